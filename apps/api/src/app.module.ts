@@ -1,0 +1,64 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OrganizationsAndTeamsModule, TokenCacheSettings } from '@app/organizations-and-teams';
+import { Clock, IdGenerator, RandomIdGenerator, SystemClock } from '@app/shared-kernel';
+import { SpacesAndContentModule } from '@app/spaces-and-content';
+import { BearerAuthGuard } from './auth/bearer-auth.guard';
+import { BootstrapService } from './auth/bootstrap.service';
+import { RateLimitGuard } from './auth/rate-limit.guard';
+import type { QuireConfig } from './config';
+import { dataSourceOptions } from './database/data-source';
+import { HealthController } from './health/health.controller';
+import { ErrorEnvelopeFilter } from './http/error.filter';
+import { PreferMinimalInterceptor } from './http/prefer-minimal.interceptor';
+import { JobsService } from './jobs/jobs.service';
+import { DATABASE_URL, QUIRE_CONFIG } from './tokens';
+
+/** Ports every context shares: time, identifiers, configuration. Tests override Clock here. */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(config: QuireConfig, databaseUrl: string): DynamicModule {
+    return {
+      module: CoreModule,
+      providers: [
+        { provide: Clock, useClass: SystemClock },
+        { provide: IdGenerator, useClass: RandomIdGenerator },
+        { provide: TokenCacheSettings, useValue: { ttlMs: config.tokenCacheTtlMs, maxEntries: 10_000 } },
+        { provide: QUIRE_CONFIG, useValue: config },
+        { provide: DATABASE_URL, useValue: databaseUrl },
+      ],
+      exports: [Clock, IdGenerator, TokenCacheSettings, QUIRE_CONFIG, DATABASE_URL],
+    };
+  }
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: QuireConfig, databaseUrl: string): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        CoreModule.forRoot(config, databaseUrl),
+        TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
+        ThrottlerModule.forRoot({
+          throttlers: [{ ttl: 60_000, limit: Math.max(config.rateLimitPerMinute, 1) }],
+          skipIf: () => config.rateLimitPerMinute === 0,
+        }),
+        OrganizationsAndTeamsModule,
+        SpacesAndContentModule,
+      ],
+      controllers: [HealthController],
+      providers: [
+        { provide: APP_GUARD, useClass: BearerAuthGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
+        { provide: APP_INTERCEPTOR, useClass: PreferMinimalInterceptor },
+        BootstrapService,
+        JobsService,
+      ],
+    };
+  }
+}

@@ -1,0 +1,46 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { IdentityService, OrganizationsService } from '@app/organizations-and-teams';
+import { QUIRE_CONFIG } from '../tokens';
+import type { QuireConfig } from '../config';
+
+/**
+ * On the first start against an empty database: creates an admin user, an organization and a token,
+ * and prints the token once (QUIRE_BOOTSTRAP_TOKEN chooses it). Does nothing once a user exists.
+ */
+@Injectable()
+export class BootstrapService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Bootstrap');
+
+  constructor(
+    private readonly identity: IdentityService,
+    private readonly organizations: OrganizationsService,
+    @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const result = await this.run();
+    if (result) {
+      const lines = [
+        '',
+        '================ Quire first start ================',
+        `Admin user:    ${result.email}`,
+        `Organization:  ${result.organizationId}`,
+        result.chosen ? 'API token:     (the one set in QUIRE_BOOTSTRAP_TOKEN)' : `API token:     ${result.token}`,
+        'Keep the token: it is shown only this once.',
+        '====================================================',
+        '',
+      ];
+      process.stdout.write(lines.join('\n') + '\n');
+    }
+  }
+
+  /** Returns what was created, or null when the database already has users. */
+  async run(): Promise<{ email: string; organizationId: string; token: string; chosen: boolean } | null> {
+    if ((await this.identity.countUsers()) > 0) return null;
+    const user = await this.identity.createUser({ email: 'admin@quire.local', displayName: 'Administrator' });
+    const org = await this.organizations.createFor(user.id, 'My organization');
+    const { token } = await this.identity.issueToken(user.id, { label: 'bootstrap', chosen: this.config.bootstrapToken ?? undefined });
+    this.logger.log(`created admin user ${user.id} and organization ${org.organization.id}`);
+    return { email: user.email, organizationId: org.organization.id, token, chosen: this.config.bootstrapToken !== null };
+  }
+}

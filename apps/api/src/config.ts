@@ -1,0 +1,72 @@
+import { isAbsolute, resolve } from 'node:path';
+
+/** Quire's configuration, read from the environment once and validated at start (README lists it). */
+export interface QuireConfig {
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  embeddedPgPort: number | null;
+  publicUrl: string | null;
+  appUrl: string | null;
+  bootstrapToken: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  jobs: boolean;
+  tokenCacheTtlMs: number;
+  bodyLimit: string;
+  rateLimitPerMinute: number;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number | null, min: number, max: number): number | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  return n;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (!raw) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (got "${raw}")`);
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
+  return raw.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
+  const logLevel = (env.LOG_LEVEL || 'info') as QuireConfig['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const jobs = (env.QUIRE_JOBS || 'on').toLowerCase();
+  if (jobs !== 'on' && jobs !== 'off') throw new ConfigError('QUIRE_JOBS must be "on" or "off"');
+  const bodyLimit = env.QUIRE_BODY_LIMIT || '1mb';
+  if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) throw new ConfigError('QUIRE_BODY_LIMIT must look like 512kb or 1mb');
+  const bootstrapToken = env.QUIRE_BOOTSTRAP_TOKEN || null;
+  if (bootstrapToken !== null && (bootstrapToken.length < 20 || /\s/.test(bootstrapToken))) {
+    throw new ConfigError('QUIRE_BOOTSTRAP_TOKEN must be at least 20 characters without white space');
+  }
+  const dataDir = env.QUIRE_DATA_DIR || './data';
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535)!,
+    host: env.HOST || '0.0.0.0',
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir: isAbsolute(dataDir) ? dataDir : resolve(process.cwd(), dataDir),
+    embeddedPgPort: int(env, 'QUIRE_EMBEDDED_PG_PORT', null, 1, 65535),
+    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']),
+    appUrl: url(env, 'APP_URL', ['http:', 'https:']),
+    bootstrapToken,
+    logLevel,
+    jobs: jobs === 'on',
+    tokenCacheTtlMs: int(env, 'QUIRE_TOKEN_CACHE_TTL_MS', 30_000, 0, 3_600_000)!,
+    bodyLimit,
+    rateLimitPerMinute: int(env, 'QUIRE_RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000)!,
+  };
+}

@@ -1,0 +1,67 @@
+import type { Server } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Logger } from 'pino';
+import { AppModule } from './app.module';
+import type { QuireConfig } from './config';
+import { verifyJsonDepth } from './http/json-depth';
+import { linksMiddleware } from './http/links.middleware';
+import { createRootLogger, PinoNestLogger, requestLogger } from './http/logger';
+import { mountSwagger } from './swagger';
+
+function flatten(errors: ValidationError[], prefix = ''): string[] {
+  return errors.flatMap((e) => {
+    const path = prefix ? `${prefix}.${e.property}` : e.property;
+    const own = Object.values(e.constraints ?? {}).map((m) => (m.startsWith(e.property) ? `${prefix ? `${prefix}.` : ''}${m}` : `${path}: ${m}`));
+    return [...own, ...flatten(e.children ?? [], path)];
+  });
+}
+
+export const validationPipe = new ValidationPipe({
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  transform: true,
+  forbidUnknownValues: true,
+  exceptionFactory: (errors) => new BadRequestException(flatten(errors).join('; ') || 'Invalid input'),
+});
+
+/** Answers malformed HTTP (bad request line, oversized headers) in the error envelope instead of Node's bare 400. */
+export function envelopeClientErrors(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const code = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const body = JSON.stringify({ error: { code, message: code === 431 ? 'Request headers too large' : 'Malformed HTTP request' } });
+    socket.end(
+      `HTTP/1.1 ${code} ${STATUS_CODES[code]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}
+
+/** Everything main.ts and the e2e tests share: pipes, prefix, body limits, logging, docs. */
+export function configureApp(app: NestExpressApplication, config: QuireConfig, logger: Logger): void {
+  app.useLogger(new PinoNestLogger(logger));
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.useBodyParser('json', { limit: config.bodyLimit, verify: verifyJsonDepth } as Parameters<NestExpressApplication['useBodyParser']>[1]);
+  app.use(requestLogger(logger));
+  app.use(linksMiddleware(config.publicUrl, config.appUrl));
+  app.setGlobalPrefix('v1', { exclude: ['health', 'health/ready'] });
+  app.useGlobalPipes(validationPipe);
+  mountSwagger(app);
+}
+
+export async function createApp(config: QuireConfig, databaseUrl: string, logger = createRootLogger(config.logLevel)): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, databaseUrl), {
+    bodyParser: false,
+    logger: new PinoNestLogger(logger),
+  });
+  configureApp(app, config, logger);
+  return app;
+}

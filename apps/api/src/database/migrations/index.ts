@@ -1,0 +1,4 @@
+import { InitialSchema1764115200000 } from './1764115200000-initial-schema';
+
+/** One timeline for the whole app, in order. Add new migrations at the end. */
+export const MIGRATIONS = [InitialSchema1764115200000];

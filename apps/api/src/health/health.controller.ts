@@ -1,0 +1,42 @@
+import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ErrorDto, Public } from '@app/shared-kernel';
+
+class HealthDto {
+  status: 'ok';
+}
+
+class ReadinessDto {
+  status: 'ok';
+  database: 'ok';
+}
+
+@ApiTags('health')
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  @Get()
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'health', summary: 'Liveness: the process answers' })
+  @ApiOkResponse({ type: HealthDto })
+  live(): HealthDto {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @ApiOperation({ operationId: 'readiness', summary: 'Readiness: the database answers' })
+  @ApiOkResponse({ type: ReadinessDto })
+  @ApiServiceUnavailableResponse({ type: ErrorDto })
+  async ready(): Promise<ReadinessDto> {
+    try {
+      await this.dataSource.query('SELECT 1');
+    } catch {
+      throw new ServiceUnavailableException('The database does not answer');
+    }
+    return { status: 'ok', database: 'ok' };
+  }
+}

@@ -1,0 +1,82 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import type { Response } from 'express';
+import { DomainError, DomainErrorKind } from '@app/shared-kernel';
+
+const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  precondition: 412,
+  'too-large': 413,
+};
+
+/** Errors of the body parser and the depth check carry `type` and `status` (http-errors). */
+interface HttpLikeError {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+  limit?: number;
+  message?: string;
+}
+
+export function errorBody(code: number, message: string) {
+  return { error: { code, message } };
+}
+
+/** Maps every failure to the error envelope `{ error: { code, message } }`; 5xx never carry internals. */
+@Catch()
+export class ErrorEnvelopeFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    const { status, message } = this.describe(exception);
+    if (status >= 500) this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(status).json(errorBody(status, message));
+  }
+
+  describe(exception: unknown): { status: number; message: string } {
+    if (exception instanceof DomainError) return { status: STATUS_OF_KIND[exception.kind], message: exception.message };
+    if (exception instanceof ThrottlerException) return { status: 429, message: 'Too many requests: slow down and retry later' };
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const response = exception.getResponse();
+      let message = exception.message;
+      if (typeof response === 'object' && response !== null && 'message' in response) {
+        const m = (response as { message: unknown }).message;
+        message = Array.isArray(m) ? m.join('; ') : String(m);
+      }
+      if (status === 404 && /^Cannot [A-Z]+ /.test(message)) message = `No route: ${message.replace(/^Cannot /, '')}`;
+      return { status, message: status >= 500 ? 'Internal server error' : message };
+    }
+    if (exception instanceof URIError) return { status: 400, message: 'Malformed percent-encoding in the URL' };
+    const e = exception as HttpLikeError;
+    if (e && typeof e === 'object' && typeof e.type === 'string') {
+      switch (e.type) {
+        case 'entity.too.large':
+          return { status: 413, message: `Request body too large (limit ${e.limit} bytes)` };
+        case 'entity.parse.failed':
+          return { status: 400, message: 'Malformed JSON in the request body' };
+        case 'entity.too.deep':
+          return { status: 400, message: e.message ?? 'JSON nested too deeply' };
+        case 'encoding.unsupported':
+        case 'charset.unsupported':
+          return { status: 415, message: e.message ?? 'Unsupported content encoding' };
+        case 'request.aborted':
+          return { status: 400, message: 'Request aborted' };
+        default: {
+          const status = e.status ?? e.statusCode ?? 500;
+          if (status >= 400 && status < 500) return { status, message: e.message ?? HttpStatus[status] ?? 'Bad request' };
+        }
+      }
+    }
+    return { status: 500, message: 'Internal server error' };
+  }
+}

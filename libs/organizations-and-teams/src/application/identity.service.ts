@@ -1,0 +1,136 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Actor, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError, UnauthenticatedError } from '@app/shared-kernel';
+import { ApiToken, isUsable, TOKEN_PREFIX, TOKEN_VISIBLE_LENGTH, TokenRepository } from '../domain/api-token';
+import { isEmail, normalizeEmail, User, UserRepository } from '../domain/user';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** How long a verified token stays in the in-process cache. Revocation in this process evicts it at once. */
+export abstract class TokenCacheSettings {
+  abstract readonly ttlMs: number;
+  abstract readonly maxEntries: number;
+}
+
+interface CachedToken {
+  actor: Actor;
+  expiresAt: number | null;
+  cachedUntil: number;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Users and API tokens: issuing (shown once), verifying (cached), revoking. */
+@Injectable()
+export class IdentityService {
+  private readonly cache = new Map<string, CachedToken>();
+
+  constructor(
+    private readonly users: UserRepository,
+    private readonly tokens: TokenRepository,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly cacheSettings: TokenCacheSettings,
+  ) {}
+
+  async createUser(input: { email: string; displayName?: string; photoURL?: string | null }): Promise<User> {
+    const email = normalizeEmail(input.email);
+    if (!isEmail(email)) throw new InvalidInputError(`"${input.email}" is not an email address`);
+    if (await this.users.findByEmail(email)) throw new ConflictError(`A user with email ${email} already exists`);
+    const user: User = {
+      id: this.ids.next(),
+      email,
+      displayName: input.displayName?.trim() || email.split('@')[0],
+      photoURL: input.photoURL ?? null,
+      createdAt: this.clock.now(),
+    };
+    await this.users.insert(user);
+    return user;
+  }
+
+  async getUser(id: string): Promise<User> {
+    const user = await this.users.findById(id);
+    if (!user) throw new NotFoundError('User', id);
+    return user;
+  }
+
+  findUserByEmail(email: string): Promise<User | null> {
+    return this.users.findByEmail(normalizeEmail(email));
+  }
+
+  countUsers(): Promise<number> {
+    return this.users.count();
+  }
+
+  /**
+   * Issues a token for a user. The plain token is returned once and never stored.
+   * `chosen` lets automation pick the token (QUIRE_BOOTSTRAP_TOKEN).
+   */
+  async issueToken(userId: string, options: { label?: string; expiresAt?: Date | null; chosen?: string } = {}): Promise<{ token: string; record: ApiToken }> {
+    await this.getUser(userId);
+    const token = options.chosen ?? TOKEN_PREFIX + Array.from(randomBytes(40), (b) => BASE62[b % 62]).join('');
+    if (token.length < 20 || token.length > 200 || /\s/.test(token)) {
+      throw new InvalidInputError('A chosen token must be 20 to 200 characters without white space');
+    }
+    const now = this.clock.now();
+    if (options.expiresAt && options.expiresAt.getTime() <= now.getTime()) {
+      throw new InvalidInputError('expiresAt must be in the future');
+    }
+    const hash = hashToken(token);
+    if (await this.tokens.findByHash(hash)) throw new ConflictError('This token already exists');
+    const record: ApiToken = {
+      id: this.ids.next(),
+      userId,
+      label: options.label ?? 'API token',
+      prefix: token.slice(0, TOKEN_VISIBLE_LENGTH),
+      hash,
+      createdAt: now,
+      expiresAt: options.expiresAt ?? null,
+      revokedAt: null,
+    };
+    await this.tokens.insert(record);
+    return { token, record };
+  }
+
+  listTokens(userId: string): Promise<ApiToken[]> {
+    return this.tokens.listByUser(userId);
+  }
+
+  async revokeToken(tokenId: string): Promise<ApiToken> {
+    const token = await this.tokens.findById(tokenId);
+    if (!token) throw new NotFoundError('Token', tokenId);
+    if (!token.revokedAt) await this.tokens.markRevoked(tokenId, this.clock.now());
+    this.cache.delete(token.hash);
+    return { ...token, revokedAt: token.revokedAt ?? this.clock.now() };
+  }
+
+  /** Resolves a Bearer token to the caller. Cached for a short TTL so most requests skip the database. */
+  async authenticate(token: string): Promise<Actor> {
+    const hash = hashToken(token);
+    const nowMs = this.clock.now().getTime();
+    const cached = this.cache.get(hash);
+    if (cached && cached.cachedUntil > nowMs) {
+      if (cached.expiresAt !== null && cached.expiresAt <= nowMs) {
+        this.cache.delete(hash);
+        throw new UnauthenticatedError('The token has expired');
+      }
+      return cached.actor;
+    }
+    const record = await this.tokens.findByHash(hash);
+    if (!record) throw new UnauthenticatedError('Invalid token');
+    if (!isUsable(record, new Date(nowMs))) {
+      throw new UnauthenticatedError(record.revokedAt ? 'The token has been revoked' : 'The token has expired');
+    }
+    const actor: Actor = { userId: record.userId, tokenId: record.id };
+    if (this.cacheSettings.ttlMs > 0) {
+      if (this.cache.size >= this.cacheSettings.maxEntries) {
+        const oldest = this.cache.keys().next().value;
+        if (oldest !== undefined) this.cache.delete(oldest);
+      }
+      this.cache.set(hash, { actor, expiresAt: record.expiresAt?.getTime() ?? null, cachedUntil: nowMs + this.cacheSettings.ttlMs });
+    }
+    return actor;
+  }
+}

@@ -1,0 +1,123 @@
+import { Injectable } from '@nestjs/common';
+import {
+  Actor,
+  Clock,
+  ConflictError,
+  ForbiddenError,
+  IdGenerator,
+  InvalidInputError,
+  NotFoundError,
+  Page,
+  PageRequest,
+  Role,
+  roleAtLeast,
+} from '@app/shared-kernel';
+import { MemberRepository, MembershipOfUser } from '../domain/member';
+import {
+  applyOrganizationPatch,
+  mergeRuleUsers,
+  newOrganization,
+  Organization,
+  OrganizationPatch,
+  organizationPermissions,
+  OrganizationRepository,
+} from '../domain/organization';
+import { UserRepository } from '../domain/user';
+
+/** An organization as the caller sees it: with the caller's role, from which permissions are computed. */
+export interface OrganizationView {
+  organization: Organization;
+  role: Role;
+}
+
+@Injectable()
+export class OrganizationsService {
+  constructor(
+    private readonly organizations: OrganizationRepository,
+    private readonly members: MemberRepository,
+    private readonly users: UserRepository,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  listForUser(actor: Actor, page: PageRequest): Promise<Page<MembershipOfUser>> {
+    return this.members.listOrganizationsOfUser(actor.userId, page);
+  }
+
+  /** The organization, if the caller is a member; 404 otherwise (never reveal foreign organizations). */
+  async get(actor: Actor, organizationId: string): Promise<OrganizationView> {
+    const member = await this.members.find(organizationId, actor.userId);
+    const organization = member && !member.disabled ? await this.organizations.findById(organizationId) : null;
+    if (!member || !organization) throw new NotFoundError('Organization', organizationId);
+    return { organization, role: member.role };
+  }
+
+  /** Creates an organization; the creator becomes its admin. */
+  async create(actor: Actor, input: { title: string; emailDomains?: string[] }): Promise<OrganizationView> {
+    const now = this.clock.now();
+    const organization = newOrganization(this.ids.next(), input.title, input.emailDomains ?? [], now);
+    await this.organizations.insert(organization);
+    await this.members.upsert({ organizationId: organization.id, userId: actor.userId, role: 'admin', joinedAt: now, sso: false, disabled: false });
+    return { organization, role: 'admin' };
+  }
+
+  async update(actor: Actor, organizationId: string, patch: OrganizationPatch): Promise<OrganizationView> {
+    const view = await this.get(actor, organizationId);
+    if (!organizationPermissions(view.role).admin) throw new ForbiddenError('Only admins can update the organization');
+    const next = applyOrganizationPatch(view.organization, patch);
+    if (patch.hostname !== undefined && next.hostname && (await this.organizations.hostnameTaken(next.hostname, organizationId))) {
+      throw new ConflictError(`hostname "${next.hostname}" is already used by another organization`);
+    }
+    if (patch.mergeRules !== undefined) {
+      for (const userId of mergeRuleUsers(next.mergeRules)) {
+        const m = await this.members.find(organizationId, userId);
+        if (!m) throw new InvalidInputError(`mergeRules: user "${userId}" is not a member of the organization`);
+      }
+    }
+    await this.organizations.update(next);
+    return { organization: next, role: view.role };
+  }
+
+  /** Adds a user to an organization with a role, or changes their role (CLI and bootstrap). */
+  async addMember(organizationId: string, userId: string, role: Role): Promise<void> {
+    if (!(await this.organizations.findById(organizationId))) throw new NotFoundError('Organization', organizationId);
+    if (!(await this.users.findById(userId))) throw new NotFoundError('User', userId);
+    const existing = await this.members.find(organizationId, userId);
+    await this.members.upsert({
+      organizationId,
+      userId,
+      role,
+      joinedAt: existing?.joinedAt ?? this.clock.now(),
+      sso: existing?.sso ?? false,
+      disabled: false,
+    });
+  }
+
+  /** Creates an organization owned by `userId` outside a request (CLI and bootstrap). */
+  createFor(userId: string, title: string): Promise<OrganizationView> {
+    return this.create({ userId, tokenId: 'system' }, { title });
+  }
+}
+
+/**
+ * The facade other contexts use to learn a caller's standing in an organization.
+ * It answers only with roles: other contexts never see members or users.
+ */
+@Injectable()
+export class OrganizationAccess {
+  constructor(private readonly members: MemberRepository) {}
+
+  /** The caller's role in the organization, or null when not an (active) member. */
+  async roleOf(organizationId: string, userId: string): Promise<Role | null> {
+    const member = await this.members.find(organizationId, userId);
+    return member && !member.disabled ? member.role : null;
+  }
+
+  /** Throws 404 for non-members and 403 when the role is below `minimum`. */
+  async require(organizationId: string, userId: string, minimum: Role, what = 'Organization'): Promise<Role> {
+    const role = await this.roleOf(organizationId, userId);
+    if (role === null) throw new NotFoundError(what, organizationId);
+    if (!roleAtLeast(role, minimum)) throw new ForbiddenError(`This needs the "${minimum}" role in the organization`);
+    return role;
+  }
+}

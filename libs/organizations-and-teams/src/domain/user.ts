@@ -1,0 +1,24 @@
+export interface User {
+  id: string;
+  displayName: string;
+  email: string;
+  photoURL: string | null;
+  createdAt: Date;
+}
+
+export abstract class UserRepository {
+  abstract findById(id: string): Promise<User | null>;
+  abstract findByEmail(email: string): Promise<User | null>;
+  abstract insert(user: User): Promise<void>;
+  abstract count(): Promise<number>;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function isEmail(value: string): boolean {
+  return value.length <= 320 && EMAIL.test(value);
+}

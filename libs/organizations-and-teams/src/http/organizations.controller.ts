@@ -1,0 +1,63 @@
+import { Body, Controller, Get, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks } from '@app/shared-kernel';
+import { IdentityService } from '../application/identity.service';
+import { OrganizationsService } from '../application/organizations.service';
+import { CreateOrganizationDto, OrganizationDto, toOrganizationDto, toUserDto, UpdateOrganizationDto, UserDto } from './organization.dto';
+
+@ApiTags('organizations')
+@ApiStandardErrors()
+@Controller('orgs')
+export class OrganizationsController {
+  constructor(private readonly organizations: OrganizationsService) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'listOrganizationsForAuthenticatedUser', summary: 'List the organizations of the authenticated user' })
+  @ApiOkResponse({ type: ListOf(OrganizationDto) })
+  async list(@CurrentActor() actor: Actor, @Query() query: ListQueryDto, @RequestLinks() links: Links) {
+    const page = await this.organizations.listForUser(actor, query.toPageRequest());
+    return listEnvelope(page, (m) => toOrganizationDto(m.organization, m.role, links));
+  }
+
+  @Post()
+  @ApiOperation({ operationId: 'createOrganization', summary: 'Create an organization; the caller becomes its admin' })
+  @ApiCreatedResponse({ type: OrganizationDto })
+  async create(@CurrentActor() actor: Actor, @Body() body: CreateOrganizationDto, @RequestLinks() links: Links, @Res({ passthrough: true }) res: Response) {
+    const view = await this.organizations.create(actor, body);
+    const dto = toOrganizationDto(view.organization, view.role, links);
+    res.location(dto.urls.location);
+    return dto;
+  }
+
+  @Get(':organizationId')
+  @ApiOperation({ operationId: 'getOrganizationById', summary: 'Get an organization' })
+  @ApiOkResponse({ type: OrganizationDto })
+  async get(@CurrentActor() actor: Actor, @Param('organizationId') id: string, @RequestLinks() links: Links) {
+    const view = await this.organizations.get(actor, id);
+    return toOrganizationDto(view.organization, view.role, links);
+  }
+
+  @Patch(':organizationId')
+  @ApiOperation({ operationId: 'updateOrganizationById', summary: 'Update an organization (admins)' })
+  @ApiOkResponse({ type: OrganizationDto })
+  @ApiConflictResponse({ type: ErrorDto, description: 'The hostname is used by another organization' })
+  async update(@CurrentActor() actor: Actor, @Param('organizationId') id: string, @Body() body: UpdateOrganizationDto, @RequestLinks() links: Links) {
+    const view = await this.organizations.update(actor, id, body);
+    return toOrganizationDto(view.organization, view.role, links);
+  }
+}
+
+@ApiTags('users')
+@ApiStandardErrors()
+@Controller('user')
+export class UserController {
+  constructor(private readonly identity: IdentityService) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'getAuthenticatedUser', summary: 'Get the authenticated user' })
+  @ApiOkResponse({ type: UserDto })
+  async me(@CurrentActor() actor: Actor, @RequestLinks() links: Links) {
+    return toUserDto(await this.identity.getUser(actor.userId), links);
+  }
+}

@@ -1,0 +1,130 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Page, PageRequest, Role, toPage } from '@app/shared-kernel';
+import { ApiToken, TokenRepository } from '../domain/api-token';
+import { Member, MemberRepository, MembershipOfUser } from '../domain/member';
+import { DefaultContent, Organization, OrganizationMergeRules, OrganizationRepository } from '../domain/organization';
+import { User, UserRepository } from '../domain/user';
+import { ApiTokenRow, MemberRow, OrganizationRow, UserRow } from './orm-entities';
+
+@Injectable()
+export class TypeOrmUserRepository extends UserRepository {
+  constructor(@InjectRepository(UserRow) private readonly rows: Repository<UserRow>) {
+    super();
+  }
+  async findById(id: string): Promise<User | null> {
+    return this.rows.findOneBy({ id });
+  }
+  async findByEmail(email: string): Promise<User | null> {
+    return this.rows.findOneBy({ email });
+  }
+  async insert(user: User): Promise<void> {
+    await this.rows.insert(user);
+  }
+  count(): Promise<number> {
+    return this.rows.count();
+  }
+}
+
+@Injectable()
+export class TypeOrmTokenRepository extends TokenRepository {
+  constructor(@InjectRepository(ApiTokenRow) private readonly rows: Repository<ApiTokenRow>) {
+    super();
+  }
+  async insert(token: ApiToken): Promise<void> {
+    await this.rows.insert(token);
+  }
+  findByHash(hash: string): Promise<ApiToken | null> {
+    return this.rows.findOneBy({ hash });
+  }
+  findById(id: string): Promise<ApiToken | null> {
+    return this.rows.findOneBy({ id });
+  }
+  listByUser(userId: string): Promise<ApiToken[]> {
+    return this.rows.find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+  async markRevoked(id: string, at: Date): Promise<void> {
+    await this.rows.update({ id }, { revokedAt: at });
+  }
+}
+
+function organizationToDomain(row: OrganizationRow): Organization {
+  return {
+    id: row.id,
+    title: row.title,
+    createdAt: row.createdAt,
+    emailDomains: row.emailDomains,
+    hostname: row.hostname,
+    type: row.type as Organization['type'],
+    useCase: row.useCase as Organization['useCase'],
+    communityType: row.communityType as Organization['communityType'],
+    defaultRole: row.defaultRole as Role | null,
+    defaultContent: (row.defaultContent as DefaultContent | null) ?? null,
+    sso: row.sso,
+    ai: row.ai,
+    inviteLinks: row.inviteLinks,
+    plan: row.plan as Organization['plan'],
+    mergeRules: row.mergeRules as OrganizationMergeRules,
+    logo: row.logo,
+  };
+}
+
+function organizationToRow(org: Organization): OrganizationRow {
+  return Object.assign(new OrganizationRow(), org);
+}
+
+@Injectable()
+export class TypeOrmOrganizationRepository extends OrganizationRepository {
+  constructor(@InjectRepository(OrganizationRow) private readonly rows: Repository<OrganizationRow>) {
+    super();
+  }
+  async findById(id: string): Promise<Organization | null> {
+    const row = await this.rows.findOneBy({ id });
+    return row ? organizationToDomain(row) : null;
+  }
+  async insert(org: Organization): Promise<void> {
+    await this.rows.insert(organizationToRow(org));
+  }
+  async update(org: Organization): Promise<void> {
+    await this.rows.save(organizationToRow(org));
+  }
+  async hostnameTaken(hostname: string, exceptOrganizationId: string): Promise<boolean> {
+    return this.rows.createQueryBuilder('o').where('o.hostname = :hostname AND o.id <> :id', { hostname, id: exceptOrganizationId }).getExists();
+  }
+}
+
+@Injectable()
+export class TypeOrmMemberRepository extends MemberRepository {
+  constructor(
+    @InjectRepository(MemberRow) private readonly rows: Repository<MemberRow>,
+    @InjectRepository(OrganizationRow) private readonly organizations: Repository<OrganizationRow>,
+  ) {
+    super();
+  }
+  async find(organizationId: string, userId: string): Promise<Member | null> {
+    const row = await this.rows.findOneBy({ organizationId, userId });
+    return row ? { ...row, role: row.role as Role } : null;
+  }
+  async upsert(member: Member): Promise<void> {
+    await this.rows.upsert(member, ['organizationId', 'userId']);
+  }
+  async listOrganizationsOfUser(userId: string, page: PageRequest): Promise<Page<MembershipOfUser>> {
+    const qb = this.rows
+      .createQueryBuilder('m')
+      .where('m.user_id = :userId AND m.disabled = false', { userId })
+      .orderBy('m.joined_at', 'ASC')
+      .addOrderBy('m.organization_id', 'ASC')
+      .limit(page.limit + 1);
+    const count = await qb.clone().getCount();
+    if (page.after) qb.andWhere('(m.joined_at, m.organization_id) > (:t::timestamptz, :id)', { t: page.after[0], id: page.after[1] });
+    const members = await qb.getMany();
+    const orgs = members.length ? await this.organizations.findBy(members.map((m) => ({ id: m.organizationId }))) : [];
+    const byId = new Map(orgs.map((o) => [o.id, organizationToDomain(o)]));
+    const rows = members
+      .filter((m) => byId.has(m.organizationId))
+      .map((m) => ({ member: m, organization: byId.get(m.organizationId)!, role: m.role as Role }));
+    const result = toPage(rows, page, count, (r) => [r.member.joinedAt.toISOString(), r.member.organizationId]);
+    return { ...result, items: result.items.map(({ organization, role }) => ({ organization, role })) };
+  }
+}

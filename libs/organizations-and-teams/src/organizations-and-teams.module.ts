@@ -1,0 +1,36 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { IdentityService } from './application/identity.service';
+import { OrganizationAccess, OrganizationsService } from './application/organizations.service';
+import { TokenRepository } from './domain/api-token';
+import { MemberRepository } from './domain/member';
+import { OrganizationRepository } from './domain/organization';
+import { UserRepository } from './domain/user';
+import { OrganizationsController, UserController } from './http/organizations.controller';
+import { ORGANIZATION_ENTITIES } from './infrastructure/orm-entities';
+import {
+  TypeOrmMemberRepository,
+  TypeOrmOrganizationRepository,
+  TypeOrmTokenRepository,
+  TypeOrmUserRepository,
+} from './infrastructure/typeorm-repositories';
+
+/**
+ * Organizations, members and identity (users, API tokens).
+ * Needs `Clock`, `IdGenerator` and `TokenCacheSettings` from the application (global providers).
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature(ORGANIZATION_ENTITIES)],
+  controllers: [OrganizationsController, UserController],
+  providers: [
+    IdentityService,
+    OrganizationsService,
+    OrganizationAccess,
+    { provide: UserRepository, useClass: TypeOrmUserRepository },
+    { provide: TokenRepository, useClass: TypeOrmTokenRepository },
+    { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
+    { provide: MemberRepository, useClass: TypeOrmMemberRepository },
+  ],
+  exports: [IdentityService, OrganizationsService, OrganizationAccess],
+})
+export class OrganizationsAndTeamsModule {}

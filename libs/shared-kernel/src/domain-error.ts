@@ -1,0 +1,55 @@
+/** What went wrong, independent of transport. Only apps/api maps kinds to HTTP status codes. */
+export type DomainErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'precondition'
+  | 'too-large';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidInputError extends DomainError {
+  constructor(message: string) {
+    super('invalid', message);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(what: string, id?: string) {
+    super('not-found', id === undefined ? `${what} not found` : `${what} "${id}" not found`);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message = 'You do not have permission to do this') {
+    super('forbidden', message);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}
+
+export class PreconditionError extends DomainError {
+  constructor(message: string) {
+    super('precondition', message);
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  constructor(message = 'Authentication required: send "Authorization: Bearer <token>"') {
+    super('unauthenticated', message);
+  }
+}

@@ -1,0 +1,128 @@
+import { Injectable } from '@nestjs/common';
+import { Actor, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError, Page, PageRequest, Role } from '@app/shared-kernel';
+import { contentRole } from '../domain/access';
+import { applyCollectionPatch, Collection, COLLECTION_TITLE_MAX, CollectionPatch, CollectionRepository } from '../domain/collection';
+import { placeAmong, positionAtEnd } from '../domain/position';
+import { SpaceRepository } from '../domain/space';
+import { ContentAccess, requireRole } from './content-access';
+import { MoveInput, requireMoveInput } from './spaces.service';
+
+export interface CollectionView {
+  collection: Collection;
+  role: Role;
+}
+
+@Injectable()
+export class CollectionsService {
+  constructor(
+    private readonly collections: CollectionRepository,
+    private readonly spaces: SpaceRepository,
+    private readonly access: ContentAccess,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async get(actor: Actor, collectionId: string): Promise<CollectionView> {
+    const collection = await this.collections.findById(collectionId);
+    if (!collection) throw new NotFoundError('Collection', collectionId);
+    return { collection, role: await this.access.collectionRole(collection, actor.userId) };
+  }
+
+  async list(actor: Actor, organizationId: string, nested: boolean, page: PageRequest): Promise<Page<CollectionView>> {
+    const member = await this.access.memberRole(organizationId, actor.userId, 'Organization', organizationId);
+    const [result, tree] = await Promise.all([this.collections.list(organizationId, !nested, page), this.collections.tree(organizationId)]);
+    return {
+      ...result,
+      items: result.items.map((collection) => ({
+        collection,
+        role: contentRole(member, [collection.defaultLevel, ...tree.levelsFrom(collection.parentId)])!,
+      })),
+    };
+  }
+
+  async create(actor: Actor, organizationId: string, input: { title?: string; parent?: string }): Promise<CollectionView> {
+    await this.access.memberRole(organizationId, actor.userId, 'Organization', organizationId);
+    const parentId = input.parent ?? null;
+    const tree = await this.collections.tree(organizationId);
+    if (parentId !== null && !tree.has(parentId)) throw new InvalidInputError(`parent: collection "${parentId}" not found in this organization`);
+    await this.access.requireCreateIn(organizationId, parentId, actor.userId, tree, 'Organization', organizationId);
+    const title = input.title ?? 'Untitled';
+    if (title.length > COLLECTION_TITLE_MAX) throw new InvalidInputError(`title must be at most ${COLLECTION_TITLE_MAX} characters`);
+    const now = this.clock.now();
+    const collection: Collection = {
+      id: this.ids.next(),
+      organizationId,
+      title,
+      description: null,
+      parentId,
+      defaultLevel: 'inherit',
+      position: positionAtEnd(await this.spaces.siblings(organizationId, parentId)),
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.collections.insert(collection);
+    return { collection, role: await this.access.collectionRole(collection, actor.userId) };
+  }
+
+  async update(actor: Actor, collectionId: string, patch: CollectionPatch): Promise<CollectionView> {
+    const { collection, role } = await this.get(actor, collectionId);
+    requireRole(role, 'admin', 'Updating a collection');
+    const next = applyCollectionPatch(collection, patch, this.clock.now());
+    await this.collections.update(next);
+    return { collection: next, role: await this.access.collectionRole(next, actor.userId) };
+  }
+
+  /** Deletes the collection and the collections inside it; the spaces inside are soft-deleted (restorable for 7 days). */
+  async delete(actor: Actor, collectionId: string): Promise<'deleted' | 'absent'> {
+    const collection = await this.collections.findById(collectionId);
+    if (!collection) return 'absent';
+    let role: Role;
+    try {
+      role = await this.access.collectionRole(collection, actor.userId);
+    } catch (e) {
+      if (e instanceof NotFoundError) return 'absent';
+      throw e;
+    }
+    requireRole(role, 'admin', 'Deleting a collection');
+    const tree = await this.collections.tree(collection.organizationId);
+    await this.collections.deleteTree(collection.organizationId, tree.subtree(collectionId), this.clock.now());
+    return 'deleted';
+  }
+
+  async move(actor: Actor, collectionId: string, input: MoveInput): Promise<CollectionView> {
+    requireMoveInput(input);
+    const { collection, role } = await this.get(actor, collectionId);
+    requireRole(role, 'admin', 'Moving a collection');
+    const tree = await this.collections.tree(collection.organizationId);
+    const parentId = input.parent === undefined ? collection.parentId : input.parent;
+    if (parentId !== null) {
+      if (!tree.has(parentId)) throw new InvalidInputError(`Invalid position: collection "${parentId}" not found`);
+      if (tree.subtree(collectionId).includes(parentId)) throw new InvalidInputError('Invalid position: a collection cannot be moved into itself or its descendants');
+    }
+    await this.access.requireCreateIn(collection.organizationId, parentId, actor.userId, tree, 'Collection', collectionId);
+    const siblings = await this.spaces.siblings(collection.organizationId, parentId);
+    const position = placeAmong(
+      { kind: 'collection', id: collection.id, position: collection.position },
+      siblings,
+      input.position,
+      parentId === collection.parentId,
+    );
+    const moved: Collection = { ...collection, parentId, position, updatedAt: this.clock.now() };
+    await this.collections.update(moved);
+    return { collection: moved, role: await this.access.collectionRole(moved, actor.userId) };
+  }
+
+  /** Moves the collection with everything inside it to the top level of another organization the caller administers. */
+  async transfer(actor: Actor, collectionId: string, organizationId: string): Promise<CollectionView> {
+    const { collection, role } = await this.get(actor, collectionId);
+    requireRole(role, 'admin', 'Transferring a collection');
+    if (organizationId === collection.organizationId) throw new ConflictError('The collection already belongs to this organization');
+    await this.access.requireInOrganization(organizationId, actor.userId, 'admin');
+    const tree = await this.collections.tree(collection.organizationId);
+    const position = positionAtEnd(await this.spaces.siblings(organizationId, null));
+    const now = this.clock.now();
+    await this.collections.transferTree(collection.organizationId, tree.subtree(collectionId), { id: collectionId, position }, organizationId, now);
+    const moved: Collection = { ...collection, organizationId, parentId: null, position, updatedAt: now };
+    return { collection: moved, role: await this.access.collectionRole(moved, actor.userId) };
+  }
+}

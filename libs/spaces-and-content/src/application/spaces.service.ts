@@ -1,0 +1,237 @@
+import { Injectable } from '@nestjs/common';
+import {
+  Actor,
+  Clock,
+  ConflictError,
+  DefaultLevel,
+  IdGenerator,
+  InvalidInputError,
+  NotFoundError,
+  Page,
+  PageRequest,
+  Role,
+} from '@app/shared-kernel';
+import { contentRole } from '../domain/access';
+import { CollectionRepository, CollectionTree } from '../domain/collection';
+import { ContentPosition, placeAmong, positionAfter, positionAtEnd } from '../domain/position';
+import {
+  applySpacePatch,
+  checkSpaceTitle,
+  duplicateTitle,
+  EditMode,
+  isGone,
+  isRestorable,
+  Language,
+  purgeCutoff,
+  Space,
+  SpacePatch,
+  SpaceRepository,
+  ZERO_COUNTERS,
+} from '../domain/space';
+import { ContentAccess, requireRole } from './content-access';
+
+export interface SpaceView {
+  space: Space;
+  role: Role;
+}
+
+export interface CreateSpaceInput {
+  title?: string;
+  emoji?: string;
+  parent?: string;
+  language?: Language;
+  editMode?: EditMode;
+}
+
+export interface MoveInput {
+  /** undefined: stay in the current parent; null: top level. */
+  parent?: string | null;
+  position?: ContentPosition;
+}
+
+@Injectable()
+export class SpacesService {
+  constructor(
+    private readonly spaces: SpaceRepository,
+    private readonly collections: CollectionRepository,
+    private readonly access: ContentAccess,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  /** A space the caller can see: live, or deleted and still restorable (it then carries deletedAt). */
+  async get(actor: Actor, spaceId: string): Promise<SpaceView> {
+    const space = await this.spaces.findById(spaceId);
+    if (!space || isGone(space, this.clock.now())) throw new NotFoundError('Space', spaceId);
+    return { space, role: await this.access.spaceRole(space, actor.userId) };
+  }
+
+  private async getLive(actor: Actor, spaceId: string): Promise<SpaceView & { tree?: CollectionTree }> {
+    const space = await this.spaces.findById(spaceId);
+    if (!space || space.deletedAt) throw new NotFoundError('Space', spaceId);
+    const tree = space.parentId ? await this.collections.tree(space.organizationId) : undefined;
+    return { space, tree, role: await this.access.spaceRole(space, actor.userId, tree) };
+  }
+
+  async listInOrganization(actor: Actor, organizationId: string, page: PageRequest): Promise<Page<SpaceView>> {
+    const member = await this.access.memberRole(organizationId, actor.userId, 'Organization', organizationId);
+    const [result, tree] = await Promise.all([this.spaces.listByOrganization(organizationId, page), this.collections.tree(organizationId)]);
+    return { ...result, items: result.items.map((space) => ({ space, role: roleIn(member, space, tree) })) };
+  }
+
+  async listInCollection(actor: Actor, collectionId: string, page: PageRequest): Promise<Page<SpaceView>> {
+    const collection = await this.collections.findById(collectionId);
+    if (!collection) throw new NotFoundError('Collection', collectionId);
+    const member = await this.access.memberRole(collection.organizationId, actor.userId, 'Collection', collectionId);
+    const [result, tree] = await Promise.all([
+      this.spaces.listByParent(collection.organizationId, collectionId, page),
+      this.collections.tree(collection.organizationId),
+    ]);
+    return { ...result, items: result.items.map((space) => ({ space, role: roleIn(member, space, tree) })) };
+  }
+
+  async create(actor: Actor, organizationId: string, input: CreateSpaceInput): Promise<SpaceView> {
+    await this.access.memberRole(organizationId, actor.userId, 'Organization', organizationId);
+    const parentId = input.parent ?? null;
+    const tree = await this.collections.tree(organizationId);
+    if (parentId !== null && !tree.has(parentId)) throw new InvalidInputError(`parent: collection "${parentId}" not found in this organization`);
+    await this.access.requireCreateIn(organizationId, parentId, actor.userId, tree, 'Organization', organizationId);
+    const now = this.clock.now();
+    const space: Space = {
+      id: this.ids.next(),
+      organizationId,
+      title: checkSpaceTitle(input.title ?? 'Untitled'),
+      emoji: input.emoji ?? '',
+      visibility: 'private',
+      editMode: input.editMode ?? 'live',
+      mergeRules: { type: 'inherit' },
+      language: input.language ?? null,
+      parentId,
+      defaultLevel: 'inherit',
+      position: positionAtEnd(await this.spaces.siblings(organizationId, parentId)),
+      revision: this.ids.next(),
+      counters: ZERO_COUNTERS,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    };
+    await this.spaces.insert(space);
+    return { space, role: await this.access.spaceRole(space, actor.userId, tree) };
+  }
+
+  async update(actor: Actor, spaceId: string, patch: SpacePatch): Promise<SpaceView> {
+    const { space, role } = await this.getLive(actor, spaceId);
+    const adminFields = (['editMode', 'defaultLevel', 'mergeRules'] as const).filter((k) => patch[k] !== undefined);
+    if (adminFields.length) requireRole(role, 'admin', `Changing ${adminFields.join(', ')}`);
+    else requireRole(role, 'edit', 'Updating a space');
+    const next = applySpacePatch(space, patch, this.clock.now());
+    await this.spaces.update(next);
+    return { space: next, role: await this.access.spaceRole(next, actor.userId) };
+  }
+
+  /** Soft delete. Answers 'absent' for a space that does not exist (or is already deleted) for the caller. */
+  async delete(actor: Actor, spaceId: string): Promise<'deleted' | 'absent'> {
+    const space = await this.spaces.findById(spaceId);
+    if (!space || space.deletedAt) return 'absent';
+    let role: Role;
+    try {
+      role = await this.access.spaceRole(space, actor.userId);
+    } catch (e) {
+      if (e instanceof NotFoundError) return 'absent';
+      throw e;
+    }
+    requireRole(role, 'admin', 'Deleting a space');
+    const now = this.clock.now();
+    await this.spaces.update({ ...space, deletedAt: now, updatedAt: now });
+    return 'deleted';
+  }
+
+  async restore(actor: Actor, spaceId: string): Promise<SpaceView> {
+    const now = this.clock.now();
+    const space = await this.spaces.findById(spaceId);
+    if (!space || isGone(space, now)) throw new NotFoundError('Space', spaceId);
+    const role = await this.access.spaceRole(space, actor.userId);
+    requireRole(role, 'admin', 'Restoring a space');
+    if (!isRestorable(space, now)) throw new ConflictError('The space is not deleted');
+    const tree = await this.collections.tree(space.organizationId);
+    const parentId = space.parentId !== null && tree.has(space.parentId) ? space.parentId : null;
+    const restored: Space = {
+      ...space,
+      deletedAt: null,
+      updatedAt: now,
+      parentId,
+      position: positionAtEnd(await this.spaces.siblings(space.organizationId, parentId)),
+    };
+    await this.spaces.update(restored);
+    return { space: restored, role: await this.access.spaceRole(restored, actor.userId, tree) };
+  }
+
+  async duplicate(actor: Actor, spaceId: string): Promise<SpaceView> {
+    const { space } = await this.getLive(actor, spaceId);
+    const tree = await this.collections.tree(space.organizationId);
+    await this.access.requireCreateIn(space.organizationId, space.parentId, actor.userId, tree, 'Space', spaceId);
+    const now = this.clock.now();
+    const siblings = await this.spaces.siblings(space.organizationId, space.parentId);
+    const copy: Space = {
+      ...space,
+      id: this.ids.next(),
+      title: duplicateTitle(space.title),
+      position: positionAfter(siblings, { kind: 'space', id: space.id, position: space.position }),
+      revision: this.ids.next(),
+      counters: ZERO_COUNTERS,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    };
+    await this.spaces.insert(copy);
+    return { space: copy, role: await this.access.spaceRole(copy, actor.userId, tree) };
+  }
+
+  async move(actor: Actor, spaceId: string, input: MoveInput): Promise<SpaceView> {
+    requireMoveInput(input);
+    const { space, role } = await this.getLive(actor, spaceId);
+    requireRole(role, 'admin', 'Moving a space');
+    const tree = await this.collections.tree(space.organizationId);
+    const parentId = input.parent === undefined ? space.parentId : input.parent;
+    if (parentId !== null && !tree.has(parentId)) throw new InvalidInputError(`Invalid position: collection "${parentId}" not found`);
+    await this.access.requireCreateIn(space.organizationId, parentId, actor.userId, tree, 'Space', spaceId);
+    const siblings = await this.spaces.siblings(space.organizationId, parentId);
+    const position = placeAmong({ kind: 'space', id: space.id, position: space.position }, siblings, input.position, parentId === space.parentId);
+    const moved: Space = { ...space, parentId, position, updatedAt: this.clock.now() };
+    await this.spaces.update(moved);
+    return { space: moved, role: await this.access.spaceRole(moved, actor.userId, tree) };
+  }
+
+  async transfer(actor: Actor, spaceId: string, organizationId: string): Promise<SpaceView> {
+    const { space, role } = await this.getLive(actor, spaceId);
+    requireRole(role, 'admin', 'Transferring a space');
+    if (organizationId === space.organizationId) throw new ConflictError('The space already belongs to this organization');
+    await this.access.requireInOrganization(organizationId, actor.userId, 'admin');
+    const moved: Space = {
+      ...space,
+      organizationId,
+      parentId: null,
+      position: positionAtEnd(await this.spaces.siblings(organizationId, null)),
+      updatedAt: this.clock.now(),
+    };
+    await this.spaces.update(moved);
+    return { space: moved, role: await this.access.spaceRole(moved, actor.userId) };
+  }
+
+  /** Removes spaces deleted 7 days ago or more (the purge job). */
+  purgeExpired(): Promise<number> {
+    return this.spaces.purgeDeletedBefore(purgeCutoff(this.clock.now()));
+  }
+}
+
+function roleIn(member: Role, space: Space, tree: CollectionTree): Role {
+  const levels: DefaultLevel[] = [space.defaultLevel, ...tree.levelsFrom(space.parentId)];
+  return contentRole(member, levels)!;
+}
+
+/** The official body has minProperties 1: a move names a parent, a position, or both. */
+export function requireMoveInput(input: MoveInput): void {
+  if (input.parent === undefined && input.position === undefined) {
+    throw new InvalidInputError('A move needs "parent", "position" or both');
+  }
+}

@@ -1,0 +1,110 @@
+import { DefaultLevel, InvalidInputError, Page, PageRequest } from '@app/shared-kernel';
+
+export const COLLECTION_TITLE_MAX = 50;
+export const COLLECTION_DESCRIPTION_MAX = 100;
+
+export interface Collection {
+  id: string;
+  organizationId: string;
+  title: string;
+  description: string | null;
+  parentId: string | null;
+  defaultLevel: DefaultLevel;
+  /** Fractional-index key among the siblings (spaces and collections) of the same parent. */
+  position: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface CollectionPatch {
+  title?: string;
+  description?: string;
+  defaultLevel?: DefaultLevel;
+}
+
+export function applyCollectionPatch(c: Collection, patch: CollectionPatch, now: Date): Collection {
+  const next = { ...c, updatedAt: now };
+  if (patch.title !== undefined) {
+    if (patch.title.length > COLLECTION_TITLE_MAX) throw new InvalidInputError(`title must be at most ${COLLECTION_TITLE_MAX} characters`);
+    next.title = patch.title;
+  }
+  if (patch.description !== undefined) {
+    if (patch.description.length > COLLECTION_DESCRIPTION_MAX) {
+      throw new InvalidInputError(`description must be at most ${COLLECTION_DESCRIPTION_MAX} characters`);
+    }
+    next.description = patch.description;
+  }
+  if (patch.defaultLevel !== undefined) next.defaultLevel = patch.defaultLevel;
+  return next;
+}
+
+/** The minimal facts needed to walk the collection tree of an organization. */
+export interface CollectionNode {
+  id: string;
+  parentId: string | null;
+  defaultLevel: DefaultLevel;
+}
+
+/** A tree of an organization's collections, loaded once per request, to resolve levels and descendants. */
+export class CollectionTree {
+  private readonly byId: Map<string, CollectionNode>;
+
+  constructor(nodes: CollectionNode[]) {
+    this.byId = new Map(nodes.map((n) => [n.id, n]));
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /** defaultLevels from `collectionId` up to the root (cycle-safe). */
+  levelsFrom(collectionId: string | null): DefaultLevel[] {
+    const levels: DefaultLevel[] = [];
+    const seen = new Set<string>();
+    let id = collectionId;
+    while (id !== null && !seen.has(id)) {
+      seen.add(id);
+      const node = this.byId.get(id);
+      if (!node) break;
+      levels.push(node.defaultLevel);
+      id = node.parentId;
+    }
+    return levels;
+  }
+
+  /** `id` and every collection below it. */
+  subtree(id: string): string[] {
+    const children = new Map<string, string[]>();
+    for (const n of this.byId.values()) {
+      if (n.parentId !== null) children.set(n.parentId, [...(children.get(n.parentId) ?? []), n.id]);
+    }
+    const out: string[] = [];
+    const stack = [id];
+    while (stack.length) {
+      const current = stack.pop()!;
+      if (out.includes(current)) continue;
+      out.push(current);
+      stack.push(...(children.get(current) ?? []));
+    }
+    return out;
+  }
+}
+
+export abstract class CollectionRepository {
+  abstract findById(id: string): Promise<Collection | null>;
+  abstract insert(collection: Collection): Promise<void>;
+  abstract update(collection: Collection): Promise<void>;
+  abstract tree(organizationId: string): Promise<CollectionTree>;
+  /** Ordered by (createdAt, id); `topLevelOnly` for `nested=false`. */
+  abstract list(organizationId: string, topLevelOnly: boolean, page: PageRequest): Promise<Page<Collection>>;
+  /** Deletes the collections and soft-deletes the spaces inside them, atomically. */
+  abstract deleteTree(organizationId: string, collectionIds: string[], deletedAt: Date): Promise<void>;
+  /** Moves collections and their live spaces to another organization, atomically; the root gets a new parent and position. */
+  abstract transferTree(
+    fromOrganizationId: string,
+    collectionIds: string[],
+    root: { id: string; position: string },
+    toOrganizationId: string,
+    at: Date,
+  ): Promise<void>;
+}

@@ -1,0 +1,109 @@
+import { DAY_MS, DefaultLevel, InvalidInputError, Page, PageRequest } from '@app/shared-kernel';
+
+export const SPACE_TITLE_MAX = 50;
+export const EMOJI_MAX = 50;
+/** Deleted spaces can be restored for this long, then they are removed for good. */
+export const SPACE_RETENTION_MS = 7 * DAY_MS;
+
+export const SPACE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
+export const EDIT_MODES = ['live', 'locked'] as const;
+export const LANGUAGES = [
+  'en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'zh-tw', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr', 'sv', 'no',
+  'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl',
+] as const;
+
+export type SpaceVisibility = (typeof SPACE_VISIBILITIES)[number];
+export type EditMode = (typeof EDIT_MODES)[number];
+export type Language = (typeof LANGUAGES)[number];
+
+/** Space merge rules: `inherit` from the organization, or a standalone configuration (official schema). */
+export type SpaceMergeRules = { type: 'inherit' } | { type: 'none' } | { type: 'rules'; rules: { rule: string; users?: string[] }[] };
+
+export interface SpaceCounters {
+  comments: number;
+  changeRequests: number;
+  changeRequestsOpen: number;
+  changeRequestsDraft: number;
+}
+
+export interface Space {
+  id: string;
+  organizationId: string;
+  title: string;
+  emoji: string;
+  visibility: SpaceVisibility;
+  editMode: EditMode;
+  mergeRules: SpaceMergeRules;
+  language: Language | null;
+  parentId: string | null;
+  defaultLevel: DefaultLevel;
+  position: string;
+  /** Id of the active revision. */
+  revision: string;
+  counters: SpaceCounters;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+export interface SpacePatch {
+  title?: string;
+  emoji?: string | null;
+  editMode?: EditMode;
+  defaultLevel?: DefaultLevel;
+  language?: Language;
+  mergeRules?: SpaceMergeRules;
+}
+
+export const ZERO_COUNTERS: SpaceCounters = { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 };
+
+export function checkSpaceTitle(title: string): string {
+  if (title.length > SPACE_TITLE_MAX) throw new InvalidInputError(`title must be at most ${SPACE_TITLE_MAX} characters`);
+  return title;
+}
+
+export function applySpacePatch(space: Space, patch: SpacePatch, now: Date): Space {
+  const next: Space = { ...space, updatedAt: now };
+  if (patch.title !== undefined) next.title = checkSpaceTitle(patch.title);
+  if (patch.emoji !== undefined) next.emoji = patch.emoji ?? '';
+  if (patch.editMode !== undefined) next.editMode = patch.editMode;
+  if (patch.defaultLevel !== undefined) next.defaultLevel = patch.defaultLevel;
+  if (patch.language !== undefined) next.language = patch.language;
+  if (patch.mergeRules !== undefined) next.mergeRules = patch.mergeRules;
+  return next;
+}
+
+/** True while a deleted space can still be restored: strictly less than 7 days after its deletion. */
+export function isRestorable(space: Space, now: Date): boolean {
+  return space.deletedAt !== null && now.getTime() < space.deletedAt.getTime() + SPACE_RETENTION_MS;
+}
+
+/** A space deleted 7 days ago or more is gone: it answers 404 everywhere, even before the purge job runs. */
+export function isGone(space: Space, now: Date): boolean {
+  return space.deletedAt !== null && !isRestorable(space, now);
+}
+
+/** Spaces deleted at or before this instant are purged. */
+export function purgeCutoff(now: Date): Date {
+  return new Date(now.getTime() - SPACE_RETENTION_MS);
+}
+
+/** The title of a duplicate: "<title> (copy)", cut to fit the title limit. */
+export function duplicateTitle(title: string): string {
+  const suffix = ' (copy)';
+  return title.slice(0, SPACE_TITLE_MAX - suffix.length) + suffix;
+}
+
+export abstract class SpaceRepository {
+  abstract findById(id: string): Promise<Space | null>;
+  abstract insert(space: Space): Promise<void>;
+  abstract update(space: Space): Promise<void>;
+  /** Live spaces of an organization, ordered by (createdAt, id). */
+  abstract listByOrganization(organizationId: string, page: PageRequest): Promise<Page<Space>>;
+  /** Live spaces directly in a collection, ordered by (position, id). */
+  abstract listByParent(organizationId: string, parentId: string, page: PageRequest): Promise<Page<Space>>;
+  /** Live spaces and collections directly under `parentId` (null: top level). */
+  abstract siblings(organizationId: string, parentId: string | null): Promise<{ kind: 'space' | 'collection'; id: string; position: string }[]>;
+  /** Permanently removes spaces deleted at or before `cutoff`; returns how many. */
+  abstract purgeDeletedBefore(cutoff: Date): Promise<number>;
+}

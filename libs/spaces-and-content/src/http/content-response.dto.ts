@@ -1,0 +1,118 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DEFAULT_LEVELS, DefaultLevel, Links, Role } from '@app/shared-kernel';
+import { CollectionPermissions, collectionPermissions, SpacePermissions, spacePermissions } from '../domain/access';
+import type { Collection } from '../domain/collection';
+import { EDIT_MODES, LANGUAGES, Space, SPACE_VISIBILITIES } from '../domain/space';
+
+export class SpacePermissionsDto implements SpacePermissions {
+  view: boolean;
+  access: boolean;
+  admin: boolean;
+  viewInviteLinks: boolean;
+  edit: boolean;
+  triggerGitSync: boolean;
+  comment: boolean;
+  merge: boolean;
+  review: boolean;
+  installIntegration: boolean;
+}
+
+export class SpaceUrlsDto {
+  @ApiProperty({ format: 'uri' }) location: string;
+  @ApiProperty({ format: 'uri' }) app: string;
+}
+
+export class SpaceDto {
+  @ApiProperty({ enum: ['space'] }) object: 'space';
+  id: string;
+  title: string;
+  /** Emoji of the space; empty when none is set */
+  emoji: string;
+  @ApiProperty({ enum: SPACE_VISIBILITIES }) visibility: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'Set while the space is deleted (restorable for 7 days)' }) deletedAt?: string;
+  @ApiProperty({ enum: EDIT_MODES }) editMode: string;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Merge rules; {"type":"inherit"} by default' })
+  mergeRules: object;
+  urls: SpaceUrlsDto;
+  /** ID of the organization owning this space */
+  organization: string;
+  /** ID of the parent collection */
+  parent?: string;
+  @ApiPropertyOptional({ enum: LANGUAGES }) language?: string;
+  /** ID of the active revision */
+  revision: string;
+  @ApiProperty({ enum: DEFAULT_LEVELS, nullable: true }) defaultLevel: DefaultLevel;
+  /** Count of open comments */
+  comments: number;
+  changeRequests: number;
+  changeRequestsOpen: number;
+  changeRequestsDraft: number;
+  permissions: SpacePermissionsDto;
+}
+
+export function toSpaceDto(space: Space, role: Role | null, links: Links): SpaceDto {
+  const dto: SpaceDto = {
+    object: 'space',
+    id: space.id,
+    title: space.title,
+    emoji: space.emoji,
+    visibility: space.visibility,
+    createdAt: space.createdAt.toISOString(),
+    updatedAt: space.updatedAt.toISOString(),
+    editMode: space.editMode,
+    mergeRules: space.mergeRules,
+    urls: { location: links.api(`/spaces/${space.id}`), app: links.app(`/s/${space.id}`) },
+    organization: space.organizationId,
+    revision: space.revision,
+    defaultLevel: space.defaultLevel,
+    ...space.counters,
+    permissions: spacePermissions(role),
+  };
+  if (space.deletedAt) dto.deletedAt = space.deletedAt.toISOString();
+  if (space.parentId) dto.parent = space.parentId;
+  if (space.language) dto.language = space.language;
+  return dto;
+}
+
+export class CollectionPermissionsDto implements CollectionPermissions {
+  view: boolean;
+  admin: boolean;
+  viewInviteLinks: boolean;
+  create: boolean;
+}
+
+export class CollectionUrlsDto {
+  @ApiProperty({ format: 'uri' }) location: string;
+  @ApiProperty({ format: 'uri' }) app: string;
+}
+
+export class CollectionDto {
+  @ApiProperty({ enum: ['collection'] }) object: 'collection';
+  id: string;
+  title: string;
+  description?: string;
+  /** ID of the organization owning this collection */
+  organization: string;
+  /** ID of the parent collection, if any */
+  parent?: string;
+  @ApiProperty({ enum: DEFAULT_LEVELS, nullable: true }) defaultLevel: DefaultLevel;
+  urls: CollectionUrlsDto;
+  permissions: CollectionPermissionsDto;
+}
+
+export function toCollectionDto(c: Collection, role: Role | null, links: Links): CollectionDto {
+  const dto: CollectionDto = {
+    object: 'collection',
+    id: c.id,
+    title: c.title,
+    organization: c.organizationId,
+    defaultLevel: c.defaultLevel,
+    urls: { location: links.api(`/collections/${c.id}`), app: links.app(`/c/${c.id}`) },
+    permissions: collectionPermissions(role),
+  };
+  if (c.description !== null) dto.description = c.description;
+  if (c.parentId) dto.parent = c.parentId;
+  return dto;
+}

@@ -1,0 +1,210 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  Equals,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  MaxLength,
+  MinLength,
+  registerDecorator,
+  ValidateIf,
+  ValidationArguments,
+} from 'class-validator';
+import { DEFAULT_LEVELS, DefaultLevel, ListQueryDto } from '@app/shared-kernel';
+import { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX } from '../domain/collection';
+import type { ContentPosition } from '../domain/position';
+import { EDIT_MODES, EditMode, EMOJI_MAX, Language, LANGUAGES, SPACE_TITLE_MAX, SpaceMergeRules } from '../domain/space';
+
+/** A custom class-validator rule from a function that returns a problem description or null. */
+function Satisfies(problem: (value: unknown) => string | null) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: `satisfies_${propertyName}`,
+      target: object.constructor,
+      propertyName,
+      validator: {
+        validate: (value: unknown) => problem(value) === null,
+        defaultMessage: (args: ValidationArguments) => `${args.property}: ${problem(args.value) ?? 'invalid'}`,
+      },
+    });
+}
+
+const EMOJI_CHARS = /^(?:\p{Extended_Pictographic}|\p{Emoji_Presentation}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u200d|\ufe0f|\u20e3|[#*0-9])+$/u;
+const EMOJI_CODEPOINTS = /^[0-9a-f]{4,6}(?:-[0-9a-f]{4,6})*$/i;
+
+export function emojiProblem(value: unknown): string | null {
+  if (typeof value !== 'string') return 'must be a string';
+  if (value.length > EMOJI_MAX) return `must be at most ${EMOJI_MAX} characters`;
+  return EMOJI_CHARS.test(value) || EMOJI_CODEPOINTS.test(value) ? null : 'must be an emoji character or its Unicode codepoint (e.g. "1f389")';
+}
+
+function pointerProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object';
+  const v = value as Record<string, unknown>;
+  const idOk = (x: unknown) => typeof x === 'string' && x.length > 0 && x.length <= 100;
+  if (v.type === 'space') return idOk(v.space) && Object.keys(v).length === 2 ? null : 'a space pointer is {"type":"space","space":"<id>"}';
+  if (v.type === 'collection') return idOk(v.collection) && Object.keys(v).length === 2 ? null : 'a collection pointer is {"type":"collection","collection":"<id>"}';
+  return 'type must be "space" or "collection"';
+}
+
+export function positionProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object';
+  const v = value as Record<string, unknown>;
+  if (Object.keys(v).some((k) => k !== 'before' && k !== 'after')) return 'only "before" and "after" are allowed';
+  for (const k of ['before', 'after'] as const) {
+    if (v[k] !== undefined) {
+      const p = pointerProblem(v[k]);
+      if (p) return `${k}: ${p}`;
+    }
+  }
+  return null;
+}
+
+export function spaceMergeRulesProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object';
+  const v = value as Record<string, unknown>;
+  if (v.type === 'inherit' || v.type === 'none') return Object.keys(v).length === 1 ? null : `type "${v.type}" takes no other members`;
+  if (v.type !== 'rules') return 'type must be "inherit", "none" or "rules"';
+  if (!Array.isArray(v.rules) || v.rules.length > 50) return 'rules must be an array of at most 50 rules';
+  const ok = v.rules.every(
+    (r: unknown) =>
+      typeof r === 'object' &&
+      r !== null &&
+      typeof (r as { rule?: unknown }).rule === 'string' &&
+      ((r as { users?: unknown }).users === undefined ||
+        (Array.isArray((r as { users: unknown[] }).users) && (r as { users: unknown[] }).users.every((u) => typeof u === 'string'))),
+  );
+  return ok ? null : 'each rule is {"rule": string, "users"?: string[]}';
+}
+
+class PointerDto {
+  @ApiProperty({ enum: ['space', 'collection'] }) type: 'space' | 'collection';
+  @ApiPropertyOptional() space?: string;
+  @ApiPropertyOptional() collection?: string;
+}
+
+export class ContentPositionDto {
+  @ApiPropertyOptional({ type: PointerDto }) before?: PointerDto;
+  @ApiPropertyOptional({ type: PointerDto }) after?: PointerDto;
+}
+
+// ---------- spaces ----------
+
+export class CreateSpaceDto {
+  @IsOptional() @IsString() @MaxLength(SPACE_TITLE_MAX) title?: string;
+
+  @ApiPropertyOptional({ description: 'Unicode codepoint or character of the emoji', example: '🎉' })
+  @IsOptional()
+  @Satisfies(emojiProblem)
+  emoji?: string;
+
+  /** ID of a parent collection */
+  @IsOptional() @IsString() @MaxLength(100) parent?: string;
+
+  @ApiPropertyOptional({ enum: LANGUAGES })
+  @IsOptional()
+  @IsIn(LANGUAGES)
+  language?: Language;
+
+  @ApiPropertyOptional({ enum: EDIT_MODES })
+  @IsOptional()
+  @IsIn(EDIT_MODES)
+  editMode?: EditMode;
+
+  @ApiPropertyOptional({ enum: [true], description: 'Create a completely empty space (no page in it)' })
+  @IsOptional()
+  @Equals(true)
+  empty?: true;
+}
+
+export class UpdateSpaceDto {
+  @ApiPropertyOptional({ enum: EDIT_MODES })
+  @IsOptional()
+  @IsIn(EDIT_MODES)
+  editMode?: EditMode;
+
+  @IsOptional() @IsString() @MaxLength(SPACE_TITLE_MAX) title?: string;
+
+  @ApiPropertyOptional({ enum: DEFAULT_LEVELS, nullable: true })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsIn(DEFAULT_LEVELS)
+  defaultLevel?: DefaultLevel;
+
+  @ApiPropertyOptional({ enum: LANGUAGES })
+  @IsOptional()
+  @IsIn(LANGUAGES)
+  language?: Language;
+
+  @ApiPropertyOptional({ type: 'object', description: '{"type":"inherit"}, {"type":"none"} or {"type":"rules","rules":[...]}', additionalProperties: true })
+  @IsOptional()
+  @Satisfies(spaceMergeRulesProblem)
+  mergeRules?: SpaceMergeRules;
+
+  @ApiPropertyOptional({ nullable: true, description: 'An emoji, or null to remove it' })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @Satisfies(emojiProblem)
+  emoji?: string | null;
+}
+
+export class MoveDto {
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'The unique id of the parent collection (null: top level)' })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(100)
+  parent?: string | null;
+
+  @ApiPropertyOptional({ type: ContentPositionDto, description: 'Where to move the item; by default at the end' })
+  @IsOptional()
+  @Satisfies(positionProblem)
+  position?: ContentPosition;
+}
+
+export class TransferDto {
+  /** The unique id of the target organization */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  organization: string;
+}
+
+export class GetSpaceQueryDto {
+  /** Share key of a share-link site, to resolve published URLs */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  shareKey?: string;
+}
+
+// ---------- collections ----------
+
+export class CreateCollectionDto {
+  @IsOptional() @IsString() @MaxLength(COLLECTION_TITLE_MAX) title?: string;
+  /** ID of a parent collection */
+  @IsOptional() @IsString() @MaxLength(100) parent?: string;
+}
+
+export class UpdateCollectionDto {
+  @IsOptional() @IsString() @MaxLength(COLLECTION_TITLE_MAX) title?: string;
+  @IsOptional() @IsString() @MaxLength(COLLECTION_DESCRIPTION_MAX) description?: string;
+
+  @ApiPropertyOptional({ enum: DEFAULT_LEVELS, nullable: true })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsIn(DEFAULT_LEVELS)
+  defaultLevel?: DefaultLevel;
+}
+
+export class ListCollectionsQueryDto extends ListQueryDto {
+  /** If true (default), nested collections are listed too */
+  @ApiPropertyOptional({ type: Boolean, default: true })
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean()
+  nested?: boolean;
+}
+

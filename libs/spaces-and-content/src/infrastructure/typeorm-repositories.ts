@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, IsNull, LessThanOrEqual, Not, Repository, SelectQueryBuilder } from 'typeorm';
+import { DefaultLevel, Page, PageRequest, toPage } from '@app/shared-kernel';
+import { Collection, CollectionRepository, CollectionTree } from '../domain/collection';
+import { Space, SpaceMergeRules, SpaceRepository } from '../domain/space';
+import { CollectionRow, SpaceRow } from './orm-entities';
+
+function collectionToDomain(row: CollectionRow): Collection {
+  return { ...row, defaultLevel: row.defaultLevel as DefaultLevel };
+}
+
+function spaceToDomain(row: SpaceRow): Space {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    title: row.title,
+    emoji: row.emoji,
+    visibility: row.visibility as Space['visibility'],
+    editMode: row.editMode as Space['editMode'],
+    mergeRules: row.mergeRules as SpaceMergeRules,
+    language: row.language as Space['language'],
+    parentId: row.parentId,
+    defaultLevel: row.defaultLevel as DefaultLevel,
+    position: row.position,
+    revision: row.revision,
+    counters: {
+      comments: row.comments,
+      changeRequests: row.changeRequests,
+      changeRequestsOpen: row.changeRequestsOpen,
+      changeRequestsDraft: row.changeRequestsDraft,
+    },
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    deletedAt: row.deletedAt,
+  };
+}
+
+function spaceToRow(space: Space): SpaceRow {
+  const { counters, ...rest } = space;
+  return Object.assign(new SpaceRow(), rest, counters);
+}
+
+/** Runs a keyset-paged query: total count, then `limit + 1` rows after the cursor. */
+async function keysetPage<R extends object, T>(
+  qb: SelectQueryBuilder<R>,
+  page: PageRequest,
+  keyColumns: [string, string],
+  cast: string,
+  map: (row: R) => T,
+  keyOf: (row: R) => (string | number)[],
+): Promise<Page<T>> {
+  const count = await qb.clone().getCount();
+  qb.orderBy(keyColumns[0], 'ASC').addOrderBy(keyColumns[1], 'ASC').limit(page.limit + 1);
+  if (page.after) {
+    qb.andWhere(`(${keyColumns[0]}, ${keyColumns[1]}) > (:k0${cast}, :k1)`, { k0: page.after[0], k1: page.after[1] });
+  }
+  const rows = await qb.getMany();
+  const result = toPage(rows, page, count, keyOf);
+  return { ...result, items: result.items.map(map) };
+}
+
+@Injectable()
+export class TypeOrmCollectionRepository extends CollectionRepository {
+  constructor(
+    @InjectRepository(CollectionRow) private readonly rows: Repository<CollectionRow>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
+    super();
+  }
+
+  async findById(id: string): Promise<Collection | null> {
+    const row = await this.rows.findOneBy({ id });
+    return row ? collectionToDomain(row) : null;
+  }
+  async insert(collection: Collection): Promise<void> {
+    await this.rows.insert(collection);
+  }
+  async update(collection: Collection): Promise<void> {
+    await this.rows.save(Object.assign(new CollectionRow(), collection));
+  }
+  async tree(organizationId: string): Promise<CollectionTree> {
+    const rows = await this.rows.find({ select: { id: true, parentId: true, defaultLevel: true }, where: { organizationId } });
+    return new CollectionTree(rows.map((r) => ({ id: r.id, parentId: r.parentId, defaultLevel: r.defaultLevel as DefaultLevel })));
+  }
+  list(organizationId: string, topLevelOnly: boolean, page: PageRequest): Promise<Page<Collection>> {
+    const qb = this.rows.createQueryBuilder('c').where('c.organization_id = :organizationId', { organizationId });
+    if (topLevelOnly) qb.andWhere('c.parent_id IS NULL');
+    return keysetPage(qb, page, ['c.created_at', 'c.id'], '::timestamptz', collectionToDomain, (r) => [r.createdAt.toISOString(), r.id]);
+  }
+  async deleteTree(organizationId: string, collectionIds: string[], deletedAt: Date): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await em.update(
+        SpaceRow,
+        { organizationId, parentId: In(collectionIds), deletedAt: IsNull() },
+        { deletedAt, updatedAt: deletedAt },
+      );
+      await em.delete(CollectionRow, { organizationId, id: In(collectionIds) });
+    });
+  }
+  async transferTree(
+    fromOrganizationId: string,
+    collectionIds: string[],
+    root: { id: string; position: string },
+    toOrganizationId: string,
+    at: Date,
+  ): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await em.update(CollectionRow, { organizationId: fromOrganizationId, id: In(collectionIds) }, { organizationId: toOrganizationId, updatedAt: at });
+      await em.update(CollectionRow, { id: root.id }, { parentId: null, position: root.position });
+      // Live spaces move with their collections; deleted ones stay behind, restorable at the top level.
+      await em.update(
+        SpaceRow,
+        { organizationId: fromOrganizationId, parentId: In(collectionIds), deletedAt: IsNull() },
+        { organizationId: toOrganizationId, updatedAt: at },
+      );
+      await em.update(SpaceRow, { organizationId: fromOrganizationId, parentId: In(collectionIds), deletedAt: Not(IsNull()) }, { parentId: null });
+    });
+  }
+}
+
+@Injectable()
+export class TypeOrmSpaceRepository extends SpaceRepository {
+  constructor(
+    @InjectRepository(SpaceRow) private readonly rows: Repository<SpaceRow>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
+    super();
+  }
+
+  async findById(id: string): Promise<Space | null> {
+    const row = await this.rows.findOneBy({ id });
+    return row ? spaceToDomain(row) : null;
+  }
+  async insert(space: Space): Promise<void> {
+    await this.rows.insert(spaceToRow(space));
+  }
+  async update(space: Space): Promise<void> {
+    await this.rows.save(spaceToRow(space));
+  }
+  listByOrganization(organizationId: string, page: PageRequest): Promise<Page<Space>> {
+    const qb = this.rows.createQueryBuilder('s').where('s.organization_id = :organizationId AND s.deleted_at IS NULL', { organizationId });
+    return keysetPage(qb, page, ['s.created_at', 's.id'], '::timestamptz', spaceToDomain, (r) => [r.createdAt.toISOString(), r.id]);
+  }
+  listByParent(organizationId: string, parentId: string, page: PageRequest): Promise<Page<Space>> {
+    const qb = this.rows
+      .createQueryBuilder('s')
+      .where('s.organization_id = :organizationId AND s.parent_id = :parentId AND s.deleted_at IS NULL', { organizationId, parentId });
+    return keysetPage(qb, page, ['s.position', 's.id'], '', spaceToDomain, (r) => [r.position, r.id]);
+  }
+  async siblings(organizationId: string, parentId: string | null): Promise<{ kind: 'space' | 'collection'; id: string; position: string }[]> {
+    const parentClause = parentId === null ? 'parent_id IS NULL' : 'parent_id = $2';
+    const params = parentId === null ? [organizationId] : [organizationId, parentId];
+    return this.dataSource.query(
+      `SELECT 'space' AS kind, id, position FROM spaces WHERE organization_id = $1 AND ${parentClause} AND deleted_at IS NULL
+       UNION ALL
+       SELECT 'collection' AS kind, id, position FROM collections WHERE organization_id = $1 AND ${parentClause}
+       ORDER BY position, id`,
+      params,
+    );
+  }
+  async purgeDeletedBefore(cutoff: Date): Promise<number> {
+    const result = await this.rows.delete({ deletedAt: LessThanOrEqual(cutoff) });
+    return result.affected ?? 0;
+  }
+}

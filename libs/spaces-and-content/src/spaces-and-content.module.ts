@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
+import { CollectionsService } from './application/collections.service';
+import { ContentAccess } from './application/content-access';
+import { SpacesService } from './application/spaces.service';
+import { CollectionRepository } from './domain/collection';
+import { SpaceRepository } from './domain/space';
+import { CollectionsController } from './http/collections.controller';
+import { SpacesController } from './http/spaces.controller';
+import { CONTENT_ENTITIES } from './infrastructure/orm-entities';
+import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastructure/typeorm-repositories';
+
+/** Collections and spaces (content comes with the content engine). Needs global `Clock` and `IdGenerator`. */
+@Module({
+  imports: [TypeOrmModule.forFeature(CONTENT_ENTITIES), OrganizationsAndTeamsModule],
+  controllers: [SpacesController, CollectionsController],
+  providers: [
+    SpacesService,
+    CollectionsService,
+    ContentAccess,
+    { provide: SpaceRepository, useClass: TypeOrmSpaceRepository },
+    { provide: CollectionRepository, useClass: TypeOrmCollectionRepository },
+  ],
+  exports: [SpacesService, CollectionsService],
+})
+export class SpacesAndContentModule {}
