@@ -12,19 +12,14 @@ module.exports = {
       {
         useESM: true,
         tsconfig: 'tsconfig.spec.json',
-        astTransformers: {
-          before: [
-            {
-              path: '@nestjs/swagger/plugin',
-              options: { dtoFileNameSuffix: ['.dto.ts'], controllerFileNameSuffix: ['.controller.ts'], introspectComments: true, classValidatorShim: true },
-            },
-          ],
-        },
+        astTransformers: { before: ['<rootDir>/test/setup/swagger-transformer.js'] },
       },
     ],
   },
   moduleNameMapper: {
     '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src',
+    // The Swagger plugin emits relative imports with .js; resolve them to the .ts sources.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',

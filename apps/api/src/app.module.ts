@@ -1,6 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsAndTeamsModule, TokenCacheSettings } from '@app/organizations-and-teams';
 import { Clock, IdGenerator, RandomIdGenerator, SystemClock } from '@app/shared-kernel';
@@ -43,10 +42,6 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(config, databaseUrl),
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
-        ThrottlerModule.forRoot({
-          throttlers: [{ ttl: 60_000, limit: Math.max(config.rateLimitPerMinute, 1) }],
-          skipIf: () => config.rateLimitPerMinute === 0,
-        }),
         OrganizationsAndTeamsModule,
         SpacesAndContentModule,
       ],

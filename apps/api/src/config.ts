@@ -9,6 +9,7 @@ export interface QuireConfig {
   embeddedPgPort: number | null;
   publicUrl: string | null;
   appUrl: string | null;
+  bootstrap: boolean;
   bootstrapToken: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   jobs: boolean;
@@ -53,6 +54,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
   if (bootstrapToken !== null && (bootstrapToken.length < 20 || /\s/.test(bootstrapToken))) {
     throw new ConfigError('QUIRE_BOOTSTRAP_TOKEN must be at least 20 characters without white space');
   }
+  const bootstrap = (env.QUIRE_BOOTSTRAP || 'on').toLowerCase();
+  if (bootstrap !== 'on' && bootstrap !== 'off') throw new ConfigError('QUIRE_BOOTSTRAP must be "on" or "off"');
   const dataDir = env.QUIRE_DATA_DIR || './data';
   return {
     port: int(env, 'PORT', 3000, 0, 65535)!,
@@ -62,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     embeddedPgPort: int(env, 'QUIRE_EMBEDDED_PG_PORT', null, 1, 65535),
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']),
     appUrl: url(env, 'APP_URL', ['http:', 'https:']),
+    bootstrap: bootstrap === 'on',
     bootstrapToken,
     logLevel,
     jobs: jobs === 'on',

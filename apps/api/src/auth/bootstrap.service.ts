@@ -18,6 +18,7 @@ export class BootstrapService implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.bootstrap) return;
     const result = await this.run();
     if (result) {
       const lines = [

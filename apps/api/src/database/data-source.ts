@@ -1,4 +1,4 @@
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSourceOptions } from 'typeorm';
 import { ORGANIZATION_ENTITIES } from '@app/organizations-and-teams';
 import { CONTENT_ENTITIES } from '@app/spaces-and-content';
 import { MIGRATIONS } from './migrations';
@@ -18,15 +18,4 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     logging: ['error'],
     extra: { max: 20, application_name: 'quire' },
   };
-}
-
-/** Applies pending migrations to a database (used by tests to build the template database). */
-export async function migrate(url: string): Promise<void> {
-  const ds = new DataSource({ ...dataSourceOptions(url), migrationsRun: false });
-  await ds.initialize();
-  try {
-    await ds.runMigrations({ transaction: 'all' });
-  } finally {
-    await ds.destroy();
-  }
 }

@@ -1,5 +1,4 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { ThrottlerException } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { DomainError, DomainErrorKind } from '@app/shared-kernel';
 
@@ -44,7 +43,6 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
 
   describe(exception: unknown): { status: number; message: string } {
     if (exception instanceof DomainError) return { status: STATUS_OF_KIND[exception.kind], message: exception.message };
-    if (exception instanceof ThrottlerException) return { status: 429, message: 'Too many requests: slow down and retry later' };
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
