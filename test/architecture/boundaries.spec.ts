@@ -1,0 +1,33 @@
+import { ESLint } from 'eslint';
+
+/** The lint rule that keeps contexts apart really fires (npm test runs it over the whole tree). */
+describe('context boundaries (eslint no-restricted-imports)', () => {
+  const eslint = new ESLint({ cwd: process.cwd() });
+  const lint = async (filePath: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath });
+    return result.messages.map((m) => m.message);
+  };
+
+  it('refuses reaching into another context’s internals', async () => {
+    const messages = await lint('libs/spaces-and-content/src/application/x.ts', "import { UserRepository } from '@app/organizations-and-teams/domain/user';\n");
+    expect(messages.join('\n')).toMatch(/only through its index\.ts/);
+  });
+
+  it('refuses relative imports that leave the library', async () => {
+    const messages = await lint('libs/spaces-and-content/src/application/x.ts', "import { User } from '../../../organizations-and-teams/src/domain/user';\n");
+    expect(messages.join('\n')).toMatch(/leave this library|index\.ts/);
+  });
+
+  it('refuses framework imports in domain code', async () => {
+    const messages = await lint('libs/spaces-and-content/src/domain/x.ts', "import { Injectable } from '@nestjs/common';\n");
+    expect(messages.join('\n')).toMatch(/plain TypeScript/);
+  });
+
+  it('allows another context’s index and the shared kernel', async () => {
+    const messages = await lint(
+      'libs/spaces-and-content/src/application/x.ts',
+      "import { OrganizationAccess } from '@app/organizations-and-teams';\nimport { Clock } from '@app/shared-kernel';\nexport { OrganizationAccess, Clock };\n",
+    );
+    expect(messages).toEqual([]);
+  });
+});

@@ -1,0 +1,51 @@
+import { DataSource } from 'typeorm';
+import { DAY_MS } from '@app/shared-kernel';
+import { BootstrapService } from '../../apps/api/src/auth/bootstrap.service';
+import { JobsService, PURGE_SPACES_QUEUE } from '../../apps/api/src/jobs/jobs.service';
+import { createTestApp, TestApp } from '../support/app';
+
+describe('background jobs on PostgreSQL (pg-boss)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ QUIRE_JOBS: 'on' });
+  });
+  afterAll(async () => t.close());
+
+  it('schedules the purge and a queued purge removes spaces deleted 7 days ago', async () => {
+    const ds = t.app.get(DataSource);
+    const schedules = await ds.query('SELECT name, cron FROM pgboss.schedule');
+    expect(schedules).toEqual([{ name: PURGE_SPACES_QUEUE, cron: '*/15 * * * *' }]);
+
+    const admin = await t.user('admin');
+    const org = await t.organization(admin);
+    const space = (await t.http.post(`/v1/orgs/${org}/spaces`).set(admin.auth).send({ title: 'Old' }).expect(201)).body;
+    await t.http.delete(`/v1/spaces/${space.id}`).set(admin.auth).expect(205);
+    t.clock.advance(7 * DAY_MS);
+
+    await t.app.get(JobsService).enqueuePurge();
+    const deadline = Date.now() + 20_000;
+    let rows: unknown[] = [{}];
+    while (Date.now() < deadline) {
+      rows = await ds.query('SELECT id FROM spaces WHERE id = $1', [space.id]);
+      if (rows.length === 0) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('first start', () => {
+  let t: TestApp;
+  afterAll(async () => t.close());
+
+  it('creates an admin, an organization and the chosen token once; later starts do nothing', async () => {
+    const token = 'bootstrap-token-for-automation-0001';
+    t = await createTestApp({ QUIRE_BOOTSTRAP: 'on', QUIRE_BOOTSTRAP_TOKEN: token });
+    const me = await t.http.get('/v1/user').set('Authorization', `Bearer ${token}`).expect(200);
+    expect(me.body.email).toBe('admin@quire.local');
+    const orgs = await t.http.get('/v1/orgs').set('Authorization', `Bearer ${token}`).expect(200);
+    expect(orgs.body.count).toBe(1);
+    expect(orgs.body.items[0].permissions.admin).toBe(true);
+    expect(await t.app.get(BootstrapService).run()).toBeNull();
+  });
+});

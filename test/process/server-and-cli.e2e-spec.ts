@@ -1,0 +1,103 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '../../apps/api/src/database/embedded-postgres';
+import { createTestDatabase } from '../support/database';
+
+const run = promisify(execFile);
+const MAIN = join(process.cwd(), 'dist/apps/api/src/main.js');
+const CLI = join(process.cwd(), 'dist/apps/api/src/cli.js');
+
+/** The built server and CLI, as `npm start` and `npm run cli` run them (npm test builds first). */
+describe('the built server and CLI', () => {
+  beforeAll(() => {
+    if (!existsSync(MAIN) || !existsSync(CLI)) throw new Error('Build first: npm run build (npm test does it)');
+  });
+
+  async function start(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+    const port = await freePort();
+    let output = '';
+    const child = spawn(process.execPath, [MAIN], { env: { ...process.env, DATABASE_URL: '', PORT: String(port), LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok) return { child, port, output: () => output };
+      } catch {
+        /* not up yet */
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    child.kill('SIGKILL');
+    throw new Error(`server did not start: ${output}`);
+  }
+
+  const exited = (child: ChildProcess) => new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.on('exit', (code) => r(code))));
+
+  it('starts on an embedded PostgreSQL, prints a bootstrap token, drains on SIGTERM, and recovers from a SIGKILL', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'quire-proc-'));
+    try {
+      const first = await start({ QUIRE_DATA_DIR: dataDir });
+      const token = /API token:\s+(\S+)/.exec(first.output())?.[1];
+      expect(token).toMatch(/^qr_/);
+      const orgs = await fetch(`http://127.0.0.1:${first.port}/v1/orgs`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(orgs.status).toBe(200);
+      expect(first.output()).toMatch(/"msg":"Quire API listening/);
+      first.child.kill('SIGTERM');
+      expect(await exited(first.child)).toBe(0);
+
+      // A SIGKILLed server leaves its postgres behind, holding the data dir: the next start recovers it.
+      const second = await start({ QUIRE_DATA_DIR: dataDir });
+      expect(second.output()).not.toMatch(/API token:/); // not a first start any more
+      const pgPid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      second.child.kill('SIGKILL');
+      await exited(second.child);
+      const third = await start({ QUIRE_DATA_DIR: dataDir });
+      const again = await fetch(`http://127.0.0.1:${third.port}/v1/user`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(again.status).toBe(200);
+      expect(() => process.kill(pgPid, 0)).toThrow(); // the orphan was stopped
+      third.child.kill('SIGTERM');
+      expect(await exited(third.child)).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('refuses an invalid configuration with a clear message', async () => {
+    const result = await run(process.execPath, [MAIN], { env: { ...process.env, PORT: 'eighty' } }).catch((e: { code: number; stderr: string }) => e);
+    expect(result).toMatchObject({ code: 1 });
+    expect((result as { stderr: string }).stderr).toMatch(/Configuration error: PORT must be an integer/);
+  });
+
+  it('the CLI creates users, organizations, memberships and tokens, and revokes tokens', async () => {
+    const db = await createTestDatabase();
+    const env = { ...process.env, DATABASE_URL: db.url };
+    const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, [CLI, ...args], { env })).stdout.trim().split('\n').pop()!);
+    try {
+      const user = await cli('user:create', '--email', 'ops@example.com', '--name', 'Ops');
+      expect(user).toMatchObject({ email: 'ops@example.com', displayName: 'Ops' });
+      const org = await cli('org:create', '--title', 'Ops Org', '--owner', 'ops@example.com');
+      const reader = await cli('user:create', '--email', 'reader@example.com');
+      await cli('member:add', '--org', org.id, '--user', reader.id, '--role', 'read');
+      const token = await cli('token:create', '--user', 'reader@example.com', '--label', 'ci', '--expires-in-days', '30');
+      expect(token.token).toMatch(/^qr_/);
+      expect(token.prefix).toBe(token.token.slice(0, 11));
+      const listed = await cli('token:list', '--user', reader.id);
+      expect(listed).toMatchObject({ id: token.id, label: 'ci', revokedAt: null });
+      expect(JSON.stringify(listed)).not.toContain(token.token);
+      const revoked = await cli('token:revoke', '--id', token.id);
+      expect(revoked.revokedAt).toEqual(expect.any(String));
+      const bad = await run(process.execPath, [CLI, 'member:add', '--org', org.id, '--user', reader.id, '--role', 'owner'], { env }).catch((e) => e);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/--role must be one of/);
+      const unknown = await run(process.execPath, [CLI, 'frobnicate'], { env }).catch((e) => e);
+      expect(unknown.code).toBe(2);
+    } finally {
+      await db.drop();
+    }
+  }, 60_000);
+});
