@@ -1,0 +1,103 @@
+// Browser test: Debian's headless Chromium, driven by playwright-core, opens the served Swagger UI
+// and finds the operations rendered. Run by .ci/run after installing chromium (npm run test:browser).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const results = { passed: 0, failed: 0 };
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function check(name, fn) {
+  try {
+    await fn();
+    results.passed += 1;
+    console.log(`  ✓ ${name}`);
+  } catch (e) {
+    results.failed += 1;
+    console.log(`  ✕ ${name}\n    ${e instanceof Error ? e.message : e}`);
+  }
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'quire-browser-'));
+const port = await freePort();
+const server = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
+  env: { ...process.env, DATABASE_URL: '', QUIRE_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', QUIRE_JOBS: 'off' },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+let serverOutput = '';
+server.stdout.on('data', (d) => (serverOutput += d));
+server.stderr.on('data', (d) => (serverOutput += d));
+
+let browser;
+try {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`server exited:\n${serverOutput}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${serverOutput}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage();
+  console.log('Swagger UI in headless Chromium');
+
+  await check('GET /docs renders the Quire API title', async () => {
+    const res = await page.goto(`http://127.0.0.1:${port}/docs`, { waitUntil: 'networkidle' });
+    if (!res || res.status() !== 200) throw new Error(`status ${res?.status()}`);
+    await page.waitForSelector('.swagger-ui .info .title', { timeout: 15_000 });
+    const title = await page.textContent('.swagger-ui .info .title');
+    if (!title?.includes('Quire API')) throw new Error(`title was ${title}`);
+  });
+
+  await check('the operations are rendered, grouped by tag', async () => {
+    await page.waitForSelector('.opblock', { timeout: 15_000 });
+    const paths = await page.$$eval('.opblock .opblock-summary-path', (els) => els.map((e) => e.textContent?.replace(/\u200b/g, '').trim()));
+    for (const expected of ['/v1/orgs', '/v1/orgs/{organizationId}/spaces', '/v1/spaces/{spaceId}', '/v1/collections/{collectionId}/move', '/v1/user']) {
+      if (!paths.includes(expected)) throw new Error(`${expected} missing; saw ${paths.length} paths`);
+    }
+    const tags = await page.$$eval('.opblock-tag', (els) => els.map((e) => e.getAttribute('data-tag')));
+    for (const tag of ['organizations', 'spaces', 'collections']) if (!tags.includes(tag)) throw new Error(`tag ${tag} missing`);
+  });
+
+  await check('an operation expands to show its parameters and Bearer lock', async () => {
+    await page.click('#operations-spaces-getSpaceById .opblock-summary');
+    await page.waitForSelector('#operations-spaces-getSpaceById .parameters', { timeout: 10_000 });
+    const text = await page.textContent('#operations-spaces-getSpaceById');
+    if (!text?.includes('spaceId')) throw new Error('spaceId parameter not shown');
+    if (!(await page.$('.swagger-ui .auth-wrapper .authorize'))) throw new Error('Authorize button missing');
+    if (process.env.QUIRE_SCREENSHOT) await page.screenshot({ path: process.env.QUIRE_SCREENSHOT, fullPage: false });
+  });
+} catch (e) {
+  results.failed += 1;
+  console.log(`  ✕ setup\n    ${e instanceof Error ? e.message : e}`);
+} finally {
+  await browser?.close();
+  server.kill('SIGTERM');
+  await new Promise((r) => (server.exitCode !== null ? r() : server.on('exit', r)));
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+console.log(`browser: ${results.passed} passed, ${results.failed} failed`);
+process.exit(results.failed ? 1 : 0);
