@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { OrganizationsAndTeamsModule, TokenCacheSettings } from '@app/organizations-and-teams';
+import { AccessCacheSettings, OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import { Clock, IdGenerator, RandomIdGenerator, SystemClock } from '@app/shared-kernel';
 import { SpacesAndContentModule } from '@app/spaces-and-content';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
@@ -25,11 +25,11 @@ export class CoreModule {
       providers: [
         { provide: Clock, useClass: SystemClock },
         { provide: IdGenerator, useClass: RandomIdGenerator },
-        { provide: TokenCacheSettings, useValue: { ttlMs: config.tokenCacheTtlMs, maxEntries: 10_000 } },
+        { provide: AccessCacheSettings, useValue: { tokenTtlMs: config.tokenCacheTtlMs, roleTtlMs: config.roleCacheTtlMs, maxEntries: 50_000 } },
         { provide: QUIRE_CONFIG, useValue: config },
         { provide: DATABASE_URL, useValue: databaseUrl },
       ],
-      exports: [Clock, IdGenerator, TokenCacheSettings, QUIRE_CONFIG, DATABASE_URL],
+      exports: [Clock, IdGenerator, AccessCacheSettings, QUIRE_CONFIG, DATABASE_URL],
     };
   }
 }

@@ -14,6 +14,7 @@ export interface QuireConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   jobs: boolean;
   tokenCacheTtlMs: number;
+  roleCacheTtlMs: number;
   bodyLimit: string;
   rateLimitPerMinute: number;
 }
@@ -70,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     logLevel,
     jobs: jobs === 'on',
     tokenCacheTtlMs: int(env, 'QUIRE_TOKEN_CACHE_TTL_MS', 30_000, 0, 3_600_000)!,
+    roleCacheTtlMs: int(env, 'QUIRE_ROLE_CACHE_TTL_MS', 5_000, 0, 600_000)!,
     bodyLimit,
     rateLimitPerMinute: int(env, 'QUIRE_RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000)!,
   };

@@ -1,6 +1,6 @@
 // The public surface of the organizations-and-teams context. Other contexts import only this file.
 export { OrganizationsAndTeamsModule } from './organizations-and-teams.module';
-export { IdentityService, TokenCacheSettings, hashToken } from './application/identity.service';
+export { IdentityService, AccessCacheSettings, hashToken } from './application/identity.service';
 export { OrganizationsService, OrganizationAccess } from './application/organizations.service';
 export type { OrganizationView } from './application/organizations.service';
 export type { Organization } from './domain/organization';

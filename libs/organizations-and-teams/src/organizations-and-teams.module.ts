@@ -17,7 +17,7 @@ import {
 
 /**
  * Organizations, members and identity (users, API tokens).
- * Needs `Clock`, `IdGenerator` and `TokenCacheSettings` from the application (global providers).
+ * Needs `Clock`, `IdGenerator` and `AccessCacheSettings` from the application (global providers).
  */
 @Module({
   imports: [TypeOrmModule.forFeature(ORGANIZATION_ENTITIES)],

@@ -9,3 +9,4 @@ export * from './http/links';
 export * from './http/list.dto';
 export * from './http/error.dto';
 export * from './http/api-errors';
+export * from './ttl-cache';

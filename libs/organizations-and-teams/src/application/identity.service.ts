@@ -1,21 +1,24 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError, UnauthenticatedError } from '@app/shared-kernel';
+import { Actor, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError, TtlCache, UnauthenticatedError } from '@app/shared-kernel';
 import { ApiToken, isUsable, TOKEN_PREFIX, TOKEN_VISIBLE_LENGTH, TokenRepository } from '../domain/api-token';
 import { isEmail, normalizeEmail, User, UserRepository } from '../domain/user';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** How long a verified token stays in the in-process cache. Revocation in this process evicts it at once. */
-export abstract class TokenCacheSettings {
-  abstract readonly ttlMs: number;
+/**
+ * How long verified tokens and organization roles stay in the in-process caches. A revocation or a
+ * role change evicts the entry at once in the process that made it; other processes see it within the TTL.
+ */
+export abstract class AccessCacheSettings {
+  abstract readonly tokenTtlMs: number;
+  abstract readonly roleTtlMs: number;
   abstract readonly maxEntries: number;
 }
 
 interface CachedToken {
   actor: Actor;
   expiresAt: number | null;
-  cachedUntil: number;
 }
 
 export function hashToken(token: string): string {
@@ -25,15 +28,17 @@ export function hashToken(token: string): string {
 /** Users and API tokens: issuing (shown once), verifying (cached), revoking. */
 @Injectable()
 export class IdentityService {
-  private readonly cache = new Map<string, CachedToken>();
+  private readonly cache: TtlCache<string, CachedToken>;
 
   constructor(
     private readonly users: UserRepository,
     private readonly tokens: TokenRepository,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    private readonly cacheSettings: TokenCacheSettings,
-  ) {}
+    settings: AccessCacheSettings,
+  ) {
+    this.cache = new TtlCache(settings.tokenTtlMs, settings.maxEntries);
+  }
 
   async createUser(input: { email: string; displayName?: string; photoURL?: string | null }): Promise<User> {
     const email = normalizeEmail(input.email);
@@ -110,8 +115,8 @@ export class IdentityService {
   async authenticate(token: string): Promise<Actor> {
     const hash = hashToken(token);
     const nowMs = this.clock.now().getTime();
-    const cached = this.cache.get(hash);
-    if (cached && cached.cachedUntil > nowMs) {
+    const cached = this.cache.get(hash, nowMs);
+    if (cached) {
       if (cached.expiresAt !== null && cached.expiresAt <= nowMs) {
         this.cache.delete(hash);
         throw new UnauthenticatedError('The token has expired');
@@ -124,13 +129,7 @@ export class IdentityService {
       throw new UnauthenticatedError(record.revokedAt ? 'The token has been revoked' : 'The token has expired');
     }
     const actor: Actor = { userId: record.userId, tokenId: record.id };
-    if (this.cacheSettings.ttlMs > 0) {
-      if (this.cache.size >= this.cacheSettings.maxEntries) {
-        const oldest = this.cache.keys().next().value;
-        if (oldest !== undefined) this.cache.delete(oldest);
-      }
-      this.cache.set(hash, { actor, expiresAt: record.expiresAt?.getTime() ?? null, cachedUntil: nowMs + this.cacheSettings.ttlMs });
-    }
+    this.cache.set(hash, { actor, expiresAt: record.expiresAt?.getTime() ?? null }, nowMs);
     return actor;
   }
 }

@@ -11,7 +11,9 @@ import {
   PageRequest,
   Role,
   roleAtLeast,
+  TtlCache,
 } from '@app/shared-kernel';
+import { AccessCacheSettings } from './identity.service';
 import { MemberRepository, MembershipOfUser } from '../domain/member';
 import {
   applyOrganizationPatch,
@@ -23,6 +25,49 @@ import {
   OrganizationRepository,
 } from '../domain/organization';
 import { UserRepository } from '../domain/user';
+
+/**
+ * The facade other contexts use to learn a caller's standing in an organization.
+ * It answers only with roles: other contexts never see members or users.
+ */
+@Injectable()
+export class OrganizationAccess {
+  /** `${organizationId} ${userId}` → role (null: not a member). Every request asks, so it is cached. */
+  private readonly roles: TtlCache<string, { role: Role | null }>;
+
+  constructor(
+    private readonly members: MemberRepository,
+    private readonly clock: Clock,
+    settings: AccessCacheSettings,
+  ) {
+    this.roles = new TtlCache(settings.roleTtlMs, settings.maxEntries);
+  }
+
+  /** The caller's role in the organization, or null when not an (active) member. */
+  async roleOf(organizationId: string, userId: string): Promise<Role | null> {
+    const key = `${organizationId} ${userId}`;
+    const now = this.clock.now().getTime();
+    const cached = this.roles.get(key, now);
+    if (cached) return cached.role;
+    const member = await this.members.find(organizationId, userId);
+    const role = member && !member.disabled ? member.role : null;
+    this.roles.set(key, { role }, now);
+    return role;
+  }
+
+  /** Called by this context whenever a membership changes. */
+  forget(organizationId: string, userId: string): void {
+    this.roles.delete(`${organizationId} ${userId}`);
+  }
+
+  /** Throws 404 for non-members and 403 when the role is below `minimum`. */
+  async require(organizationId: string, userId: string, minimum: Role, what = 'Organization'): Promise<Role> {
+    const role = await this.roleOf(organizationId, userId);
+    if (role === null) throw new NotFoundError(what, organizationId);
+    if (!roleAtLeast(role, minimum)) throw new ForbiddenError(`This needs the "${minimum}" role in the organization`);
+    return role;
+  }
+}
 
 /** An organization as the caller sees it: with the caller's role, from which permissions are computed. */
 export interface OrganizationView {
@@ -38,6 +83,7 @@ export class OrganizationsService {
     private readonly users: UserRepository,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly access: OrganizationAccess,
   ) {}
 
   listForUser(actor: Actor, page: PageRequest): Promise<Page<MembershipOfUser>> {
@@ -58,6 +104,7 @@ export class OrganizationsService {
     const organization = newOrganization(this.ids.next(), input.title, input.emailDomains ?? [], now);
     await this.organizations.insert(organization);
     await this.members.upsert({ organizationId: organization.id, userId: actor.userId, role: 'admin', joinedAt: now, sso: false, disabled: false });
+    this.access.forget(organization.id, actor.userId);
     return { organization, role: 'admin' };
   }
 
@@ -91,6 +138,7 @@ export class OrganizationsService {
       sso: existing?.sso ?? false,
       disabled: false,
     });
+    this.access.forget(organizationId, userId);
   }
 
   /** Creates an organization owned by `userId` outside a request (CLI and bootstrap). */
@@ -99,25 +147,3 @@ export class OrganizationsService {
   }
 }
 
-/**
- * The facade other contexts use to learn a caller's standing in an organization.
- * It answers only with roles: other contexts never see members or users.
- */
-@Injectable()
-export class OrganizationAccess {
-  constructor(private readonly members: MemberRepository) {}
-
-  /** The caller's role in the organization, or null when not an (active) member. */
-  async roleOf(organizationId: string, userId: string): Promise<Role | null> {
-    const member = await this.members.find(organizationId, userId);
-    return member && !member.disabled ? member.role : null;
-  }
-
-  /** Throws 404 for non-members and 403 when the role is below `minimum`. */
-  async require(organizationId: string, userId: string, minimum: Role, what = 'Organization'): Promise<Role> {
-    const role = await this.roleOf(organizationId, userId);
-    if (role === null) throw new NotFoundError(what, organizationId);
-    if (!roleAtLeast(role, minimum)) throw new ForbiddenError(`This needs the "${minimum}" role in the organization`);
-    return role;
-  }
-}

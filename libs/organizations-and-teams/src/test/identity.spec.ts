@@ -45,7 +45,7 @@ function setup(ttlMs = 30_000) {
   const clock = new FixedClock(new Date('2026-05-01T00:00:00Z'));
   const users = new InMemoryUsers();
   const tokens = new InMemoryTokens();
-  const service = new IdentityService(users, tokens, clock, new SequentialIdGenerator('id'), { ttlMs, maxEntries: 100 });
+  const service = new IdentityService(users, tokens, clock, new SequentialIdGenerator('id'), { tokenTtlMs: ttlMs, roleTtlMs: 0, maxEntries: 100 });
   return { clock, users, tokens, service };
 }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
 import { DataSource, In, IsNull, LessThanOrEqual, Not, Repository, SelectQueryBuilder } from 'typeorm';
 import { DefaultLevel, Page, PageRequest, toPage } from '@app/shared-kernel';
 import { Collection, CollectionRepository, CollectionTree } from '../domain/collection';
@@ -119,6 +120,14 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
   }
 }
 
+/** Selects every column under its entity property name, so the row maps like a hydrated entity. */
+const SPACE_BY_ID = `SELECT id, organization_id AS "organizationId", title, emoji, visibility, edit_mode AS "editMode",
+  merge_rules AS "mergeRules", language, parent_id AS "parentId", default_level AS "defaultLevel", position,
+  revision_id AS "revision", comments_count AS "comments", change_requests_count AS "changeRequests",
+  change_requests_open_count AS "changeRequestsOpen", change_requests_draft_count AS "changeRequestsDraft",
+  created_at AS "createdAt", updated_at AS "updatedAt", deleted_at AS "deletedAt"
+  FROM spaces WHERE id = $1`;
+
 @Injectable()
 export class TypeOrmSpaceRepository extends SpaceRepository {
   constructor(
@@ -128,9 +137,14 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
     super();
   }
 
+  /**
+   * The hottest read (every space operation): a named (prepared) statement on TypeORM's own pg pool,
+   * without a query runner or entity hydration (see docs/benchmarks.md for what it saves).
+   */
   async findById(id: string): Promise<Space | null> {
-    const row = await this.rows.findOneBy({ id });
-    return row ? spaceToDomain(row) : null;
+    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
+    const { rows } = await pool.query<SpaceRow>({ name: 'space_by_id', text: SPACE_BY_ID, values: [id] });
+    return rows.length ? spaceToDomain(rows[0]) : null;
   }
   async insert(space: Space): Promise<void> {
     await this.rows.insert(spaceToRow(space));
