@@ -35,6 +35,7 @@ describe('contract: the official @gitbook/api client', () => {
     const me = await api.user.getAuthenticatedUser();
     expect(schemas.check('User', me.data)).toBe('');
     expect(me.data.id).toBe(user.id);
+    expect(schemas.check('User', (await api.users.getUserById(user.id)).data)).toBe('');
 
     const created = await api.orgs.createOrganization({ title: 'Contract Org', emailDomains: ['contract.dev'] });
     expect(created.status).toBe(201);

@@ -24,6 +24,18 @@ describe('authentication and wire conventions', () => {
       });
     });
 
+    it('GET /v1/users/{id}: yourself or a co-member; anyone else is 404', async () => {
+      const bob = await t.user('bob-visible');
+      const carol = await t.user('carol-hidden');
+      await t.http.get(`/v1/users/${alice.id}`).set(alice.auth).expect(200);
+      expectError(await t.http.get(`/v1/users/${bob.id}`).set(alice.auth), 404);
+      const org = await t.organization(alice);
+      await t.member(org, bob, 'read');
+      const res = await t.http.get(`/v1/users/${bob.id}`).set(alice.auth).expect(200);
+      expect(res.body).toMatchObject({ object: 'user', id: bob.id, email: bob.email });
+      expectError(await t.http.get(`/v1/users/${carol.id}`).set(bob.auth), 404);
+    });
+
     it('401 without a token, with a malformed header, or with an unknown token', async () => {
       expectError(await t.http.get('/v1/user'), 401, /Bearer/);
       expectError(await t.http.get('/v1/user').set('Authorization', `Basic ${alice.token}`), 401, /Bearer <token>/);

@@ -20,7 +20,7 @@ describe('the served OpenAPI document', () => {
   it('documents every official operation of the foundation under its official operationId', () => {
     const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
     for (const id of [
-      'getAuthenticatedUser', 'listOrganizationsForAuthenticatedUser', 'createOrganization', 'getOrganizationById', 'updateOrganizationById',
+      'getAuthenticatedUser', 'getUserById', 'listOrganizationsForAuthenticatedUser', 'createOrganization', 'getOrganizationById', 'updateOrganizationById',
       'listSpacesInOrganizationById', 'createSpace', 'getSpaceById', 'updateSpaceById', 'deleteSpaceById', 'duplicateSpace', 'restoreSpace',
       'moveSpace', 'transferSpace', 'listCollectionsInOrganizationById', 'createCollection', 'getCollectionById', 'updateCollectionById',
       'deleteCollectionById', 'listSpacesInCollectionById', 'moveCollection', 'transferCollection',

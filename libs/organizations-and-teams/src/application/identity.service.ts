@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Actor, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError, TtlCache, UnauthenticatedError } from '@app/shared-kernel';
 import { ApiToken, isUsable, TOKEN_PREFIX, TOKEN_VISIBLE_LENGTH, TokenRepository } from '../domain/api-token';
+import { MemberRepository } from '../domain/member';
 import { isEmail, normalizeEmail, User, UserRepository } from '../domain/user';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -33,6 +34,7 @@ export class IdentityService {
   constructor(
     private readonly users: UserRepository,
     private readonly tokens: TokenRepository,
+    private readonly members: MemberRepository,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     settings: AccessCacheSettings,
@@ -58,6 +60,13 @@ export class IdentityService {
   async getUser(id: string): Promise<User> {
     const user = await this.users.findById(id);
     if (!user) throw new NotFoundError('User', id);
+    return user;
+  }
+
+  /** A user as another user may see them: themselves, or someone they share an organization with. */
+  async getVisibleUser(actor: Actor, userId: string): Promise<User> {
+    const user = userId === actor.userId || (await this.members.shareOrganization(actor.userId, userId)) ? await this.users.findById(userId) : null;
+    if (!user) throw new NotFoundError('User', userId);
     return user;
   }
 

@@ -19,5 +19,7 @@ export abstract class MemberRepository {
   abstract find(organizationId: string, userId: string): Promise<Member | null>;
   abstract upsert(member: Member): Promise<void>;
   /** Organizations the user belongs to, ordered by (joinedAt, organization id). */
+  /** True when both users are members of at least one common organization. */
+  abstract shareOrganization(userA: string, userB: string): Promise<boolean>;
   abstract listOrganizationsOfUser(userId: string, page: PageRequest): Promise<Page<MembershipOfUser>>;
 }

@@ -50,14 +50,21 @@ export class OrganizationsController {
 
 @ApiTags('users')
 @ApiStandardErrors()
-@Controller('user')
+@Controller()
 export class UserController {
   constructor(private readonly identity: IdentityService) {}
 
-  @Get()
+  @Get('user')
   @ApiOperation({ operationId: 'getAuthenticatedUser', summary: 'Get the authenticated user' })
   @ApiOkResponse({ type: UserDto })
   async me(@CurrentActor() actor: Actor, @RequestLinks() links: Links) {
     return toUserDto(await this.identity.getUser(actor.userId), links);
+  }
+
+  @Get('users/:userId')
+  @ApiOperation({ operationId: 'getUserById', summary: 'Get a user: yourself, or someone who shares an organization with you' })
+  @ApiOkResponse({ type: UserDto })
+  async byId(@CurrentActor() actor: Actor, @Param('userId') userId: string, @RequestLinks() links: Links) {
+    return toUserDto(await this.identity.getVisibleUser(actor, userId), links);
   }
 }

@@ -109,6 +109,14 @@ export class TypeOrmMemberRepository extends MemberRepository {
   async upsert(member: Member): Promise<void> {
     await this.rows.upsert(member, ['organizationId', 'userId']);
   }
+  async shareOrganization(userA: string, userB: string): Promise<boolean> {
+    const rows: unknown[] = await this.rows.query(
+      `SELECT 1 FROM organization_members a JOIN organization_members b ON a.organization_id = b.organization_id
+       WHERE a.user_id = $1 AND b.user_id = $2 AND NOT a.disabled AND NOT b.disabled LIMIT 1`,
+      [userA, userB],
+    );
+    return rows.length > 0;
+  }
   async listOrganizationsOfUser(userId: string, page: PageRequest): Promise<Page<MembershipOfUser>> {
     const qb = this.rows
       .createQueryBuilder('m')
