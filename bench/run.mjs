@@ -27,10 +27,16 @@ async function waitFor(url) {
   throw new Error(`${url} did not come up`);
 }
 
-function cannon(url, headers = {}) {
+function load(url, headers, duration) {
   return new Promise((resolve, reject) =>
-    autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers }, (err, r) => (err ? reject(err) : resolve(r))),
+    autocannon({ url, connections: CONNECTIONS, duration, headers }, (err, r) => (err ? reject(err) : resolve(r))),
   );
+}
+
+/** A 3 s warm-up (JIT, pools, caches), then the measured run. */
+async function cannon(url, headers = {}) {
+  await load(url, headers, 3);
+  return load(url, headers, DURATION);
 }
 
 function row(name, r, ceiling) {

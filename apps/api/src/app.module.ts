@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessCacheSettings, OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import { Clock, IdGenerator, RandomIdGenerator, SystemClock } from '@app/shared-kernel';
@@ -11,7 +11,6 @@ import type { QuireConfig } from './config';
 import { dataSourceOptions } from './database/data-source';
 import { HealthController } from './health/health.controller';
 import { ErrorEnvelopeFilter } from './http/error.filter';
-import { PreferMinimalInterceptor } from './http/prefer-minimal.interceptor';
 import { JobsService } from './jobs/jobs.service';
 import { DATABASE_URL, QUIRE_CONFIG } from './tokens';
 
@@ -50,7 +49,6 @@ export class AppModule {
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
-        { provide: APP_INTERCEPTOR, useClass: PreferMinimalInterceptor },
         BootstrapService,
         JobsService,
       ],

@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import type { QuireConfig } from './config';
 import { verifyJsonDepth } from './http/json-depth';
 import { linksMiddleware } from './http/links.middleware';
+import { preferMinimal } from './http/prefer-minimal';
 import { createRootLogger, PinoNestLogger, requestLogger } from './http/logger';
 import { mountSwagger } from './swagger';
 
@@ -52,6 +53,7 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   app.useBodyParser('json', { limit: config.bodyLimit, verify: verifyJsonDepth } as Parameters<NestExpressApplication['useBodyParser']>[1]);
   app.use(requestLogger(logger));
   app.use(linksMiddleware(config.publicUrl, config.appUrl));
+  app.use(preferMinimal);
   app.setGlobalPrefix('v1', { exclude: ['health', 'health/ready'] });
   app.useGlobalPipes(validationPipe);
   mountSwagger(app);
