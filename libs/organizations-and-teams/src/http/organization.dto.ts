@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -118,21 +118,8 @@ export class MergeRulesDto {
   rules?: { rule: string; users?: string[] }[];
 }
 
-export class UpdateOrganizationDto {
-  @IsOptional()
-  @IsString()
-  @MinLength(TITLE_MIN)
-  @MaxLength(TITLE_MAX)
-  @Matches(/\S.*\S/, { message: 'title must contain at least two non-space characters' })
-  title?: string;
-
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_EMAIL_DOMAINS)
-  @IsString({ each: true })
-  @MaxLength(253, { each: true })
-  emailDomains?: string[];
-
+/** Every member optional: `title` and `emailDomains` keep the rules of creation. */
+export class UpdateOrganizationDto extends PartialType(CreateOrganizationDto) {
   /** Default hostname for the organization's public content */
   @IsOptional()
   @IsString()
