@@ -7,6 +7,13 @@ import { MemberRepository } from './domain/member';
 import { OrganizationRepository } from './domain/organization';
 import { UserRepository } from './domain/user';
 import { OrganizationsController, UserController } from './http/organizations.controller';
+import { InvitesController, MembersController, TeamsController } from './http/people.controller';
+import { InvitesService } from './application/invites.service';
+import { MembersService } from './application/members.service';
+import { TeamsService } from './application/teams.service';
+import { InviteRepository } from './domain/invite';
+import { TeamRepository } from './domain/team';
+import { SqlInviteRepository, SqlTeamRepository } from './infrastructure/typeorm-teams';
 import { ORGANIZATION_ENTITIES } from './infrastructure/orm-entities';
 import {
   TypeOrmMemberRepository,
@@ -21,11 +28,16 @@ import {
  */
 @Module({
   imports: [TypeOrmModule.forFeature(ORGANIZATION_ENTITIES)],
-  controllers: [OrganizationsController, UserController],
+  controllers: [OrganizationsController, UserController, MembersController, TeamsController, InvitesController],
   providers: [
     IdentityService,
     OrganizationsService,
     OrganizationAccess,
+    MembersService,
+    TeamsService,
+    InvitesService,
+    { provide: TeamRepository, useClass: SqlTeamRepository },
+    { provide: InviteRepository, useClass: SqlInviteRepository },
     { provide: UserRepository, useClass: TypeOrmUserRepository },
     { provide: TokenRepository, useClass: TypeOrmTokenRepository },
     { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },

@@ -24,6 +24,7 @@ import {
   organizationPermissions,
   OrganizationRepository,
 } from '../domain/organization';
+import { TeamRepository } from '../domain/team';
 import { UserRepository } from '../domain/user';
 
 /**
@@ -73,6 +74,8 @@ export class OrganizationAccess {
 export interface OrganizationView {
   organization: Organization;
   role: Role;
+  /** The caller owns a team of the organization (`permissions.ownTeam`). */
+  ownTeam: boolean;
 }
 
 @Injectable()
@@ -84,10 +87,12 @@ export class OrganizationsService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly access: OrganizationAccess,
+    private readonly teams: TeamRepository,
   ) {}
 
-  listForUser(actor: Actor, page: PageRequest): Promise<Page<MembershipOfUser>> {
-    return this.members.listOrganizationsOfUser(actor.userId, page);
+  async listForUser(actor: Actor, page: PageRequest): Promise<Page<OrganizationView>> {
+    const [result, owning] = await Promise.all([this.members.listOrganizationsOfUser(actor.userId, page), this.teams.organizationsOwningTeams(actor.userId)]);
+    return { ...result, items: result.items.map((m: MembershipOfUser) => ({ ...m, ownTeam: owning.has(m.organization.id) })) };
   }
 
   /** The organization, if the caller is a member; 404 otherwise (never reveal foreign organizations). */
@@ -95,7 +100,8 @@ export class OrganizationsService {
     const member = await this.members.find(organizationId, actor.userId);
     const organization = member && !member.disabled ? await this.organizations.findById(organizationId) : null;
     if (!member || !organization) throw new NotFoundError('Organization', organizationId);
-    return { organization, role: member.role };
+    const ownTeam = (await this.teams.ownedTeamIds(organizationId, actor.userId)).size > 0;
+    return { organization, role: member.role, ownTeam };
   }
 
   /** Creates an organization; the creator becomes its admin. */
@@ -105,7 +111,7 @@ export class OrganizationsService {
     await this.organizations.insert(organization);
     await this.members.upsert({ organizationId: organization.id, userId: actor.userId, role: 'admin', joinedAt: now, sso: false, disabled: false });
     this.access.forget(organization.id, actor.userId);
-    return { organization, role: 'admin' };
+    return { organization, role: 'admin', ownTeam: false };
   }
 
   async update(actor: Actor, organizationId: string, patch: OrganizationPatch): Promise<OrganizationView> {
@@ -122,7 +128,7 @@ export class OrganizationsService {
       }
     }
     await this.organizations.update(next);
-    return { organization: next, role: view.role };
+    return { ...view, organization: next };
   }
 
   /** Adds a user to an organization with a role, or changes their role (CLI and bootstrap). */

@@ -1,5 +1,6 @@
 import type { Page, PageRequest, Role } from '@app/shared-kernel';
 import type { Organization } from './organization';
+import type { User } from './user';
 
 export interface Member {
   organizationId: string;
@@ -8,6 +9,14 @@ export interface Member {
   joinedAt: Date;
   sso: boolean;
   disabled: boolean;
+  lastSeenAt?: Date | null;
+}
+
+/** A member with their user and the number of teams they are in (the official OrganizationMember). */
+export interface MemberView {
+  member: Member;
+  user: User;
+  teams: number;
 }
 
 export interface MembershipOfUser {
@@ -15,11 +24,29 @@ export interface MembershipOfUser {
   role: Role;
 }
 
+export const MEMBER_SORTS = ['joinedAt', 'lastSeenAt', 'name'] as const;
+export type MemberSort = (typeof MEMBER_SORTS)[number];
+export type SortOrder = 'asc' | 'desc';
+
+export interface MemberFilter {
+  /** A role, or `guest` (members without a role: Quire has none yet, so it matches nobody). */
+  role?: Role | 'guest';
+  /** Case-insensitive substring of the display name or the email. */
+  search?: string;
+}
+
+export type RoleChange = 'changed' | 'absent' | 'last-admin';
+
 export abstract class MemberRepository {
   abstract find(organizationId: string, userId: string): Promise<Member | null>;
   abstract upsert(member: Member): Promise<void>;
-  /** Organizations the user belongs to, ordered by (joinedAt, organization id). */
   /** True when both users are members of at least one common organization. */
   abstract shareOrganization(userA: string, userB: string): Promise<boolean>;
   abstract listOrganizationsOfUser(userId: string, page: PageRequest): Promise<Page<MembershipOfUser>>;
+  abstract list(organizationId: string, filter: MemberFilter, sort: MemberSort, order: SortOrder, page: PageRequest): Promise<Page<MemberView>>;
+  abstract view(organizationId: string, userId: string): Promise<MemberView | null>;
+  /** Changes a role atomically; refuses to leave the organization without an admin. */
+  abstract changeRole(organizationId: string, userId: string, role: Role): Promise<RoleChange>;
+  /** Removes a member (and their team memberships) atomically; refuses to remove the last admin. */
+  abstract remove(organizationId: string, userId: string): Promise<RoleChange>;
 }

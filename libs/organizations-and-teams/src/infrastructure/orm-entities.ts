@@ -49,6 +49,33 @@ export class MemberRow {
   @Column('timestamptz', { name: 'joined_at' }) joinedAt: Date;
   @Column('boolean') sso: boolean;
   @Column('boolean') disabled: boolean;
+  @Column('timestamptz', { name: 'last_seen_at', nullable: true }) lastSeenAt: Date | null;
 }
 
-export const ORGANIZATION_ENTITIES = [UserRow, ApiTokenRow, OrganizationRow, MemberRow];
+@Entity('teams')
+export class TeamRow {
+  @PrimaryColumn('text') id: string;
+  @Column('text', { name: 'organization_id' }) organizationId: string;
+  @Column('text') title: string;
+  @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
+}
+
+@Entity('team_members')
+export class TeamMemberRow {
+  @PrimaryColumn('text', { name: 'team_id' }) teamId: string;
+  @PrimaryColumn('text', { name: 'user_id' }) userId: string;
+  @Column('text', { name: 'organization_id' }) organizationId: string;
+  @Column('text') role: string;
+  @Column('timestamptz', { name: 'added_at' }) addedAt: Date;
+}
+
+@Entity('organization_invites')
+export class InviteRow {
+  @PrimaryColumn('text') id: string;
+  @Column('text', { name: 'organization_id' }) organizationId: string;
+  @Column('text') role: string;
+  @Column('text', { name: 'created_by' }) createdBy: string;
+  @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
+}
+
+export const ORGANIZATION_ENTITIES = [UserRow, ApiTokenRow, OrganizationRow, MemberRow, TeamRow, TeamMemberRow, InviteRow];

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { Page, PageRequest, Role, toPage } from '@app/shared-kernel';
 import { ApiToken, TokenRepository } from '../domain/api-token';
-import { Member, MemberRepository, MembershipOfUser } from '../domain/member';
+import { Member, MemberFilter, MemberRepository, MembershipOfUser, MemberSort, MemberView, RoleChange, SortOrder } from '../domain/member';
+import { SqlMemberQueries } from './typeorm-teams';
 import { DefaultContent, Organization, OrganizationMergeRules, OrganizationRepository } from '../domain/organization';
 import { User, UserRepository } from '../domain/user';
 import { ApiTokenRow, MemberRow, OrganizationRow, UserRow } from './orm-entities';
@@ -96,11 +97,27 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
 
 @Injectable()
 export class TypeOrmMemberRepository extends MemberRepository {
+  private readonly sql: SqlMemberQueries;
+
   constructor(
     @InjectRepository(MemberRow) private readonly rows: Repository<MemberRow>,
     @InjectRepository(OrganizationRow) private readonly organizations: Repository<OrganizationRow>,
+    @InjectDataSource() ds: DataSource,
   ) {
     super();
+    this.sql = new SqlMemberQueries(ds);
+  }
+  list(organizationId: string, filter: MemberFilter, sort: MemberSort, order: SortOrder, page: PageRequest): Promise<Page<MemberView>> {
+    return this.sql.list(organizationId, filter, sort, order, page);
+  }
+  view(organizationId: string, userId: string): Promise<MemberView | null> {
+    return this.sql.view(organizationId, userId);
+  }
+  changeRole(organizationId: string, userId: string, role: Role): Promise<RoleChange> {
+    return this.sql.guarded(organizationId, userId, role);
+  }
+  remove(organizationId: string, userId: string): Promise<RoleChange> {
+    return this.sql.guarded(organizationId, userId, null);
   }
   async find(organizationId: string, userId: string): Promise<Member | null> {
     const row = await this.rows.findOneBy({ organizationId, userId });

@@ -1,7 +1,7 @@
 import { FixedClock, InvalidInputError, SequentialIdGenerator, UnauthenticatedError } from '@app/shared-kernel';
 import { hashToken, IdentityService } from '../application/identity.service';
 import { ApiToken, TokenRepository } from '../domain/api-token';
-import { Member, MemberRepository } from '../domain/member';
+import { MemberRepository } from '../domain/member';
 import { User, UserRepository } from '../domain/user';
 
 class InMemoryUsers extends UserRepository {
@@ -42,24 +42,14 @@ class InMemoryTokens extends TokenRepository {
   }
 }
 
-class NoMembers extends MemberRepository {
-  async find(): Promise<Member | null> {
-    return null;
-  }
-  async upsert(): Promise<void> {}
-  async shareOrganization(): Promise<boolean> {
-    return false;
-  }
-  async listOrganizationsOfUser() {
-    return { items: [], count: 0 };
-  }
-}
+/** IdentityService only asks members whether two users share an organization. */
+const noMembers = { shareOrganization: async () => false } as unknown as MemberRepository;
 
 function setup(ttlMs = 30_000) {
   const clock = new FixedClock(new Date('2026-05-01T00:00:00Z'));
   const users = new InMemoryUsers();
   const tokens = new InMemoryTokens();
-  const service = new IdentityService(users, tokens, new NoMembers(), clock, new SequentialIdGenerator('id'), { tokenTtlMs: ttlMs, roleTtlMs: 0, maxEntries: 100 });
+  const service = new IdentityService(users, tokens, noMembers, clock, new SequentialIdGenerator('id'), { tokenTtlMs: ttlMs, roleTtlMs: 0, maxEntries: 100 });
   return { clock, users, tokens, service };
 }
 

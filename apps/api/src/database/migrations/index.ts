@@ -1,4 +1,5 @@
 import { InitialSchema1764115200000 } from './1764115200000-initial-schema';
+import { TeamsInvitesSaml1764201600000 } from './1764201600000-teams-invites-saml';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
-export const MIGRATIONS = [InitialSchema1764115200000];
+export const MIGRATIONS = [InitialSchema1764115200000, TeamsInvitesSaml1764201600000];

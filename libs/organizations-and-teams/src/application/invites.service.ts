@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { Actor, Clock, ForbiddenError, IdGenerator, NotFoundError, Page, PageRequest, Role, strongestRole } from '@app/shared-kernel';
+import { Invite, InviteRepository } from '../domain/invite';
+import { MemberRepository } from '../domain/member';
+import { OrganizationRepository } from '../domain/organization';
+import { OrganizationAccess } from './organizations.service';
+
+/** Link invites: admins create them; anyone holding an invite's id joins with its role. */
+@Injectable()
+export class InvitesService {
+  constructor(
+    private readonly invites: InviteRepository,
+    private readonly organizations: OrganizationRepository,
+    private readonly members: MemberRepository,
+    private readonly access: OrganizationAccess,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  private async requireEnabled(organizationId: string): Promise<void> {
+    const org = await this.organizations.findById(organizationId);
+    if (!org) throw new NotFoundError('Organization', organizationId);
+    if (!org.inviteLinks) throw new ForbiddenError('Invite links are disabled for this organization (inviteLinks: false)');
+  }
+
+  async list(actor: Actor, organizationId: string, page: PageRequest): Promise<Page<Invite>> {
+    await this.access.require(organizationId, actor.userId, 'admin');
+    return this.invites.list(organizationId, page);
+  }
+
+  async get(actor: Actor, organizationId: string, inviteId: string): Promise<Invite> {
+    await this.access.require(organizationId, actor.userId, 'admin');
+    const invite = await this.invites.find(organizationId, inviteId);
+    if (!invite) throw new NotFoundError('Invite', inviteId);
+    return invite;
+  }
+
+  async create(actor: Actor, organizationId: string, role: Role): Promise<Invite> {
+    await this.access.require(organizationId, actor.userId, 'admin');
+    await this.requireEnabled(organizationId);
+    const invite: Invite = { id: this.ids.next(), organizationId, role, createdBy: actor.userId, createdAt: this.clock.now() };
+    await this.invites.insert(invite);
+    return invite;
+  }
+
+  async updateRole(actor: Actor, organizationId: string, inviteId: string, role: Role): Promise<Invite> {
+    const invite = await this.get(actor, organizationId, inviteId);
+    await this.invites.updateRole(organizationId, inviteId, role);
+    return { ...invite, role };
+  }
+
+  async delete(actor: Actor, organizationId: string, inviteId: string): Promise<'deleted' | 'absent'> {
+    const role = await this.access.roleOf(organizationId, actor.userId);
+    if (role === null) return 'absent';
+    await this.access.require(organizationId, actor.userId, 'admin');
+    return (await this.invites.delete(organizationId, inviteId)) ? 'deleted' : 'absent';
+  }
+
+  /** Joins (or raises the caller's role to) the invite's role. Never lowers an existing role. */
+  async join(actor: Actor, organizationId: string, inviteId: string): Promise<void> {
+    const invite = await this.invites.find(organizationId, inviteId);
+    if (!invite) throw new NotFoundError('Invite', inviteId);
+    await this.requireEnabled(organizationId);
+    const existing = await this.members.find(organizationId, actor.userId);
+    const role = strongestRole(existing?.role, invite.role)!;
+    await this.members.upsert({
+      organizationId,
+      userId: actor.userId,
+      role,
+      joinedAt: existing?.joinedAt ?? this.clock.now(),
+      sso: existing?.sso ?? false,
+      disabled: existing?.disabled ?? false,
+    });
+    this.access.forget(organizationId, actor.userId);
+  }
+
+  /** `redundant`: the caller already has at least the invite's role. */
+  async redundantFor(actor: Actor, invite: Invite): Promise<boolean> {
+    const role = await this.access.roleOf(invite.organizationId, actor.userId);
+    return role !== null && strongestRole(role, invite.role) === role;
+  }
+}

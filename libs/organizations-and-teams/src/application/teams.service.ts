@@ -1,0 +1,144 @@
+import { Injectable } from '@nestjs/common';
+import { Actor, Clock, ForbiddenError, IdGenerator, InvalidInputError, NotFoundError, Page, PageRequest, Role, roleAtLeast } from '@app/shared-kernel';
+import { MemberRepository } from '../domain/member';
+import { checkTeamTitle, planTeamMembers, Team, TeamMemberView, teamPermissions, TeamRepository, TeamRole, TeamView } from '../domain/team';
+import { isEmail, normalizeEmail, UserRepository } from '../domain/user';
+import { OrganizationAccess } from './organizations.service';
+
+export interface TeamForCaller {
+  view: TeamView;
+  permissions: { admin: boolean; view: boolean };
+}
+
+@Injectable()
+export class TeamsService {
+  constructor(
+    private readonly teams: TeamRepository,
+    private readonly members: MemberRepository,
+    private readonly users: UserRepository,
+    private readonly access: OrganizationAccess,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  private async forCaller(actor: Actor, organizationId: string, views: TeamView[], role: Role): Promise<TeamForCaller[]> {
+    const owned = roleAtLeast(role, 'admin') ? new Set<string>() : await this.teams.ownedTeamIds(organizationId, actor.userId);
+    return views.map((view) => ({ view, permissions: teamPermissions(role, owned.has(view.team.id) ? 'owner' : null) }));
+  }
+
+  async list(actor: Actor, organizationId: string, filter: { owner?: string; title?: string }, page: PageRequest): Promise<Page<TeamForCaller>> {
+    const role = await this.access.require(organizationId, actor.userId, 'read');
+    let ownedBy: string | undefined;
+    if (filter.owner !== undefined) {
+      const ownerRole = await this.access.roleOf(organizationId, filter.owner);
+      if (ownerRole === null) throw new InvalidInputError(`owner: "${filter.owner}" is not a member of the organization`);
+      if (!roleAtLeast(ownerRole, 'admin')) ownedBy = filter.owner; // admins can manage every team
+    }
+    const result = await this.teams.list(organizationId, { title: filter.title, ownedBy }, page);
+    return { ...result, items: await this.forCaller(actor, organizationId, result.items, role) };
+  }
+
+  /** The team and the caller's rights on it; 404 when the caller or the team is not in the organization. */
+  private async load(actor: Actor, organizationId: string, teamId: string): Promise<TeamForCaller> {
+    const role = await this.access.require(organizationId, actor.userId, 'read');
+    const view = await this.teams.view(organizationId, teamId);
+    if (!view) throw new NotFoundError('Team', teamId);
+    const teamRole = roleAtLeast(role, 'admin') ? null : await this.teams.roleOf(teamId, actor.userId);
+    return { view, permissions: teamPermissions(role, teamRole) };
+  }
+
+  private async loadManaged(actor: Actor, organizationId: string, teamId: string): Promise<TeamForCaller> {
+    const t = await this.load(actor, organizationId, teamId);
+    if (!t.permissions.admin) throw new ForbiddenError('Only organization admins and team owners manage a team');
+    return t;
+  }
+
+  get(actor: Actor, organizationId: string, teamId: string): Promise<TeamForCaller> {
+    return this.load(actor, organizationId, teamId);
+  }
+
+  /** Resolves user ids or emails to members of the organization; anything else is a 400 naming it. */
+  private async resolveMembers(organizationId: string, refs: string[], field: string): Promise<string[]> {
+    const out: string[] = [];
+    for (const ref of refs) {
+      const user = isEmail(ref) ? await this.users.findByEmail(normalizeEmail(ref)) : await this.users.findById(ref);
+      const member = user ? await this.members.find(organizationId, user.id) : null;
+      if (!user || !member) throw new InvalidInputError(`${field}: "${ref}" is not a member of the organization`);
+      out.push(user.id);
+    }
+    return out;
+  }
+
+  async create(actor: Actor, organizationId: string, input: { title: string; members?: string[] }): Promise<TeamForCaller> {
+    await this.access.require(organizationId, actor.userId, 'admin');
+    const members = await this.resolveMembers(organizationId, input.members ?? [], 'members');
+    const team: Team = { id: this.ids.next(), organizationId, title: checkTeamTitle(input.title), createdAt: this.clock.now() };
+    await this.teams.insert(team, [...new Set(members)].map((userId) => ({ userId, role: 'member' as const })));
+    return this.load(actor, organizationId, team.id);
+  }
+
+  async rename(actor: Actor, organizationId: string, teamId: string, title: string): Promise<TeamForCaller> {
+    await this.loadManaged(actor, organizationId, teamId);
+    await this.teams.rename(organizationId, teamId, checkTeamTitle(title));
+    return this.load(actor, organizationId, teamId);
+  }
+
+  async delete(actor: Actor, organizationId: string, teamId: string): Promise<'deleted' | 'absent'> {
+    const role = await this.access.roleOf(organizationId, actor.userId);
+    if (role === null || !(await this.teams.view(organizationId, teamId))) return 'absent';
+    await this.loadManaged(actor, organizationId, teamId);
+    return (await this.teams.delete(organizationId, teamId)) ? 'deleted' : 'absent';
+  }
+
+  async listMembers(actor: Actor, organizationId: string, teamId: string, page: PageRequest): Promise<Page<TeamMemberView>> {
+    await this.load(actor, organizationId, teamId);
+    return this.teams.listMembers(organizationId, teamId, page);
+  }
+
+  async updateMembers(
+    actor: Actor,
+    organizationId: string,
+    teamId: string,
+    input: { add?: string[]; remove?: string[]; memberships?: Record<string, { role: TeamRole }> },
+  ): Promise<void> {
+    await this.loadManaged(actor, organizationId, teamId);
+    const add = await this.resolveMembers(organizationId, input.add ?? [], 'add');
+    const remove = await this.resolveRemovals(input.remove ?? []);
+    const membershipIds = await this.resolveMembers(organizationId, Object.keys(input.memberships ?? {}), 'memberships');
+    const roles: Record<string, TeamRole> = {};
+    Object.values(input.memberships ?? {}).forEach((m, i) => (roles[membershipIds[i]] = m.role));
+    const plan = planTeamMembers(add, remove, roles);
+    await this.teams.applyMembers(organizationId, teamId, plan.upsert, plan.remove, this.clock.now());
+  }
+
+  /** Removals accept ids or emails of anyone; unknown ones simply are not in the team. */
+  private async resolveRemovals(refs: string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const ref of refs) {
+      if (!isEmail(ref)) out.push(ref);
+      else {
+        const user = await this.users.findByEmail(normalizeEmail(ref));
+        if (user) out.push(user.id);
+      }
+    }
+    return out;
+  }
+
+  async putMember(actor: Actor, organizationId: string, teamId: string, userId: string, role: TeamRole | undefined): Promise<void> {
+    await this.loadManaged(actor, organizationId, teamId);
+    const [id] = await this.resolveMembers(organizationId, [userId], 'userId');
+    await this.teams.applyMembers(organizationId, teamId, new Map([[id, role ?? null]]), new Set(), this.clock.now());
+  }
+
+  async deleteMember(actor: Actor, organizationId: string, teamId: string, userId: string): Promise<'deleted' | 'absent'> {
+    const role = await this.access.roleOf(organizationId, actor.userId);
+    if (role === null || !(await this.teams.view(organizationId, teamId))) return 'absent';
+    await this.loadManaged(actor, organizationId, teamId);
+    return (await this.teams.removeMember(teamId, userId)) ? 'deleted' : 'absent';
+  }
+
+  /** True when the user owns at least one team of the organization (Organization `permissions.ownTeam`). */
+  async ownsATeam(organizationId: string, userId: string): Promise<boolean> {
+    return (await this.teams.ownedTeamIds(organizationId, userId)).size > 0;
+  }
+}

@@ -1,0 +1,18 @@
+import type { Page, PageRequest, Role } from '@app/shared-kernel';
+
+/** A link invite to an organization: whoever has its id (a random secret) can join with `role`. */
+export interface Invite {
+  id: string;
+  organizationId: string;
+  role: Role;
+  createdBy: string;
+  createdAt: Date;
+}
+
+export abstract class InviteRepository {
+  abstract list(organizationId: string, page: PageRequest): Promise<Page<Invite>>;
+  abstract find(organizationId: string, id: string): Promise<Invite | null>;
+  abstract insert(invite: Invite): Promise<void>;
+  abstract updateRole(organizationId: string, id: string, role: Role): Promise<void>;
+  abstract delete(organizationId: string, id: string): Promise<boolean>;
+}

@@ -1,0 +1,258 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResetContentResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks } from '@app/shared-kernel';
+import { InvitesService } from '../application/invites.service';
+import { MembersService } from '../application/members.service';
+import { TeamsService } from '../application/teams.service';
+import {
+  CreateInviteDto,
+  CreateTeamDto,
+  InviteDto,
+  ListMembersQueryDto,
+  ListTeamsQueryDto,
+  MemberDto,
+  MemberTeamItemDto,
+  PutTeamMemberDto,
+  TeamDto,
+  TeamMemberItemDto,
+  TitleQueryDto,
+  toInviteDto,
+  toMemberDto,
+  toTeamDto,
+  toTeamMemberItem,
+  UpdateInviteDto,
+  UpdateMemberDto,
+  UpdateTeamDto,
+  UpdateTeamMembersDto,
+} from './people.dto';
+
+/** 205 when something was removed, 204 when nothing was there (official delete convention). */
+function deleted(res: Response, outcome: string): void {
+  res.status(outcome === 'absent' ? 204 : 205);
+}
+
+@ApiTags('organization-members')
+@ApiStandardErrors()
+@Controller('orgs/:organizationId')
+export class MembersController {
+  constructor(private readonly members: MembersService) {}
+
+  @Get('members')
+  @ApiOperation({ operationId: 'listMembersInOrganizationById', summary: 'List the members of an organization' })
+  @ApiOkResponse({ type: ListOf(MemberDto) })
+  async list(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Query() q: ListMembersQueryDto, @RequestLinks() links: Links) {
+    const page = await this.members.list(actor, org, { role: q.role, search: q.search }, q.sort ?? 'joinedAt', q.order ?? 'desc', q.toPageRequest());
+    return listEnvelope(page, (v) => toMemberDto(v, links));
+  }
+
+  @Get('members/:userId')
+  @ApiOperation({ operationId: 'getMemberInOrganizationById', summary: 'Get a member of an organization' })
+  @ApiOkResponse({ type: MemberDto })
+  async get(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('userId') userId: string, @RequestLinks() links: Links) {
+    return toMemberDto(await this.members.get(actor, org, userId), links);
+  }
+
+  @Patch('members/:userId')
+  @ApiOperation({ operationId: 'updateMemberInOrganizationById', summary: "Change a member's role (admins); the last admin cannot be demoted (409)" })
+  @ApiOkResponse({ type: MemberDto })
+  @ApiConflictResponse({ type: ErrorDto, description: 'The organization would have no admin left' })
+  async update(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('userId') userId: string,
+    @Body() body: UpdateMemberDto,
+    @RequestLinks() links: Links,
+  ) {
+    return toMemberDto(await this.members.updateRole(actor, org, userId, body.role), links);
+  }
+
+  @Delete('members/:userId')
+  @HttpCode(205)
+  @ApiOperation({ operationId: 'removeMemberFromOrganizationById', summary: 'Remove a member (admins; anyone can remove themselves); the last admin cannot be removed (409)' })
+  @ApiResetContentResponse({ description: 'The member was removed' })
+  @ApiNoContentResponse({ description: 'The member did not exist in the organization' })
+  @ApiConflictResponse({ type: ErrorDto, description: 'The organization would have no admin left' })
+  async remove(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('userId') userId: string, @Res({ passthrough: true }) res: Response) {
+    deleted(res, await this.members.remove(actor, org, userId));
+  }
+
+  @Get('members/:userId/teams')
+  @ApiTags('teams')
+  @ApiOperation({ operationId: 'listTeamsForOrganizationMember', summary: 'List the teams of a member' })
+  @ApiOkResponse({ type: ListOf(MemberTeamItemDto) })
+  async teams(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('userId') userId: string, @Query() q: TitleQueryDto) {
+    const page = await this.members.teamsOf(actor, org, userId, q.title, q.toPageRequest());
+    return listEnvelope(page, (t) => ({ team: toTeamDto(t.team, { admin: false, view: true }), member: { role: t.role } }));
+  }
+
+  @Post('join')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'joinOrganization', summary: "Join an organization whose emailDomains include the caller's email domain" })
+  @ApiNoContentResponse({ description: 'Joined (or already a member)' })
+  async join(@CurrentActor() actor: Actor, @Param('organizationId') org: string): Promise<void> {
+    await this.members.join(actor, org);
+  }
+}
+
+@ApiTags('teams')
+@ApiStandardErrors()
+@Controller('orgs/:organizationId/teams')
+export class TeamsController {
+  constructor(private readonly teams: TeamsService) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'listTeamsInOrganizationById', summary: 'List the teams of an organization' })
+  @ApiOkResponse({ type: ListOf(TeamDto) })
+  async list(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Query() q: ListTeamsQueryDto) {
+    const page = await this.teams.list(actor, org, { owner: q.owner, title: q.title }, q.toPageRequest());
+    return listEnvelope(page, (t) => toTeamDto(t.view, t.permissions));
+  }
+
+  @Put()
+  @HttpCode(201)
+  @ApiOperation({ operationId: 'createOrganizationTeam', summary: 'Create a team (admins)' })
+  @ApiCreatedResponse({ type: TeamDto })
+  async create(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Body() body: CreateTeamDto) {
+    const t = await this.teams.create(actor, org, body);
+    return toTeamDto(t.view, t.permissions);
+  }
+
+  @Get(':teamId')
+  @ApiOperation({ operationId: 'getTeamInOrganizationById', summary: 'Get a team' })
+  @ApiOkResponse({ type: TeamDto })
+  async get(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('teamId') teamId: string) {
+    const t = await this.teams.get(actor, org, teamId);
+    return toTeamDto(t.view, t.permissions);
+  }
+
+  @Patch(':teamId')
+  @ApiOperation({ operationId: 'updateTeamInOrganizationById', summary: 'Rename a team (admins and team owners)' })
+  @ApiOkResponse({ type: TeamDto })
+  async update(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('teamId') teamId: string, @Body() body: UpdateTeamDto) {
+    const t = await this.teams.rename(actor, org, teamId, body.title);
+    return toTeamDto(t.view, t.permissions);
+  }
+
+  @Delete(':teamId')
+  @HttpCode(205)
+  @ApiOperation({ operationId: 'removeTeamFromOrganizationById', summary: 'Delete a team (admins and team owners)' })
+  @ApiResetContentResponse({ description: 'The team was deleted' })
+  @ApiNoContentResponse({ description: 'The team did not exist in the organization' })
+  async delete(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('teamId') teamId: string, @Res({ passthrough: true }) res: Response) {
+    deleted(res, await this.teams.delete(actor, org, teamId));
+  }
+
+  @Get(':teamId/members')
+  @ApiOperation({ operationId: 'listTeamMembersInOrganizationById', summary: 'List the members of a team' })
+  @ApiOkResponse({ type: ListOf(TeamMemberItemDto) })
+  async members(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('teamId') teamId: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
+    const page = await this.teams.listMembers(actor, org, teamId, q.toPageRequest());
+    return listEnvelope(page, (m) => toTeamMemberItem(m, links));
+  }
+
+  @Put(':teamId/members')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'updateMembersInOrganizationTeam', summary: 'Add, remove and set roles of team members in one atomic change' })
+  @ApiBody({ type: UpdateTeamMembersDto })
+  @ApiNoContentResponse({ description: 'Members have been updated' })
+  async updateMembers(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('teamId') teamId: string, @Body() body: UpdateTeamMembersDto): Promise<void> {
+    await this.teams.updateMembers(actor, org, teamId, body);
+  }
+
+  @Put(':teamId/members/:userId')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'addMemberToOrganizationTeamById', summary: 'Add a member to a team or change their team role' })
+  @ApiNoContentResponse({ description: 'Member has been added to the team' })
+  async putMember(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('teamId') teamId: string,
+    @Param('userId') userId: string,
+    @Body() body: PutTeamMemberDto,
+  ): Promise<void> {
+    await this.teams.putMember(actor, org, teamId, userId, body.role);
+  }
+
+  @Delete(':teamId/members/:userId')
+  @HttpCode(205)
+  @ApiOperation({ operationId: 'deleteMemberFromOrganizationTeamById', summary: 'Remove a member from a team' })
+  @ApiResetContentResponse({ description: 'Member has been deleted from the team' })
+  @ApiNoContentResponse({ description: 'Member was not part of the team' })
+  async deleteMember(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('teamId') teamId: string,
+    @Param('userId') userId: string,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    deleted(res, await this.teams.deleteMember(actor, org, teamId, userId));
+  }
+}
+
+@ApiTags('organization-invites')
+@ApiStandardErrors()
+@Controller('orgs/:organizationId')
+export class InvitesController {
+  constructor(private readonly invites: InvitesService) {}
+
+  @Get('link-invites')
+  @ApiOperation({ operationId: 'listOrganizationInviteLinks', summary: 'List invite links (admins)' })
+  @ApiOkResponse({ type: ListOf(InviteDto) })
+  async list(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Query() q: ListQueryDto) {
+    const page = await this.invites.list(actor, org, q.toPageRequest());
+    // The caller is an admin: every invite's role is within theirs.
+    return listEnvelope(page, (i) => toInviteDto(i, true));
+  }
+
+  @Post('link-invites')
+  @ApiOperation({ operationId: 'createOrganizationInvite', summary: 'Create an invite link (admins; needs inviteLinks)' })
+  @ApiCreatedResponse({ type: InviteDto })
+  async create(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Body() body: CreateInviteDto) {
+    const invite = await this.invites.create(actor, org, body.role);
+    return toInviteDto(invite, await this.invites.redundantFor(actor, invite));
+  }
+
+  @Get('link-invites/:inviteId')
+  @ApiOperation({ operationId: 'getOrganizationInviteLink', summary: 'Get an invite link (admins)' })
+  @ApiOkResponse({ type: InviteDto })
+  async get(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('inviteId') id: string) {
+    const invite = await this.invites.get(actor, org, id);
+    return toInviteDto(invite, await this.invites.redundantFor(actor, invite));
+  }
+
+  @Patch('link-invites/:inviteId')
+  @ApiOperation({ operationId: 'updateOrganizationInviteById', summary: 'Change the role of an invite link (admins)' })
+  @ApiOkResponse({ type: InviteDto })
+  async update(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('inviteId') id: string, @Body() body: UpdateInviteDto) {
+    const invite = await this.invites.updateRole(actor, org, id, body.role);
+    return toInviteDto(invite, await this.invites.redundantFor(actor, invite));
+  }
+
+  @Delete('link-invites/:inviteId')
+  @HttpCode(205)
+  @ApiOperation({ operationId: 'deleteOrganizationInviteById', summary: 'Delete an invite link (admins)' })
+  @ApiResetContentResponse({ description: 'The invite was deleted' })
+  @ApiNoContentResponse({ description: 'The invite did not exist' })
+  async delete(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('inviteId') id: string, @Res({ passthrough: true }) res: Response) {
+    deleted(res, await this.invites.delete(actor, org, id));
+  }
+
+  @Post('invites/:inviteId')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'joinOrganizationWithInvite', summary: 'Join an organization with an invite link' })
+  @ApiOkResponse({ description: 'Joined', schema: { type: 'object', properties: {} } })
+  async join(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('inviteId') id: string) {
+    await this.invites.join(actor, org, id);
+    return {};
+  }
+}

@@ -1,0 +1,214 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength, MinLength, registerDecorator, ValidateIf } from 'class-validator';
+import { Links, ListQueryDto, Role, ROLES } from '@app/shared-kernel';
+import type { Invite } from '../domain/invite';
+import { MEMBER_SORTS, MemberSort, MemberView, SortOrder } from '../domain/member';
+import { TEAM_ROLES, TEAM_TITLE_MAX, TeamMemberView, TeamRole, TeamView } from '../domain/team';
+import { toUserDto, UserDto } from './organization.dto';
+
+// ---------- members ----------
+
+export class ListMembersQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ enum: [...ROLES, 'guest'], description: 'The role to filter the list by' })
+  @IsOptional()
+  @IsIn([...ROLES, 'guest'])
+  role?: Role | 'guest';
+
+  /** A query to filter the list by display name and email */
+  @IsOptional() @IsString() @MaxLength(200) search?: string;
+
+  @ApiPropertyOptional({ enum: MEMBER_SORTS, default: 'joinedAt' })
+  @IsOptional()
+  @IsIn(MEMBER_SORTS)
+  sort?: MemberSort;
+
+  @ApiPropertyOptional({ enum: ['asc', 'desc'], default: 'desc' })
+  @IsOptional()
+  @IsIn(['asc', 'desc'])
+  order?: SortOrder;
+}
+
+export class UpdateMemberDto {
+  @ApiPropertyOptional({ enum: ROLES, nullable: true })
+  @ValidateIf((_, v) => v !== null)
+  @IsIn(ROLES)
+  role: Role | null;
+}
+
+export class MemberDto {
+  @ApiProperty({ enum: ['member'] }) object: 'member';
+  /** The user's id */
+  id: string;
+  @ApiProperty({ enum: ROLES, nullable: true }) role: Role | null;
+  user: UserDto;
+  disabled: boolean;
+  @ApiProperty({ format: 'date-time' }) joinedAt: string;
+  @ApiPropertyOptional({ format: 'date-time' }) lastSeenAt?: string;
+  sso: boolean;
+  /** Spaces shared with the member directly (not through their role) */
+  spaces: number;
+  teams: number;
+  sites: number;
+}
+
+export function toMemberDto(v: MemberView, links: Links): MemberDto {
+  const dto: MemberDto = {
+    object: 'member',
+    id: v.user.id,
+    role: v.member.role,
+    user: toUserDto(v.user, links),
+    disabled: v.member.disabled,
+    joinedAt: v.member.joinedAt.toISOString(),
+    sso: v.member.sso,
+    spaces: 0,
+    teams: v.teams,
+    sites: 0,
+  };
+  if (v.member.lastSeenAt) dto.lastSeenAt = v.member.lastSeenAt.toISOString();
+  return dto;
+}
+
+// ---------- teams ----------
+
+export class ListTeamsQueryDto extends ListQueryDto {
+  /** The id of a member of the organization: only teams they can manage are returned */
+  @IsOptional() @IsString() @MaxLength(100) owner?: string;
+  /** Only teams whose title contains this text (case-insensitive) */
+  @IsOptional() @IsString() @MaxLength(TEAM_TITLE_MAX) title?: string;
+}
+
+export class TitleQueryDto extends ListQueryDto {
+  /** Only teams whose title contains this text (case-insensitive) */
+  @IsOptional() @IsString() @MaxLength(TEAM_TITLE_MAX) title?: string;
+}
+
+export class CreateTeamDto {
+  @IsString() @MinLength(1) @MaxLength(TEAM_TITLE_MAX) title: string;
+  /** Organization members to add (user ids or emails) */
+  @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) @MaxLength(320, { each: true }) members?: string[];
+}
+
+export class UpdateTeamDto {
+  @IsString() @MinLength(1) @MaxLength(TEAM_TITLE_MAX) title: string;
+}
+
+export class TeamMemberRoleDto {
+  @ApiProperty({ enum: TEAM_ROLES })
+  @IsIn(TEAM_ROLES)
+  role: TeamRole;
+}
+
+export class PutTeamMemberDto {
+  @ApiPropertyOptional({ enum: TEAM_ROLES })
+  @IsOptional()
+  @IsIn(TEAM_ROLES)
+  role?: TeamRole;
+}
+
+/** `memberships`: an object of user id → { role: "owner" | "member" } (at most 1000). */
+function IsMemberships() {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isMemberships',
+      target: object.constructor,
+      propertyName,
+      validator: {
+        validate(value: unknown): boolean {
+          if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+          const entries = Object.entries(value);
+          return (
+            entries.length <= 1000 &&
+            entries.every(
+              ([k, v]) =>
+                k.length > 0 && k.length <= 320 && typeof v === 'object' && v !== null && Object.keys(v).length === 1 && (TEAM_ROLES as readonly unknown[]).includes((v as { role?: unknown }).role),
+            )
+          );
+        },
+        defaultMessage: () => 'memberships must map user ids to {"role": "owner" | "member"}',
+      },
+    });
+}
+
+export class UpdateTeamMembersDto {
+  /** Users to add: user ids or emails of organization members */
+  @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) @MaxLength(320, { each: true }) add?: string[];
+  /** Users to remove: user ids or emails (a user also in `add` ends up removed) */
+  @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) @MaxLength(320, { each: true }) remove?: string[];
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { $ref: '#/components/schemas/TeamMemberRoleDto' }, description: 'Role per user id' })
+  @IsOptional()
+  @IsMemberships()
+  memberships?: Record<string, TeamMemberRoleDto>;
+}
+
+export class TeamPermissionsDto {
+  admin: boolean;
+  view: boolean;
+}
+
+export class TeamDto {
+  @ApiProperty({ enum: ['team'] }) object: 'team';
+  id: string;
+  title: string;
+  /** Count of members in this team */
+  members: number;
+  /** Count of spaces this team has access to */
+  spaces: number;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  permissions: TeamPermissionsDto;
+}
+
+export function toTeamDto(v: TeamView, permissions: { admin: boolean; view: boolean }): TeamDto {
+  return { object: 'team', id: v.team.id, title: v.team.title, members: v.members, spaces: 0, createdAt: v.team.createdAt.toISOString(), permissions };
+}
+
+export class TeamMembershipDto {
+  @ApiProperty({ enum: TEAM_ROLES }) role: TeamRole;
+}
+
+export class TeamMemberPermissionsDto {
+  view: boolean;
+}
+
+export class TeamMemberItemDto {
+  organization: MemberDto;
+  team: TeamMembershipDto;
+  permissions: TeamMemberPermissionsDto;
+}
+
+export function toTeamMemberItem(v: TeamMemberView, links: Links): TeamMemberItemDto {
+  return { organization: toMemberDto(v.member, links), team: { role: v.role }, permissions: { view: true } };
+}
+
+export class MemberTeamItemDto {
+  team: TeamDto;
+  member: TeamMembershipDto;
+}
+
+// ---------- invites ----------
+
+export class CreateInviteDto {
+  @ApiProperty({ enum: ROLES, description: 'The role of the member in the organization' })
+  @IsIn(ROLES)
+  role: Role;
+}
+
+export class UpdateInviteDto {
+  @ApiProperty({ enum: ROLES })
+  @IsIn(ROLES)
+  role: Role;
+}
+
+export class InviteDto {
+  @ApiProperty({ enum: ['invite'] }) object: 'invite';
+  /** The invite's id: a secret; whoever has it can join */
+  id: string;
+  @ApiProperty({ enum: ROLES }) role: Role;
+  /** True when the caller already has all the invite grants */
+  redundant: boolean;
+}
+
+export function toInviteDto(i: Invite, redundant: boolean): InviteDto {
+  return { object: 'invite', id: i.id, role: i.role, redundant };
+}
+
