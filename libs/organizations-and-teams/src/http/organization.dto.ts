@@ -236,7 +236,7 @@ export class OrganizationDto {
   permissions: OrganizationPermissionsDto;
 }
 
-export function toOrganizationDto(org: Organization, role: Role | null, links: Links): OrganizationDto {
+export function toOrganizationDto(org: Organization, role: Role | null, links: Links, ownTeam = false): OrganizationDto {
   const dto: OrganizationDto = {
     object: 'organization',
     id: org.id,
@@ -253,7 +253,7 @@ export function toOrganizationDto(org: Organization, role: Role | null, links: L
     urls: { location: links.api(`/orgs/${org.id}`), app: links.app(`/o/${org.id}`) },
     trial: { status: 'notapplicable', count: 0 },
     internal_isOnNewTrial: true,
-    permissions: organizationPermissions(role),
+    permissions: { ...organizationPermissions(role), ownTeam },
   };
   if (org.hostname) dto.hostname = org.hostname;
   if (org.useCase) dto.useCase = org.useCase;

@@ -17,7 +17,7 @@ export class OrganizationsController {
   @ApiOkResponse({ type: ListOf(OrganizationDto) })
   async list(@CurrentActor() actor: Actor, @Query() query: ListQueryDto, @RequestLinks() links: Links) {
     const page = await this.organizations.listForUser(actor, query.toPageRequest());
-    return listEnvelope(page, (m) => toOrganizationDto(m.organization, m.role, links));
+    return listEnvelope(page, (m) => toOrganizationDto(m.organization, m.role, links, m.ownTeam));
   }
 
   @Post()
@@ -25,7 +25,7 @@ export class OrganizationsController {
   @ApiCreatedResponse({ type: OrganizationDto })
   async create(@CurrentActor() actor: Actor, @Body() body: CreateOrganizationDto, @RequestLinks() links: Links, @Res({ passthrough: true }) res: Response) {
     const view = await this.organizations.create(actor, body);
-    const dto = toOrganizationDto(view.organization, view.role, links);
+    const dto = toOrganizationDto(view.organization, view.role, links, view.ownTeam);
     res.location(dto.urls.location);
     return dto;
   }
@@ -35,7 +35,7 @@ export class OrganizationsController {
   @ApiOkResponse({ type: OrganizationDto })
   async get(@CurrentActor() actor: Actor, @Param('organizationId') id: string, @RequestLinks() links: Links) {
     const view = await this.organizations.get(actor, id);
-    return toOrganizationDto(view.organization, view.role, links);
+    return toOrganizationDto(view.organization, view.role, links, view.ownTeam);
   }
 
   @Patch(':organizationId')
@@ -44,7 +44,7 @@ export class OrganizationsController {
   @ApiConflictResponse({ type: ErrorDto, description: 'The hostname is used by another organization' })
   async update(@CurrentActor() actor: Actor, @Param('organizationId') id: string, @Body() body: UpdateOrganizationDto, @RequestLinks() links: Links) {
     const view = await this.organizations.update(actor, id, body);
-    return toOrganizationDto(view.organization, view.role, links);
+    return toOrganizationDto(view.organization, view.role, links, view.ownTeam);
   }
 }
 
