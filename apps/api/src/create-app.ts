@@ -51,6 +51,8 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   app.set('etag', false);
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.useBodyParser('json', { limit: config.bodyLimit, verify: verifyJsonDepth } as Parameters<NestExpressApplication['useBodyParser']>[1]);
+  // SAML identity providers POST the SAMLResponse as a form.
+  app.useBodyParser('urlencoded', { limit: config.bodyLimit, extended: false });
   app.use(requestLogger(logger));
   app.use(linksMiddleware(config.publicUrl, config.appUrl));
   app.use(preferMinimal);

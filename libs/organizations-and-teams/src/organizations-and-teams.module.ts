@@ -9,6 +9,10 @@ import { UserRepository } from './domain/user';
 import { OrganizationsController, UserController } from './http/organizations.controller';
 import { InvitesController, MembersController, TeamsController } from './http/people.controller';
 import { InvitesService } from './application/invites.service';
+import { SsoService } from './application/sso.service';
+import { SamlGateway, SamlProviderRepository } from './domain/saml-provider';
+import { SamlProvidersController, SsoLoginController } from './http/sso.controller';
+import { NodeSamlGateway, SqlSamlProviderRepository } from './infrastructure/saml';
 import { MembersService } from './application/members.service';
 import { TeamsService } from './application/teams.service';
 import { InviteRepository } from './domain/invite';
@@ -28,7 +32,7 @@ import {
  */
 @Module({
   imports: [TypeOrmModule.forFeature(ORGANIZATION_ENTITIES)],
-  controllers: [OrganizationsController, UserController, MembersController, TeamsController, InvitesController],
+  controllers: [OrganizationsController, UserController, MembersController, TeamsController, InvitesController, SamlProvidersController, SsoLoginController],
   providers: [
     IdentityService,
     OrganizationsService,
@@ -36,6 +40,9 @@ import {
     MembersService,
     TeamsService,
     InvitesService,
+    SsoService,
+    { provide: SamlProviderRepository, useClass: SqlSamlProviderRepository },
+    { provide: SamlGateway, useClass: NodeSamlGateway },
     { provide: TeamRepository, useClass: SqlTeamRepository },
     { provide: InviteRepository, useClass: SqlInviteRepository },
     { provide: UserRepository, useClass: TypeOrmUserRepository },

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError, TtlCache, UnauthenticatedError } from '@app/shared-kernel';
+import { Actor, Clock, ConflictError, ForbiddenError, IdGenerator, InvalidInputError, NotFoundError, TtlCache, UnauthenticatedError } from '@app/shared-kernel';
 import { ApiToken, isUsable, TOKEN_PREFIX, TOKEN_VISIBLE_LENGTH, TokenRepository } from '../domain/api-token';
 import { MemberRepository } from '../domain/member';
 import { isEmail, normalizeEmail, User, UserRepository } from '../domain/user';
@@ -82,8 +82,17 @@ export class IdentityService {
    * Issues a token for a user. The plain token is returned once and never stored.
    * `chosen` lets automation pick the token (QUIRE_BOOTSTRAP_TOKEN).
    */
-  async issueToken(userId: string, options: { label?: string; expiresAt?: Date | null; chosen?: string } = {}): Promise<{ token: string; record: ApiToken }> {
+  async issueToken(
+    userId: string,
+    options: { label?: string; expiresAt?: Date | null; chosen?: string; via?: 'sso' | 'other' } = {},
+  ): Promise<{ token: string; record: ApiToken }> {
     await this.getUser(userId);
+    if (options.via !== 'sso') {
+      const enforcing = await this.members.organizationsRequiringSso(userId);
+      if (enforcing.length) {
+        throw new ForbiddenError(`Organization ${enforcing.join(', ')} enforces SSO: this user must sign in through SSO to get a token`);
+      }
+    }
     const token = options.chosen ?? TOKEN_PREFIX + Array.from(randomBytes(40), (b) => BASE62[b % 62]).join('');
     if (token.length < 20 || token.length > 200 || /\s/.test(token)) {
       throw new InvalidInputError('A chosen token must be 20 to 200 characters without white space');

@@ -50,6 +50,13 @@ export class MembersService {
     return outcome === 'changed' ? 'removed' : 'absent';
   }
 
+  /** POST /members/{userId}/sso: lets a member sign in through SSO (admins). */
+  async markSso(actor: Actor, organizationId: string, userId: string): Promise<MemberView> {
+    await this.access.require(organizationId, actor.userId, 'admin');
+    if (!(await this.members.markSso(organizationId, userId))) throw new NotFoundError('Member', userId);
+    return (await this.members.view(organizationId, userId))!;
+  }
+
   async teamsOf(actor: Actor, organizationId: string, userId: string, title: string | undefined, page: PageRequest): Promise<Page<{ team: TeamView; role: TeamRole }>> {
     await this.access.require(organizationId, actor.userId, 'read');
     if (!(await this.members.find(organizationId, userId))) throw new NotFoundError('Member', userId);

@@ -40,6 +40,10 @@ export type RoleChange = 'changed' | 'absent' | 'last-admin';
 export abstract class MemberRepository {
   abstract find(organizationId: string, userId: string): Promise<Member | null>;
   abstract upsert(member: Member): Promise<void>;
+  /** Organizations with `sso: true` in which the user is a member but not an SSO member. */
+  abstract organizationsRequiringSso(userId: string): Promise<string[]>;
+  /** Marks a member as an SSO member (they may sign in through the organization's SSO). */
+  abstract markSso(organizationId: string, userId: string): Promise<boolean>;
   /** True when both users are members of at least one common organization. */
   abstract shareOrganization(userA: string, userB: string): Promise<boolean>;
   abstract listOrganizationsOfUser(userId: string, page: PageRequest): Promise<Page<MembershipOfUser>>;

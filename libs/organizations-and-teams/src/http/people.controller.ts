@@ -86,6 +86,14 @@ export class MembersController {
     deleted(res, await this.members.remove(actor, org, userId));
   }
 
+  @Post('members/:userId/sso')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'setUserAsSSOMemberForOrganization', summary: 'Let a member sign in through SSO (admins)' })
+  @ApiOkResponse({ type: MemberDto })
+  async markSso(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('userId') userId: string, @RequestLinks() links: Links) {
+    return toMemberDto(await this.members.markSso(actor, org, userId), links);
+  }
+
   @Get('members/:userId/teams')
   @ApiTags('teams')
   @ApiOperation({ operationId: 'listTeamsForOrganizationMember', summary: 'List the teams of a member' })

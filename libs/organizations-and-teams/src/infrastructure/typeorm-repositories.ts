@@ -126,6 +126,18 @@ export class TypeOrmMemberRepository extends MemberRepository {
   async upsert(member: Member): Promise<void> {
     await this.rows.upsert(member, ['organizationId', 'userId']);
   }
+  async organizationsRequiringSso(userId: string): Promise<string[]> {
+    const rows: { id: string }[] = await this.rows.query(
+      `SELECT o.id FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+       WHERE m.user_id = $1 AND o.sso AND NOT m.sso AND NOT m.disabled ORDER BY o.id`,
+      [userId],
+    );
+    return rows.map((r) => r.id);
+  }
+  async markSso(organizationId: string, userId: string): Promise<boolean> {
+    const result = await this.rows.update({ organizationId, userId }, { sso: true });
+    return (result.affected ?? 0) > 0;
+  }
   async shareOrganization(userA: string, userB: string): Promise<boolean> {
     const rows: unknown[] = await this.rows.query(
       `SELECT 1 FROM organization_members a JOIN organization_members b ON a.organization_id = b.organization_id

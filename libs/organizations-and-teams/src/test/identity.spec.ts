@@ -43,7 +43,7 @@ class InMemoryTokens extends TokenRepository {
 }
 
 /** IdentityService only asks members whether two users share an organization. */
-const noMembers = { shareOrganization: async () => false } as unknown as MemberRepository;
+const noMembers = { shareOrganization: async () => false, organizationsRequiringSso: async () => [] } as unknown as MemberRepository;
 
 function setup(ttlMs = 30_000) {
   const clock = new FixedClock(new Date('2026-05-01T00:00:00Z'));

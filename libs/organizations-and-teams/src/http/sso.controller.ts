@@ -1,0 +1,133 @@
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiFoundResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResetContentResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Actor, ApiStandardErrors, CurrentActor, ListOf, listEnvelope, ListQueryDto, Links, Public, RequestLinks } from '@app/shared-kernel';
+import { SsoService } from '../application/sso.service';
+import {
+  CreateSamlProviderDto,
+  SamlProviderDto,
+  SamlResponseDto,
+  serviceProviderUrls,
+  SsoLoginInfoListDto,
+  SsoLoginResultDto,
+  toSamlProviderDto,
+  UpdateSamlProviderDto,
+} from './sso.dto';
+
+function patchOf(body: UpdateSamlProviderDto) {
+  const { defaultTeam, ...rest } = body;
+  return { ...rest, defaultTeamId: defaultTeam };
+}
+
+@ApiTags('organization-saml')
+@ApiStandardErrors()
+@Controller('orgs/:organizationId')
+export class SamlProvidersController {
+  constructor(private readonly sso: SsoService) {}
+
+  @Get('saml')
+  @ApiOperation({ operationId: 'listSAMLProvidersInOrganizationById', summary: 'List SAML providers (admins)' })
+  @ApiOkResponse({ type: ListOf(SamlProviderDto) })
+  async list(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
+    return listEnvelope(await this.sso.list(actor, org, q.toPageRequest()), (v) => toSamlProviderDto(v, links));
+  }
+
+  @Post('saml')
+  @ApiOperation({ operationId: 'createOrganizationSAMLProvider', summary: 'Create a SAML provider (admins)' })
+  @ApiCreatedResponse({ type: SamlProviderDto })
+  async create(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Body() body: CreateSamlProviderDto, @RequestLinks() links: Links, @Res({ passthrough: true }) res: Response) {
+    const dto = toSamlProviderDto(await this.sso.create(actor, org, { ...patchOf(body), label: body.label }), links);
+    res.location(dto.urls.location);
+    return dto;
+  }
+
+  @Get('saml/:samlProviderId')
+  @ApiOperation({ operationId: 'getOrganizationSAMLProviderById', summary: 'Get a SAML provider (admins)' })
+  @ApiOkResponse({ type: SamlProviderDto })
+  async get(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('samlProviderId') id: string, @RequestLinks() links: Links) {
+    return toSamlProviderDto(await this.sso.get(actor, org, id), links);
+  }
+
+  @Patch('saml/:samlProviderId')
+  @ApiOperation({ operationId: 'updateOrganizationSAMLProvider', summary: 'Update a SAML provider (admins)' })
+  @ApiOkResponse({ type: SamlProviderDto })
+  async update(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('samlProviderId') id: string,
+    @Body() body: UpdateSamlProviderDto,
+    @RequestLinks() links: Links,
+  ) {
+    return toSamlProviderDto(await this.sso.update(actor, org, id, patchOf(body)), links);
+  }
+
+  @Delete('saml/:samlProviderId')
+  @HttpCode(205)
+  @ApiOperation({ operationId: 'deleteOrganizationSAMLProvider', summary: 'Delete a SAML provider (admins)' })
+  @ApiResetContentResponse({ description: 'SAML provider has been deleted' })
+  @ApiNoContentResponse({ description: 'SAML provider did not exist' })
+  async delete(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('samlProviderId') id: string, @Res({ passthrough: true }) res: Response) {
+    if ((await this.sso.delete(actor, org, id)) === 'absent') res.status(204);
+  }
+
+  @Get('sso')
+  @ApiOperation({ operationId: 'listSSOProviderLoginsInOrganization', summary: 'List the SSO logins of an organization (members)' })
+  @ApiOkResponse({ type: SsoLoginInfoListDto })
+  async logins(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @RequestLinks() links: Links): Promise<SsoLoginInfoListDto> {
+    const providers = await this.sso.logins(actor, org);
+    return { items: providers.map((p) => ({ id: p.id, label: p.label, startURL: serviceProviderUrls(links, p.id).startURL })) };
+  }
+}
+
+/** The browser side of SAML: public (no Bearer token), addressed by provider id. */
+@ApiTags('sso')
+@Public()
+@Controller('sso/saml/:providerId')
+export class SsoLoginController {
+  constructor(private readonly sso: SsoService) {}
+
+  @Get('start')
+  @ApiOperation({ operationId: 'startSamlLogin', summary: "Redirects the browser to the identity provider with an AuthnRequest (HTTP-Redirect binding)" })
+  @ApiFoundResponse({ description: 'Redirect to the identity provider' })
+  async start(@Param('providerId') id: string, @RequestLinks() links: Links, @Res() res: Response): Promise<void> {
+    res.redirect(302, await this.sso.startLogin(id, serviceProviderUrls(links, id)));
+  }
+
+  @Post('acs')
+  @HttpCode(200)
+  @ApiConsumes('application/x-www-form-urlencoded', 'application/json')
+  @ApiBody({ type: SamlResponseDto })
+  @ApiOperation({ operationId: 'consumeSamlResponse', summary: 'Assertion Consumer Service: verifies the SAMLResponse and returns an API token' })
+  @ApiOkResponse({ type: SsoLoginResultDto })
+  async acs(@Param('providerId') id: string, @Body() body: SamlResponseDto, @RequestLinks() links: Links): Promise<SsoLoginResultDto> {
+    const login = await this.sso.completeLogin(id, serviceProviderUrls(links, id), body.SAMLResponse);
+    return {
+      object: 'sso-login',
+      token: login.token,
+      expiresAt: login.expiresAt.toISOString(),
+      user: login.userId,
+      email: login.email,
+      organization: login.organizationId,
+      role: login.role,
+    };
+  }
+
+  @Get('metadata')
+  @Header('Content-Type', 'application/samlmetadata+xml')
+  @ApiOperation({ operationId: 'samlServiceProviderMetadata', summary: "Quire's SAML service-provider metadata for this provider" })
+  @ApiOkResponse({ description: 'SAML metadata XML' })
+  async metadata(@Param('providerId') id: string, @RequestLinks() links: Links): Promise<string> {
+    const provider = await this.sso.providerForMetadata(id);
+    return this.sso.metadata(provider, serviceProviderUrls(links, id));
+  }
+}

@@ -1,0 +1,181 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
+import { DataSource } from 'typeorm';
+import { InvalidInputError, Page, PageRequest, Role } from '@app/shared-kernel';
+import { isConfigured, SamlGateway, SamlIdentity, SamlProvider, SamlProviderRepository, ServiceProviderUrls } from '../domain/saml-provider';
+import { sqlPage } from './sql';
+
+const REQUEST_TTL_MS = 10 * 60_000;
+
+interface ProviderRow {
+  id: string;
+  organization_id: string;
+  label: string;
+  entity_id: string | null;
+  certificate: string | null;
+  sso_url: string | null;
+  default_team_id: string | null;
+  default_role: string | null;
+  status: string;
+  created_at: Date;
+  sort_key?: string;
+}
+
+function provider(r: ProviderRow): SamlProvider {
+  return {
+    id: r.id,
+    organizationId: r.organization_id,
+    label: r.label,
+    entityID: r.entity_id,
+    certificate: r.certificate,
+    ssoURL: r.sso_url,
+    defaultTeamId: r.default_team_id,
+    defaultRole: r.default_role as Role | null,
+    status: r.status as SamlProvider['status'],
+    createdAt: r.created_at,
+  };
+}
+
+@Injectable()
+export class SqlSamlProviderRepository extends SamlProviderRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    super();
+  }
+  async list(organizationId: string, page: PageRequest): Promise<Page<SamlProvider>> {
+    const base = `SELECT p.*, to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') COLLATE "C" AS sort_key
+      FROM saml_providers p WHERE p.organization_id = $1`;
+    const rows = await sqlPage<ProviderRow>(this.ds, base, [organizationId], ['sort_key', 'id'], 'asc', page, (r) => [r.sort_key!, r.id]);
+    return { ...rows, items: rows.items.map(provider) };
+  }
+  async listAll(organizationId: string): Promise<SamlProvider[]> {
+    const rows: ProviderRow[] = await this.ds.query('SELECT * FROM saml_providers WHERE organization_id = $1 ORDER BY created_at, id', [organizationId]);
+    return rows.map(provider);
+  }
+  async find(organizationId: string, id: string): Promise<SamlProvider | null> {
+    const rows: ProviderRow[] = await this.ds.query('SELECT * FROM saml_providers WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+    return rows.length ? provider(rows[0]) : null;
+  }
+  async findById(id: string): Promise<SamlProvider | null> {
+    const rows: ProviderRow[] = await this.ds.query('SELECT * FROM saml_providers WHERE id = $1', [id]);
+    return rows.length ? provider(rows[0]) : null;
+  }
+  async insert(p: SamlProvider): Promise<void> {
+    await this.ds.query(
+      `INSERT INTO saml_providers (id, organization_id, label, entity_id, certificate, sso_url, default_team_id, default_role, status, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [p.id, p.organizationId, p.label, p.entityID, p.certificate, p.ssoURL, p.defaultTeamId, p.defaultRole, p.status, p.createdAt],
+    );
+  }
+  async update(p: SamlProvider): Promise<void> {
+    await this.ds.query(
+      `UPDATE saml_providers SET label = $3, entity_id = $4, certificate = $5, sso_url = $6, default_team_id = $7, default_role = $8, status = $9
+       WHERE organization_id = $1 AND id = $2`,
+      [p.organizationId, p.id, p.label, p.entityID, p.certificate, p.ssoURL, p.defaultTeamId, p.defaultRole, p.status],
+    );
+  }
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const [, affected] = await this.ds.query('DELETE FROM saml_providers WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+    return affected > 0;
+  }
+  async rememberAssertion(providerId: string, assertionId: string, until: Date): Promise<boolean> {
+    await this.ds.query('DELETE FROM saml_assertions WHERE expires_at < now()');
+    const rows: unknown[] = await this.ds.query(
+      'INSERT INTO saml_assertions (provider_id, assertion_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING assertion_id',
+      [providerId, assertionId, until],
+    );
+    return rows.length === 1;
+  }
+}
+
+/**
+ * node-saml's cache of the AuthnRequests we sent, in PostgreSQL (so any API process can receive the
+ * response): InResponseTo must name a request of this provider younger than 10 minutes, and only once.
+ */
+class PgRequestCache implements CacheProvider {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly providerId: string,
+  ) {}
+  async saveAsync(key: string, value: string) {
+    await this.ds.query('INSERT INTO saml_requests (id, provider_id, created_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING', [key, this.providerId]);
+    return { value, createdAt: Date.now() };
+  }
+  async getAsync(key: string): Promise<string | null> {
+    const rows: { created_at: Date }[] = await this.ds.query(
+      `SELECT created_at FROM saml_requests WHERE id = $1 AND provider_id = $2 AND created_at > now() - ($3 || ' milliseconds')::interval`,
+      [key, this.providerId, String(REQUEST_TTL_MS)],
+    );
+    return rows.length ? rows[0].created_at.toISOString() : null;
+  }
+  async removeAsync(key: string | null): Promise<string | null> {
+    if (key === null) return null;
+    const rows: { id: string }[] = await this.ds.query('DELETE FROM saml_requests WHERE id = $1 RETURNING id', [key]);
+    return rows.length ? key : null;
+  }
+}
+
+function firstString(v: unknown): string | null {
+  if (typeof v === 'string' && v.trim()) return v.trim();
+  if (Array.isArray(v)) return firstString(v[0]);
+  return null;
+}
+
+const EMAIL_ATTRIBUTES = ['email', 'mail', 'emailAddress', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress', 'urn:oid:0.9.2342.19200300.100.1.3'];
+const NAME_ATTRIBUTES = ['displayName', 'name', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name', 'urn:oid:2.16.840.1.113730.3.1.241'];
+
+/** The SAML protocol through @node-saml/node-saml. */
+@Injectable()
+export class NodeSamlGateway extends SamlGateway {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    super();
+  }
+
+  private saml(p: SamlProvider, sp: ServiceProviderUrls): SAML {
+    if (!isConfigured(p)) throw new InvalidInputError('This SAML provider is not fully configured (entityID, certificate and ssoURL are needed)');
+    return new SAML({
+      callbackUrl: sp.acsURL,
+      entryPoint: p.ssoURL,
+      issuer: sp.entityID,
+      audience: sp.entityID,
+      idpCert: p.certificate,
+      idpIssuer: p.entityID,
+      wantAssertionsSigned: true,
+      wantAuthnResponseSigned: false,
+      validateInResponseTo: ValidateInResponseTo.always,
+      requestIdExpirationPeriodMs: REQUEST_TTL_MS,
+      cacheProvider: new PgRequestCache(this.ds, p.id),
+      acceptedClockSkewMs: 60_000,
+      identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+      disableRequestedAuthnContext: true,
+    });
+  }
+
+  authorizeUrl(p: SamlProvider, sp: ServiceProviderUrls, relayState: string): Promise<string> {
+    return this.saml(p, sp).getAuthorizeUrlAsync(relayState, undefined, {});
+  }
+
+  async verify(p: SamlProvider, sp: ServiceProviderUrls, samlResponse: string): Promise<SamlIdentity> {
+    let result: Awaited<ReturnType<SAML['validatePostResponseAsync']>>;
+    try {
+      result = await this.saml(p, sp).validatePostResponseAsync({ SAMLResponse: samlResponse });
+    } catch (e) {
+      throw new InvalidInputError(`SAML response refused: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const profile = result.profile;
+    if (!profile) throw new InvalidInputError('SAML response refused: it carries no assertion');
+    const attrs = profile as unknown as Record<string, unknown>;
+    const email = EMAIL_ATTRIBUTES.map((a) => firstString(attrs[a])).find(Boolean) ?? (profile.nameID?.includes('@') ? profile.nameID : null);
+    if (!email) throw new InvalidInputError('SAML response refused: no email address (NameID or an email attribute)');
+    const assertion = profile.getAssertion?.() as { Assertion?: { $?: { ID?: string }; Conditions?: { $?: { NotOnOrAfter?: string } }[] } } | undefined;
+    const assertionId = assertion?.Assertion?.$?.ID;
+    if (!assertionId) throw new InvalidInputError('SAML response refused: the assertion has no ID');
+    const notOnOrAfter = assertion?.Assertion?.Conditions?.[0]?.$?.NotOnOrAfter;
+    const validUntil = notOnOrAfter ? new Date(notOnOrAfter) : new Date(Date.now() + 24 * 3600_000);
+    return { email, displayName: NAME_ATTRIBUTES.map((a) => firstString(attrs[a])).find(Boolean) ?? null, assertionId, validUntil };
+  }
+
+  metadata(p: SamlProvider, sp: ServiceProviderUrls): string {
+    return this.saml(p, sp).generateServiceProviderMetadata(null, null);
+  }
+}
