@@ -1,0 +1,207 @@
+import { IdentityService } from '@app/organizations-and-teams';
+import { createTestApp, TestApp, TestUser } from '../support/app';
+import { expectError } from '../support/expect';
+import { authnRequestId, createTestIdp, signedResponse, TestIdp } from '../support/test-idp';
+
+describe('SAML providers and a real SSO login', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let orgId: string;
+  let idp: TestIdp;
+  let otherIdp: TestIdp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.user('admin');
+    orgId = await t.organization(admin);
+    idp = await createTestIdp('idp.test');
+    otherIdp = await createTestIdp('evil.test');
+  });
+  afterAll(async () => t.close());
+
+  describe('providers', () => {
+    it('creates a pending provider with Quire’s own service URLs (201, Location)', async () => {
+      const res = await t.http.post(`/v1/orgs/${orgId}/saml`).set(admin.auth).send({ label: 'Okta' }).expect(201);
+      const id = res.body.id;
+      expect(res.headers.location).toBe(`http://quire.test/v1/orgs/${orgId}/saml/${id}`);
+      expect(res.body).toEqual({
+        object: 'saml-provider',
+        id,
+        label: 'Okta',
+        ssoURL: '',
+        entityID: '',
+        certificate: '',
+        defaultRole: null,
+        createdAt: t.clock.now().toISOString(),
+        status: 'pending',
+        service: {
+          acsURL: `http://quire.test/v1/sso/saml/${id}/acs`,
+          startURL: `http://quire.test/v1/sso/saml/${id}/start`,
+          entityID: `http://quire.test/v1/sso/saml/${id}/metadata`,
+        },
+        urls: { location: `http://quire.test/v1/orgs/${orgId}/saml/${id}` },
+      });
+    });
+
+    it('enforces the limits of spec 8 and a parseable certificate; defaultTeam must be a team of the organization', async () => {
+      const bad: [object, RegExp][] = [
+        [{}, /label/],
+        [{ label: '' }, /label/],
+        [{ label: 'x'.repeat(31) }, /label/],
+        [{ label: 'L', entityID: 'e'.repeat(1025) }, /entityID/],
+        [{ label: 'L', certificate: 'c'.repeat(10_001) }, /certificate/],
+        [{ label: 'L', certificate: '-----BEGIN CERTIFICATE-----\nnope\n-----END CERTIFICATE-----' }, /X\.509/],
+        [{ label: 'L', ssoURL: 'ftp://idp.test/sso' }, /ssoURL/],
+        [{ label: 'L', ssoURL: 'https://idp.test/' + 'a'.repeat(2040) }, /ssoURL/],
+        [{ label: 'L', defaultTeam: 'no-such-team' }, /defaultTeam/],
+        [{ label: 'L', defaultRole: 'owner' }, /defaultRole/],
+      ];
+      for (const [body, message] of bad) expectError(await t.http.post(`/v1/orgs/${orgId}/saml`).set(admin.auth).send(body), 400, message);
+      await t.http.post(`/v1/orgs/${orgId}/saml`).set(admin.auth).send({ label: 'x'.repeat(30), entityID: 'e'.repeat(1024), ssoURL: 'https://idp.test/' + 'a'.repeat(2048 - 17) }).expect(201);
+      const foreign = await t.user('foreign');
+      const foreignOrg = await t.organization(foreign);
+      const foreignTeam = (await t.http.put(`/v1/orgs/${foreignOrg}/teams`).set(foreign.auth).send({ title: 'Theirs' }).expect(201)).body;
+      expectError(await t.http.post(`/v1/orgs/${orgId}/saml`).set(admin.auth).send({ label: 'L', defaultTeam: foreignTeam.id }), 400, /defaultTeam/);
+    });
+
+    it('GET, PATCH, DELETE (205 then 204); admins only; GET /sso lists configured providers', async () => {
+      const p = (await t.http.post(`/v1/orgs/${orgId}/saml`).set(admin.auth).send({ label: 'Temp' }).expect(201)).body;
+      const team = (await t.http.put(`/v1/orgs/${orgId}/teams`).set(admin.auth).send({ title: 'SSO people' }).expect(201)).body;
+      const patched = await t.http
+        .patch(`/v1/orgs/${orgId}/saml/${p.id}`)
+        .set(admin.auth)
+        .send({ entityID: idp.entityID, certificate: idp.certificate, ssoURL: idp.ssoURL, defaultTeam: team.id, defaultRole: 'comment' })
+        .expect(200);
+      expect(patched.body).toMatchObject({ entityID: idp.entityID, ssoURL: idp.ssoURL, defaultRole: 'comment', status: 'pending', defaultTeam: { id: team.id, title: 'SSO people' } });
+      await t.http.get(`/v1/orgs/${orgId}/saml/${p.id}`).set(admin.auth).expect(200);
+      const editor = await t.user('editor');
+      await t.member(orgId, editor, 'edit');
+      expectError(await t.http.get(`/v1/orgs/${orgId}/saml`).set(editor.auth), 403);
+      expectError(await t.http.patch(`/v1/orgs/${orgId}/saml/${p.id}`).set(editor.auth).send({ label: 'x' }), 403);
+      const logins = await t.http.get(`/v1/orgs/${orgId}/sso`).set(editor.auth).expect(200);
+      expect(logins.body.items).toContainEqual({ id: p.id, label: 'Temp', startURL: `http://quire.test/v1/sso/saml/${p.id}/start` });
+      expect(logins.body).not.toHaveProperty('count');
+      const list = await t.http.get(`/v1/orgs/${orgId}/saml?limit=1`).set(admin.auth).expect(200);
+      expect(list.body.items).toHaveLength(1);
+      expect(list.body.count).toBeGreaterThanOrEqual(3);
+      await t.http.delete(`/v1/orgs/${orgId}/saml/${p.id}`).set(admin.auth).expect(205);
+      await t.http.delete(`/v1/orgs/${orgId}/saml/${p.id}`).set(admin.auth).expect(204);
+      expectError(await t.http.get(`/v1/orgs/${orgId}/saml/${p.id}`).set(admin.auth), 404);
+      const stranger = await t.user('stranger');
+      expectError(await t.http.get(`/v1/orgs/${orgId}/sso`).set(stranger.auth), 404);
+    });
+  });
+
+  describe('login', () => {
+    let providerId: string;
+    let teamId: string;
+    let sp: { acsURL: string; startURL: string; entityID: string };
+
+    beforeAll(async () => {
+      teamId = (await t.http.put(`/v1/orgs/${orgId}/teams`).set(admin.auth).send({ title: 'From SSO' }).expect(201)).body.id;
+      const p = (
+        await t.http
+          .post(`/v1/orgs/${orgId}/saml`)
+          .set(admin.auth)
+          .send({ label: 'Corp IdP', entityID: idp.entityID, certificate: idp.certificate, ssoURL: idp.ssoURL, defaultTeam: teamId, defaultRole: 'edit' })
+          .expect(201)
+      ).body;
+      providerId = p.id;
+      sp = p.service;
+      expect(p.status).toBe('pending');
+    });
+
+    const start = async () => {
+      const res = await t.http.get(`/v1/sso/saml/${providerId}/start`).expect(302);
+      expect(res.headers.location.startsWith(`${idp.ssoURL}?SAMLRequest=`)).toBe(true);
+      return authnRequestId(res.headers.location);
+    };
+    const acs = (samlResponse: string) => t.http.post(`/v1/sso/saml/${providerId}/acs`).type('form').send({ SAMLResponse: samlResponse });
+    const memberEmails = async () =>
+      (await t.http.get(`/v1/orgs/${orgId}/members?limit=1000`).set(admin.auth).expect(200)).body.items.map((m: { user: { email: string } }) => m.user.email);
+
+    it('start redirects with an AuthnRequest for our ACS; metadata describes the service provider', async () => {
+      const { xml } = await start();
+      expect(xml).toContain(`AssertionConsumerServiceURL="${sp.acsURL}"`);
+      expect(xml).toContain(`<saml:Issuer xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">${sp.entityID}</saml:Issuer>`);
+      const meta = await t.http.get(`/v1/sso/saml/${providerId}/metadata`).expect(200);
+      expect(meta.headers['content-type']).toMatch(/samlmetadata\+xml/);
+      expect(meta.text).toContain(`entityID="${sp.entityID}"`);
+      expectError(await t.http.get('/v1/sso/saml/unknown/start'), 404);
+    });
+
+    it('a signed response logs in: user created, SSO member with the default role and team, token returned, provider active', async () => {
+      const { id } = await start();
+      const res = await acs(signedResponse(idp, { inResponseTo: id, acsURL: sp.acsURL, audience: sp.entityID, email: 'sam@corp.test', displayName: 'Sam Corp' })).expect(200);
+      expect(res.body).toMatchObject({ object: 'sso-login', email: 'sam@corp.test', organization: orgId, role: 'edit', token: expect.stringMatching(/^qr_/) });
+      const me = await t.http.get('/v1/user').set('Authorization', `Bearer ${res.body.token}`).expect(200);
+      expect(me.body).toMatchObject({ email: 'sam@corp.test', displayName: 'Sam Corp' });
+      const member = await t.http.get(`/v1/orgs/${orgId}/members/${res.body.user}`).set(admin.auth).expect(200);
+      expect(member.body).toMatchObject({ role: 'edit', sso: true, teams: 1 });
+      const team = await t.http.get(`/v1/orgs/${orgId}/teams/${teamId}/members`).set(admin.auth).expect(200);
+      expect(team.body.items.map((i: { organization: { id: string } }) => i.organization.id)).toContain(res.body.user);
+      expect((await t.http.get(`/v1/orgs/${orgId}/saml/${providerId}`).set(admin.auth).expect(200)).body.status).toBe('active');
+
+      // A second login of the same person updates them and keeps their role.
+      await t.http.patch(`/v1/orgs/${orgId}/members/${res.body.user}`).set(admin.auth).send({ role: 'review' }).expect(200);
+      const again = await start();
+      const second = await acs(signedResponse(idp, { inResponseTo: again.id, acsURL: sp.acsURL, audience: sp.entityID, email: 'SAM@corp.test' })).expect(200);
+      expect(second.body).toMatchObject({ user: res.body.user, role: 'review' });
+    });
+
+    it('refuses a replayed response', async () => {
+      const { id } = await start();
+      const response = signedResponse(idp, { inResponseTo: id, acsURL: sp.acsURL, audience: sp.entityID, email: 'replay@corp.test' });
+      await acs(response).expect(200);
+      expectError(await acs(response), 400, /refused/);
+    });
+
+    it.each([
+      ['unsigned', (id: string) => signedResponse(idp, { inResponseTo: id, acsURL: sp.acsURL, audience: sp.entityID, email: 'unsigned@corp.test', sign: false })],
+      [
+        'tampered after signing',
+        (id: string) =>
+          signedResponse(idp, {
+            inResponseTo: id,
+            acsURL: sp.acsURL,
+            audience: sp.entityID,
+            email: 'tampered@corp.test',
+            afterSigning: (xml) => xml.replace('tampered@corp.test', 'ceo@corp.test'),
+          }),
+      ],
+      ['expired', (id: string) => signedResponse(idp, { inResponseTo: id, acsURL: sp.acsURL, audience: sp.entityID, email: 'expired@corp.test', validForSeconds: -600 })],
+      ['for another audience', (id: string) => signedResponse(idp, { inResponseTo: id, acsURL: sp.acsURL, audience: 'https://other-sp.test', email: 'audience@corp.test' })],
+      ['signed by another key', (id: string) => signedResponse(otherIdp, { inResponseTo: id, acsURL: sp.acsURL, audience: sp.entityID, email: 'evil@corp.test', issuer: idp.entityID })],
+      ['answering a request we never sent', () => signedResponse(idp, { inResponseTo: '_never-sent', acsURL: sp.acsURL, audience: sp.entityID, email: 'unsolicited@corp.test' })],
+    ])('refuses a response %s, and creates no member', async (_name, make) => {
+      const { id } = await start();
+      const before = await memberEmails();
+      expectError(await acs(make(id)), 400, /SAML response refused/);
+      expect(await memberEmails()).toEqual(before);
+    });
+
+    it('refuses garbage and an empty body with 400', async () => {
+      expectError(await acs(Buffer.from('<not-saml/>').toString('base64')), 400);
+      expectError(await t.http.post(`/v1/sso/saml/${providerId}/acs`).type('form').send({}), 400, /SAMLResponse/);
+    });
+  });
+
+  describe('organization-wide SSO', () => {
+    it('with sso: true, members who are not SSO members cannot get tokens outside SSO; SSO members can', async () => {
+      const owner = await t.user('owner');
+      const org = await t.organization(owner);
+      const plain = await t.user('plain');
+      await t.member(org, plain, 'read');
+      await t.http.patch(`/v1/orgs/${org}`).set(owner.auth).send({ sso: true }).expect(200);
+      const identity = t.app.get(IdentityService);
+      await expect(identity.issueToken(plain.id)).rejects.toThrow(/enforces SSO/);
+      await expect(identity.issueToken(plain.id, { via: 'sso' })).resolves.toMatchObject({ token: expect.any(String) });
+      const marked = await t.http.post(`/v1/orgs/${org}/members/${plain.id}/sso`).set(owner.auth).expect(200);
+      expect(marked.body.sso).toBe(true);
+      await expect(identity.issueToken(plain.id)).resolves.toMatchObject({ token: expect.any(String) });
+      expectError(await t.http.post(`/v1/orgs/${org}/members/${plain.id}/sso`).set(plain.auth), 403);
+      // Existing tokens keep working: enforcement is about getting new ones.
+      await t.http.get('/v1/user').set(plain.auth).expect(200);
+    });
+  });
+});
