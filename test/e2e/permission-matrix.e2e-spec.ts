@@ -1,0 +1,105 @@
+import type { Response } from 'supertest';
+import { Role, ROLES, roleAtLeast } from '@app/shared-kernel';
+import { createTestApp, TestApp, TestUser } from '../support/app';
+
+/**
+ * docs/permissions.md, walked: each role tries each operation. Allowed → 2xx, refused → 403,
+ * non-member → 404 (deletes: 204, as if absent, and nothing is deleted).
+ */
+type Who = Role | 'non-member';
+const WHO: Who[] = [...ROLES, 'non-member'];
+
+describe('permission matrix', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let orgId: string;
+  const users = {} as Record<Who, TestUser>;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.user('owner');
+    orgId = await t.organization(admin);
+    for (const who of WHO) {
+      users[who] = await t.user(who);
+      if (who !== 'non-member') await t.member(orgId, users[who], who);
+    }
+  });
+  afterAll(async () => t.close());
+
+  const as = (who: Who) => users[who].auth;
+  const space = async () => (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'S' }).expect(201)).body.id as string;
+  const collection = async () => (await t.http.post(`/v1/orgs/${orgId}/collections`).set(admin.auth).send({ title: 'C' }).expect(201)).body.id as string;
+  const team = async () => (await t.http.put(`/v1/orgs/${orgId}/teams`).set(admin.auth).send({ title: 'T' }).expect(201)).body.id as string;
+  const person = async () => {
+    const u = await t.user('target');
+    await t.member(orgId, u, 'read');
+    return u.id;
+  };
+
+  /** [operation, minimum role, request]; `delete` marks operations whose non-member answer is 204. */
+  const operations: [string, Role, (who: Who) => Promise<Response>, 'delete'?][] = [
+    ['GET /orgs/{id}', 'read', (w) => t.http.get(`/v1/orgs/${orgId}`).set(as(w))],
+    ['PATCH /orgs/{id}', 'admin', (w) => t.http.patch(`/v1/orgs/${orgId}`).set(as(w)).send({ ai: true })],
+    ['GET /orgs/{id}/spaces', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/spaces`).set(as(w))],
+    ['POST /orgs/{id}/spaces', 'create', (w) => t.http.post(`/v1/orgs/${orgId}/spaces`).set(as(w)).send({ title: 'New' })],
+    ['GET /orgs/{id}/collections', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/collections`).set(as(w))],
+    ['POST /orgs/{id}/collections', 'create', (w) => t.http.post(`/v1/orgs/${orgId}/collections`).set(as(w)).send({ title: 'New' })],
+    ['GET /spaces/{id}', 'read', async (w) => t.http.get(`/v1/spaces/${await space()}`).set(as(w))],
+    ['PATCH /spaces/{id} title', 'edit', async (w) => t.http.patch(`/v1/spaces/${await space()}`).set(as(w)).send({ title: 'Renamed' })],
+    ['PATCH /spaces/{id} editMode', 'admin', async (w) => t.http.patch(`/v1/spaces/${await space()}`).set(as(w)).send({ editMode: 'locked' })],
+    ['DELETE /spaces/{id}', 'admin', async (w) => t.http.delete(`/v1/spaces/${await space()}`).set(as(w)), 'delete'],
+    ['POST /spaces/{id}/duplicate', 'create', async (w) => t.http.post(`/v1/spaces/${await space()}/duplicate`).set(as(w))],
+    ['POST /spaces/{id}/move', 'admin', async (w) => {
+      const first = await space();
+      await space();
+      return t.http.post(`/v1/spaces/${first}/move`).set(as(w)).send({ parent: null });
+    }],
+    ['GET /collections/{id}', 'read', async (w) => t.http.get(`/v1/collections/${await collection()}`).set(as(w))],
+    ['GET /collections/{id}/spaces', 'read', async (w) => t.http.get(`/v1/collections/${await collection()}/spaces`).set(as(w))],
+    ['PATCH /collections/{id}', 'admin', async (w) => t.http.patch(`/v1/collections/${await collection()}`).set(as(w)).send({ title: 'R' })],
+    ['DELETE /collections/{id}', 'admin', async (w) => t.http.delete(`/v1/collections/${await collection()}`).set(as(w)), 'delete'],
+    ['GET /orgs/{id}/members', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/members`).set(as(w))],
+    ['GET /orgs/{id}/members/{userId}', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/members/${admin.id}`).set(as(w))],
+    ['PATCH /orgs/{id}/members/{userId}', 'admin', async (w) => t.http.patch(`/v1/orgs/${orgId}/members/${await person()}`).set(as(w)).send({ role: 'comment' })],
+    ['DELETE /orgs/{id}/members/{userId} (someone else)', 'admin', async (w) => t.http.delete(`/v1/orgs/${orgId}/members/${await person()}`).set(as(w)), 'delete'],
+    ['GET /orgs/{id}/members/{userId}/teams', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/members/${admin.id}/teams`).set(as(w))],
+    ['GET /orgs/{id}/teams', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/teams`).set(as(w))],
+    ['PUT /orgs/{id}/teams', 'admin', (w) => t.http.put(`/v1/orgs/${orgId}/teams`).set(as(w)).send({ title: 'Team' })],
+    ['GET /orgs/{id}/teams/{teamId}', 'read', async (w) => t.http.get(`/v1/orgs/${orgId}/teams/${await team()}`).set(as(w))],
+    ['GET /orgs/{id}/teams/{teamId}/members', 'read', async (w) => t.http.get(`/v1/orgs/${orgId}/teams/${await team()}/members`).set(as(w))],
+    ['PATCH /orgs/{id}/teams/{teamId} (not owner)', 'admin', async (w) => t.http.patch(`/v1/orgs/${orgId}/teams/${await team()}`).set(as(w)).send({ title: 'R' })],
+    ['PUT /orgs/{id}/teams/{teamId}/members (not owner)', 'admin', async (w) => t.http.put(`/v1/orgs/${orgId}/teams/${await team()}/members`).set(as(w)).send({ add: [admin.id] })],
+    ['DELETE /orgs/{id}/teams/{teamId} (not owner)', 'admin', async (w) => t.http.delete(`/v1/orgs/${orgId}/teams/${await team()}`).set(as(w)), 'delete'],
+    ['GET /orgs/{id}/link-invites', 'admin', (w) => t.http.get(`/v1/orgs/${orgId}/link-invites`).set(as(w))],
+    ['POST /orgs/{id}/link-invites', 'admin', (w) => t.http.post(`/v1/orgs/${orgId}/link-invites`).set(as(w)).send({ role: 'read' })],
+    ['GET /orgs/{id}/saml', 'admin', (w) => t.http.get(`/v1/orgs/${orgId}/saml`).set(as(w))],
+    ['POST /orgs/{id}/saml', 'admin', (w) => t.http.post(`/v1/orgs/${orgId}/saml`).set(as(w)).send({ label: 'IdP' })],
+    ['GET /orgs/{id}/sso', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/sso`).set(as(w))],
+  ];
+
+  describe.each(operations)('%s (needs %s)', (_name, minimum, run, kind) => {
+    it.each(WHO)('as %s', async (who) => {
+      const res = await run(who);
+      if (who === 'non-member') expect(res.status).toBe(kind === 'delete' ? 204 : 404);
+      else if (roleAtLeast(who, minimum)) expect([200, 201, 204, 205]).toContain(res.status);
+      else expect(res.status).toBe(403);
+    });
+  });
+
+  it.each(ROLES)('the permissions objects agree with the matrix for %s', async (role) => {
+    const org = (await t.http.get(`/v1/orgs/${orgId}`).set(as(role)).expect(200)).body.permissions;
+    expect(org.admin).toBe(roleAtLeast(role, 'admin'));
+    expect(org.createContent).toBe(roleAtLeast(role, 'create'));
+    expect(org.listMembers && org.listTeams && org.view).toBe(true);
+    const s = (await t.http.get(`/v1/spaces/${await space()}`).set(as(role)).expect(200)).body.permissions;
+    expect(s.edit).toBe(roleAtLeast(role, 'edit'));
+    expect(s.admin).toBe(roleAtLeast(role, 'admin'));
+    expect(s.comment).toBe(roleAtLeast(role, 'comment'));
+    expect(s.review).toBe(roleAtLeast(role, 'review'));
+    const c = (await t.http.get(`/v1/collections/${await collection()}`).set(as(role)).expect(200)).body.permissions;
+    expect(c.admin).toBe(roleAtLeast(role, 'admin'));
+    expect(c.create).toBe(roleAtLeast(role, 'create'));
+    const tm = (await t.http.get(`/v1/orgs/${orgId}/teams/${await team()}`).set(as(role)).expect(200)).body.permissions;
+    expect(tm).toEqual({ admin: roleAtLeast(role, 'admin'), view: true });
+  });
+});
