@@ -3,6 +3,7 @@ import {
   ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiExtraModels,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
@@ -25,6 +26,7 @@ import {
   PutTeamMemberDto,
   TeamDto,
   TeamMemberItemDto,
+  TeamMemberRoleDto,
   TitleQueryDto,
   toInviteDto,
   toMemberDto,
@@ -114,6 +116,7 @@ export class MembersController {
 
 @ApiTags('teams')
 @ApiStandardErrors()
+@ApiExtraModels(TeamMemberRoleDto)
 @Controller('orgs/:organizationId/teams')
 export class TeamsController {
   constructor(private readonly teams: TeamsService) {}
