@@ -10,3 +10,4 @@ export * from './http/list.dto';
 export * from './http/error.dto';
 export * from './http/api-errors';
 export * from './ttl-cache';
+export * from './http/delete-status';

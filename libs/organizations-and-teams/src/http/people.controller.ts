@@ -11,7 +11,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks } from '@app/shared-kernel';
+import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
 import { InvitesService } from '../application/invites.service';
 import { MembersService } from '../application/members.service';
 import { TeamsService } from '../application/teams.service';
@@ -37,11 +37,6 @@ import {
   UpdateTeamDto,
   UpdateTeamMembersDto,
 } from './people.dto';
-
-/** 205 when something was removed, 204 when nothing was there (official delete convention). */
-function deleted(res: Response, outcome: string): void {
-  res.status(outcome === 'absent' ? 204 : 205);
-}
 
 @ApiTags('organization-members')
 @ApiStandardErrors()
@@ -85,7 +80,7 @@ export class MembersController {
   @ApiNoContentResponse({ description: 'The member did not exist in the organization' })
   @ApiConflictResponse({ type: ErrorDto, description: 'The organization would have no admin left' })
   async remove(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('userId') userId: string, @Res({ passthrough: true }) res: Response) {
-    deleted(res, await this.members.remove(actor, org, userId));
+    setDeleteStatus(res, await this.members.remove(actor, org, userId));
   }
 
   @Post('members/:userId/sso')
@@ -160,7 +155,7 @@ export class TeamsController {
   @ApiResetContentResponse({ description: 'The team was deleted' })
   @ApiNoContentResponse({ description: 'The team did not exist in the organization' })
   async delete(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('teamId') teamId: string, @Res({ passthrough: true }) res: Response) {
-    deleted(res, await this.teams.delete(actor, org, teamId));
+    setDeleteStatus(res, await this.teams.delete(actor, org, teamId));
   }
 
   @Get(':teamId/members')
@@ -206,7 +201,7 @@ export class TeamsController {
     @Param('userId') userId: string,
     @Res({ passthrough: true }) res: Response,
   ) {
-    deleted(res, await this.teams.deleteMember(actor, org, teamId, userId));
+    setDeleteStatus(res, await this.teams.deleteMember(actor, org, teamId, userId));
   }
 }
 
@@ -255,7 +250,7 @@ export class InvitesController {
   @ApiResetContentResponse({ description: 'The invite was deleted' })
   @ApiNoContentResponse({ description: 'The invite did not exist' })
   async delete(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('inviteId') id: string, @Res({ passthrough: true }) res: Response) {
-    deleted(res, await this.invites.delete(actor, org, id));
+    setDeleteStatus(res, await this.invites.delete(actor, org, id));
   }
 
   @Post('invites/:inviteId')

@@ -11,7 +11,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor, ApiStandardErrors, CurrentActor, ListOf, listEnvelope, ListQueryDto, Links, Public, RequestLinks } from '@app/shared-kernel';
+import { Actor, ApiStandardErrors, CurrentActor, ListOf, listEnvelope, ListQueryDto, Links, Public, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
 import { SsoService } from '../application/sso.service';
 import {
   CreateSamlProviderDto,
@@ -77,7 +77,7 @@ export class SamlProvidersController {
   @ApiResetContentResponse({ description: 'SAML provider has been deleted' })
   @ApiNoContentResponse({ description: 'SAML provider did not exist' })
   async delete(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('samlProviderId') id: string, @Res({ passthrough: true }) res: Response) {
-    if ((await this.sso.delete(actor, org, id)) === 'absent') res.status(204);
+    setDeleteStatus(res, await this.sso.delete(actor, org, id));
   }
 
   @Get('sso')

@@ -4,7 +4,7 @@ import { CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml'
 import { DataSource } from 'typeorm';
 import { InvalidInputError, Page, PageRequest, Role } from '@app/shared-kernel';
 import { isConfigured, SamlGateway, SamlIdentity, SamlProvider, SamlProviderRepository, ServiceProviderUrls } from '../domain/saml-provider';
-import { sqlPage } from './sql';
+import { isoSortKey, sqlPage } from './sql';
 
 const REQUEST_TTL_MS = 10 * 60_000;
 
@@ -43,7 +43,7 @@ export class SqlSamlProviderRepository extends SamlProviderRepository {
     super();
   }
   async list(organizationId: string, page: PageRequest): Promise<Page<SamlProvider>> {
-    const base = `SELECT p.*, to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') COLLATE "C" AS sort_key
+    const base = `SELECT p.*, ${isoSortKey('p.created_at')} AS sort_key
       FROM saml_providers p WHERE p.organization_id = $1`;
     const rows = await sqlPage<ProviderRow>(this.ds, base, [organizationId], ['sort_key', 'id'], 'asc', page, (r) => [r.sort_key!, r.id]);
     return { ...rows, items: rows.items.map(provider) };

@@ -30,3 +30,8 @@ export async function sqlPage<R>(
   );
   return toPage(rows, page, count, keyOf);
 }
+
+/** A timestamp column as fixed-width UTC text in byte order: a keyset sort key that survives the cursor round trip. */
+export function isoSortKey(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') COLLATE "C"`;
+}

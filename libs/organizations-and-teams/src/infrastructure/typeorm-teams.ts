@@ -5,7 +5,7 @@ import { Page, PageRequest, Role } from '@app/shared-kernel';
 import { Invite, InviteRepository } from '../domain/invite';
 import { MemberFilter, MemberRepository, MemberSort, MemberView, RoleChange, SortOrder } from '../domain/member';
 import { Team, TeamMemberView, TeamRepository, TeamRole, TeamView } from '../domain/team';
-import { sqlPage } from './sql';
+import { isoSortKey, sqlPage } from './sql';
 
 /** Selects a member with their user and team count; `sort_key`/`tiebreak` drive keyset paging. */
 const MEMBER_SELECT = `
@@ -15,8 +15,8 @@ const MEMBER_SELECT = `
          m.user_id AS tiebreak`;
 
 const SORT_KEYS: Record<MemberSort, string> = {
-  joinedAt: `to_char(m.joined_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') COLLATE "C"`,
-  lastSeenAt: `COALESCE(to_char(m.last_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'), '') COLLATE "C"`,
+  joinedAt: isoSortKey('m.joined_at'),
+  lastSeenAt: `COALESCE(${isoSortKey('m.last_seen_at')}, '')`,
   name: `lower(u.display_name) COLLATE "C"`,
 };
 
@@ -120,7 +120,7 @@ interface TeamSqlRow {
 
 const TEAM_SELECT = `SELECT t.id, t.organization_id, t.title, t.created_at,
   (SELECT count(*)::int FROM team_members tm WHERE tm.team_id = t.id) AS members,
-  to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') COLLATE "C" AS sort_key`;
+  ${isoSortKey('t.created_at')} AS sort_key`;
 
 function teamView(r: TeamSqlRow): TeamView {
   return { team: { id: r.id, organizationId: r.organization_id, title: r.title, createdAt: r.created_at }, members: r.members };
@@ -198,7 +198,7 @@ export class SqlTeamRepository extends TeamRepository {
 
   async listMembers(organizationId: string, teamId: string, page: PageRequest): Promise<Page<TeamMemberView>> {
     const base = `${MEMBER_SELECT}, tm.role AS team_role,
-        to_char(tm.added_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') COLLATE "C" AS sort_key
+        ${isoSortKey('tm.added_at')} AS sort_key
       FROM team_members tm
       JOIN organization_members m ON m.organization_id = tm.organization_id AND m.user_id = tm.user_id
       JOIN users u ON u.id = m.user_id
@@ -261,7 +261,7 @@ export class SqlInviteRepository extends InviteRepository {
     super();
   }
   async list(organizationId: string, page: PageRequest): Promise<Page<Invite>> {
-    const base = `SELECT i.*, to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') COLLATE "C" AS sort_key
+    const base = `SELECT i.*, ${isoSortKey('i.created_at')} AS sort_key
       FROM organization_invites i WHERE i.organization_id = $1`;
     return mapPage(await sqlPage<InviteSqlRow>(this.ds, base, [organizationId], ['sort_key', 'id'], 'asc', page, (r) => [r.sort_key, r.id]), invite);
   }

@@ -9,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, Links, RequestLinks } from '@app/shared-kernel';
+import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, Links, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
 import { CollectionsService } from '../application/collections.service';
 import { CreateCollectionDto, ListCollectionsQueryDto, MoveDto, TransferDto, UpdateCollectionDto } from './content.dto';
 import { CollectionDto, toCollectionDto } from './content-response.dto';
@@ -66,7 +66,7 @@ export class CollectionsController {
   @ApiResetContentResponse({ description: 'Collection has been deleted' })
   @ApiNoContentResponse({ description: 'Collection did not exist' })
   async delete(@CurrentActor() actor: Actor, @Param('collectionId') id: string, @Res({ passthrough: true }) res: Response): Promise<void> {
-    if ((await this.collections.delete(actor, id)) === 'absent') res.status(204);
+    setDeleteStatus(res, await this.collections.delete(actor, id));
   }
 
   @Post('collections/:collectionId/move')

@@ -10,7 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks } from '@app/shared-kernel';
+import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
 import { SpacesService } from '../application/spaces.service';
 import { CreateSpaceDto, GetSpaceQueryDto, MoveDto, TransferDto, UpdateSpaceDto } from './content.dto';
 import { SpaceDto, toSpaceDto } from './content-response.dto';
@@ -77,7 +77,7 @@ export class SpacesController {
   @ApiResetContentResponse({ description: 'Space has been deleted' })
   @ApiNoContentResponse({ description: 'Space did not exist' })
   async delete(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Res({ passthrough: true }) res: Response): Promise<void> {
-    if ((await this.spaces.delete(actor, id)) === 'absent') res.status(204);
+    setDeleteStatus(res, await this.spaces.delete(actor, id));
   }
 
   @Post('spaces/:spaceId/duplicate')
