@@ -35,6 +35,10 @@ describe('contract: people operations', () => {
     expect(schemas.check('OrganizationMember', updated.data)).toBe('');
     expect(updated.data.role).toBe('edit');
     expect(schemas.check('User', (await api.users.getUserById(other.id)).data)).toBe('');
+    await api.orgs.createSpace(orgId, { title: 'Visible' });
+    const spaces = await api.orgs.listSpacesForOrganizationMember(orgId, other.id, { order: 'asc' as never });
+    expect(schemas.checkList('MemberContentPermission', spaces.data)).toBe('');
+    expect(spaces.data.count).toBe(1);
   });
 
   it('teams and team members', async () => {

@@ -69,6 +69,28 @@ describe('organization members, joining and link invites', () => {
       expectError(await t.http.get(`/v1/orgs/${orgId}/members`).set(stranger.auth), 404);
     });
 
+    it('GET /members/{userId}/spaces lists the spaces the member can access with their role on each', async () => {
+      const older = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Older' }).expect(201)).body;
+      t.clock.advance(1000);
+      const open = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Open' }).expect(201)).body;
+      await t.http.patch(`/v1/spaces/${open.id}`).set(admin.auth).send({ defaultLevel: 'edit' }).expect(200);
+      const res = await t.http.get(`/v1/orgs/${orgId}/members/${rita.id}/spaces`).set(ed.auth).expect(200);
+      expect(res.body.count).toBe(2);
+      expect(res.body.items.map((i: { permission: string; space: { id: string } }) => [i.space.id, i.permission])).toEqual([
+        [open.id, 'edit'],
+        [older.id, 'read'],
+      ]);
+      expect(res.body.items[0].space.permissions.edit).toBe(true); // the caller's own permissions on the space
+      const asc = await t.http.get(`/v1/orgs/${orgId}/members/${rita.id}/spaces?order=asc&limit=1`).set(ed.auth).expect(200);
+      expect(asc.body.items[0].space.id).toBe(older.id);
+      const next = await t.http.get(`/v1/orgs/${orgId}/members/${rita.id}/spaces?order=asc&limit=1&page=${asc.body.next.page}`).set(ed.auth).expect(200);
+      expect(next.body.items[0].space.id).toBe(open.id);
+      expectError(await t.http.get(`/v1/orgs/${orgId}/members/nobody/spaces`).set(ed.auth), 404, /Member/);
+      expectError(await t.http.get(`/v1/orgs/${orgId}/members/${rita.id}/spaces?order=sideways`).set(ed.auth), 400, /order/);
+      await t.http.delete(`/v1/spaces/${older.id}`).set(admin.auth).expect(205);
+      await t.http.delete(`/v1/spaces/${open.id}`).set(admin.auth).expect(205);
+    });
+
     it('PATCH changes a role (admins only); the last admin cannot be demoted (409)', async () => {
       const res = await t.http.patch(`/v1/orgs/${orgId}/members/${ed.id}`).set(admin.auth).send({ role: 'review' }).expect(200);
       expect(res.body.role).toBe('review');

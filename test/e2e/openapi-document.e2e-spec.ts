@@ -31,7 +31,7 @@ describe('the served OpenAPI document', () => {
       'deleteMemberFromOrganizationTeamById', 'joinOrganizationWithInvite', 'listOrganizationInviteLinks', 'createOrganizationInvite',
       'getOrganizationInviteLink', 'updateOrganizationInviteById', 'deleteOrganizationInviteById', 'listSAMLProvidersInOrganizationById',
       'createOrganizationSAMLProvider', 'getOrganizationSAMLProviderById', 'updateOrganizationSAMLProvider', 'deleteOrganizationSAMLProvider',
-      'listSSOProviderLoginsInOrganization',
+      'listSSOProviderLoginsInOrganization', 'listSpacesForOrganizationMember',
     ]) {
       expect(ids).toContain(id);
     }

@@ -62,6 +62,7 @@ describe('permission matrix', () => {
     ['GET /orgs/{id}/members/{userId}', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/members/${admin.id}`).set(as(w))],
     ['PATCH /orgs/{id}/members/{userId}', 'admin', async (w) => t.http.patch(`/v1/orgs/${orgId}/members/${await person()}`).set(as(w)).send({ role: 'comment' })],
     ['DELETE /orgs/{id}/members/{userId} (someone else)', 'admin', async (w) => t.http.delete(`/v1/orgs/${orgId}/members/${await person()}`).set(as(w)), 'delete'],
+    ['GET /orgs/{id}/members/{userId}/spaces', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/members/${admin.id}/spaces`).set(as(w))],
     ['GET /orgs/{id}/members/{userId}/teams', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/members/${admin.id}/teams`).set(as(w))],
     ['GET /orgs/{id}/teams', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/teams`).set(as(w))],
     ['PUT /orgs/{id}/teams', 'admin', (w) => t.http.put(`/v1/orgs/${orgId}/teams`).set(as(w)).send({ title: 'Team' })],

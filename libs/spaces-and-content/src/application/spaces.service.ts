@@ -79,6 +79,20 @@ export class SpacesService {
     return { ...result, items: result.items.map((space) => ({ space, role: roleIn(member, space, tree) })) };
   }
 
+  /**
+   * GET /orgs/{id}/members/{userId}/spaces: the spaces a member can access, with their role on each
+   * (listSpacesForOrganizationMember). Every member can read every space today, so all live spaces are listed.
+   */
+  async listForMember(actor: Actor, organizationId: string, userId: string, order: 'asc' | 'desc', page: PageRequest): Promise<Page<SpaceView & { permission: Role }>> {
+    const caller = await this.access.memberRole(organizationId, actor.userId, 'Organization', organizationId);
+    const target = await this.access.memberRole(organizationId, userId, 'Member', userId);
+    const [result, tree] = await Promise.all([
+      order === 'asc' ? this.spaces.listByOrganization(organizationId, page) : this.spaces.listByOrganizationDesc(organizationId, page),
+      this.collections.tree(organizationId),
+    ]);
+    return { ...result, items: result.items.map((space) => ({ space, role: roleIn(caller, space, tree), permission: roleIn(target, space, tree) })) };
+  }
+
   async listInCollection(actor: Actor, collectionId: string, page: PageRequest): Promise<Page<SpaceView>> {
     const collection = await this.collections.findById(collectionId);
     if (!collection) throw new NotFoundError('Collection', collectionId);

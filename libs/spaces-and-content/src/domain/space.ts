@@ -100,6 +100,8 @@ export abstract class SpaceRepository {
   abstract update(space: Space): Promise<void>;
   /** Live spaces of an organization, ordered by (createdAt, id). */
   abstract listByOrganization(organizationId: string, page: PageRequest): Promise<Page<Space>>;
+  /** Live spaces of an organization, ordered by (createdAt, id) descending. */
+  abstract listByOrganizationDesc(organizationId: string, page: PageRequest): Promise<Page<Space>>;
   /** Live spaces directly in a collection, ordered by (position, id). */
   abstract listByParent(organizationId: string, parentId: string, page: PageRequest): Promise<Page<Space>>;
   /** Live spaces and collections directly under `parentId` (null: top level). */

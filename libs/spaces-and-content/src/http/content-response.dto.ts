@@ -116,3 +116,9 @@ export function toCollectionDto(c: Collection, role: Role | null, links: Links):
   if (c.parentId) dto.parent = c.parentId;
   return dto;
 }
+
+export class MemberContentPermissionDto {
+  @ApiProperty({ enum: ['admin', 'create', 'review', 'edit', 'comment', 'read'], description: "The member's role on the space" })
+  permission: Role;
+  space: SpaceDto;
+}

@@ -199,6 +199,13 @@ export class UpdateCollectionDto {
   defaultLevel?: DefaultLevel;
 }
 
+export class OrderedListQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ enum: ['asc', 'desc'], default: 'desc', description: 'Order by creation time' })
+  @IsOptional()
+  @IsIn(['asc', 'desc'])
+  order?: 'asc' | 'desc';
+}
+
 export class ListCollectionsQueryDto extends ListQueryDto {
   /** If true (default), nested collections are listed too */
   @ApiPropertyOptional({ type: Boolean, default: true })

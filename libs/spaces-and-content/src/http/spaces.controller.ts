@@ -12,8 +12,8 @@ import {
 import type { Response } from 'express';
 import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
 import { SpacesService } from '../application/spaces.service';
-import { CreateSpaceDto, GetSpaceQueryDto, MoveDto, TransferDto, UpdateSpaceDto } from './content.dto';
-import { SpaceDto, toSpaceDto } from './content-response.dto';
+import { CreateSpaceDto, GetSpaceQueryDto, MoveDto, OrderedListQueryDto, TransferDto, UpdateSpaceDto } from './content.dto';
+import { MemberContentPermissionDto, SpaceDto, toSpaceDto } from './content-response.dto';
 
 @ApiTags('spaces')
 @ApiStandardErrors()
@@ -44,6 +44,21 @@ export class SpacesController {
     const dto = toSpaceDto(view.space, view.role, links);
     res.location(dto.urls.location);
     return dto;
+  }
+
+  @Get('orgs/:organizationId/members/:userId/spaces')
+  @ApiTags('organization-members')
+  @ApiOperation({ operationId: 'listSpacesForOrganizationMember', summary: 'List the spaces a member can access, with their role on each' })
+  @ApiOkResponse({ type: ListOf(MemberContentPermissionDto) })
+  async listForMember(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('userId') userId: string,
+    @Query() query: OrderedListQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    const page = await this.spaces.listForMember(actor, org, userId, query.order ?? 'desc', query.toPageRequest());
+    return listEnvelope(page, (v) => ({ permission: v.permission, space: toSpaceDto(v.space, v.role, links) }));
   }
 
   @Get('collections/:collectionId/spaces')

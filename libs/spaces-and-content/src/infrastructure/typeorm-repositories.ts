@@ -50,11 +50,13 @@ async function keysetPage<R extends object, T>(
   cast: string,
   map: (row: R) => T,
   keyOf: (row: R) => (string | number)[],
+  direction: 'ASC' | 'DESC' = 'ASC',
 ): Promise<Page<T>> {
   const count = await qb.clone().getCount();
-  qb.orderBy(keyColumns[0], 'ASC').addOrderBy(keyColumns[1], 'ASC').limit(page.limit + 1);
+  qb.orderBy(keyColumns[0], direction).addOrderBy(keyColumns[1], direction).limit(page.limit + 1);
   if (page.after) {
-    qb.andWhere(`(${keyColumns[0]}, ${keyColumns[1]}) > (:k0${cast}, :k1)`, { k0: page.after[0], k1: page.after[1] });
+    const cmp = direction === 'ASC' ? '>' : '<';
+    qb.andWhere(`(${keyColumns[0]}, ${keyColumns[1]}) ${cmp} (:k0${cast}, :k1)`, { k0: page.after[0], k1: page.after[1] });
   }
   const rows = await qb.getMany();
   const result = toPage(rows, page, count, keyOf);
@@ -155,6 +157,10 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
   listByOrganization(organizationId: string, page: PageRequest): Promise<Page<Space>> {
     const qb = this.rows.createQueryBuilder('s').where('s.organization_id = :organizationId AND s.deleted_at IS NULL', { organizationId });
     return keysetPage(qb, page, ['s.created_at', 's.id'], '::timestamptz', spaceToDomain, (r) => [r.createdAt.toISOString(), r.id]);
+  }
+  listByOrganizationDesc(organizationId: string, page: PageRequest): Promise<Page<Space>> {
+    const qb = this.rows.createQueryBuilder('s').where('s.organization_id = :organizationId AND s.deleted_at IS NULL', { organizationId });
+    return keysetPage(qb, page, ['s.created_at', 's.id'], '::timestamptz', spaceToDomain, (r) => [r.createdAt.toISOString(), r.id], 'DESC');
   }
   listByParent(organizationId: string, parentId: string, page: PageRequest): Promise<Page<Space>> {
     const qb = this.rows
