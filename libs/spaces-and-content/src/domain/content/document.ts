@@ -1,0 +1,66 @@
+/**
+ * The rich-text document of spec part 1 §2.1 (the official JSONDocument): blocks of inlines and texts,
+ * texts made of leaves with marks. Only the plain shapes Quire produces are typed here.
+ */
+export interface DocMark {
+  object: 'mark';
+  type: 'bold' | 'italic' | 'code' | 'strikethrough';
+}
+
+export interface DocLeaf {
+  object: 'leaf';
+  text: string;
+  marks: DocMark[];
+}
+
+export interface DocText {
+  object: 'text';
+  leaves: DocLeaf[];
+}
+
+export type ContentRef =
+  | { kind: 'url'; url: string }
+  | { kind: 'page'; page: string; anchor?: string }
+  | { kind: 'file'; file: string }
+  | { kind: 'anchor'; anchor: string };
+
+export interface DocInline {
+  object: 'inline';
+  type: 'link' | 'inline-image';
+  key?: string;
+  isVoid: boolean;
+  data: { ref: ContentRef; alt?: string; title?: string };
+  nodes?: DocText[];
+}
+
+export interface DocBlock {
+  object: 'block';
+  type: string;
+  key: string;
+  isVoid?: boolean;
+  data: Record<string, unknown>;
+  nodes?: (DocBlock | DocInline | DocText)[];
+}
+
+export interface JsonDocument {
+  object: 'document';
+  data: { schemaVersion?: number; [k: string]: unknown };
+  nodes: DocBlock[];
+}
+
+export const EMPTY_DOCUMENT: JsonDocument = { object: 'document', data: {}, nodes: [] };
+
+/** Plain text of a document (for search and titles). */
+export function documentText(doc: JsonDocument): string {
+  const out: string[] = [];
+  const walk = (n: DocBlock | DocInline | DocText) => {
+    if (n.object === 'text') out.push(n.leaves.map((l) => l.text).join(''));
+    else if (n.object === 'block' && n.type === 'table') {
+      const records = (n.data.records ?? {}) as Record<string, { values: Record<string, unknown> }>;
+      for (const r of Object.values(records)) out.push(Object.values(r.values).join(' '));
+    } else n.nodes?.forEach(walk);
+    if (n.object === 'block') out.push('\n');
+  };
+  doc.nodes.forEach(walk);
+  return out.join('').replace(/\n{2,}/g, '\n').trim();
+}
