@@ -1,0 +1,278 @@
+import { InvalidInputError } from '@app/shared-kernel';
+import { EMPTY_DOCUMENT, JsonDocument } from './document';
+import { contentHash } from './hash';
+import { defaultLinkResolver, LinkResolver, markdownToDocument } from './markdown';
+import {
+  checkSlugFree,
+  childrenOf,
+  cloneTree,
+  insertAt,
+  isInside,
+  locate,
+  PageNode,
+  PageTree,
+  pathIndex,
+  SLUG_MAX,
+  slugify,
+  uniqueSlug,
+} from './tree';
+
+export type DocumentInput = { markdown: string } | { document: JsonDocument } | Record<string, never>;
+
+export interface PageMeta {
+  title?: string;
+  slug?: string;
+  emoji?: string;
+  description?: string;
+  hidden?: boolean;
+}
+
+export type ContentChange =
+  | ({ operation: 'insert_page'; into?: string; at?: number; ref?: string; document: DocumentInput } & PageMeta)
+  | ({ operation: 'update_page'; page: string; document?: DocumentInput; into?: string | null; at?: number } & PageMeta)
+  | { operation: 'delete_page'; page: string }
+  | { operation: 'revert_page'; page: string; revision?: string; block?: string[] };
+
+export interface ChangeOutcome {
+  object: 'created_page' | 'updated_page' | 'deleted_page';
+  page: string;
+  ref?: string;
+}
+
+export interface ApplyContext {
+  newId(): string;
+  /** ISO time of the change. */
+  now: string;
+  /** Trees of revisions that revert_page may name (the base revision under the key ''). */
+  trees: Map<string, PageTree>;
+}
+
+export interface ApplyResult {
+  tree: PageTree;
+  /** New page bodies by content hash. */
+  documents: Map<string, JsonDocument>;
+  outcomes: ChangeOutcome[];
+}
+
+interface PendingBody {
+  input: DocumentInput;
+}
+
+function isMarkdown(d: DocumentInput): d is { markdown: string } {
+  return typeof (d as { markdown?: unknown }).markdown === 'string';
+}
+
+function isJson(d: DocumentInput): d is { document: JsonDocument } {
+  return typeof (d as { document?: unknown }).document === 'object' && (d as { document?: unknown }).document !== null;
+}
+
+function checkDocument(doc: JsonDocument): JsonDocument {
+  if (doc.object !== 'document' || !Array.isArray(doc.nodes) || typeof doc.data !== 'object' || doc.data === null) {
+    throw new InvalidInputError('document must be {"object":"document","data":{...},"nodes":[...]}');
+  }
+  return doc;
+}
+
+function checkSlug(slug: string): string {
+  if (slug.length > SLUG_MAX || !/^[\p{L}\p{N}][\p{L}\p{N}._-]*$/u.test(slug)) {
+    throw new InvalidInputError(`slug "${slug}" must be 1 to ${SLUG_MAX} letters, digits, dots, hyphens or underscores`);
+  }
+  return slug;
+}
+
+/**
+ * Applies a batch of content changes to a tree, all or nothing: any failure throws an
+ * InvalidInputError naming the change (`changes[2] (update_page): ...`) and nothing is returned.
+ * Markdown links are resolved after the whole batch is placed, so pages can link to pages inserted
+ * later in the same batch (by ref, slug path or relative .md path).
+ */
+export function applyChanges(current: PageTree, changes: ContentChange[], ctx: ApplyContext): ApplyResult {
+  const tree = cloneTree(current);
+  const refs = new Map<string, string>();
+  const pending = new Map<string, PendingBody>();
+  const outcomes = new Map<string, ChangeOutcome>();
+  const touch = (o: ChangeOutcome) => {
+    const prev = outcomes.get(o.page);
+    if (!prev) outcomes.set(o.page, o);
+    else if (o.object === 'deleted_page') outcomes.set(o.page, prev.object === 'created_page' ? { ...o, object: 'deleted_page' } : o);
+  };
+  const idOf = (ref: string) => refs.get(ref) ?? ref;
+
+  changes.forEach((change, i) => {
+    try {
+      switch (change.operation) {
+        case 'insert_page': {
+          const id = ctx.newId();
+          if (change.ref !== undefined) {
+            if (refs.has(change.ref)) throw new InvalidInputError(`ref "${change.ref}" is used twice in this batch`);
+            if (pathIndex(tree).has(change.ref)) throw new InvalidInputError(`ref "${change.ref}" collides with an existing page path`);
+            refs.set(change.ref, id);
+          }
+          const into = change.into === undefined ? null : idOf(change.into);
+          const siblings = childrenOf(tree, into);
+          const meta = metaOf(change.document);
+          const title = (meta.title ?? change.title ?? 'Untitled').trim() || 'Untitled';
+          let slug: string;
+          if (change.slug !== undefined) {
+            slug = checkSlug(change.slug);
+            checkSlugFree(siblings, slug);
+          } else slug = uniqueSlug(siblings, slugify(title, id));
+          const node: PageNode = { id, type: 'document', title, slug, document: null, createdAt: ctx.now, updatedAt: ctx.now, pages: [] };
+          applyMeta(node, { ...change, ...meta, title });
+          insertAt(siblings, node, change.at);
+          pending.set(id, { input: change.document });
+          touch({ object: 'created_page', page: id, ref: change.ref });
+          break;
+        }
+        case 'update_page': {
+          const id = idOf(change.page);
+          const found = locate(tree, id);
+          if (!found) throw new InvalidInputError(`page "${change.page}" does not exist`);
+          const node = found.node;
+          if (change.into !== undefined || change.at !== undefined) {
+            const into = change.into === undefined ? (found.parent?.id ?? null) : change.into === null ? null : idOf(change.into);
+            if (into !== null && isInside(tree, into, id)) throw new InvalidInputError('a page cannot be moved under itself or its own descendants');
+            const target = childrenOf(tree, into);
+            found.siblings.splice(found.index, 1);
+            const sameParent = into === (found.parent?.id ?? null);
+            insertAt(target, node, change.at ?? (sameParent ? found.index : undefined));
+            if (!change.slug) node.slug = uniqueSlug(target, node.slug, node.id);
+          }
+          const meta = change.document ? metaOf(change.document) : {};
+          const title = meta.title ?? change.title;
+          if (title !== undefined && !title.trim()) throw new InvalidInputError('title must not be empty');
+          applyMeta(node, { ...change, ...meta, title });
+          if (change.slug !== undefined) {
+            node.slug = checkSlug(change.slug);
+            checkSlugFree(childrenOf(tree, locate(tree, id)!.parent?.id ?? null), node.slug, id);
+          }
+          if (change.document) pending.set(id, { input: change.document });
+          node.updatedAt = ctx.now;
+          touch({ object: 'updated_page', page: id });
+          break;
+        }
+        case 'delete_page': {
+          const id = idOf(change.page);
+          const found = locate(tree, id);
+          if (!found) throw new InvalidInputError(`page "${change.page}" does not exist`);
+          found.siblings.splice(found.index, 1);
+          pending.delete(id);
+          touch({ object: 'deleted_page', page: id });
+          break;
+        }
+        case 'revert_page': {
+          if (change.block?.length) throw new InvalidInputError('reverting single blocks is not supported; revert the whole page');
+          const target = ctx.trees.get(change.revision ?? '');
+          if (!target) throw new InvalidInputError(`revision "${change.revision}" does not exist in this space`);
+          const id = idOf(change.page);
+          const now = locate(tree, id);
+          const then = locate(target, id);
+          if (!now && !then) throw new InvalidInputError(`page "${change.page}" exists neither in the change request nor in the revision`);
+          if (now && !then) {
+            now.siblings.splice(now.index, 1);
+            touch({ object: 'deleted_page', page: id });
+          } else if (!now && then) {
+            const parentId = then.parent && locate(tree, then.parent.id) ? then.parent.id : null;
+            const siblings = childrenOf(tree, parentId);
+            const restored = cloneTree([then.node])[0];
+            restored.slug = uniqueSlug(siblings, restored.slug, restored.id);
+            insertAt(siblings, restored, then.index);
+            touch({ object: 'created_page', page: id });
+          } else if (now && then) {
+            const { pages } = now.node;
+            Object.assign(now.node, { ...then.node, pages });
+            for (const k of ['emoji', 'description', 'hidden'] as const) if (then.node[k] === undefined) delete now.node[k];
+            pending.delete(id);
+            touch({ object: 'updated_page', page: id });
+          }
+          break;
+        }
+        default:
+          throw new InvalidInputError(`unknown operation "${(change as { operation: string }).operation}"`);
+      }
+    } catch (e) {
+      if (e instanceof InvalidInputError) throw new InvalidInputError(`changes[${i}] (${change.operation}): ${e.message}`);
+      throw e;
+    }
+  });
+
+  // Bodies, now that every page of the batch has its place: links resolve against the final tree.
+  const documents = new Map<string, JsonDocument>();
+  const paths = pathIndex(tree);
+  for (const [id, body] of pending) {
+    const located = locate(tree, id);
+    if (!located) continue;
+    let doc: JsonDocument;
+    try {
+      if (isMarkdown(body.input)) {
+        const parentPath = located.path.includes('/') ? located.path.slice(0, located.path.lastIndexOf('/')) : '';
+        doc = markdownToDocument(body.input.markdown, linkResolver(paths, refs, parentPath), { titleFromHeading: true }).document;
+      } else if (isJson(body.input)) doc = checkDocument(body.input.document);
+      else doc = EMPTY_DOCUMENT;
+    } catch (e) {
+      const index = changes.findIndex((c) => ('ref' in c && c.ref && refs.get(c.ref) === id) || ('page' in c && (c.page === id || refs.get(c.page) === id)));
+      if (e instanceof InvalidInputError) throw new InvalidInputError(`changes[${index}] (${changes[index]?.operation}): ${e.message}`);
+      throw e;
+    }
+    if (doc.nodes.length === 0) located.node.document = null;
+    else {
+      const hash = contentHash(doc);
+      documents.set(hash, doc);
+      located.node.document = hash;
+    }
+  }
+  return { tree, documents, outcomes: [...outcomes.values()] };
+}
+
+function metaOf(input: DocumentInput): PageMeta {
+  if (!isMarkdown(input)) return {};
+  const parsed = markdownToDocument(input.markdown, defaultLinkResolver, { titleFromHeading: true });
+  const meta: PageMeta = {};
+  const title = parsed.meta.title ?? parsed.leadingTitle;
+  if (title) meta.title = title;
+  if (parsed.meta.description !== undefined) meta.description = parsed.meta.description;
+  if (parsed.meta.emoji !== undefined) meta.emoji = parsed.meta.emoji;
+  if (parsed.meta.hidden !== undefined) meta.hidden = parsed.meta.hidden;
+  return meta;
+}
+
+function applyMeta(node: PageNode, meta: PageMeta): void {
+  if (meta.title !== undefined) node.title = meta.title.trim();
+  for (const k of ['emoji', 'description'] as const) {
+    const v = meta[k];
+    if (v === undefined) continue;
+    if (v === '') delete node[k];
+    else node[k] = v;
+  }
+  if (meta.hidden !== undefined) node.hidden = meta.hidden;
+}
+
+/**
+ * Markdown link targets → page references: `/pages/<id or ref>`, a slug path (`/guides/install`),
+ * a relative `.md` path (`./install.md`, `../README.md`), or a batch ref; anything else stays a URL.
+ */
+export function linkResolver(paths: Map<string, string>, refs: Map<string, string>, parentPath: string): LinkResolver {
+  return (url) => {
+    const base = defaultLinkResolver(url);
+    if (base.kind === 'page') return { ...base, page: refs.get(base.page) ?? base.page };
+    if (base.kind !== 'url' || /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//')) return base;
+    const [rawPath, anchor] = url.split('#', 2);
+    let p = decodeURIComponent(rawPath);
+    const withRef = p.replace(/^\.\//, '').replace(/\.md$/, '');
+    if (refs.has(withRef)) return anchor ? { kind: 'page', page: refs.get(withRef)!, anchor } : { kind: 'page', page: refs.get(withRef)! };
+    let segments: string[];
+    if (p.startsWith('/')) segments = p.split('/').filter(Boolean);
+    else {
+      segments = parentPath ? parentPath.split('/') : [];
+      for (const part of p.split('/')) {
+        if (part === '' || part === '.') continue;
+        if (part === '..') segments.pop();
+        else segments.push(part);
+      }
+    }
+    p = segments.join('/').replace(/\.md$/, '').replace(/(^|\/)(README|readme)$/, '');
+    const id = paths.get(p);
+    if (!id) return base;
+    return anchor ? { kind: 'page', page: id, anchor } : { kind: 'page', page: id };
+  };
+}

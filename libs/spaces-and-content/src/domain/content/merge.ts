@@ -1,0 +1,161 @@
+import { diff3Merge } from 'node-diff3';
+import { JsonDocument } from './document';
+import { contentHash } from './hash';
+import { documentToMarkdown, markdownToDocument } from './markdown';
+import { PageNode, PageTree, walk } from './tree';
+
+export type ConflictReason = 'both-edited' | 'delete-vs-edit' | 'both-moved' | 'both-changed' | 'cycle';
+
+export interface MergeConflict {
+  page: string;
+  title: string;
+  reason: ConflictReason;
+  /** The page attributes or body in conflict. */
+  fields: string[];
+}
+
+export interface MergeResult {
+  tree: PageTree;
+  /** Bodies produced by line-level merges, by hash. */
+  documents: Map<string, JsonDocument>;
+  conflicts: MergeConflict[];
+}
+
+interface Flat {
+  node: Omit<PageNode, 'pages'>;
+  parent: string | null;
+  index: number;
+}
+
+const ATTRIBUTES = ['type', 'title', 'slug', 'emoji', 'description', 'hidden'] as const;
+
+function flatten(tree: PageTree): Map<string, Flat> {
+  const m = new Map<string, Flat>();
+  walk(tree, (l) => {
+    const { pages: _pages, ...node } = l.node;
+    m.set(l.node.id, { node, parent: l.parent?.id ?? null, index: l.index });
+  });
+  return m;
+}
+
+function changedFields(a: Flat, b: Flat): string[] {
+  const fields: string[] = ATTRIBUTES.filter((k) => a.node[k] !== b.node[k]);
+  if (a.node.document !== b.node.document) fields.push('document');
+  if (a.parent !== b.parent) fields.push('parent');
+  return fields;
+}
+
+/** Three-way choice: the side that changed wins; both changing to different values is a conflict. */
+function pick<T>(base: T, ours: T, theirs: T): { value: T; conflict: boolean } {
+  if (ours === theirs) return { value: ours, conflict: false };
+  if (ours === base) return { value: theirs, conflict: false };
+  if (theirs === base) return { value: ours, conflict: false };
+  return { value: ours, conflict: true };
+}
+
+/**
+ * Merges two descendants (ours, theirs) of a common base revision tree. Page level for the tree
+ * (additions, deletions, moves, attributes); line level (diff3 on the markdown) for pages whose body
+ * both sides edited. A true conflict is reported, never dropped: when `conflicts` is not empty,
+ * `tree` must not be used.
+ */
+export function mergeTrees(base: PageTree, ours: PageTree, theirs: PageTree, body: (hash: string) => JsonDocument | null): MergeResult {
+  const b = flatten(base);
+  const o = flatten(ours);
+  const t = flatten(theirs);
+  const conflicts: MergeConflict[] = [];
+  const documents = new Map<string, JsonDocument>();
+  const merged = new Map<string, Flat & { fromTheirs: boolean }>();
+  const markdownOf = (hash: string | null) => {
+    if (!hash) return '';
+    const doc = body(hash);
+    return doc ? documentToMarkdown(doc) : '';
+  };
+
+  for (const id of new Set([...b.keys(), ...o.keys(), ...t.keys()])) {
+    const bb = b.get(id);
+    const oo = o.get(id);
+    const tt = t.get(id);
+    if (!bb) {
+      if (oo) merged.set(id, { ...oo, fromTheirs: false });
+      else if (tt) merged.set(id, { ...tt, fromTheirs: true });
+      continue;
+    }
+    if (!oo && !tt) continue;
+    if (!oo || !tt) {
+      const kept = (oo ?? tt)!;
+      const edits = changedFields(bb, kept);
+      if (edits.length) conflicts.push({ page: id, title: kept.node.title, reason: 'delete-vs-edit', fields: edits });
+      continue;
+    }
+    const node = { ...oo.node };
+    const clashing: string[] = [];
+    for (const k of ATTRIBUTES) {
+      const r = pick(bb.node[k], oo.node[k], tt.node[k]);
+      (node as Record<string, unknown>)[k] = r.value;
+      if (r.conflict) clashing.push(k);
+    }
+    if (clashing.length) conflicts.push({ page: id, title: oo.node.title, reason: 'both-changed', fields: clashing });
+    const parent = pick(bb.parent, oo.parent, tt.parent);
+    if (parent.conflict) conflicts.push({ page: id, title: oo.node.title, reason: 'both-moved', fields: ['parent'] });
+    const theirsMoved = tt.parent !== bb.parent || tt.index !== bb.index;
+    const oursMoved = oo.parent !== bb.parent || oo.index !== bb.index;
+    const doc = pick(bb.node.document, oo.node.document, tt.node.document);
+    if (!doc.conflict) node.document = doc.value;
+    else {
+      const lines = (h: string | null) => markdownOf(h).split('\n');
+      const regions = diff3Merge(lines(oo.node.document), lines(bb.node.document), lines(tt.node.document));
+      if (regions.some((r) => r.conflict)) conflicts.push({ page: id, title: oo.node.title, reason: 'both-edited', fields: ['document'] });
+      else {
+        const markdown = regions.flatMap((r) => r.ok ?? []).join('\n');
+        const mergedDoc = markdownToDocument(markdown).document;
+        if (mergedDoc.nodes.length === 0) node.document = null;
+        else {
+          const hash = contentHash(mergedDoc);
+          documents.set(hash, mergedDoc);
+          node.document = hash;
+        }
+      }
+    }
+    const fromTheirs = theirsMoved && !oursMoved;
+    merged.set(id, { node, parent: parent.value, index: fromTheirs ? tt.index : oo.index, fromTheirs });
+  }
+
+  // A page kept or added under a parent that the other side deleted.
+  for (const [id, m] of merged) {
+    if (m.parent !== null && !merged.has(m.parent)) {
+      conflicts.push({ page: m.parent, title: (b.get(m.parent) ?? o.get(m.parent) ?? t.get(m.parent))?.node.title ?? m.parent, reason: 'delete-vs-edit', fields: [`child ${id}`] });
+    }
+  }
+  // Moves on both sides that make a page its own ancestor.
+  for (const [id] of merged) {
+    const seen = new Set<string>();
+    let p: string | null = id;
+    while (p !== null && merged.has(p)) {
+      if (seen.has(p)) {
+        conflicts.push({ page: id, title: merged.get(id)!.node.title, reason: 'cycle', fields: ['parent'] });
+        break;
+      }
+      seen.add(p);
+      p = merged.get(p)!.parent;
+    }
+  }
+  if (conflicts.length) return { tree: ours, documents: new Map(), conflicts: dedupe(conflicts) };
+
+  const children = new Map<string | null, (Flat & { fromTheirs: boolean })[]>();
+  for (const m of merged.values()) children.set(m.parent, [...(children.get(m.parent) ?? []), m]);
+  const build = (parent: string | null): PageTree =>
+    (children.get(parent) ?? [])
+      .sort((x, y) => x.index - y.index || Number(x.fromTheirs) - Number(y.fromTheirs) || (x.node.id < y.node.id ? -1 : 1))
+      .map((m) => ({ ...m.node, pages: build(m.node.id) }));
+  return { tree: build(null), documents, conflicts: [] };
+}
+
+function dedupe(conflicts: MergeConflict[]): MergeConflict[] {
+  const seen = new Map<string, MergeConflict>();
+  for (const c of conflicts) {
+    const key = `${c.page}:${c.reason}`;
+    if (!seen.has(key)) seen.set(key, c);
+  }
+  return [...seen.values()];
+}

@@ -1,0 +1,113 @@
+import { InvalidInputError } from '@app/shared-kernel';
+
+/** A page in a revision's tree. Bodies are referenced by the hash of their document (content-addressed). */
+export interface PageNode {
+  id: string;
+  type: 'document' | 'group';
+  title: string;
+  slug: string;
+  emoji?: string;
+  description?: string;
+  hidden?: boolean;
+  /** Hash of the page's document in the documents store; null for an empty page. */
+  document: string | null;
+  createdAt?: string;
+  updatedAt?: string;
+  pages: PageNode[];
+}
+
+export type PageTree = PageNode[];
+
+export const SLUG_MAX = 100;
+
+/** A page's slug from its title: lowercase letters and digits (any script) joined by hyphens. */
+export function slugify(title: string, fallback: string): string {
+  const s = title
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, SLUG_MAX)
+    .replace(/-+$/, '');
+  return s || fallback.toLowerCase();
+}
+
+export interface Located {
+  node: PageNode;
+  parent: PageNode | null;
+  siblings: PageNode[];
+  index: number;
+  path: string;
+}
+
+export function walk(tree: PageTree, fn: (l: Located) => void, parent: PageNode | null = null, prefix = ''): void {
+  tree.forEach((node, index) => {
+    const path = prefix ? `${prefix}/${node.slug}` : node.slug;
+    fn({ node, parent, siblings: tree, index, path });
+    walk(node.pages, fn, node, path);
+  });
+}
+
+export function locate(tree: PageTree, id: string): Located | null {
+  let found: Located | null = null;
+  walk(tree, (l) => {
+    if (!found && l.node.id === id) found = l;
+  });
+  return found;
+}
+
+export function countPages(tree: PageTree): number {
+  let n = 0;
+  walk(tree, () => (n += 1));
+  return n;
+}
+
+/** A deep copy (page nodes are small; bodies are not copied, only their hashes). */
+export function cloneTree(tree: PageTree): PageTree {
+  return tree.map((n) => ({ ...n, pages: cloneTree(n.pages) }));
+}
+
+export function isInside(tree: PageTree, id: string, ancestorId: string): boolean {
+  const anc = locate(tree, ancestorId);
+  if (!anc) return false;
+  let inside = false;
+  walk(anc.node.pages, (l) => {
+    if (l.node.id === id) inside = true;
+  });
+  return inside || id === ancestorId;
+}
+
+/** Children of `parentId` (roots when null); throws when the parent does not exist. */
+export function childrenOf(tree: PageTree, parentId: string | null, what = 'into'): PageNode[] {
+  if (parentId === null) return tree;
+  const parent = locate(tree, parentId);
+  if (!parent) throw new InvalidInputError(`${what}: page "${parentId}" does not exist`);
+  return parent.node.pages;
+}
+
+export function checkSlugFree(siblings: PageNode[], slug: string, exceptId?: string): void {
+  if (siblings.some((s) => s.slug === slug && s.id !== exceptId)) throw new InvalidInputError(`slug "${slug}" is already used by a sibling page`);
+}
+
+/** A slug derived from a title, made unique among siblings with -2, -3, … */
+export function uniqueSlug(siblings: PageNode[], base: string, exceptId?: string): string {
+  let slug = base;
+  for (let i = 2; siblings.some((s) => s.slug === slug && s.id !== exceptId); i++) slug = `${base.slice(0, SLUG_MAX - 4)}-${i}`;
+  return slug;
+}
+
+export function insertAt<T>(list: T[], item: T, at: number | undefined): void {
+  if (at === undefined || at >= list.length) list.push(item);
+  else list.splice(Math.max(0, at), 0, item);
+}
+
+/** Maps every page path (slug path) to its id. */
+export function pathIndex(tree: PageTree): Map<string, string> {
+  const m = new Map<string, string>();
+  walk(tree, (l) => m.set(l.path, l.node.id));
+  return m;
+}
+
+export function pathOf(tree: PageTree, id: string): string | null {
+  return locate(tree, id)?.path ?? null;
+}
