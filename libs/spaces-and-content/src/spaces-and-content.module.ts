@@ -8,20 +8,26 @@ import { CollectionRepository } from './domain/collection';
 import { SpaceRepository } from './domain/space';
 import { CollectionsController } from './http/collections.controller';
 import { SpacesController } from './http/spaces.controller';
+import { ContentController } from './http/content.controller';
+import { ContentService } from './application/content.service';
+import { RevisionRepository } from './domain/content/revision';
+import { SqlRevisionRepository } from './infrastructure/typeorm-revisions';
 import { CONTENT_ENTITIES } from './infrastructure/orm-entities';
 import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastructure/typeorm-repositories';
 
 /** Collections and spaces (content comes with the content engine). Needs global `Clock` and `IdGenerator`. */
 @Module({
   imports: [TypeOrmModule.forFeature(CONTENT_ENTITIES), OrganizationsAndTeamsModule],
-  controllers: [SpacesController, CollectionsController],
+  controllers: [SpacesController, CollectionsController, ContentController],
   providers: [
     SpacesService,
     CollectionsService,
     ContentAccess,
+    ContentService,
+    { provide: RevisionRepository, useClass: SqlRevisionRepository },
     { provide: SpaceRepository, useClass: TypeOrmSpaceRepository },
     { provide: CollectionRepository, useClass: TypeOrmCollectionRepository },
   ],
-  exports: [SpacesService, CollectionsService],
+  exports: [SpacesService, CollectionsService, ContentService],
 })
 export class SpacesAndContentModule {}

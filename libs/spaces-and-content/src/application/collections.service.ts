@@ -5,6 +5,7 @@ import { applyCollectionPatch, Collection, COLLECTION_TITLE_MAX, CollectionPatch
 import { placeAmong, positionAtEnd } from '../domain/position';
 import { SpaceRepository } from '../domain/space';
 import { ContentAccess, requireRole } from './content-access';
+import { ContentService } from './content.service';
 import { MoveInput, requireMoveInput } from './spaces.service';
 
 export interface CollectionView {
@@ -18,6 +19,7 @@ export class CollectionsService {
     private readonly collections: CollectionRepository,
     private readonly spaces: SpaceRepository,
     private readonly access: ContentAccess,
+    private readonly content: ContentService,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
@@ -121,7 +123,8 @@ export class CollectionsService {
     const tree = await this.collections.tree(collection.organizationId);
     const position = positionAtEnd(await this.spaces.siblings(organizationId, null));
     const now = this.clock.now();
-    await this.collections.transferTree(collection.organizationId, tree.subtree(collectionId), { id: collectionId, position }, organizationId, now);
+    const movedSpaces = await this.collections.transferTree(collection.organizationId, tree.subtree(collectionId), { id: collectionId, position }, organizationId, now);
+    for (const spaceId of movedSpaces) await this.content.moveSpaceContent(spaceId, collection.organizationId, organizationId);
     const moved: Collection = { ...collection, organizationId, parentId: null, position, updatedAt: now };
     return { collection: moved, role: await this.access.collectionRole(moved, actor.userId) };
   }

@@ -29,6 +29,7 @@ import {
   ZERO_COUNTERS,
 } from '../domain/space';
 import { ContentAccess, requireRole } from './content-access';
+import { ContentService } from './content.service';
 
 export interface SpaceView {
   space: Space;
@@ -55,6 +56,7 @@ export class SpacesService {
     private readonly spaces: SpaceRepository,
     private readonly collections: CollectionRepository,
     private readonly access: ContentAccess,
+    private readonly content: ContentService,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
@@ -130,6 +132,7 @@ export class SpacesService {
       deletedAt: null,
     };
     await this.spaces.insert(space);
+    await this.content.createInitialRevision(space, actor.userId);
     return { space, role: await this.access.spaceRole(space, actor.userId, tree) };
   }
 
@@ -198,6 +201,7 @@ export class SpacesService {
       deletedAt: null,
     };
     await this.spaces.insert(copy);
+    await this.content.copyContent(space, copy, actor.userId);
     return { space: copy, role: await this.access.spaceRole(copy, actor.userId, tree) };
   }
 
@@ -229,6 +233,7 @@ export class SpacesService {
       updatedAt: this.clock.now(),
     };
     await this.spaces.update(moved);
+    await this.content.moveSpaceContent(space.id, space.organizationId, organizationId);
     return { space: moved, role: await this.access.spaceRole(moved, actor.userId) };
   }
 

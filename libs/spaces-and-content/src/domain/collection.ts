@@ -99,12 +99,15 @@ export abstract class CollectionRepository {
   abstract list(organizationId: string, topLevelOnly: boolean, page: PageRequest): Promise<Page<Collection>>;
   /** Deletes the collections and soft-deletes the spaces inside them, atomically. */
   abstract deleteTree(organizationId: string, collectionIds: string[], deletedAt: Date): Promise<void>;
-  /** Moves collections and their live spaces to another organization, atomically; the root gets a new parent and position. */
+  /**
+   * Moves collections and their live spaces to another organization, atomically; the root gets a new
+   * parent and position. Returns the ids of the spaces moved.
+   */
   abstract transferTree(
     fromOrganizationId: string,
     collectionIds: string[],
     root: { id: string; position: string },
     toOrganizationId: string,
     at: Date,
-  ): Promise<void>;
+  ): Promise<string[]>;
 }

@@ -97,6 +97,7 @@ export function duplicateTitle(title: string): string {
 export abstract class SpaceRepository {
   abstract findById(id: string): Promise<Space | null>;
   abstract insert(space: Space): Promise<void>;
+  /** Writes the space's own fields (not its revision pointer or counters). */
   abstract update(space: Space): Promise<void>;
   /** Live spaces of an organization, ordered by (createdAt, id). */
   abstract listByOrganization(organizationId: string, page: PageRequest): Promise<Page<Space>>;
@@ -106,6 +107,9 @@ export abstract class SpaceRepository {
   abstract listByParent(organizationId: string, parentId: string, page: PageRequest): Promise<Page<Space>>;
   /** Live spaces and collections directly under `parentId` (null: top level). */
   abstract siblings(organizationId: string, parentId: string | null): Promise<{ kind: 'space' | 'collection'; id: string; position: string }[]>;
+  /** Moves the space to `next` only if its revision is still `expected`; false when main moved meanwhile. */
+  abstract compareAndSetRevision(spaceId: string, expected: string, next: string, at: Date): Promise<boolean>;
+  abstract setCounters(spaceId: string, counters: Partial<SpaceCounters>): Promise<void>;
   /** Permanently removes spaces deleted at or before `cutoff`; returns how many. */
   abstract purgeDeletedBefore(cutoff: Date): Promise<number>;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
-import { DataSource, In, IsNull, LessThanOrEqual, Not, Repository, SelectQueryBuilder } from 'typeorm';
+import { DataSource, In, IsNull, Not, Repository, SelectQueryBuilder } from 'typeorm';
 import { DefaultLevel, Page, PageRequest, toPage } from '@app/shared-kernel';
 import { Collection, CollectionRepository, CollectionTree } from '../domain/collection';
 import { Space, SpaceMergeRules, SpaceRepository } from '../domain/space';
@@ -107,17 +107,17 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
     root: { id: string; position: string },
     toOrganizationId: string,
     at: Date,
-  ): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
+  ): Promise<string[]> {
+    return this.dataSource.transaction(async (em) => {
       await em.update(CollectionRow, { organizationId: fromOrganizationId, id: In(collectionIds) }, { organizationId: toOrganizationId, updatedAt: at });
       await em.update(CollectionRow, { id: root.id }, { parentId: null, position: root.position });
       // Live spaces move with their collections; deleted ones stay behind, restorable at the top level.
-      await em.update(
-        SpaceRow,
-        { organizationId: fromOrganizationId, parentId: In(collectionIds), deletedAt: IsNull() },
-        { organizationId: toOrganizationId, updatedAt: at },
+      const [moved]: [{ id: string }[], number] = await em.query(
+        'UPDATE spaces SET organization_id = $3, updated_at = $4 WHERE organization_id = $1 AND parent_id = ANY($2::text[]) AND deleted_at IS NULL RETURNING id',
+        [fromOrganizationId, collectionIds, toOrganizationId, at],
       );
       await em.update(SpaceRow, { organizationId: fromOrganizationId, parentId: In(collectionIds), deletedAt: Not(IsNull()) }, { parentId: null });
+      return moved.map((r) => r.id);
     });
   }
 }
@@ -151,8 +151,13 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
   async insert(space: Space): Promise<void> {
     await this.rows.insert(spaceToRow(space));
   }
+  /**
+   * Writes the space's own fields. The revision pointer and the counters are not written here: they
+   * move only through compareAndSetRevision and setCounters, so a concurrent PATCH cannot undo a merge.
+   */
   async update(space: Space): Promise<void> {
-    await this.rows.save(spaceToRow(space));
+    const { id, revision: _revision, comments: _c, changeRequests: _cr, changeRequestsOpen: _o, changeRequestsDraft: _d, ...fields } = spaceToRow(space);
+    await this.rows.update({ id }, fields);
   }
   listByOrganization(organizationId: string, page: PageRequest): Promise<Page<Space>> {
     const qb = this.rows.createQueryBuilder('s').where('s.organization_id = :organizationId AND s.deleted_at IS NULL', { organizationId });
@@ -179,8 +184,26 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
       params,
     );
   }
+  async compareAndSetRevision(spaceId: string, expected: string, next: string, at: Date): Promise<boolean> {
+    const [, affected] = await this.dataSource.query('UPDATE spaces SET revision_id = $3, updated_at = $4 WHERE id = $1 AND revision_id = $2', [spaceId, expected, next, at]);
+    return affected === 1;
+  }
+  async setCounters(spaceId: string, counters: Partial<{ comments: number; changeRequests: number; changeRequestsOpen: number; changeRequestsDraft: number }>): Promise<void> {
+    const set: Partial<SpaceRow> = {};
+    if (counters.comments !== undefined) set.comments = counters.comments;
+    if (counters.changeRequests !== undefined) set.changeRequests = counters.changeRequests;
+    if (counters.changeRequestsOpen !== undefined) set.changeRequestsOpen = counters.changeRequestsOpen;
+    if (counters.changeRequestsDraft !== undefined) set.changeRequestsDraft = counters.changeRequestsDraft;
+    if (Object.keys(set).length) await this.rows.update({ id: spaceId }, set);
+  }
+  /** Removes the spaces and their revisions (page bodies are shared by hash and stay). */
   async purgeDeletedBefore(cutoff: Date): Promise<number> {
-    const result = await this.rows.delete({ deletedAt: LessThanOrEqual(cutoff) });
-    return result.affected ?? 0;
+    const rows: { id: string }[] = await this.dataSource.query(
+      `WITH gone AS (DELETE FROM spaces WHERE deleted_at <= $1 RETURNING id),
+            revs AS (DELETE FROM revisions WHERE space_id IN (SELECT id FROM gone))
+       SELECT id FROM gone`,
+      [cutoff],
+    );
+    return rows.length;
   }
 }

@@ -265,12 +265,14 @@ function leafToPhrasing(l: DocLeaf): PhrasingContent[] {
   return [node];
 }
 
+let currentRefUrl: (ref: ContentRef) => string = refToUrl;
+
 function toPhrasing(nodes: DocBlock['nodes']): PhrasingContent[] {
   const out: PhrasingContent[] = [];
   for (const n of nodes ?? []) {
     if (n.object === 'text') n.leaves.forEach((l) => out.push(...leafToPhrasing(l)));
     else if (n.object === 'inline' && n.type === 'link') {
-      const link: Link = { type: 'link', url: refToUrl(n.data.ref), children: toPhrasing(n.nodes) };
+      const link: Link = { type: 'link', url: currentRefUrl(n.data.ref), children: toPhrasing(n.nodes) };
       if (n.data.title) link.title = n.data.title;
       out.push(link);
     } else if (n.object === 'inline' && n.type === 'inline-image') out.push({ type: 'image', url: refToUrl(n.data.ref), alt: n.data.alt ?? '' });
@@ -356,7 +358,12 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
   return out;
 }
 
-/** Renders a document as GFM markdown. */
-export function documentToMarkdown(doc: JsonDocument): string {
-  return printer.stringify({ type: 'root', children: toMdast(doc.nodes) } as Root);
+/** Renders a document as GFM markdown; `refUrl` chooses how page, file and anchor references are written. */
+export function documentToMarkdown(doc: JsonDocument, refUrl: (ref: ContentRef) => string = refToUrl): string {
+  currentRefUrl = refUrl;
+  try {
+    return printer.stringify({ type: 'root', children: toMdast(doc.nodes) } as Root);
+  } finally {
+    currentRefUrl = refToUrl;
+  }
 }

@@ -1,0 +1,146 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, ConflictError, IdGenerator, NotFoundError, PreconditionError } from '@app/shared-kernel';
+import { applyChanges, ChangeOutcome, ContentChange } from '../domain/content/changes';
+import type { JsonDocument } from '../domain/content/document';
+import { mergeTrees, MergeConflict } from '../domain/content/merge';
+import { Revision, RevisionRepository, RevisionType } from '../domain/content/revision';
+import { locate, PageNode, PageTree, walk } from '../domain/content/tree';
+import { Space, SpaceRepository } from '../domain/space';
+
+export interface CommitResult {
+  revision: Revision;
+  outcomes: ChangeOutcome[];
+}
+
+export interface ThreeWay {
+  base: string;
+  ours: string;
+  theirs: string;
+}
+
+export type MergeOutcome = { ok: true; tree: PageTree; documents: Map<string, JsonDocument> } | { ok: false; conflicts: MergeConflict[] };
+
+/** How many times a merge is recomputed when main moved while it was being computed. */
+const CAS_ATTEMPTS = 20;
+
+/**
+ * The content engine's facade: revisions, page bodies, change batches and three-way merges.
+ * Other contexts (change requests) use it through index.ts; it never calls them back.
+ */
+@Injectable()
+export class ContentService {
+  constructor(
+    private readonly revisions: RevisionRepository,
+    private readonly spaces: SpaceRepository,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  /** The empty first revision of a new space (its id is already on the space). */
+  async createInitialRevision(space: Space, createdBy: string | null): Promise<void> {
+    await this.revisions.insert(
+      { id: space.revision, organizationId: space.organizationId, spaceId: space.id, parents: [], type: 'edits', tree: [], createdAt: space.createdAt, createdBy },
+      new Map(),
+    );
+  }
+
+  async copyContent(from: Space, to: Space, createdBy: string | null): Promise<void> {
+    const source = await this.revision(from.id, from.revision);
+    await this.revisions.copy(source, { id: to.revision, spaceId: to.id, organizationId: to.organizationId, createdAt: to.createdAt, createdBy });
+  }
+
+  moveSpaceContent(spaceId: string, fromOrganizationId: string, toOrganizationId: string): Promise<void> {
+    return this.revisions.moveSpace(spaceId, fromOrganizationId, toOrganizationId);
+  }
+
+  async revision(spaceId: string, revisionId: string): Promise<Revision> {
+    const r = await this.revisions.find(spaceId, revisionId);
+    if (!r) throw new NotFoundError('Revision', revisionId);
+    return r;
+  }
+
+  /** A page of a revision with its body (null for an empty page); 404 when the page is not there. */
+  async page(space: Space, revisionId: string, pageId: string): Promise<{ revision: Revision; node: PageNode; path: string; document: JsonDocument | null }> {
+    const revision = await this.revision(space.id, revisionId);
+    const found = locate(revision.tree, pageId);
+    if (!found) throw new NotFoundError('Page', pageId);
+    const docs = found.node.document ? await this.revisions.documents(space.organizationId, [found.node.document]) : new Map<string, JsonDocument>();
+    return { revision, node: found.node, path: found.path, document: found.node.document ? (docs.get(found.node.document) ?? null) : null };
+  }
+
+  async documents(organizationId: string, hashes: string[]): Promise<Map<string, JsonDocument>> {
+    return this.revisions.documents(organizationId, hashes);
+  }
+
+  /** Applies a batch of changes on top of `parent` and stores the result as a new revision. */
+  async commitChanges(space: Space, parentId: string, changes: ContentChange[], createdBy: string, revertBase: string): Promise<CommitResult> {
+    const parent = await this.revision(space.id, parentId);
+    const trees = new Map<string, PageTree>([['', (await this.revision(space.id, revertBase)).tree]]);
+    for (const c of changes) {
+      if (c.operation === 'revert_page' && c.revision && !trees.has(c.revision)) {
+        const r = await this.revisions.find(space.id, c.revision);
+        if (r) trees.set(c.revision, r.tree);
+      }
+    }
+    const now = this.clock.now();
+    const result = applyChanges(parent.tree, changes, { newId: () => this.ids.next(), now: now.toISOString(), trees });
+    const revision: Revision = {
+      id: this.ids.next(),
+      organizationId: space.organizationId,
+      spaceId: space.id,
+      parents: [parent.id],
+      type: 'edits',
+      tree: result.tree,
+      createdAt: now,
+      createdBy,
+    };
+    await this.revisions.insert(revision, result.documents);
+    return { revision, outcomes: result.outcomes };
+  }
+
+  /** Three-way merge of two revisions of a space over their common base. */
+  async merge(space: Space, revs: ThreeWay): Promise<MergeOutcome> {
+    const [base, ours, theirs] = await Promise.all([this.revision(space.id, revs.base), this.revision(space.id, revs.ours), this.revision(space.id, revs.theirs)]);
+    const hashes: string[] = [];
+    for (const tree of [base.tree, ours.tree, theirs.tree]) walk(tree, (l) => l.node.document && hashes.push(l.node.document));
+    const bodies = await this.revisions.documents(space.organizationId, hashes);
+    const result = mergeTrees(base.tree, ours.tree, theirs.tree, (h) => bodies.get(h) ?? null);
+    return result.conflicts.length ? { ok: false, conflicts: result.conflicts } : { ok: true, tree: result.tree, documents: result.documents };
+  }
+
+  async storeRevision(space: Space, tree: PageTree, documents: Map<string, JsonDocument>, parents: string[], type: RevisionType, createdBy: string): Promise<Revision> {
+    const revision: Revision = { id: this.ids.next(), organizationId: space.organizationId, spaceId: space.id, parents, type, tree, createdAt: this.clock.now(), createdBy };
+    await this.revisions.insert(revision, documents);
+    return revision;
+  }
+
+  /**
+   * Merges `theirs` into the space's current revision and moves the space to the result, safely under
+   * concurrency: the space's revision is updated only if it is still the one the merge was computed
+   * against (compare-and-set); otherwise the merge is recomputed on the new main. No update is lost.
+   */
+  async mergeIntoSpace(spaceId: string, base: string, theirs: string, createdBy: string): Promise<MergeOutcome & { revision?: Revision }> {
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const space = await this.spaces.findById(spaceId);
+      if (!space || space.deletedAt) throw new NotFoundError('Space', spaceId);
+      if (space.editMode === 'locked') throw new PreconditionError('The space is locked (editMode: locked): merges are refused');
+      let tree: PageTree;
+      let documents = new Map<string, JsonDocument>();
+      if (space.revision === base) tree = (await this.revision(space.id, theirs)).tree;
+      else {
+        const merged = await this.merge(space, { base, ours: space.revision, theirs });
+        if (!merged.ok) return merged;
+        tree = merged.tree;
+        documents = merged.documents;
+      }
+      const revision = await this.storeRevision(space, tree, documents, [space.revision, theirs], 'merge', createdBy);
+      if (await this.spaces.compareAndSetRevision(space.id, space.revision, revision.id, this.clock.now())) return { ok: true, tree, documents, revision };
+    }
+    throw new ConflictError('The space changed too often while merging; try again');
+  }
+
+  /** Change request counters of a space (the review context reports them after every change). */
+  setChangeRequestCounters(spaceId: string, counters: { changeRequests: number; changeRequestsOpen: number; changeRequestsDraft: number }): Promise<void> {
+    return this.spaces.setCounters(spaceId, counters);
+  }
+}

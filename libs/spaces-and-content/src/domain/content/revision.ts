@@ -1,0 +1,28 @@
+import type { JsonDocument } from './document';
+import type { PageTree } from './tree';
+
+export const REVISION_TYPES = ['edits', 'merge', 'update', 'rollback'] as const;
+export type RevisionType = (typeof REVISION_TYPES)[number];
+
+/** An immutable snapshot of a space's content. Writing content creates a new revision; none is ever changed. */
+export interface Revision {
+  id: string;
+  organizationId: string;
+  spaceId: string;
+  parents: string[];
+  type: RevisionType;
+  tree: PageTree;
+  createdAt: Date;
+  createdBy: string | null;
+}
+
+export abstract class RevisionRepository {
+  abstract find(spaceId: string, id: string): Promise<Revision | null>;
+  /** Inserts the revision and the bodies it introduces (bodies already stored are kept), atomically. */
+  abstract insert(revision: Revision, documents: Map<string, JsonDocument>): Promise<void>;
+  abstract documents(organizationId: string, hashes: string[]): Promise<Map<string, JsonDocument>>;
+  /** Copies a revision's tree into a new revision of another space (duplicate): O(tree), bodies shared. */
+  abstract copy(source: Revision, target: { id: string; spaceId: string; organizationId: string; createdAt: Date; createdBy: string | null }): Promise<void>;
+  /** Re-homes a space's revisions and the bodies they use to another organization (transfer). */
+  abstract moveSpace(spaceId: string, fromOrganizationId: string, toOrganizationId: string): Promise<void>;
+}

@@ -1,0 +1,92 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Actor, ApiStandardErrors, CurrentActor, Links, NotFoundError, RequestLinks } from '@app/shared-kernel';
+import { ContentService } from '../application/content.service';
+import { SpacesService } from '../application/spaces.service';
+import type { Space } from '../domain/space';
+import { ContentQueryDto, PageQueryDto, pagesDto, PagesDto, pageWithBody, RevisionDto, revisionDto, RevisionPageDto, relativeRefs } from './revision.dto';
+import { refToUrl } from '../domain/content/markdown';
+
+/** Reads of a space's content: its current revision, or any revision by id (spec part 1 §4.4). */
+@ApiTags('space-content')
+@ApiStandardErrors()
+@Controller('spaces/:spaceId')
+export class ContentController {
+  constructor(
+    private readonly spaces: SpacesService,
+    private readonly content: ContentService,
+  ) {}
+
+  private async live(actor: Actor, spaceId: string): Promise<Space> {
+    const { space } = await this.spaces.get(actor, spaceId);
+    if (space.deletedAt) throw new NotFoundError('Space', spaceId);
+    return space;
+  }
+
+  @Get('content')
+  @ApiOperation({ operationId: 'getCurrentRevision', summary: 'Get the current revision of a space' })
+  @ApiOkResponse({ type: RevisionDto })
+  async current(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links) {
+    const space = await this.live(actor, id);
+    return revisionDto(await this.content.revision(space.id, space.revision), `/s/${space.id}`, links);
+  }
+
+  @Get('content/pages')
+  @ApiOperation({ operationId: 'listPages', summary: 'List the pages of the current revision (tree)' })
+  @ApiOkResponse({ type: PagesDto })
+  async pages(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links): Promise<PagesDto> {
+    const space = await this.live(actor, id);
+    return { pages: pagesDto((await this.content.revision(space.id, space.revision)).tree, `/s/${space.id}`, links) };
+  }
+
+  @Get('content/page/:pageId')
+  @ApiOperation({ operationId: 'getPageById', summary: 'Get a page of the current revision, with its body as a document or markdown' })
+  @ApiOkResponse({ type: RevisionPageDto })
+  async page(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Param('pageId') pageId: string, @Query() q: PageQueryDto, @RequestLinks() links: Links) {
+    const space = await this.live(actor, id);
+    return this.pageIn(space, space.revision, pageId, q, links);
+  }
+
+  @Get('revisions/:revisionId')
+  @ApiOperation({ operationId: 'getRevisionById', summary: 'Get a revision of a space' })
+  @ApiOkResponse({ type: RevisionDto })
+  async revision(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Param('revisionId') revisionId: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links) {
+    const space = await this.live(actor, id);
+    return revisionDto(await this.content.revision(space.id, revisionId), `/s/${space.id}`, links);
+  }
+
+  @Get('revisions/:revisionId/pages')
+  @ApiOperation({ operationId: 'listPagesInRevisionById', summary: 'List the pages of a revision' })
+  @ApiOkResponse({ type: PagesDto })
+  async revisionPages(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('revisionId') revisionId: string,
+    @Query() _q: ContentQueryDto,
+    @RequestLinks() links: Links,
+  ): Promise<PagesDto> {
+    const space = await this.live(actor, id);
+    return { pages: pagesDto((await this.content.revision(space.id, revisionId)).tree, `/s/${space.id}`, links) };
+  }
+
+  @Get('revisions/:revisionId/page/:pageId')
+  @ApiOperation({ operationId: 'getPageInRevisionById', summary: 'Get a page of a revision' })
+  @ApiOkResponse({ type: RevisionPageDto })
+  async revisionPage(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('revisionId') revisionId: string,
+    @Param('pageId') pageId: string,
+    @Query() q: PageQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    const space = await this.live(actor, id);
+    return this.pageIn(space, revisionId, pageId, q, links);
+  }
+
+  private async pageIn(space: Space, revisionId: string, pageId: string, q: PageQueryDto, links: Links) {
+    const { revision, node, path, document } = await this.content.page(space, revisionId, pageId);
+    const refs = q['format.markdown.refs'] === 'stable' ? refToUrl : relativeRefs(revision.tree, path);
+    return pageWithBody(node, path, `/s/${space.id}`, links, document, q.format ?? 'document', refs);
+  }
+}

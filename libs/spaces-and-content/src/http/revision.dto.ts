@@ -1,0 +1,187 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { Links } from '@app/shared-kernel';
+import type { ContentRef, JsonDocument } from '../domain/content/document';
+import { documentToMarkdown, refToUrl } from '../domain/content/markdown';
+import type { Revision } from '../domain/content/revision';
+import { PageNode, pathIndex, PageTree } from '../domain/content/tree';
+
+const toBool = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+
+/** The official `metadata` and `computed` flags (spec part 1 §4.4: both default true). */
+export class ContentQueryDto {
+  /** If false, mutable git metadata is left out (faster lookups) */
+  @ApiPropertyOptional({ type: Boolean, default: true })
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  metadata?: boolean;
+
+  /** If false, content is not computed */
+  @ApiPropertyOptional({ type: Boolean, default: true })
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  computed?: boolean;
+}
+
+export class PageQueryDto extends ContentQueryDto {
+  @ApiPropertyOptional({ enum: ['document', 'markdown'], default: 'document', description: 'Output format of the page body' })
+  @IsOptional()
+  @IsIn(['document', 'markdown'])
+  format?: 'document' | 'markdown';
+
+  @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['deterministic-only'] }], default: false })
+  @IsOptional()
+  @Transform(toBool)
+  @IsIn([true, false, 'deterministic-only'])
+  evaluated?: boolean | 'deterministic-only';
+
+  @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['reusable-contents'] }], default: false })
+  @IsOptional()
+  @Transform(toBool)
+  @IsIn([true, false, 'reusable-contents'])
+  dereferenced?: boolean | 'reusable-contents';
+
+  @ApiPropertyOptional({ name: 'format.markdown.refs', enum: ['relative', 'stable'], default: 'relative' })
+  @IsOptional()
+  @IsIn(['relative', 'stable'])
+  'format.markdown.refs'?: 'relative' | 'stable';
+}
+
+export const DEFAULT_LAYOUT = {
+  width: 'default',
+  cover: true,
+  coverSize: 'hero',
+  coverMask: 'none',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+  tags: true,
+  actions: true,
+  anchors: true,
+} as const;
+
+export class RevisionPageDto {
+  id: string;
+  title: string;
+  @ApiProperty({ enum: ['sheet'], deprecated: true }) kind: 'sheet';
+  @ApiProperty({ enum: ['document'] }) type: 'document';
+  @ApiProperty({ type: 'object', properties: { app: { type: 'string', format: 'uri' } } }) urls: { app: string };
+  slug: string;
+  /** Complete path of the page in the revision */
+  path: string;
+  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Child pages' }) pages: RevisionPageDto[];
+  @ApiProperty({ type: 'object', additionalProperties: true }) layout: typeof DEFAULT_LAYOUT;
+  @ApiProperty({ type: 'array', items: { type: 'object' } }) tags: unknown[];
+  emoji?: string;
+  description?: string;
+  hidden?: boolean;
+  @ApiPropertyOptional({ format: 'date-time' }) createdAt?: string;
+  @ApiPropertyOptional({ format: 'date-time' }) updatedAt?: string;
+  /** Content address of the page body; absent for an empty page */
+  documentId?: string;
+  @ApiPropertyOptional({ description: 'The body as markdown (format=markdown)' }) markdown?: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'The body as a document (format=document)' }) document?: JsonDocument;
+}
+
+export class RevisionDto {
+  @ApiProperty({ enum: ['revision'] }) object: 'revision';
+  id: string;
+  parents: string[];
+  @ApiProperty({ enum: ['edits', 'merge', 'update', 'rollback'] }) type: string;
+  @ApiProperty({ type: [RevisionPageDto] }) pages: RevisionPageDto[];
+  @ApiProperty({ type: 'array', items: { type: 'object' } }) files: unknown[];
+  @ApiProperty({ type: 'array', items: { type: 'object' } }) reusableContents: unknown[];
+  @ApiProperty({ type: 'array', items: { type: 'object' } }) tags: unknown[];
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) variables: Record<string, string>;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: 'object', properties: { app: { type: 'string', format: 'uri' } } }) urls: { app: string };
+}
+
+export class PagesDto {
+  @ApiProperty({ type: [RevisionPageDto] }) pages: RevisionPageDto[];
+}
+
+/** Where a revision's pages live in the web app: `/s/<space>` (or `/s/<space>/~/changes/<n>`). */
+export interface AppBase {
+  app(path: string): string;
+}
+
+export function pageDto(node: PageNode, path: string, base: string, links: Links): RevisionPageDto {
+  const dto: RevisionPageDto = {
+    id: node.id,
+    title: node.title,
+    kind: 'sheet',
+    type: 'document',
+    urls: { app: links.app(`${base}/${path}`) },
+    slug: node.slug,
+    path,
+    pages: node.pages.map((child) => pageDto(child, `${path}/${child.slug}`, base, links)),
+    layout: DEFAULT_LAYOUT,
+    tags: [],
+  };
+  if (node.emoji) dto.emoji = node.emoji;
+  if (node.description) dto.description = node.description;
+  if (node.hidden !== undefined) dto.hidden = node.hidden;
+  if (node.createdAt) dto.createdAt = node.createdAt;
+  if (node.updatedAt) dto.updatedAt = node.updatedAt;
+  if (node.document) dto.documentId = node.document;
+  return dto;
+}
+
+export function pagesDto(tree: PageTree, base: string, links: Links): RevisionPageDto[] {
+  return tree.map((n) => pageDto(n, n.slug, base, links));
+}
+
+export function revisionDto(rev: Revision, base: string, links: Links): RevisionDto {
+  return {
+    object: 'revision',
+    id: rev.id,
+    parents: rev.parents,
+    type: rev.type,
+    pages: pagesDto(rev.tree, base, links),
+    files: [],
+    reusableContents: [],
+    tags: [],
+    variables: {},
+    createdAt: rev.createdAt.toISOString(),
+    urls: { app: links.app(`${base}/~/revisions/${rev.id}`) },
+  };
+}
+
+/** Page references written as relative `.md` paths from the page (format.markdown.refs=relative). */
+export function relativeRefs(tree: PageTree, fromPath: string): (ref: ContentRef) => string {
+  const byId = new Map([...pathIndex(tree).entries()].map(([p, id]) => [id, p]));
+  const fromDir = fromPath.split('/').slice(0, -1);
+  return (ref) => {
+    if (ref.kind !== 'page') return refToUrl(ref);
+    const target = byId.get(ref.page);
+    if (target === undefined) return refToUrl(ref);
+    const to = target.split('/');
+    let common = 0;
+    while (common < fromDir.length && common < to.length && fromDir[common] === to[common]) common++;
+    const rel = [...fromDir.slice(common).map(() => '..'), ...to.slice(common)].join('/');
+    return `${rel.startsWith('.') ? rel : `./${rel}`}.md${ref.anchor ? `#${ref.anchor}` : ''}`;
+  };
+}
+
+/** A page with its body in the requested format. */
+export function pageWithBody(
+  node: PageNode,
+  path: string,
+  base: string,
+  links: Links,
+  doc: JsonDocument | null,
+  format: 'document' | 'markdown',
+  refs: (ref: ContentRef) => string,
+): RevisionPageDto {
+  const dto = pageDto(node, path, base, links);
+  if (format === 'markdown') dto.markdown = doc ? documentToMarkdown(doc, refs) : '';
+  else if (doc) dto.document = doc;
+  return dto;
+}

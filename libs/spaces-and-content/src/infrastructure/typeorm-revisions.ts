@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { JsonDocument } from '../domain/content/document';
+import { Revision, RevisionRepository } from '../domain/content/revision';
+
+interface RevisionRow {
+  id: string;
+  organization_id: string;
+  space_id: string;
+  parents: string[];
+  type: string;
+  tree: Revision['tree'];
+  created_at: Date;
+  created_by: string | null;
+}
+
+@Injectable()
+export class SqlRevisionRepository extends RevisionRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    super();
+  }
+
+  async find(spaceId: string, id: string): Promise<Revision | null> {
+    const rows: RevisionRow[] = await this.ds.query('SELECT * FROM revisions WHERE space_id = $1 AND id = $2', [spaceId, id]);
+    if (!rows.length) return null;
+    const r = rows[0];
+    return { id: r.id, organizationId: r.organization_id, spaceId: r.space_id, parents: r.parents, type: r.type as Revision['type'], tree: r.tree, createdAt: r.created_at, createdBy: r.created_by };
+  }
+
+  async insert(rev: Revision, documents: Map<string, JsonDocument>): Promise<void> {
+    await this.ds.transaction(async (em) => {
+      if (documents.size) {
+        const hashes = [...documents.keys()];
+        await em.query(
+          `INSERT INTO documents (organization_id, hash, body)
+           SELECT $1, h, b FROM unnest($2::text[], $3::jsonb[]) AS t(h, b)
+           ON CONFLICT (organization_id, hash) DO NOTHING`,
+          [rev.organizationId, hashes, hashes.map((h) => JSON.stringify(documents.get(h)))],
+        );
+      }
+      await em.query('INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
+        rev.id,
+        rev.organizationId,
+        rev.spaceId,
+        rev.parents,
+        rev.type,
+        JSON.stringify(rev.tree),
+        rev.createdAt,
+        rev.createdBy,
+      ]);
+    });
+  }
+
+  async documents(organizationId: string, hashes: string[]): Promise<Map<string, JsonDocument>> {
+    if (!hashes.length) return new Map();
+    const rows: { hash: string; body: JsonDocument }[] = await this.ds.query('SELECT hash, body FROM documents WHERE organization_id = $1 AND hash = ANY($2::text[])', [
+      organizationId,
+      [...new Set(hashes)],
+    ]);
+    return new Map(rows.map((r) => [r.hash, r.body]));
+  }
+
+  async copy(source: Revision, target: { id: string; spaceId: string; organizationId: string; createdAt: Date; createdBy: string | null }): Promise<void> {
+    await this.ds.query(
+      `INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by)
+       SELECT $1, $2, $3, '{}', 'edits', tree, $4, $5 FROM revisions WHERE id = $6`,
+      [target.id, target.organizationId, target.spaceId, target.createdAt, target.createdBy, source.id],
+    );
+  }
+
+  async moveSpace(spaceId: string, fromOrganizationId: string, toOrganizationId: string): Promise<void> {
+    await this.ds.transaction(async (em) => {
+      await em.query(
+        `INSERT INTO documents (organization_id, hash, body)
+         SELECT $3, d.hash, d.body FROM documents d
+         WHERE d.organization_id = $2 AND d.hash IN (
+           SELECT DISTINCT jsonb_path_query(r.tree, 'strict $.**.document') #>> '{}' FROM revisions r WHERE r.space_id = $1)
+         ON CONFLICT DO NOTHING`,
+        [spaceId, fromOrganizationId, toOrganizationId],
+      );
+      await em.query('UPDATE revisions SET organization_id = $2 WHERE space_id = $1', [spaceId, toOrganizationId]);
+    });
+  }
+}
