@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessCacheSettings, OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import { Clock, IdGenerator, RandomIdGenerator, SystemClock } from '@app/shared-kernel';
 import { SpacesAndContentModule } from '@app/spaces-and-content';
+import { ReviewAndCommentsModule } from '@app/review-and-comments';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
 import { BootstrapService } from './auth/bootstrap.service';
 import { RateLimitGuard } from './auth/rate-limit.guard';
@@ -43,6 +44,7 @@ export class AppModule {
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
         OrganizationsAndTeamsModule,
         SpacesAndContentModule,
+        ReviewAndCommentsModule,
       ],
       controllers: [HealthController],
       providers: [

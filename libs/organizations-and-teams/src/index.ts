@@ -7,3 +7,4 @@ export type { Organization } from './domain/organization';
 export type { User } from './domain/user';
 export type { ApiToken } from './domain/api-token';
 export { ORGANIZATION_ENTITIES } from './infrastructure/orm-entities';
+export { toUserDto, UserDto } from './http/organization.dto';

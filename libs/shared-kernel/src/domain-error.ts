@@ -12,6 +12,8 @@ export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
+    /** Extra members for the error envelope (e.g. the conflicting pages of a merge). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = new.target.name;
@@ -37,8 +39,8 @@ export class ForbiddenError extends DomainError {
 }
 
 export class ConflictError extends DomainError {
-  constructor(message: string) {
-    super('conflict', message);
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('conflict', message, details);
   }
 }
 

@@ -16,3 +16,4 @@ export type { JsonDocument } from './domain/content/document';
 export { ContentQueryDto, PageQueryDto, PagesDto, RevisionDto, RevisionPageDto, pagesDto, revisionDto, pageWithBody, relativeRefs } from './http/revision.dto';
 export { refToUrl } from './domain/content/markdown';
 export { SpaceDto, toSpaceDto } from './http/content-response.dto';
+export { spacePermissions } from './domain/access';

@@ -33,12 +33,13 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const { status, message } = this.describe(exception);
+    const details = exception instanceof DomainError ? exception.details : undefined;
     if (status >= 500) this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     if (res.headersSent) {
       res.end();
       return;
     }
-    res.status(status).json(errorBody(status, message));
+    res.status(status).json(details ? { error: { code: status, message, ...details } } : errorBody(status, message));
   }
 
   describe(exception: unknown): { status: number; message: string } {

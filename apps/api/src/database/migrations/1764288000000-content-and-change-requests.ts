@@ -46,6 +46,7 @@ export class ContentAndChangeRequests1764288000000 implements MigrationInterface
         revision_initial text NOT NULL,
         revision_merged_ancestor text,
         revision_merged text,
+        contributors text[] NOT NULL DEFAULT '{}',
         UNIQUE (space_id, number)
       );
       CREATE INDEX change_requests_space_idx ON change_requests (space_id, status, number);

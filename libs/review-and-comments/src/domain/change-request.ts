@@ -1,0 +1,73 @@
+import { ConflictError, InvalidInputError, Page, PageRequest } from '@app/shared-kernel';
+
+export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
+export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
+export const SUBJECT_MAX = 100;
+
+export interface ChangeRequest {
+  id: string;
+  organizationId: string;
+  spaceId: string;
+  /** Incremental within the space; usable in place of the id in paths. */
+  number: number;
+  status: ChangeRequestStatus;
+  subject: string;
+  description: object | null;
+  createdBy: string;
+  createdAt: Date;
+  updatedAt: Date;
+  mergedBy: string | null;
+  mergedAt: Date | null;
+  /** The change request's head revision. */
+  revision: string;
+  /** The space revision it was created from. */
+  revisionInitial: string;
+  /** The space revision it was last updated from (`update`). */
+  revisionMergedAncestor: string | null;
+  /** The space revision its merge produced. */
+  revisionMerged: string | null;
+  /** Users who wrote content into it. */
+  contributors: string[];
+}
+
+/** The common ancestor of the change request and the space's main content. */
+export function baseOf(cr: ChangeRequest): string {
+  return cr.revisionMergedAncestor ?? cr.revisionInitial;
+}
+
+/** True exactly when main moved past the change request's base. */
+export function isOutdated(cr: ChangeRequest, spaceRevision: string): boolean {
+  return cr.status !== 'merged' && spaceRevision !== baseOf(cr);
+}
+
+/** Content can be written and merged only while the change request is open or a draft. */
+export function requireWritable(cr: ChangeRequest): void {
+  if (cr.status === 'merged') throw new ConflictError(`Change request #${cr.number} is already merged`);
+  if (cr.status === 'archived') throw new ConflictError(`Change request #${cr.number} is archived; reopen it first`);
+}
+
+export function applyStatus(cr: ChangeRequest, status: ChangeRequestStatus): ChangeRequestStatus {
+  if (status === 'merged') throw new InvalidInputError('status: merge a change request with POST …/merge');
+  if (cr.status === 'merged') throw new ConflictError(`Change request #${cr.number} is merged; its status cannot change`);
+  return status;
+}
+
+export interface ChangeRequestFilter {
+  status: ChangeRequestStatus;
+  creator?: string;
+  contributor?: string;
+}
+
+export abstract class ChangeRequestRepository {
+  abstract list(spaceId: string, filter: ChangeRequestFilter, page: PageRequest): Promise<Page<ChangeRequest>>;
+  /** By id, or by number when `ref` is all digits. */
+  abstract find(spaceId: string, ref: string): Promise<ChangeRequest | null>;
+  /** Inserts with the next number of the space (numbers are never reused). */
+  abstract insert(cr: Omit<ChangeRequest, 'number'>): Promise<ChangeRequest>;
+  abstract updateFields(cr: ChangeRequest): Promise<void>;
+  /** Moves the head only if it is still `expected` (concurrent writers retry). */
+  abstract compareAndSetRevision(id: string, expected: string, next: string, patch: { revisionMergedAncestor?: string; contributor?: string; at: Date }): Promise<boolean>;
+  /** Marks merged only if it is still open or a draft; false when someone else merged or closed it. */
+  abstract markMerged(id: string, revisionMerged: string, by: string, at: Date): Promise<boolean>;
+  abstract counts(spaceId: string): Promise<{ total: number; open: number; draft: number }>;
+}

@@ -1,0 +1,179 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
+import { Links, ListQueryDto } from '@app/shared-kernel';
+import { toUserDto, User, UserDto } from '@app/organizations-and-teams';
+import type { ContentChange } from '@app/spaces-and-content';
+import { CHANGE_REQUEST_STATUSES, ChangeRequest, ChangeRequestStatus, SUBJECT_MAX } from '../domain/change-request';
+
+function Satisfies(problem: (value: unknown) => string | null) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: `satisfies_${propertyName}`,
+      target: object.constructor,
+      propertyName,
+      validator: {
+        validate: (value: unknown) => problem(value) === null,
+        defaultMessage: (args: ValidationArguments) => problem(args.value) ?? `${args.property} is invalid`,
+      },
+    });
+}
+
+const MARKDOWN_MAX = 1_000_000;
+const OPERATIONS = ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files'];
+
+/** Checks one change's shape (the official ChangeRequestContentChange union); null when valid. */
+export function changeProblem(c: unknown, i: number): string | null {
+  const at = `changes[${i}]`;
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) return `${at} must be an object`;
+  const v = c as Record<string, unknown>;
+  if (!OPERATIONS.includes(v.operation as string)) return `${at}.operation must be one of ${OPERATIONS.join(', ')}`;
+  if (v.operation === 'insert_files') return `${at}: insert_files is not supported yet (files arrive with the files feature)`;
+  const str = (k: string, max: number, required = false): string | null => {
+    if (v[k] === undefined) return required ? `${at}.${k} is required` : null;
+    return typeof v[k] === 'string' && (v[k] as string).length <= max ? null : `${at}.${k} must be a string of at most ${max} characters`;
+  };
+  const allowed: Record<string, string[]> = {
+    insert_page: ['operation', 'into', 'at', 'ref', 'document', 'title', 'slug', 'emoji', 'description', 'hidden', 'icon', 'noIndex', 'noRobotsIndex', 'condition'],
+    update_page: ['operation', 'page', 'into', 'at', 'document', 'title', 'slug', 'emoji', 'description', 'hidden', 'icon', 'noIndex', 'noRobotsIndex', 'condition'],
+    delete_page: ['operation', 'page'],
+    revert_page: ['operation', 'page', 'revision', 'block'],
+  };
+  const unknown = Object.keys(v).filter((k) => !allowed[v.operation as string].includes(k));
+  if (unknown.length) return `${at}: unknown member(s) ${unknown.join(', ')}`;
+  const problems = [
+    v.operation !== 'insert_page' ? str('page', 200, true) : null,
+    v.operation === 'insert_page' && v.document === undefined ? `${at}.document is required` : null,
+    v.into === null && v.operation === 'update_page' ? null : str('into', 200),
+    v.at !== undefined && !(Number.isInteger(v.at) && (v.at as number) >= 0) ? `${at}.at must be an integer ≥ 0` : null,
+    str('ref', 200),
+    str('title', 255),
+    v.title !== undefined && typeof v.title === 'string' && !v.title.trim() ? `${at}.title must not be empty` : null,
+    str('slug', 100),
+    str('emoji', 50),
+    str('description', 1000),
+    str('revision', 200),
+    v.hidden !== undefined && typeof v.hidden !== 'boolean' ? `${at}.hidden must be a boolean` : null,
+    v.block !== undefined && !(Array.isArray(v.block) && v.block.every((b) => typeof b === 'string')) ? `${at}.block must be an array of block keys` : null,
+  ];
+  if (v.document !== undefined) {
+    const d = v.document as Record<string, unknown>;
+    if (typeof d !== 'object' || d === null || Array.isArray(d)) problems.push(`${at}.document must be {"markdown": "..."} or {"document": {...}}`);
+    else if ('markdown' in d) {
+      if (typeof d.markdown !== 'string' || d.markdown.length > MARKDOWN_MAX || Object.keys(d).length !== 1) problems.push(`${at}.document.markdown must be a string of at most ${MARKDOWN_MAX} characters`);
+    } else if ('document' in d) {
+      if (typeof d.document !== 'object' || d.document === null || Object.keys(d).length !== 1) problems.push(`${at}.document.document must be a document object`);
+    } else if (Object.keys(d).length) problems.push(`${at}.document must be {"markdown": "..."}, {"document": {...}} or {}`);
+  }
+  return problems.find((p) => p !== null) ?? null;
+}
+
+export class ContentChangesDto {
+  @ApiProperty({ type: 'array', minItems: 1, maxItems: 50, items: { type: 'object', additionalProperties: true }, description: 'insert_page, update_page, delete_page, revert_page (official ChangeRequestContentChange)' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @Satisfies((value) => (Array.isArray(value) ? (value.map(changeProblem).find((p) => p !== null) ?? null) : 'changes must be an array'))
+  changes: ContentChange[];
+}
+
+export class ContentChangesQueryDto {
+  @ApiPropertyOptional({ type: Boolean, default: true, description: 'true: the change request; false: it and the affected pages' })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  compat?: 'true' | 'false';
+}
+
+export class ListChangeRequestsQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ enum: CHANGE_REQUEST_STATUSES, default: 'open' })
+  @IsOptional()
+  @IsIn(CHANGE_REQUEST_STATUSES)
+  status?: ChangeRequestStatus;
+  /** Only change requests created by this user */
+  @IsOptional() @IsString() @MaxLength(100) creator?: string;
+  /** Only change requests this user wrote content into */
+  @IsOptional() @IsString() @MaxLength(100) contributor?: string;
+}
+
+export class CreateChangeRequestDto {
+  @IsOptional() @IsString() @MaxLength(SUBJECT_MAX) subject?: string;
+}
+
+export class UpdateChangeRequestDto {
+  @IsOptional() @IsString() @MaxLength(SUBJECT_MAX) subject?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, description: 'A rich-text document' })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsObject()
+  @Satisfies((v) => (v === null || (typeof v === 'object' && (v as { object?: unknown }).object === 'document' && Array.isArray((v as { nodes?: unknown }).nodes)) ? null : 'description must be a document {"object":"document","data":{},"nodes":[]}'))
+  description?: object | null;
+
+  @ApiPropertyOptional({ enum: ['draft', 'open', 'archived'] })
+  @IsOptional()
+  @IsIn(['draft', 'open', 'archived'])
+  status?: ChangeRequestStatus;
+}
+
+export class ChangeRequestUrlsDto {
+  @ApiProperty({ format: 'uri' }) location: string;
+  @ApiProperty({ format: 'uri' }) app: string;
+}
+
+export class ChangeRequestDto {
+  @ApiProperty({ enum: ['change-request'] }) object: 'change-request';
+  id: string;
+  number: number;
+  @ApiProperty({ enum: CHANGE_REQUEST_STATUSES }) status: ChangeRequestStatus;
+  subject: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) description?: object;
+  createdBy: UserDto;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  mergedBy?: UserDto;
+  @ApiPropertyOptional({ format: 'date-time' }) mergedAt?: string;
+  space: string;
+  revision: string;
+  revisionInitial: string;
+  revisionMergedAncestor?: string;
+  revisionMerged?: string;
+  comments: number;
+  /** True when main moved past the change request's base */
+  outdated: boolean;
+  urls: ChangeRequestUrlsDto;
+}
+
+export function toChangeRequestDto(cr: ChangeRequest, outdated: boolean, users: Map<string, User>, links: Links): ChangeRequestDto {
+  const user = (id: string) => toUserDto(users.get(id) ?? { id, email: '', displayName: 'Unknown user', photoURL: null, createdAt: cr.createdAt }, links);
+  const dto: ChangeRequestDto = {
+    object: 'change-request',
+    id: cr.id,
+    number: cr.number,
+    status: cr.status,
+    subject: cr.subject,
+    createdBy: user(cr.createdBy),
+    createdAt: cr.createdAt.toISOString(),
+    updatedAt: cr.updatedAt.toISOString(),
+    space: cr.spaceId,
+    revision: cr.revision,
+    revisionInitial: cr.revisionInitial,
+    comments: 0,
+    outdated,
+    urls: { location: links.api(`/spaces/${cr.spaceId}/change-requests/${cr.id}`), app: links.app(`/s/${cr.spaceId}/~/changes/${cr.number}`) },
+  };
+  if (cr.description) dto.description = cr.description;
+  if (cr.mergedBy) dto.mergedBy = user(cr.mergedBy);
+  if (cr.mergedAt) dto.mergedAt = cr.mergedAt.toISOString();
+  if (cr.revisionMergedAncestor) dto.revisionMergedAncestor = cr.revisionMergedAncestor;
+  if (cr.revisionMerged) dto.revisionMerged = cr.revisionMerged;
+  return dto;
+}
+
+export class MergeResultDto {
+  revision: string;
+  @ApiProperty({ enum: ['merge'] }) result: 'merge';
+}
+
+export class UpdateResultDto {
+  revision: string;
+  @ApiProperty({ enum: ['update'] }) result: 'update';
+}

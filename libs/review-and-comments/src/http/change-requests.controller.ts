@@ -1,0 +1,165 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { IdentityService, User } from '@app/organizations-and-teams';
+import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, Links, RequestLinks } from '@app/shared-kernel';
+import {
+  ContentQueryDto,
+  ContentService,
+  PageQueryDto,
+  pagesDto,
+  PagesDto,
+  pageWithBody,
+  refToUrl,
+  relativeRefs,
+  RevisionDto,
+  revisionDto,
+  RevisionPageDto,
+} from '@app/spaces-and-content';
+import { ChangeRequestsService, ChangeRequestView } from '../application/change-requests.service';
+import {
+  ChangeRequestDto,
+  ContentChangesDto,
+  ContentChangesQueryDto,
+  CreateChangeRequestDto,
+  ListChangeRequestsQueryDto,
+  MergeResultDto,
+  toChangeRequestDto,
+  UpdateChangeRequestDto,
+  UpdateResultDto,
+} from './change-request.dto';
+
+@ApiTags('change-requests')
+@ApiStandardErrors()
+@Controller('spaces/:spaceId/change-requests')
+export class ChangeRequestsController {
+  constructor(
+    private readonly changeRequests: ChangeRequestsService,
+    private readonly content: ContentService,
+    private readonly identity: IdentityService,
+  ) {}
+
+  /** Users named by change requests, loaded once per response. */
+  private async users(views: ChangeRequestView[]): Promise<Map<string, User>> {
+    const ids = new Set(views.flatMap((v) => [v.changeRequest.createdBy, v.changeRequest.mergedBy].filter((x): x is string => !!x)));
+    const users = new Map<string, User>();
+    for (const id of ids) users.set(id, await this.identity.getUser(id).catch(() => null as unknown as User));
+    return users;
+  }
+
+  private async dto(v: ChangeRequestView, links: Links): Promise<ChangeRequestDto> {
+    return toChangeRequestDto(v.changeRequest, this.changeRequests.outdated(v), await this.users([v]), links);
+  }
+
+  @Get()
+  @ApiOperation({ operationId: 'listChangeRequestsForSpace', summary: 'List change requests (status open by default), newest first' })
+  @ApiOkResponse({ type: ListOf(ChangeRequestDto) })
+  async list(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Query() q: ListChangeRequestsQueryDto, @RequestLinks() links: Links) {
+    const page = await this.changeRequests.list(actor, spaceId, { status: q.status, creator: q.creator, contributor: q.contributor }, q.toPageRequest());
+    const users = await this.users(page.items);
+    return listEnvelope(page, (v) => toChangeRequestDto(v.changeRequest, this.changeRequests.outdated(v), users, links));
+  }
+
+  @Post()
+  @ApiOperation({ operationId: 'createChangeRequest', summary: 'Create a change request from the current content' })
+  @ApiCreatedResponse({ type: ChangeRequestDto })
+  async create(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Body() body: CreateChangeRequestDto, @RequestLinks() links: Links, @Res({ passthrough: true }) res: Response) {
+    const dto = await this.dto(await this.changeRequests.create(actor, spaceId, body), links);
+    res.location(dto.urls.location);
+    return dto;
+  }
+
+  @Get(':changeRequestId')
+  @ApiOperation({ operationId: 'getChangeRequestById', summary: 'Get a change request by id or number' })
+  @ApiOkResponse({ type: ChangeRequestDto })
+  async get(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @RequestLinks() links: Links) {
+    return this.dto(await this.changeRequests.view(actor, spaceId, ref), links);
+  }
+
+  @Patch(':changeRequestId')
+  @ApiOperation({ operationId: 'updateChangeRequestById', summary: 'Update subject, description or status' })
+  @ApiOkResponse({ type: ChangeRequestDto })
+  async update(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Body() body: UpdateChangeRequestDto, @RequestLinks() links: Links) {
+    return this.dto(await this.changeRequests.update(actor, spaceId, ref, body), links);
+  }
+
+  @Post(':changeRequestId/merge')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'mergeChangeRequest', summary: 'Merge the change request into the space (three-way merge)' })
+  @ApiOkResponse({ type: MergeResultDto })
+  @ApiConflictResponse({ type: ErrorDto, description: 'Conflicts (listed in error.conflicts), or already merged' })
+  @ApiPreconditionFailedResponse({ type: ErrorDto, description: 'The space is locked' })
+  merge(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string): Promise<MergeResultDto> {
+    return this.changeRequests.merge(actor, spaceId, ref);
+  }
+
+  @Post(':changeRequestId/update')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'updateChangeRequest', summary: "Bring the space's main content into the change request" })
+  @ApiOkResponse({ type: UpdateResultDto })
+  @ApiConflictResponse({ type: ErrorDto, description: 'Conflicts (listed in error.conflicts)' })
+  updateFromMain(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string): Promise<UpdateResultDto> {
+    return this.changeRequests.updateFromMain(actor, spaceId, ref);
+  }
+
+  @Post(':changeRequestId/content')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'updateChangeRequestContent', summary: 'Write pages into the change request: 1 to 50 changes, all or nothing' })
+  @ApiOkResponse({ type: ChangeRequestDto })
+  @ApiPreconditionFailedResponse({ type: ErrorDto, description: 'The space is locked' })
+  async writeContent(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Query() q: ContentChangesQueryDto,
+    @Body() body: ContentChangesDto,
+    @RequestLinks() links: Links,
+  ) {
+    const { view, outcomes } = await this.changeRequests.writeContent(actor, spaceId, ref, body.changes);
+    const changeRequest = await this.dto(view, links);
+    if (q.compat !== 'false') return changeRequest;
+    const pageRef = (id: string) => ({ object: 'page', id, urls: { location: links.api(`/spaces/${spaceId}/change-requests/${view.changeRequest.id}/content/page/${id}`) } });
+    return {
+      changeRequest,
+      changes: outcomes.map((o) => (o.object === 'deleted_page' ? { object: o.object, page: o.page } : { object: o.object, ...(o.ref ? { ref: o.ref } : {}), page: pageRef(o.page) })),
+      insertedFiles: [],
+    };
+  }
+
+  @Get(':changeRequestId/content')
+  @ApiTags('change-request-content')
+  @ApiOperation({ operationId: 'getRevisionOfChangeRequestById', summary: 'The head revision of a change request' })
+  @ApiOkResponse({ type: RevisionDto })
+  async revision(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links) {
+    const v = await this.changeRequests.view(actor, spaceId, ref);
+    return revisionDto(await this.content.revision(v.space.id, v.changeRequest.revision), `/s/${v.space.id}/~/changes/${v.changeRequest.number}`, links);
+  }
+
+  @Get(':changeRequestId/content/pages')
+  @ApiTags('change-request-content')
+  @ApiOperation({ operationId: 'listPagesInChangeRequest', summary: 'The pages of a change request' })
+  @ApiOkResponse({ type: PagesDto })
+  async pages(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links): Promise<PagesDto> {
+    const v = await this.changeRequests.view(actor, spaceId, ref);
+    const rev = await this.content.revision(v.space.id, v.changeRequest.revision);
+    return { pages: pagesDto(rev.tree, `/s/${v.space.id}/~/changes/${v.changeRequest.number}`, links) };
+  }
+
+  @Get(':changeRequestId/content/page/:pageId')
+  @ApiTags('change-request-content')
+  @ApiOperation({ operationId: 'getPageInChangeRequestById', summary: 'A page of a change request, with its body' })
+  @ApiOkResponse({ type: RevisionPageDto })
+  async page(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Param('pageId') pageId: string,
+    @Query() q: PageQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    const v = await this.changeRequests.view(actor, spaceId, ref);
+    const { revision, node, path, document } = await this.content.page(v.space, v.changeRequest.revision, pageId);
+    const refs = q['format.markdown.refs'] === 'stable' ? refToUrl : relativeRefs(revision.tree, path);
+    return pageWithBody(node, path, `/s/${v.space.id}/~/changes/${v.changeRequest.number}`, links, document, q.format ?? 'document', refs);
+  }
+}

@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Page, PageRequest, toPage } from '@app/shared-kernel';
+import { ChangeRequest, ChangeRequestFilter, ChangeRequestRepository } from '../domain/change-request';
+
+interface Row {
+  id: string;
+  organization_id: string;
+  space_id: string;
+  number: number;
+  status: string;
+  subject: string;
+  description: object | null;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+  merged_by: string | null;
+  merged_at: Date | null;
+  revision: string;
+  revision_initial: string;
+  revision_merged_ancestor: string | null;
+  revision_merged: string | null;
+  contributors: string[];
+}
+
+function toDomain(r: Row): ChangeRequest {
+  return {
+    id: r.id,
+    organizationId: r.organization_id,
+    spaceId: r.space_id,
+    number: r.number,
+    status: r.status as ChangeRequest['status'],
+    subject: r.subject,
+    description: r.description,
+    createdBy: r.created_by,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    mergedBy: r.merged_by,
+    mergedAt: r.merged_at,
+    revision: r.revision,
+    revisionInitial: r.revision_initial,
+    revisionMergedAncestor: r.revision_merged_ancestor,
+    revisionMerged: r.revision_merged,
+    contributors: r.contributors,
+  };
+}
+
+@Injectable()
+export class SqlChangeRequestRepository extends ChangeRequestRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    super();
+  }
+
+  /** Newest first, keyed by number (unique within a space). */
+  async list(spaceId: string, filter: ChangeRequestFilter, page: PageRequest): Promise<Page<ChangeRequest>> {
+    const params: unknown[] = [spaceId, filter.status];
+    let where = 'space_id = $1 AND status = $2';
+    if (filter.creator) {
+      params.push(filter.creator);
+      where += ` AND created_by = $${params.length}`;
+    }
+    if (filter.contributor) {
+      params.push(filter.contributor);
+      where += ` AND $${params.length} = ANY(contributors)`;
+    }
+    const [{ count }] = await this.ds.query(`SELECT count(*)::int AS count FROM change_requests WHERE ${where}`, params);
+    if (page.after) {
+      params.push(Number(page.after[0]));
+      where += ` AND number < $${params.length}`;
+    }
+    params.push(page.limit + 1);
+    const rows: Row[] = await this.ds.query(`SELECT * FROM change_requests WHERE ${where} ORDER BY number DESC LIMIT $${params.length}`, params);
+    const result = toPage(rows, page, count, (r) => [r.number, r.id]);
+    return { ...result, items: result.items.map(toDomain) };
+  }
+
+  async find(spaceId: string, ref: string): Promise<ChangeRequest | null> {
+    const byNumber = /^\d{1,9}$/.test(ref);
+    const rows: Row[] = await this.ds.query(`SELECT * FROM change_requests WHERE space_id = $1 AND ${byNumber ? 'number = $2::int' : 'id = $2'}`, [spaceId, ref]);
+    return rows.length ? toDomain(rows[0]) : null;
+  }
+
+  async insert(cr: Omit<ChangeRequest, 'number'>): Promise<ChangeRequest> {
+    // The unique (space_id, number) constraint arbitrates concurrent creations; the loser retries.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const rows: Row[] = await this.ds.query(
+          `INSERT INTO change_requests (id, organization_id, space_id, number, status, subject, description, created_by, created_at, updated_at,
+             revision, revision_initial, contributors)
+           SELECT $1, $2, $3, COALESCE(MAX(number), 0) + 1, $4, $5, $6, $7, $8, $8, $9, $10, $11 FROM change_requests WHERE space_id = $3
+           RETURNING *`,
+          [cr.id, cr.organizationId, cr.spaceId, cr.status, cr.subject, cr.description, cr.createdBy, cr.createdAt, cr.revision, cr.revisionInitial, cr.contributors],
+        );
+        return toDomain(rows[0]);
+      } catch (e) {
+        if ((e as { code?: string }).code !== '23505' || attempt >= 10) throw e;
+      }
+    }
+  }
+
+  async updateFields(cr: ChangeRequest): Promise<void> {
+    await this.ds.query('UPDATE change_requests SET status = $2, subject = $3, description = $4, updated_at = $5 WHERE id = $1', [
+      cr.id,
+      cr.status,
+      cr.subject,
+      cr.description,
+      cr.updatedAt,
+    ]);
+  }
+
+  async compareAndSetRevision(id: string, expected: string, next: string, patch: { revisionMergedAncestor?: string; contributor?: string; at: Date }): Promise<boolean> {
+    const [, affected] = await this.ds.query(
+      `UPDATE change_requests SET revision = $3, updated_at = $4,
+         revision_merged_ancestor = COALESCE($5, revision_merged_ancestor),
+         contributors = CASE WHEN $6::text IS NULL OR $6 = ANY(contributors) THEN contributors ELSE array_append(contributors, $6) END
+       WHERE id = $1 AND revision = $2 AND status IN ('open', 'draft')`,
+      [id, expected, next, patch.at, patch.revisionMergedAncestor ?? null, patch.contributor ?? null],
+    );
+    return affected === 1;
+  }
+
+  async markMerged(id: string, revisionMerged: string, by: string, at: Date): Promise<boolean> {
+    const [, affected] = await this.ds.query(
+      `UPDATE change_requests SET status = 'merged', revision_merged = $2, merged_by = $3, merged_at = $4, updated_at = $4
+       WHERE id = $1 AND status IN ('open', 'draft')`,
+      [id, revisionMerged, by, at],
+    );
+    return affected === 1;
+  }
+
+  async counts(spaceId: string): Promise<{ total: number; open: number; draft: number }> {
+    const [r] = await this.ds.query(
+      `SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'open')::int AS open, count(*) FILTER (WHERE status = 'draft')::int AS draft
+       FROM change_requests WHERE space_id = $1`,
+      [spaceId],
+    );
+    return r;
+  }
+}

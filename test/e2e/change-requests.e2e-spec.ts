@@ -1,0 +1,211 @@
+import { createTestApp, TestApp, TestUser } from '../support/app';
+import { expectError } from '../support/expect';
+
+describe('change requests: authoring, reads, merge and update', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let reader: TestUser;
+  let orgId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.user('admin');
+    reader = await t.user('reader');
+    orgId = await t.organization(admin);
+    await t.member(orgId, reader, 'read');
+  });
+  afterAll(async () => t.close());
+
+  const newSpace = async () => (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Docs' }).expect(201)).body;
+  const newCr = async (spaceId: string, subject = 'Change') => (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({ subject }).expect(201)).body;
+  const write = (spaceId: string, cr: string, changes: object[], query = '') => t.http.post(`/v1/spaces/${spaceId}/change-requests/${cr}/content${query}`).set(admin.auth).send({ changes });
+  const markdownOf = async (spaceId: string, pageId: string, cr?: string) => {
+    const path = cr ? `/v1/spaces/${spaceId}/change-requests/${cr}/content/page/${pageId}` : `/v1/spaces/${spaceId}/content/page/${pageId}`;
+    return (await t.http.get(`${path}?format=markdown&format.markdown.refs=stable`).set(admin.auth).expect(200)).body.markdown as string;
+  };
+  const titles = async (spaceId: string) => (await t.http.get(`/v1/spaces/${spaceId}/content/pages`).set(admin.auth).expect(200)).body.pages.map((p: { title: string }) => p.title);
+
+  it('a new space has an empty current revision', async () => {
+    const space = await newSpace();
+    const rev = await t.http.get(`/v1/spaces/${space.id}/content`).set(reader.auth).expect(200);
+    expect(rev.body).toMatchObject({ object: 'revision', id: space.revision, parents: [], pages: [], files: [], type: 'edits' });
+    await t.http.get(`/v1/spaces/${space.id}/revisions/${space.revision}`).set(reader.auth).expect(200);
+    expectError(await t.http.get(`/v1/spaces/${space.id}/revisions/nope`).set(reader.auth), 404, /Revision/);
+  });
+
+  it('creates, lists (open by default, newest first), gets by id or number, and patches change requests', async () => {
+    const space = await newSpace();
+    const a = await newCr(space.id, 'First');
+    const b = await newCr(space.id, 'Second');
+    expect(a).toMatchObject({ object: 'change-request', number: 1, status: 'open', subject: 'First', space: space.id, revision: space.revision, revisionInitial: space.revision, outdated: false, comments: 0 });
+    expect(a.createdBy).toMatchObject({ object: 'user', id: admin.id });
+    expect(b.number).toBe(2);
+    const list = await t.http.get(`/v1/spaces/${space.id}/change-requests`).set(reader.auth).expect(200);
+    expect(list.body.items.map((c: { number: number }) => c.number)).toEqual([2, 1]);
+    await t.http.get(`/v1/spaces/${space.id}/change-requests/2`).set(reader.auth).expect(200);
+    await t.http.get(`/v1/spaces/${space.id}/change-requests/${a.id}`).set(reader.auth).expect(200);
+    const patched = await t.http.patch(`/v1/spaces/${space.id}/change-requests/1`).set(admin.auth).send({ subject: 'x'.repeat(100), status: 'draft', description: { object: 'document', data: {}, nodes: [] } }).expect(200);
+    expect(patched.body).toMatchObject({ status: 'draft', subject: 'x'.repeat(100) });
+    expectError(await t.http.patch(`/v1/spaces/${space.id}/change-requests/1`).set(admin.auth).send({ subject: 'x'.repeat(101) }), 400, /subject/);
+    expectError(await t.http.patch(`/v1/spaces/${space.id}/change-requests/1`).set(admin.auth).send({ status: 'merged' }), 400, /status/);
+    expect((await t.http.get(`/v1/spaces/${space.id}/change-requests?status=draft`).set(admin.auth).expect(200)).body.count).toBe(1);
+    const counters = (await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body;
+    expect(counters).toMatchObject({ changeRequests: 2, changeRequestsOpen: 1, changeRequestsDraft: 1 });
+    expectError(await t.http.post(`/v1/spaces/${space.id}/change-requests`).set(reader.auth).send({}), 403);
+    expectError(await t.http.get(`/v1/spaces/${space.id}/change-requests/99`).set(admin.auth), 404);
+    const stranger = await t.user('stranger');
+    expectError(await t.http.get(`/v1/spaces/${space.id}/change-requests`).set(stranger.auth), 404);
+  });
+
+  it('writes markdown pages atomically, reads them back as markdown and as a document, and merges into the space', async () => {
+    const space = await newSpace();
+    const cr = await newCr(space.id);
+    const res = await write(
+      space.id,
+      cr.id,
+      [
+        { operation: 'insert_page', ref: 'intro', document: { markdown: '---\ntitle: Introduction\n---\n\nWelcome. See [setup](./guide/setup.md).' } },
+        { operation: 'insert_page', ref: 'guide', title: 'Guide', document: {} },
+        { operation: 'insert_page', ref: 'setup', into: 'guide', document: { markdown: '# Setup\n\n1. Install\n2. Run\n\n- [x] done' } },
+      ],
+      '?compat=false',
+    ).expect(200);
+    expect(res.body.changeRequest.revision).not.toBe(cr.revision);
+    expect(res.body.changes.map((c: { object: string; ref: string }) => [c.object, c.ref])).toEqual([
+      ['created_page', 'intro'],
+      ['created_page', 'guide'],
+      ['created_page', 'setup'],
+    ]);
+    const [introId, , setupId] = res.body.changes.map((c: { page: { id: string } }) => c.page.id);
+    const pages = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/pages`).set(admin.auth).expect(200);
+    expect(pages.body.pages.map((p: { title: string; path: string }) => [p.title, p.path])).toEqual([
+      ['Introduction', 'introduction'],
+      ['Guide', 'guide'],
+    ]);
+    expect(pages.body.pages[1].pages[0]).toMatchObject({ title: 'Setup', path: 'guide/setup', kind: 'sheet', type: 'document' });
+    expect(await markdownOf(space.id, introId, cr.id)).toBe(`Welcome. See [setup](/pages/${setupId}).\n`);
+    const relative = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${introId}?format=markdown`).set(admin.auth).expect(200);
+    expect(relative.body.markdown).toBe('Welcome. See [setup](./guide/setup.md).\n');
+    const asDoc = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${setupId}`).set(admin.auth).expect(200);
+    expect(asDoc.body.document.nodes.map((n: { type: string }) => n.type)).toEqual(['list-ordered', 'list-tasks']);
+    expect(await titles(space.id)).toEqual([]); // main is untouched until the merge
+
+    const merged = await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200);
+    expect(merged.body).toEqual({ revision: expect.any(String), result: 'merge' });
+    expect(await titles(space.id)).toEqual(['Introduction', 'Guide']);
+    const after = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}`).set(admin.auth).expect(200);
+    expect(after.body).toMatchObject({ status: 'merged', revisionMerged: merged.body.revision, mergedBy: { id: admin.id } });
+    expect((await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.revision).toBe(merged.body.revision);
+    expectError(await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth), 409, /already merged/);
+    expectError(await write(space.id, cr.id, [{ operation: 'insert_page', title: 'Late', document: {} }]), 409);
+  });
+
+  it('a failing batch writes nothing and names the failing change', async () => {
+    const space = await newSpace();
+    const cr = await newCr(space.id);
+    expectError(
+      await write(space.id, cr.id, [
+        { operation: 'insert_page', title: 'Fine', document: {} },
+        { operation: 'update_page', page: 'missing', title: 'X' },
+      ]),
+      400,
+      /changes\[1\] \(update_page\): page "missing" does not exist/,
+    );
+    const again = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}`).set(admin.auth).expect(200);
+    expect(again.body.revision).toBe(cr.revision);
+    expectError(await write(space.id, cr.id, []), 400, /changes/);
+    expectError(await write(space.id, cr.id, Array.from({ length: 51 }, () => ({ operation: 'delete_page', page: 'x' }))), 400, /changes/);
+    expectError(await write(space.id, cr.id, [{ operation: 'explode' }]), 400, /operation/);
+    expectError(await write(space.id, cr.id, [{ operation: 'insert_page' }]), 400, /document is required/);
+    expectError(await write(space.id, cr.id, [{ operation: 'insert_page', document: { markdown: 42 } }]), 400, /markdown/);
+    expectError(await write(space.id, cr.id, [{ operation: 'insert_files', files: [] }]), 400, /insert_files/);
+    expectError(await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`).set(reader.auth).send({ changes: [{ operation: 'insert_page', document: {} }] }), 403);
+  });
+
+  it('merges edits of different lines of the same page, and refuses a true conflict with 409 listing the pages', async () => {
+    const space = await newSpace();
+    const seed = await newCr(space.id);
+    const ins = await write(space.id, seed.id, [{ operation: 'insert_page', title: 'Page', document: { markdown: 'alpha\n\nbeta\n\ngamma' } }], '?compat=false').expect(200);
+    const pageId = ins.body.changes[0].page.id;
+    await t.http.post(`/v1/spaces/${space.id}/change-requests/${seed.id}/merge`).set(admin.auth).expect(200);
+
+    const one = await newCr(space.id, 'one');
+    const two = await newCr(space.id, 'two');
+    const three = await newCr(space.id, 'three');
+    await write(space.id, one.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'ALPHA\n\nbeta\n\ngamma' } }]).expect(200);
+    await write(space.id, two.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'alpha\n\nbeta\n\nGAMMA' } }]).expect(200);
+    await write(space.id, three.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'alpha!\n\nbeta\n\ngamma' } }]).expect(200);
+    await t.http.post(`/v1/spaces/${space.id}/change-requests/${one.id}/merge`).set(admin.auth).expect(200);
+    expect((await t.http.get(`/v1/spaces/${space.id}/change-requests/${two.id}`).set(admin.auth).expect(200)).body.outdated).toBe(true);
+    await t.http.post(`/v1/spaces/${space.id}/change-requests/${two.id}/merge`).set(admin.auth).expect(200);
+    expect(await markdownOf(space.id, pageId)).toBe('ALPHA\n\nbeta\n\nGAMMA\n');
+
+    const before = (await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.revision;
+    const conflict = await t.http.post(`/v1/spaces/${space.id}/change-requests/${three.id}/merge`).set(admin.auth);
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.error).toMatchObject({ code: 409, conflicts: [{ page: pageId, title: 'Page', reason: 'both-edited', fields: ['document'] }] });
+    expect((await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.revision).toBe(before);
+    expect((await t.http.get(`/v1/spaces/${space.id}/change-requests/${three.id}`).set(admin.auth).expect(200)).body.status).toBe('open');
+  });
+
+  it('update brings main into the change request (revisionMergedAncestor set, outdated false)', async () => {
+    const space = await newSpace();
+    const a = await newCr(space.id, 'a');
+    const b = await newCr(space.id, 'b');
+    await write(space.id, a.id, [{ operation: 'insert_page', title: 'From A', document: { markdown: 'a' } }]).expect(200);
+    await write(space.id, b.id, [{ operation: 'insert_page', title: 'From B', document: { markdown: 'b' } }]).expect(200);
+    const nothing = await t.http.post(`/v1/spaces/${space.id}/change-requests/${b.id}/update`).set(admin.auth).expect(200);
+    expect(nothing.body.result).toBe('update');
+    await t.http.post(`/v1/spaces/${space.id}/change-requests/${a.id}/merge`).set(admin.auth).expect(200);
+    const main = (await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.revision;
+    const upd = await t.http.post(`/v1/spaces/${space.id}/change-requests/${b.id}/update`).set(admin.auth).expect(200);
+    expect(upd.body).toEqual({ revision: expect.any(String), result: 'update' });
+    const crB = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${b.id}`).set(admin.auth).expect(200)).body;
+    expect(crB).toMatchObject({ revision: upd.body.revision, revisionMergedAncestor: main, outdated: false });
+    const crPages = await t.http.get(`/v1/spaces/${space.id}/change-requests/${b.id}/content/pages`).set(admin.auth).expect(200);
+    expect(crPages.body.pages.map((p: { title: string }) => p.title).sort()).toEqual(['From A', 'From B']);
+    const rev = await t.http.get(`/v1/spaces/${space.id}/revisions/${upd.body.revision}`).set(admin.auth).expect(200);
+    expect(rev.body.type).toBe('update');
+    await t.http.post(`/v1/spaces/${space.id}/change-requests/${b.id}/merge`).set(admin.auth).expect(200);
+    expect((await titles(space.id)).sort()).toEqual(['From A', 'From B']);
+  });
+
+  it('a locked space refuses merges (412)', async () => {
+    const space = await newSpace();
+    const cr = await newCr(space.id);
+    await write(space.id, cr.id, [{ operation: 'insert_page', title: 'P', document: {} }]).expect(200);
+    await t.http.patch(`/v1/spaces/${space.id}`).set(admin.auth).send({ editMode: 'locked' }).expect(200);
+    expectError(await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth), 412, /locked/);
+    await t.http.patch(`/v1/spaces/${space.id}`).set(admin.auth).send({ editMode: 'live' }).expect(200);
+    await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200);
+  });
+
+  it('parallel merges into one space serialize and lose nothing', async () => {
+    const space = await newSpace();
+    const crs = [];
+    for (let i = 0; i < 8; i++) {
+      const cr = await newCr(space.id, `parallel ${i}`);
+      await write(space.id, cr.id, [{ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `body ${i}` } }]).expect(200);
+      crs.push(cr);
+    }
+    const results = await Promise.all(crs.map((cr) => t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth)));
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect((await titles(space.id)).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `Page ${i}`).sort());
+    const counters = (await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body;
+    expect(counters).toMatchObject({ changeRequests: 8, changeRequestsOpen: 0 });
+  });
+
+  it('duplicate copies the content; transfer carries it to the other organization', async () => {
+    const space = await newSpace();
+    const cr = await newCr(space.id);
+    const res = await write(space.id, cr.id, [{ operation: 'insert_page', title: 'Kept', document: { markdown: 'kept body' } }], '?compat=false').expect(200);
+    await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200);
+    const copy = (await t.http.post(`/v1/spaces/${space.id}/duplicate`).set(admin.auth).expect(201)).body;
+    expect(await titles(copy.id)).toEqual(['Kept']);
+    const pageId = res.body.changes[0].page.id;
+    expect(await markdownOf(copy.id, pageId)).toBe('kept body\n');
+    const target = await t.organization(admin, 'Elsewhere');
+    await t.http.post(`/v1/spaces/${copy.id}/transfer`).set(admin.auth).send({ organization: target }).expect(200);
+    expect(await markdownOf(copy.id, pageId)).toBe('kept body\n');
+  });
+});
