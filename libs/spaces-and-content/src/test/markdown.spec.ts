@@ -29,7 +29,7 @@ describe('markdown ↔ document (unified/remark, GFM)', () => {
       'heading-1', 'paragraph', 'heading-2', 'list-unordered', 'list-ordered', 'list-tasks', 'heading-3', 'code', 'blockquote', 'divider', 'images', 'paragraph',
     ]);
     const tasks = document.nodes[5];
-    expect(tasks.nodes!.map((i) => (i as { data: { checked: boolean } }).data.checked)).toEqual([true, false]);
+    expect(tasks.nodes!.map((i) => (i as unknown as { data: { checked: boolean } }).data.checked)).toEqual([true, false]);
     const code = document.nodes[7];
     expect(code.data).toEqual({ syntax: 'ts' });
     expect(code.nodes).toHaveLength(3);
