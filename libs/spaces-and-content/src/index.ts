@@ -17,3 +17,4 @@ export { ContentQueryDto, PageQueryDto, PagesDto, RevisionDto, RevisionPageDto, 
 export { refToUrl } from './domain/content/markdown';
 export { SpaceDto, toSpaceDto } from './http/content-response.dto';
 export { spacePermissions } from './domain/access';
+export { RevisionOrigins } from './http/revision-origins';

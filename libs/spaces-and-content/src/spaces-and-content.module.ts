@@ -9,6 +9,7 @@ import { SpaceRepository } from './domain/space';
 import { CollectionsController } from './http/collections.controller';
 import { SpacesController } from './http/spaces.controller';
 import { ContentController } from './http/content.controller';
+import { RevisionOrigins } from './http/revision-origins';
 import { ContentService } from './application/content.service';
 import { RevisionRepository } from './domain/content/revision';
 import { SqlRevisionRepository } from './infrastructure/typeorm-revisions';
@@ -24,10 +25,11 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     CollectionsService,
     ContentAccess,
     ContentService,
+    RevisionOrigins,
     { provide: RevisionRepository, useClass: SqlRevisionRepository },
     { provide: SpaceRepository, useClass: TypeOrmSpaceRepository },
     { provide: CollectionRepository, useClass: TypeOrmCollectionRepository },
   ],
-  exports: [SpacesService, CollectionsService, ContentService],
+  exports: [SpacesService, CollectionsService, ContentService, RevisionOrigins],
 })
 export class SpacesAndContentModule {}

@@ -117,7 +117,7 @@ export class ChangeRequestsService {
     if (!spacePermissions(v.role).merge) throw new ForbiddenError('Merging needs the "edit" role on the space');
     requireWritable(v.changeRequest);
     const cr = v.changeRequest;
-    const outcome = await this.content.mergeIntoSpace(v.space.id, baseOf(cr), cr.revision, actor.userId);
+    const outcome = await this.content.mergeIntoSpace(v.space.id, baseOf(cr), cr.revision, actor.userId, cr.id);
     if (!outcome.ok) throw new ConflictError(`Change request #${cr.number} conflicts with the space's content`, { conflicts: outcome.conflicts });
     if (!(await this.changeRequests.markMerged(cr.id, outcome.revision!.id, actor.userId, this.clock.now()))) {
       throw new ConflictError(`Change request #${cr.number} was merged or closed meanwhile`);

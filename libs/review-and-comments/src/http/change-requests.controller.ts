@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, OnModuleInit, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { IdentityService, User } from '@app/organizations-and-teams';
@@ -15,6 +15,7 @@ import {
   RevisionDto,
   revisionDto,
   RevisionPageDto,
+  RevisionOrigins,
 } from '@app/spaces-and-content';
 import { ChangeRequestsService, ChangeRequestView } from '../application/change-requests.service';
 import {
@@ -32,12 +33,21 @@ import {
 @ApiTags('change-requests')
 @ApiStandardErrors()
 @Controller('spaces/:spaceId/change-requests')
-export class ChangeRequestsController {
+export class ChangeRequestsController implements OnModuleInit {
   constructor(
     private readonly changeRequests: ChangeRequestsService,
     private readonly content: ContentService,
     private readonly identity: IdentityService,
+    private readonly origins: RevisionOrigins,
   ) {}
+
+  /** Merge revisions of the content engine show the change request they came from (`mergedFrom`). */
+  onModuleInit(): void {
+    this.origins.register(async (actor, spaceId, changeRequestId, links) => {
+      const v = await this.changeRequests.view(actor, spaceId, changeRequestId).catch(() => null);
+      return v ? this.dto(v, links) : null;
+    });
+  }
 
   /** Users named by change requests, loaded once per response. */
   private async users(views: ChangeRequestView[]): Promise<Map<string, User>> {
@@ -132,7 +142,8 @@ export class ChangeRequestsController {
   @ApiOkResponse({ type: RevisionDto })
   async revision(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links) {
     const v = await this.changeRequests.view(actor, spaceId, ref);
-    return revisionDto(await this.content.revision(v.space.id, v.changeRequest.revision), `/s/${v.space.id}/~/changes/${v.changeRequest.number}`, links);
+    const rev = await this.content.revision(v.space.id, v.changeRequest.revision);
+    return revisionDto(rev, `/s/${v.space.id}/~/changes/${v.changeRequest.number}`, links, await this.origins.mergedFrom(actor, v.space.id, rev.mergedFrom, links));
   }
 
   @Get(':changeRequestId/content/pages')

@@ -108,8 +108,16 @@ export class ContentService {
     return result.conflicts.length ? { ok: false, conflicts: result.conflicts } : { ok: true, tree: result.tree, documents: result.documents };
   }
 
-  async storeRevision(space: Space, tree: PageTree, documents: Map<string, JsonDocument>, parents: string[], type: RevisionType, createdBy: string): Promise<Revision> {
-    const revision: Revision = { id: this.ids.next(), organizationId: space.organizationId, spaceId: space.id, parents, type, tree, createdAt: this.clock.now(), createdBy };
+  async storeRevision(
+    space: Space,
+    tree: PageTree,
+    documents: Map<string, JsonDocument>,
+    parents: string[],
+    type: RevisionType,
+    createdBy: string,
+    mergedFrom: string | null = null,
+  ): Promise<Revision> {
+    const revision: Revision = { id: this.ids.next(), organizationId: space.organizationId, spaceId: space.id, parents, type, tree, createdAt: this.clock.now(), createdBy, mergedFrom };
     await this.revisions.insert(revision, documents);
     return revision;
   }
@@ -119,7 +127,7 @@ export class ContentService {
    * concurrency: the space's revision is updated only if it is still the one the merge was computed
    * against (compare-and-set); otherwise the merge is recomputed on the new main. No update is lost.
    */
-  async mergeIntoSpace(spaceId: string, base: string, theirs: string, createdBy: string): Promise<MergeOutcome & { revision?: Revision }> {
+  async mergeIntoSpace(spaceId: string, base: string, theirs: string, createdBy: string, mergedFrom: string | null = null): Promise<MergeOutcome & { revision?: Revision }> {
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       const space = await this.spaces.findById(spaceId);
       if (!space || space.deletedAt) throw new NotFoundError('Space', spaceId);
@@ -133,7 +141,7 @@ export class ContentService {
         tree = merged.tree;
         documents = merged.documents;
       }
-      const revision = await this.storeRevision(space, tree, documents, [space.revision, theirs], 'merge', createdBy);
+      const revision = await this.storeRevision(space, tree, documents, [space.revision, theirs], 'merge', createdBy, mergedFrom);
       if (await this.spaces.compareAndSetRevision(space.id, space.revision, revision.id, this.clock.now())) return { ok: true, tree, documents, revision };
     }
     throw new ConflictError('The space changed too often while merging; try again');

@@ -6,6 +6,7 @@ import { SpacesService } from '../application/spaces.service';
 import type { Space } from '../domain/space';
 import { ContentQueryDto, PageQueryDto, pagesDto, PagesDto, pageWithBody, RevisionDto, revisionDto, RevisionPageDto, relativeRefs } from './revision.dto';
 import { refToUrl } from '../domain/content/markdown';
+import { RevisionOrigins } from './revision-origins';
 
 /** Reads of a space's content: its current revision, or any revision by id (spec part 1 §4.4). */
 @ApiTags('space-content')
@@ -15,7 +16,13 @@ export class ContentController {
   constructor(
     private readonly spaces: SpacesService,
     private readonly content: ContentService,
+    private readonly origins: RevisionOrigins,
   ) {}
+
+  private async revisionBody(actor: Actor, space: Space, revisionId: string, links: Links) {
+    const rev = await this.content.revision(space.id, revisionId);
+    return revisionDto(rev, `/s/${space.id}`, links, await this.origins.mergedFrom(actor, space.id, rev.mergedFrom, links));
+  }
 
   private async live(actor: Actor, spaceId: string): Promise<Space> {
     const { space } = await this.spaces.get(actor, spaceId);
@@ -28,7 +35,7 @@ export class ContentController {
   @ApiOkResponse({ type: RevisionDto })
   async current(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links) {
     const space = await this.live(actor, id);
-    return revisionDto(await this.content.revision(space.id, space.revision), `/s/${space.id}`, links);
+    return this.revisionBody(actor, space, space.revision, links);
   }
 
   @Get('content/pages')
@@ -52,7 +59,7 @@ export class ContentController {
   @ApiOkResponse({ type: RevisionDto })
   async revision(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Param('revisionId') revisionId: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links) {
     const space = await this.live(actor, id);
-    return revisionDto(await this.content.revision(space.id, revisionId), `/s/${space.id}`, links);
+    return this.revisionBody(actor, space, revisionId, links);
   }
 
   @Get('revisions/:revisionId/pages')

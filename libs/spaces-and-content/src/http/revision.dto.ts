@@ -101,6 +101,7 @@ export class RevisionDto {
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) variables: Record<string, string>;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: 'object', properties: { app: { type: 'string', format: 'uri' } } }) urls: { app: string };
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'For merge revisions: the change request merged' }) mergedFrom?: object;
 }
 
 export class PagesDto {
@@ -138,8 +139,8 @@ export function pagesDto(tree: PageTree, base: string, links: Links): RevisionPa
   return tree.map((n) => pageDto(n, n.slug, base, links));
 }
 
-export function revisionDto(rev: Revision, base: string, links: Links): RevisionDto {
-  return {
+export function revisionDto(rev: Revision, base: string, links: Links, mergedFrom: object | null = null): RevisionDto {
+  const dto: RevisionDto = {
     object: 'revision',
     id: rev.id,
     parents: rev.parents,
@@ -152,6 +153,8 @@ export function revisionDto(rev: Revision, base: string, links: Links): Revision
     createdAt: rev.createdAt.toISOString(),
     urls: { app: links.app(`${base}/~/revisions/${rev.id}`) },
   };
+  if (mergedFrom) dto.mergedFrom = mergedFrom;
+  return dto;
 }
 
 /** Page references written as relative `.md` paths from the page (format.markdown.refs=relative). */

@@ -13,6 +13,7 @@ interface RevisionRow {
   tree: Revision['tree'];
   created_at: Date;
   created_by: string | null;
+  merged_from: string | null;
 }
 
 @Injectable()
@@ -25,7 +26,7 @@ export class SqlRevisionRepository extends RevisionRepository {
     const rows: RevisionRow[] = await this.ds.query('SELECT * FROM revisions WHERE space_id = $1 AND id = $2', [spaceId, id]);
     if (!rows.length) return null;
     const r = rows[0];
-    return { id: r.id, organizationId: r.organization_id, spaceId: r.space_id, parents: r.parents, type: r.type as Revision['type'], tree: r.tree, createdAt: r.created_at, createdBy: r.created_by };
+    return { id: r.id, organizationId: r.organization_id, spaceId: r.space_id, parents: r.parents, type: r.type as Revision['type'], tree: r.tree, createdAt: r.created_at, createdBy: r.created_by, mergedFrom: r.merged_from };
   }
 
   async insert(rev: Revision, documents: Map<string, JsonDocument>): Promise<void> {
@@ -39,7 +40,7 @@ export class SqlRevisionRepository extends RevisionRepository {
           [rev.organizationId, hashes, hashes.map((h) => JSON.stringify(documents.get(h)))],
         );
       }
-      await em.query('INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
+      await em.query('INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by, merged_from) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
         rev.id,
         rev.organizationId,
         rev.spaceId,
@@ -48,6 +49,7 @@ export class SqlRevisionRepository extends RevisionRepository {
         JSON.stringify(rev.tree),
         rev.createdAt,
         rev.createdBy,
+        rev.mergedFrom ?? null,
       ]);
     });
   }

@@ -14,7 +14,8 @@ export class ContentAndChangeRequests1764288000000 implements MigrationInterface
         type text NOT NULL,
         tree jsonb NOT NULL,
         created_at timestamptz NOT NULL,
-        created_by text
+        created_by text,
+        merged_from text
       );
       CREATE INDEX revisions_space_idx ON revisions (space_id, created_at);
 

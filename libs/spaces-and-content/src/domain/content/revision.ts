@@ -14,6 +14,8 @@ export interface Revision {
   tree: PageTree;
   createdAt: Date;
   createdBy: string | null;
+  /** For merge revisions: the id of the change request merged (owned by the review context). */
+  mergedFrom?: string | null;
 }
 
 export abstract class RevisionRepository {
