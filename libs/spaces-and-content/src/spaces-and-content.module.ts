@@ -9,8 +9,12 @@ import { SpaceRepository } from './domain/space';
 import { CollectionsController } from './http/collections.controller';
 import { SpacesController } from './http/spaces.controller';
 import { ContentController } from './http/content.controller';
+import { SearchController } from './http/search.controller';
 import { RevisionOrigins } from './http/revision-origins';
 import { ContentService } from './application/content.service';
+import { SearchService } from './application/search.service';
+import { SqlSearchIndex } from './infrastructure/sql-search';
+import { SearchIndex } from './domain/content/search-index';
 import { RevisionRepository } from './domain/content/revision';
 import { SqlRevisionRepository } from './infrastructure/typeorm-revisions';
 import { CONTENT_ENTITIES } from './infrastructure/orm-entities';
@@ -19,12 +23,14 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
 /** Collections and spaces (content comes with the content engine). Needs global `Clock` and `IdGenerator`. */
 @Module({
   imports: [TypeOrmModule.forFeature(CONTENT_ENTITIES), OrganizationsAndTeamsModule],
-  controllers: [SpacesController, CollectionsController, ContentController],
+  controllers: [SpacesController, CollectionsController, ContentController, SearchController],
   providers: [
     SpacesService,
     CollectionsService,
     ContentAccess,
     ContentService,
+    SearchService,
+    { provide: SearchIndex, useClass: SqlSearchIndex },
     RevisionOrigins,
     { provide: RevisionRepository, useClass: SqlRevisionRepository },
     { provide: SpaceRepository, useClass: TypeOrmSpaceRepository },

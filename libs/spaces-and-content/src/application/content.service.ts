@@ -6,6 +6,7 @@ import { mergeTrees, MergeConflict } from '../domain/content/merge';
 import { Revision, RevisionRepository, RevisionType } from '../domain/content/revision';
 import { locate, PageNode, PageTree, walk } from '../domain/content/tree';
 import { Space, SpaceRepository } from '../domain/space';
+import { SearchService } from './search.service';
 
 export interface CommitResult {
   revision: Revision;
@@ -32,6 +33,7 @@ export class ContentService {
   constructor(
     private readonly revisions: RevisionRepository,
     private readonly spaces: SpaceRepository,
+    private readonly search: SearchService,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
@@ -47,10 +49,17 @@ export class ContentService {
   async copyContent(from: Space, to: Space, createdBy: string | null): Promise<void> {
     const source = await this.revision(from.id, from.revision);
     await this.revisions.copy(source, { id: to.revision, spaceId: to.id, organizationId: to.organizationId, createdAt: to.createdAt, createdBy });
+    await this.search.reindex(to.id);
   }
 
-  moveSpaceContent(spaceId: string, fromOrganizationId: string, toOrganizationId: string): Promise<void> {
-    return this.revisions.moveSpace(spaceId, fromOrganizationId, toOrganizationId);
+  async moveSpaceContent(spaceId: string, fromOrganizationId: string, toOrganizationId: string): Promise<void> {
+    await this.revisions.moveSpace(spaceId, fromOrganizationId, toOrganizationId);
+    await this.search.moveSpace(spaceId, toOrganizationId);
+  }
+
+  /** Re-indexes a space after a change of what search depends on (e.g. its language). */
+  reindex(spaceId: string): Promise<void> {
+    return this.search.reindex(spaceId);
   }
 
   async revision(spaceId: string, revisionId: string): Promise<Revision> {
@@ -142,7 +151,10 @@ export class ContentService {
         documents = merged.documents;
       }
       const revision = await this.storeRevision(space, tree, documents, [space.revision, theirs], 'merge', createdBy, mergedFrom);
-      if (await this.spaces.compareAndSetRevision(space.id, space.revision, revision.id, this.clock.now())) return { ok: true, tree, documents, revision };
+      if (await this.spaces.compareAndSetRevision(space.id, space.revision, revision.id, this.clock.now())) {
+        await this.search.reindex(space.id);
+        return { ok: true, tree, documents, revision };
+      }
     }
     throw new ConflictError('The space changed too often while merging; try again');
   }

@@ -143,6 +143,7 @@ export class SpacesService {
     else requireRole(role, 'edit', 'Updating a space');
     const next = applySpacePatch(space, patch, this.clock.now());
     await this.spaces.update(next);
+    if (patch.language !== undefined && patch.language !== space.language) await this.content.reindex(space.id);
     return { space: next, role: await this.access.spaceRole(next, actor.userId) };
   }
 

@@ -200,7 +200,9 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
   async purgeDeletedBefore(cutoff: Date): Promise<number> {
     const rows: { id: string }[] = await this.dataSource.query(
       `WITH gone AS (DELETE FROM spaces WHERE deleted_at <= $1 RETURNING id),
-            revs AS (DELETE FROM revisions WHERE space_id IN (SELECT id FROM gone))
+            revs AS (DELETE FROM revisions WHERE space_id IN (SELECT id FROM gone)),
+            idx AS (DELETE FROM search_sections WHERE space_id IN (SELECT id FROM gone)),
+            st AS (DELETE FROM search_state WHERE space_id IN (SELECT id FROM gone))
        SELECT id FROM gone`,
       [cutoff],
     );

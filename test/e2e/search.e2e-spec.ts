@@ -1,0 +1,115 @@
+import { createTestApp, TestApp, TestUser } from '../support/app';
+import { expectError } from '../support/expect';
+import { officialValidator } from '../support/official-schemas';
+
+describe('full-text search', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let orgId: string;
+  const schemas = officialValidator();
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.user('admin');
+    orgId = await t.organization(admin);
+  });
+  afterAll(async () => t.close());
+
+  /** A space whose main content holds the given pages (written through a merged change request). */
+  const spaceWith = async (pages: { title: string; markdown: string; into?: string; ref?: string }[], language?: string) => {
+    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Searchable', ...(language ? { language } : {}) }).expect(201)).body;
+    const cr = (await t.http.post(`/v1/spaces/${space.id}/change-requests`).set(admin.auth).send({}).expect(201)).body;
+    await t.http
+      .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)
+      .set(admin.auth)
+      .send({ changes: pages.map((p) => ({ operation: 'insert_page', title: p.title, ref: p.ref, into: p.into, document: { markdown: p.markdown } })) })
+      .expect(200);
+    await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200);
+    return space;
+  };
+  const search = (spaceId: string, query: string, extra = '') => t.http.get(`/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}${extra}`).set(admin.auth);
+
+  it('finds pages by stemmed words, with section-level hits and highlighted excerpts, ranked', async () => {
+    const space = await spaceWith([
+      { title: 'Installation', ref: 'install', markdown: 'Intro text.\n\n## Running the server\n\nThe server runs on port 3000 after installing dependencies.\n\n## Other\n\nNothing here.' },
+      { title: 'Servers', markdown: 'Servers, servers everywhere: this page talks about running servers a lot. Run the server.' },
+      { title: 'Unrelated', into: 'install', markdown: 'Bananas.' },
+    ]);
+    const res = await search(space.id, 'run servers').expect(200);
+    expect(res.body.count).toBe(2);
+    // A match in a heading (weight A) ranks above matches in body text (weight B).
+    expect(res.body.items.map((h: { title: string }) => h.title)).toEqual(['Installation', 'Servers']);
+    const install = res.body.items[0];
+    expect(install).toMatchObject({ path: 'installation', rank: 1, ancestors: [] });
+    expect(res.body.items[1].rank).toBe(2);
+    expect(install.sections).toEqual([
+      expect.objectContaining({ title: 'Running the server', path: 'installation#running-the-server', body: expect.stringContaining('<mark>server</mark>') }),
+    ]);
+    expect(res.body.items.map((h: unknown) => schemas.check('SearchPageResult', h)).join('')).toBe('');
+    const nested = await search(space.id, 'bananas').expect(200);
+    expect(nested.body.items[0]).toMatchObject({ title: 'Unrelated', path: 'installation/unrelated', ancestors: [{ id: expect.any(String), title: 'Installation' }] });
+  });
+
+  it('pages through results with a cursor and keeps the global rank', async () => {
+    const space = await spaceWith(Array.from({ length: 5 }, (_, i) => ({ title: `Doc ${i}`, markdown: `widget ${'widget '.repeat(i)}` })));
+    const first = await search(space.id, 'widget', '&limit=2').expect(200);
+    expect(first.body.count).toBe(5);
+    const second = await search(space.id, 'widget', `&limit=2&page=${first.body.next.page}`).expect(200);
+    const third = await search(space.id, 'widget', `&limit=2&page=${second.body.next.page}`).expect(200);
+    const all = [...first.body.items, ...second.body.items, ...third.body.items];
+    expect(all.map((h: { rank: number }) => h.rank)).toEqual([1, 2, 3, 4, 5]);
+    expect(new Set(all.map((h: { id: string }) => h.id)).size).toBe(5);
+    expect(third.body.next).toBeUndefined();
+  });
+
+  it('follows the space language for stemming, and finds Japanese and Chinese text', async () => {
+    const french = await spaceWith([{ title: 'Chevaux', markdown: 'Les chevaux mangent du foin.' }], 'fr');
+    expect((await search(french.id, 'cheval').expect(200)).body.count).toBe(1);
+    const ja = await spaceWith([
+      { title: '日本語ガイド', markdown: 'これは日本語のドキュメントです。検索できます。' },
+      { title: '中文', markdown: '这是一个中文文档，可以搜索。' },
+    ], 'ja');
+    expect((await search(ja.id, '日本語').expect(200)).body.items.map((h: { title: string }) => h.title)).toEqual(['日本語ガイド']);
+    expect((await search(ja.id, '中文文档').expect(200)).body.items.map((h: { title: string }) => h.title)).toEqual(['中文']);
+    expect((await search(ja.id, '検索').expect(200)).body.count).toBe(1);
+  });
+
+  it('keeps the index in step with merges: new words are found, removed pages are not', async () => {
+    const space = await spaceWith([{ title: 'Alpha', markdown: 'original words' }]);
+    expect((await search(space.id, 'original').expect(200)).body.count).toBe(1);
+    const pageId = (await search(space.id, 'original').expect(200)).body.items[0].id;
+    const cr = (await t.http.post(`/v1/spaces/${space.id}/change-requests`).set(admin.auth).send({}).expect(201)).body;
+    await t.http
+      .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)
+      .set(admin.auth)
+      .send({ changes: [{ operation: 'update_page', page: pageId, document: { markdown: 'replacement vocabulary' } }, { operation: 'insert_page', title: 'Beta', document: { markdown: 'brand new page' } }] })
+      .expect(200);
+    expect((await search(space.id, 'replacement').expect(200)).body.count).toBe(0); // not merged yet
+    await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200);
+    expect((await search(space.id, 'replacement').expect(200)).body.count).toBe(1);
+    expect((await search(space.id, 'original').expect(200)).body.count).toBe(0);
+    expect((await search(space.id, 'brand').expect(200)).body.count).toBe(1);
+  });
+
+  it('searches the whole organization, grouped by space; strangers get 404', async () => {
+    const u = await t.user('org-searcher');
+    const org = await t.organization(u);
+    const mk = async (title: string, markdown: string) => {
+      const space = (await t.http.post(`/v1/orgs/${org}/spaces`).set(u.auth).send({ title }).expect(201)).body;
+      const cr = (await t.http.post(`/v1/spaces/${space.id}/change-requests`).set(u.auth).send({}).expect(201)).body;
+      await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`).set(u.auth).send({ changes: [{ operation: 'insert_page', title: 'P', document: { markdown } }] }).expect(200);
+      await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(u.auth).expect(200);
+      return space;
+    };
+    const a = await mk('Space A', 'kubernetes cluster');
+    await mk('Space B', 'gardening tips');
+    const res = await t.http.get(`/v1/orgs/${org}/search?query=kubernetes`).set(u.auth).expect(200);
+    expect(res.body.count).toBe(1);
+    expect(res.body.items[0]).toMatchObject({ type: 'space', id: a.id, title: 'Space A', pages: [expect.objectContaining({ title: 'P' })] });
+    expect(schemas.check('SearchSpaceResult', res.body.items[0])).toBe('');
+    expectError(await t.http.get(`/v1/orgs/${org}/search?query=kubernetes`).set(admin.auth), 404);
+    expectError(await t.http.get(`/v1/orgs/${org}/search?query=${'q'.repeat(513)}`).set(u.auth), 400, /query/);
+    expectError(await t.http.get(`/v1/orgs/${org}/search`).set(u.auth), 400, /query/);
+    await t.http.get(`/v1/orgs/${org}/search?query=${'q'.repeat(512)}`).set(u.auth).expect(200);
+  });
+});
