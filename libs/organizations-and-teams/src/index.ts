@@ -8,3 +8,4 @@ export type { User } from './domain/user';
 export type { ApiToken } from './domain/api-token';
 export { ORGANIZATION_ENTITIES } from './infrastructure/orm-entities';
 export { toUserDto, UserDto } from './http/organization.dto';
+export { toOrganizationDto, OrganizationDto } from './http/organization.dto';

@@ -18,3 +18,6 @@ export { refToUrl } from './domain/content/markdown';
 export { SpaceDto, toSpaceDto } from './http/content-response.dto';
 export { spacePermissions } from './domain/access';
 export { RevisionOrigins } from './http/revision-origins';
+export { LinksService } from './application/links.service';
+export { linksResponse, backlinksResponse, LinksQueryDto, LinksResponseDto, ContentLocationDto } from './http/links.dto';
+export type { LocationContext } from './http/links.dto';

@@ -13,6 +13,7 @@ import { SearchController } from './http/search.controller';
 import { RevisionOrigins } from './http/revision-origins';
 import { ContentService } from './application/content.service';
 import { SearchService } from './application/search.service';
+import { LinksService } from './application/links.service';
 import { SqlSearchIndex } from './infrastructure/sql-search';
 import { SearchIndex } from './domain/content/search-index';
 import { RevisionRepository } from './domain/content/revision';
@@ -30,12 +31,13 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     ContentAccess,
     ContentService,
     SearchService,
+    LinksService,
     { provide: SearchIndex, useClass: SqlSearchIndex },
     RevisionOrigins,
     { provide: RevisionRepository, useClass: SqlRevisionRepository },
     { provide: SpaceRepository, useClass: TypeOrmSpaceRepository },
     { provide: CollectionRepository, useClass: TypeOrmCollectionRepository },
   ],
-  exports: [SpacesService, CollectionsService, ContentService, RevisionOrigins],
+  exports: [SpacesService, CollectionsService, ContentService, RevisionOrigins, LinksService],
 })
 export class SpacesAndContentModule {}

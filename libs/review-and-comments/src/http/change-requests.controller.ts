@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, OnModuleInit, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { IdentityService, User } from '@app/organizations-and-teams';
-import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, Links, RequestLinks } from '@app/shared-kernel';
+import { IdentityService, OrganizationsService, toOrganizationDto, User } from '@app/organizations-and-teams';
+import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks } from '@app/shared-kernel';
 import {
   ContentQueryDto,
   ContentService,
@@ -16,6 +16,14 @@ import {
   revisionDto,
   RevisionPageDto,
   RevisionOrigins,
+  LinksService,
+  linksResponse,
+  backlinksResponse,
+  LinksQueryDto,
+  LinksResponseDto,
+  ContentLocationDto,
+  LocationContext,
+  toSpaceDto,
 } from '@app/spaces-and-content';
 import { ChangeRequestsService, ChangeRequestView } from '../application/change-requests.service';
 import {
@@ -39,6 +47,8 @@ export class ChangeRequestsController implements OnModuleInit {
     private readonly content: ContentService,
     private readonly identity: IdentityService,
     private readonly origins: RevisionOrigins,
+    private readonly linksService: LinksService,
+    private readonly organizations: OrganizationsService,
   ) {}
 
   /** Merge revisions of the content engine show the change request they came from (`mergedFrom`). */
@@ -134,6 +144,62 @@ export class ChangeRequestsController implements OnModuleInit {
       changes: outcomes.map((o) => (o.object === 'deleted_page' ? { object: o.object, page: o.page } : { object: o.object, ...(o.ref ? { ref: o.ref } : {}), page: pageRef(o.page) })),
       insertedFiles: [],
     };
+  }
+
+  private async locationContext(actor: Actor, v: ChangeRequestView, links: Links): Promise<LocationContext> {
+    const org = await this.organizations.get(actor, v.space.organizationId);
+    return {
+      organization: toOrganizationDto(org.organization, org.role, links, org.ownTeam),
+      space: toSpaceDto(v.space, v.role, links),
+      base: `/s/${v.space.id}/~/changes/${v.changeRequest.number}`,
+      links,
+    };
+  }
+
+  @Get(':changeRequestId/links')
+  @ApiTags('links')
+  @ApiOperation({ operationId: 'listChangeRequestLinks', summary: 'Every link in the change request; stats.broken.changeRequest counts the ones it broke' })
+  @ApiOkResponse({ type: LinksResponseDto })
+  async links(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Query() q: LinksQueryDto, @RequestLinks() links: Links) {
+    const v = await this.changeRequests.view(actor, spaceId, ref);
+    const base = v.changeRequest.revisionMergedAncestor ?? v.changeRequest.revisionInitial;
+    const page = await this.linksService.list(v.space, v.changeRequest.revision, { appOrigin: links.app(''), status: q.status, base }, q.toPageRequest());
+    return linksResponse(page, await this.locationContext(actor, v, links));
+  }
+
+  @Get(':changeRequestId/content/page/:pageId/links')
+  @ApiTags('links')
+  @ApiOperation({ operationId: 'listChangeRequestPageLinks', summary: 'The links of a page of the change request' })
+  @ApiOkResponse({ type: LinksResponseDto })
+  async pageLinks(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Param('pageId') pageId: string,
+    @Query() q: LinksQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    const v = await this.changeRequests.view(actor, spaceId, ref);
+    const base = v.changeRequest.revisionMergedAncestor ?? v.changeRequest.revisionInitial;
+    const page = await this.linksService.list(v.space, v.changeRequest.revision, { appOrigin: links.app(''), status: q.status, fromPage: pageId, base }, q.toPageRequest());
+    return linksResponse(page, await this.locationContext(actor, v, links));
+  }
+
+  @Get(':changeRequestId/content/page/:pageId/backlinks')
+  @ApiTags('links')
+  @ApiOperation({ operationId: 'listChangeRequestPageBacklinks', summary: 'The pages of the change request that link to a page' })
+  @ApiOkResponse({ type: ListOf(ContentLocationDto) })
+  async pageBacklinks(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Param('pageId') pageId: string,
+    @Query() q: ListQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    const v = await this.changeRequests.view(actor, spaceId, ref);
+    const page = await this.linksService.backlinks(v.space, v.changeRequest.revision, pageId, q.toPageRequest());
+    return backlinksResponse(page, await this.locationContext(actor, v, links));
   }
 
   @Get(':changeRequestId/content')

@@ -1,6 +1,10 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Actor, ApiStandardErrors, CurrentActor, Links, NotFoundError, RequestLinks } from '@app/shared-kernel';
+import { OrganizationsService, toOrganizationDto } from '@app/organizations-and-teams';
+import { Actor, ApiStandardErrors, CurrentActor, Links, ListOf, ListQueryDto, NotFoundError, RequestLinks } from '@app/shared-kernel';
+import { LinksService } from '../application/links.service';
+import { backlinksResponse, ContentLocationDto, linksResponse, LinksQueryDto, LinksResponseDto, LocationContext } from './links.dto';
+import { toSpaceDto } from './content-response.dto';
 import { ContentService } from '../application/content.service';
 import { SpacesService } from '../application/spaces.service';
 import type { Space } from '../domain/space';
@@ -17,6 +21,8 @@ export class ContentController {
     private readonly spaces: SpacesService,
     private readonly content: ContentService,
     private readonly origins: RevisionOrigins,
+    private readonly linksService: LinksService,
+    private readonly organizations: OrganizationsService,
   ) {}
 
   private async revisionBody(actor: Actor, space: Space, revisionId: string, links: Links) {
@@ -89,6 +95,43 @@ export class ContentController {
   ) {
     const space = await this.live(actor, id);
     return this.pageIn(space, revisionId, pageId, q, links);
+  }
+
+  /** The organization and space objects that official ContentLocations embed. */
+  private async locationContext(actor: Actor, space: Space, base: string, links: Links): Promise<LocationContext> {
+    const org = await this.organizations.get(actor, space.organizationId);
+    const role = (await this.spaces.get(actor, space.id)).role;
+    return { organization: toOrganizationDto(org.organization, org.role, links, org.ownTeam), space: toSpaceDto(space, role, links), base, links };
+  }
+
+  @Get('links')
+  @ApiTags('links')
+  @ApiOperation({ operationId: 'listSpaceLinks', summary: 'Every link in the current content, with its status and where it appears' })
+  @ApiOkResponse({ type: LinksResponseDto })
+  async spaceLinks(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() q: LinksQueryDto, @RequestLinks() links: Links) {
+    const space = await this.live(actor, id);
+    const page = await this.linksService.list(space, space.revision, { appOrigin: links.app(''), status: q.status }, q.toPageRequest());
+    return linksResponse(page, await this.locationContext(actor, space, `/s/${space.id}`, links));
+  }
+
+  @Get('content/page/:pageId/links')
+  @ApiTags('links')
+  @ApiOperation({ operationId: 'listSpacePageLinks', summary: 'The links of a page, with their status' })
+  @ApiOkResponse({ type: LinksResponseDto })
+  async pageLinks(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Param('pageId') pageId: string, @Query() q: LinksQueryDto, @RequestLinks() links: Links) {
+    const space = await this.live(actor, id);
+    const page = await this.linksService.list(space, space.revision, { appOrigin: links.app(''), status: q.status, fromPage: pageId }, q.toPageRequest());
+    return linksResponse(page, await this.locationContext(actor, space, `/s/${space.id}`, links));
+  }
+
+  @Get('content/page/:pageId/backlinks')
+  @ApiTags('links')
+  @ApiOperation({ operationId: 'listSpacePageBacklinks', summary: 'The pages that link to a page' })
+  @ApiOkResponse({ type: ListOf(ContentLocationDto) })
+  async pageBacklinks(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Param('pageId') pageId: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
+    const space = await this.live(actor, id);
+    const page = await this.linksService.backlinks(space, space.revision, pageId, q.toPageRequest());
+    return backlinksResponse(page, await this.locationContext(actor, space, `/s/${space.id}`, links));
   }
 
   private async pageIn(space: Space, revisionId: string, pageId: string, q: PageQueryDto, links: Links) {

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { JsonDocument } from '../domain/content/document';
 import { Revision, RevisionRepository } from '../domain/content/revision';
+import { extractLinks, ExtractedLink } from '../domain/content/links';
 
 interface RevisionRow {
   id: string;
@@ -39,6 +40,15 @@ export class SqlRevisionRepository extends RevisionRepository {
            ON CONFLICT (organization_id, hash) DO NOTHING`,
           [rev.organizationId, hashes, hashes.map((h) => JSON.stringify(documents.get(h)))],
         );
+        const links = hashes.flatMap((h) => extractLinks(documents.get(h)!).map((l, seq) => ({ h, seq, ...l })));
+        if (links.length) {
+          await em.query(
+            `INSERT INTO document_links (organization_id, hash, seq, kind, target, anchor)
+             SELECT $1, h, s, k, t, a FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[]) AS x(h, s, k, t, a)
+             ON CONFLICT DO NOTHING`,
+            [rev.organizationId, links.map((l) => l.h), links.map((l) => l.seq), links.map((l) => l.kind), links.map((l) => l.target), links.map((l) => l.anchor)],
+          );
+        }
       }
       await em.query('INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by, merged_from) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
         rev.id,
@@ -63,6 +73,26 @@ export class SqlRevisionRepository extends RevisionRepository {
     return new Map(rows.map((r) => [r.hash, r.body]));
   }
 
+  async links(organizationId: string, hashes: string[]): Promise<Map<string, ExtractedLink[]>> {
+    const m = new Map<string, ExtractedLink[]>();
+    if (!hashes.length) return m;
+    const rows: { hash: string; kind: ExtractedLink['kind']; target: string; anchor: string | null }[] = await this.ds.query(
+      'SELECT hash, kind, target, anchor FROM document_links WHERE organization_id = $1 AND hash = ANY($2::text[]) ORDER BY hash, seq',
+      [organizationId, [...new Set(hashes)]],
+    );
+    for (const r of rows) m.set(r.hash, [...(m.get(r.hash) ?? []), { kind: r.kind, target: r.target, anchor: r.anchor }]);
+    return m;
+  }
+
+  async hashesLinkingTo(organizationId: string, kind: 'page' | 'file', target: string): Promise<Set<string>> {
+    const rows: { hash: string }[] = await this.ds.query('SELECT DISTINCT hash FROM document_links WHERE organization_id = $1 AND kind = $2 AND target = $3', [
+      organizationId,
+      kind,
+      target,
+    ]);
+    return new Set(rows.map((r) => r.hash));
+  }
+
   async copy(source: Revision, target: { id: string; spaceId: string; organizationId: string; createdAt: Date; createdBy: string | null }): Promise<void> {
     await this.ds.query(
       `INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by)
@@ -77,6 +107,14 @@ export class SqlRevisionRepository extends RevisionRepository {
         `INSERT INTO documents (organization_id, hash, body)
          SELECT $3, d.hash, d.body FROM documents d
          WHERE d.organization_id = $2 AND d.hash IN (
+           SELECT DISTINCT jsonb_path_query(r.tree, 'strict $.**.document') #>> '{}' FROM revisions r WHERE r.space_id = $1)
+         ON CONFLICT DO NOTHING`,
+        [spaceId, fromOrganizationId, toOrganizationId],
+      );
+      await em.query(
+        `INSERT INTO document_links (organization_id, hash, seq, kind, target, anchor)
+         SELECT $3, l.hash, l.seq, l.kind, l.target, l.anchor FROM document_links l
+         WHERE l.organization_id = $2 AND l.hash IN (
            SELECT DISTINCT jsonb_path_query(r.tree, 'strict $.**.document') #>> '{}' FROM revisions r WHERE r.space_id = $1)
          ON CONFLICT DO NOTHING`,
         [spaceId, fromOrganizationId, toOrganizationId],

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Full-text search over the current revision of each space: one row per page section. */
+/** Full-text search over the current revision of each space (one row per page section), and page links. */
 export class Search1764374400000 implements MigrationInterface {
   name = 'Search1764374400000';
 
@@ -25,6 +25,18 @@ export class Search1764374400000 implements MigrationInterface {
       CREATE INDEX search_sections_tsv_idx ON search_sections USING gin (tsv);
       CREATE INDEX search_sections_org_idx ON search_sections (organization_id, config);
 
+      -- Links found in each page body, extracted when the body is written (bodies are content-addressed).
+      CREATE TABLE document_links (
+        organization_id text NOT NULL,
+        hash text NOT NULL,
+        seq integer NOT NULL,
+        kind text NOT NULL,
+        target text NOT NULL,
+        anchor text,
+        PRIMARY KEY (organization_id, hash, seq)
+      );
+      CREATE INDEX document_links_target_idx ON document_links (organization_id, kind, target);
+
       -- Which revision of each space the index reflects, and its page fingerprints.
       CREATE TABLE search_state (
         space_id text PRIMARY KEY,
@@ -35,6 +47,6 @@ export class Search1764374400000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE search_state; DROP TABLE search_sections;');
+    await q.query('DROP TABLE search_state; DROP TABLE document_links; DROP TABLE search_sections;');
   }
 }

@@ -1,4 +1,5 @@
 import type { JsonDocument } from './document';
+import type { ExtractedLink } from './links';
 import type { PageTree } from './tree';
 
 export const REVISION_TYPES = ['edits', 'merge', 'update', 'rollback'] as const;
@@ -23,6 +24,10 @@ export abstract class RevisionRepository {
   /** Inserts the revision and the bodies it introduces (bodies already stored are kept), atomically. */
   abstract insert(revision: Revision, documents: Map<string, JsonDocument>): Promise<void>;
   abstract documents(organizationId: string, hashes: string[]): Promise<Map<string, JsonDocument>>;
+  /** Links of the given bodies (extracted when they were written). */
+  abstract links(organizationId: string, hashes: string[]): Promise<Map<string, ExtractedLink[]>>;
+  /** Bodies that link to a page or file: backlinks are a lookup, not a scan. */
+  abstract hashesLinkingTo(organizationId: string, kind: 'page' | 'file', target: string): Promise<Set<string>>;
   /** Copies a revision's tree into a new revision of another space (duplicate): O(tree), bodies shared. */
   abstract copy(source: Revision, target: { id: string; spaceId: string; organizationId: string; createdAt: Date; createdBy: string | null }): Promise<void>;
   /** Re-homes a space's revisions and the bodies they use to another organization (transfer). */

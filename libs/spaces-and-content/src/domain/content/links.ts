@@ -1,0 +1,35 @@
+import type { ContentRef, DocBlock, DocInline, DocText, JsonDocument } from './document';
+
+export interface ExtractedLink {
+  kind: 'page' | 'file' | 'url';
+  target: string;
+  anchor: string | null;
+}
+
+/** Every link and image reference in a document, in document order (same-page anchors excluded). */
+export function extractLinks(doc: JsonDocument): ExtractedLink[] {
+  const out: ExtractedLink[] = [];
+  const add = (ref: ContentRef | undefined) => {
+    if (!ref) return;
+    if (ref.kind === 'page') out.push({ kind: 'page', target: ref.page, anchor: ref.anchor ?? null });
+    else if (ref.kind === 'file') out.push({ kind: 'file', target: ref.file, anchor: null });
+    else if (ref.kind === 'url') out.push({ kind: 'url', target: ref.url, anchor: null });
+  };
+  const walk = (n: DocBlock | DocInline | DocText) => {
+    if (n.object === 'text') return;
+    if (n.object === 'inline') add(n.data.ref);
+    if (n.object === 'block' && n.type === 'image') add(n.data.ref as ContentRef);
+    n.nodes?.forEach(walk);
+  };
+  doc.nodes.forEach(walk);
+  return out;
+}
+
+export type LinkStatus = 'ok' | 'broken' | 'in-app';
+
+/** A link's status in a revision: pages and files must exist there; URLs into the web app are `in-app`. */
+export function linkStatus(link: ExtractedLink, pages: Set<string>, files: Set<string>, appOrigin: string): LinkStatus {
+  if (link.kind === 'page') return pages.has(link.target) ? 'ok' : 'broken';
+  if (link.kind === 'file') return files.has(link.target) ? 'ok' : 'broken';
+  return link.target.startsWith(appOrigin) ? 'in-app' : 'ok';
+}

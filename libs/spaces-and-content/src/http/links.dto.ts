@@ -1,0 +1,69 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { Links, listEnvelope, ListQueryDto, Page } from '@app/shared-kernel';
+import type { LinksPage, LinkUsage, PageLocation } from '../application/links.service';
+import { refToUrl } from '../domain/content/markdown';
+import { pageDto } from './revision.dto';
+
+export class LinksQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ enum: ['ok', 'broken', 'in-app'], description: 'Only links with this status' })
+  @IsOptional()
+  @IsIn(['ok', 'broken', 'in-app'])
+  status?: 'ok' | 'broken' | 'in-app';
+}
+
+export class LinkStatsDto {
+  total: number;
+  @ApiProperty({ type: 'object', properties: { total: { type: 'number' }, changeRequest: { type: 'number' } } }) broken: { total: number; changeRequest?: number };
+}
+
+export class ContentLocationDto {
+  @ApiProperty({ enum: ['page', 'url'] }) kind: 'page' | 'url';
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) organization?: object;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) space?: object;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) page?: object;
+  @ApiPropertyOptional() url?: string;
+}
+
+export class LinkUsageDto {
+  @ApiProperty({ enum: ['ok', 'broken', 'in-app'] }) status: string;
+  @ApiProperty({ enum: ['reference', 'dependsOn'] }) relation: 'reference';
+  @ApiPropertyOptional({ type: ContentLocationDto }) targetReference?: ContentLocationDto;
+  @ApiProperty({ type: [ContentLocationDto] }) locationReferences: ContentLocationDto[];
+}
+
+export class LinksResponseDto {
+  @ApiProperty({ type: [LinkUsageDto] }) items: LinkUsageDto[];
+  count: number;
+  @ApiPropertyOptional({ type: 'object', properties: { page: { type: 'string' } } }) next?: { page: string };
+  stats: LinkStatsDto;
+}
+
+/** Where content lives, as the official ContentLocation: the organization, the space and the page. */
+export interface LocationContext {
+  organization: object;
+  space: object;
+  /** App path of the revision's pages (`/s/<space>` or a change request's). */
+  base: string;
+  links: Links;
+}
+
+export function pageLocation(p: PageLocation, ctx: LocationContext): ContentLocationDto {
+  return { kind: 'page', organization: ctx.organization, space: ctx.space, page: { ...pageDto(p.node, p.path, ctx.base, ctx.links), pages: [] } };
+}
+
+function usageDto(u: LinkUsage, ctx: LocationContext): LinkUsageDto {
+  const dto: LinkUsageDto = { status: u.status, relation: 'reference', locationReferences: u.locations.map((l) => pageLocation(l, ctx)) };
+  if (u.target) dto.targetReference = pageLocation(u.target, ctx);
+  else if (u.link.kind === 'url') dto.targetReference = { kind: 'url', url: u.link.target };
+  else dto.targetReference = { kind: 'url', url: refToUrl(u.link.kind === 'page' ? { kind: 'page', page: u.link.target } : { kind: 'file', file: u.link.target }) };
+  return dto;
+}
+
+export function linksResponse(page: LinksPage, ctx: LocationContext): LinksResponseDto {
+  return { ...listEnvelope(page, (u) => usageDto(u, ctx)), stats: page.stats };
+}
+
+export function backlinksResponse(page: Page<PageLocation>, ctx: LocationContext) {
+  return listEnvelope(page, (p) => pageLocation(p, ctx));
+}
