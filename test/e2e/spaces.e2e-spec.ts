@@ -70,6 +70,7 @@ describe('spaces', () => {
         [{ parent: 'nope' }, /parent/],
         [{ empty: false }, /empty/],
         [{ template: 'x' }, /template/],
+        [{ computedSource: {} }, /computedSource/],
       ];
       for (const [body, message] of bad) expectError(await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send(body), 400, message);
       await createSpace({ title: 'x'.repeat(50), emoji: '1f389' });

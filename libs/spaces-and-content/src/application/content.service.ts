@@ -159,6 +159,21 @@ export class ContentService {
     throw new ConflictError('The space changed too often while merging; try again');
   }
 
+  /** Applies changes directly to the space's main content (templates), with the same compare-and-set as merges. */
+  async commitToSpace(spaceId: string, changes: ContentChange[], createdBy: string): Promise<Revision> {
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const space = await this.spaces.findById(spaceId);
+      if (!space || space.deletedAt) throw new NotFoundError('Space', spaceId);
+      if (space.editMode === 'locked') throw new PreconditionError('The space is locked (editMode: locked): edits are refused');
+      const { revision } = await this.commitChanges(space, space.revision, changes, createdBy, space.revision);
+      if (await this.spaces.compareAndSetRevision(space.id, space.revision, revision.id, this.clock.now())) {
+        await this.search.reindex(space.id);
+        return revision;
+      }
+    }
+    throw new ConflictError('The space changed too often while writing; try again');
+  }
+
   /** Change request counters of a space (the review context reports them after every change). */
   setChangeRequestCounters(spaceId: string, counters: { changeRequests: number; changeRequestsOpen: number; changeRequestsDraft: number }): Promise<void> {
     return this.spaces.setCounters(spaceId, counters);

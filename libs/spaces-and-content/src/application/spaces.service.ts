@@ -30,6 +30,7 @@ import {
 } from '../domain/space';
 import { ContentAccess, requireRole } from './content-access';
 import { ContentService } from './content.service';
+import { TemplateParams, templateChanges } from '../domain/content/templates';
 
 export interface SpaceView {
   space: Space;
@@ -37,6 +38,7 @@ export interface SpaceView {
 }
 
 export interface CreateSpaceInput {
+  template?: { id: string; params?: TemplateParams };
   title?: string;
   emoji?: string;
   parent?: string;
@@ -119,7 +121,8 @@ export class SpacesService {
       title: checkSpaceTitle(input.title ?? 'Untitled'),
       emoji: input.emoji ?? '',
       visibility: 'private',
-      editMode: input.editMode ?? 'live',
+      // A template is written before the space may be locked.
+      editMode: input.template ? 'live' : (input.editMode ?? 'live'),
       mergeRules: { type: 'inherit' },
       language: input.language ?? null,
       parentId,
@@ -131,8 +134,17 @@ export class SpacesService {
       updatedAt: now,
       deletedAt: null,
     };
+    const changes = input.template ? templateChanges(input.template.id, input.template.params) : null;
     await this.spaces.insert(space);
     await this.content.createInitialRevision(space, actor.userId);
+    if (changes) {
+      const revision = await this.content.commitToSpace(space.id, changes, actor.userId);
+      space.revision = revision.id;
+      if (input.editMode === 'locked') {
+        space.editMode = 'locked';
+        await this.spaces.update(space);
+      }
+    }
     return { space, role: await this.access.spaceRole(space, actor.userId, tree) };
   }
 
@@ -236,6 +248,13 @@ export class SpacesService {
     await this.spaces.update(moved);
     await this.content.moveSpaceContent(space.id, space.organizationId, organizationId);
     return { space: moved, role: await this.access.spaceRole(moved, actor.userId) };
+  }
+
+  /** POST /spaces/{id}/content/template: appends a built-in template's pages to the main content (edit role). */
+  async applyTemplate(actor: Actor, spaceId: string, template: { id: string; params?: TemplateParams }): Promise<void> {
+    const { role } = await this.getLive(actor, spaceId);
+    requireRole(role, 'edit', 'Applying a template');
+    await this.content.commitToSpace(spaceId, templateChanges(template.id, template.params), actor.userId);
   }
 
   /** Removes spaces deleted 7 days ago or more (the purge job). */

@@ -92,6 +92,31 @@ export class ContentPositionDto {
 
 // ---------- spaces ----------
 
+export function templateProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'template must be {"id": "...", "params"?: {...}}';
+  const v = value as Record<string, unknown>;
+  if (typeof v.id !== 'string' || !v.id || v.id.length > 100) return 'template.id must be a template id';
+  if (Object.keys(v).some((k) => k !== 'id' && k !== 'params')) return 'template takes only id and params';
+  if (v.params === undefined) return null;
+  const p = v.params as Record<string, unknown>;
+  if (typeof p !== 'object' || p === null || Object.keys(p).some((k) => k !== 'contentRefs')) return 'template.params takes only contentRefs';
+  const refs = p.contentRefs;
+  if (refs === undefined) return null;
+  if (typeof refs !== 'object' || refs === null) return 'template.params.contentRefs must be an object';
+  const ok = Object.values(refs).every((r) => typeof r === 'object' && r !== null && (r as { kind?: unknown }).kind === 'file' && typeof (r as { file?: unknown }).file === 'string');
+  return ok ? null : 'template.params.contentRefs values must be {"kind": "file", "file": "<id>"}';
+}
+
+export class ApplyTemplateDto {
+  /** The template's id: getting-started, api-reference or product-docs */
+  @IsString() @MinLength(1) @MaxLength(100) id: string;
+
+  @ApiPropertyOptional({ type: 'object', properties: { contentRefs: { type: 'object', additionalProperties: { type: 'object', properties: { kind: { type: 'string', enum: ['file'] }, file: { type: 'string' } } } } } })
+  @IsOptional()
+  @Satisfies((v) => templateProblem({ id: 'x', params: v }))
+  params?: { contentRefs?: Record<string, { kind: 'file'; file: string }> };
+}
+
 export class CreateSpaceDto {
   @IsOptional() @IsString() @MaxLength(SPACE_TITLE_MAX) title?: string;
 
@@ -112,6 +137,11 @@ export class CreateSpaceDto {
   @IsOptional()
   @IsIn(EDIT_MODES)
   editMode?: EditMode;
+
+  @ApiPropertyOptional({ type: ApplyTemplateDto, description: 'Create the space from a built-in template' })
+  @IsOptional()
+  @Satisfies(templateProblem)
+  template?: { id: string; params?: { contentRefs?: Record<string, { kind: 'file'; file: string }> } };
 
   @ApiPropertyOptional({ enum: [true], description: 'Create a completely empty space (no page in it)' })
   @IsOptional()

@@ -12,7 +12,7 @@ import {
 import type { Response } from 'express';
 import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
 import { SpacesService } from '../application/spaces.service';
-import { CreateSpaceDto, GetSpaceQueryDto, MoveDto, OrderedListQueryDto, TransferDto, UpdateSpaceDto } from './content.dto';
+import { ApplyTemplateDto, CreateSpaceDto, GetSpaceQueryDto, MoveDto, OrderedListQueryDto, TransferDto, UpdateSpaceDto } from './content.dto';
 import { MemberContentPermissionDto, SpaceDto, toSpaceDto } from './content-response.dto';
 
 @ApiTags('spaces')
@@ -93,6 +93,15 @@ export class SpacesController {
   @ApiNoContentResponse({ description: 'Space did not exist' })
   async delete(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Res({ passthrough: true }) res: Response): Promise<void> {
     setDeleteStatus(res, await this.spaces.delete(actor, id));
+  }
+
+  @Post('spaces/:spaceId/content/template')
+  @HttpCode(204)
+  @ApiTags('space-content')
+  @ApiOperation({ operationId: 'applyTemplateToSpace', summary: "Append a built-in template's pages to the space's content (edit role)" })
+  @ApiNoContentResponse({ description: 'Template applied' })
+  async applyTemplate(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Body() body: ApplyTemplateDto): Promise<void> {
+    await this.spaces.applyTemplate(actor, id, body);
   }
 
   @Post('spaces/:spaceId/duplicate')
