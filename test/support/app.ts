@@ -37,7 +37,7 @@ let seq = 0;
 /** Boots the real app (all modules, guards, filters, pipes) on a fresh PostgreSQL database. */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const config = loadConfig({ LOG_LEVEL: 'silent', QUIRE_JOBS: 'off', QUIRE_BOOTSTRAP: 'off', QUIRE_RATE_LIMIT_PER_MINUTE: '0', PUBLIC_URL: 'http://quire.test', ...env });
+  const config = loadConfig({ QUIRE_DATA_DIR: `.test-data/app-${process.pid}-${++seq}`, LOG_LEVEL: 'silent', QUIRE_JOBS: 'off', QUIRE_BOOTSTRAP: 'off', QUIRE_RATE_LIMIT_PER_MINUTE: '0', PUBLIC_URL: 'http://quire.test', ...env });
   const clock = new FixedClock(new Date('2026-03-01T10:00:00.000Z'));
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, db.url)] })
     .overrideProvider(Clock)

@@ -3,7 +3,9 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessCacheSettings, OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import { Clock, IdGenerator, RandomIdGenerator, SystemClock } from '@app/shared-kernel';
-import { SpacesAndContentModule } from '@app/spaces-and-content';
+import { FilesSettings, FileStorageDirectory, SpacesAndContentModule } from '@app/spaces-and-content';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
 import { BootstrapService } from './auth/bootstrap.service';
@@ -27,9 +29,20 @@ export class CoreModule {
         { provide: IdGenerator, useClass: RandomIdGenerator },
         { provide: AccessCacheSettings, useValue: { tokenTtlMs: config.tokenCacheTtlMs, roleTtlMs: config.roleCacheTtlMs, maxEntries: 50_000 } },
         { provide: QUIRE_CONFIG, useValue: config },
+        { provide: FileStorageDirectory, useValue: { path: join(config.dataDir, 'files') } },
+        {
+          provide: FilesSettings,
+          useValue: {
+            // Without QUIRE_FILE_SIGNING_SECRET each process signs with its own random secret (fine for one process).
+            signingSecret: config.fileSigningSecret ?? randomBytes(32).toString('hex'),
+            downloadTtlMs: 60 * 60_000,
+            urlAllowlist: config.fileUrlAllowlist,
+            allowPrivateNetworks: config.fileUrlAllowPrivate,
+          },
+        },
         { provide: DATABASE_URL, useValue: databaseUrl },
       ],
-      exports: [Clock, IdGenerator, AccessCacheSettings, QUIRE_CONFIG, DATABASE_URL],
+      exports: [Clock, IdGenerator, AccessCacheSettings, QUIRE_CONFIG, DATABASE_URL, FileStorageDirectory, FilesSettings],
     };
   }
 }

@@ -16,7 +16,11 @@ export interface QuireConfig {
   tokenCacheTtlMs: number;
   roleCacheTtlMs: number;
   bodyLimit: string;
+  contentBodyLimit: string;
   rateLimitPerMinute: number;
+  fileSigningSecret: string | null;
+  fileUrlAllowlist: string[];
+  fileUrlAllowPrivate: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -42,6 +46,13 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
   }
   if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
   return raw.replace(/\/+$/, '');
+}
+
+function signingSecret(env: NodeJS.ProcessEnv): string | null {
+  const s = env.QUIRE_FILE_SIGNING_SECRET;
+  if (!s) return null;
+  if (s.length < 32) throw new ConfigError('QUIRE_FILE_SIGNING_SECRET must be at least 32 characters');
+  return s;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
@@ -73,6 +84,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     tokenCacheTtlMs: int(env, 'QUIRE_TOKEN_CACHE_TTL_MS', 30_000, 0, 3_600_000)!,
     roleCacheTtlMs: int(env, 'QUIRE_ROLE_CACHE_TTL_MS', 5_000, 0, 600_000)!,
     bodyLimit,
+    contentBodyLimit: env.QUIRE_CONTENT_BODY_LIMIT || '32mb',
     rateLimitPerMinute: int(env, 'QUIRE_RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000)!,
+    fileSigningSecret: signingSecret(env),
+    fileUrlAllowlist: (env.QUIRE_FILE_URL_ALLOWLIST || '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    fileUrlAllowPrivate: (env.QUIRE_FILE_URL_ALLOW_PRIVATE || 'false').toLowerCase() === 'true',
   };
 }

@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { json } from 'express';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { QuireConfig } from './config';
@@ -11,6 +12,8 @@ import { linksMiddleware } from './http/links.middleware';
 import { preferMinimal } from './http/prefer-minimal';
 import { createRootLogger, PinoNestLogger, requestLogger } from './http/logger';
 import { mountSwagger } from './swagger';
+
+const CONTENT_WRITE_ROUTE = /^\/v1\/spaces\/[^/]+\/change-requests\/[^/]+\/content$/;
 
 function flatten(errors: ValidationError[], prefix = ''): string[] {
   return errors.flatMap((e) => {
@@ -50,6 +53,8 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Content batches may carry up to 20 files of 1 MB as base64: a larger limit on that one route only.
+  app.use(CONTENT_WRITE_ROUTE, json({ limit: config.contentBodyLimit, verify: verifyJsonDepth }));
   app.useBodyParser('json', { limit: config.bodyLimit, verify: verifyJsonDepth } as Parameters<NestExpressApplication['useBodyParser']>[1]);
   // SAML identity providers POST the SAMLResponse as a form.
   app.useBodyParser('urlencoded', { limit: config.bodyLimit, extended: false });

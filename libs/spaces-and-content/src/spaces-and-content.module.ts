@@ -10,10 +10,14 @@ import { CollectionsController } from './http/collections.controller';
 import { SpacesController } from './http/spaces.controller';
 import { ContentController } from './http/content.controller';
 import { SearchController } from './http/search.controller';
+import { DownloadsController } from './http/downloads.controller';
 import { RevisionOrigins } from './http/revision-origins';
 import { ContentService } from './application/content.service';
 import { SearchService } from './application/search.service';
 import { LinksService } from './application/links.service';
+import { FilesService } from './application/files.service';
+import { FileStorage } from './domain/content/files';
+import { LocalDiskFileStorage } from './infrastructure/local-file-storage';
 import { SqlSearchIndex } from './infrastructure/sql-search';
 import { SearchIndex } from './domain/content/search-index';
 import { RevisionRepository } from './domain/content/revision';
@@ -24,7 +28,7 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
 /** Collections and spaces (content comes with the content engine). Needs global `Clock` and `IdGenerator`. */
 @Module({
   imports: [TypeOrmModule.forFeature(CONTENT_ENTITIES), OrganizationsAndTeamsModule],
-  controllers: [SpacesController, CollectionsController, ContentController, SearchController],
+  controllers: [SpacesController, CollectionsController, ContentController, SearchController, DownloadsController],
   providers: [
     SpacesService,
     CollectionsService,
@@ -32,12 +36,14 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     ContentService,
     SearchService,
     LinksService,
+    FilesService,
+    { provide: FileStorage, useClass: LocalDiskFileStorage },
     { provide: SearchIndex, useClass: SqlSearchIndex },
     RevisionOrigins,
     { provide: RevisionRepository, useClass: SqlRevisionRepository },
     { provide: SpaceRepository, useClass: TypeOrmSpaceRepository },
     { provide: CollectionRepository, useClass: TypeOrmCollectionRepository },
   ],
-  exports: [SpacesService, CollectionsService, ContentService, RevisionOrigins, LinksService],
+  exports: [SpacesService, CollectionsService, ContentService, RevisionOrigins, LinksService, FilesService],
 })
 export class SpacesAndContentModule {}

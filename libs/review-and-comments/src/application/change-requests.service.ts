@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Actor, Clock, ConflictError, ForbiddenError, IdGenerator, NotFoundError, Page, PageRequest, PreconditionError, Role } from '@app/shared-kernel';
-import { ChangeOutcome, ContentChange, ContentService, Space, SpacesService, spacePermissions } from '@app/spaces-and-content';
+import { ChangeOutcome, ContentChangeInput, ContentService, FileNode, Space, SpacesService, spacePermissions } from '@app/spaces-and-content';
 import { applyStatus, baseOf, ChangeRequest, ChangeRequestRepository, ChangeRequestStatus, isOutdated, requireWritable, SUBJECT_MAX } from '../domain/change-request';
 
 export interface ChangeRequestView {
@@ -94,18 +94,18 @@ export class ChangeRequestsService {
   }
 
   /** updateChangeRequestContent: one atomic batch → one new head revision (or nothing, with a 400 naming the change). */
-  async writeContent(actor: Actor, spaceId: string, ref: string, changes: ContentChange[]): Promise<{ view: ChangeRequestView; outcomes: ChangeOutcome[] }> {
+  async writeContent(actor: Actor, spaceId: string, ref: string, changes: ContentChangeInput[]): Promise<{ view: ChangeRequestView; outcomes: ChangeOutcome[]; insertedFiles: FileNode[] }> {
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       const v = await this.view(actor, spaceId, ref);
       this.requireEdit(v.role);
       requireWritable(v.changeRequest);
       if (v.space.editMode === 'locked') throw new PreconditionError('The space is locked (editMode: locked): edits are refused');
       const cr = v.changeRequest;
-      const { revision, outcomes } = await this.content.commitChanges(v.space, cr.revision, changes, actor.userId, baseOf(cr));
+      const { revision, outcomes, insertedFiles } = await this.content.commitChanges(v.space, cr.revision, changes, actor.userId, baseOf(cr));
       const now = this.clock.now();
       if (await this.changeRequests.compareAndSetRevision(cr.id, cr.revision, revision.id, { contributor: actor.userId, at: now })) {
         const updated: ChangeRequest = { ...cr, revision: revision.id, updatedAt: now, contributors: cr.contributors.includes(actor.userId) ? cr.contributors : [...cr.contributors, actor.userId] };
-        return { view: { ...v, changeRequest: updated }, outcomes };
+        return { view: { ...v, changeRequest: updated }, outcomes, insertedFiles };
       }
     }
     throw new ConflictError('The change request changed too often while writing; try again');
@@ -140,7 +140,7 @@ export class ChangeRequestsService {
       else {
         const merged = await this.content.merge(v.space, { base: baseOf(cr), ours: cr.revision, theirs: main });
         if (!merged.ok) throw new ConflictError(`Change request #${cr.number} conflicts with the space's content`, { conflicts: merged.conflicts });
-        revisionId = (await this.content.storeRevision(v.space, merged.tree, merged.documents, [cr.revision, main], 'update', actor.userId)).id;
+        revisionId = (await this.content.storeRevision(v.space, merged.tree, merged.files, merged.documents, [cr.revision, main], 'update', actor.userId)).id;
       }
       if (await this.changeRequests.compareAndSetRevision(cr.id, cr.revision, revisionId, { revisionMergedAncestor: main, at: this.clock.now() })) {
         return { revision: revisionId, result: 'update' };

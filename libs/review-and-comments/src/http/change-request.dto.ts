@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
 import { Links, ListQueryDto } from '@app/shared-kernel';
 import { toUserDto, User, UserDto } from '@app/organizations-and-teams';
-import type { ContentChange } from '@app/spaces-and-content';
+import type { ContentChangeInput } from '@app/spaces-and-content';
 import { CHANGE_REQUEST_STATUSES, ChangeRequest, ChangeRequestStatus, SUBJECT_MAX } from '../domain/change-request';
 
 function Satisfies(problem: (value: unknown) => string | null) {
@@ -27,7 +27,22 @@ export function changeProblem(c: unknown, i: number): string | null {
   if (typeof c !== 'object' || c === null || Array.isArray(c)) return `${at} must be an object`;
   const v = c as Record<string, unknown>;
   if (!OPERATIONS.includes(v.operation as string)) return `${at}.operation must be one of ${OPERATIONS.join(', ')}`;
-  if (v.operation === 'insert_files') return `${at}: insert_files is not supported yet (files arrive with the files feature)`;
+  if (v.operation === 'insert_files') {
+    if (!Array.isArray(v.files) || v.files.length < 1 || v.files.length > 20) return `${at}.files must be an array of 1 to 20 files`;
+    if (Object.keys(v).some((k) => k !== 'operation' && k !== 'files')) return `${at}: unknown members`;
+    for (const [j, f] of (v.files as unknown[]).entries()) {
+      const where = `${at}.files[${j}]`;
+      if (typeof f !== 'object' || f === null) return `${where} must be an object`;
+      const file = f as Record<string, unknown>;
+      if (Object.keys(file).some((k) => !['ref', 'name', 'contentType', 'base64', 'url'].includes(k))) return `${where}: unknown members`;
+      if (typeof file.name !== 'string' || !file.name || file.name.length > 256) return `${where}.name must be 1 to 256 characters`;
+      if ((file.base64 === undefined) === (file.url === undefined)) return `${where} needs exactly one source: base64 or url`;
+      if (file.base64 !== undefined && (typeof file.base64 !== 'string' || file.base64.length > 1_400_000)) return `${where}.base64 must be a string (1 MB of bytes at most)`;
+      if (file.url !== undefined && (typeof file.url !== 'string' || file.url.length > 2048)) return `${where}.url must be a URL of at most 2048 characters`;
+      for (const k of ['ref', 'contentType']) if (file[k] !== undefined && (typeof file[k] !== 'string' || (file[k] as string).length > 255)) return `${where}.${k} must be a string`;
+    }
+    return null;
+  }
   const str = (k: string, max: number, required = false): string | null => {
     if (v[k] === undefined) return required ? `${at}.${k} is required` : null;
     return typeof v[k] === 'string' && (v[k] as string).length <= max ? null : `${at}.${k} must be a string of at most ${max} characters`;
@@ -73,7 +88,7 @@ export class ContentChangesDto {
   @ArrayMinSize(1)
   @ArrayMaxSize(50)
   @Satisfies((value) => (Array.isArray(value) ? (value.map(changeProblem).find((p) => p !== null) ?? null) : 'changes must be an array'))
-  changes: ContentChange[];
+  changes: ContentChangeInput[];
 }
 
 export class ContentChangesQueryDto {

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, OnModuleInit, Param, Patch, Post, Quer
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { IdentityService, OrganizationsService, toOrganizationDto, User } from '@app/organizations-and-teams';
-import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks } from '@app/shared-kernel';
+import { Actor, ApiStandardErrors, Clock, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, NotFoundError, RequestLinks } from '@app/shared-kernel';
 import {
   ContentQueryDto,
   ContentService,
@@ -24,6 +24,10 @@ import {
   ContentLocationDto,
   LocationContext,
   toSpaceDto,
+  FilesService,
+  fileDto,
+  filesPage,
+  RevisionFileDto,
 } from '@app/spaces-and-content';
 import { ChangeRequestsService, ChangeRequestView } from '../application/change-requests.service';
 import {
@@ -49,6 +53,8 @@ export class ChangeRequestsController implements OnModuleInit {
     private readonly origins: RevisionOrigins,
     private readonly linksService: LinksService,
     private readonly organizations: OrganizationsService,
+    private readonly filesService: FilesService,
+    private readonly clock: Clock,
   ) {}
 
   /** Merge revisions of the content engine show the change request they came from (`mergedFrom`). */
@@ -135,15 +141,54 @@ export class ChangeRequestsController implements OnModuleInit {
     @Body() body: ContentChangesDto,
     @RequestLinks() links: Links,
   ) {
-    const { view, outcomes } = await this.changeRequests.writeContent(actor, spaceId, ref, body.changes);
+    const { view, outcomes, insertedFiles } = await this.changeRequests.writeContent(actor, spaceId, ref, body.changes);
     const changeRequest = await this.dto(view, links);
     if (q.compat !== 'false') return changeRequest;
     const pageRef = (id: string) => ({ object: 'page', id, urls: { location: links.api(`/spaces/${spaceId}/change-requests/${view.changeRequest.id}/content/page/${id}`) } });
     return {
       changeRequest,
       changes: outcomes.map((o) => (o.object === 'deleted_page' ? { object: o.object, page: o.page } : { object: o.object, ...(o.ref ? { ref: o.ref } : {}), page: pageRef(o.page) })),
-      insertedFiles: [],
+      insertedFiles: insertedFiles.map((f) => fileDto(f, view.space.organizationId, this.filesService, links, this.clock.now().getTime())),
     };
+  }
+
+  @Get(':changeRequestId/content/files')
+  @ApiTags('change-request-content')
+  @ApiOperation({ operationId: 'listFilesInChangeRequestById', summary: 'The files of a change request' })
+  @ApiOkResponse({ type: ListOf(RevisionFileDto) })
+  async files(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
+    const v = await this.changeRequests.view(actor, spaceId, ref);
+    const rev = await this.content.revision(v.space.id, v.changeRequest.revision);
+    return filesPage(rev.files, q, (f) => fileDto(f, v.space.organizationId, this.filesService, links, this.clock.now().getTime()));
+  }
+
+  @Get(':changeRequestId/content/files/:fileId')
+  @ApiTags('change-request-content')
+  @ApiOperation({ operationId: 'getFileInChangeRequestById', summary: 'A file of a change request' })
+  @ApiOkResponse({ type: RevisionFileDto })
+  async file(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Param('fileId') fileId: string, @RequestLinks() links: Links) {
+    const v = await this.changeRequests.view(actor, spaceId, ref);
+    const rev = await this.content.revision(v.space.id, v.changeRequest.revision);
+    const file = rev.files.find((f) => f.id === fileId);
+    if (!file) throw new NotFoundError('File', fileId);
+    return fileDto(file, v.space.organizationId, this.filesService, links, this.clock.now().getTime());
+  }
+
+  @Get(':changeRequestId/content/files/:fileId/backlinks')
+  @ApiTags('links')
+  @ApiOperation({ operationId: 'listChangeRequestFileBacklinks', summary: 'The pages of a change request that link to or show a file' })
+  @ApiOkResponse({ type: ListOf(ContentLocationDto) })
+  async fileBacklinks(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Param('fileId') fileId: string,
+    @Query() q: ListQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    const v = await this.changeRequests.view(actor, spaceId, ref);
+    const page = await this.linksService.fileBacklinks(v.space, v.changeRequest.revision, fileId, q.toPageRequest());
+    return backlinksResponse(page, await this.locationContext(actor, v, links));
   }
 
   private async locationContext(actor: Actor, v: ChangeRequestView, links: Links): Promise<LocationContext> {

@@ -7,11 +7,17 @@ import { Revision, RevisionRepository, RevisionType } from '../domain/content/re
 import { locate, PageNode, PageTree, walk } from '../domain/content/tree';
 import { Space, SpaceRepository } from '../domain/space';
 import { SearchService } from './search.service';
+import { FileInput, FilesService } from './files.service';
+import type { FileNode } from '../domain/content/files';
 
 export interface CommitResult {
   revision: Revision;
   outcomes: ChangeOutcome[];
+  insertedFiles: FileNode[];
 }
+
+/** A change as the API receives it: insert_files carries sources (base64 or url), resolved before applying. */
+export type ContentChangeInput = Exclude<ContentChange, { operation: 'insert_files' }> | { operation: 'insert_files'; files: FileInput[] };
 
 export interface ThreeWay {
   base: string;
@@ -19,7 +25,13 @@ export interface ThreeWay {
   theirs: string;
 }
 
-export type MergeOutcome = { ok: true; tree: PageTree; documents: Map<string, JsonDocument> } | { ok: false; conflicts: MergeConflict[] };
+export type MergeOutcome = { ok: true; tree: PageTree; files: FileNode[]; documents: Map<string, JsonDocument> } | { ok: false; conflicts: MergeConflict[] };
+
+/** Files of a merge: both sides' files (files are only ever added). */
+function unionFiles(ours: FileNode[], theirs: FileNode[]): FileNode[] {
+  const ids = new Set(ours.map((f) => f.id));
+  return [...ours, ...theirs.filter((f) => !ids.has(f.id))];
+}
 
 /** How many times a merge is recomputed when main moved while it was being computed. */
 const CAS_ATTEMPTS = 20;
@@ -34,6 +46,7 @@ export class ContentService {
     private readonly revisions: RevisionRepository,
     private readonly spaces: SpaceRepository,
     private readonly search: SearchService,
+    private readonly files: FilesService,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
@@ -41,7 +54,7 @@ export class ContentService {
   /** The empty first revision of a new space (its id is already on the space). */
   async createInitialRevision(space: Space, createdBy: string | null): Promise<void> {
     await this.revisions.insert(
-      { id: space.revision, organizationId: space.organizationId, spaceId: space.id, parents: [], type: 'edits', tree: [], createdAt: space.createdAt, createdBy },
+      { id: space.revision, organizationId: space.organizationId, spaceId: space.id, parents: [], type: 'edits', tree: [], files: [], createdAt: space.createdAt, createdBy },
       new Map(),
     );
   }
@@ -82,8 +95,17 @@ export class ContentService {
   }
 
   /** Applies a batch of changes on top of `parent` and stores the result as a new revision. */
-  async commitChanges(space: Space, parentId: string, changes: ContentChange[], createdBy: string, revertBase: string): Promise<CommitResult> {
+  async commitChanges(space: Space, parentId: string, input: ContentChangeInput[], createdBy: string, revertBase: string): Promise<CommitResult> {
     const parent = await this.revision(space.id, parentId);
+    const changes: ContentChange[] = [];
+    for (const [i, c] of input.entries()) {
+      if (c.operation !== 'insert_files') changes.push(c);
+      else {
+        const files = [];
+        for (const [j, f] of c.files.entries()) files.push(await this.files.resolve(space.organizationId, f, `changes[${i}] (insert_files).files[${j}]`));
+        changes.push({ operation: 'insert_files', files });
+      }
+    }
     const trees = new Map<string, PageTree>([['', (await this.revision(space.id, revertBase)).tree]]);
     for (const c of changes) {
       if (c.operation === 'revert_page' && c.revision && !trees.has(c.revision)) {
@@ -92,7 +114,7 @@ export class ContentService {
       }
     }
     const now = this.clock.now();
-    const result = applyChanges(parent.tree, changes, { newId: () => this.ids.next(), now: now.toISOString(), trees });
+    const result = applyChanges(parent.tree, changes, { newId: () => this.ids.next(), now: now.toISOString(), trees }, parent.files);
     const revision: Revision = {
       id: this.ids.next(),
       organizationId: space.organizationId,
@@ -100,11 +122,12 @@ export class ContentService {
       parents: [parent.id],
       type: 'edits',
       tree: result.tree,
+      files: result.files,
       createdAt: now,
       createdBy,
     };
     await this.revisions.insert(revision, result.documents);
-    return { revision, outcomes: result.outcomes };
+    return { revision, outcomes: result.outcomes, insertedFiles: result.insertedFiles };
   }
 
   /** Three-way merge of two revisions of a space over their common base. */
@@ -114,19 +137,22 @@ export class ContentService {
     for (const tree of [base.tree, ours.tree, theirs.tree]) walk(tree, (l) => l.node.document && hashes.push(l.node.document));
     const bodies = await this.revisions.documents(space.organizationId, hashes);
     const result = mergeTrees(base.tree, ours.tree, theirs.tree, (h) => bodies.get(h) ?? null);
-    return result.conflicts.length ? { ok: false, conflicts: result.conflicts } : { ok: true, tree: result.tree, documents: result.documents };
+    return result.conflicts.length
+      ? { ok: false, conflicts: result.conflicts }
+      : { ok: true, tree: result.tree, files: unionFiles(ours.files, theirs.files), documents: result.documents };
   }
 
   async storeRevision(
     space: Space,
     tree: PageTree,
+    files: FileNode[],
     documents: Map<string, JsonDocument>,
     parents: string[],
     type: RevisionType,
     createdBy: string,
     mergedFrom: string | null = null,
   ): Promise<Revision> {
-    const revision: Revision = { id: this.ids.next(), organizationId: space.organizationId, spaceId: space.id, parents, type, tree, createdAt: this.clock.now(), createdBy, mergedFrom };
+    const revision: Revision = { id: this.ids.next(), organizationId: space.organizationId, spaceId: space.id, parents, type, tree, files, createdAt: this.clock.now(), createdBy, mergedFrom };
     await this.revisions.insert(revision, documents);
     return revision;
   }
@@ -142,25 +168,30 @@ export class ContentService {
       if (!space || space.deletedAt) throw new NotFoundError('Space', spaceId);
       if (space.editMode === 'locked') throw new PreconditionError('The space is locked (editMode: locked): merges are refused');
       let tree: PageTree;
+      let files: FileNode[];
       let documents = new Map<string, JsonDocument>();
-      if (space.revision === base) tree = (await this.revision(space.id, theirs)).tree;
-      else {
+      if (space.revision === base) {
+        const head = await this.revision(space.id, theirs);
+        tree = head.tree;
+        files = head.files;
+      } else {
         const merged = await this.merge(space, { base, ours: space.revision, theirs });
         if (!merged.ok) return merged;
         tree = merged.tree;
+        files = merged.files;
         documents = merged.documents;
       }
-      const revision = await this.storeRevision(space, tree, documents, [space.revision, theirs], 'merge', createdBy, mergedFrom);
+      const revision = await this.storeRevision(space, tree, files, documents, [space.revision, theirs], 'merge', createdBy, mergedFrom);
       if (await this.spaces.compareAndSetRevision(space.id, space.revision, revision.id, this.clock.now())) {
         await this.search.reindex(space.id);
-        return { ok: true, tree, documents, revision };
+        return { ok: true, tree, files, documents, revision };
       }
     }
     throw new ConflictError('The space changed too often while merging; try again');
   }
 
   /** Applies changes directly to the space's main content (templates), with the same compare-and-set as merges. */
-  async commitToSpace(spaceId: string, changes: ContentChange[], createdBy: string): Promise<Revision> {
+  async commitToSpace(spaceId: string, changes: ContentChangeInput[], createdBy: string): Promise<Revision> {
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       const space = await this.spaces.findById(spaceId);
       if (!space || space.deletedAt) throw new NotFoundError('Space', spaceId);

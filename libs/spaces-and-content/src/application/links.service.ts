@@ -48,7 +48,7 @@ export class LinksService {
         const key = keyOf(link);
         let usage = byKey.get(key);
         if (!usage) {
-          const status = linkStatus(link, new Set(pages.keys()), new Set(), appOrigin);
+          const status = linkStatus(link, new Set(pages.keys()), new Set(rev.files.map((f) => f.id)), appOrigin);
           usage = { key, link, status, target: link.kind === 'page' ? (pages.get(link.target) ?? null) : null, locations: [] };
           byKey.set(key, usage);
         }
@@ -84,6 +84,22 @@ export class LinksService {
     const after = page.after?.[0];
     const rows = filtered.filter((u) => after === undefined || u.key > String(after)).slice(0, page.limit + 1);
     return { ...toPage(rows, page, filtered.length, (u) => [u.key]), stats };
+  }
+
+  /** GET …/files/{fileId}/backlinks: the pages of the revision that link to or show the file. */
+  async fileBacklinks(space: Space, revisionId: string, fileId: string, page: PageRequest): Promise<Page<PageLocation>> {
+    const rev = await this.revisions.find(space.id, revisionId);
+    if (!rev) throw new NotFoundError('Revision', revisionId);
+    if (!rev.files.some((f) => f.id === fileId)) throw new NotFoundError('File', fileId);
+    return this.linking(rev, await this.revisions.hashesLinkingTo(space.organizationId, 'file', fileId), page);
+  }
+
+  private linking(rev: Revision, hashes: Set<string>, page: PageRequest): Page<PageLocation> {
+    const pages = this.pages(rev);
+    const linking = [...pages.values()].filter((p) => p.node.document && hashes.has(p.node.document)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const after = page.after?.[0];
+    const rows = linking.filter((p) => after === undefined || p.path > String(after)).slice(0, page.limit + 1);
+    return toPage(rows, page, linking.length, (p) => [p.path]);
   }
 
   /** GET …/page/{pageId}/backlinks: the pages of the revision that link to the page. */

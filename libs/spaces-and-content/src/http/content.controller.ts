@@ -1,8 +1,11 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrganizationsService, toOrganizationDto } from '@app/organizations-and-teams';
-import { Actor, ApiStandardErrors, CurrentActor, Links, ListOf, ListQueryDto, NotFoundError, RequestLinks } from '@app/shared-kernel';
+import { Actor, ApiStandardErrors, Clock, CurrentActor, Links, ListOf, ListQueryDto, NotFoundError, RequestLinks } from '@app/shared-kernel';
 import { LinksService } from '../application/links.service';
+import { FilesService } from '../application/files.service';
+import { fileDto, RevisionFileDto } from './files.dto';
+import { filesPage } from './files-page';
 import { backlinksResponse, ContentLocationDto, linksResponse, LinksQueryDto, LinksResponseDto, LocationContext } from './links.dto';
 import { toSpaceDto } from './content-response.dto';
 import { ContentService } from '../application/content.service';
@@ -23,6 +26,8 @@ export class ContentController {
     private readonly origins: RevisionOrigins,
     private readonly linksService: LinksService,
     private readonly organizations: OrganizationsService,
+    private readonly filesService: FilesService,
+    private readonly clock: Clock,
   ) {}
 
   private async revisionBody(actor: Actor, space: Space, revisionId: string, links: Links) {
@@ -102,6 +107,36 @@ export class ContentController {
     const org = await this.organizations.get(actor, space.organizationId);
     const role = (await this.spaces.get(actor, space.id)).role;
     return { organization: toOrganizationDto(org.organization, org.role, links, org.ownTeam), space: toSpaceDto(space, role, links), base, links };
+  }
+
+  @Get('content/files')
+  @ApiOperation({ operationId: 'listFiles', summary: 'The files of the current revision' })
+  @ApiOkResponse({ type: ListOf(RevisionFileDto) })
+  async files(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
+    const space = await this.live(actor, id);
+    const rev = await this.content.revision(space.id, space.revision);
+    return filesPage(rev.files, q, (f) => fileDto(f, space.organizationId, this.filesService, links, this.clock.now().getTime()));
+  }
+
+  @Get('content/files/:fileId')
+  @ApiOperation({ operationId: 'getFileInRevisionById', summary: 'A file of the current revision, with a signed download URL' })
+  @ApiOkResponse({ type: RevisionFileDto })
+  async file(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Param('fileId') fileId: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links) {
+    const space = await this.live(actor, id);
+    const rev = await this.content.revision(space.id, space.revision);
+    const file = rev.files.find((f) => f.id === fileId);
+    if (!file) throw new NotFoundError('File', fileId);
+    return fileDto(file, space.organizationId, this.filesService, links, this.clock.now().getTime());
+  }
+
+  @Get('content/files/:fileId/backlinks')
+  @ApiTags('links')
+  @ApiOperation({ operationId: 'listSpaceFileBacklinks', summary: 'The pages that link to or show a file' })
+  @ApiOkResponse({ type: ListOf(ContentLocationDto) })
+  async fileBacklinks(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Param('fileId') fileId: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
+    const space = await this.live(actor, id);
+    const page = await this.linksService.fileBacklinks(space, space.revision, fileId, q.toPageRequest());
+    return backlinksResponse(page, await this.locationContext(actor, space, `/s/${space.id}`, links));
   }
 
   @Get('links')

@@ -12,6 +12,7 @@ interface RevisionRow {
   parents: string[];
   type: string;
   tree: Revision['tree'];
+  files: Revision['files'];
   created_at: Date;
   created_by: string | null;
   merged_from: string | null;
@@ -27,7 +28,7 @@ export class SqlRevisionRepository extends RevisionRepository {
     const rows: RevisionRow[] = await this.ds.query('SELECT * FROM revisions WHERE space_id = $1 AND id = $2', [spaceId, id]);
     if (!rows.length) return null;
     const r = rows[0];
-    return { id: r.id, organizationId: r.organization_id, spaceId: r.space_id, parents: r.parents, type: r.type as Revision['type'], tree: r.tree, createdAt: r.created_at, createdBy: r.created_by, mergedFrom: r.merged_from };
+    return { id: r.id, organizationId: r.organization_id, spaceId: r.space_id, parents: r.parents, type: r.type as Revision['type'], tree: r.tree, files: r.files, createdAt: r.created_at, createdBy: r.created_by, mergedFrom: r.merged_from };
   }
 
   async insert(rev: Revision, documents: Map<string, JsonDocument>): Promise<void> {
@@ -50,7 +51,7 @@ export class SqlRevisionRepository extends RevisionRepository {
           );
         }
       }
-      await em.query('INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by, merged_from) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
+      await em.query('INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by, merged_from, files) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
         rev.id,
         rev.organizationId,
         rev.spaceId,
@@ -60,6 +61,7 @@ export class SqlRevisionRepository extends RevisionRepository {
         rev.createdAt,
         rev.createdBy,
         rev.mergedFrom ?? null,
+        JSON.stringify(rev.files ?? []),
       ]);
     });
   }
@@ -95,8 +97,8 @@ export class SqlRevisionRepository extends RevisionRepository {
 
   async copy(source: Revision, target: { id: string; spaceId: string; organizationId: string; createdAt: Date; createdBy: string | null }): Promise<void> {
     await this.ds.query(
-      `INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by)
-       SELECT $1, $2, $3, '{}', 'edits', tree, $4, $5 FROM revisions WHERE id = $6`,
+      `INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, files, created_at, created_by)
+       SELECT $1, $2, $3, '{}', 'edits', tree, files, $4, $5 FROM revisions WHERE id = $6`,
       [target.id, target.organizationId, target.spaceId, target.createdAt, target.createdBy, source.id],
     );
   }

@@ -13,6 +13,7 @@ export class ContentAndChangeRequests1764288000000 implements MigrationInterface
         parents text[] NOT NULL DEFAULT '{}',
         type text NOT NULL,
         tree jsonb NOT NULL,
+        files jsonb NOT NULL DEFAULT '[]',
         created_at timestamptz NOT NULL,
         created_by text,
         merged_from text

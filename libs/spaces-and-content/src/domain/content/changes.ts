@@ -1,5 +1,6 @@
 import { InvalidInputError } from '@app/shared-kernel';
 import { EMPTY_DOCUMENT, JsonDocument } from './document';
+import type { FileNode } from './files';
 import { contentHash } from './hash';
 import { defaultLinkResolver, LinkResolver, markdownToDocument } from './markdown';
 import {
@@ -31,7 +32,13 @@ export type ContentChange =
   | ({ operation: 'insert_page'; into?: string; at?: number; ref?: string; document: DocumentInput } & PageMeta)
   | ({ operation: 'update_page'; page: string; document?: DocumentInput; into?: string | null; at?: number } & PageMeta)
   | { operation: 'delete_page'; page: string }
-  | { operation: 'revert_page'; page: string; revision?: string; block?: string[] };
+  | { operation: 'revert_page'; page: string; revision?: string; block?: string[] }
+  | { operation: 'insert_files'; files: ResolvedFile[] };
+
+/** A file of an insert_files change, once the application has stored its bytes. */
+export interface ResolvedFile extends Omit<FileNode, 'id'> {
+  ref?: string;
+}
 
 export interface ChangeOutcome {
   object: 'created_page' | 'updated_page' | 'deleted_page';
@@ -49,6 +56,9 @@ export interface ApplyContext {
 
 export interface ApplyResult {
   tree: PageTree;
+  files: FileNode[];
+  /** Files added by this batch, in order. */
+  insertedFiles: FileNode[];
   /** New page bodies by content hash. */
   documents: Map<string, JsonDocument>;
   outcomes: ChangeOutcome[];
@@ -86,8 +96,11 @@ function checkSlug(slug: string): string {
  * Markdown links are resolved after the whole batch is placed, so pages can link to pages inserted
  * later in the same batch (by ref, slug path or relative .md path).
  */
-export function applyChanges(current: PageTree, changes: ContentChange[], ctx: ApplyContext): ApplyResult {
+export function applyChanges(current: PageTree, changes: ContentChange[], ctx: ApplyContext, currentFiles: FileNode[] = []): ApplyResult {
   const tree = cloneTree(current);
+  const files = [...currentFiles];
+  const insertedFiles: FileNode[] = [];
+  const fileRefs = new Map<string, string>();
   const refs = new Map<string, string>();
   const pending = new Map<string, PendingBody>();
   const outcomes = new Map<string, ChangeOutcome>();
@@ -187,6 +200,19 @@ export function applyChanges(current: PageTree, changes: ContentChange[], ctx: A
           }
           break;
         }
+        case 'insert_files': {
+          for (const f of change.files) {
+            const { ref, ...meta } = f;
+            const file: FileNode = { id: ctx.newId(), ...meta };
+            if (ref !== undefined) {
+              if (refs.has(ref) || fileRefs.has(ref)) throw new InvalidInputError(`ref "${ref}" is used twice in this batch`);
+              fileRefs.set(ref, file.id);
+            }
+            files.push(file);
+            insertedFiles.push(file);
+          }
+          break;
+        }
         default:
           throw new InvalidInputError(`unknown operation "${(change as { operation: string }).operation}"`);
       }
@@ -206,7 +232,7 @@ export function applyChanges(current: PageTree, changes: ContentChange[], ctx: A
     try {
       if (isMarkdown(body.input)) {
         const parentPath = located.path.includes('/') ? located.path.slice(0, located.path.lastIndexOf('/')) : '';
-        doc = markdownToDocument(body.input.markdown, linkResolver(paths, refs, parentPath), { titleFromHeading: true }).document;
+        doc = markdownToDocument(body.input.markdown, linkResolver(paths, refs, parentPath, fileRefs), { titleFromHeading: true }).document;
       } else if (isJson(body.input)) doc = checkDocument(body.input.document);
       else doc = EMPTY_DOCUMENT;
     } catch (e) {
@@ -221,7 +247,7 @@ export function applyChanges(current: PageTree, changes: ContentChange[], ctx: A
       located.node.document = hash;
     }
   }
-  return { tree, documents, outcomes: [...outcomes.values()] };
+  return { tree, files, insertedFiles, documents, outcomes: [...outcomes.values()] };
 }
 
 function metaOf(input: DocumentInput): PageMeta {
@@ -251,9 +277,12 @@ function applyMeta(node: PageNode, meta: PageMeta): void {
  * Markdown link targets → page references: `/pages/<id or ref>`, a slug path (`/guides/install`),
  * a relative `.md` path (`./install.md`, `../README.md`), or a batch ref; anything else stays a URL.
  */
-export function linkResolver(paths: Map<string, string>, refs: Map<string, string>, parentPath: string): LinkResolver {
+export function linkResolver(paths: Map<string, string>, refs: Map<string, string>, parentPath: string, fileRefs: Map<string, string> = new Map()): LinkResolver {
   return (url) => {
     const base = defaultLinkResolver(url);
+    const fileRef = fileRefs.get(url.replace(/^\.\//, ''));
+    if (fileRef) return { kind: 'file', file: fileRef };
+    if (base.kind === 'file') return { kind: 'file', file: fileRefs.get(base.file) ?? base.file };
     if (base.kind === 'page') return { ...base, page: refs.get(base.page) ?? base.page };
     if (base.kind !== 'url' || /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//')) return base;
     const [rawPath, anchor] = url.split('#', 2);

@@ -1,5 +1,6 @@
 import type { JsonDocument } from './document';
 import type { ExtractedLink } from './links';
+import type { FileNode } from './files';
 import type { PageTree } from './tree';
 
 export const REVISION_TYPES = ['edits', 'merge', 'update', 'rollback'] as const;
@@ -13,6 +14,7 @@ export interface Revision {
   parents: string[];
   type: RevisionType;
   tree: PageTree;
+  files: FileNode[];
   createdAt: Date;
   createdBy: string | null;
   /** For merge revisions: the id of the change request merged (owned by the review context). */

@@ -1,0 +1,136 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { Injectable } from '@nestjs/common';
+import { imageSize } from 'image-size';
+import { InvalidInputError } from '@app/shared-kernel';
+import type { ResolvedFile } from '../domain/content/changes';
+import { FILE_MAX_BYTES, FILE_NAME_MAX, FileNode, FileStorage } from '../domain/content/files';
+
+/** Configuration of file uploads and downloads (set by the application). */
+export abstract class FilesSettings {
+  /** Secret for signing download URLs; every API process must share it. */
+  abstract readonly signingSecret: string;
+  abstract readonly downloadTtlMs: number;
+  /** Hosts from which `insert_files` may fetch `url` sources; empty: URL sources are refused. */
+  abstract readonly urlAllowlist: string[];
+  /** Let allowlisted hosts resolve to loopback or private addresses (tests, internal mirrors). Off by default. */
+  abstract readonly allowPrivateNetworks: boolean;
+}
+
+export interface FileInput {
+  ref?: string;
+  name: string;
+  contentType?: string;
+  base64?: string;
+  url?: string;
+}
+
+function isPrivateAddress(address: string): boolean {
+  if (isIP(address) === 6) {
+    const a = address.toLowerCase();
+    if (a === '::1' || a === '::' || a.startsWith('fe80:') || a.startsWith('fc') || a.startsWith('fd')) return true;
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
+    return mapped ? isPrivateAddress(mapped[1]) : false;
+  }
+  const [a, b] = address.split('.').map(Number);
+  return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+}
+
+/** Uploads (base64 or allowlisted URLs), content-addressed storage, and signed, expiring download URLs. */
+@Injectable()
+export class FilesService {
+  constructor(
+    private readonly storage: FileStorage,
+    private readonly settings: FilesSettings,
+  ) {}
+
+  /** Reads, checks and stores one file of an insert_files change; nothing is stored for a refused file. */
+  async resolve(organizationId: string, input: FileInput, where: string): Promise<ResolvedFile> {
+    if (!input.name || input.name.length > FILE_NAME_MAX || /[/\\\0]/.test(input.name)) throw new InvalidInputError(`${where}.name must be 1 to ${FILE_NAME_MAX} characters, without slashes`);
+    let bytes: Buffer;
+    let contentType = input.contentType;
+    if (input.base64 !== undefined) {
+      if (!contentType) throw new InvalidInputError(`${where}.contentType is required with base64`);
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(input.base64.replace(/\s/g, ''))) throw new InvalidInputError(`${where}.base64 is not valid base64`);
+      bytes = Buffer.from(input.base64, 'base64');
+    } else if (input.url !== undefined) {
+      const fetched = await this.fetch(input.url, where);
+      bytes = fetched.bytes;
+      contentType = contentType ?? fetched.contentType;
+    } else throw new InvalidInputError(`${where} needs exactly one source: base64 or url`);
+    if (bytes.length > FILE_MAX_BYTES) throw new InvalidInputError(`${where} is larger than ${FILE_MAX_BYTES} bytes`);
+    if (contentType && !/^[\w.+-]+\/[\w.+-]+$/.test(contentType)) throw new InvalidInputError(`${where}.contentType is not a MIME type`);
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    let dimensions: FileNode['dimensions'];
+    if ((contentType ?? '').startsWith('image/')) {
+      try {
+        const size = imageSize(bytes);
+        if (size.width && size.height) dimensions = { width: size.width, height: size.height };
+      } catch {
+        throw new InvalidInputError(`${where} says it is ${contentType} but is not a readable image`);
+      }
+    }
+    await this.storage.put(organizationId, hash, bytes);
+    const file: ResolvedFile = { name: input.name, contentType: contentType ?? 'application/octet-stream', size: bytes.length, hash };
+    if (dimensions) file.dimensions = dimensions;
+    if (input.ref !== undefined) file.ref = input.ref;
+    return file;
+  }
+
+  /** Fetches a URL source: allowlisted host, public addresses only (unless allowed), no redirects, 1 MB at most. */
+  private async fetch(raw: string, where: string): Promise<{ bytes: Buffer; contentType?: string }> {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new InvalidInputError(`${where}.url is not a URL`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new InvalidInputError(`${where}.url must be http(s)`);
+    if (!this.settings.urlAllowlist.includes(url.hostname)) {
+      throw new InvalidInputError(`${where}.url: host "${url.hostname}" is not in the URL allowlist (QUIRE_FILE_URL_ALLOWLIST); send the file as base64`);
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const addresses = isIP(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
+    if (!addresses.length) throw new InvalidInputError(`${where}.url: host "${url.hostname}" does not resolve`);
+    if (!this.settings.allowPrivateNetworks && addresses.some(isPrivateAddress)) throw new InvalidInputError(`${where}.url resolves to a private or loopback address`);
+    let res: Response;
+    try {
+      res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    } catch (e) {
+      throw new InvalidInputError(`${where}.url could not be fetched: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (res.status !== 200) throw new InvalidInputError(`${where}.url answered ${res.status}`);
+    const declared = Number(res.headers.get('content-length') ?? 0);
+    if (declared > FILE_MAX_BYTES) throw new InvalidInputError(`${where} is larger than ${FILE_MAX_BYTES} bytes`);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      total += chunk.length;
+      if (total > FILE_MAX_BYTES) throw new InvalidInputError(`${where} is larger than ${FILE_MAX_BYTES} bytes`);
+      chunks.push(Buffer.from(chunk));
+    }
+    return { bytes: Buffer.concat(chunks), contentType: res.headers.get('content-type')?.split(';')[0].trim() || undefined };
+  }
+
+  private signature(organizationId: string, file: FileNode, expires: number): string {
+    return createHmac('sha256', this.settings.signingSecret).update(`${organizationId}\n${file.hash}\n${file.name}\n${file.contentType}\n${expires}`).digest('base64url');
+  }
+
+  /** A signed URL path that serves the file's bytes until it expires. */
+  downloadPath(organizationId: string, file: FileNode, nowMs: number): string {
+    const expires = Math.floor((nowMs + this.settings.downloadTtlMs) / 1000);
+    const q = new URLSearchParams({ name: file.name, type: file.contentType, expires: String(expires), sig: this.signature(organizationId, file, expires) });
+    return `/files/${organizationId}/${file.hash}?${q.toString()}`;
+  }
+
+  /** The bytes for a download URL; null when the signature is wrong, it expired, or the file is gone. */
+  async download(organizationId: string, hash: string, q: { name: string; type: string; expires: string; sig: string }, nowMs: number): Promise<Buffer | null> {
+    const expires = Number(q.expires);
+    if (!Number.isInteger(expires) || expires * 1000 < nowMs) return null;
+    const expected = Buffer.from(this.signature(organizationId, { id: '', name: q.name, contentType: q.type, size: 0, hash }, expires));
+    const given = Buffer.from(q.sig);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+    return this.storage.get(organizationId, hash);
+  }
+}

@@ -1,0 +1,39 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsString, MaxLength } from 'class-validator';
+import type { Links } from '@app/shared-kernel';
+import type { FilesService } from '../application/files.service';
+import type { FileNode } from '../domain/content/files';
+
+export class FileDimensionsDto {
+  width: number;
+  height: number;
+}
+
+export class RevisionFileDto {
+  id: string;
+  name: string;
+  contentType: string;
+  /** Signed URL served by Quire; expires after an hour */
+  @ApiProperty({ format: 'uri' }) downloadURL: string;
+  size: number;
+  @ApiPropertyOptional({ type: FileDimensionsDto }) dimensions?: FileDimensionsDto;
+}
+
+export function fileDto(file: FileNode, organizationId: string, files: FilesService, links: Links, nowMs: number): RevisionFileDto {
+  const dto: RevisionFileDto = {
+    id: file.id,
+    name: file.name,
+    contentType: file.contentType,
+    downloadURL: links.api(files.downloadPath(organizationId, file, nowMs)),
+    size: file.size,
+  };
+  if (file.dimensions) dto.dimensions = file.dimensions;
+  return dto;
+}
+
+export class DownloadQueryDto {
+  @IsString() @MaxLength(256) name: string;
+  @IsString() @MaxLength(255) type: string;
+  @IsString() @MaxLength(20) expires: string;
+  @IsString() @MaxLength(100) sig: string;
+}

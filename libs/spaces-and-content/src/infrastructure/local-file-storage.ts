@@ -1,0 +1,40 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Injectable } from '@nestjs/common';
+import { FileStorage } from '../domain/content/files';
+
+/** Where the local-disk file storage keeps bytes (under the data dir by default). */
+export abstract class FileStorageDirectory {
+  abstract readonly path: string;
+}
+
+const SAFE = /^[A-Za-z0-9_-]+$/;
+
+/** File bytes on local disk: `<dir>/<organization>/<sha256>`, written atomically (temp file, then rename). */
+@Injectable()
+export class LocalDiskFileStorage extends FileStorage {
+  constructor(private readonly dir: FileStorageDirectory) {
+    super();
+  }
+
+  private path(organizationId: string, hash: string): string {
+    if (!SAFE.test(organizationId) || !/^[0-9a-f]{64}$/.test(hash)) throw new Error('invalid file address');
+    return join(this.dir.path, organizationId, hash);
+  }
+
+  async put(organizationId: string, hash: string, bytes: Buffer): Promise<void> {
+    const target = this.path(organizationId, hash);
+    await mkdir(join(this.dir.path, organizationId), { recursive: true });
+    const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temp, bytes);
+    await rename(temp, target);
+  }
+
+  async get(organizationId: string, hash: string): Promise<Buffer | null> {
+    try {
+      return await readFile(this.path(organizationId, hash));
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import { createServer, Server } from 'node:http';
+import { deflateSync } from 'node:zlib';
+import { createTestApp, TestApp, TestUser } from '../support/app';
+import { expectError } from '../support/expect';
+
+/** A real PNG of width × height (one colour), made in the test. */
+function png(width: number, height: number): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type), data]);
+    const c = Buffer.alloc(4);
+    c.writeUInt32BE(crc(td));
+    return Buffer.concat([len, td, c]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+describe('files', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let orgId: string;
+  let source: Server;
+  let sourcePort: number;
+
+  beforeAll(async () => {
+    source = createServer((req, res) => {
+      if (req.url === '/logo.png') {
+        res.setHeader('Content-Type', 'image/png');
+        res.end(png(3, 2));
+      } else if (req.url === '/big') res.end(Buffer.alloc(1024 * 1024 + 1));
+      else if (req.url === '/redirect') {
+        res.statusCode = 302;
+        res.setHeader('Location', 'http://127.0.0.1:1/secret');
+        res.end();
+      } else {
+        res.statusCode = 404;
+        res.end();
+      }
+    });
+    await new Promise<void>((r) => source.listen(0, '127.0.0.1', () => r()));
+    sourcePort = (source.address() as { port: number }).port;
+    t = await createTestApp({ QUIRE_FILE_URL_ALLOWLIST: '127.0.0.1', QUIRE_FILE_URL_ALLOW_PRIVATE: 'true' });
+    admin = await t.user('admin');
+    orgId = await t.organization(admin);
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise((r) => source.close(r));
+  });
+
+  const setup = async () => {
+    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Files' }).expect(201)).body;
+    const cr = (await t.http.post(`/v1/spaces/${space.id}/change-requests`).set(admin.auth).send({}).expect(201)).body;
+    const write = (changes: object[]) => t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`).set(admin.auth).send({ changes });
+    return { space, cr, write };
+  };
+
+  it('uploads base64 and allowlisted URLs, records size, type and image dimensions, links them by ref, and serves signed downloads', async () => {
+    const { space, cr, write } = await setup();
+    const res = await write([
+      {
+        operation: 'insert_files',
+        files: [
+          { ref: 'diagram', name: 'diagram.png', contentType: 'image/png', base64: png(4, 3).toString('base64') },
+          { ref: 'notes', name: 'notes.txt', contentType: 'text/plain', base64: Buffer.from('hello files').toString('base64') },
+          { ref: 'logo', name: 'logo.png', url: `http://127.0.0.1:${sourcePort}/logo.png` },
+        ],
+      },
+      { operation: 'insert_page', title: 'With files', document: { markdown: '![Diagram](./diagram)\n\nSee [notes](notes) and ![logo](./logo).' } },
+    ]).expect(200);
+    const [diagram, notes, logo] = res.body.insertedFiles;
+    expect(diagram).toMatchObject({ name: 'diagram.png', contentType: 'image/png', size: png(4, 3).length, dimensions: { width: 4, height: 3 } });
+    expect(notes).toMatchObject({ name: 'notes.txt', contentType: 'text/plain', size: 11 });
+    expect(notes).not.toHaveProperty('dimensions');
+    expect(logo).toMatchObject({ contentType: 'image/png', dimensions: { width: 3, height: 2 } });
+
+    const pageId = res.body.changes.find((c: { object: string; page?: { id: string } }) => c.object === 'created_page').page.id;
+    const md = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${pageId}?format=markdown`).set(admin.auth).expect(200)).body.markdown;
+    expect(md).toBe(`![Diagram](/files/${diagram.id})\n\nSee [notes](/files/${notes.id}) and ![logo](/files/${logo.id}).\n`);
+
+    const listed = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/files`).set(admin.auth).expect(200);
+    expect(listed.body.count).toBe(3);
+    const url = new URL(notes.downloadURL);
+    const download = await t.http.get(url.pathname + url.search).expect(200);
+    expect(download.text ?? download.body.toString()).toBe('hello files');
+    expect(download.headers['content-type']).toMatch(/text\/plain/);
+    const tampered = url.search.replace(/sig=[^&]+/, 'sig=AAAA');
+    expectError(await t.http.get(url.pathname + tampered), 404);
+    t.clock.advance(2 * 3600_000);
+    expectError(await t.http.get(url.pathname + url.search), 404, /expired/);
+    t.clock.advance(-2 * 3600_000);
+
+    await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200);
+    const main = await t.http.get(`/v1/spaces/${space.id}/content/files/${diagram.id}`).set(admin.auth).expect(200);
+    expect(main.body).toMatchObject({ id: diagram.id, dimensions: { width: 4, height: 3 }, downloadURL: expect.stringMatching(/^http:\/\/quire\.test\/v1\/files\//) });
+    const backlinks = await t.http.get(`/v1/spaces/${space.id}/content/files/${diagram.id}/backlinks`).set(admin.auth).expect(200);
+    expect(backlinks.body.items.map((l: { page: { id: string } }) => l.page.id)).toEqual([pageId]);
+    const links = await t.http.get(`/v1/spaces/${space.id}/links`).set(admin.auth).expect(200);
+    expect(links.body.stats.broken.total).toBe(0);
+    expectError(await t.http.get(`/v1/spaces/${space.id}/content/files/nope`).set(admin.auth), 404);
+  });
+
+  it('refuses oversized, non-allowlisted, redirecting and fake-image files with 400, and writes nothing', async () => {
+    const { space, cr, write } = await setup();
+    const cases: [object, RegExp][] = [
+      [{ name: 'big.bin', contentType: 'application/octet-stream', base64: Buffer.alloc(1024 * 1024 + 1).toString('base64') }, /larger than|1 MB/],
+      [{ name: 'x.png', url: 'http://example.com/x.png' }, /allowlist/],
+      [{ name: 'big', url: `http://127.0.0.1:${sourcePort}/big` }, /larger than/],
+      [{ name: 'r', url: `http://127.0.0.1:${sourcePort}/redirect` }, /answered 302/],
+      [{ name: 'fake.png', contentType: 'image/png', base64: Buffer.from('not an image').toString('base64') }, /readable image/],
+      [{ name: 'a/b.txt', contentType: 'text/plain', base64: 'aGk=' }, /slashes/],
+      [{ name: 'n.txt', base64: 'aGk=' }, /contentType/],
+      [{ name: 'both', contentType: 'text/plain', base64: 'aGk=', url: 'http://127.0.0.1/x' }, /exactly one source/],
+    ];
+    for (const [file, message] of cases) expectError(await write([{ operation: 'insert_files', files: [file] }]), 400, message);
+    const after = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}`).set(admin.auth).expect(200);
+    expect(after.body.revision).toBe(cr.revision);
+  });
+
+  it('refuses private addresses unless allowed', async () => {
+    const strict = await createTestApp({ QUIRE_FILE_URL_ALLOWLIST: '127.0.0.1' });
+    try {
+      const u = await strict.user('strict');
+      const org = await strict.organization(u);
+      const space = (await strict.http.post(`/v1/orgs/${org}/spaces`).set(u.auth).send({}).expect(201)).body;
+      const cr = (await strict.http.post(`/v1/spaces/${space.id}/change-requests`).set(u.auth).send({}).expect(201)).body;
+      const res = await strict.http
+        .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)
+        .set(u.auth)
+        .send({ changes: [{ operation: 'insert_files', files: [{ name: 'logo.png', url: `http://127.0.0.1:${sourcePort}/logo.png` }] }] });
+      expectError(res, 400, /private or loopback/);
+    } finally {
+      await strict.close();
+    }
+  });
+});
