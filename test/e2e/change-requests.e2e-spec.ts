@@ -118,7 +118,7 @@ describe('change requests: authoring, reads, merge and update', () => {
     expectError(await write(space.id, cr.id, [{ operation: 'explode' }]), 400, /operation/);
     expectError(await write(space.id, cr.id, [{ operation: 'insert_page' }]), 400, /document is required/);
     expectError(await write(space.id, cr.id, [{ operation: 'insert_page', document: { markdown: 42 } }]), 400, /markdown/);
-    expectError(await write(space.id, cr.id, [{ operation: 'insert_files', files: [] }]), 400, /insert_files/);
+    expectError(await write(space.id, cr.id, [{ operation: 'insert_files', files: [] }]), 400, /files must be an array of 1 to 20/);
     expectError(await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`).set(reader.auth).send({ changes: [{ operation: 'insert_page', document: {} }] }), 403);
   });
 
