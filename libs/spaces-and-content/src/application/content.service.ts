@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Clock, ConflictError, IdGenerator, NotFoundError, PreconditionError } from '@app/shared-kernel';
 import { applyChanges, ChangeOutcome, ContentChange } from '../domain/content/changes';
 import type { JsonDocument } from '../domain/content/document';
-import { mergeTrees, MergeConflict } from '../domain/content/merge';
+import { bodiesToMerge, mergeTrees, MergeConflict } from '../domain/content/merge';
 import { Revision, RevisionRepository, RevisionType } from '../domain/content/revision';
-import { locate, PageNode, PageTree, walk } from '../domain/content/tree';
+import { locate, PageNode, PageTree } from '../domain/content/tree';
 import { Space, SpaceRepository } from '../domain/space';
 import { SearchService } from './search.service';
 import { FileInput, FilesService } from './files.service';
@@ -133,9 +133,7 @@ export class ContentService {
   /** Three-way merge of two revisions of a space over their common base. */
   async merge(space: Space, revs: ThreeWay): Promise<MergeOutcome> {
     const [base, ours, theirs] = await Promise.all([this.revision(space.id, revs.base), this.revision(space.id, revs.ours), this.revision(space.id, revs.theirs)]);
-    const hashes: string[] = [];
-    for (const tree of [base.tree, ours.tree, theirs.tree]) walk(tree, (l) => l.node.document && hashes.push(l.node.document));
-    const bodies = await this.revisions.documents(space.organizationId, hashes);
+    const bodies = await this.revisions.documents(space.organizationId, bodiesToMerge(base.tree, ours.tree, theirs.tree));
     const result = mergeTrees(base.tree, ours.tree, theirs.tree, (h) => bodies.get(h) ?? null);
     return result.conflicts.length
       ? { ok: false, conflicts: result.conflicts }

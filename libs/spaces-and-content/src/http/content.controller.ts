@@ -1,7 +1,8 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrganizationsService, toOrganizationDto } from '@app/organizations-and-teams';
-import { Actor, ApiStandardErrors, Clock, CurrentActor, Links, ListOf, ListQueryDto, NotFoundError, RequestLinks } from '@app/shared-kernel';
+import { Actor, ApiStandardErrors, Clock, CurrentActor, Links, ListOf, ListQueryDto, NotFoundError, RequestLinks, TtlCache } from '@app/shared-kernel';
 import { LinksService } from '../application/links.service';
 import { FilesService } from '../application/files.service';
 import { fileDto, RevisionFileDto } from './files.dto';
@@ -49,12 +50,21 @@ export class ContentController {
     return this.revisionBody(actor, space, space.revision, links);
   }
 
+  /** Rendered page trees by revision and origin: revisions are immutable, so the JSON never goes stale. */
+  private readonly renderedTrees = new TtlCache<string, string>(10 * 60_000, 32);
+
   @Get('content/pages')
   @ApiOperation({ operationId: 'listPages', summary: 'List the pages of the current revision (tree)' })
   @ApiOkResponse({ type: PagesDto })
-  async pages(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links): Promise<PagesDto> {
+  async pages(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links, @Res() res: Response): Promise<void> {
     const space = await this.live(actor, id);
-    return { pages: pagesDto((await this.content.revision(space.id, space.revision)).tree, `/s/${space.id}`, links) };
+    const key = `${space.revision} ${links.origin} ${links.appOrigin}`;
+    let body = this.renderedTrees.get(key, Date.now());
+    if (!body) {
+      body = JSON.stringify({ pages: pagesDto((await this.content.revision(space.id, space.revision)).tree, `/s/${space.id}`, links) });
+      this.renderedTrees.set(key, body, Date.now());
+    }
+    res.type('application/json').send(body);
   }
 
   @Get('content/page/:pageId')

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TtlCache } from '@app/shared-kernel';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { JsonDocument } from '../domain/content/document';
@@ -24,14 +25,30 @@ export class SqlRevisionRepository extends RevisionRepository {
     super();
   }
 
+  /**
+   * Revisions never change, so parsed ones are kept in process (a 5,000-page tree is a megabyte of
+   * JSON to fetch and parse). Callers must not mutate what they get (the domain copies before writing).
+   */
+  private readonly cache = new TtlCache<string, Revision>(10 * 60_000, 64);
+
   async find(spaceId: string, id: string): Promise<Revision | null> {
+    const key = `${spaceId}/${id}`;
+    const cached = this.cache.get(key, Date.now());
+    if (cached) return cached;
     const rows: RevisionRow[] = await this.ds.query('SELECT * FROM revisions WHERE space_id = $1 AND id = $2', [spaceId, id]);
     if (!rows.length) return null;
     const r = rows[0];
-    return { id: r.id, organizationId: r.organization_id, spaceId: r.space_id, parents: r.parents, type: r.type as Revision['type'], tree: r.tree, files: r.files, createdAt: r.created_at, createdBy: r.created_by, mergedFrom: r.merged_from };
+    const rev: Revision = { id: r.id, organizationId: r.organization_id, spaceId: r.space_id, parents: r.parents, type: r.type as Revision['type'], tree: r.tree, files: r.files, createdAt: r.created_at, createdBy: r.created_by, mergedFrom: r.merged_from };
+    this.cache.set(key, rev, Date.now());
+    return rev;
   }
 
   async insert(rev: Revision, documents: Map<string, JsonDocument>): Promise<void> {
+    await this.insertRows(rev, documents);
+    this.cache.set(`${rev.spaceId}/${rev.id}`, rev, Date.now());
+  }
+
+  private async insertRows(rev: Revision, documents: Map<string, JsonDocument>): Promise<void> {
     await this.ds.transaction(async (em) => {
       if (documents.size) {
         const hashes = [...documents.keys()];
@@ -104,6 +121,7 @@ export class SqlRevisionRepository extends RevisionRepository {
   }
 
   async moveSpace(spaceId: string, fromOrganizationId: string, toOrganizationId: string): Promise<void> {
+    this.cache.clear();
     await this.ds.transaction(async (em) => {
       await em.query(
         `INSERT INTO documents (organization_id, hash, body)

@@ -29,6 +29,23 @@ interface Flat {
 
 const ATTRIBUTES = ['type', 'title', 'slug', 'emoji', 'description', 'hidden'] as const;
 
+/** The bodies a merge needs: only pages whose body both sides changed, differently (line-level merges). */
+export function bodiesToMerge(base: PageTree, ours: PageTree, theirs: PageTree): string[] {
+  const b = flatten(base);
+  const o = flatten(ours);
+  const t = flatten(theirs);
+  const hashes: string[] = [];
+  for (const [id, bb] of b) {
+    const oo = o.get(id)?.node.document;
+    const tt = t.get(id)?.node.document;
+    if (oo === undefined || tt === undefined) continue;
+    if (oo !== bb.node.document && tt !== bb.node.document && oo !== tt) {
+      for (const h of [bb.node.document, oo, tt]) if (h) hashes.push(h);
+    }
+  }
+  return hashes;
+}
+
 function flatten(tree: PageTree): Map<string, Flat> {
   const m = new Map<string, Flat>();
   walk(tree, (l) => {

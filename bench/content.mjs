@@ -1,0 +1,116 @@
+// Content benchmarks (part of npm run bench): a 5,000-page space (content/pages), merging a 10-page
+// change request into it, and search over 100,000 pages (c=10). Targets: p50 < 100 ms, < 300 ms, p95 < 50 ms.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
+const DURATION = Number(process.env.BENCH_SECONDS || 10);
+const TOKEN = 'bench-token-0123456789abcdef';
+const PAGES = Number(process.env.BENCH_PAGES || 5000);
+const SEARCH_PAGES = Number(process.env.BENCH_SEARCH_PAGES || 100000);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-content-'));
+const db = await startEmbeddedPostgres({ dataDir, persistent: false });
+let api;
+try {
+  const port = await freePort();
+  api = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
+    env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'warn', QUIRE_JOBS: 'off', QUIRE_RATE_LIMIT_PER_MINUTE: '0', QUIRE_BOOTSTRAP_TOKEN: TOKEN, QUIRE_DATA_DIR: dataDir },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${base}/health/ready`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const auth = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
+  const call = async (method, path, body) => {
+    const res = await fetch(base + path, { method, headers: auth, body: body ? JSON.stringify(body) : undefined });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.status === 204 ? null : res.json();
+  };
+  const org = (await call('GET', '/v1/orgs')).items[0].id;
+  const space = await call('POST', `/v1/orgs/${org}/spaces`, { title: 'Big space' });
+
+  // 1. A 5,000-page space: 100 sections of 49 pages, written through one change request in batches of 50.
+  let t0 = Date.now();
+  const seed = await call('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'seed' });
+  for (let s = 0; s * 50 < PAGES; s++) {
+    const changes = [{ operation: 'insert_page', ref: `s${s}`, title: `Section ${s}`, document: { markdown: `Section ${s} overview.` } }];
+    for (let p = 1; p < 50 && s * 50 + p < PAGES; p++) {
+      changes.push({ operation: 'insert_page', into: `s${s}`, title: `Page ${s}-${p}`, document: { markdown: `# Page ${s}-${p}\n\nSome text about topic ${p} in section ${s}.\n\n- item one\n- item two` } });
+    }
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${seed.id}/content`, { changes });
+  }
+  await call('POST', `/v1/spaces/${space.id}/change-requests/${seed.id}/merge`);
+  console.log(`seeded ${PAGES} pages in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+  const pagesLoad = (connections) =>
+    new Promise((resolve, reject) =>
+      autocannon({ url: `${base}/v1/spaces/${space.id}/content/pages`, connections, duration: DURATION, headers: auth }, (e, r) => (e ? reject(e) : resolve(r))),
+    );
+  const pages = await pagesLoad(1);
+  const pages10 = await pagesLoad(10);
+
+  // 2. Merging a 10-page change request into it, while main moved (a real three-way merge).
+  const tree = (await call('GET', `/v1/spaces/${space.id}/content/pages`)).pages;
+  const targets = tree.slice(0, 10).map((p) => p.id);
+  const mergeTimes = [];
+  for (let run = 0; run < 5; run++) {
+    const cr = await call('POST', `/v1/spaces/${space.id}/change-requests`, { subject: `ten ${run}` });
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
+      changes: targets.map((id, i) => ({ operation: 'update_page', page: id, document: { markdown: `Section rewritten ${run}-${i}.` } })),
+    });
+    const other = await call('POST', `/v1/spaces/${space.id}/change-requests`, { subject: `main moves ${run}` });
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${other.id}/content`, { changes: [{ operation: 'insert_page', title: `Elsewhere ${run}`, document: { markdown: 'x' } }] });
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${other.id}/merge`);
+    t0 = performance.now();
+    await call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`);
+    mergeTimes.push(performance.now() - t0);
+  }
+  mergeTimes.sort((a, b) => a - b);
+
+  // 3. Search over 100,000 pages: rows seeded straight into the index of another space (indexing itself
+  //    is exercised above: every merge re-indexes the pages it changed).
+  const searchSpace = await call('POST', `/v1/orgs/${org}/spaces`, { title: 'Search space' });
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  // 40 words per page from a 20,000-word vocabulary with a skewed (Zipf-like) frequency, so that, as
+  // in real docs, common words are everywhere and a specific word is on about 1 % of the pages.
+  t0 = Date.now();
+  await client.query(
+    `INSERT INTO search_sections (organization_id, space_id, page_id, section, page_title, page_path, title, anchor, body, config, tsv)
+     SELECT $1, $2, 'p' || g, 0, 'Page ' || g, 'page-' || g, 'Page ' || g, NULL, b, 'english', to_tsvector('english', 'Page ' || g || ' ' || b)
+     FROM (SELECT g, (SELECT string_agg('w' || floor(20000 * power(random(), 3))::int, ' ') FROM generate_series(1, 40 + g % 2) k) AS b
+           FROM generate_series(1, $3) g) s`,
+    [org, searchSpace.id, SEARCH_PAGES],
+  );
+  await client.query('VACUUM ANALYZE search_sections'); // flushes the GIN pending list, as autovacuum would
+  await client.end();
+  console.log(`seeded ${SEARCH_PAGES} pages into the search index in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const search = await new Promise((resolve, reject) =>
+    autocannon(
+      { url: `${base}/v1/spaces/${searchSpace.id}/search?query=${encodeURIComponent('w200')}&limit=20`, connections: 10, duration: DURATION, headers: auth },
+      (e, r) => (e ? reject(e) : resolve(r)),
+    ),
+  );
+
+  console.table([
+    { what: `GET content/pages (${PAGES} pages), c=1`, rps: Math.round(pages.requests.average), p50: pages.latency.p50, p95: pages.latency.p97_5, p99: pages.latency.p99, errors: pages.non2xx, target: 'p50 < 100 ms' },
+    { what: `GET content/pages (${PAGES} pages), c=10`, rps: Math.round(pages10.requests.average), p50: pages10.latency.p50, p95: pages10.latency.p97_5, p99: pages10.latency.p99, errors: pages10.non2xx, target: '(information)' },
+    { what: 'merge a 10-page change request (5 runs)', rps: '-', p50: Math.round(mergeTimes[2]), p95: Math.round(mergeTimes[4]), p99: Math.round(mergeTimes[4]), errors: 0, target: '< 300 ms' },
+    { what: `search ${SEARCH_PAGES} pages, c=10`, rps: Math.round(search.requests.average), p50: search.latency.p50, p95: search.latency.p97_5, p99: search.latency.p99, errors: search.non2xx, target: 'p95 < 50 ms' },
+  ]);
+  console.log('latency in ms; autocannon reports p97.5 (shown as p95, which it bounds from above)');
+} finally {
+  api?.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  await db.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
