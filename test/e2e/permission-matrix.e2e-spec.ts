@@ -76,6 +76,23 @@ describe('permission matrix', () => {
     ['GET /orgs/{id}/saml', 'admin', (w) => t.http.get(`/v1/orgs/${orgId}/saml`).set(as(w))],
     ['POST /orgs/{id}/saml', 'admin', (w) => t.http.post(`/v1/orgs/${orgId}/saml`).set(as(w)).send({ label: 'IdP' })],
     ['GET /orgs/{id}/sso', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/sso`).set(as(w))],
+    ['GET /spaces/{id}/content/pages', 'read', async (w) => t.http.get(`/v1/spaces/${await space()}/content/pages`).set(as(w))],
+    ['GET /spaces/{id}/search', 'read', async (w) => t.http.get(`/v1/spaces/${await space()}/search?query=x`).set(as(w))],
+    ['GET /orgs/{id}/search', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/search?query=x`).set(as(w))],
+    ['GET /spaces/{id}/links', 'read', async (w) => t.http.get(`/v1/spaces/${await space()}/links`).set(as(w))],
+    ['POST /spaces/{id}/content/template', 'edit', async (w) => t.http.post(`/v1/spaces/${await space()}/content/template`).set(as(w)).send({ id: 'getting-started' })],
+    ['GET /spaces/{id}/change-requests', 'read', async (w) => t.http.get(`/v1/spaces/${await space()}/change-requests`).set(as(w))],
+    ['POST /spaces/{id}/change-requests', 'edit', async (w) => t.http.post(`/v1/spaces/${await space()}/change-requests`).set(as(w)).send({})],
+    ['POST …/change-requests/{id}/content', 'edit', async (w) => {
+      const s = await space();
+      const cr = (await t.http.post(`/v1/spaces/${s}/change-requests`).set(admin.auth).send({}).expect(201)).body;
+      return t.http.post(`/v1/spaces/${s}/change-requests/${cr.id}/content`).set(as(w)).send({ changes: [{ operation: 'insert_page', title: 'P', document: {} }] });
+    }],
+    ['POST …/change-requests/{id}/merge', 'edit', async (w) => {
+      const s = await space();
+      const cr = (await t.http.post(`/v1/spaces/${s}/change-requests`).set(admin.auth).send({}).expect(201)).body;
+      return t.http.post(`/v1/spaces/${s}/change-requests/${cr.id}/merge`).set(as(w));
+    }],
   ];
 
   describe.each(operations)('%s (needs %s)', (_name, minimum, run, kind) => {
