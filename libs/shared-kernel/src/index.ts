@@ -11,3 +11,4 @@ export * from './http/error.dto';
 export * from './http/api-errors';
 export * from './ttl-cache';
 export * from './http/delete-status';
+export * from './http/satisfies';

@@ -15,10 +15,8 @@ import {
   MinLength,
   ValidateIf,
   ValidateNested,
-  registerDecorator,
-  ValidationArguments,
 } from 'class-validator';
-import { Links, ROLES, Role } from '@app/shared-kernel';
+import { Links, ROLES, Role, Satisfies } from '@app/shared-kernel';
 import {
   BILLING_PRODUCTS,
   HOSTNAME_MAX,
@@ -67,24 +65,6 @@ export class DefaultContentDto {
   @MinLength(1)
   @MaxLength(100)
   site: string;
-}
-
-/** Validates the official MergeRulesStandaloneConfiguration union: {type:'none'} or {type:'rules', rules:[...]}. */
-function IsOrganizationMergeRules() {
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isOrganizationMergeRules',
-      target: object.constructor,
-      propertyName,
-      validator: {
-        validate(value: unknown): boolean {
-          return mergeRulesProblem(value) === null;
-        },
-        defaultMessage(args: ValidationArguments): string {
-          return `${args.property}: ${mergeRulesProblem(args.value) ?? 'invalid'}`;
-        },
-      },
-    });
 }
 
 export function mergeRulesProblem(value: unknown): string | null {
@@ -155,7 +135,7 @@ export class UpdateOrganizationDto extends PartialType(CreateOrganizationDto) {
 
   @ApiPropertyOptional({ type: MergeRulesDto })
   @IsOptional()
-  @IsOrganizationMergeRules()
+  @Satisfies(mergeRulesProblem)
   mergeRules?: OrganizationMergeRules;
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength, MinLength, registerDecorator, ValidateIf } from 'class-validator';
-import { Links, ListQueryDto, Role, ROLES } from '@app/shared-kernel';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { Links, ListQueryDto, Role, ROLES, Satisfies } from '@app/shared-kernel';
 import type { Invite } from '../domain/invite';
 import { MEMBER_SORTS, MemberSort, MemberView, SortOrder } from '../domain/member';
 import { TEAM_ROLES, TEAM_TITLE_MAX, TeamMemberView, TeamRole, TeamView } from '../domain/team';
@@ -106,27 +106,16 @@ export class PutTeamMemberDto {
 }
 
 /** `memberships`: an object of user id → { role: "owner" | "member" } (at most 1000). */
-function IsMemberships() {
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isMemberships',
-      target: object.constructor,
-      propertyName,
-      validator: {
-        validate(value: unknown): boolean {
-          if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-          const entries = Object.entries(value);
-          return (
-            entries.length <= 1000 &&
-            entries.every(
-              ([k, v]) =>
-                k.length > 0 && k.length <= 320 && typeof v === 'object' && v !== null && Object.keys(v).length === 1 && (TEAM_ROLES as readonly unknown[]).includes((v as { role?: unknown }).role),
-            )
-          );
-        },
-        defaultMessage: () => 'memberships must map user ids to {"role": "owner" | "member"}',
-      },
-    });
+function membershipsProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'memberships must map user ids to {"role": "owner" | "member"}';
+  const entries = Object.entries(value);
+  const ok =
+    entries.length <= 1000 &&
+    entries.every(
+      ([k, v]) =>
+        k.length > 0 && k.length <= 320 && typeof v === 'object' && v !== null && Object.keys(v).length === 1 && (TEAM_ROLES as readonly unknown[]).includes((v as { role?: unknown }).role),
+    );
+  return ok ? null : 'memberships must map user ids to {"role": "owner" | "member"}';
 }
 
 export class UpdateTeamMembersDto {
@@ -137,7 +126,7 @@ export class UpdateTeamMembersDto {
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { $ref: '#/components/schemas/TeamMemberRoleDto' }, description: 'Role per user id' })
   @IsOptional()
-  @IsMemberships()
+  @Satisfies(membershipsProblem)
   memberships?: Record<string, TeamMemberRoleDto>;
 }
 

@@ -1,22 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
-import { Links, ListQueryDto } from '@app/shared-kernel';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { Links, ListQueryDto, Satisfies } from '@app/shared-kernel';
 import { toUserDto, User, UserDto } from '@app/organizations-and-teams';
 import type { ContentChangeInput } from '@app/spaces-and-content';
 import { CHANGE_REQUEST_STATUSES, ChangeRequest, ChangeRequestStatus, SUBJECT_MAX } from '../domain/change-request';
-
-function Satisfies(problem: (value: unknown) => string | null) {
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: `satisfies_${propertyName}`,
-      target: object.constructor,
-      propertyName,
-      validator: {
-        validate: (value: unknown) => problem(value) === null,
-        defaultMessage: (args: ValidationArguments) => problem(args.value) ?? `${args.property} is invalid`,
-      },
-    });
-}
 
 const MARKDOWN_MAX = 1_000_000;
 const OPERATIONS = ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files'];

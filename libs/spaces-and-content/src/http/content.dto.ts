@@ -8,28 +8,12 @@ import {
   IsString,
   MaxLength,
   MinLength,
-  registerDecorator,
   ValidateIf,
-  ValidationArguments,
 } from 'class-validator';
-import { DEFAULT_LEVELS, DefaultLevel, ListQueryDto } from '@app/shared-kernel';
+import { DEFAULT_LEVELS, DefaultLevel, ListQueryDto, Satisfies } from '@app/shared-kernel';
 import { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX } from '../domain/collection';
 import type { ContentPosition } from '../domain/position';
 import { EDIT_MODES, EditMode, EMOJI_MAX, Language, LANGUAGES, SPACE_TITLE_MAX, SpaceMergeRules } from '../domain/space';
-
-/** A custom class-validator rule from a function that returns a problem description or null. */
-function Satisfies(problem: (value: unknown) => string | null) {
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: `satisfies_${propertyName}`,
-      target: object.constructor,
-      propertyName,
-      validator: {
-        validate: (value: unknown) => problem(value) === null,
-        defaultMessage: (args: ValidationArguments) => `${args.property}: ${problem(args.value) ?? 'invalid'}`,
-      },
-    });
-}
 
 const EMOJI_CHARS = /^(?:\p{Extended_Pictographic}|\p{Emoji_Presentation}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u200d|\ufe0f|\u20e3|[#*0-9])+$/u;
 const EMOJI_CODEPOINTS = /^[0-9a-f]{4,6}(?:-[0-9a-f]{4,6})*$/i;
