@@ -49,6 +49,10 @@ describe('change requests: authoring, reads, merge and update', () => {
     expectError(await t.http.patch(`/v1/spaces/${space.id}/change-requests/1`).set(admin.auth).send({ subject: 'x'.repeat(101) }), 400, /subject/);
     expectError(await t.http.patch(`/v1/spaces/${space.id}/change-requests/1`).set(admin.auth).send({ status: 'merged' }), 400, /status/);
     expect((await t.http.get(`/v1/spaces/${space.id}/change-requests?status=draft`).set(admin.auth).expect(200)).body.count).toBe(1);
+    expect((await t.http.get(`/v1/spaces/${space.id}/change-requests?creator=${admin.id}`).set(admin.auth).expect(200)).body.count).toBe(1);
+    expect((await t.http.get(`/v1/spaces/${space.id}/change-requests?creator=someone-else`).set(admin.auth).expect(200)).body.count).toBe(0);
+    expect((await t.http.get(`/v1/spaces/${space.id}/change-requests?requestedReviewer=${admin.id}`).set(admin.auth).expect(200)).body).toEqual({ items: [], count: 0 });
+    expectError(await t.http.get(`/v1/spaces/${space.id}/change-requests?status=closed`).set(admin.auth), 400, /status/);
     const counters = (await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body;
     expect(counters).toMatchObject({ changeRequests: 2, changeRequestsOpen: 1, changeRequestsDraft: 1 });
     expectError(await t.http.post(`/v1/spaces/${space.id}/change-requests`).set(reader.auth).send({}), 403);
@@ -95,6 +99,8 @@ describe('change requests: authoring, reads, merge and update', () => {
     expect(await titles(space.id)).toEqual(['Introduction', 'Guide']);
     const after = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}`).set(admin.auth).expect(200);
     expect(after.body).toMatchObject({ status: 'merged', revisionMerged: merged.body.revision, mergedBy: { id: admin.id } });
+    const byContributor = await t.http.get(`/v1/spaces/${space.id}/change-requests?status=merged&contributor=${admin.id}`).set(admin.auth).expect(200);
+    expect(byContributor.body.items.map((c: { id: string }) => c.id)).toEqual([cr.id]);
     expect((await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.revision).toBe(merged.body.revision);
     expectError(await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth), 409, /already merged/);
     expectError(await write(space.id, cr.id, [{ operation: 'insert_page', title: 'Late', document: {} }]), 409);

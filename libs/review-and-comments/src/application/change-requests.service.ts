@@ -40,8 +40,15 @@ export class ChangeRequestsService {
     return isOutdated(v.changeRequest, v.space.revision);
   }
 
-  async list(actor: Actor, spaceId: string, filter: { status?: ChangeRequestStatus; creator?: string; contributor?: string }, page: PageRequest) {
+  async list(
+    actor: Actor,
+    spaceId: string,
+    filter: { status?: ChangeRequestStatus; creator?: string; contributor?: string; requestedReviewer?: string; conversationsIssuesCluster?: string },
+    page: PageRequest,
+  ) {
     const { space, role } = await this.space(actor, spaceId);
+    // Review requests and cluster links do not exist yet, so those filters match no change request.
+    if (filter.requestedReviewer !== undefined || filter.conversationsIssuesCluster !== undefined) return { items: [], count: 0 } as Page<ChangeRequestView>;
     const result = await this.changeRequests.list(space.id, { status: filter.status ?? 'open', creator: filter.creator, contributor: filter.contributor }, page);
     return { ...result, items: result.items.map((changeRequest) => ({ changeRequest, space, role })) } as Page<ChangeRequestView>;
   }

@@ -94,6 +94,10 @@ export class ListChangeRequestsQueryDto extends ListQueryDto {
   @IsOptional() @IsString() @MaxLength(100) creator?: string;
   /** Only change requests this user wrote content into */
   @IsOptional() @IsString() @MaxLength(100) contributor?: string;
+  /** Only change requests with a review requested from this user (reviews are not in Quire yet: none match) */
+  @IsOptional() @IsString() @MaxLength(100) requestedReviewer?: string;
+  /** Only change requests linked to this conversations issues cluster (no link exists yet: none match) */
+  @IsOptional() @IsString() @MaxLength(100) conversationsIssuesCluster?: string;
 }
 
 export class CreateChangeRequestDto {

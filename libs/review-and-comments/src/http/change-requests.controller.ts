@@ -81,7 +81,12 @@ export class ChangeRequestsController implements OnModuleInit {
   @ApiOperation({ operationId: 'listChangeRequestsForSpace', summary: 'List change requests (status open by default), newest first' })
   @ApiOkResponse({ type: ListOf(ChangeRequestDto) })
   async list(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Query() q: ListChangeRequestsQueryDto, @RequestLinks() links: Links) {
-    const page = await this.changeRequests.list(actor, spaceId, { status: q.status, creator: q.creator, contributor: q.contributor }, q.toPageRequest());
+    const page = await this.changeRequests.list(
+      actor,
+      spaceId,
+      { status: q.status, creator: q.creator, contributor: q.contributor, requestedReviewer: q.requestedReviewer, conversationsIssuesCluster: q.conversationsIssuesCluster },
+      q.toPageRequest(),
+    );
     const users = await this.users(page.items);
     return listEnvelope(page, (v) => toChangeRequestDto(v.changeRequest, this.changeRequests.outdated(v), users, links));
   }
