@@ -70,6 +70,11 @@ export class IdentityService {
     return user;
   }
 
+  /** Several users at once (one query), for responses that name many. */
+  async usersByIds(ids: string[]): Promise<Map<string, User>> {
+    return new Map((await this.users.findByIds([...new Set(ids)])).map((u) => [u.id, u]));
+  }
+
   findUserByEmail(email: string): Promise<User | null> {
     return this.users.findByEmail(normalizeEmail(email));
   }

@@ -9,6 +9,7 @@ export interface User {
 export abstract class UserRepository {
   abstract findById(id: string): Promise<User | null>;
   abstract findByEmail(email: string): Promise<User | null>;
+  abstract findByIds(ids: string[]): Promise<User[]>;
   abstract insert(user: User): Promise<void>;
   abstract count(): Promise<number>;
 }

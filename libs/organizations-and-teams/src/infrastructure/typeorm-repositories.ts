@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, In, Repository } from 'typeorm';
 import { Page, PageRequest, Role, toPage } from '@app/shared-kernel';
 import { ApiToken, TokenRepository } from '../domain/api-token';
 import { Member, MemberFilter, MemberRepository, MembershipOfUser, MemberSort, MemberView, RoleChange, SortOrder } from '../domain/member';
@@ -19,6 +19,9 @@ export class TypeOrmUserRepository extends UserRepository {
   }
   async findByEmail(email: string): Promise<User | null> {
     return this.rows.findOneBy({ email });
+  }
+  async findByIds(ids: string[]): Promise<User[]> {
+    return ids.length ? this.rows.findBy({ id: In(ids) }) : [];
   }
   async insert(user: User): Promise<void> {
     await this.rows.insert(user);

@@ -12,6 +12,9 @@ class InMemoryUsers extends UserRepository {
   async findByEmail(email: string) {
     return [...this.rows.values()].find((u) => u.email === email) ?? null;
   }
+  async findByIds(ids: string[]) {
+    return ids.flatMap((id) => (this.rows.has(id) ? [this.rows.get(id)!] : []));
+  }
   async insert(user: User) {
     this.rows.set(user.id, user);
   }

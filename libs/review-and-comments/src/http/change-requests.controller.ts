@@ -66,11 +66,8 @@ export class ChangeRequestsController implements OnModuleInit {
   }
 
   /** Users named by change requests, loaded once per response. */
-  private async users(views: ChangeRequestView[]): Promise<Map<string, User>> {
-    const ids = new Set(views.flatMap((v) => [v.changeRequest.createdBy, v.changeRequest.mergedBy].filter((x): x is string => !!x)));
-    const users = new Map<string, User>();
-    for (const id of ids) users.set(id, await this.identity.getUser(id).catch(() => null as unknown as User));
-    return users;
+  private users(views: ChangeRequestView[]): Promise<Map<string, User>> {
+    return this.identity.usersByIds(views.flatMap((v) => [v.changeRequest.createdBy, v.changeRequest.mergedBy].filter((x): x is string => !!x)));
   }
 
   private async dto(v: ChangeRequestView, links: Links): Promise<ChangeRequestDto> {
