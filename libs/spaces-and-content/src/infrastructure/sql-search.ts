@@ -80,8 +80,9 @@ export class SqlSearchIndex extends SearchIndex {
     params.push(page.limit + 1);
     const rows: { total: number; page_id: string; rank: string }[] = await this.ds.query(
       `WITH hits AS (
-         SELECT s.page_id, round(max(ts_rank(s.tsv, websearch_to_tsquery($2::regconfig, $3)))::numeric, 8) AS rank
-         FROM search_sections s WHERE s.tsv @@ websearch_to_tsquery($2::regconfig, $3) AND s.space_id = $1 GROUP BY s.page_id)
+         SELECT s.page_id, round(max(ts_rank(s.tsv, q.q))::numeric, 8) AS rank
+         FROM search_sections s, (SELECT websearch_to_tsquery($2::regconfig, $3) AS q) q
+         WHERE s.tsv @@ websearch_to_tsquery($2::regconfig, $3) AND s.space_id = $1 GROUP BY s.page_id)
        SELECT (SELECT count(*) FROM hits)::int AS total, h.page_id, h.rank::text AS rank FROM hits h ${after}
        ORDER BY h.rank DESC, h.page_id DESC LIMIT $${params.length}`,
       params,
@@ -112,10 +113,10 @@ export class SqlSearchIndex extends SearchIndex {
       excerpt: string;
     }[] = await this.ds.query(
       `SELECT s.page_id, s.section, s.page_title, s.page_path, s.page_description, s.ancestors, s.title, s.anchor,
-              ts_headline($2::regconfig, s.body, websearch_to_tsquery($2::regconfig, $3), '${HEADLINE}') AS excerpt
-       FROM search_sections s
+              ts_headline($2::regconfig, s.body, q.q, '${HEADLINE}') AS excerpt
+       FROM search_sections s, (SELECT websearch_to_tsquery($2::regconfig, $3) AS q) q
        WHERE s.space_id = $1 AND s.page_id = ANY($4::text[]) AND s.tsv @@ websearch_to_tsquery($2::regconfig, $3)
-       ORDER BY ts_rank(s.tsv, websearch_to_tsquery($2::regconfig, $3)) DESC, s.section`,
+       ORDER BY ts_rank(s.tsv, q.q) DESC, s.section`,
       [spaceId, config, query, pages.map((p) => p.pageId)],
     );
     return pages.map((p) => {
