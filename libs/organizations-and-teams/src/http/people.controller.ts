@@ -7,11 +7,10 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiResetContentResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
+import { Actor, ApiDeleteOperation, ApiStandardErrors, CurrentActor, ErrorDto, Links, listEnvelope, ListOf, ListQueryDto, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
 import { InvitesService } from '../application/invites.service';
 import { MembersService } from '../application/members.service';
 import { TeamsService } from '../application/teams.service';
@@ -74,10 +73,7 @@ export class MembersController {
   }
 
   @Delete('members/:userId')
-  @HttpCode(205)
-  @ApiOperation({ operationId: 'removeMemberFromOrganizationById', summary: 'Remove a member (admins; anyone can remove themselves); the last admin cannot be removed (409)' })
-  @ApiResetContentResponse({ description: 'The member was removed' })
-  @ApiNoContentResponse({ description: 'The member did not exist in the organization' })
+  @ApiDeleteOperation('removeMemberFromOrganizationById', 'Remove a member (admins; anyone can remove themselves); the last admin cannot be removed (409)', 'The member')
   @ApiConflictResponse({ type: ErrorDto, description: 'The organization would have no admin left' })
   async remove(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('userId') userId: string, @Res({ passthrough: true }) res: Response) {
     setDeleteStatus(res, await this.members.remove(actor, org, userId));
@@ -150,10 +146,7 @@ export class TeamsController {
   }
 
   @Delete(':teamId')
-  @HttpCode(205)
-  @ApiOperation({ operationId: 'removeTeamFromOrganizationById', summary: 'Delete a team (admins and team owners)' })
-  @ApiResetContentResponse({ description: 'The team was deleted' })
-  @ApiNoContentResponse({ description: 'The team did not exist in the organization' })
+  @ApiDeleteOperation('removeTeamFromOrganizationById', 'Delete a team (admins and team owners)', 'The team')
   async delete(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('teamId') teamId: string, @Res({ passthrough: true }) res: Response) {
     setDeleteStatus(res, await this.teams.delete(actor, org, teamId));
   }
@@ -190,10 +183,7 @@ export class TeamsController {
   }
 
   @Delete(':teamId/members/:userId')
-  @HttpCode(205)
-  @ApiOperation({ operationId: 'deleteMemberFromOrganizationTeamById', summary: 'Remove a member from a team' })
-  @ApiResetContentResponse({ description: 'Member has been deleted from the team' })
-  @ApiNoContentResponse({ description: 'Member was not part of the team' })
+  @ApiDeleteOperation('deleteMemberFromOrganizationTeamById', 'Remove a member from a team', 'Member of the team')
   async deleteMember(
     @CurrentActor() actor: Actor,
     @Param('organizationId') org: string,
@@ -245,10 +235,7 @@ export class InvitesController {
   }
 
   @Delete('link-invites/:inviteId')
-  @HttpCode(205)
-  @ApiOperation({ operationId: 'deleteOrganizationInviteById', summary: 'Delete an invite link (admins)' })
-  @ApiResetContentResponse({ description: 'The invite was deleted' })
-  @ApiNoContentResponse({ description: 'The invite did not exist' })
+  @ApiDeleteOperation('deleteOrganizationInviteById', 'Delete an invite link (admins)', 'The invite')
   async delete(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('inviteId') id: string, @Res({ passthrough: true }) res: Response) {
     setDeleteStatus(res, await this.invites.delete(actor, org, id));
   }

@@ -4,14 +4,12 @@ import {
   ApiConsumes,
   ApiCreatedResponse,
   ApiFoundResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiResetContentResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor, ApiStandardErrors, CurrentActor, ListOf, listEnvelope, ListQueryDto, Links, Public, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
+import { Actor, ApiDeleteOperation, ApiStandardErrors, CurrentActor, Links, listEnvelope, ListOf, ListQueryDto, Public, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
 import { SsoService } from '../application/sso.service';
 import {
   CreateSamlProviderDto,
@@ -72,10 +70,7 @@ export class SamlProvidersController {
   }
 
   @Delete('saml/:samlProviderId')
-  @HttpCode(205)
-  @ApiOperation({ operationId: 'deleteOrganizationSAMLProvider', summary: 'Delete a SAML provider (admins)' })
-  @ApiResetContentResponse({ description: 'SAML provider has been deleted' })
-  @ApiNoContentResponse({ description: 'SAML provider did not exist' })
+  @ApiDeleteOperation('deleteOrganizationSAMLProvider', 'Delete a SAML provider (admins)', 'SAML provider')
   async delete(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('samlProviderId') id: string, @Res({ passthrough: true }) res: Response) {
     setDeleteStatus(res, await this.sso.delete(actor, org, id));
   }

@@ -2,14 +2,12 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiResetContentResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, Links, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
+import { Actor, ApiDeleteOperation, ApiStandardErrors, CurrentActor, ErrorDto, Links, listEnvelope, ListOf, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
 import { CollectionsService } from '../application/collections.service';
 import { CreateCollectionDto, ListCollectionsQueryDto, MoveDto, TransferDto, UpdateCollectionDto } from './content.dto';
 import { CollectionDto, toCollectionDto } from './content-response.dto';
@@ -61,10 +59,7 @@ export class CollectionsController {
   }
 
   @Delete('collections/:collectionId')
-  @HttpCode(205)
-  @ApiOperation({ operationId: 'deleteCollectionById', summary: 'Delete a collection; its spaces are deleted too (restorable for 7 days)' })
-  @ApiResetContentResponse({ description: 'Collection has been deleted' })
-  @ApiNoContentResponse({ description: 'Collection did not exist' })
+  @ApiDeleteOperation('deleteCollectionById', 'Delete a collection; its spaces are deleted too (restorable for 7 days)', 'Collection')
   async delete(@CurrentActor() actor: Actor, @Param('collectionId') id: string, @Res({ passthrough: true }) res: Response): Promise<void> {
     setDeleteStatus(res, await this.collections.delete(actor, id));
   }

@@ -4,6 +4,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrganizationsService, toOrganizationDto } from '@app/organizations-and-teams';
 import { Actor, ApiStandardErrors, Clock, CurrentActor, Links, ListOf, ListQueryDto, NotFoundError, RequestLinks, TtlCache } from '@app/shared-kernel';
 import { LinksService } from '../application/links.service';
+import { ContentAccess } from '../application/content-access';
 import { FilesService } from '../application/files.service';
 import { fileDto, RevisionFileDto } from './files.dto';
 import { filesPage } from './files-page';
@@ -29,6 +30,7 @@ export class ContentController {
     private readonly organizations: OrganizationsService,
     private readonly filesService: FilesService,
     private readonly clock: Clock,
+    private readonly access: ContentAccess,
   ) {}
 
   private async revisionBody(actor: Actor, space: Space, revisionId: string, links: Links) {
@@ -115,7 +117,7 @@ export class ContentController {
   /** The organization and space objects that official ContentLocations embed. */
   private async locationContext(actor: Actor, space: Space, base: string, links: Links): Promise<LocationContext> {
     const org = await this.organizations.get(actor, space.organizationId);
-    const role = (await this.spaces.get(actor, space.id)).role;
+    const role = await this.access.spaceRole(space, actor.userId);
     return { organization: toOrganizationDto(org.organization, org.role, links, org.ownTeam), space: toSpaceDto(space, role, links), base, links };
   }
 

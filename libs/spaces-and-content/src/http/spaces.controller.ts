@@ -6,11 +6,10 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiResetContentResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
+import { Actor, ApiDeleteOperation, ApiStandardErrors, CurrentActor, ErrorDto, Links, listEnvelope, ListOf, ListQueryDto, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
 import { SpacesService } from '../application/spaces.service';
 import { ApplyTemplateDto, CreateSpaceDto, GetSpaceQueryDto, MoveDto, OrderedListQueryDto, TransferDto, UpdateSpaceDto } from './content.dto';
 import { MemberContentPermissionDto, SpaceDto, toSpaceDto } from './content-response.dto';
@@ -87,10 +86,7 @@ export class SpacesController {
   }
 
   @Delete('spaces/:spaceId')
-  @HttpCode(205)
-  @ApiOperation({ operationId: 'deleteSpaceById', summary: 'Delete a space (restorable for 7 days)' })
-  @ApiResetContentResponse({ description: 'Space has been deleted' })
-  @ApiNoContentResponse({ description: 'Space did not exist' })
+  @ApiDeleteOperation('deleteSpaceById', 'Delete a space (restorable for 7 days)', 'Space')
   async delete(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Res({ passthrough: true }) res: Response): Promise<void> {
     setDeleteStatus(res, await this.spaces.delete(actor, id));
   }
