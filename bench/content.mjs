@@ -96,15 +96,21 @@ try {
            FROM generate_series(1, $3) g) s`,
     [org, searchSpace.id, SEARCH_PAGES],
   );
+  // The space's index state, as the indexer leaves it after a merge (the seeded rows are its content).
+  await client.query(`INSERT INTO search_state (space_id, revision, config, pages) SELECT id, revision_id, 'english', '{}' FROM spaces WHERE id = $1`, [searchSpace.id]);
   await client.query('VACUUM ANALYZE search_sections'); // flushes the GIN pending list, as autovacuum would
   await client.end();
   console.log(`seeded ${SEARCH_PAGES} pages into the search index in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  const search = await new Promise((resolve, reject) =>
-    autocannon(
-      { url: `${base}/v1/spaces/${searchSpace.id}/search?query=${encodeURIComponent('w200')}&limit=20`, connections: 10, duration: DURATION, headers: auth },
-      (e, r) => (e ? reject(e) : resolve(r)),
-    ),
-  );
+  const searchLoad = (options) =>
+    new Promise((resolve, reject) => autocannon({ connections: 10, duration: DURATION, headers: auth, ...options }, (e, r) => (e ? reject(e) : resolve(r))));
+  const searchPath = (q) => `/v1/spaces/${searchSpace.id}/search?query=${encodeURIComponent(q)}&limit=20`;
+  // a) Every request a different word (w100, w101, ...: from ~2,400 down to ~70 matching pages), so
+  //    every one is ranked: no result is ever served from the cache.
+  let word = 100;
+  const distinct = await searchLoad({ url: base, requests: [{ setupRequest: (req) => ({ ...req, path: searchPath(`w${word++}`) }) }] });
+  // b) One mid-frequency word (~1,450 matching pages) asked again and again: ranked once per index
+  //    version, then served from the result cache.
+  const search = await searchLoad({ url: base + searchPath('w200') });
 
   console.table([
     ...(onlySearch ? [] : [
@@ -112,7 +118,8 @@ try {
     { what: `GET content/pages (${PAGES} pages), c=10`, rps: Math.round(pages10.requests.average), p50: pages10.latency.p50, p95: pages10.latency.p97_5, p99: pages10.latency.p99, errors: pages10.non2xx, target: '(information)' },
     { what: 'merge a 10-page change request (5 runs)', rps: '-', p50: Math.round(mergeTimes[2]), p95: Math.round(mergeTimes[4]), p99: Math.round(mergeTimes[4]), errors: 0, target: '< 300 ms' },
     ]),
-    { what: `search ${SEARCH_PAGES} pages, c=10`, rps: Math.round(search.requests.average), p50: search.latency.p50, p95: search.latency.p97_5, p99: search.latency.p99, errors: search.non2xx, target: 'p95 < 50 ms' },
+    { what: `search ${SEARCH_PAGES} pages, distinct queries, c=10`, rps: Math.round(distinct.requests.average), p50: distinct.latency.p50, p95: distinct.latency.p97_5, p99: distinct.latency.p99, errors: distinct.non2xx, target: 'p95 < 50 ms' },
+    { what: `search ${SEARCH_PAGES} pages, one repeated query, c=10`, rps: Math.round(search.requests.average), p50: search.latency.p50, p95: search.latency.p97_5, p99: search.latency.p99, errors: search.non2xx, target: 'p95 < 50 ms' },
   ]);
   console.log('latency in ms; autocannon reports p97.5 (shown as p95, which it bounds from above)');
 } finally {

@@ -1,3 +1,6 @@
+import { jest } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { SearchIndex } from '@app/spaces-and-content';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 import { officialValidator } from '../support/official-schemas';
@@ -60,6 +63,23 @@ describe('full-text search', () => {
     expect(all.map((h: { rank: number }) => h.rank)).toEqual([1, 2, 3, 4, 5]);
     expect(new Set(all.map((h: { id: string }) => h.id)).size).toBe(5);
     expect(third.body.next).toBeUndefined();
+    expect(third.body.count).toBe(5);
+  });
+
+  it('pages through pages of equal score without losing or repeating one', async () => {
+    const space = await spaceWith(Array.from({ length: 7 }, (_, i) => ({ title: `Twin ${i}`, markdown: 'gadget and more text' })));
+    const seen: { id: string; score: number; rank: number }[] = [];
+    let cursor = '';
+    for (let i = 0; i < 10; i++) {
+      const res = await search(space.id, 'gadget', `&limit=3${cursor}`).expect(200);
+      expect(res.body.count).toBe(7);
+      seen.push(...res.body.items);
+      if (!res.body.next) break;
+      cursor = `&page=${res.body.next.page}`;
+    }
+    expect(new Set(seen.map((h) => h.score)).size).toBe(1);
+    expect(new Set(seen.map((h) => h.id)).size).toBe(7);
+    expect(seen.map((h) => h.rank)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it('follows the space language for stemming, and finds Japanese and Chinese text', async () => {
@@ -89,6 +109,53 @@ describe('full-text search', () => {
     expect((await search(space.id, 'replacement').expect(200)).body.count).toBe(1);
     expect((await search(space.id, 'original').expect(200)).body.count).toBe(0);
     expect((await search(space.id, 'brand').expect(200)).body.count).toBe(1);
+  });
+
+  it('re-indexes a space when its language changes (stemming follows it)', async () => {
+    const space = await spaceWith([{ title: 'Écurie', markdown: 'Les chevaux mangent du foin.' }]);
+    expect((await search(space.id, 'cheval').expect(200)).body.count).toBe(0); // English stemming
+    await t.http.patch(`/v1/spaces/${space.id}`).set(admin.auth).send({ language: 'fr' }).expect(200);
+    expect((await search(space.id, 'cheval').expect(200)).body.count).toBe(1);
+    await t.http.patch(`/v1/spaces/${space.id}`).set(admin.auth).send({ language: 'en' }).expect(200);
+    expect((await search(space.id, 'cheval').expect(200)).body.count).toBe(0);
+  });
+
+  it('ranks a repeated query once per index version, and never serves results of an older version', async () => {
+    const space = await spaceWith([{ title: 'Cached', markdown: 'lantern oil' }]);
+    const ranking = jest.spyOn(t.app.get(SearchIndex), 'searchSpace');
+    try {
+      const first = await search(space.id, 'lantern').expect(200);
+      const again = await search(space.id, 'lantern').expect(200);
+      expect(again.body).toEqual(first.body);
+      expect(ranking).toHaveBeenCalledTimes(1);
+      await search(space.id, 'lantern', '&limit=1').expect(200); // another page size: its own entry
+      expect(ranking).toHaveBeenCalledTimes(2);
+      const cr = (await t.http.post(`/v1/spaces/${space.id}/change-requests`).set(admin.auth).send({}).expect(201)).body;
+      await t.http
+        .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)
+        .set(admin.auth)
+        .send({ changes: [{ operation: 'insert_page', title: 'Second lantern', document: { markdown: 'another lantern' } }] })
+        .expect(200);
+      await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200);
+      const after = await search(space.id, 'lantern').expect(200);
+      expect(after.body.count).toBe(2);
+      expect(ranking).toHaveBeenCalledTimes(3);
+
+      // While the index lags behind the space (it is brought up to date after the merge commits),
+      // results are read and returned but not kept: the next search ranks again.
+      const ds = t.app.get(DataSource);
+      const [state] = await ds.query('SELECT revision FROM search_state WHERE space_id = $1', [space.id]);
+      await ds.query(`UPDATE search_state SET revision = 'an-older-revision' WHERE space_id = $1`, [space.id]);
+      await search(space.id, 'oil').expect(200);
+      await search(space.id, 'oil').expect(200);
+      expect(ranking).toHaveBeenCalledTimes(5);
+      await ds.query('UPDATE search_state SET revision = $2 WHERE space_id = $1', [space.id, state.revision]);
+      await search(space.id, 'oil').expect(200);
+      await search(space.id, 'oil').expect(200);
+      expect(ranking).toHaveBeenCalledTimes(6);
+    } finally {
+      ranking.mockRestore();
+    }
   });
 
   it('searches the whole organization, grouped by space; strangers get 404', async () => {

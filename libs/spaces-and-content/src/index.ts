@@ -27,3 +27,4 @@ export { FilesService, FilesSettings } from './application/files.service';
 export { FileStorageDirectory } from './infrastructure/local-file-storage';
 export { fileDto, RevisionFileDto } from './http/files.dto';
 export { filesPage } from './http/files-page';
+export { SearchIndex } from './domain/content/search-index';

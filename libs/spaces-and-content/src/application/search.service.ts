@@ -1,23 +1,35 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidInputError, Page, PageRequest, toPage } from '@app/shared-kernel';
+import { Clock, InvalidInputError, Page, PageRequest, toPage, TtlCache } from '@app/shared-kernel';
 import { RevisionRepository } from '../domain/content/revision';
 import { searchConfig, sections, SEARCH_QUERY_MAX, withCjkBigrams } from '../domain/content/search';
 import { walk } from '../domain/content/tree';
 import { SpaceRepository } from '../domain/space';
-import { PageHit, SearchIndex, SectionRow, SpaceHit } from '../domain/content/search-index';
+import { indexVersion, PageHit, SearchIndex, SectionRow, SpaceHit, SpaceResults } from '../domain/content/search-index';
 
 const ATTEMPTS = 10;
+/** Results kept per (space, index version, query, page): a popular query is ranked once per version. */
+const RESULT_CACHE_ENTRIES = 1000;
+const RESULT_CACHE_TTL_MS = 10 * 60_000;
 
 /**
  * Full-text search over the current revision of each space. The index is brought up to date when a
  * space's content changes (merge, duplicate, language change), page by page, never per query.
+ *
+ * Space search results are cached in process under the index version they were read from
+ * (`revision|config`, read with the hits in one statement), looked up by the version that matches the
+ * space the caller just read (its current revision and language). A merge changes the revision, so
+ * the next search misses and ranks again; results read while the index still lagged behind the space
+ * are returned but not kept. The cache never serves hits of another version, in one process or many.
  */
 @Injectable()
 export class SearchService {
+  private readonly results = new TtlCache<string, SpaceResults>(RESULT_CACHE_TTL_MS, RESULT_CACHE_ENTRIES);
+
   constructor(
     private readonly index: SearchIndex,
     private readonly spaces: SpaceRepository,
     private readonly revisions: RevisionRepository,
+    private readonly clock: Clock,
   ) {}
 
   /** Brings the index of a space to its current revision, rewriting only the pages that changed. */
@@ -25,11 +37,11 @@ export class SearchService {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const space = await this.spaces.findById(spaceId);
       if (!space) return;
+      const config = searchConfig(space.language);
       const state = await this.index.state(spaceId);
-      if (state?.revision === space.revision) return;
+      if (state?.revision === space.revision && state.config === config) return;
       const revision = await this.revisions.find(space.id, space.revision);
       if (!revision) return;
-      const config = searchConfig(space.language);
       const fingerprints: Record<string, string> = {};
       const located: { id: string; title: string; path: string; document: string | null; description: string; ancestors: { id: string; title: string }[] }[] = [];
       const chain = new Map<string, { id: string; title: string }[]>();
@@ -58,7 +70,8 @@ export class SearchService {
           bodyIndexed: withCjkBigrams(s.body),
         })),
       );
-      const ok = await this.index.apply(space, config, state?.revision || null, { revision: space.revision, pages: fingerprints }, [...changed.map((p) => p.id), ...removed], rows);
+      const expected = state?.revision ? indexVersion(state) : null;
+      const ok = await this.index.apply(space, expected, { revision: space.revision, config, pages: fingerprints }, [...changed.map((p) => p.id), ...removed], rows);
       if (ok) return;
     }
   }
@@ -75,11 +88,27 @@ export class SearchService {
   }
 
   /** Hits carry their one-based position in the whole ranked result (kept in the cursor across pages). */
-  async searchSpace(spaceId: string, language: string | null, query: string, page: PageRequest): Promise<Page<PageHit & { position: number }>> {
+  async searchSpace(space: { id: string; revision: string; language: string | null }, query: string, page: PageRequest): Promise<Page<PageHit & { position: number }>> {
     const q = withCjkBigrams(this.check(query));
-    const { count, hits } = await this.index.searchSpace(spaceId, searchConfig(language), q, page);
+    const config = searchConfig(space.language);
+    const { count, hits } = await this.cachedSearch(space.id, indexVersion({ revision: space.revision, config }), config, q, page);
     const base = Number(page.after?.[2] ?? 0);
     return toPage(hits.map((h, i) => ({ ...h, position: base + i + 1 })), page, count, (h) => [h.rank, h.pageId, h.position]);
+  }
+
+  /**
+   * `expected` is the index version that matches the space as the caller read it. Results are cached
+   * under it only when the index really was at that version when they were read (same statement), so
+   * a hit never needs a database round trip and never serves another version's hits.
+   */
+  private async cachedSearch(spaceId: string, expected: string, config: string, query: string, page: PageRequest): Promise<SpaceResults> {
+    const key = JSON.stringify([spaceId, expected, query, page.limit, page.after ?? null]);
+    const now = this.clock.now().getTime();
+    const cached = this.results.get(key, now);
+    if (cached) return cached;
+    const fresh = await this.index.searchSpace(spaceId, config, query, page);
+    if (fresh.version === expected) this.results.set(key, fresh, now);
+    return fresh;
   }
 
   async searchOrganization(organizationId: string, query: string, page: PageRequest): Promise<Page<SpaceHit & { position: number }>> {

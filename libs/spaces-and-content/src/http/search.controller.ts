@@ -22,7 +22,7 @@ export class SearchController {
   async searchSpace(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() q: SearchQueryDto, @RequestLinks() links: Links) {
     const { space } = await this.spaces.get(actor, id);
     if (space.deletedAt) throw new NotFoundError('Space', id);
-    const page = await this.search.searchSpace(space.id, space.language, q.query, q.toPageRequest());
+    const page = await this.search.searchSpace(space, q.query, q.toPageRequest());
     return listEnvelope(page, (h) => pageHit(space.id, h, h.position, links));
   }
 

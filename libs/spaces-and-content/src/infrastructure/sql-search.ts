@@ -2,9 +2,23 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { PageRequest } from '@app/shared-kernel';
-import { IndexState, PageHit, SearchIndex, SectionRow, SpaceHit } from '../domain/content/search-index';
+import { IndexState, indexVersion, PageHit, SearchIndex, SectionRow, SpaceHit, SpaceResults } from '../domain/content/search-index';
 
 const HEADLINE = 'MaxFragments=1, MaxWords=35, MinWords=12, StartSel=<mark>, StopSel=</mark>, FragmentDelimiter=" … "';
+const SECTION_COLUMNS = `s.page_id, s.section, s.page_title, s.page_path, s.page_description, s.ancestors, s.title, s.anchor,
+  ts_headline($2::regconfig, s.body, q.q, '${HEADLINE}') AS excerpt`;
+
+interface SectionHitRow {
+  page_id: string;
+  section: number;
+  page_title: string;
+  page_path: string;
+  page_description: string;
+  ancestors: { id: string; title: string }[];
+  title: string;
+  anchor: string | null;
+  excerpt: string;
+}
 
 /** The search index in PostgreSQL: tsvector + GIN, ranking with ts_rank, excerpts with ts_headline. */
 @Injectable()
@@ -14,17 +28,18 @@ export class SqlSearchIndex extends SearchIndex {
   }
 
   async state(spaceId: string): Promise<IndexState | null> {
-    const rows: IndexState[] = await this.ds.query('SELECT revision, pages FROM search_state WHERE space_id = $1', [spaceId]);
+    const rows: IndexState[] = await this.ds.query('SELECT revision, config, pages FROM search_state WHERE space_id = $1', [spaceId]);
     return rows[0] ?? null;
   }
 
+
+
   /**
-   * Replaces the rows of the given pages and records the new state, only if the index still reflects
-   * `expected` (another indexer that got there first wins; the caller re-reads and retries).
+   * Replaces the rows of the given pages and records the new state, only if the index still is at
+   * version `expected` (another indexer that got there first wins; the caller re-reads and retries).
    */
   async apply(
     space: { id: string; organizationId: string },
-    config: string,
     expected: string | null,
     next: IndexState,
     replacePages: string[],
@@ -32,8 +47,9 @@ export class SqlSearchIndex extends SearchIndex {
   ): Promise<boolean> {
     return this.ds.transaction(async (em) => {
       await em.query(`INSERT INTO search_state (space_id, revision, pages) VALUES ($1, '', '{}') ON CONFLICT DO NOTHING`, [space.id]);
-      const [current]: { revision: string }[] = await em.query('SELECT revision FROM search_state WHERE space_id = $1 FOR UPDATE', [space.id]);
-      if ((current.revision || null) !== expected) return false;
+      const [current]: { revision: string; config: string }[] = await em.query('SELECT revision, config FROM search_state WHERE space_id = $1 FOR UPDATE', [space.id]);
+      if ((current.revision ? indexVersion(current) : null) !== expected) return false;
+      const config = next.config;
       if (replacePages.length) await em.query('DELETE FROM search_sections WHERE space_id = $1 AND page_id = ANY($2::text[])', [space.id, replacePages]);
       for (let i = 0; i < rows.length; i += 500) {
         const chunk = rows.slice(i, i + 500);
@@ -61,7 +77,7 @@ export class SqlSearchIndex extends SearchIndex {
           ],
         );
       }
-      await em.query('UPDATE search_state SET revision = $2, pages = $3 WHERE space_id = $1', [space.id, next.revision, JSON.stringify(next.pages)]);
+      await em.query('UPDATE search_state SET revision = $2, config = $3, pages = $4 WHERE space_id = $1', [space.id, next.revision, next.config, JSON.stringify(next.pages)]);
       return true;
     });
   }
@@ -70,25 +86,53 @@ export class SqlSearchIndex extends SearchIndex {
     await this.ds.query('UPDATE search_sections SET organization_id = $2 WHERE space_id = $1', [spaceId, organizationId]);
   }
 
-  async searchSpace(spaceId: string, config: string, query: string, page: PageRequest): Promise<{ count: number; hits: PageHit[] }> {
+  /**
+   * One round trip: rank the matching pages (best section per page), keep the requested page of them,
+   * and join their matching sections with highlighted excerpts. Ranks stay `real` (float4): PostgreSQL
+   * prints them exactly (shortest round-trip form), so a cursor compares them back without rounding.
+   * Page ids order bytewise (COLLATE "C") so the keyset order does not depend on the server's locale.
+   */
+  async searchSpace(spaceId: string, config: string, query: string, page: PageRequest): Promise<SpaceResults> {
     const params: unknown[] = [spaceId, config, query];
     let after = '';
     if (page.after) {
       params.push(String(page.after[0]), String(page.after[1]));
-      after = 'WHERE (h.rank, h.page_id) < ($4::numeric, $5)';
+      after = 'WHERE (h.rank, h.page_id COLLATE "C") < ($4::real, $5 COLLATE "C")';
     }
     params.push(page.limit + 1);
-    const rows: { total: number; page_id: string; rank: string }[] = await this.ds.query(
+    // The index version is read by the same statement (same snapshot) as the hits, so a cache keyed by
+    // it never serves hits of another version. The LEFT JOIN keeps a row (the version) when nothing matches.
+    const rows: (Partial<SectionHitRow> & { version: string | null; total: number | null; rank: string | null })[] = await this.ds.query(
       `WITH hits AS (
-         SELECT s.page_id, round(max(ts_rank(s.tsv, q.q))::numeric, 8) AS rank
-         FROM search_sections s, (SELECT websearch_to_tsquery($2::regconfig, $3) AS q) q
-         WHERE s.tsv @@ websearch_to_tsquery($2::regconfig, $3) AND s.space_id = $1 GROUP BY s.page_id)
-       SELECT (SELECT count(*) FROM hits)::int AS total, h.page_id, h.rank::text AS rank FROM hits h ${after}
-       ORDER BY h.rank DESC, h.page_id DESC LIMIT $${params.length}`,
+         SELECT h.page_id, h.rank, h.total FROM (
+           SELECT s.page_id, max(ts_rank(s.tsv, websearch_to_tsquery($2::regconfig, $3))) AS rank, count(*) OVER () AS total
+           FROM search_sections s
+           WHERE s.tsv @@ websearch_to_tsquery($2::regconfig, $3) AND s.space_id = $1 GROUP BY s.page_id) h
+         ${after}
+         ORDER BY h.rank DESC, h.page_id COLLATE "C" DESC LIMIT $${params.length}),
+       found AS (
+         SELECT h.total::int AS total, h.rank, ts_rank(s.tsv, q.q) AS section_rank, ${SECTION_COLUMNS}
+         FROM hits h CROSS JOIN (SELECT websearch_to_tsquery($2::regconfig, $3) AS q) q
+         JOIN search_sections s ON s.space_id = $1 AND s.page_id = h.page_id AND s.tsv @@ q.q)
+       SELECT v.version, f.total, f.rank::text AS rank, f.page_id, f.section, f.page_title, f.page_path, f.page_description, f.ancestors, f.title, f.anchor, f.excerpt
+       FROM (SELECT (SELECT revision || '|' || config FROM search_state WHERE space_id = $1) AS version) v LEFT JOIN found f ON true
+       ORDER BY f.rank DESC, f.page_id COLLATE "C" DESC, f.section_rank DESC, f.section`,
       params,
     );
-    const count = rows[0]?.total ?? (page.after ? await this.countSpace(spaceId, config, query) : 0);
-    return { count, hits: await this.sectionsOf(spaceId, config, query, rows.map((r) => ({ pageId: r.page_id, rank: r.rank }))) };
+    const found = rows.filter((r) => r.page_id != null) as (SectionHitRow & { total: number; rank: string })[];
+    // Past the last page the count needs its own statement (another snapshot): no version, not cached.
+    const past = !found.length && page.after;
+    const count = found[0]?.total ?? (past ? await this.countSpace(spaceId, config, query) : 0);
+    const hits: PageHit[] = [];
+    for (const r of found) {
+      let hit = hits[hits.length - 1];
+      if (hit?.pageId !== r.page_id) {
+        hit = { pageId: r.page_id, rank: r.rank, pageTitle: r.page_title, pagePath: r.page_path, pageDescription: r.page_description, ancestors: r.ancestors, sections: [] };
+        hits.push(hit);
+      }
+      hit.sections.push({ section: r.section, title: r.title, anchor: r.anchor, excerpt: r.excerpt });
+    }
+    return { version: past ? null : (rows[0]?.version ?? null), count, hits };
   }
 
   private async countSpace(spaceId: string, config: string, query: string): Promise<number> {
@@ -97,40 +141,6 @@ export class SqlSearchIndex extends SearchIndex {
       [spaceId, config, query],
     );
     return r.n;
-  }
-
-  private async sectionsOf(spaceId: string, config: string, query: string, pages: { pageId: string; rank: string }[]): Promise<PageHit[]> {
-    if (!pages.length) return [];
-    const rows: {
-      page_id: string;
-      section: number;
-      page_title: string;
-      page_path: string;
-      page_description: string;
-      ancestors: { id: string; title: string }[];
-      title: string;
-      anchor: string | null;
-      excerpt: string;
-    }[] = await this.ds.query(
-      `SELECT s.page_id, s.section, s.page_title, s.page_path, s.page_description, s.ancestors, s.title, s.anchor,
-              ts_headline($2::regconfig, s.body, q.q, '${HEADLINE}') AS excerpt
-       FROM search_sections s, (SELECT websearch_to_tsquery($2::regconfig, $3) AS q) q
-       WHERE s.space_id = $1 AND s.page_id = ANY($4::text[]) AND s.tsv @@ websearch_to_tsquery($2::regconfig, $3)
-       ORDER BY ts_rank(s.tsv, q.q) DESC, s.section`,
-      [spaceId, config, query, pages.map((p) => p.pageId)],
-    );
-    return pages.map((p) => {
-      const mine = rows.filter((r) => r.page_id === p.pageId);
-      const first = mine[0];
-      return {
-        ...p,
-        pageTitle: first?.page_title ?? '',
-        pagePath: first?.page_path ?? '',
-        pageDescription: first?.page_description ?? '',
-        ancestors: first?.ancestors ?? [],
-        sections: mine.map((r) => ({ section: r.section, title: r.title, anchor: r.anchor, excerpt: r.excerpt })),
-      };
-    });
   }
 
   /** Spaces of an organization with matching pages, best first; each with its best pages. */
@@ -148,22 +158,22 @@ export class SqlSearchIndex extends SearchIndex {
     let after = '';
     if (page.after) {
       params.push(String(page.after[0]), String(page.after[1]));
-      after = `AND (h.rank, h.space_id) < ($${params.length - 1}::numeric, $${params.length})`;
+      after = `AND (h.rank, h.space_id COLLATE "C") < ($${params.length - 1}::real, $${params.length} COLLATE "C")`;
     }
     params.push(page.limit + 1);
     const rows: { total: number; space_id: string; title: string; rank: string; config: string }[] = await this.ds.query(
       `WITH matches AS (${parts.join(' UNION ALL ')}),
-       hits AS (SELECT m.space_id, round(max(m.r)::numeric, 8) AS rank, min(m.config::text) AS config FROM matches m
+       hits AS (SELECT m.space_id, max(m.r) AS rank, min(m.config::text) AS config, count(*) OVER () AS total FROM matches m
                 JOIN spaces sp ON sp.id = m.space_id AND sp.deleted_at IS NULL GROUP BY m.space_id)
-       SELECT (SELECT count(*) FROM hits)::int AS total, h.space_id, sp.title, h.rank::text AS rank, h.config
+       SELECT h.total::int AS total, h.space_id, sp.title, h.rank::text AS rank, h.config
        FROM hits h JOIN spaces sp ON sp.id = h.space_id WHERE true ${after}
-       ORDER BY h.rank DESC, h.space_id DESC LIMIT $${params.length}`,
+       ORDER BY h.rank DESC, h.space_id COLLATE "C" DESC LIMIT $${params.length}`,
       params,
     );
     const hits: SpaceHit[] = [];
     for (const r of rows) {
       const top = await this.searchSpace(r.space_id, r.config, queryFor(r.config), { limit: pagesPerSpace });
-      hits.push({ spaceId: r.space_id, spaceTitle: r.title, rank: r.rank, pages: top.hits });
+      hits.push({ spaceId: r.space_id, spaceTitle: r.title, rank: r.rank, pages: top.hits.slice(0, pagesPerSpace) });
     }
     return { count: rows[0]?.total ?? 0, hits };
   }

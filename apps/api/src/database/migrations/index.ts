@@ -2,6 +2,7 @@ import { InitialSchema1764115200000 } from './1764115200000-initial-schema';
 import { TeamsInvitesSaml1764201600000 } from './1764201600000-teams-invites-saml';
 import { ContentAndChangeRequests1764288000000 } from './1764288000000-content-and-change-requests';
 import { Search1764374400000 } from './1764374400000-search';
+import { SearchStateConfig1764460800000 } from './1764460800000-search-state-config';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
-export const MIGRATIONS = [InitialSchema1764115200000, TeamsInvitesSaml1764201600000, ContentAndChangeRequests1764288000000, Search1764374400000];
+export const MIGRATIONS = [InitialSchema1764115200000, TeamsInvitesSaml1764201600000, ContentAndChangeRequests1764288000000, Search1764374400000, SearchStateConfig1764460800000];

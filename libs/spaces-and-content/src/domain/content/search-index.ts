@@ -17,7 +17,21 @@ export interface SectionRow {
 
 export interface IndexState {
   revision: string;
+  /** The text-search configuration the rows were built with (follows the space's language). */
+  config: string;
   pages: Record<string, string>;
+}
+
+/** `revision|config`: what the index of a space holds; equal versions mean equal search results. */
+export function indexVersion(state: { revision: string; config: string }): string {
+  return `${state.revision}|${state.config}`;
+}
+
+export interface SpaceResults {
+  /** The index version the results were read from (null: the space was never indexed). */
+  version: string | null;
+  count: number;
+  hits: PageHit[];
 }
 
 export interface PageHit {
@@ -42,13 +56,12 @@ export abstract class SearchIndex {
   abstract state(spaceId: string): Promise<IndexState | null>;
   abstract apply(
     space: { id: string; organizationId: string },
-    config: string,
     expected: string | null,
     next: IndexState,
     replacePages: string[],
     rows: SectionRow[],
   ): Promise<boolean>;
   abstract moveSpace(spaceId: string, organizationId: string): Promise<void>;
-  abstract searchSpace(spaceId: string, config: string, query: string, page: PageRequest): Promise<{ count: number; hits: PageHit[] }>;
+  abstract searchSpace(spaceId: string, config: string, query: string, page: PageRequest): Promise<SpaceResults>;
   abstract searchOrganization(organizationId: string, queryFor: (config: string) => string, page: PageRequest): Promise<{ count: number; hits: SpaceHit[] }>;
 }

@@ -1,0 +1,18 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * The search index state also records the text-search configuration it was built with, so that a
+ * change of a space's language re-indexes it (the revision alone does not change then), and so that
+ * (revision, config) identifies exactly what the index of a space holds (the key of cached results).
+ */
+export class SearchStateConfig1764460800000 implements MigrationInterface {
+  name = 'SearchStateConfig1764460800000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE search_state ADD COLUMN config text NOT NULL DEFAULT ''`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE search_state DROP COLUMN config');
+  }
+}
