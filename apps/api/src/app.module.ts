@@ -3,7 +3,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessCacheSettings, OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import { Clock, IdGenerator, RandomIdGenerator, SystemClock } from '@app/shared-kernel';
-import { FilesSettings, FileStorageDirectory, SpacesAndContentModule } from '@app/spaces-and-content';
+import { FilesSettings, FileStorageDirectory, SearchSettings, SpacesAndContentModule } from '@app/spaces-and-content';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';
@@ -40,9 +40,10 @@ export class CoreModule {
             allowPrivateNetworks: config.fileUrlAllowPrivate,
           },
         },
+        { provide: SearchSettings, useValue: { concurrency: config.searchConcurrency, resultCacheEntries: config.searchCacheEntries } },
         { provide: DATABASE_URL, useValue: databaseUrl },
       ],
-      exports: [Clock, IdGenerator, AccessCacheSettings, QUIRE_CONFIG, DATABASE_URL, FileStorageDirectory, FilesSettings],
+      exports: [Clock, IdGenerator, AccessCacheSettings, QUIRE_CONFIG, DATABASE_URL, FileStorageDirectory, FilesSettings, SearchSettings],
     };
   }
 }

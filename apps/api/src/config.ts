@@ -21,6 +21,10 @@ export interface QuireConfig {
   fileSigningSecret: string | null;
   fileUrlAllowlist: string[];
   fileUrlAllowPrivate: boolean;
+  /** Search ranking statements run at once per process (0: no limit). */
+  searchConcurrency: number;
+  /** Search result pages cached per process (0: no cache). */
+  searchCacheEntries: number;
 }
 
 export class ConfigError extends Error {}
@@ -89,5 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     fileSigningSecret: signingSecret(env),
     fileUrlAllowlist: (env.QUIRE_FILE_URL_ALLOWLIST || '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     fileUrlAllowPrivate: (env.QUIRE_FILE_URL_ALLOW_PRIVATE || 'false').toLowerCase() === 'true',
+    searchConcurrency: int(env, 'QUIRE_SEARCH_CONCURRENCY', 4, 0, 1000)!,
+    searchCacheEntries: int(env, 'QUIRE_SEARCH_CACHE_ENTRIES', 1000, 0, 1_000_000)!,
   };
 }

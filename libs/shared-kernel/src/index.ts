@@ -10,5 +10,6 @@ export * from './http/list.dto';
 export * from './http/error.dto';
 export * from './http/api-errors';
 export * from './ttl-cache';
+export * from './semaphore';
 export * from './http/delete-status';
 export * from './http/satisfies';

@@ -28,3 +28,4 @@ export { FileStorageDirectory } from './infrastructure/local-file-storage';
 export { fileDto, RevisionFileDto } from './http/files.dto';
 export { filesPage } from './http/files-page';
 export { SearchIndex } from './domain/content/search-index';
+export { SearchSettings } from './application/search.service';

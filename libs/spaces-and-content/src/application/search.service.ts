@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, InvalidInputError, Page, PageRequest, toPage, TtlCache } from '@app/shared-kernel';
+import { Clock, InvalidInputError, Page, PageRequest, Semaphore, toPage, TtlCache } from '@app/shared-kernel';
 import { RevisionRepository } from '../domain/content/revision';
 import { searchConfig, sections, SEARCH_QUERY_MAX, withCjkBigrams } from '../domain/content/search';
 import { walk } from '../domain/content/tree';
@@ -7,9 +7,15 @@ import { SpaceRepository } from '../domain/space';
 import { indexVersion, PageHit, SearchIndex, SectionRow, SpaceHit, SpaceResults } from '../domain/content/search-index';
 
 const ATTEMPTS = 10;
-/** Results kept per (space, index version, query, page): a popular query is ranked once per version. */
-const RESULT_CACHE_ENTRIES = 1000;
 const RESULT_CACHE_TTL_MS = 10 * 60_000;
+
+/** Tuning of search (set by the application). */
+export abstract class SearchSettings {
+  /** Ranking statements run at once by this process (more wait their turn); 0: no limit. */
+  abstract readonly concurrency: number;
+  /** Result pages kept per (space, index version, query, page); 0 disables the cache. */
+  abstract readonly resultCacheEntries: number;
+}
 
 /**
  * Full-text search over the current revision of each space. The index is brought up to date when a
@@ -23,14 +29,20 @@ const RESULT_CACHE_TTL_MS = 10 * 60_000;
  */
 @Injectable()
 export class SearchService {
-  private readonly results = new TtlCache<string, SpaceResults>(RESULT_CACHE_TTL_MS, RESULT_CACHE_ENTRIES);
+  private readonly results: TtlCache<string, SpaceResults>;
+  /** A bulkhead: ranking is CPU-bound in PostgreSQL, and a few statements at a time finish sooner than many. */
+  private readonly ranking: Semaphore;
 
   constructor(
     private readonly index: SearchIndex,
     private readonly spaces: SpaceRepository,
     private readonly revisions: RevisionRepository,
     private readonly clock: Clock,
-  ) {}
+    settings: SearchSettings,
+  ) {
+    this.results = new TtlCache(settings.resultCacheEntries > 0 ? RESULT_CACHE_TTL_MS : 0, Math.max(1, settings.resultCacheEntries));
+    this.ranking = new Semaphore(settings.concurrency);
+  }
 
   /** Brings the index of a space to its current revision, rewriting only the pages that changed. */
   async reindex(spaceId: string): Promise<void> {
@@ -106,14 +118,14 @@ export class SearchService {
     const now = this.clock.now().getTime();
     const cached = this.results.get(key, now);
     if (cached) return cached;
-    const fresh = await this.index.searchSpace(spaceId, config, query, page);
+    const fresh = await this.ranking.run(() => this.index.searchSpace(spaceId, config, query, page));
     if (fresh.version === expected) this.results.set(key, fresh, now);
     return fresh;
   }
 
   async searchOrganization(organizationId: string, query: string, page: PageRequest): Promise<Page<SpaceHit & { position: number }>> {
     const q = withCjkBigrams(this.check(query));
-    const { count, hits } = await this.index.searchOrganization(organizationId, () => q, page);
+    const { count, hits } = await this.ranking.run(() => this.index.searchOrganization(organizationId, () => q, page));
     const base = Number(page.after?.[2] ?? 0);
     return toPage(hits.map((h, i) => ({ ...h, position: base + i + 1 })), page, count, (h) => [h.rank, h.spaceId, h.position]);
   }

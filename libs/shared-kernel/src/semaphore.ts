@@ -1,0 +1,28 @@
+/**
+ * At most `limit` holders at once; the others wait in arrival order. Used as a bulkhead in front of
+ * expensive database statements: a few at a time finish sooner than many fighting over the cores.
+ * A limit of 0 means no limit.
+ */
+export class Semaphore {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.limit > 0 && this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next(); // the slot passes straight to the next waiter
+      else this.active--;
+    }
+  }
+
+  /** Holders right now and callers waiting (for tests and metrics). */
+  get load(): { active: number; waiting: number } {
+    return { active: this.active, waiting: this.waiting.length };
+  }
+}

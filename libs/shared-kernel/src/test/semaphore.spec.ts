@@ -1,0 +1,47 @@
+import { Semaphore } from '../semaphore';
+
+const deferred = () => {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+};
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('Semaphore', () => {
+  it('runs at most `limit` tasks at once, the rest in arrival order', async () => {
+    const s = new Semaphore(2);
+    const gates = [deferred(), deferred(), deferred(), deferred()];
+    const started: number[] = [];
+    const runs = gates.map((g, i) => s.run(async () => (started.push(i), await g.promise, i)));
+    await tick();
+    expect(started).toEqual([0, 1]);
+    expect(s.load).toEqual({ active: 2, waiting: 2 });
+    gates[1].resolve();
+    await tick();
+    expect(started).toEqual([0, 1, 2]);
+    gates[0].resolve();
+    gates[2].resolve();
+    gates[3].resolve();
+    expect(await Promise.all(runs)).toEqual([0, 1, 2, 3]);
+    expect(started).toEqual([0, 1, 2, 3]);
+    expect(s.load).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('frees the slot when a task fails', async () => {
+    const s = new Semaphore(1);
+    await expect(s.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await s.run(async () => 'next')).toBe('next');
+    expect(s.load).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('does not limit with 0', async () => {
+    const s = new Semaphore(0);
+    const gate = deferred();
+    const runs = [1, 2, 3].map(() => s.run(() => gate.promise));
+    await tick();
+    expect(s.load).toEqual({ active: 3, waiting: 0 });
+    gate.resolve();
+    await Promise.all(runs);
+    expect(s.load.active).toBe(0);
+  });
+});
