@@ -128,6 +128,49 @@ describe('change requests: authoring, reads, merge and update', () => {
     expectError(await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`).set(reader.auth).send({ changes: [{ operation: 'insert_page', document: {} }] }), 403);
   });
 
+  it('revert_page: whole pages to the base or a named revision, and single blocks', async () => {
+    const space = await newSpace();
+    const seed = await newCr(space.id);
+    const seeded = await write(space.id, seed.id, [
+      { operation: 'insert_page', ref: 'doc', title: 'Doc', document: { markdown: 'Alpha.\n\nBravo.\n\nCharlie.' } },
+      { operation: 'insert_page', ref: 'other', title: 'Other', document: { markdown: 'Other.' } },
+    ], '?compat=false').expect(200);
+    const [docId, otherId] = seeded.body.changes.map((c: { page: { id: string } }) => c.page.id);
+    await t.http.post(`/v1/spaces/${space.id}/change-requests/${seed.id}/merge`).set(admin.auth).expect(200);
+    const base = (await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.revision;
+
+    const cr = await newCr(space.id);
+    await write(space.id, cr.id, [
+      { operation: 'update_page', page: docId, document: { markdown: 'Delta.\n\nAlpha.\n\nBravo, edited.' } },
+      { operation: 'update_page', page: otherId, title: 'Renamed', document: { markdown: 'Changed.' } },
+    ]).expect(200);
+    const doc = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${docId}`).set(admin.auth).expect(200)).body.document;
+    const baseDoc = (await t.http.get(`/v1/spaces/${space.id}/revisions/${base}/page/${docId}`).set(admin.auth).expect(200)).body.document;
+    const keyOf = (d: { nodes: { key: string; nodes: { leaves?: { text: string }[] }[] }[] }, text: string) =>
+      d.nodes.find((n) => n.nodes.some((x) => x.leaves?.some((l) => l.text === text)))!.key;
+
+    // One block: only the edited paragraph goes back; Delta (added) stays, Charlie (deleted) stays deleted.
+    const res = await write(space.id, cr.id, [{ operation: 'revert_page', page: docId, block: [keyOf(doc, 'Bravo, edited.')] }], '?compat=false').expect(200);
+    expect(res.body.changes).toEqual([expect.objectContaining({ object: 'updated_page', page: expect.objectContaining({ id: docId }) })]);
+    expect(await markdownOf(space.id, docId, cr.id)).toBe('Delta.\n\nAlpha.\n\nBravo.\n');
+    // A deleted block is named by its key in the revision; an added one by its key now.
+    await write(space.id, cr.id, [{ operation: 'revert_page', page: docId, revision: base, block: [keyOf(baseDoc, 'Charlie.')] }]).expect(200);
+    expect(await markdownOf(space.id, docId, cr.id)).toBe('Delta.\n\nAlpha.\n\nBravo.\n\nCharlie.\n');
+    await write(space.id, cr.id, [{ operation: 'revert_page', page: docId, block: [keyOf(doc, 'Delta.')] }]).expect(200);
+    expect(await markdownOf(space.id, docId, cr.id)).toBe('Alpha.\n\nBravo.\n\nCharlie.\n');
+    await write(space.id, cr.id, [{ operation: 'update_page', page: docId, document: { markdown: 'Alpha.\n\nBravo.\n\nCharlie, again.' } }]).expect(200);
+    expectError(await write(space.id, cr.id, [{ operation: 'revert_page', page: docId, block: [keyOf(baseDoc, 'Alpha.')] }]), 400, /changes\[0\] \(revert_page\): block .* has no change to revert/);
+    expectError(await write(space.id, cr.id, [{ operation: 'revert_page', page: docId, block: [42] }]), 400, /block must be an array/);
+    expectError(await write(space.id, cr.id, [{ operation: 'revert_page', page: docId, revision: 'nope' }]), 400, /revision "nope" does not exist/);
+
+    // The whole page: body and title go back (to the base when no revision is named).
+    await write(space.id, cr.id, [{ operation: 'revert_page', page: otherId }, { operation: 'revert_page', page: docId, revision: base }]).expect(200);
+    expect(await markdownOf(space.id, otherId, cr.id)).toBe('Other.\n');
+    expect(await markdownOf(space.id, docId, cr.id)).toBe('Alpha.\n\nBravo.\n\nCharlie.\n');
+    const pages = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/pages`).set(admin.auth).expect(200)).body.pages;
+    expect(pages.map((p: { title: string }) => p.title)).toEqual(['Doc', 'Other']);
+  });
+
   it('merges edits of different lines of the same page, and refuses a true conflict with 409 listing the pages', async () => {
     const space = await newSpace();
     const seed = await newCr(space.id);

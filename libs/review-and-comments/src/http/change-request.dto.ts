@@ -55,7 +55,9 @@ export function changeProblem(c: unknown, i: number): string | null {
     str('description', 1000),
     str('revision', 200),
     v.hidden !== undefined && typeof v.hidden !== 'boolean' ? `${at}.hidden must be a boolean` : null,
-    v.block !== undefined && !(Array.isArray(v.block) && v.block.every((b) => typeof b === 'string')) ? `${at}.block must be an array of block keys` : null,
+    v.block !== undefined && !(Array.isArray(v.block) && v.block.length <= 1000 && v.block.every((b) => typeof b === 'string' && b.length > 0 && b.length <= 100))
+      ? `${at}.block must be an array of at most 1000 block keys (1 to 100 characters each)`
+      : null,
   ];
   if (v.document !== undefined) {
     const d = v.document as Record<string, unknown>;

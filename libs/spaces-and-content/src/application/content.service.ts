@@ -113,8 +113,13 @@ export class ContentService {
         if (r) trees.set(c.revision, r.tree);
       }
     }
+    // Bodies that block-level reverts compare: the page in the parent and in the revision it goes back to.
+    const hashes = changes.flatMap((c) =>
+      c.operation === 'revert_page' && c.block ? [locate(parent.tree, c.page)?.node.document, locate(trees.get(c.revision ?? '') ?? [], c.page)?.node.document] : [],
+    );
+    const documents = await this.revisions.documents(space.organizationId, [...new Set(hashes.filter((h): h is string => !!h))]);
     const now = this.clock.now();
-    const result = applyChanges(parent.tree, changes, { newId: () => this.ids.next(), now: now.toISOString(), trees }, parent.files);
+    const result = applyChanges(parent.tree, changes, { newId: () => this.ids.next(), now: now.toISOString(), trees, documents }, parent.files);
     const revision: Revision = {
       id: this.ids.next(),
       organizationId: space.organizationId,

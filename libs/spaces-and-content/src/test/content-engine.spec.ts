@@ -139,6 +139,48 @@ describe('applyChanges', () => {
   });
 });
 
+describe('revert_page with block', () => {
+  const bodies = new Map<string, JsonDocument>();
+  const base = apply([], [{ operation: 'insert_page', title: 'Doc', document: { markdown: 'Alpha.\n\nBravo.\n\nCharlie.\n\nDelta.' } }], bodies).tree;
+  // Bravo modified, Charlie deleted, Echo added after Delta.
+  const edited = apply(base, [{ operation: 'update_page', page: 'p1', document: { markdown: 'Alpha.\n\nBravo, edited.\n\nDelta.\n\nEcho.' } }], bodies).tree;
+  const doc = (tree: PageTree) => bodies.get(locate(tree, 'p1')!.node.document!)!;
+  const keyOf = (tree: PageTree, text: string) => doc(tree).nodes.find((b) => documentToMarkdown({ ...doc(tree), nodes: [b] }).trim() === text)!.key;
+  const revert = (block: string[], tree = edited) => apply(tree, [{ operation: 'revert_page', page: 'p1', block }], bodies, { ...ctx(new Map([['', base]])), documents: bodies });
+
+  it('resets a modified block, removes an added one, restores a deleted one, and leaves the rest', () => {
+    expect(md(revert([keyOf(edited, 'Bravo, edited.')]).tree, 'p1', bodies)).toBe('Alpha.\n\nBravo.\n\nDelta.\n\nEcho.\n');
+    expect(md(revert([keyOf(edited, 'Echo.')]).tree, 'p1', bodies)).toBe('Alpha.\n\nBravo, edited.\n\nDelta.\n');
+    // Charlie is not in the current document: its key is the one it had in the revision.
+    expect(md(revert([keyOf(base, 'Charlie.')]).tree, 'p1', bodies)).toBe('Alpha.\n\nBravo, edited.\n\nCharlie.\n\nDelta.\n\nEcho.\n');
+    const all = revert([keyOf(edited, 'Bravo, edited.'), keyOf(edited, 'Echo.'), keyOf(base, 'Charlie.')]);
+    expect(md(all.tree, 'p1', bodies)).toBe(md(base, 'p1', bodies));
+    expect(all.outcomes).toEqual([{ object: 'updated_page', page: 'p1' }]);
+  });
+
+  it('keeps the keys of the blocks it keeps, and keys stay unique', () => {
+    const r = revert([keyOf(base, 'Charlie.')]);
+    const after = bodies.get(locate(r.tree, 'p1')!.node.document!)!;
+    const before = doc(edited);
+    for (const b of before.nodes) expect(after.nodes.map((n) => n.key)).toContain(b.key);
+    expect(new Set(after.nodes.map((n) => n.key)).size).toBe(after.nodes.length);
+    expect(after.nodes.find((n) => documentToMarkdown({ ...after, nodes: [n] }).trim() === 'Charlie.')).toBeDefined();
+  });
+
+  it('refuses a key whose block did not change, an unknown key, and pages missing on one side', () => {
+    expect(() => revert([keyOf(edited, 'Alpha.')])).toThrow(/changes\[0\] \(revert_page\): block ".+" has no change to revert/);
+    expect(() => revert(['no-such-key'])).toThrow(/has no change to revert/);
+    expect(() => revert([])).toThrow(/at least one block/);
+    const added = apply(edited, [{ operation: 'insert_page', title: 'Later', document: { markdown: 'x' } }], bodies, { ...ctx(), newId: () => 'later' }).tree;
+    expect(() => apply(added, [{ operation: 'revert_page', page: 'later', block: ['k'] }], bodies, { ...ctx(new Map([['', base]])), documents: bodies })).toThrow(
+      /exists both in the change request and in the revision/,
+    );
+    expect(() =>
+      apply(edited, [{ operation: 'update_page', page: 'p1', document: { markdown: 'again' } }, { operation: 'revert_page', page: 'p1', block: ['k'] }], bodies, { ...ctx(new Map([['', base]])), documents: bodies }),
+    ).toThrow(/changes\[1\] \(revert_page\): the body of page "p1" is changed earlier in this batch/);
+  });
+});
+
 describe('mergeTrees', () => {
   const bodies = new Map<string, JsonDocument>();
   const base = apply(

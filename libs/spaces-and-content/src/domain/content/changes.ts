@@ -1,6 +1,7 @@
 import { InvalidInputError } from '@app/shared-kernel';
 import { EMPTY_DOCUMENT, JsonDocument } from './document';
 import type { FileNode } from './files';
+import { revertBlocks } from './block-revert';
 import { contentHash } from './hash';
 import { defaultLinkResolver, LinkResolver, markdownToDocument } from './markdown';
 import {
@@ -52,6 +53,8 @@ export interface ApplyContext {
   now: string;
   /** Trees of revisions that revert_page may name (the base revision under the key ''). */
   trees: Map<string, PageTree>;
+  /** Page bodies by hash that revert_page with `block` compares (the page now and in the revision). */
+  documents?: Map<string, JsonDocument>;
 }
 
 export interface ApplyResult {
@@ -174,13 +177,27 @@ export function applyChanges(current: PageTree, changes: ContentChange[], ctx: A
           break;
         }
         case 'revert_page': {
-          if (change.block?.length) throw new InvalidInputError('reverting single blocks is not supported; revert the whole page');
           const target = ctx.trees.get(change.revision ?? '');
           if (!target) throw new InvalidInputError(`revision "${change.revision}" does not exist in this space`);
           const id = idOf(change.page);
           const now = locate(tree, id);
           const then = locate(target, id);
           if (!now && !then) throw new InvalidInputError(`page "${change.page}" exists neither in the change request nor in the revision`);
+          if (change.block) {
+            if (!change.block.length) throw new InvalidInputError('block must name at least one block');
+            if (!now || !then) throw new InvalidInputError(`blocks can be reverted only on a page that exists both in the change request and in the revision; revert the whole page`);
+            if (pending.has(id)) throw new InvalidInputError(`the body of page "${change.page}" is changed earlier in this batch; revert its blocks in a batch of its own`);
+            const body = (hash: string | null) => {
+              if (!hash) return EMPTY_DOCUMENT;
+              const doc = ctx.documents?.get(hash);
+              if (!doc) throw new Error(`body ${hash} of page ${id} was not provided to revert_page`);
+              return doc;
+            };
+            pending.set(id, { input: { document: revertBlocks(body(now.node.document), body(then.node.document), change.block) } });
+            now.node.updatedAt = ctx.now;
+            touch({ object: 'updated_page', page: id });
+            break;
+          }
           if (now && !then) {
             now.siblings.splice(now.index, 1);
             touch({ object: 'deleted_page', page: id });
