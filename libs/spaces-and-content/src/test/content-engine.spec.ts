@@ -167,6 +167,14 @@ describe('revert_page with block', () => {
     expect(after.nodes.find((n) => documentToMarkdown({ ...after, nodes: [n] }).trim() === 'Charlie.')).toBeDefined();
   });
 
+  it('reads the key of anything inside a changed block as that block (a list item resets its list)', () => {
+    const listBase = apply([], [{ operation: 'insert_page', title: 'List', document: { markdown: 'Intro.\n\n- one\n- two' } }], bodies).tree;
+    const listEdited = apply(listBase, [{ operation: 'update_page', page: 'p1', document: { markdown: 'Intro.\n\n- one\n- two, edited\n- three' } }], bodies).tree;
+    const item = bodies.get(locate(listEdited, 'p1')!.node.document!)!.nodes[1].nodes![2] as { key: string };
+    const r = apply(listEdited, [{ operation: 'revert_page', page: 'p1', block: [item.key] }], bodies, { ...ctx(new Map([['', listBase]])), documents: bodies });
+    expect(md(r.tree, 'p1', bodies)).toBe('Intro.\n\n- one\n- two\n');
+  });
+
   it('refuses a key whose block did not change, an unknown key, and pages missing on one side', () => {
     expect(() => revert([keyOf(edited, 'Alpha.')])).toThrow(/changes\[0\] \(revert_page\): block ".+" has no change to revert/);
     expect(() => revert(['no-such-key'])).toThrow(/has no change to revert/);
