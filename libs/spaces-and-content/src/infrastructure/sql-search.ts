@@ -1,12 +1,38 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { Pool } from 'pg';
 import type { PageRequest } from '@app/shared-kernel';
 import { IndexState, indexVersion, PageHit, SearchIndex, SectionRow, SpaceHit, SpaceResults } from '../domain/content/search-index';
 
 const HEADLINE = 'MaxFragments=1, MaxWords=35, MinWords=12, StartSel=<mark>, StopSel=</mark>, FragmentDelimiter=" … "';
 const SECTION_COLUMNS = `s.page_id, s.section, s.page_title, s.page_path, s.page_description, s.ancestors, s.title, s.anchor,
   ts_headline($2::regconfig, s.body, q.q, '${HEADLINE}') AS excerpt`;
+
+/**
+ * Hits of a space: $1 space, $2 config, $3 query, $4 limit (+1); with a cursor, $5 rank and $6 page id.
+ * The index version is read by the same statement (same snapshot) as the hits, so a cache keyed by it
+ * never serves hits of another version. The LEFT JOIN keeps a row (the version) when nothing matches.
+ */
+function searchSpaceSql(after: boolean): string {
+  const tsquery = '(SELECT websearch_to_tsquery($2::regconfig, $3))';
+  return `WITH hits AS (
+      SELECT h.page_id, h.rank, h.total FROM (
+        SELECT s.page_id, max(ts_rank(s.tsv, ${tsquery})) AS rank, count(*) OVER () AS total
+        FROM search_sections s
+        WHERE s.tsv @@ ${tsquery} AND s.space_id = $1 GROUP BY s.page_id) h
+      ${after ? 'WHERE (h.rank, h.page_id COLLATE "C") < ($5::real, $6::text COLLATE "C")' : ''}
+      ORDER BY h.rank DESC, h.page_id COLLATE "C" DESC LIMIT $4),
+    found AS (
+      SELECT h.total::int AS total, h.rank, ts_rank(s.tsv, q.q) AS section_rank, ${SECTION_COLUMNS}
+      FROM hits h CROSS JOIN (SELECT websearch_to_tsquery($2::regconfig, $3) AS q) q
+      JOIN search_sections s ON s.space_id = $1 AND s.page_id = h.page_id AND s.tsv @@ q.q)
+    SELECT v.version, f.total, f.rank::text AS rank, f.page_id, f.section, f.page_title, f.page_path, f.page_description, f.ancestors, f.title, f.anchor, f.excerpt
+    FROM (SELECT (SELECT revision || '|' || config FROM search_state WHERE space_id = $1) AS version) v LEFT JOIN found f ON true
+    ORDER BY f.rank DESC, f.page_id COLLATE "C" DESC, f.section_rank DESC, f.section`;
+}
+const SEARCH_SPACE = searchSpaceSql(false);
+const SEARCH_SPACE_AFTER = searchSpaceSql(true);
 
 interface SectionHitRow {
   page_id: string;
@@ -91,34 +117,18 @@ export class SqlSearchIndex extends SearchIndex {
    * and join their matching sections with highlighted excerpts. Ranks stay `real` (float4): PostgreSQL
    * prints them exactly (shortest round-trip form), so a cursor compares them back without rounding.
    * Page ids order bytewise (COLLATE "C") so the keyset order does not depend on the server's locale.
+   * A named (prepared) statement on TypeORM's pg pool: planned once per connection, not per query (the
+   * tsquery is an InitPlan, computed once per execution, which the GIN index takes as its condition).
    */
   async searchSpace(spaceId: string, config: string, query: string, page: PageRequest): Promise<SpaceResults> {
-    const params: unknown[] = [spaceId, config, query];
-    let after = '';
-    if (page.after) {
-      params.push(String(page.after[0]), String(page.after[1]));
-      after = 'WHERE (h.rank, h.page_id COLLATE "C") < ($4::real, $5 COLLATE "C")';
-    }
-    params.push(page.limit + 1);
-    // The index version is read by the same statement (same snapshot) as the hits, so a cache keyed by
-    // it never serves hits of another version. The LEFT JOIN keeps a row (the version) when nothing matches.
-    const rows: (Partial<SectionHitRow> & { version: string | null; total: number | null; rank: string | null })[] = await this.ds.query(
-      `WITH hits AS (
-         SELECT h.page_id, h.rank, h.total FROM (
-           SELECT s.page_id, max(ts_rank(s.tsv, websearch_to_tsquery($2::regconfig, $3))) AS rank, count(*) OVER () AS total
-           FROM search_sections s
-           WHERE s.tsv @@ websearch_to_tsquery($2::regconfig, $3) AND s.space_id = $1 GROUP BY s.page_id) h
-         ${after}
-         ORDER BY h.rank DESC, h.page_id COLLATE "C" DESC LIMIT $${params.length}),
-       found AS (
-         SELECT h.total::int AS total, h.rank, ts_rank(s.tsv, q.q) AS section_rank, ${SECTION_COLUMNS}
-         FROM hits h CROSS JOIN (SELECT websearch_to_tsquery($2::regconfig, $3) AS q) q
-         JOIN search_sections s ON s.space_id = $1 AND s.page_id = h.page_id AND s.tsv @@ q.q)
-       SELECT v.version, f.total, f.rank::text AS rank, f.page_id, f.section, f.page_title, f.page_path, f.page_description, f.ancestors, f.title, f.anchor, f.excerpt
-       FROM (SELECT (SELECT revision || '|' || config FROM search_state WHERE space_id = $1) AS version) v LEFT JOIN found f ON true
-       ORDER BY f.rank DESC, f.page_id COLLATE "C" DESC, f.section_rank DESC, f.section`,
-      params,
-    );
+    const values: unknown[] = [spaceId, config, query, page.limit + 1];
+    if (page.after) values.push(String(page.after[0]), String(page.after[1]));
+    const pool = (this.ds.driver as unknown as { master: Pool }).master;
+    const { rows } = await pool.query<Partial<SectionHitRow> & { version: string | null; total: number | null; rank: string | null }>({
+      name: page.after ? 'search_space_after' : 'search_space',
+      text: page.after ? SEARCH_SPACE_AFTER : SEARCH_SPACE,
+      values,
+    });
     const found = rows.filter((r) => r.page_id != null) as (SectionHitRow & { total: number; rank: string })[];
     // Past the last page the count needs its own statement (another snapshot): no version, not cached.
     const past = !found.length && page.after;
