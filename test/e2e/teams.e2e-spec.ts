@@ -111,6 +111,10 @@ describe('teams and team members', () => {
     expectError(await t.http.put(`/v1/orgs/${orgId}/teams/${team.id}/members`).set(alice.auth).send({ add: [alice.id] }), 403);
     const counts = await t.http.get(`/v1/orgs/${orgId}/teams/${team.id}`).set(admin.auth).expect(200);
     expect(counts.body.members).toBe(2);
+    // Emails match whatever their case; an unknown email cannot be added, and removing one is a no-op.
+    expectError(await t.http.put(`/v1/orgs/${orgId}/teams/${team.id}/members`).set(admin.auth).send({ add: ['nobody@example.com'] }), 400, /add: "nobody@example.com" is not a member/);
+    await t.http.put(`/v1/orgs/${orgId}/teams/${team.id}/members`).set(admin.auth).send({ add: [alice.email.toUpperCase()], remove: ['nobody@example.com'] }).expect(204);
+    expect((await memberIds(team.id)).sort()).toEqual([`${alice.id}:member`, `${bob.id}:member`, `${carol.id}:owner`].sort());
   });
 
   it('PUT /members/{userId} adds or updates; DELETE removes (205, then 204); member team counts follow', async () => {

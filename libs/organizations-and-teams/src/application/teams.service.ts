@@ -58,13 +58,27 @@ export class TeamsService {
   }
 
   /** Resolves user ids or emails to members of the organization; anything else is a 400 naming it. */
+  /** Member references (ids or emails) → user ids, in order; all looked up at once (a batch may name 1,000). */
   private async resolveMembers(organizationId: string, refs: string[], field: string): Promise<string[]> {
-    const out: string[] = [];
+    const users = await this.usersByRef(refs);
+    const members = await this.members.memberIds(organizationId, [...new Set(users.values())]);
+    return refs.map((ref) => {
+      const id = users.get(ref);
+      if (!id || !members.has(id)) throw new InvalidInputError(`${field}: "${ref}" is not a member of the organization`);
+      return id;
+    });
+  }
+
+  /** Known users among references (ids or emails): reference → user id. */
+  private async usersByRef(refs: string[]): Promise<Map<string, string>> {
+    const emails = refs.filter(isEmail);
+    const [byId, byEmail] = await Promise.all([this.users.findByIds(refs.filter((r) => !isEmail(r))), this.users.findByEmails([...new Set(emails.map(normalizeEmail))])]);
+    const ids = new Set(byId.map((u) => u.id));
+    const emailToId = new Map(byEmail.map((u) => [u.email, u.id]));
+    const out = new Map<string, string>();
     for (const ref of refs) {
-      const user = isEmail(ref) ? await this.users.findByEmail(normalizeEmail(ref)) : await this.users.findById(ref);
-      const member = user ? await this.members.find(organizationId, user.id) : null;
-      if (!user || !member) throw new InvalidInputError(`${field}: "${ref}" is not a member of the organization`);
-      out.push(user.id);
+      const id = isEmail(ref) ? emailToId.get(normalizeEmail(ref)) : ids.has(ref) ? ref : undefined;
+      if (id) out.set(ref, id);
     }
     return out;
   }
@@ -113,15 +127,8 @@ export class TeamsService {
 
   /** Removals accept ids or emails of anyone; unknown ones simply are not in the team. */
   private async resolveRemovals(refs: string[]): Promise<string[]> {
-    const out: string[] = [];
-    for (const ref of refs) {
-      if (!isEmail(ref)) out.push(ref);
-      else {
-        const user = await this.users.findByEmail(normalizeEmail(ref));
-        if (user) out.push(user.id);
-      }
-    }
-    return out;
+    const users = await this.usersByRef(refs.filter(isEmail));
+    return refs.flatMap((ref) => (!isEmail(ref) ? [ref] : users.has(ref) ? [users.get(ref)!] : []));
   }
 
   async putMember(actor: Actor, organizationId: string, teamId: string, userId: string, role: TeamRole | undefined): Promise<void> {

@@ -10,6 +10,7 @@ export abstract class UserRepository {
   abstract findById(id: string): Promise<User | null>;
   abstract findByEmail(email: string): Promise<User | null>;
   abstract findByIds(ids: string[]): Promise<User[]>;
+  abstract findByEmails(emails: string[]): Promise<User[]>;
   abstract insert(user: User): Promise<void>;
   abstract count(): Promise<number>;
 }

@@ -23,6 +23,9 @@ export class TypeOrmUserRepository extends UserRepository {
   async findByIds(ids: string[]): Promise<User[]> {
     return ids.length ? this.rows.findBy({ id: In(ids) }) : [];
   }
+  async findByEmails(emails: string[]): Promise<User[]> {
+    return emails.length ? this.rows.findBy({ email: In(emails) }) : [];
+  }
   async insert(user: User): Promise<void> {
     await this.rows.insert(user);
   }
@@ -125,6 +128,11 @@ export class TypeOrmMemberRepository extends MemberRepository {
   async find(organizationId: string, userId: string): Promise<Member | null> {
     const row = await this.rows.findOneBy({ organizationId, userId });
     return row ? { ...row, role: row.role as Role } : null;
+  }
+  async memberIds(organizationId: string, userIds: string[]): Promise<Set<string>> {
+    if (!userIds.length) return new Set();
+    const rows = await this.rows.find({ select: { userId: true }, where: { organizationId, userId: In(userIds) } });
+    return new Set(rows.map((r) => r.userId));
   }
   async upsert(member: Member): Promise<void> {
     await this.rows.upsert(member, ['organizationId', 'userId']);
