@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { Pool } from 'pg';
+import { pgPool } from './pg-pool';
 import type { PageRequest } from '@app/shared-kernel';
 import { IndexState, indexVersion, PageHit, SearchIndex, SectionRow, SpaceHit, SpaceResults } from '../domain/content/search-index';
 
@@ -57,8 +57,6 @@ export class SqlSearchIndex extends SearchIndex {
     const rows: IndexState[] = await this.ds.query('SELECT revision, config, pages FROM search_state WHERE space_id = $1', [spaceId]);
     return rows[0] ?? null;
   }
-
-
 
   /**
    * Replaces the rows of the given pages and records the new state, only if the index still is at
@@ -123,8 +121,7 @@ export class SqlSearchIndex extends SearchIndex {
   async searchSpace(spaceId: string, config: string, query: string, page: PageRequest): Promise<SpaceResults> {
     const values: unknown[] = [spaceId, config, query, page.limit + 1];
     if (page.after) values.push(String(page.after[0]), String(page.after[1]));
-    const pool = (this.ds.driver as unknown as { master: Pool }).master;
-    const { rows } = await pool.query<Partial<SectionHitRow> & { version: string | null; total: number | null; rank: string | null }>({
+    const { rows } = await pgPool(this.ds).query<Partial<SectionHitRow> & { version: string | null; total: number | null; rank: string | null }>({
       name: page.after ? 'search_space_after' : 'search_space',
       text: page.after ? SEARCH_SPACE_AFTER : SEARCH_SPACE,
       values,

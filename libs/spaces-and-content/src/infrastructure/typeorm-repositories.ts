@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
+import { pgPool } from './pg-pool';
 import { DataSource, In, IsNull, Not, Repository, SelectQueryBuilder } from 'typeorm';
 import { DefaultLevel, Page, PageRequest, toPage } from '@app/shared-kernel';
 import { Collection, CollectionRepository, CollectionTree } from '../domain/collection';
@@ -144,8 +144,7 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
    * without a query runner or entity hydration (see docs/benchmarks.md for what it saves).
    */
   async findById(id: string): Promise<Space | null> {
-    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
-    const { rows } = await pool.query<SpaceRow>({ name: 'space_by_id', text: SPACE_BY_ID, values: [id] });
+    const { rows } = await pgPool(this.dataSource).query<SpaceRow>({ name: 'space_by_id', text: SPACE_BY_ID, values: [id] });
     return rows.length ? spaceToDomain(rows[0]) : null;
   }
   async insert(space: Space): Promise<void> {
