@@ -15,6 +15,9 @@ class InMemoryUsers extends UserRepository {
   async findByIds(ids: string[]) {
     return ids.flatMap((id) => (this.rows.has(id) ? [this.rows.get(id)!] : []));
   }
+  async findByEmails(emails: string[]) {
+    return [...this.rows.values()].filter((u) => emails.includes(u.email));
+  }
   async insert(user: User) {
     this.rows.set(user.id, user);
   }
