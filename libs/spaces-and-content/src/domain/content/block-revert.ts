@@ -37,7 +37,8 @@ function keysOf(node: DocNode, out: string[] = []): string[] {
  *
  * A key names the changed block that carries it (or anything inside it) in the current document,
  * else the changed block that carries it in the target's (a deleted block: clients read its key from
- * the revision). A key that names no changed block is refused. Kept blocks keep their keys; a restored block whose key is taken gets a derived one.
+ * the revision). A key that names no changed block is refused. Kept blocks keep their keys; a
+ * restored block whose key is taken gets a derived one.
  */
 export function revertBlocks(current: JsonDocument, target: JsonDocument, keys: string[]): JsonDocument {
   const cur = current.nodes;
