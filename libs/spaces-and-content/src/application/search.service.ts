@@ -24,8 +24,8 @@ export abstract class SearchSettings {
  * Space search results are cached in process under the index version they were read from
  * (`revision|config`, read with the hits in one statement), looked up by the version that matches the
  * space the caller just read (its current revision and language). A merge changes the revision, so
- * the next search misses and ranks again; results read while the index still lagged behind the space
- * are returned but not kept. The cache never serves hits of another version, in one process or many.
+ * the next search misses and ranks again. The cache never serves hits of another version, in one
+ * process or many.
  */
 @Injectable()
 export class SearchService {
@@ -111,15 +111,21 @@ export class SearchService {
   /**
    * `expected` is the index version that matches the space as the caller read it. Results are cached
    * under it only when the index really was at that version when they were read (same statement), so
-   * a hit never needs a database round trip and never serves another version's hits.
+   * a hit needs no database round trip and never serves another version's hits. An index found behind
+   * the space (a merge re-indexing right now, or a process that stopped before it could) is brought
+   * up to date first: search always answers from the space's current revision.
    */
   private async cachedSearch(spaceId: string, expected: string, config: string, query: string, page: PageRequest): Promise<SpaceResults> {
     const key = JSON.stringify([spaceId, expected, query, page.limit, page.after ?? null]);
-    const now = this.clock.now().getTime();
-    const cached = this.results.get(key, now);
+    const cached = this.results.get(key, this.clock.now().getTime());
     if (cached) return cached;
-    const fresh = await this.ranking.run(() => this.index.searchSpace(spaceId, config, query, page));
-    if (fresh.version === expected) this.results.set(key, fresh, now);
+    const rank = () => this.ranking.run(() => this.index.searchSpace(spaceId, config, query, page));
+    let fresh = await rank();
+    if (fresh.version !== expected) {
+      await this.reindex(spaceId);
+      fresh = await rank();
+    }
+    if (fresh.cacheable && fresh.version === expected) this.results.set(key, fresh, this.clock.now().getTime());
     return fresh;
   }
 

@@ -127,7 +127,7 @@ export class SqlSearchIndex extends SearchIndex {
       values,
     });
     const found = rows.filter((r) => r.page_id != null) as (SectionHitRow & { total: number; rank: string })[];
-    // Past the last page the count needs its own statement (another snapshot): no version, not cached.
+    // Past the last page the count needs its own statement (another snapshot): such a result is not cached.
     const past = !found.length && page.after;
     const count = found[0]?.total ?? (past ? await this.countSpace(spaceId, config, query) : 0);
     const hits: PageHit[] = [];
@@ -139,7 +139,7 @@ export class SqlSearchIndex extends SearchIndex {
       }
       hit.sections.push({ section: r.section, title: r.title, anchor: r.anchor, excerpt: r.excerpt });
     }
-    return { version: past ? null : (rows[0]?.version ?? null), count, hits };
+    return { version: rows[0]?.version ?? null, cacheable: !past, count, hits };
   }
 
   private async countSpace(spaceId: string, config: string, query: string): Promise<number> {

@@ -30,6 +30,8 @@ export function indexVersion(state: { revision: string; config: string }): strin
 export interface SpaceResults {
   /** The index version the results were read from (null: the space was never indexed). */
   version: string | null;
+  /** False when part of the result (the count past the last page) was read in another snapshot. */
+  cacheable: boolean;
   count: number;
   hits: PageHit[];
 }
