@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { SearchIndex } from '@app/spaces-and-content';
+import { SearchStateConfig1764460800000 } from '../../apps/api/src/database/migrations/1764460800000-search-state-config';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 import { officialValidator } from '../support/official-schemas';
@@ -177,5 +178,33 @@ describe('full-text search', () => {
     expectError(await t.http.get(`/v1/orgs/${org}/search?query=${'q'.repeat(513)}`).set(u.auth), 400, /query/);
     expectError(await t.http.get(`/v1/orgs/${org}/search`).set(u.auth), 400, /query/);
     await t.http.get(`/v1/orgs/${org}/search?query=${'q'.repeat(512)}`).set(u.auth).expect(200);
+  });
+  it('the migration that records the index configuration keeps existing indexes current', async () => {
+    const french = await spaceWith([{ title: 'Chevaux', markdown: 'Les chevaux mangent du foin.' }], 'fr');
+    const empty = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Empty' }).expect(201)).body;
+    const ds = t.app.get(DataSource);
+    const runner = ds.createQueryRunner();
+    try {
+      const migration = new SearchStateConfig1764460800000();
+      await migration.down(runner);
+      await runner.query(`INSERT INTO search_state (space_id, revision, pages) VALUES ($1, $2, '{}')`, [empty.id, empty.revision]);
+      await migration.up(runner);
+      const states = await runner.query('SELECT space_id, config FROM search_state WHERE space_id = ANY($1) ORDER BY config', [[french.id, empty.id]]);
+      expect(states).toEqual([
+        { space_id: empty.id, config: '' }, // no rows: re-indexed (at no cost) by its first search
+        { space_id: french.id, config: 'french' },
+      ]);
+    } finally {
+      await runner.release();
+    }
+    const ranking = jest.spyOn(t.app.get(SearchIndex), 'searchSpace');
+    try {
+      expect((await search(french.id, 'cheval').expect(200)).body.count).toBe(1);
+      expect(ranking).toHaveBeenCalledTimes(1); // the index was current: no re-indexing, no second ranking
+      expect((await search(empty.id, 'anything').expect(200)).body.count).toBe(0);
+      expect(ranking).toHaveBeenCalledTimes(3);
+    } finally {
+      ranking.mockRestore();
+    }
   });
 });

@@ -10,6 +10,12 @@ export class SearchStateConfig1764460800000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE search_state ADD COLUMN config text NOT NULL DEFAULT ''`);
+    // Existing states take the configuration their rows were built with, so they stay current (a
+    // space without rows has nothing to rebuild: its first search re-indexes it at no cost).
+    await q.query(`
+      UPDATE search_state st SET config = s.config
+      FROM (SELECT DISTINCT ON (space_id) space_id, config::text AS config FROM search_sections ORDER BY space_id) s
+      WHERE s.space_id = st.space_id`);
   }
 
   async down(q: QueryRunner): Promise<void> {
