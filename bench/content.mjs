@@ -113,7 +113,7 @@ try {
     [org, searchSpace.id, SEARCH_PAGES],
   );
   // The space's index state, as the indexer leaves it after a merge (the seeded rows are its content).
-  await client.query(`INSERT INTO search_state (space_id, revision, config, pages) SELECT id, revision_id, 'english', '{}' FROM spaces WHERE id = $1`, [searchSpace.id]);
+  await client.query(`INSERT INTO search_state (space_id, revision, config) SELECT id, revision_id, 'english' FROM spaces WHERE id = $1`, [searchSpace.id]);
   await client.query('VACUUM ANALYZE search_sections'); // flushes the GIN pending list, as autovacuum would
   await client.end();
   console.log(`seeded ${SEARCH_PAGES} pages into the search index in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

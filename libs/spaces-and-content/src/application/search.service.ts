@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock, InvalidInputError, Page, PageRequest, Semaphore, toPage, TtlCache } from '@app/shared-kernel';
 import { RevisionRepository } from '../domain/content/revision';
 import { searchConfig, sections, SEARCH_QUERY_MAX, withCjkBigrams } from '../domain/content/search';
-import { walk } from '../domain/content/tree';
+import { PageTree, walk } from '../domain/content/tree';
 import { SpaceRepository } from '../domain/space';
 import { indexVersion, PageHit, SearchIndex, SectionRow, SpaceHit, SpaceResults } from '../domain/content/search-index';
 
@@ -44,7 +44,11 @@ export class SearchService {
     this.ranking = new Semaphore(settings.concurrency);
   }
 
-  /** Brings the index of a space to its current revision, rewriting only the pages that changed. */
+  /**
+   * Brings the index of a space to its current revision, rewriting only the pages that changed since
+   * the revision it holds (both trees are compared in memory; revisions are immutable). Without a
+   * previous revision in the same configuration, every row of the space is rewritten.
+   */
   async reindex(spaceId: string): Promise<void> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const space = await this.spaces.findById(spaceId);
@@ -54,18 +58,11 @@ export class SearchService {
       if (state?.revision === space.revision && state.config === config) return;
       const revision = await this.revisions.find(space.id, space.revision);
       if (!revision) return;
-      const fingerprints: Record<string, string> = {};
-      const located: { id: string; title: string; path: string; document: string | null; description: string; ancestors: { id: string; title: string }[] }[] = [];
-      const chain = new Map<string, { id: string; title: string }[]>();
-      walk(revision.tree, (l) => {
-        const ancestors = l.parent ? [...(chain.get(l.parent.id) ?? []), { id: l.parent.id, title: l.parent.title }] : [];
-        chain.set(l.node.id, ancestors);
-        fingerprints[l.node.id] = `${l.node.document}|${l.node.title}|${l.path}|${config}|${l.node.description ?? ''}|${ancestors.map((a) => a.title).join('/')}`;
-        located.push({ id: l.node.id, title: l.node.title, path: l.path, document: l.node.document, description: l.node.description ?? '', ancestors });
-      });
-      const previous = state?.pages ?? {};
-      const changed = located.filter((p) => previous[p.id] !== fingerprints[p.id]);
-      const removed = Object.keys(previous).filter((id) => !(id in fingerprints));
+      const now = indexedPages(revision.tree);
+      const before = state?.revision && state.config === config ? await this.revisions.find(space.id, state.revision) : null;
+      const previous = before ? indexedPages(before.tree).fingerprints : null;
+      const changed = previous ? now.pages.filter((p) => previous.get(p.id) !== now.fingerprints.get(p.id)) : now.pages;
+      const replace = previous ? [...changed.map((p) => p.id), ...[...previous.keys()].filter((id) => !now.fingerprints.has(id))] : 'all';
       const bodies = await this.revisions.documents(space.organizationId, changed.flatMap((p) => (p.document ? [p.document] : [])));
       const rows: SectionRow[] = changed.flatMap((p) =>
         sections(p.title, p.document ? (bodies.get(p.document) ?? null) : null).map((s) => ({
@@ -83,8 +80,7 @@ export class SearchService {
         })),
       );
       const expected = state?.revision ? indexVersion(state) : null;
-      const ok = await this.index.apply(space, expected, { revision: space.revision, config, pages: fingerprints }, [...changed.map((p) => p.id), ...removed], rows);
-      if (ok) return;
+      if (await this.index.apply(space, expected, { revision: space.revision, config }, replace, rows)) return;
     }
   }
 
@@ -135,4 +131,28 @@ export class SearchService {
     const base = Number(page.after?.[2] ?? 0);
     return toPage(hits.map((h, i) => ({ ...h, position: base + i + 1 })), page, count, (h) => [h.rank, h.spaceId, h.position]);
   }
+}
+
+interface IndexedPage {
+  id: string;
+  title: string;
+  path: string;
+  document: string | null;
+  description: string;
+  ancestors: { id: string; title: string }[];
+}
+
+/** The pages of a tree as the index sees them, and a fingerprint of what each page's rows depend on. */
+function indexedPages(tree: PageTree): { pages: IndexedPage[]; fingerprints: Map<string, string> } {
+  const pages: IndexedPage[] = [];
+  const fingerprints = new Map<string, string>();
+  const chain = new Map<string, { id: string; title: string }[]>();
+  walk(tree, (l) => {
+    const ancestors = l.parent ? [...(chain.get(l.parent.id) ?? []), { id: l.parent.id, title: l.parent.title }] : [];
+    chain.set(l.node.id, ancestors);
+    const description = l.node.description ?? '';
+    fingerprints.set(l.node.id, `${l.node.document}|${l.node.title}|${l.path}|${description}|${ancestors.map((a) => a.title).join('/')}`);
+    pages.push({ id: l.node.id, title: l.node.title, path: l.path, document: l.node.document, description, ancestors });
+  });
+  return { pages, fingerprints };
 }

@@ -54,7 +54,7 @@ export class SqlSearchIndex extends SearchIndex {
   }
 
   async state(spaceId: string): Promise<IndexState | null> {
-    const rows: IndexState[] = await this.ds.query('SELECT revision, config, pages FROM search_state WHERE space_id = $1', [spaceId]);
+    const rows: IndexState[] = await this.ds.query('SELECT revision, config FROM search_state WHERE space_id = $1', [spaceId]);
     return rows[0] ?? null;
   }
 
@@ -66,15 +66,16 @@ export class SqlSearchIndex extends SearchIndex {
     space: { id: string; organizationId: string },
     expected: string | null,
     next: IndexState,
-    replacePages: string[],
+    replace: string[] | 'all',
     rows: SectionRow[],
   ): Promise<boolean> {
     return this.ds.transaction(async (em) => {
-      await em.query(`INSERT INTO search_state (space_id, revision, pages) VALUES ($1, '', '{}') ON CONFLICT DO NOTHING`, [space.id]);
+      await em.query(`INSERT INTO search_state (space_id, revision) VALUES ($1, '') ON CONFLICT DO NOTHING`, [space.id]);
       const [current]: { revision: string; config: string }[] = await em.query('SELECT revision, config FROM search_state WHERE space_id = $1 FOR UPDATE', [space.id]);
       if ((current.revision ? indexVersion(current) : null) !== expected) return false;
       const config = next.config;
-      if (replacePages.length) await em.query('DELETE FROM search_sections WHERE space_id = $1 AND page_id = ANY($2::text[])', [space.id, replacePages]);
+      if (replace === 'all') await em.query('DELETE FROM search_sections WHERE space_id = $1', [space.id]);
+      else if (replace.length) await em.query('DELETE FROM search_sections WHERE space_id = $1 AND page_id = ANY($2::text[])', [space.id, replace]);
       for (let i = 0; i < rows.length; i += 500) {
         const chunk = rows.slice(i, i + 500);
         await em.query(
@@ -101,7 +102,7 @@ export class SqlSearchIndex extends SearchIndex {
           ],
         );
       }
-      await em.query('UPDATE search_state SET revision = $2, config = $3, pages = $4 WHERE space_id = $1', [space.id, next.revision, next.config, JSON.stringify(next.pages)]);
+      await em.query('UPDATE search_state SET revision = $2, config = $3 WHERE space_id = $1', [space.id, next.revision, next.config]);
       return true;
     });
   }

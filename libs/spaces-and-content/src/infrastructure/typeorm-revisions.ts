@@ -127,7 +127,7 @@ export class SqlRevisionRepository extends RevisionRepository {
         `INSERT INTO documents (organization_id, hash, body)
          SELECT $3, d.hash, d.body FROM documents d
          WHERE d.organization_id = $2 AND d.hash IN (
-           SELECT DISTINCT jsonb_path_query(r.tree, 'strict $.**.document') #>> '{}' FROM revisions r WHERE r.space_id = $1)
+           SELECT DISTINCT jsonb_path_query(r.tree::jsonb, 'strict $.**.document') #>> '{}' FROM revisions r WHERE r.space_id = $1)
          ON CONFLICT DO NOTHING`,
         [spaceId, fromOrganizationId, toOrganizationId],
       );
@@ -135,7 +135,7 @@ export class SqlRevisionRepository extends RevisionRepository {
         `INSERT INTO document_links (organization_id, hash, seq, kind, target, anchor)
          SELECT $3, l.hash, l.seq, l.kind, l.target, l.anchor FROM document_links l
          WHERE l.organization_id = $2 AND l.hash IN (
-           SELECT DISTINCT jsonb_path_query(r.tree, 'strict $.**.document') #>> '{}' FROM revisions r WHERE r.space_id = $1)
+           SELECT DISTINCT jsonb_path_query(r.tree::jsonb, 'strict $.**.document') #>> '{}' FROM revisions r WHERE r.space_id = $1)
          ON CONFLICT DO NOTHING`,
         [spaceId, fromOrganizationId, toOrganizationId],
       );

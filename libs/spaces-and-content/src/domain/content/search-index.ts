@@ -19,7 +19,6 @@ export interface IndexState {
   revision: string;
   /** The text-search configuration the rows were built with (follows the space's language). */
   config: string;
-  pages: Record<string, string>;
 }
 
 /** `revision|config`: what the index of a space holds; equal versions mean equal search results. */
@@ -60,7 +59,8 @@ export abstract class SearchIndex {
     space: { id: string; organizationId: string },
     expected: string | null,
     next: IndexState,
-    replacePages: string[],
+    /** Pages whose rows are replaced by `rows`, or 'all': every row of the space. */
+    replace: string[] | 'all',
     rows: SectionRow[],
   ): Promise<boolean>;
   abstract moveSpace(spaceId: string, organizationId: string): Promise<void>;
