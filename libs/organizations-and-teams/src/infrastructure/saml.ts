@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import { DataSource } from 'typeorm';
-import { InvalidInputError, Page, PageRequest, Role } from '@app/shared-kernel';
+import { InvalidInputError, mapPage, Page, PageRequest, Role } from '@app/shared-kernel';
 import { isConfigured, SamlGateway, SamlIdentity, SamlProvider, SamlProviderRepository, ServiceProviderUrls } from '../domain/saml-provider';
 import { isoSortKey, sqlPage } from './sql';
 
@@ -46,7 +46,7 @@ export class SqlSamlProviderRepository extends SamlProviderRepository {
     const base = `SELECT p.*, ${isoSortKey('p.created_at')} AS sort_key
       FROM saml_providers p WHERE p.organization_id = $1`;
     const rows = await sqlPage<ProviderRow>(this.ds, base, [organizationId], ['sort_key', 'id'], 'asc', page, (r) => [r.sort_key!, r.id]);
-    return { ...rows, items: rows.items.map(provider) };
+    return mapPage(rows, provider);
   }
   async listAll(organizationId: string): Promise<SamlProvider[]> {
     const rows: ProviderRow[] = await this.ds.query('SELECT * FROM saml_providers WHERE organization_id = $1 ORDER BY created_at, id', [organizationId]);

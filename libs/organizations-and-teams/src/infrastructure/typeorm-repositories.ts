@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
-import { Page, PageRequest, Role, toPage } from '@app/shared-kernel';
+import { mapPage, Page, PageRequest, Role, toPage } from '@app/shared-kernel';
 import { ApiToken, TokenRepository } from '../domain/api-token';
 import { Member, MemberFilter, MemberRepository, MembershipOfUser, MemberSort, MemberView, RoleChange, SortOrder } from '../domain/member';
 import { SqlMemberQueries } from './typeorm-teams';
@@ -173,6 +173,6 @@ export class TypeOrmMemberRepository extends MemberRepository {
       .filter((m) => byId.has(m.organizationId))
       .map((m) => ({ member: m, organization: byId.get(m.organizationId)!, role: m.role as Role }));
     const result = toPage(rows, page, count, (r) => [r.member.joinedAt.toISOString(), r.member.organizationId]);
-    return { ...result, items: result.items.map(({ organization, role }) => ({ organization, role })) };
+    return mapPage(result, ({ organization, role }) => ({ organization, role }));
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Page, PageRequest, Role } from '@app/shared-kernel';
+import { mapPage, Page, PageRequest, Role } from '@app/shared-kernel';
 import { Invite, InviteRepository } from '../domain/invite';
 import { MemberFilter, MemberRepository, MemberSort, MemberView, RoleChange, SortOrder } from '../domain/member';
 import { Team, TeamMemberView, TeamRepository, TeamRole, TeamView } from '../domain/team';
@@ -53,7 +53,6 @@ function memberView(r: MemberSqlRow): MemberView {
   };
 }
 
-const mapPage = <A, B>(p: Page<A>, f: (a: A) => B): Page<B> => ({ ...p, items: p.items.map(f) });
 
 /** Member queries that need users and teams: raw SQL, one round trip per page. */
 export class SqlMemberQueries {

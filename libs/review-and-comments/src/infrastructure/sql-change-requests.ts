@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Page, PageRequest, toPage } from '@app/shared-kernel';
+import { mapPage, Page, PageRequest, toPage } from '@app/shared-kernel';
 import { ChangeRequest, ChangeRequestFilter, ChangeRequestRepository } from '../domain/change-request';
 
 interface Row {
@@ -72,7 +72,7 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     params.push(page.limit + 1);
     const rows: Row[] = await this.ds.query(`SELECT * FROM change_requests WHERE ${where} ORDER BY number DESC LIMIT $${params.length}`, params);
     const result = toPage(rows, page, count, (r) => [r.number, r.id]);
-    return { ...result, items: result.items.map(toDomain) };
+    return mapPage(result, toDomain);
   }
 
   async find(spaceId: string, ref: string): Promise<ChangeRequest | null> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { pgPool } from './pg-pool';
 import { DataSource, In, IsNull, Not, Repository, SelectQueryBuilder } from 'typeorm';
-import { DefaultLevel, Page, PageRequest, toPage } from '@app/shared-kernel';
+import { DefaultLevel, mapPage, Page, PageRequest, toPage } from '@app/shared-kernel';
 import { Collection, CollectionRepository, CollectionTree } from '../domain/collection';
 import { Space, SpaceMergeRules, SpaceRepository } from '../domain/space';
 import { CollectionRow, SpaceRow } from './orm-entities';
@@ -60,7 +60,7 @@ async function keysetPage<R extends object, T>(
   }
   const rows = await qb.getMany();
   const result = toPage(rows, page, count, keyOf);
-  return { ...result, items: result.items.map(map) };
+  return mapPage(result, map);
 }
 
 @Injectable()
