@@ -7,6 +7,7 @@ import { FilesSettings, FileStorageDirectory, SearchSettings, SpacesAndContentMo
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';
+import { PersistenceModule } from '@app/persistence';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
 import { BootstrapService } from './auth/bootstrap.service';
 import { RateLimitGuard } from './auth/rate-limit.guard';
@@ -56,6 +57,7 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(config, databaseUrl),
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
+        PersistenceModule,
         OrganizationsAndTeamsModule,
         SpacesAndContentModule,
         ReviewAndCommentsModule,

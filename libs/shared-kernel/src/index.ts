@@ -11,5 +11,6 @@ export * from './http/error.dto';
 export * from './http/api-errors';
 export * from './ttl-cache';
 export * from './semaphore';
+export * from './unit-of-work';
 export * from './http/delete-status';
 export * from './http/satisfies';

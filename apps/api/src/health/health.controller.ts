@@ -1,3 +1,4 @@
+import { Db } from '@app/persistence';
 import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -17,7 +18,7 @@ class ReadinessDto {
 @Public()
 @Controller('health')
 export class HealthController {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: Db) {}
 
   @Get()
   @HttpCode(200)

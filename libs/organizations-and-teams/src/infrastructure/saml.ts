@@ -1,7 +1,6 @@
+import { Db } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
-import { DataSource } from 'typeorm';
 import { InvalidInputError, mapPage, Page, PageRequest, Role } from '@app/shared-kernel';
 import { isConfigured, SamlGateway, SamlIdentity, SamlProvider, SamlProviderRepository, ServiceProviderUrls } from '../domain/saml-provider';
 import { isoSortKey, sqlPage } from './sql';
@@ -39,7 +38,7 @@ function provider(r: ProviderRow): SamlProvider {
 
 @Injectable()
 export class SqlSamlProviderRepository extends SamlProviderRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {
+  constructor(private readonly ds: Db) {
     super();
   }
   async list(organizationId: string, page: PageRequest): Promise<Page<SamlProvider>> {
@@ -94,7 +93,7 @@ export class SqlSamlProviderRepository extends SamlProviderRepository {
  */
 class PgRequestCache implements CacheProvider {
   constructor(
-    private readonly ds: DataSource,
+    private readonly ds: Db,
     private readonly providerId: string,
   ) {}
   async saveAsync(key: string, value: string) {
@@ -127,7 +126,7 @@ const NAME_ATTRIBUTES = ['displayName', 'name', 'http://schemas.xmlsoap.org/ws/2
 /** The SAML protocol through @node-saml/node-saml. */
 @Injectable()
 export class NodeSamlGateway extends SamlGateway {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {
+  constructor(private readonly ds: Db) {
     super();
   }
 

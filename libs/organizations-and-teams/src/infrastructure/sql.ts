@@ -1,13 +1,14 @@
 import type { Page, PageRequest } from '@app/shared-kernel';
 import { toPage } from '@app/shared-kernel';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import type { Db } from '@app/persistence';
 
 /**
  * Runs a keyset-paged raw query. `base` selects the rows (with `$n` parameters in `params`);
  * `key` is the [sort expression, tiebreak expression] pair; rows after the cursor come after it in `dir`.
  */
 export async function sqlPage<R>(
-  db: DataSource | EntityManager,
+  db: Db | EntityManager,
   base: string,
   params: unknown[],
   key: [string, string],

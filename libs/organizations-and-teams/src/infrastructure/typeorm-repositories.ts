@@ -1,6 +1,6 @@
+import { Db } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { mapPage, Page, PageRequest, Role, toPage } from '@app/shared-kernel';
 import { ApiToken, TokenRepository } from '../domain/api-token';
 import { Member, MemberFilter, MemberRepository, MembershipOfUser, MemberSort, MemberView, RoleChange, SortOrder } from '../domain/member';
@@ -11,8 +11,11 @@ import { ApiTokenRow, MemberRow, OrganizationRow, UserRow } from './orm-entities
 
 @Injectable()
 export class TypeOrmUserRepository extends UserRepository {
-  constructor(@InjectRepository(UserRow) private readonly rows: Repository<UserRow>) {
+  constructor(private readonly db: Db) {
     super();
+  }
+  private get rows(): Repository<UserRow> {
+    return this.db.repo(UserRow);
   }
   async findById(id: string): Promise<User | null> {
     return this.rows.findOneBy({ id });
@@ -36,8 +39,11 @@ export class TypeOrmUserRepository extends UserRepository {
 
 @Injectable()
 export class TypeOrmTokenRepository extends TokenRepository {
-  constructor(@InjectRepository(ApiTokenRow) private readonly rows: Repository<ApiTokenRow>) {
+  constructor(private readonly db: Db) {
     super();
+  }
+  private get rows(): Repository<ApiTokenRow> {
+    return this.db.repo(ApiTokenRow);
   }
   async insert(token: ApiToken): Promise<void> {
     await this.rows.insert(token);
@@ -83,8 +89,11 @@ function organizationToRow(org: Organization): OrganizationRow {
 
 @Injectable()
 export class TypeOrmOrganizationRepository extends OrganizationRepository {
-  constructor(@InjectRepository(OrganizationRow) private readonly rows: Repository<OrganizationRow>) {
+  constructor(private readonly db: Db) {
     super();
+  }
+  private get rows(): Repository<OrganizationRow> {
+    return this.db.repo(OrganizationRow);
   }
   async findById(id: string): Promise<Organization | null> {
     const row = await this.rows.findOneBy({ id });
@@ -105,13 +114,15 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
 export class TypeOrmMemberRepository extends MemberRepository {
   private readonly sql: SqlMemberQueries;
 
-  constructor(
-    @InjectRepository(MemberRow) private readonly rows: Repository<MemberRow>,
-    @InjectRepository(OrganizationRow) private readonly organizations: Repository<OrganizationRow>,
-    @InjectDataSource() ds: DataSource,
-  ) {
+  constructor(private readonly db: Db) {
     super();
-    this.sql = new SqlMemberQueries(ds);
+    this.sql = new SqlMemberQueries(db);
+  }
+  private get rows(): Repository<MemberRow> {
+    return this.db.repo(MemberRow);
+  }
+  private get organizations(): Repository<OrganizationRow> {
+    return this.db.repo(OrganizationRow);
   }
   list(organizationId: string, filter: MemberFilter, sort: MemberSort, order: SortOrder, page: PageRequest): Promise<Page<MemberView>> {
     return this.sql.list(organizationId, filter, sort, order, page);

@@ -1,6 +1,5 @@
+import { Db } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { mapPage, Page, PageRequest, Role } from '@app/shared-kernel';
 import { Invite, InviteRepository } from '../domain/invite';
 import { MemberFilter, MemberRepository, MemberSort, MemberView, RoleChange, SortOrder } from '../domain/member';
@@ -56,7 +55,7 @@ function memberView(r: MemberSqlRow): MemberView {
 
 /** Member queries that need users and teams: raw SQL, one round trip per page. */
 export class SqlMemberQueries {
-  constructor(private readonly ds: DataSource) {}
+  constructor(private readonly ds: Db) {}
 
   async list(organizationId: string, filter: MemberFilter, sort: MemberSort, order: SortOrder, page: PageRequest): Promise<Page<MemberView>> {
     const params: unknown[] = [organizationId];
@@ -131,7 +130,7 @@ function likePattern(text: string): string {
 
 @Injectable()
 export class SqlTeamRepository extends TeamRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {
+  constructor(private readonly ds: Db) {
     super();
   }
 
@@ -256,7 +255,7 @@ function invite(r: InviteSqlRow): Invite {
 
 @Injectable()
 export class SqlInviteRepository extends InviteRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {
+  constructor(private readonly ds: Db) {
     super();
   }
   async list(organizationId: string, page: PageRequest): Promise<Page<Invite>> {

@@ -1,6 +1,5 @@
+import { Db } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { mapPage, Page, PageRequest, toPage } from '@app/shared-kernel';
 import { ChangeRequest, ChangeRequestFilter, ChangeRequestRepository } from '../domain/change-request';
 
@@ -48,7 +47,7 @@ function toDomain(r: Row): ChangeRequest {
 
 @Injectable()
 export class SqlChangeRequestRepository extends ChangeRequestRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {
+  constructor(private readonly ds: Db) {
     super();
   }
 

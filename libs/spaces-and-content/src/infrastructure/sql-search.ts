@@ -1,7 +1,5 @@
+import { Db } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { pgPool } from './pg-pool';
 import type { PageRequest } from '@app/shared-kernel';
 import { IndexState, indexVersion, PageHit, SearchIndex, SectionRow, SpaceHit, SpaceResults } from '../domain/content/search-index';
 
@@ -49,7 +47,7 @@ interface SectionHitRow {
 /** The search index in PostgreSQL: tsvector + GIN, ranking with ts_rank, excerpts with ts_headline. */
 @Injectable()
 export class SqlSearchIndex extends SearchIndex {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {
+  constructor(private readonly ds: Db) {
     super();
   }
 
@@ -122,11 +120,11 @@ export class SqlSearchIndex extends SearchIndex {
   async searchSpace(spaceId: string, config: string, query: string, page: PageRequest): Promise<SpaceResults> {
     const values: unknown[] = [spaceId, config, query, page.limit + 1];
     if (page.after) values.push(String(page.after[0]), String(page.after[1]));
-    const { rows } = await pgPool(this.ds).query<Partial<SectionHitRow> & { version: string | null; total: number | null; rank: string | null }>({
-      name: page.after ? 'search_space_after' : 'search_space',
-      text: page.after ? SEARCH_SPACE_AFTER : SEARCH_SPACE,
+    const rows = await this.ds.namedQuery<Partial<SectionHitRow> & { version: string | null; total: number | null; rank: string | null }>(
+      page.after ? 'search_space_after' : 'search_space',
+      page.after ? SEARCH_SPACE_AFTER : SEARCH_SPACE,
       values,
-    });
+    );
     const found = rows.filter((r) => r.page_id != null) as (SectionHitRow & { total: number; rank: string })[];
     // Past the last page the count needs its own statement (another snapshot): such a result is not cached.
     const past = !found.length && page.after;

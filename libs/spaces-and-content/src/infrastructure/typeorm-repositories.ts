@@ -1,7 +1,6 @@
+import { Db } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { pgPool } from './pg-pool';
-import { DataSource, In, IsNull, Not, Repository, SelectQueryBuilder } from 'typeorm';
+import { In, IsNull, Not, Repository, SelectQueryBuilder } from 'typeorm';
 import { DefaultLevel, mapPage, Page, PageRequest, toPage } from '@app/shared-kernel';
 import { Collection, CollectionRepository, CollectionTree } from '../domain/collection';
 import { Space, SpaceMergeRules, SpaceRepository } from '../domain/space';
@@ -65,11 +64,11 @@ async function keysetPage<R extends object, T>(
 
 @Injectable()
 export class TypeOrmCollectionRepository extends CollectionRepository {
-  constructor(
-    @InjectRepository(CollectionRow) private readonly rows: Repository<CollectionRow>,
-    @InjectDataSource() private readonly dataSource: DataSource,
-  ) {
+  constructor(private readonly dataSource: Db) {
     super();
+  }
+  private get rows(): Repository<CollectionRow> {
+    return this.dataSource.repo(CollectionRow);
   }
 
   async findById(id: string): Promise<Collection | null> {
@@ -132,11 +131,11 @@ const SPACE_BY_ID = `SELECT id, organization_id AS "organizationId", title, emoj
 
 @Injectable()
 export class TypeOrmSpaceRepository extends SpaceRepository {
-  constructor(
-    @InjectRepository(SpaceRow) private readonly rows: Repository<SpaceRow>,
-    @InjectDataSource() private readonly dataSource: DataSource,
-  ) {
+  constructor(private readonly dataSource: Db) {
     super();
+  }
+  private get rows(): Repository<SpaceRow> {
+    return this.dataSource.repo(SpaceRow);
   }
 
   /**
@@ -144,7 +143,7 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
    * without a query runner or entity hydration (see docs/benchmarks.md for what it saves).
    */
   async findById(id: string): Promise<Space | null> {
-    const { rows } = await pgPool(this.dataSource).query<SpaceRow>({ name: 'space_by_id', text: SPACE_BY_ID, values: [id] });
+    const rows = await this.dataSource.namedQuery<SpaceRow>('space_by_id', SPACE_BY_ID, [id]);
     return rows.length ? spaceToDomain(rows[0]) : null;
   }
   async insert(space: Space): Promise<void> {

@@ -1,7 +1,6 @@
+import { Db } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { TtlCache } from '@app/shared-kernel';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { JsonDocument } from '../domain/content/document';
 import { Revision, RevisionRepository } from '../domain/content/revision';
 import { extractLinks, ExtractedLink } from '../domain/content/links';
@@ -21,7 +20,7 @@ interface RevisionRow {
 
 @Injectable()
 export class SqlRevisionRepository extends RevisionRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {
+  constructor(private readonly ds: Db) {
     super();
   }
 

@@ -1,3 +1,4 @@
+import { Db } from '@app/persistence';
 import { DataSource } from 'typeorm';
 import { createTestDatabase } from '../../../../test/support/database';
 import type { Collection } from '../domain/collection';
@@ -27,8 +28,8 @@ describe('spaces-and-content adapters (PostgreSQL)', () => {
     db = await createTestDatabase();
     ds = new DataSource({ type: 'postgres', url: db.url, entities: CONTENT_ENTITIES });
     await ds.initialize();
-    spaces = new TypeOrmSpaceRepository(ds.getRepository(SpaceRow), ds);
-    collections = new TypeOrmCollectionRepository(ds.getRepository(CollectionRow), ds);
+    spaces = new TypeOrmSpaceRepository(new Db(ds));
+    collections = new TypeOrmCollectionRepository(new Db(ds));
   });
   afterAll(async () => {
     await ds.destroy();
