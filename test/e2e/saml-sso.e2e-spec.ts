@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { IdentityService } from '@app/organizations-and-teams';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
@@ -186,6 +187,123 @@ describe('SAML providers and a real SSO login', () => {
     });
   });
 
+  describe('identities and token scope (no account takeover)', () => {
+    const provider = async (org: string, owner: TestUser, who: TestIdp) =>
+      (
+        await t.http
+          .post(`/v1/orgs/${org}/saml`)
+          .set(owner.auth)
+          .send({ label: 'IdP', entityID: who.entityID, certificate: who.certificate, ssoURL: who.ssoURL, defaultRole: 'edit' })
+          .expect(201)
+      ).body as { id: string; service: { acsURL: string; entityID: string } };
+    const login = async (p: { id: string; service: { acsURL: string; entityID: string } }, who: TestIdp, email: string, nameID?: string) => {
+      const started = await t.http.get(`/v1/sso/saml/${p.id}/start`).expect(302);
+      const { id } = authnRequestId(started.headers.location);
+      const response = signedResponse(who, { inResponseTo: id, acsURL: p.service.acsURL, audience: p.service.entityID, email, nameID });
+      return t.http.post(`/v1/sso/saml/${p.id}/acs`).type('form').send({ SAMLResponse: response });
+    };
+    const count = async (sql: string, params: unknown[]) => {
+      const ds = t.app.get(DataSource);
+      return Number((await ds.query(sql, params))[0].n);
+    };
+    const writes = async (userId: string | null, providerId: string) => ({
+      users: await count('SELECT count(*) AS n FROM users', []),
+      tokens: await count('SELECT count(*) AS n FROM api_tokens WHERE user_id = $1', [userId ?? '']),
+      memberships: await count('SELECT count(*) AS n FROM organization_members WHERE user_id = $1', [userId ?? '']),
+      identities: await count('SELECT count(*) AS n FROM sso_identities WHERE provider_id = $1', [providerId]),
+      assertions: await count('SELECT count(*) AS n FROM saml_assertions WHERE provider_id = $1', [providerId]),
+    });
+
+    it('an IdP asserting another person’s email gets no token and changes nothing', async () => {
+      const identity = t.app.get(IdentityService);
+      const victimUser = await identity.createUser({ email: 'victim@victim.test', displayName: 'Victim' });
+      const victim: TestUser = { id: victimUser.id, email: victimUser.email, token: '', auth: { Authorization: '' } };
+      const victimToken = (await identity.issueToken(victimUser.id)).token;
+      victim.auth = { Authorization: `Bearer ${victimToken}` };
+      const victimOrg = await t.organization(victim, 'Victim Inc');
+      const attacker = await t.user('attacker');
+      const attackerOrg = await t.organization(attacker, 'Attacker Ltd');
+      const evil = await provider(attackerOrg, attacker, otherIdp);
+      const before = await writes(victimUser.id, evil.id);
+
+      const res = await login(evil, otherIdp, 'VICTIM@victim.test');
+      expectError(res, 403, /already exists and is not a member of this organization/);
+      expect(await writes(victimUser.id, evil.id)).toEqual(before);
+      expect(before).toMatchObject({ tokens: 1, memberships: 1, identities: 0, assertions: 0 });
+      // The victim's organization is untouched and still theirs alone.
+      const members = (await t.http.get(`/v1/orgs/${victimOrg}/members`).set(victim.auth).expect(200)).body;
+      expect(members.items.map((m: { user: { id: string } }) => m.user.id)).toEqual([victimUser.id]);
+    });
+
+    it('a member of X logs in through X’s IdP; the identity stays linked when the email changes; the token reaches X only', async () => {
+      const owner = await t.user('owner');
+      const x = await t.organization(owner, 'Org X');
+      const y = await t.organization(owner, 'Org Y');
+      const identity = t.app.get(IdentityService);
+      const person = await identity.createUser({ email: 'member@corp-x.test', displayName: 'Member' });
+      const plain = (await identity.issueToken(person.id)).token;
+      const personUser: TestUser = { id: person.id, email: person.email, token: plain, auth: { Authorization: `Bearer ${plain}` } };
+      await t.member(x, personUser, 'admin');
+      await t.member(y, personUser, 'admin');
+      const ySpace = (await t.http.post(`/v1/orgs/${y}/spaces`).set(owner.auth).send({ title: 'Y docs' }).expect(201)).body;
+      const xSpace = (await t.http.post(`/v1/orgs/${x}/spaces`).set(owner.auth).send({ title: 'X docs' }).expect(201)).body;
+      const p = await provider(x, owner, idp);
+
+      const first = await login(p, idp, 'member@corp-x.test', 'emp-0001');
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ user: person.id, organization: x, role: 'admin' });
+      // Linked by (provider, NameID): the IdP may change the email; the same user signs in.
+      const second = await login(p, idp, 'renamed@corp-x.test', 'emp-0001');
+      expect(second.body).toMatchObject({ user: person.id });
+      expect(await count('SELECT count(*) AS n FROM sso_identities WHERE provider_id = $1', [p.id])).toBe(1);
+
+      const sso = { Authorization: `Bearer ${first.body.token}` };
+      await t.http.get(`/v1/spaces/${xSpace.id}`).set(sso).expect(200);
+      expectError(await t.http.get(`/v1/spaces/${ySpace.id}`).set(sso), 404);
+      expectError(await t.http.get(`/v1/orgs/${y}`).set(sso), 404);
+      expectError(await t.http.get(`/v1/orgs/${y}/spaces`).set(sso), 404);
+      expectError(await t.http.get(`/v1/orgs/${y}/members`).set(sso), 404);
+      expectError(await t.http.patch(`/v1/spaces/${ySpace.id}`).set(sso).send({ title: 'Taken' }), 404);
+      expectError(await t.http.post(`/v1/spaces/${xSpace.id}/transfer`).set(sso).send({ organization: y }), 404);
+      const orgs = (await t.http.get('/v1/orgs').set(sso).expect(200)).body;
+      expect(orgs.items.map((o: { id: string }) => o.id)).toEqual([x]);
+      expect(orgs.count).toBe(1);
+      expectError(await t.http.post('/v1/orgs').set(sso).send({ title: 'New' }), 403, /SSO/);
+      // Users are visible through organization X only.
+      const yOnly = await t.user('y-only');
+      await t.member(y, yOnly, 'read');
+      await t.http.get(`/v1/users/${owner.id}`).set(sso).expect(200);
+      expectError(await t.http.get(`/v1/users/${yOnly.id}`).set(sso), 404);
+      await t.http.get(`/v1/users/${yOnly.id}`).set(personUser.auth).expect(200);
+      // The person's own token keeps its full reach.
+      await t.http.get(`/v1/spaces/${ySpace.id}`).set(personUser.auth).expect(200);
+      expect((await t.http.get('/v1/orgs').set(personUser.auth).expect(200)).body.count).toBe(2);
+    });
+
+    it('an email only another organization’s IdP vouched for does not join by email domain', async () => {
+      const owner = await t.user('owner');
+      const victimOrg = await t.organization(owner, 'Victim by domain');
+      await t.http.patch(`/v1/orgs/${victimOrg}`).set(owner.auth).send({ emailDomains: ['victim-domain.test'], defaultRole: 'edit' }).expect(200);
+      const attacker = await t.user('attacker');
+      const attackerOrg = await t.organization(attacker, 'Attacker by domain');
+      const evil = await provider(attackerOrg, attacker, otherIdp);
+
+      const res = await login(evil, otherIdp, 'ceo@victim-domain.test');
+      expect(res.status).toBe(200);
+      const created = res.body.user as string;
+      // With the SSO token: the victim's organization is out of its reach.
+      expectError(await t.http.post(`/v1/orgs/${victimOrg}/join`).set('Authorization', `Bearer ${res.body.token}`), 404);
+      // With a token of full reach (e.g. made by an operator): still refused, the email is not verified.
+      const full = (await t.app.get(IdentityService).issueToken(created)).token;
+      expectError(await t.http.post(`/v1/orgs/${victimOrg}/join`).set('Authorization', `Bearer ${full}`), 403, /identity provider of another organization/);
+      expect(await count('SELECT count(*) AS n FROM organization_members WHERE organization_id = $1', [victimOrg])).toBe(1);
+      // A user whose email Quire did not get from an IdP still joins by domain.
+      const real = await t.app.get(IdentityService).createUser({ email: 'cfo@victim-domain.test' });
+      const realToken = (await t.app.get(IdentityService).issueToken(real.id)).token;
+      await t.http.post(`/v1/orgs/${victimOrg}/join`).set('Authorization', `Bearer ${realToken}`).expect(204);
+    });
+  });
+
   describe('organization-wide SSO', () => {
     it('with sso: true, members who are not SSO members cannot get tokens outside SSO; SSO members can', async () => {
       const owner = await t.user('owner');
@@ -195,7 +313,7 @@ describe('SAML providers and a real SSO login', () => {
       await t.http.patch(`/v1/orgs/${org}`).set(owner.auth).send({ sso: true }).expect(200);
       const identity = t.app.get(IdentityService);
       await expect(identity.issueToken(plain.id)).rejects.toThrow(/enforces SSO/);
-      await expect(identity.issueToken(plain.id, { via: 'sso' })).resolves.toMatchObject({ token: expect.any(String) });
+      await expect(identity.issueToken(plain.id, { via: { sso: org } })).resolves.toMatchObject({ token: expect.any(String) });
       const marked = await t.http.post(`/v1/orgs/${org}/members/${plain.id}/sso`).set(owner.auth).expect(200);
       expect(marked.body.sso).toBe(true);
       await expect(identity.issueToken(plain.id)).resolves.toMatchObject({ token: expect.any(String) });

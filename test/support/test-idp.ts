@@ -31,6 +31,8 @@ export interface ResponseOptions {
   acsURL: string;
   audience: string;
   email: string;
+  /** A persistent NameID other than the email (then the email travels as an attribute). Default: the email. */
+  nameID?: string;
   displayName?: string;
   assertionId?: string;
   /** Seconds from now; negative makes an expired assertion. */
@@ -59,7 +61,9 @@ export function signedResponse(idp: TestIdp, o: ResponseOptions): string {
     `<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
     `<saml:Assertion ID="${assertionId}" Version="2.0" IssueInstant="${iso(now)}">` +
     `<saml:Issuer>${issuer}</saml:Issuer>` +
-    `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${o.email}</saml:NameID>` +
+    (o.nameID
+      ? `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${o.nameID}</saml:NameID>`
+      : `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${o.email}</saml:NameID>`) +
     `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
     `<saml:SubjectConfirmationData InResponseTo="${o.inResponseTo}" NotOnOrAfter="${iso(until)}" Recipient="${o.acsURL}"/>` +
     `</saml:SubjectConfirmation></saml:Subject>` +
@@ -67,7 +71,9 @@ export function signedResponse(idp: TestIdp, o: ResponseOptions): string {
     `<saml:AudienceRestriction><saml:Audience>${o.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
     `<saml:AuthnStatement AuthnInstant="${iso(now)}" SessionIndex="_session${counter}"><saml:AuthnContext>` +
     `<saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:Password</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
-    `<saml:AttributeStatement><saml:Attribute Name="displayName"><saml:AttributeValue>${o.displayName ?? 'SSO Person'}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>` +
+    `<saml:AttributeStatement><saml:Attribute Name="displayName"><saml:AttributeValue>${o.displayName ?? 'SSO Person'}</saml:AttributeValue></saml:Attribute>` +
+    (o.nameID ? `<saml:Attribute Name="email"><saml:AttributeValue>${o.email}</saml:AttributeValue></saml:Attribute>` : '') +
+    `</saml:AttributeStatement>` +
     `</saml:Assertion></samlp:Response>`;
   let out = xml;
   if (o.sign !== false) {

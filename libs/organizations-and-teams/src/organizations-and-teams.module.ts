@@ -12,7 +12,8 @@ import { InvitesService } from './application/invites.service';
 import { SsoService } from './application/sso.service';
 import { SamlGateway, SamlProviderRepository } from './domain/saml-provider';
 import { SamlProvidersController, SsoLoginController } from './http/sso.controller';
-import { NodeSamlGateway, SqlSamlProviderRepository } from './infrastructure/saml';
+import { NodeSamlGateway, SqlSamlProviderRepository, SqlSsoIdentityRepository } from './infrastructure/saml';
+import { SsoIdentityRepository } from './domain/sso-identity';
 import { MembersService } from './application/members.service';
 import { TeamsService } from './application/teams.service';
 import { InviteRepository } from './domain/invite';
@@ -43,6 +44,7 @@ import {
     SsoService,
     { provide: SamlProviderRepository, useClass: SqlSamlProviderRepository },
     { provide: SamlGateway, useClass: NodeSamlGateway },
+    { provide: SsoIdentityRepository, useClass: SqlSsoIdentityRepository },
     { provide: TeamRepository, useClass: SqlTeamRepository },
     { provide: InviteRepository, useClass: SqlInviteRepository },
     { provide: UserRepository, useClass: TypeOrmUserRepository },

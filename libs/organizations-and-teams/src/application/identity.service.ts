@@ -42,7 +42,7 @@ export class IdentityService {
     this.cache = new TtlCache(settings.tokenTtlMs, settings.maxEntries);
   }
 
-  async createUser(input: { email: string; displayName?: string; photoURL?: string | null }): Promise<User> {
+  async createUser(input: { email: string; displayName?: string; photoURL?: string | null; emailAssertedBy?: string }): Promise<User> {
     const email = normalizeEmail(input.email);
     if (!isEmail(email)) throw new InvalidInputError(`"${input.email}" is not an email address`);
     if (await this.users.findByEmail(email)) throw new ConflictError(`A user with email ${email} already exists`);
@@ -52,6 +52,7 @@ export class IdentityService {
       displayName: input.displayName?.trim() || email.split('@')[0],
       photoURL: input.photoURL ?? null,
       createdAt: this.clock.now(),
+      emailAssertedBy: input.emailAssertedBy ?? null,
     };
     await this.users.insert(user);
     return user;
@@ -63,9 +64,10 @@ export class IdentityService {
     return user;
   }
 
-  /** A user as another user may see them: themselves, or someone they share an organization with. */
+  /** A user as another user may see them: themselves, or someone they share an organization with (the token's, when scoped). */
   async getVisibleUser(actor: Actor, userId: string): Promise<User> {
-    const user = userId === actor.userId || (await this.members.shareOrganization(actor.userId, userId)) ? await this.users.findById(userId) : null;
+    const visible = userId === actor.userId || (await this.members.shareOrganization(actor.userId, userId, actor.scope));
+    const user = visible ? await this.users.findById(userId) : null;
     if (!user) throw new NotFoundError('User', userId);
     return user;
   }
@@ -89,10 +91,10 @@ export class IdentityService {
    */
   async issueToken(
     userId: string,
-    options: { label?: string; expiresAt?: Date | null; chosen?: string; via?: 'sso' | 'other' } = {},
+    options: { label?: string; expiresAt?: Date | null; chosen?: string; via?: { sso: string } } = {},
   ): Promise<{ token: string; record: ApiToken }> {
     await this.getUser(userId);
-    if (options.via !== 'sso') {
+    if (!options.via) {
       const enforcing = await this.members.organizationsRequiringSso(userId);
       if (enforcing.length) {
         throw new ForbiddenError(`Organization ${enforcing.join(', ')} enforces SSO: this user must sign in through SSO to get a token`);
@@ -117,6 +119,7 @@ export class IdentityService {
       createdAt: now,
       expiresAt: options.expiresAt ?? null,
       revokedAt: null,
+      organizationId: options.via?.sso ?? null,
     };
     await this.tokens.insert(record);
     return { token, record };
@@ -151,7 +154,7 @@ export class IdentityService {
     if (!isUsable(record, new Date(nowMs))) {
       throw new UnauthenticatedError(record.revokedAt ? 'The token has been revoked' : 'The token has expired');
     }
-    const actor: Actor = { userId: record.userId, tokenId: record.id };
+    const actor: Actor = record.organizationId ? { userId: record.userId, tokenId: record.id, scope: record.organizationId } : { userId: record.userId, tokenId: record.id };
     this.cache.set(hash, { actor, expiresAt: record.expiresAt?.getTime() ?? null }, nowMs);
     return actor;
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ForbiddenError, IdGenerator, NotFoundError, Page, PageRequest, Role, strongestRole } from '@app/shared-kernel';
+import { Actor, Clock, ForbiddenError, IdGenerator, NotFoundError, Page, PageRequest, Role, strongestRole, reaches } from '@app/shared-kernel';
 import { Invite, InviteRepository } from '../domain/invite';
 import { MemberRepository } from '../domain/member';
 import { OrganizationRepository } from '../domain/organization';
@@ -24,19 +24,19 @@ export class InvitesService {
   }
 
   async list(actor: Actor, organizationId: string, page: PageRequest): Promise<Page<Invite>> {
-    await this.access.require(organizationId, actor.userId, 'admin');
+    await this.access.require(organizationId, actor, 'admin');
     return this.invites.list(organizationId, page);
   }
 
   async get(actor: Actor, organizationId: string, inviteId: string): Promise<Invite> {
-    await this.access.require(organizationId, actor.userId, 'admin');
+    await this.access.require(organizationId, actor, 'admin');
     const invite = await this.invites.find(organizationId, inviteId);
     if (!invite) throw new NotFoundError('Invite', inviteId);
     return invite;
   }
 
   async create(actor: Actor, organizationId: string, role: Role): Promise<Invite> {
-    await this.access.require(organizationId, actor.userId, 'admin');
+    await this.access.require(organizationId, actor, 'admin');
     await this.requireEnabled(organizationId);
     const invite: Invite = { id: this.ids.next(), organizationId, role, createdBy: actor.userId, createdAt: this.clock.now() };
     await this.invites.insert(invite);
@@ -50,15 +50,15 @@ export class InvitesService {
   }
 
   async delete(actor: Actor, organizationId: string, inviteId: string): Promise<'deleted' | 'absent'> {
-    const role = await this.access.roleOf(organizationId, actor.userId);
+    const role = await this.access.roleOf(organizationId, actor);
     if (role === null) return 'absent';
-    await this.access.require(organizationId, actor.userId, 'admin');
+    await this.access.require(organizationId, actor, 'admin');
     return (await this.invites.delete(organizationId, inviteId)) ? 'deleted' : 'absent';
   }
 
   /** Joins (or raises the caller's role to) the invite's role. Never lowers an existing role. */
   async join(actor: Actor, organizationId: string, inviteId: string): Promise<void> {
-    const invite = await this.invites.find(organizationId, inviteId);
+    const invite = reaches(actor, organizationId) ? await this.invites.find(organizationId, inviteId) : null;
     if (!invite) throw new NotFoundError('Invite', inviteId);
     await this.requireEnabled(organizationId);
     const existing = await this.members.find(organizationId, actor.userId);
@@ -76,7 +76,7 @@ export class InvitesService {
 
   /** `redundant`: the caller already has at least the invite's role. */
   async redundantFor(actor: Actor, invite: Invite): Promise<boolean> {
-    const role = await this.access.roleOf(invite.organizationId, actor.userId);
+    const role = await this.access.roleOf(invite.organizationId, actor);
     return role !== null && strongestRole(role, invite.role) === role;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ConflictError, ForbiddenError, InvalidInputError, NotFoundError, Page, PageRequest, Role, roleAtLeast } from '@app/shared-kernel';
+import { Actor, Clock, ConflictError, ForbiddenError, InvalidInputError, NotFoundError, Page, PageRequest, reaches, Role, roleAtLeast } from '@app/shared-kernel';
 import { MemberFilter, MemberRepository, MemberSort, MemberView, SortOrder } from '../domain/member';
 import { OrganizationRepository } from '../domain/organization';
 import { TeamRepository, TeamRole, TeamView } from '../domain/team';
@@ -19,18 +19,18 @@ export class MembersService {
   ) {}
 
   list(actor: Actor, organizationId: string, filter: MemberFilter, sort: MemberSort, order: SortOrder, page: PageRequest): Promise<Page<MemberView>> {
-    return this.access.require(organizationId, actor.userId, 'read').then(() => this.members.list(organizationId, filter, sort, order, page));
+    return this.access.require(organizationId, actor, 'read').then(() => this.members.list(organizationId, filter, sort, order, page));
   }
 
   async get(actor: Actor, organizationId: string, userId: string): Promise<MemberView> {
-    await this.access.require(organizationId, actor.userId, 'read');
+    await this.access.require(organizationId, actor, 'read');
     const view = await this.members.view(organizationId, userId);
     if (!view) throw new NotFoundError('Member', userId);
     return view;
   }
 
   async updateRole(actor: Actor, organizationId: string, userId: string, role: Role | null): Promise<MemberView> {
-    await this.access.require(organizationId, actor.userId, 'admin');
+    await this.access.require(organizationId, actor, 'admin');
     if (role === null) throw new InvalidInputError('role: guests (null) are not supported yet; give a role');
     const outcome = await this.members.changeRole(organizationId, userId, role);
     if (outcome === 'absent') throw new NotFoundError('Member', userId);
@@ -41,7 +41,7 @@ export class MembersService {
 
   /** Admins remove anyone; a member may remove themselves (leave). 'absent' also for callers outside the organization. */
   async remove(actor: Actor, organizationId: string, userId: string): Promise<'removed' | 'absent'> {
-    const role = await this.access.roleOf(organizationId, actor.userId);
+    const role = await this.access.roleOf(organizationId, actor);
     if (role === null) return 'absent';
     if (userId !== actor.userId && !roleAtLeast(role, 'admin')) throw new ForbiddenError('Only admins can remove other members');
     const outcome = await this.members.remove(organizationId, userId);
@@ -52,13 +52,13 @@ export class MembersService {
 
   /** POST /members/{userId}/sso: lets a member sign in through SSO (admins). */
   async markSso(actor: Actor, organizationId: string, userId: string): Promise<MemberView> {
-    await this.access.require(organizationId, actor.userId, 'admin');
+    await this.access.require(organizationId, actor, 'admin');
     if (!(await this.members.markSso(organizationId, userId))) throw new NotFoundError('Member', userId);
     return (await this.members.view(organizationId, userId))!;
   }
 
   async teamsOf(actor: Actor, organizationId: string, userId: string, title: string | undefined, page: PageRequest): Promise<Page<{ team: TeamView; role: TeamRole }>> {
-    await this.access.require(organizationId, actor.userId, 'read');
+    await this.access.require(organizationId, actor, 'read');
     if (!(await this.members.find(organizationId, userId))) throw new NotFoundError('Member', userId);
     return this.teams.teamsOfMember(organizationId, userId, title, page);
   }
@@ -68,12 +68,17 @@ export class MembersService {
    * domain is one of its emailDomains. Joining again changes nothing.
    */
   async join(actor: Actor, organizationId: string): Promise<void> {
-    const org = await this.organizations.findById(organizationId);
+    const org = reaches(actor, organizationId) ? await this.organizations.findById(organizationId) : null;
     if (!org) throw new NotFoundError('Organization', organizationId);
     if (await this.members.find(organizationId, actor.userId)) return;
     const user = await this.users.findById(actor.userId);
     const domain = user?.email.split('@')[1]?.toLowerCase();
     if (!domain || !org.emailDomains.includes(domain)) throw new InvalidInputError('Your email domain does not allow joining this organization');
+    if (user!.emailAssertedBy !== null && user!.emailAssertedBy !== organizationId) {
+      throw new ForbiddenError(
+        'Your email address was asserted by the identity provider of another organization, not verified: it does not let you join by email domain (ask for an invite)',
+      );
+    }
     if (org.defaultRole === null) throw new InvalidInputError('This organization has no default role for people who join by email domain');
     await this.members.upsert({ organizationId, userId: actor.userId, role: org.defaultRole, joinedAt: this.clock.now(), sso: false, disabled: false });
     this.access.forget(organizationId, actor.userId);

@@ -10,6 +10,7 @@ import {
   Page,
   PageRequest,
   Role,
+  reaches,
   roleAtLeast,
   TtlCache,
 } from '@app/shared-kernel';
@@ -44,8 +45,16 @@ export class OrganizationAccess {
     this.roles = new TtlCache(settings.roleTtlMs, settings.maxEntries);
   }
 
-  /** The caller's role in the organization, or null when not an (active) member. */
-  async roleOf(organizationId: string, userId: string): Promise<Role | null> {
+  /**
+   * The caller's role in the organization, or null when not an (active) member — or when the caller's
+   * token does not reach the organization (an SSO-issued token reaches only its own organization).
+   */
+  roleOf(organizationId: string, who: Actor): Promise<Role | null> {
+    return reaches(who, organizationId) ? this.roleOfUser(organizationId, who.userId) : Promise.resolve(null);
+  }
+
+  /** Another user's role in the organization (not the caller's: no token scope applies), or null. */
+  async roleOfUser(organizationId: string, userId: string): Promise<Role | null> {
     const key = `${organizationId} ${userId}`;
     const now = this.clock.now().getTime();
     const cached = this.roles.get(key, now);
@@ -62,8 +71,8 @@ export class OrganizationAccess {
   }
 
   /** Throws 404 for non-members and 403 when the role is below `minimum`. */
-  async require(organizationId: string, userId: string, minimum: Role, what = 'Organization'): Promise<Role> {
-    const role = await this.roleOf(organizationId, userId);
+  async require(organizationId: string, who: Actor, minimum: Role, what = 'Organization'): Promise<Role> {
+    const role = await this.roleOf(organizationId, who);
     if (role === null) throw new NotFoundError(what, organizationId);
     if (!roleAtLeast(role, minimum)) throw new ForbiddenError(`This needs the "${minimum}" role in the organization`);
     return role;
@@ -91,13 +100,16 @@ export class OrganizationsService {
   ) {}
 
   async listForUser(actor: Actor, page: PageRequest): Promise<Page<OrganizationView>> {
-    const [result, owning] = await Promise.all([this.members.listOrganizationsOfUser(actor.userId, page), this.teams.organizationsOwningTeams(actor.userId)]);
+    const [result, owning] = await Promise.all([
+      this.members.listOrganizationsOfUser(actor.userId, page, actor.scope),
+      this.teams.organizationsOwningTeams(actor.userId),
+    ]);
     return { ...result, items: result.items.map((m: MembershipOfUser) => ({ ...m, ownTeam: owning.has(m.organization.id) })) };
   }
 
   /** The organization, if the caller is a member; 404 otherwise (never reveal foreign organizations). */
   async get(actor: Actor, organizationId: string): Promise<OrganizationView> {
-    const member = await this.members.find(organizationId, actor.userId);
+    const member = reaches(actor, organizationId) ? await this.members.find(organizationId, actor.userId) : null;
     const organization = member && !member.disabled ? await this.organizations.findById(organizationId) : null;
     if (!member || !organization) throw new NotFoundError('Organization', organizationId);
     const ownTeam = (await this.teams.ownedTeamIds(organizationId, actor.userId)).size > 0;
@@ -106,6 +118,7 @@ export class OrganizationsService {
 
   /** Creates an organization; the creator becomes its admin. */
   async create(actor: Actor, input: { title: string; emailDomains?: string[] }): Promise<OrganizationView> {
+    if (actor.scope !== undefined) throw new ForbiddenError('This token was issued by an SSO login and reaches only its own organization: it cannot create organizations');
     const now = this.clock.now();
     const organization = newOrganization(this.ids.next(), input.title, input.emailDomains ?? [], now);
     await this.organizations.insert(organization);

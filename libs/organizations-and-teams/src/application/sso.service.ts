@@ -1,6 +1,21 @@
 import { X509Certificate } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, DAY_MS, IdGenerator, InvalidInputError, NotFoundError, Page, PageRequest, Role } from '@app/shared-kernel';
+import {
+  Actor,
+  Clock,
+  ConflictError,
+  DAY_MS,
+  ForbiddenError,
+  IdGenerator,
+  InvalidInputError,
+  NotFoundError,
+  Page,
+  PageRequest,
+  Role,
+  UnitOfWork,
+} from '@app/shared-kernel';
+import { decideSsoAccount, SsoIdentityRepository } from '../domain/sso-identity';
+import { normalizeEmail } from '../domain/user';
 import { MemberRepository } from '../domain/member';
 import { OrganizationRepository } from '../domain/organization';
 import {
@@ -47,6 +62,8 @@ export class SsoService {
     private readonly access: OrganizationAccess,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly ssoIdentities: SsoIdentityRepository,
+    private readonly uow: UnitOfWork,
   ) {}
 
   private async view(p: SamlProvider): Promise<SamlProviderView> {
@@ -68,20 +85,20 @@ export class SsoService {
   }
 
   async list(actor: Actor, organizationId: string, page: PageRequest): Promise<Page<SamlProviderView>> {
-    await this.access.require(organizationId, actor.userId, 'admin');
+    await this.access.require(organizationId, actor, 'admin');
     const result = await this.providers.list(organizationId, page);
     return { ...result, items: await Promise.all(result.items.map((p) => this.view(p))) };
   }
 
   async get(actor: Actor, organizationId: string, id: string): Promise<SamlProviderView> {
-    await this.access.require(organizationId, actor.userId, 'admin');
+    await this.access.require(organizationId, actor, 'admin');
     const p = await this.providers.find(organizationId, id);
     if (!p) throw new NotFoundError('SAML provider', id);
     return this.view(p);
   }
 
   async create(actor: Actor, organizationId: string, input: SamlProviderPatch & { label: string }): Promise<SamlProviderView> {
-    await this.access.require(organizationId, actor.userId, 'admin');
+    await this.access.require(organizationId, actor, 'admin');
     const patch = await this.checked(organizationId, input);
     const blank: SamlProvider = {
       id: this.ids.next(),
@@ -108,14 +125,14 @@ export class SsoService {
   }
 
   async delete(actor: Actor, organizationId: string, id: string): Promise<'deleted' | 'absent'> {
-    if ((await this.access.roleOf(organizationId, actor.userId)) === null) return 'absent';
-    await this.access.require(organizationId, actor.userId, 'admin');
+    if ((await this.access.roleOf(organizationId, actor)) === null) return 'absent';
+    await this.access.require(organizationId, actor, 'admin');
     return (await this.providers.delete(organizationId, id)) ? 'deleted' : 'absent';
   }
 
   /** GET /orgs/{id}/sso: the providers members can sign in with. */
   async logins(actor: Actor, organizationId: string): Promise<SamlProvider[]> {
-    await this.access.require(organizationId, actor.userId, 'read');
+    await this.access.require(organizationId, actor, 'read');
     return (await this.providers.listAll(organizationId)).filter(isConfigured);
   }
 
@@ -138,31 +155,54 @@ export class SsoService {
   }
 
   /**
-   * The ACS: verifies the response (signature, audience, time, InResponseTo, replay), then creates or
-   * updates the user, makes them an SSO member with the default role and team, and issues a token.
-   * Nothing is written before the response is fully verified.
+   * The ACS. Verifies the response (signature, audience, time, InResponseTo), then decides who it signs
+   * in (decideSsoAccount: the linked identity, a member of the organization with that email, or a new
+   * user; never an outside account merely because the email matches). Then, in one unit of work:
+   * remembers the assertion (replays refused), creates and links the user, makes them an SSO member
+   * with the default role and team, and issues a token scoped to the organization. A refusal or a
+   * failure part-way writes nothing.
    */
   async completeLogin(providerId: string, sp: ServiceProviderUrls, samlResponse: string): Promise<SsoLogin> {
     const p = await this.loginProvider(providerId);
-    const identity = await this.saml.verify(p, sp, samlResponse);
-    if (!(await this.providers.rememberAssertion(p.id, identity.assertionId, identity.validUntil))) {
-      throw new InvalidInputError('SAML response refused: this assertion was already used');
-    }
+    const asserted = await this.saml.verify(p, sp, samlResponse);
     const org = await this.organizations.findById(p.organizationId);
     if (!org) throw new NotFoundError('Organization', p.organizationId);
-    const user =
-      (await this.identity.findUserByEmail(identity.email)) ??
-      (await this.identity.createUser({ email: identity.email, displayName: identity.displayName ?? undefined }));
-    const existing = await this.members.find(org.id, user.id);
-    const role: Role = existing?.role ?? p.defaultRole ?? org.defaultRole ?? 'read';
-    await this.members.upsert({ organizationId: org.id, userId: user.id, role, joinedAt: existing?.joinedAt ?? this.clock.now(), sso: true, disabled: existing?.disabled ?? false });
-    this.access.forget(org.id, user.id);
-    if (p.defaultTeamId && (await this.teams.view(org.id, p.defaultTeamId))) {
-      await this.teams.applyMembers(org.id, p.defaultTeamId, new Map([[user.id, null]]), new Set(), this.clock.now());
+    const email = normalizeEmail(asserted.email);
+    const linked = await this.ssoIdentities.find(p.id, asserted.nameID);
+    const existing = linked ? null : await this.identity.findUserByEmail(email);
+    const existingIsMember = existing !== null && (await this.members.find(org.id, existing.id)) !== null;
+    const decision = decideSsoAccount(linked?.userId ?? null, existing?.id ?? null, existingIsMember);
+    if (decision.kind === 'refuse') {
+      throw new ForbiddenError(
+        `SSO login refused: an account with the email ${email} already exists and is not a member of this organization. ` +
+          'An admin of the organization can add that account as a member; its next SSO login then links it.',
+      );
     }
-    if (p.status !== 'active') await this.providers.update({ ...p, status: 'active' });
-    const expiresAt = new Date(this.clock.now().getTime() + SSO_TOKEN_LIFETIME_MS);
-    const { token } = await this.identity.issueToken(user.id, { label: `SSO: ${p.label}`, expiresAt, via: 'sso' });
-    return { token, expiresAt, userId: user.id, email: user.email, organizationId: org.id, role };
+    const login = await this.uow.run(async () => {
+      if (!(await this.providers.rememberAssertion(p.id, asserted.assertionId, asserted.validUntil))) {
+        throw new InvalidInputError('SAML response refused: this assertion was already used');
+      }
+      const now = this.clock.now();
+      const user =
+        decision.kind === 'create'
+          ? await this.identity.createUser({ email, displayName: asserted.displayName ?? undefined, emailAssertedBy: org.id })
+          : await this.identity.getUser(decision.userId);
+      if (decision.kind !== 'linked') {
+        const link = { providerId: p.id, nameId: asserted.nameID, userId: user.id, organizationId: org.id, createdAt: now };
+        if (!(await this.ssoIdentities.insert(link))) throw new ConflictError('Another login of this identity was completing at the same time; sign in again');
+      }
+      const member = await this.members.find(org.id, user.id);
+      const role: Role = member?.role ?? p.defaultRole ?? org.defaultRole ?? 'read';
+      await this.members.upsert({ organizationId: org.id, userId: user.id, role, joinedAt: member?.joinedAt ?? now, sso: true, disabled: member?.disabled ?? false });
+      if (p.defaultTeamId && (await this.teams.view(org.id, p.defaultTeamId))) {
+        await this.teams.applyMembers(org.id, p.defaultTeamId, new Map([[user.id, null]]), new Set(), now);
+      }
+      if (p.status !== 'active') await this.providers.update({ ...p, status: 'active' });
+      const expiresAt = new Date(now.getTime() + SSO_TOKEN_LIFETIME_MS);
+      const { token } = await this.identity.issueToken(user.id, { label: `SSO: ${p.label}`, expiresAt, via: { sso: org.id } });
+      return { token, expiresAt, userId: user.id, email: user.email, organizationId: org.id, role };
+    });
+    this.access.forget(org.id, login.userId);
+    return login;
   }
 }

@@ -27,10 +27,10 @@ export class TeamsService {
   }
 
   async list(actor: Actor, organizationId: string, filter: { owner?: string; title?: string }, page: PageRequest): Promise<Page<TeamForCaller>> {
-    const role = await this.access.require(organizationId, actor.userId, 'read');
+    const role = await this.access.require(organizationId, actor, 'read');
     let ownedBy: string | undefined;
     if (filter.owner !== undefined) {
-      const ownerRole = await this.access.roleOf(organizationId, filter.owner);
+      const ownerRole = await this.access.roleOfUser(organizationId, filter.owner);
       if (ownerRole === null) throw new InvalidInputError(`owner: "${filter.owner}" is not a member of the organization`);
       if (!roleAtLeast(ownerRole, 'admin')) ownedBy = filter.owner; // admins can manage every team
     }
@@ -40,7 +40,7 @@ export class TeamsService {
 
   /** The team and the caller's rights on it; 404 when the caller or the team is not in the organization. */
   private async load(actor: Actor, organizationId: string, teamId: string): Promise<TeamForCaller> {
-    const role = await this.access.require(organizationId, actor.userId, 'read');
+    const role = await this.access.require(organizationId, actor, 'read');
     const view = await this.teams.view(organizationId, teamId);
     if (!view) throw new NotFoundError('Team', teamId);
     const teamRole = roleAtLeast(role, 'admin') ? null : await this.teams.roleOf(teamId, actor.userId);
@@ -84,7 +84,7 @@ export class TeamsService {
   }
 
   async create(actor: Actor, organizationId: string, input: { title: string; members?: string[] }): Promise<TeamForCaller> {
-    await this.access.require(organizationId, actor.userId, 'admin');
+    await this.access.require(organizationId, actor, 'admin');
     const members = await this.resolveMembers(organizationId, input.members ?? [], 'members');
     const team: Team = { id: this.ids.next(), organizationId, title: checkTeamTitle(input.title), createdAt: this.clock.now() };
     await this.teams.insert(team, [...new Set(members)].map((userId) => ({ userId, role: 'member' as const })));
@@ -98,7 +98,7 @@ export class TeamsService {
   }
 
   async delete(actor: Actor, organizationId: string, teamId: string): Promise<'deleted' | 'absent'> {
-    const role = await this.access.roleOf(organizationId, actor.userId);
+    const role = await this.access.roleOf(organizationId, actor);
     if (role === null || !(await this.teams.view(organizationId, teamId))) return 'absent';
     await this.loadManaged(actor, organizationId, teamId);
     return (await this.teams.delete(organizationId, teamId)) ? 'deleted' : 'absent';
@@ -138,7 +138,7 @@ export class TeamsService {
   }
 
   async deleteMember(actor: Actor, organizationId: string, teamId: string, userId: string): Promise<'deleted' | 'absent'> {
-    const role = await this.access.roleOf(organizationId, actor.userId);
+    const role = await this.access.roleOf(organizationId, actor);
     if (role === null || !(await this.teams.view(organizationId, teamId))) return 'absent';
     await this.loadManaged(actor, organizationId, teamId);
     return (await this.teams.removeMember(teamId, userId)) ? 'deleted' : 'absent';

@@ -9,6 +9,8 @@ export interface ApiToken {
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  /** The organization an SSO-issued token is limited to; null for tokens with the user's full reach. */
+  organizationId: string | null;
 }
 
 export abstract class TokenRepository {

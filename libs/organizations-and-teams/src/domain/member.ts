@@ -47,8 +47,10 @@ export abstract class MemberRepository {
   /** Marks a member as an SSO member (they may sign in through the organization's SSO). */
   abstract markSso(organizationId: string, userId: string): Promise<boolean>;
   /** True when both users are members of at least one common organization. */
-  abstract shareOrganization(userA: string, userB: string): Promise<boolean>;
-  abstract listOrganizationsOfUser(userId: string, page: PageRequest): Promise<Page<MembershipOfUser>>;
+  /** Whether the two users are active members of one organization (`within` it only, when given). */
+  abstract shareOrganization(userA: string, userB: string, within?: string): Promise<boolean>;
+  /** The user's organizations (`only` that one, when given: a scoped token's). */
+  abstract listOrganizationsOfUser(userId: string, page: PageRequest, only?: string): Promise<Page<MembershipOfUser>>;
   abstract list(organizationId: string, filter: MemberFilter, sort: MemberSort, order: SortOrder, page: PageRequest): Promise<Page<MemberView>>;
   abstract view(organizationId: string, userId: string): Promise<MemberView | null>;
   /** Changes a role atomically; refuses to leave the organization without an admin. */

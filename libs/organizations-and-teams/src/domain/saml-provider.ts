@@ -54,6 +54,8 @@ export function applySamlPatch(p: SamlProvider, patch: SamlProviderPatch): SamlP
 
 /** What a verified SAML assertion says about the person. */
 export interface SamlIdentity {
+  /** The subject's NameID at the IdP: with the provider, the identity an SSO login is linked by. */
+  nameID: string;
   email: string;
   displayName: string | null;
   assertionId: string;

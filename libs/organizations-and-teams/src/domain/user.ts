@@ -4,6 +4,11 @@ export interface User {
   email: string;
   photoURL: string | null;
   createdAt: Date;
+  /**
+   * The organization whose identity provider created this user (SSO), or null. Such an email is vouched
+   * for by that IdP only: it does not let the user join other organizations by email domain.
+   */
+  emailAssertedBy: string | null;
 }
 
 export abstract class UserRepository {

@@ -7,6 +7,7 @@ export class UserRow {
   @Column('text', { name: 'display_name' }) displayName: string;
   @Column('text', { name: 'photo_url', nullable: true }) photoURL: string | null;
   @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
+  @Column('text', { name: 'email_asserted_by', nullable: true }) emailAssertedBy: string | null;
 }
 
 @Entity('api_tokens')
@@ -19,6 +20,7 @@ export class ApiTokenRow {
   @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
   @Column('timestamptz', { name: 'expires_at', nullable: true }) expiresAt: Date | null;
   @Column('timestamptz', { name: 'revoked_at', nullable: true }) revokedAt: Date | null;
+  @Column('text', { name: 'organization_id', nullable: true }) organizationId: string | null;
 }
 
 @Entity('organizations')

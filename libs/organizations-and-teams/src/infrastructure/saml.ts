@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import { InvalidInputError, mapPage, Page, PageRequest, Role } from '@app/shared-kernel';
 import { isConfigured, SamlGateway, SamlIdentity, SamlProvider, SamlProviderRepository, ServiceProviderUrls } from '../domain/saml-provider';
+import { SsoIdentity, SsoIdentityRepository } from '../domain/sso-identity';
 import { isoSortKey, sqlPage } from './sql';
 
 const REQUEST_TTL_MS = 10 * 60_000;
@@ -87,6 +88,28 @@ export class SqlSamlProviderRepository extends SamlProviderRepository {
   }
 }
 
+@Injectable()
+export class SqlSsoIdentityRepository extends SsoIdentityRepository {
+  constructor(private readonly db: Db) {
+    super();
+  }
+  async find(providerId: string, nameId: string): Promise<SsoIdentity | null> {
+    const rows: { user_id: string; organization_id: string; created_at: Date }[] = await this.db.query(
+      'SELECT user_id, organization_id, created_at FROM sso_identities WHERE provider_id = $1 AND name_id = $2',
+      [providerId, nameId],
+    );
+    return rows.length ? { providerId, nameId, userId: rows[0].user_id, organizationId: rows[0].organization_id, createdAt: rows[0].created_at } : null;
+  }
+  async insert(i: SsoIdentity): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `INSERT INTO sso_identities (provider_id, name_id, user_id, organization_id, created_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT DO NOTHING RETURNING name_id`,
+      [i.providerId, i.nameId, i.userId, i.organizationId, i.createdAt],
+    );
+    return rows.length === 1;
+  }
+}
+
 /**
  * node-saml's cache of the AuthnRequests we sent, in PostgreSQL (so any API process can receive the
  * response): InResponseTo must name a request of this provider younger than 10 minutes, and only once.
@@ -166,12 +189,15 @@ export class NodeSamlGateway extends SamlGateway {
     const attrs = profile as unknown as Record<string, unknown>;
     const email = EMAIL_ATTRIBUTES.map((a) => firstString(attrs[a])).find(Boolean) ?? (profile.nameID?.includes('@') ? profile.nameID : null);
     if (!email) throw new InvalidInputError('SAML response refused: no email address (NameID or an email attribute)');
+    const nameID = profile.nameID?.trim();
+    if (!nameID) throw new InvalidInputError('SAML response refused: the assertion has no NameID');
+    if (nameID.length > 1024) throw new InvalidInputError('SAML response refused: the NameID is longer than 1024 characters');
     const assertion = profile.getAssertion?.() as { Assertion?: { $?: { ID?: string }; Conditions?: { $?: { NotOnOrAfter?: string } }[] } } | undefined;
     const assertionId = assertion?.Assertion?.$?.ID;
     if (!assertionId) throw new InvalidInputError('SAML response refused: the assertion has no ID');
     const notOnOrAfter = assertion?.Assertion?.Conditions?.[0]?.$?.NotOnOrAfter;
     const validUntil = notOnOrAfter ? new Date(notOnOrAfter) : new Date(Date.now() + 24 * 3600_000);
-    return { email, displayName: NAME_ATTRIBUTES.map((a) => firstString(attrs[a])).find(Boolean) ?? null, assertionId, validUntil };
+    return { nameID, email, displayName: NAME_ATTRIBUTES.map((a) => firstString(attrs[a])).find(Boolean) ?? null, assertionId, validUntil };
   }
 
   metadata(p: SamlProvider, sp: ServiceProviderUrls): string {

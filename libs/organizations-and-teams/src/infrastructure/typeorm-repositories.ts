@@ -160,18 +160,19 @@ export class TypeOrmMemberRepository extends MemberRepository {
     const result = await this.rows.update({ organizationId, userId }, { sso: true });
     return (result.affected ?? 0) > 0;
   }
-  async shareOrganization(userA: string, userB: string): Promise<boolean> {
-    const rows: unknown[] = await this.rows.query(
+  async shareOrganization(userA: string, userB: string, within?: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
       `SELECT 1 FROM organization_members a JOIN organization_members b ON a.organization_id = b.organization_id
-       WHERE a.user_id = $1 AND b.user_id = $2 AND NOT a.disabled AND NOT b.disabled LIMIT 1`,
-      [userA, userB],
+       WHERE a.user_id = $1 AND b.user_id = $2 AND NOT a.disabled AND NOT b.disabled AND ($3::text IS NULL OR a.organization_id = $3) LIMIT 1`,
+      [userA, userB, within ?? null],
     );
     return rows.length > 0;
   }
-  async listOrganizationsOfUser(userId: string, page: PageRequest): Promise<Page<MembershipOfUser>> {
+  async listOrganizationsOfUser(userId: string, page: PageRequest, only?: string): Promise<Page<MembershipOfUser>> {
     const qb = this.rows
       .createQueryBuilder('m')
       .where('m.user_id = :userId AND m.disabled = false', { userId })
+      .andWhere(only === undefined ? 'TRUE' : 'm.organization_id = :only', { only })
       .orderBy('m.joined_at', 'ASC')
       .addOrderBy('m.organization_id', 'ASC')
       .limit(page.limit + 1);

@@ -9,7 +9,7 @@ import { isoSortKey, sqlPage } from './sql';
 /** Selects a member with their user and team count; `sort_key`/`tiebreak` drive keyset paging. */
 const MEMBER_SELECT = `
   SELECT m.organization_id, m.user_id, m.role, m.joined_at, m.sso, m.disabled, m.last_seen_at,
-         u.email, u.display_name, u.photo_url, u.created_at AS user_created_at,
+         u.email, u.display_name, u.photo_url, u.created_at AS user_created_at, u.email_asserted_by,
          (SELECT count(*)::int FROM team_members tm WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id) AS teams,
          m.user_id AS tiebreak`;
 
@@ -31,6 +31,7 @@ interface MemberSqlRow {
   display_name: string;
   photo_url: string | null;
   user_created_at: Date;
+  email_asserted_by: string | null;
   teams: number;
   sort_key: string;
   tiebreak: string;
@@ -47,7 +48,7 @@ function memberView(r: MemberSqlRow): MemberView {
       disabled: r.disabled,
       lastSeenAt: r.last_seen_at,
     },
-    user: { id: r.user_id, email: r.email, displayName: r.display_name, photoURL: r.photo_url, createdAt: r.user_created_at },
+    user: { id: r.user_id, email: r.email, displayName: r.display_name, photoURL: r.photo_url, createdAt: r.user_created_at, emailAssertedBy: r.email_asserted_by },
     teams: r.teams,
   };
 }

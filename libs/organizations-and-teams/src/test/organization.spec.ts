@@ -1,3 +1,4 @@
+import { decideSsoAccount } from '../domain/sso-identity';
 import { InvalidInputError } from '@app/shared-kernel';
 import { applyOrganizationPatch, mergeRuleUsers, newOrganization, organizationPermissions } from '../domain/organization';
 import { mergeRulesProblem } from '../http/organization.dto';
@@ -51,5 +52,14 @@ describe('organization rules', () => {
     expect(organizationPermissions('create')).toMatchObject({ admin: false, createContent: true, listMembers: true });
     expect(organizationPermissions('read')).toMatchObject({ view: true, createContent: false, viewBilling: false });
     expect(Object.values(organizationPermissions(null)).some(Boolean)).toBe(false);
+  });
+});
+
+describe('decideSsoAccount', () => {
+  it('signs in the linked user, links a member, creates for a new email, refuses an outside account', () => {
+    expect(decideSsoAccount('u1', 'u2', false)).toEqual({ kind: 'linked', userId: 'u1' });
+    expect(decideSsoAccount(null, 'u2', true)).toEqual({ kind: 'link', userId: 'u2' });
+    expect(decideSsoAccount(null, null, false)).toEqual({ kind: 'create' });
+    expect(decideSsoAccount(null, 'u2', false)).toEqual({ kind: 'refuse' });
   });
 });

@@ -151,7 +151,7 @@ export class ChangeRequestDto {
 }
 
 export function toChangeRequestDto(cr: ChangeRequest, outdated: boolean, users: Map<string, User>, links: Links): ChangeRequestDto {
-  const user = (id: string) => toUserDto(users.get(id) ?? { id, email: '', displayName: 'Unknown user', photoURL: null, createdAt: cr.createdAt }, links);
+  const user = (id: string) => toUserDto(users.get(id) ?? { id, email: '', displayName: 'Unknown user', photoURL: null, createdAt: cr.createdAt, emailAssertedBy: null }, links);
   const dto: ChangeRequestDto = {
     object: 'change-request',
     id: cr.id,

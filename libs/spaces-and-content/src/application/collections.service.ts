@@ -27,11 +27,11 @@ export class CollectionsService {
   async get(actor: Actor, collectionId: string): Promise<CollectionView> {
     const collection = await this.collections.findById(collectionId);
     if (!collection) throw new NotFoundError('Collection', collectionId);
-    return { collection, role: await this.access.collectionRole(collection, actor.userId) };
+    return { collection, role: await this.access.collectionRole(collection, actor) };
   }
 
   async list(actor: Actor, organizationId: string, nested: boolean, page: PageRequest): Promise<Page<CollectionView>> {
-    const member = await this.access.memberRole(organizationId, actor.userId, 'Organization', organizationId);
+    const member = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
     const [result, tree] = await Promise.all([this.collections.list(organizationId, !nested, page), this.collections.tree(organizationId)]);
     return {
       ...result,
@@ -43,11 +43,11 @@ export class CollectionsService {
   }
 
   async create(actor: Actor, organizationId: string, input: { title?: string; parent?: string }): Promise<CollectionView> {
-    await this.access.memberRole(organizationId, actor.userId, 'Organization', organizationId);
+    await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
     const parentId = input.parent ?? null;
     const tree = await this.collections.tree(organizationId);
     if (parentId !== null && !tree.has(parentId)) throw new InvalidInputError(`parent: collection "${parentId}" not found in this organization`);
-    await this.access.requireCreateIn(organizationId, parentId, actor.userId, tree, 'Organization', organizationId);
+    await this.access.requireCreateIn(organizationId, parentId, actor, tree, 'Organization', organizationId);
     const title = input.title ?? 'Untitled';
     if (title.length > COLLECTION_TITLE_MAX) throw new InvalidInputError(`title must be at most ${COLLECTION_TITLE_MAX} characters`);
     const now = this.clock.now();
@@ -63,7 +63,7 @@ export class CollectionsService {
       updatedAt: now,
     };
     await this.collections.insert(collection);
-    return { collection, role: await this.access.collectionRole(collection, actor.userId) };
+    return { collection, role: await this.access.collectionRole(collection, actor) };
   }
 
   async update(actor: Actor, collectionId: string, patch: CollectionPatch): Promise<CollectionView> {
@@ -71,7 +71,7 @@ export class CollectionsService {
     requireRole(role, 'admin', 'Updating a collection');
     const next = applyCollectionPatch(collection, patch, this.clock.now());
     await this.collections.update(next);
-    return { collection: next, role: await this.access.collectionRole(next, actor.userId) };
+    return { collection: next, role: await this.access.collectionRole(next, actor) };
   }
 
   /** Deletes the collection and the collections inside it; the spaces inside are soft-deleted (restorable for 7 days). */
@@ -80,7 +80,7 @@ export class CollectionsService {
     if (!collection) return 'absent';
     let role: Role;
     try {
-      role = await this.access.collectionRole(collection, actor.userId);
+      role = await this.access.collectionRole(collection, actor);
     } catch (e) {
       if (e instanceof NotFoundError) return 'absent';
       throw e;
@@ -101,7 +101,7 @@ export class CollectionsService {
       if (!tree.has(parentId)) throw new InvalidInputError(`Invalid position: collection "${parentId}" not found`);
       if (tree.subtree(collectionId).includes(parentId)) throw new InvalidInputError('Invalid position: a collection cannot be moved into itself or its descendants');
     }
-    await this.access.requireCreateIn(collection.organizationId, parentId, actor.userId, tree, 'Collection', collectionId);
+    await this.access.requireCreateIn(collection.organizationId, parentId, actor, tree, 'Collection', collectionId);
     const siblings = await this.spaces.siblings(collection.organizationId, parentId);
     const position = placeAmong(
       { kind: 'collection', id: collection.id, position: collection.position },
@@ -111,7 +111,7 @@ export class CollectionsService {
     );
     const moved: Collection = { ...collection, parentId, position, updatedAt: this.clock.now() };
     await this.collections.update(moved);
-    return { collection: moved, role: await this.access.collectionRole(moved, actor.userId) };
+    return { collection: moved, role: await this.access.collectionRole(moved, actor) };
   }
 
   /** Moves the collection with everything inside it to the top level of another organization the caller administers. */
@@ -119,13 +119,13 @@ export class CollectionsService {
     const { collection, role } = await this.get(actor, collectionId);
     requireRole(role, 'admin', 'Transferring a collection');
     if (organizationId === collection.organizationId) throw new ConflictError('The collection already belongs to this organization');
-    await this.access.requireInOrganization(organizationId, actor.userId, 'admin');
+    await this.access.requireInOrganization(organizationId, actor, 'admin');
     const tree = await this.collections.tree(collection.organizationId);
     const position = positionAtEnd(await this.spaces.siblings(organizationId, null));
     const now = this.clock.now();
     const movedSpaces = await this.collections.transferTree(collection.organizationId, tree.subtree(collectionId), { id: collectionId, position }, organizationId, now);
     for (const spaceId of movedSpaces) await this.content.moveSpaceContent(spaceId, collection.organizationId, organizationId);
     const moved: Collection = { ...collection, organizationId, parentId: null, position, updatedAt: now };
-    return { collection: moved, role: await this.access.collectionRole(moved, actor.userId) };
+    return { collection: moved, role: await this.access.collectionRole(moved, actor) };
   }
 }

@@ -67,18 +67,18 @@ export class SpacesService {
   async get(actor: Actor, spaceId: string): Promise<SpaceView> {
     const space = await this.spaces.findById(spaceId);
     if (!space || isGone(space, this.clock.now())) throw new NotFoundError('Space', spaceId);
-    return { space, role: await this.access.spaceRole(space, actor.userId) };
+    return { space, role: await this.access.spaceRole(space, actor) };
   }
 
   private async getLive(actor: Actor, spaceId: string): Promise<SpaceView & { tree?: CollectionTree }> {
     const space = await this.spaces.findById(spaceId);
     if (!space || space.deletedAt) throw new NotFoundError('Space', spaceId);
     const tree = space.parentId ? await this.collections.tree(space.organizationId) : undefined;
-    return { space, tree, role: await this.access.spaceRole(space, actor.userId, tree) };
+    return { space, tree, role: await this.access.spaceRole(space, actor, tree) };
   }
 
   async listInOrganization(actor: Actor, organizationId: string, page: PageRequest): Promise<Page<SpaceView>> {
-    const member = await this.access.memberRole(organizationId, actor.userId, 'Organization', organizationId);
+    const member = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
     const [result, tree] = await Promise.all([this.spaces.listByOrganization(organizationId, page), this.collections.tree(organizationId)]);
     return { ...result, items: result.items.map((space) => ({ space, role: roleIn(member, space, tree) })) };
   }
@@ -88,8 +88,8 @@ export class SpacesService {
    * (listSpacesForOrganizationMember). Every member can read every space today, so all live spaces are listed.
    */
   async listForMember(actor: Actor, organizationId: string, userId: string, order: 'asc' | 'desc', page: PageRequest): Promise<Page<SpaceView & { permission: Role }>> {
-    const caller = await this.access.memberRole(organizationId, actor.userId, 'Organization', organizationId);
-    const target = await this.access.memberRole(organizationId, userId, 'Member', userId);
+    const caller = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
+    const target = await this.access.userRole(organizationId, userId, 'Member', userId);
     const [result, tree] = await Promise.all([
       order === 'asc' ? this.spaces.listByOrganization(organizationId, page) : this.spaces.listByOrganizationDesc(organizationId, page),
       this.collections.tree(organizationId),
@@ -100,7 +100,7 @@ export class SpacesService {
   async listInCollection(actor: Actor, collectionId: string, page: PageRequest): Promise<Page<SpaceView>> {
     const collection = await this.collections.findById(collectionId);
     if (!collection) throw new NotFoundError('Collection', collectionId);
-    const member = await this.access.memberRole(collection.organizationId, actor.userId, 'Collection', collectionId);
+    const member = await this.access.memberRole(collection.organizationId, actor, 'Collection', collectionId);
     const [result, tree] = await Promise.all([
       this.spaces.listByParent(collection.organizationId, collectionId, page),
       this.collections.tree(collection.organizationId),
@@ -109,11 +109,11 @@ export class SpacesService {
   }
 
   async create(actor: Actor, organizationId: string, input: CreateSpaceInput): Promise<SpaceView> {
-    await this.access.memberRole(organizationId, actor.userId, 'Organization', organizationId);
+    await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
     const parentId = input.parent ?? null;
     const tree = await this.collections.tree(organizationId);
     if (parentId !== null && !tree.has(parentId)) throw new InvalidInputError(`parent: collection "${parentId}" not found in this organization`);
-    await this.access.requireCreateIn(organizationId, parentId, actor.userId, tree, 'Organization', organizationId);
+    await this.access.requireCreateIn(organizationId, parentId, actor, tree, 'Organization', organizationId);
     const now = this.clock.now();
     const space: Space = {
       id: this.ids.next(),
@@ -145,7 +145,7 @@ export class SpacesService {
         await this.spaces.update(space);
       }
     }
-    return { space, role: await this.access.spaceRole(space, actor.userId, tree) };
+    return { space, role: await this.access.spaceRole(space, actor, tree) };
   }
 
   async update(actor: Actor, spaceId: string, patch: SpacePatch): Promise<SpaceView> {
@@ -156,7 +156,7 @@ export class SpacesService {
     const next = applySpacePatch(space, patch, this.clock.now());
     await this.spaces.update(next);
     if (patch.language !== undefined && patch.language !== space.language) await this.content.reindex(space.id);
-    return { space: next, role: await this.access.spaceRole(next, actor.userId) };
+    return { space: next, role: await this.access.spaceRole(next, actor) };
   }
 
   /** Soft delete. Answers 'absent' for a space that does not exist (or is already deleted) for the caller. */
@@ -165,7 +165,7 @@ export class SpacesService {
     if (!space || space.deletedAt) return 'absent';
     let role: Role;
     try {
-      role = await this.access.spaceRole(space, actor.userId);
+      role = await this.access.spaceRole(space, actor);
     } catch (e) {
       if (e instanceof NotFoundError) return 'absent';
       throw e;
@@ -180,7 +180,7 @@ export class SpacesService {
     const now = this.clock.now();
     const space = await this.spaces.findById(spaceId);
     if (!space || isGone(space, now)) throw new NotFoundError('Space', spaceId);
-    const role = await this.access.spaceRole(space, actor.userId);
+    const role = await this.access.spaceRole(space, actor);
     requireRole(role, 'admin', 'Restoring a space');
     if (!isRestorable(space, now)) throw new ConflictError('The space is not deleted');
     const tree = await this.collections.tree(space.organizationId);
@@ -193,13 +193,13 @@ export class SpacesService {
       position: positionAtEnd(await this.spaces.siblings(space.organizationId, parentId)),
     };
     await this.spaces.update(restored);
-    return { space: restored, role: await this.access.spaceRole(restored, actor.userId, tree) };
+    return { space: restored, role: await this.access.spaceRole(restored, actor, tree) };
   }
 
   async duplicate(actor: Actor, spaceId: string): Promise<SpaceView> {
     const { space } = await this.getLive(actor, spaceId);
     const tree = await this.collections.tree(space.organizationId);
-    await this.access.requireCreateIn(space.organizationId, space.parentId, actor.userId, tree, 'Space', spaceId);
+    await this.access.requireCreateIn(space.organizationId, space.parentId, actor, tree, 'Space', spaceId);
     const now = this.clock.now();
     const siblings = await this.spaces.siblings(space.organizationId, space.parentId);
     const copy: Space = {
@@ -215,7 +215,7 @@ export class SpacesService {
     };
     await this.spaces.insert(copy);
     await this.content.copyContent(space, copy, actor.userId);
-    return { space: copy, role: await this.access.spaceRole(copy, actor.userId, tree) };
+    return { space: copy, role: await this.access.spaceRole(copy, actor, tree) };
   }
 
   async move(actor: Actor, spaceId: string, input: MoveInput): Promise<SpaceView> {
@@ -225,19 +225,19 @@ export class SpacesService {
     const tree = await this.collections.tree(space.organizationId);
     const parentId = input.parent === undefined ? space.parentId : input.parent;
     if (parentId !== null && !tree.has(parentId)) throw new InvalidInputError(`Invalid position: collection "${parentId}" not found`);
-    await this.access.requireCreateIn(space.organizationId, parentId, actor.userId, tree, 'Space', spaceId);
+    await this.access.requireCreateIn(space.organizationId, parentId, actor, tree, 'Space', spaceId);
     const siblings = await this.spaces.siblings(space.organizationId, parentId);
     const position = placeAmong({ kind: 'space', id: space.id, position: space.position }, siblings, input.position, parentId === space.parentId);
     const moved: Space = { ...space, parentId, position, updatedAt: this.clock.now() };
     await this.spaces.update(moved);
-    return { space: moved, role: await this.access.spaceRole(moved, actor.userId, tree) };
+    return { space: moved, role: await this.access.spaceRole(moved, actor, tree) };
   }
 
   async transfer(actor: Actor, spaceId: string, organizationId: string): Promise<SpaceView> {
     const { space, role } = await this.getLive(actor, spaceId);
     requireRole(role, 'admin', 'Transferring a space');
     if (organizationId === space.organizationId) throw new ConflictError('The space already belongs to this organization');
-    await this.access.requireInOrganization(organizationId, actor.userId, 'admin');
+    await this.access.requireInOrganization(organizationId, actor, 'admin');
     const moved: Space = {
       ...space,
       organizationId,
@@ -247,7 +247,7 @@ export class SpacesService {
     };
     await this.spaces.update(moved);
     await this.content.moveSpaceContent(space.id, space.organizationId, organizationId);
-    return { space: moved, role: await this.access.spaceRole(moved, actor.userId) };
+    return { space: moved, role: await this.access.spaceRole(moved, actor) };
   }
 
   /** POST /spaces/{id}/content/template: appends a built-in template's pages to the main content (edit role). */

@@ -117,7 +117,7 @@ export class ContentController {
   /** The organization and space objects that official ContentLocations embed. */
   private async locationContext(actor: Actor, space: Space, base: string, links: Links): Promise<LocationContext> {
     const org = await this.organizations.get(actor, space.organizationId);
-    const role = await this.access.spaceRole(space, actor.userId);
+    const role = await this.access.spaceRole(space, actor);
     return { organization: toOrganizationDto(org.organization, org.role, links, org.ownTeam), space: toSpaceDto(space, role, links), base, links };
   }
 

@@ -30,7 +30,7 @@ export class SearchController {
   @ApiOperation({ operationId: 'searchOrganizationContent', summary: 'Full-text search in every space of an organization the caller can read' })
   @ApiOkResponse({ type: ListOf(SearchSpaceDto) })
   async searchOrganization(@CurrentActor() actor: Actor, @Param('organizationId') id: string, @Query() q: SearchQueryDto, @RequestLinks() links: Links) {
-    await this.access.memberRole(id, actor.userId, 'Organization', id);
+    await this.access.memberRole(id, actor, 'Organization', id);
     const page = await this.search.searchOrganization(id, q.query, q.toPageRequest());
     return listEnvelope(page, (s) => ({
       type: 'space' as const,
