@@ -33,6 +33,26 @@ describe('full-text search', () => {
   };
   const search = (spaceId: string, query: string, extra = '') => t.http.get(`/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}${extra}`).set(admin.auth);
 
+  it('excerpts are text: markup in a page is escaped, and only Quire\'s own <mark> delimiters are markup', async () => {
+    const space = await spaceWith([
+      {
+        title: 'Markup',
+        markdown: 'Beware `<script>alert(1)</script>` and <img src=x onerror=alert(2)> in the gadget text, \\<b\\>bold\\</b\\> & "quotes" \uE000gadget\uE001 too.',
+      },
+    ]);
+    const res = await search(space.id, 'gadget').expect(200);
+    const excerpt: string = res.body.items[0].sections[0].body;
+    expect(excerpt).toContain('<mark>gadget</mark>');
+    // PostgreSQL's parser drops what it reads as tags from the text; what is left of markup is escaped.
+    expect(excerpt).toContain('&lt;img src=x onerror=alert(2)&gt;');
+    expect(excerpt).toContain('alert(1)');
+    expect(excerpt).not.toMatch(/<script|<b>|<img/);
+    expect(excerpt).toContain('&amp; &quot;quotes&quot;');
+    // Nothing else is a tag: every "<" left is the start of Quire's <mark> or </mark>.
+    expect(excerpt.replace(/<\/?mark>/g, '')).not.toMatch(/[<>]/);
+    expect(excerpt).not.toMatch(/[\uE000\uE001]/);
+  });
+
   it('finds pages by stemmed words, with section-level hits and highlighted excerpts, ranked', async () => {
     const space = await spaceWith([
       { title: 'Installation', ref: 'install', markdown: 'Intro text.\n\n## Running the server\n\nThe server runs on port 3000 after installing dependencies.\n\n## Other\n\nNothing here.' },

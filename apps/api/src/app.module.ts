@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';
 import { PersistenceModule } from '@app/persistence';
-import { BearerAuthGuard } from './auth/bearer-auth.guard';
+import { Authenticator, BearerAuthGuard } from './auth/bearer-auth.guard';
+import { AuthFailureLimiter } from './auth/auth-failures';
 import { BootstrapService } from './auth/bootstrap.service';
 import { RateLimitGuard } from './auth/rate-limit.guard';
 import type { QuireConfig } from './config';
@@ -68,6 +69,8 @@ export class AppModule {
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         BootstrapService,
+        AuthFailureLimiter,
+        Authenticator,
         JobsService,
       ],
     };

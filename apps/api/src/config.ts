@@ -18,6 +18,7 @@ export interface QuireConfig {
   bodyLimit: string;
   contentBodyLimit: string;
   rateLimitPerMinute: number;
+  authFailuresPerMinute: number;
   fileSigningSecret: string | null;
   fileUrlAllowlist: string[];
   fileUrlAllowPrivate: boolean;
@@ -66,6 +67,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
   if (jobs !== 'on' && jobs !== 'off') throw new ConfigError('QUIRE_JOBS must be "on" or "off"');
   const bodyLimit = env.QUIRE_BODY_LIMIT || '1mb';
   if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) throw new ConfigError('QUIRE_BODY_LIMIT must look like 512kb or 1mb');
+  const contentBodyLimit = env.QUIRE_CONTENT_BODY_LIMIT || '32mb';
+  if (!/^\d+(b|kb|mb)$/i.test(contentBodyLimit)) throw new ConfigError('QUIRE_CONTENT_BODY_LIMIT must look like 16mb or 32mb');
   const bootstrapToken = env.QUIRE_BOOTSTRAP_TOKEN || null;
   if (bootstrapToken !== null && (bootstrapToken.length < 20 || /\s/.test(bootstrapToken))) {
     throw new ConfigError('QUIRE_BOOTSTRAP_TOKEN must be at least 20 characters without white space');
@@ -88,8 +91,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     tokenCacheTtlMs: int(env, 'QUIRE_TOKEN_CACHE_TTL_MS', 30_000, 0, 3_600_000)!,
     roleCacheTtlMs: int(env, 'QUIRE_ROLE_CACHE_TTL_MS', 5_000, 0, 600_000)!,
     bodyLimit,
-    contentBodyLimit: env.QUIRE_CONTENT_BODY_LIMIT || '32mb',
+    contentBodyLimit,
     rateLimitPerMinute: int(env, 'QUIRE_RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000)!,
+    authFailuresPerMinute: int(env, 'QUIRE_AUTH_FAILURES_PER_MINUTE', 60, 0, 10_000_000)!,
     fileSigningSecret: signingSecret(env),
     fileUrlAllowlist: (env.QUIRE_FILE_URL_ALLOWLIST || '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     fileUrlAllowPrivate: (env.QUIRE_FILE_URL_ALLOW_PRIVATE || 'false').toLowerCase() === 'true',

@@ -1,13 +1,16 @@
 import type { Server } from 'node:http';
 import { STATUS_CODES } from 'node:http';
-import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { BadRequestException, HttpException, ValidationError, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { json } from 'express';
+import { json, NextFunction, Request, Response } from 'express';
+import { Actor, UnauthenticatedError } from '@app/shared-kernel';
+import { Authenticator } from './auth/bearer-auth.guard';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { QuireConfig } from './config';
 import { verifyJsonDepth } from './http/json-depth';
+import { PathParamPipe, rejectHostileStrings } from './http/hostile-input';
 import { linksMiddleware } from './http/links.middleware';
 import { preferMinimal } from './http/prefer-minimal';
 import { createRootLogger, PinoNestLogger, requestLogger } from './http/logger';
@@ -53,16 +56,33 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
-  // Content batches may carry up to 20 files of 1 MB as base64: a larger limit on that one route only.
-  app.use(CONTENT_WRITE_ROUTE, json({ limit: config.contentBodyLimit, verify: verifyJsonDepth }));
+  // Content batches may carry up to 20 files of 1 MB as base64: a larger limit on that one route only,
+  // and only for an authenticated caller (an anonymous client cannot make the server parse 32 MB).
+  const authenticator = app.get(Authenticator);
+  const contentJson = json({ limit: config.contentBodyLimit, verify: verifyJsonDepth });
+  app.use(CONTENT_WRITE_ROUTE, (req: Request & { actor?: Actor }, res: Response, next: NextFunction) => {
+    if (req.method !== 'POST') return next();
+    authenticator.authenticate(req, res).then(
+      (actor) => {
+        req.actor = actor;
+        contentJson(req, res, next);
+      },
+      (e: unknown) => {
+        const status = e instanceof UnauthenticatedError ? 401 : e instanceof HttpException ? e.getStatus() : 500;
+        if (status === 500) logger.error({ err: e }, 'authentication failed unexpectedly');
+        res.status(status).json({ error: { code: status, message: status === 500 ? 'Internal server error' : (e as Error).message } });
+      },
+    );
+  });
   app.useBodyParser('json', { limit: config.bodyLimit, verify: verifyJsonDepth } as Parameters<NestExpressApplication['useBodyParser']>[1]);
   // SAML identity providers POST the SAMLResponse as a form.
   app.useBodyParser('urlencoded', { limit: config.bodyLimit, extended: false });
+  app.use(rejectHostileStrings);
   app.use(requestLogger(logger));
   app.use(linksMiddleware(config.publicUrl, config.appUrl));
   app.use(preferMinimal);
   app.setGlobalPrefix('v1', { exclude: ['health', 'health/ready'] });
-  app.useGlobalPipes(validationPipe);
+  app.useGlobalPipes(new PathParamPipe(), validationPipe);
   mountSwagger(app);
 }
 

@@ -14,3 +14,4 @@ export * from './semaphore';
 export * from './unit-of-work';
 export * from './http/delete-status';
 export * from './http/satisfies';
+export * from './http/validation';

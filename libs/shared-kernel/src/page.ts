@@ -38,11 +38,47 @@ export function decodeCursor(page: string): CursorKey {
     p.v !== 1 ||
     !Array.isArray(p.k) ||
     p.k.length === 0 ||
-    !p.k.every((x) => typeof x === 'string' || typeof x === 'number')
+    p.k.length > 8 ||
+    !p.k.every((x) => (typeof x === 'string' && saneCursorText(x)) || (typeof x === 'number' && Number.isFinite(x)))
   ) {
     throw new InvalidInputError('Invalid page cursor');
   }
   return p.k as CursorKey;
+}
+
+function saneCursorText(s: string): boolean {
+  return s.length <= 1024 && !s.includes('\u0000') && (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+}
+
+/** What one member of a list's keyset cursor must be. */
+export type CursorField = 'timestamp' | 'text' | 'int' | 'number';
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
+
+function fits(v: string | number, field: CursorField): boolean {
+  switch (field) {
+    case 'text':
+      return typeof v === 'string';
+    case 'timestamp':
+      return typeof v === 'string' && ISO_TIMESTAMP.test(v) && !Number.isNaN(Date.parse(v));
+    case 'int':
+      return typeof v === 'number' ? Number.isSafeInteger(v) : /^-?\d{1,15}$/.test(v);
+    case 'number':
+      return typeof v === 'number' ? Number.isFinite(v) : /^-?\d{1,20}(\.\d{1,20})?(e[-+]?\d{1,3})?$/i.test(v) && Number.isFinite(Number(v));
+  }
+}
+
+/**
+ * The page's cursor checked against the shape of the list it is used on, before any query: a cursor
+ * that decodes but was made for another list, or forged (a date that is not a date, a rank that is
+ * not a number), is a 400. Every keyset list reads its cursor through this.
+ */
+export function cursorKey(page: PageRequest, shape: readonly CursorField[]): CursorKey | undefined {
+  if (!page.after) return undefined;
+  if (page.after.length !== shape.length || !shape.every((field, i) => fits(page.after![i], field))) {
+    throw new InvalidInputError('Invalid page cursor: it was not made for this list');
+  }
+  return page.after;
 }
 
 /** Builds a PageRequest from the raw `page` and `limit` query values (already type-checked). */

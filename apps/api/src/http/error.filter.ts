@@ -39,7 +39,8 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       res.end();
       return;
     }
-    res.status(status).json(details ? { error: { code: status, message, ...details } } : errorBody(status, message));
+    // A route may have set another Content-Type (e.g. XML metadata): the envelope is always JSON.
+    res.status(status).type('application/json').json(details ? { error: { code: status, message, ...details } } : errorBody(status, message));
   }
 
   describe(exception: unknown): { status: number; message: string } {

@@ -16,7 +16,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { Links, ROLES, Role, Satisfies } from '@app/shared-kernel';
+import { Links, ROLES, Role, Satisfies, Optional } from '@app/shared-kernel';
 import {
   BILLING_PRODUCTS,
   HOSTNAME_MAX,
@@ -47,7 +47,7 @@ export class CreateOrganizationDto {
   title: string;
 
   /** Email domains whose users may join the organization */
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(MAX_EMAIL_DOMAINS)
   @IsString({ each: true })
@@ -99,9 +99,9 @@ export class MergeRulesDto {
 }
 
 /** Every member optional: `title` and `emailDomains` keep the rules of creation. */
-export class UpdateOrganizationDto extends PartialType(CreateOrganizationDto) {
+export class UpdateOrganizationDto extends PartialType(CreateOrganizationDto, { skipNullProperties: false }) {
   /** Default hostname for the organization's public content */
-  @IsOptional()
+  @Optional()
   @IsString()
   @MinLength(HOSTNAME_MIN)
   @MaxLength(HOSTNAME_MAX)
@@ -129,12 +129,12 @@ export class UpdateOrganizationDto extends PartialType(CreateOrganizationDto) {
   @IsUrl({ require_protocol: true, protocols: ['http', 'https'], require_tld: false })
   logo?: string | null;
 
-  @IsOptional() @IsBoolean() sso?: boolean;
-  @IsOptional() @IsBoolean() ai?: boolean;
-  @IsOptional() @IsBoolean() inviteLinks?: boolean;
+  @Optional() @IsBoolean() sso?: boolean;
+  @Optional() @IsBoolean() ai?: boolean;
+  @Optional() @IsBoolean() inviteLinks?: boolean;
 
   @ApiPropertyOptional({ type: MergeRulesDto })
-  @IsOptional()
+  @Optional()
   @Satisfies(mergeRulesProblem)
   mergeRules?: OrganizationMergeRules;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { Links, ListQueryDto, Role, ROLES, Satisfies } from '@app/shared-kernel';
+import { ArrayMaxSize, IsArray, IsIn, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { Links, ListQueryDto, Role, ROLES, Satisfies, Optional } from '@app/shared-kernel';
 import type { Invite } from '../domain/invite';
 import { MEMBER_SORTS, MemberSort, MemberView, SortOrder } from '../domain/member';
 import { TEAM_ROLES, TEAM_TITLE_MAX, TeamMemberView, TeamRole, TeamView } from '../domain/team';
@@ -10,20 +10,20 @@ import { toUserDto, UserDto } from './organization.dto';
 
 export class ListMembersQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: [...ROLES, 'guest'], description: 'The role to filter the list by' })
-  @IsOptional()
+  @Optional()
   @IsIn([...ROLES, 'guest'])
   role?: Role | 'guest';
 
   /** A query to filter the list by display name and email */
-  @IsOptional() @IsString() @MaxLength(200) search?: string;
+  @Optional() @IsString() @MaxLength(200) search?: string;
 
   @ApiPropertyOptional({ enum: MEMBER_SORTS, default: 'joinedAt' })
-  @IsOptional()
+  @Optional()
   @IsIn(MEMBER_SORTS)
   sort?: MemberSort;
 
   @ApiPropertyOptional({ enum: ['asc', 'desc'], default: 'desc' })
-  @IsOptional()
+  @Optional()
   @IsIn(['asc', 'desc'])
   order?: SortOrder;
 }
@@ -72,20 +72,20 @@ export function toMemberDto(v: MemberView, links: Links): MemberDto {
 
 export class ListTeamsQueryDto extends ListQueryDto {
   /** The id of a member of the organization: only teams they can manage are returned */
-  @IsOptional() @IsString() @MaxLength(100) owner?: string;
+  @Optional() @IsString() @MaxLength(100) owner?: string;
   /** Only teams whose title contains this text (case-insensitive) */
-  @IsOptional() @IsString() @MaxLength(TEAM_TITLE_MAX) title?: string;
+  @Optional() @IsString() @MaxLength(TEAM_TITLE_MAX) title?: string;
 }
 
 export class TitleQueryDto extends ListQueryDto {
   /** Only teams whose title contains this text (case-insensitive) */
-  @IsOptional() @IsString() @MaxLength(TEAM_TITLE_MAX) title?: string;
+  @Optional() @IsString() @MaxLength(TEAM_TITLE_MAX) title?: string;
 }
 
 export class CreateTeamDto {
   @IsString() @MinLength(1) @MaxLength(TEAM_TITLE_MAX) title: string;
   /** Organization members to add (user ids or emails) */
-  @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) @MaxLength(320, { each: true }) members?: string[];
+  @Optional() @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) @MaxLength(320, { each: true }) members?: string[];
 }
 
 export class UpdateTeamDto {
@@ -100,7 +100,7 @@ export class TeamMemberRoleDto {
 
 export class PutTeamMemberDto {
   @ApiPropertyOptional({ enum: TEAM_ROLES })
-  @IsOptional()
+  @Optional()
   @IsIn(TEAM_ROLES)
   role?: TeamRole;
 }
@@ -120,12 +120,12 @@ function membershipsProblem(value: unknown): string | null {
 
 export class UpdateTeamMembersDto {
   /** Users to add: user ids or emails of organization members */
-  @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) @MaxLength(320, { each: true }) add?: string[];
+  @Optional() @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) @MaxLength(320, { each: true }) add?: string[];
   /** Users to remove: user ids or emails (a user also in `add` ends up removed) */
-  @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) @MaxLength(320, { each: true }) remove?: string[];
+  @Optional() @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) @MaxLength(320, { each: true }) remove?: string[];
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { $ref: '#/components/schemas/TeamMemberRoleDto' }, description: 'Role per user id' })
-  @IsOptional()
+  @Optional()
   @Satisfies(membershipsProblem)
   memberships?: Record<string, TeamMemberRoleDto>;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUrl, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { Links, Role, ROLES } from '@app/shared-kernel';
+import { Links, Role, ROLES, Optional } from '@app/shared-kernel';
 import { SAML_CERTIFICATE_MAX, SAML_ENTITY_ID_MAX, SAML_LABEL_MAX, SAML_SSO_URL_MAX, ServiceProviderUrls } from '../domain/saml-provider';
 import type { SamlProviderView } from '../application/sso.service';
 import { TeamDto, toTeamDto } from './people.dto';
@@ -8,18 +8,18 @@ import { TeamDto, toTeamDto } from './people.dto';
 export class CreateSamlProviderDto {
   @IsString() @MinLength(1) @MaxLength(SAML_LABEL_MAX) label: string;
   /** The identity provider's entity id (Issuer) */
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(SAML_ENTITY_ID_MAX) entityID?: string;
+  @Optional() @IsString() @MinLength(1) @MaxLength(SAML_ENTITY_ID_MAX) entityID?: string;
   /** The identity provider's signing certificate, X.509 PEM */
-  @IsOptional() @IsString() @MaxLength(SAML_CERTIFICATE_MAX) certificate?: string;
+  @Optional() @IsString() @MaxLength(SAML_CERTIFICATE_MAX) certificate?: string;
   /** The identity provider's single sign-on URL */
   @ApiPropertyOptional({ format: 'uri', maxLength: SAML_SSO_URL_MAX })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(SAML_SSO_URL_MAX)
   @IsUrl({ require_protocol: true, protocols: ['http', 'https'], require_tld: false })
   ssoURL?: string;
   /** Id of a team of the organization that people who sign in join */
-  @IsOptional() @IsString() @MaxLength(100) defaultTeam?: string;
+  @Optional() @IsString() @MaxLength(100) defaultTeam?: string;
   @ApiPropertyOptional({ enum: ROLES, nullable: true, description: 'Role of people who sign in for the first time (null: the organization default)' })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
@@ -27,7 +27,7 @@ export class CreateSamlProviderDto {
   defaultRole?: Role | null;
 }
 
-export class UpdateSamlProviderDto extends PartialType(CreateSamlProviderDto) {}
+export class UpdateSamlProviderDto extends PartialType(CreateSamlProviderDto, { skipNullProperties: false }) {}
 
 export class ServiceProviderDto {
   @ApiProperty({ format: 'uri', description: 'Assertion Consumer Service URL to give the identity provider' }) acsURL: string;
@@ -95,7 +95,7 @@ export class SsoLoginInfoListDto {
 export class SamlResponseDto {
   /** The base64 SAMLResponse the identity provider POSTed */
   @IsString() @MinLength(1) @MaxLength(1_000_000) SAMLResponse: string;
-  @IsOptional() @IsString() @MaxLength(4096) RelayState?: string;
+  @Optional() @IsString() @MaxLength(4096) RelayState?: string;
 }
 
 export class SsoLoginResultDto {

@@ -1,5 +1,5 @@
 import type { Page, PageRequest } from '@app/shared-kernel';
-import { toPage } from '@app/shared-kernel';
+import { cursorKey, toPage } from '@app/shared-kernel';
 import type { EntityManager } from 'typeorm';
 import type { Db } from '@app/persistence';
 
@@ -20,8 +20,9 @@ export async function sqlPage<R>(
   const cmp = dir === 'asc' ? '>' : '<';
   const p = [...params];
   let where = '';
-  if (page.after) {
-    p.push(page.after[0], page.after[1]);
+  const after = cursorKey(page, ['text', 'text']);
+  if (after) {
+    p.push(String(after[0]), String(after[1]));
     where = `WHERE (q.${key[0]}, q.${key[1]}) ${cmp} ($${p.length - 1}, $${p.length})`;
   }
   p.push(page.limit + 1);

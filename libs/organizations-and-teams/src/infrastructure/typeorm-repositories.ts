@@ -1,7 +1,7 @@
 import { Db } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { In, Repository } from 'typeorm';
-import { mapPage, Page, PageRequest, Role, toPage } from '@app/shared-kernel';
+import { cursorKey, mapPage, Page, PageRequest, Role, toPage } from '@app/shared-kernel';
 import { ApiToken, TokenRepository } from '../domain/api-token';
 import { Member, MemberFilter, MemberRepository, MembershipOfUser, MemberSort, MemberView, RoleChange, SortOrder } from '../domain/member';
 import { SqlMemberQueries } from './typeorm-teams';
@@ -177,7 +177,8 @@ export class TypeOrmMemberRepository extends MemberRepository {
       .addOrderBy('m.organization_id', 'ASC')
       .limit(page.limit + 1);
     const count = await qb.clone().getCount();
-    if (page.after) qb.andWhere('(m.joined_at, m.organization_id) > (:t::timestamptz, :id)', { t: page.after[0], id: page.after[1] });
+    const after = cursorKey(page, ['timestamp', 'text']);
+    if (after) qb.andWhere('(m.joined_at, m.organization_id) > (:t::timestamptz, :id)', { t: after[0], id: after[1] });
     const members = await qb.getMany();
     const orgs = members.length ? await this.organizations.findBy(members.map((m) => ({ id: m.organizationId }))) : [];
     const byId = new Map(orgs.map((o) => [o.id, organizationToDomain(o)]));

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { Links, ListQueryDto, Satisfies } from '@app/shared-kernel';
+import { Links, ListQueryDto, Satisfies, Optional } from '@app/shared-kernel';
 import { toUserDto, User, UserDto } from '@app/organizations-and-teams';
 import type { ContentChangeInput } from '@app/spaces-and-content';
 import { CHANGE_REQUEST_STATUSES, ChangeRequest, ChangeRequestStatus, SUBJECT_MAX } from '../domain/change-request';
@@ -82,32 +82,32 @@ export class ContentChangesDto {
 
 export class ContentChangesQueryDto {
   @ApiPropertyOptional({ type: Boolean, default: true, description: 'true: the change request; false: it and the affected pages' })
-  @IsOptional()
+  @Optional()
   @IsIn(['true', 'false'])
   compat?: 'true' | 'false';
 }
 
 export class ListChangeRequestsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: CHANGE_REQUEST_STATUSES, default: 'open' })
-  @IsOptional()
+  @Optional()
   @IsIn(CHANGE_REQUEST_STATUSES)
   status?: ChangeRequestStatus;
   /** Only change requests created by this user */
-  @IsOptional() @IsString() @MaxLength(100) creator?: string;
+  @Optional() @IsString() @MaxLength(100) creator?: string;
   /** Only change requests this user wrote content into */
-  @IsOptional() @IsString() @MaxLength(100) contributor?: string;
+  @Optional() @IsString() @MaxLength(100) contributor?: string;
   /** Only change requests with a review requested from this user (reviews are not in Quire yet: none match) */
-  @IsOptional() @IsString() @MaxLength(100) requestedReviewer?: string;
+  @Optional() @IsString() @MaxLength(100) requestedReviewer?: string;
   /** Only change requests linked to this conversations issues cluster (no link exists yet: none match) */
-  @IsOptional() @IsString() @MaxLength(100) conversationsIssuesCluster?: string;
+  @Optional() @IsString() @MaxLength(100) conversationsIssuesCluster?: string;
 }
 
 export class CreateChangeRequestDto {
-  @IsOptional() @IsString() @MaxLength(SUBJECT_MAX) subject?: string;
+  @Optional() @IsString() @MaxLength(SUBJECT_MAX) subject?: string;
 }
 
 export class UpdateChangeRequestDto {
-  @IsOptional() @IsString() @MaxLength(SUBJECT_MAX) subject?: string;
+  @Optional() @IsString() @MaxLength(SUBJECT_MAX) subject?: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, description: 'A rich-text document' })
   @IsOptional()
@@ -117,7 +117,7 @@ export class UpdateChangeRequestDto {
   description?: object | null;
 
   @ApiPropertyOptional({ enum: ['draft', 'open', 'archived'] })
-  @IsOptional()
+  @Optional()
   @IsIn(['draft', 'open', 'archived'])
   status?: ChangeRequestStatus;
 }

@@ -1,6 +1,6 @@
 import { Db } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { mapPage, Page, PageRequest, toPage } from '@app/shared-kernel';
+import { mapPage, Page, PageRequest, toPage, cursorKey } from '@app/shared-kernel';
 import { ChangeRequest, ChangeRequestFilter, ChangeRequestRepository } from '../domain/change-request';
 
 interface Row {
@@ -64,8 +64,9 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
       where += ` AND $${params.length} = ANY(contributors)`;
     }
     const [{ count }] = await this.ds.query(`SELECT count(*)::int AS count FROM change_requests WHERE ${where}`, params);
-    if (page.after) {
-      params.push(Number(page.after[0]));
+    const after = cursorKey(page, ['int']);
+    if (after) {
+      params.push(Number(after[0]));
       where += ` AND number < $${params.length}`;
     }
     params.push(page.limit + 1);

@@ -1,20 +1,22 @@
+import { Optional } from './validation';
 import { Type as NestType } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { toStrictInt } from './validation';
+import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_PAGE_LIMIT, Page, PageRequest, pageRequest } from '../page';
 
 /** `page` and `limit` of every list endpoint (spec part 1 §4). */
 export class ListQueryDto {
   /** Identifier of the page results to fetch (the `next.page` of the previous page). */
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(2048)
   page?: string;
 
   /** The number of results per page (0..1000, default 100). */
-  @IsOptional()
-  @Type(() => Number)
+  @Optional()
+  @Transform(toStrictInt)
   @IsInt()
   @Min(0)
   @Max(MAX_PAGE_LIMIT)

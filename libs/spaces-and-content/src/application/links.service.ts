@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError, Page, PageRequest, toPage } from '@app/shared-kernel';
+import { cursorKey, NotFoundError, Page, PageRequest, toPage } from '@app/shared-kernel';
 import { ExtractedLink, LinkStatus, linkStatus } from '../domain/content/links';
 import { Revision, RevisionRepository } from '../domain/content/revision';
 import { PageNode, walk } from '../domain/content/tree';
@@ -81,7 +81,7 @@ export class LinksService {
       stats.broken.changeRequest = broken.filter((u) => !before.has(u.key)).length;
     }
     const filtered = options.status ? all.filter((u) => u.status === options.status) : all;
-    const after = page.after?.[0];
+    const after = cursorKey(page, ['text'])?.[0];
     const rows = filtered.filter((u) => after === undefined || u.key > String(after)).slice(0, page.limit + 1);
     return { ...toPage(rows, page, filtered.length, (u) => [u.key]), stats };
   }
@@ -97,7 +97,7 @@ export class LinksService {
   private linking(rev: Revision, hashes: Set<string>, page: PageRequest): Page<PageLocation> {
     const pages = this.pages(rev);
     const linking = [...pages.values()].filter((p) => p.node.document && hashes.has(p.node.document)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const after = page.after?.[0];
+    const after = cursorKey(page, ['text'])?.[0];
     const rows = linking.filter((p) => after === undefined || p.path > String(after)).slice(0, page.limit + 1);
     return toPage(rows, page, linking.length, (p) => [p.path]);
   }
@@ -110,7 +110,7 @@ export class LinksService {
     if (!pages.has(pageId)) throw new NotFoundError('Page', pageId);
     const hashes = await this.revisions.hashesLinkingTo(space.organizationId, 'page', pageId);
     const linking = [...pages.values()].filter((p) => p.node.document && hashes.has(p.node.document)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const after = page.after?.[0];
+    const after = cursorKey(page, ['text'])?.[0];
     const rows = linking.filter((p) => after === undefined || p.path > String(after)).slice(0, page.limit + 1);
     return toPage(rows, page, linking.length, (p) => [p.path]);
   }

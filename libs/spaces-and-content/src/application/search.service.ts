@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, InvalidInputError, Page, PageRequest, Semaphore, toPage, TtlCache } from '@app/shared-kernel';
+import { Clock, cursorKey, InvalidInputError, Page, PageRequest, Semaphore, toPage, TtlCache } from '@app/shared-kernel';
 import { RevisionRepository } from '../domain/content/revision';
 import { searchConfig, sections, SEARCH_QUERY_MAX, withCjkBigrams } from '../domain/content/search';
 import { PageTree, walk } from '../domain/content/tree';
 import { SpaceRepository } from '../domain/space';
-import { indexVersion, PageHit, SearchIndex, SectionRow, SpaceHit, SpaceResults } from '../domain/content/search-index';
+import { HIT_CURSOR, indexVersion, PageHit, SearchIndex, SectionRow, SpaceHit, SpaceResults } from '../domain/content/search-index';
 
 const ATTEMPTS = 10;
 const RESULT_CACHE_TTL_MS = 10 * 60_000;
@@ -100,7 +100,7 @@ export class SearchService {
     const q = withCjkBigrams(this.check(query));
     const config = searchConfig(space.language);
     const { count, hits } = await this.cachedSearch(space.id, indexVersion({ revision: space.revision, config }), config, q, page);
-    const base = Number(page.after?.[2] ?? 0);
+    const base = Number(cursorKey(page, HIT_CURSOR)?.[2] ?? 0);
     return toPage(hits.map((h, i) => ({ ...h, position: base + i + 1 })), page, count, (h) => [h.rank, h.pageId, h.position]);
   }
 
@@ -128,7 +128,7 @@ export class SearchService {
   async searchOrganization(organizationId: string, query: string, page: PageRequest): Promise<Page<SpaceHit & { position: number }>> {
     const q = withCjkBigrams(this.check(query));
     const { count, hits } = await this.ranking.run(() => this.index.searchOrganization(organizationId, () => q, page));
-    const base = Number(page.after?.[2] ?? 0);
+    const base = Number(cursorKey(page, HIT_CURSOR)?.[2] ?? 0);
     return toPage(hits.map((h, i) => ({ ...h, position: base + i + 1 })), page, count, (h) => [h.rank, h.spaceId, h.position]);
   }
 }

@@ -10,7 +10,7 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
-import { DEFAULT_LEVELS, DefaultLevel, ListQueryDto, Satisfies } from '@app/shared-kernel';
+import { DEFAULT_LEVELS, DefaultLevel, ListQueryDto, Satisfies, Optional, toStrictBool } from '@app/shared-kernel';
 import { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX } from '../domain/collection';
 import type { ContentPosition } from '../domain/position';
 import { EDIT_MODES, EditMode, EMOJI_MAX, Language, LANGUAGES, SPACE_TITLE_MAX, SpaceMergeRules } from '../domain/space';
@@ -96,64 +96,64 @@ export class ApplyTemplateDto {
   @IsString() @MinLength(1) @MaxLength(100) id: string;
 
   @ApiPropertyOptional({ type: 'object', properties: { contentRefs: { type: 'object', additionalProperties: { type: 'object', properties: { kind: { type: 'string', enum: ['file'] }, file: { type: 'string' } } } } } })
-  @IsOptional()
+  @Optional()
   @Satisfies((v) => templateProblem({ id: 'x', params: v }))
   params?: { contentRefs?: Record<string, { kind: 'file'; file: string }> };
 }
 
 export class CreateSpaceDto {
-  @IsOptional() @IsString() @MaxLength(SPACE_TITLE_MAX) title?: string;
+  @Optional() @IsString() @MaxLength(SPACE_TITLE_MAX) title?: string;
 
   @ApiPropertyOptional({ description: 'Unicode codepoint or character of the emoji', example: '🎉' })
-  @IsOptional()
+  @Optional()
   @Satisfies(emojiProblem)
   emoji?: string;
 
   /** ID of a parent collection */
-  @IsOptional() @IsString() @MaxLength(100) parent?: string;
+  @Optional() @IsString() @MaxLength(100) parent?: string;
 
   @ApiPropertyOptional({ enum: LANGUAGES })
-  @IsOptional()
+  @Optional()
   @IsIn(LANGUAGES)
   language?: Language;
 
   @ApiPropertyOptional({ enum: EDIT_MODES })
-  @IsOptional()
+  @Optional()
   @IsIn(EDIT_MODES)
   editMode?: EditMode;
 
   @ApiPropertyOptional({ type: ApplyTemplateDto, description: 'Create the space from a built-in template' })
-  @IsOptional()
+  @Optional()
   @Satisfies(templateProblem)
   template?: { id: string; params?: { contentRefs?: Record<string, { kind: 'file'; file: string }> } };
 
   @ApiPropertyOptional({ enum: [true], description: 'Create a completely empty space (no page in it)' })
-  @IsOptional()
+  @Optional()
   @Equals(true)
   empty?: true;
 }
 
 export class UpdateSpaceDto {
   @ApiPropertyOptional({ enum: EDIT_MODES })
-  @IsOptional()
+  @Optional()
   @IsIn(EDIT_MODES)
   editMode?: EditMode;
 
-  @IsOptional() @IsString() @MaxLength(SPACE_TITLE_MAX) title?: string;
+  @Optional() @IsString() @MaxLength(SPACE_TITLE_MAX) title?: string;
 
   @ApiPropertyOptional({ enum: DEFAULT_LEVELS, nullable: true })
-  @IsOptional()
+  @Optional()
   @ValidateIf((_, v) => v !== null)
   @IsIn(DEFAULT_LEVELS)
   defaultLevel?: DefaultLevel;
 
   @ApiPropertyOptional({ enum: LANGUAGES })
-  @IsOptional()
+  @Optional()
   @IsIn(LANGUAGES)
   language?: Language;
 
   @ApiPropertyOptional({ type: 'object', description: '{"type":"inherit"}, {"type":"none"} or {"type":"rules","rules":[...]}', additionalProperties: true })
-  @IsOptional()
+  @Optional()
   @Satisfies(spaceMergeRulesProblem)
   mergeRules?: SpaceMergeRules;
 
@@ -173,7 +173,7 @@ export class MoveDto {
   parent?: string | null;
 
   @ApiPropertyOptional({ type: ContentPositionDto, description: 'Where to move the item; by default at the end' })
-  @IsOptional()
+  @Optional()
   @Satisfies(positionProblem)
   position?: ContentPosition;
 }
@@ -188,7 +188,7 @@ export class TransferDto {
 
 export class GetSpaceQueryDto {
   /** Share key of a share-link site, to resolve published URLs */
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(200)
   shareKey?: string;
@@ -197,17 +197,17 @@ export class GetSpaceQueryDto {
 // ---------- collections ----------
 
 export class CreateCollectionDto {
-  @IsOptional() @IsString() @MaxLength(COLLECTION_TITLE_MAX) title?: string;
+  @Optional() @IsString() @MaxLength(COLLECTION_TITLE_MAX) title?: string;
   /** ID of a parent collection */
-  @IsOptional() @IsString() @MaxLength(100) parent?: string;
+  @Optional() @IsString() @MaxLength(100) parent?: string;
 }
 
 export class UpdateCollectionDto {
-  @IsOptional() @IsString() @MaxLength(COLLECTION_TITLE_MAX) title?: string;
-  @IsOptional() @IsString() @MaxLength(COLLECTION_DESCRIPTION_MAX) description?: string;
+  @Optional() @IsString() @MaxLength(COLLECTION_TITLE_MAX) title?: string;
+  @Optional() @IsString() @MaxLength(COLLECTION_DESCRIPTION_MAX) description?: string;
 
   @ApiPropertyOptional({ enum: DEFAULT_LEVELS, nullable: true })
-  @IsOptional()
+  @Optional()
   @ValidateIf((_, v) => v !== null)
   @IsIn(DEFAULT_LEVELS)
   defaultLevel?: DefaultLevel;
@@ -215,7 +215,7 @@ export class UpdateCollectionDto {
 
 export class OrderedListQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: ['asc', 'desc'], default: 'desc', description: 'Order by creation time' })
-  @IsOptional()
+  @Optional()
   @IsIn(['asc', 'desc'])
   order?: 'asc' | 'desc';
 }
@@ -223,8 +223,8 @@ export class OrderedListQueryDto extends ListQueryDto {
 export class ListCollectionsQueryDto extends ListQueryDto {
   /** If true (default), nested collections are listed too */
   @ApiPropertyOptional({ type: Boolean, default: true })
-  @IsOptional()
-  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @Optional()
+  @Transform(toStrictBool)
   @IsBoolean()
   nested?: boolean;
 }

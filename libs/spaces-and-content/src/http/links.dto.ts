@@ -1,13 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
-import { Links, listEnvelope, ListQueryDto, Page } from '@app/shared-kernel';
+import { IsIn } from 'class-validator';
+import { Links, listEnvelope, ListQueryDto, Page, Optional } from '@app/shared-kernel';
 import type { LinksPage, LinkUsage, PageLocation } from '../application/links.service';
 import { refToUrl } from '../domain/content/markdown';
 import { pageDto } from './revision.dto';
 
 export class LinksQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: ['ok', 'broken', 'in-app'], description: 'Only links with this status' })
-  @IsOptional()
+  @Optional()
   @IsIn(['ok', 'broken', 'in-app'])
   status?: 'ok' | 'broken' | 'in-app';
 }

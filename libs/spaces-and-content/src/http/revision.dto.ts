@@ -1,51 +1,50 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional } from 'class-validator';
-import { Links } from '@app/shared-kernel';
+import { IsBoolean, IsIn } from 'class-validator';
+import { Links, Optional, toStrictBool } from '@app/shared-kernel';
 import type { ContentRef, JsonDocument } from '../domain/content/document';
 import { documentToMarkdown, refToUrl } from '../domain/content/markdown';
 import type { Revision } from '../domain/content/revision';
 import { PageNode, pathIndex, PageTree } from '../domain/content/tree';
 
-const toBool = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 /** The official `metadata` and `computed` flags (spec part 1 §4.4: both default true). */
 export class ContentQueryDto {
   /** If false, mutable git metadata is left out (faster lookups) */
   @ApiPropertyOptional({ type: Boolean, default: true })
-  @IsOptional()
-  @Transform(toBool)
+  @Optional()
+  @Transform(toStrictBool)
   @IsBoolean()
   metadata?: boolean;
 
   /** If false, content is not computed */
   @ApiPropertyOptional({ type: Boolean, default: true })
-  @IsOptional()
-  @Transform(toBool)
+  @Optional()
+  @Transform(toStrictBool)
   @IsBoolean()
   computed?: boolean;
 }
 
 export class PageQueryDto extends ContentQueryDto {
   @ApiPropertyOptional({ enum: ['document', 'markdown'], default: 'document', description: 'Output format of the page body' })
-  @IsOptional()
+  @Optional()
   @IsIn(['document', 'markdown'])
   format?: 'document' | 'markdown';
 
   @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['deterministic-only'] }], default: false })
-  @IsOptional()
-  @Transform(toBool)
+  @Optional()
+  @Transform(toStrictBool)
   @IsIn([true, false, 'deterministic-only'])
   evaluated?: boolean | 'deterministic-only';
 
   @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['reusable-contents'] }], default: false })
-  @IsOptional()
-  @Transform(toBool)
+  @Optional()
+  @Transform(toStrictBool)
   @IsIn([true, false, 'reusable-contents'])
   dereferenced?: boolean | 'reusable-contents';
 
   @ApiPropertyOptional({ name: 'format.markdown.refs', enum: ['relative', 'stable'], default: 'relative' })
-  @IsOptional()
+  @Optional()
   @IsIn(['relative', 'stable'])
   'format.markdown.refs'?: 'relative' | 'stable';
 }

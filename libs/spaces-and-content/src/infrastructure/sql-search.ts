@@ -1,11 +1,11 @@
 import { Db } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import type { PageRequest } from '@app/shared-kernel';
-import { IndexState, indexVersion, PageHit, SearchIndex, SectionRow, SpaceHit, SpaceResults } from '../domain/content/search-index';
+import { cursorKey, type PageRequest } from '@app/shared-kernel';
+import { HIT_CURSOR, MARK_START, MARK_STOP, markExcerpt, IndexState, indexVersion, PageHit, SearchIndex, SectionRow, SpaceHit, SpaceResults } from '../domain/content/search-index';
 
-const HEADLINE = 'MaxFragments=1, MaxWords=35, MinWords=12, StartSel=<mark>, StopSel=</mark>, FragmentDelimiter=" … "';
+const HEADLINE = `MaxFragments=1, MaxWords=35, MinWords=12, StartSel=${MARK_START}, StopSel=${MARK_STOP}, FragmentDelimiter=" … "`;
 const SECTION_COLUMNS = `s.page_id, s.section, s.page_title, s.page_path, s.page_description, s.ancestors, s.title, s.anchor,
-  ts_headline($2::regconfig, s.body, q.q, '${HEADLINE}') AS excerpt`;
+  ts_headline($2::regconfig, translate(s.body, '${MARK_START}${MARK_STOP}', ''), q.q, '${HEADLINE}') AS excerpt`;
 
 /**
  * Hits of a space: $1 space, $2 config, $3 query, $4 limit (+1); with a cursor, $5 rank and $6 page id.
@@ -119,7 +119,8 @@ export class SqlSearchIndex extends SearchIndex {
    */
   async searchSpace(spaceId: string, config: string, query: string, page: PageRequest): Promise<SpaceResults> {
     const values: unknown[] = [spaceId, config, query, page.limit + 1];
-    if (page.after) values.push(String(page.after[0]), String(page.after[1]));
+    const after = cursorKey(page, HIT_CURSOR);
+    if (after) values.push(String(after[0]), String(after[1]));
     const rows = await this.ds.namedQuery<Partial<SectionHitRow> & { version: string | null; total: number | null; rank: string | null }>(
       page.after ? 'search_space_after' : 'search_space',
       page.after ? SEARCH_SPACE_AFTER : SEARCH_SPACE,
@@ -136,7 +137,7 @@ export class SqlSearchIndex extends SearchIndex {
         hit = { pageId: r.page_id, rank: r.rank, pageTitle: r.page_title, pagePath: r.page_path, pageDescription: r.page_description, ancestors: r.ancestors, sections: [] };
         hits.push(hit);
       }
-      hit.sections.push({ section: r.section, title: r.title, anchor: r.anchor, excerpt: r.excerpt });
+      hit.sections.push({ section: r.section, title: r.title, anchor: r.anchor, excerpt: markExcerpt(r.excerpt) });
     }
     return { version: rows[0]?.version ?? null, cacheable: !past, count, hits };
   }
@@ -162,8 +163,9 @@ export class SqlSearchIndex extends SearchIndex {
               WHERE s.organization_id = $1 AND s.config = ${c} AND s.tsv @@ ${q}`;
     });
     let after = '';
-    if (page.after) {
-      params.push(String(page.after[0]), String(page.after[1]));
+    const key = cursorKey(page, HIT_CURSOR);
+    if (key) {
+      params.push(String(key[0]), String(key[1]));
       after = `AND (h.rank, h.space_id COLLATE "C") < ($${params.length - 1}::real, $${params.length} COLLATE "C")`;
     }
     params.push(page.limit + 1);

@@ -1,7 +1,7 @@
 import { Db } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { In, IsNull, Not, Repository, SelectQueryBuilder } from 'typeorm';
-import { DefaultLevel, mapPage, Page, PageRequest, toPage } from '@app/shared-kernel';
+import { cursorKey, DefaultLevel, mapPage, Page, PageRequest, toPage } from '@app/shared-kernel';
 import { Collection, CollectionRepository, CollectionTree } from '../domain/collection';
 import { Space, SpaceMergeRules, SpaceRepository } from '../domain/space';
 import { CollectionRow, SpaceRow } from './orm-entities';
@@ -53,9 +53,10 @@ async function keysetPage<R extends object, T>(
 ): Promise<Page<T>> {
   const count = await qb.clone().getCount();
   qb.orderBy(keyColumns[0], direction).addOrderBy(keyColumns[1], direction).limit(page.limit + 1);
-  if (page.after) {
+  const after = cursorKey(page, [cast === '::timestamptz' ? 'timestamp' : 'text', 'text']);
+  if (after) {
     const cmp = direction === 'ASC' ? '>' : '<';
-    qb.andWhere(`(${keyColumns[0]}, ${keyColumns[1]}) ${cmp} (:k0${cast}, :k1)`, { k0: page.after[0], k1: page.after[1] });
+    qb.andWhere(`(${keyColumns[0]}, ${keyColumns[1]}) ${cmp} (:k0${cast}, :k1)`, { k0: after[0], k1: after[1] });
   }
   const rows = await qb.getMany();
   const result = toPage(rows, page, count, keyOf);

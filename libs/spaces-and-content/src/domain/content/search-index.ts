@@ -1,4 +1,4 @@
-import type { PageRequest } from '@app/shared-kernel';
+import type { CursorField, PageRequest } from '@app/shared-kernel';
 
 export interface SectionRow {
   pageId: string;
@@ -13,6 +13,25 @@ export interface SectionRow {
   /** Title and body as indexed (with CJK bigrams). */
   titleIndexed: string;
   bodyIndexed: string;
+}
+
+/**
+ * Excerpts are highlighted by PostgreSQL between two private-use characters (stripped from the text
+ * first, so only Quire's own marks remain); the text is then HTML-escaped and the marks become
+ * `<mark>`/`</mark>`. Page text that contains markup (`<script>`) reaches clients as text.
+ */
+export const MARK_START = '\uE000';
+export const MARK_STOP = '\uE001';
+
+export function markExcerpt(raw: string): string {
+  return raw
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+    .replaceAll(MARK_START, '<mark>')
+    .replaceAll(MARK_STOP, '</mark>');
 }
 
 export interface IndexState {
@@ -34,6 +53,9 @@ export interface SpaceResults {
   count: number;
   hits: PageHit[];
 }
+
+/** Search result cursors: [rank, page or space id, one-based position of the last hit]. */
+export const HIT_CURSOR: readonly CursorField[] = ['number', 'text', 'int'];
 
 export interface PageHit {
   pageId: string;
