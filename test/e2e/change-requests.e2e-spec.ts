@@ -1,3 +1,5 @@
+import { jest } from '@jest/globals';
+import { ChangeRequestRepository } from '@app/review-and-comments';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 
@@ -232,16 +234,47 @@ describe('change requests: authoring, reads, merge and update', () => {
   it('parallel merges into one space serialize and lose nothing', async () => {
     const space = await newSpace();
     const crs = [];
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 30; i++) {
       const cr = await newCr(space.id, `parallel ${i}`);
       await write(space.id, cr.id, [{ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `body ${i}` } }]).expect(200);
       crs.push(cr);
     }
     const results = await Promise.all(crs.map((cr) => t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth)));
-    expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
-    expect((await titles(space.id)).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `Page ${i}`).sort());
+    // Independent merges take turns: every one succeeds (no "changed too often" 409s).
+    expect(results.map((r) => r.status)).toEqual(Array(30).fill(200));
+    expect((await titles(space.id)).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `Page ${i}`).sort());
     const counters = (await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body;
-    expect(counters).toMatchObject({ changeRequests: 8, changeRequestsOpen: 0 });
+    expect(counters).toMatchObject({ changeRequests: 30, changeRequestsOpen: 0 });
+  });
+
+  it('50 concurrent content batches into one change request all succeed and lose nothing', async () => {
+    const space = await newSpace();
+    const cr = await newCr(space.id, 'many writers');
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => write(space.id, cr.id, [{ operation: 'insert_page', title: `Batch ${i}`, document: { markdown: `batch ${i}` } }])),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
+    const pages = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/pages`).set(admin.auth).expect(200)).body.pages;
+    expect(pages.map((p: { title: string }) => p.title).sort()).toEqual(Array.from({ length: 50 }, (_, i) => `Batch ${i}`).sort());
+    const after = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}`).set(admin.auth).expect(200)).body;
+    expect(after.revision).not.toBe(cr.revision);
+  });
+
+  it('a merge that fails after moving main leaves nothing half-written (one unit of work)', async () => {
+    const space = await newSpace();
+    const cr = await newCr(space.id, 'interrupted');
+    await write(space.id, cr.id, [{ operation: 'insert_page', title: 'Half', document: { markdown: 'half' } }]).expect(200);
+    const repo = t.app.get(ChangeRequestRepository);
+    const markMerged = jest.spyOn(repo, 'markMerged').mockRejectedValueOnce(new Error('injected failure after main moved'));
+    expectError(await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth), 500);
+    expect(markMerged).toHaveBeenCalledTimes(1);
+    markMerged.mockRestore();
+    // Main did not move, the change request is still open: the merge can simply be done again.
+    expect((await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.revision).toBe(space.revision);
+    expect(await titles(space.id)).toEqual([]);
+    expect((await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}`).set(admin.auth).expect(200)).body.status).toBe('open');
+    await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200);
+    expect(await titles(space.id)).toEqual(['Half']);
   });
 
   it('duplicate copies the content; transfer carries it to the other organization', async () => {

@@ -1,6 +1,7 @@
 // The public surface of the organizations-and-teams context. Other contexts import only this file.
 export { OrganizationsAndTeamsModule } from './organizations-and-teams.module';
 export { IdentityService, AccessCacheSettings, hashToken } from './application/identity.service';
+export { AccessChanges } from './application/access-changes';
 export { OrganizationsService, OrganizationAccess } from './application/organizations.service';
 export type { OrganizationView } from './application/organizations.service';
 export type { Organization } from './domain/organization';

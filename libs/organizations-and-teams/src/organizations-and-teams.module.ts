@@ -14,6 +14,8 @@ import { SamlGateway, SamlProviderRepository } from './domain/saml-provider';
 import { SamlProvidersController, SsoLoginController } from './http/sso.controller';
 import { NodeSamlGateway, SqlSamlProviderRepository, SqlSsoIdentityRepository } from './infrastructure/saml';
 import { SsoIdentityRepository } from './domain/sso-identity';
+import { AccessChanges } from './application/access-changes';
+import { PgAccessChanges } from './infrastructure/pg-access-changes';
 import { MembersService } from './application/members.service';
 import { TeamsService } from './application/teams.service';
 import { InviteRepository } from './domain/invite';
@@ -45,6 +47,7 @@ import {
     { provide: SamlProviderRepository, useClass: SqlSamlProviderRepository },
     { provide: SamlGateway, useClass: NodeSamlGateway },
     { provide: SsoIdentityRepository, useClass: SqlSsoIdentityRepository },
+    { provide: AccessChanges, useClass: PgAccessChanges },
     { provide: TeamRepository, useClass: SqlTeamRepository },
     { provide: InviteRepository, useClass: SqlInviteRepository },
     { provide: UserRepository, useClass: TypeOrmUserRepository },

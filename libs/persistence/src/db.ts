@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
-import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import { Client, type Pool } from 'pg';
+import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, IsNull, ObjectLiteral, Repository } from 'typeorm';
 import { UnitOfWork } from '@app/shared-kernel';
 
 const ambient = new AsyncLocalStorage<EntityManager>();
@@ -45,6 +45,16 @@ export class Db {
     return this.ds.transaction((em) => ambient.run(em, () => work(em)));
   }
 
+  /** The connection URL of the data source (for connections of their own, e.g. LISTEN). */
+  get url(): string {
+    return (this.ds.options as { url?: string }).url ?? '';
+  }
+
+  /** Sends a notification; inside a unit of work it is delivered when (and only if) it commits. */
+  async notify(channel: string, payload: string): Promise<void> {
+    await this.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  }
+
   /**
    * A hot read as a named (prepared) statement on TypeORM's own pg pool: planned once per connection,
    * without a query runner or entity hydration (docs/benchmarks.md). Inside a unit of work it runs on
@@ -58,6 +68,76 @@ export class Db {
   }
 }
 
+/** A LISTEN on its own connection; `connected` tells whether notifications are flowing now. */
+export interface Listener {
+  readonly connected: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * LISTEN on `channel` through a dedicated connection (not the pool), reconnecting with backoff when
+ * it drops. `onReconnect` runs after every (re)connection, so the caller can drop whatever it may
+ * have missed while the channel was down.
+ */
+export function listen(url: string, channel: string, onMessage: (payload: string) => void, onReconnect: () => void, log: (e: unknown) => void): Listener {
+  let client: Client | null = null;
+  let closed = false;
+  let connected = false;
+  let delay = 250;
+  let timer: NodeJS.Timeout | null = null;
+  const schedule = () => {
+    if (closed || timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void connect();
+    }, delay);
+    timer.unref();
+    delay = Math.min(delay * 2, 30_000);
+  };
+  const connect = async () => {
+    const c = new Client({ connectionString: url, application_name: 'quire-listen' });
+    client = c;
+    c.on('notification', (n) => {
+      if (n.channel === channel && n.payload !== undefined) onMessage(n.payload);
+    });
+    c.on('error', (e) => {
+      connected = false;
+      log(e);
+      void c.end().catch(() => undefined);
+      schedule();
+    });
+    c.on('end', () => {
+      connected = false;
+      schedule();
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+      if (closed) return void (await c.end());
+      connected = true;
+      delay = 250;
+      onReconnect();
+    } catch (e) {
+      connected = false;
+      log(e);
+      void c.end().catch(() => undefined);
+      schedule();
+    }
+  };
+  void connect();
+  return {
+    get connected() {
+      return connected;
+    },
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      connected = false;
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
+
 /** UnitOfWork on PostgreSQL: one transaction, joined by every adapter through `Db`. */
 @Injectable()
 export class TypeOrmUnitOfWork extends UnitOfWork {
@@ -67,4 +147,31 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   run<T>(work: () => Promise<T>): Promise<T> {
     return this.db.transaction(() => work());
   }
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') return JSON.stringify(a) === JSON.stringify(b);
+  return a === b;
+}
+
+/**
+ * A guarded partial update, the one way a PATCH-like write reaches a row: only the columns whose value
+ * differs between `before` (as read) and `after` are written, and only if the row still holds what was
+ * read in those columns and in `guard` (e.g. not deleted, not transferred meanwhile). Scalar columns
+ * are compared; json and array columns are written, not compared. False when the row changed under
+ * the caller, who reads again and re-applies its change, or answers 409.
+ */
+export async function updateChanged<T extends ObjectLiteral>(repo: Repository<T>, key: Partial<T>, before: T, after: T, guard: (keyof T & string)[]): Promise<boolean> {
+  const changed = (Object.keys(after) as (keyof T & string)[]).filter((k) => !(k in key) && !same(before[k], after[k]));
+  const where: Record<string, unknown> = { ...key };
+  for (const k of [...guard, ...changed]) {
+    const v: unknown = before[k];
+    if (v === null || v === undefined) where[k] = IsNull();
+    else if (typeof v !== 'object' || v instanceof Date) where[k] = v;
+  }
+  if (!changed.length) return repo.existsBy(where as FindOptionsWhere<T>);
+  const patch = Object.fromEntries(changed.map((k) => [k, after[k]]));
+  const result = await repo.update(where as FindOptionsWhere<T>, patch as unknown as Parameters<Repository<T>['update']>[1]);
+  return (result.affected ?? 0) > 0;
 }

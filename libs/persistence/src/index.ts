@@ -1,3 +1,4 @@
 // The persistence kit every context's TypeORM adapters share. Import only this file.
-export { Db, TypeOrmUnitOfWork } from './db';
+export { Db, listen, TypeOrmUnitOfWork, updateChanged } from './db';
+export type { Listener } from './db';
 export { PersistenceModule } from './persistence.module';

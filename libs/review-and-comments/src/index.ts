@@ -1,4 +1,6 @@
 // The public surface of the review-and-comments context. Other contexts import only this file.
 export { ReviewAndCommentsModule } from './review-and-comments.module';
 export { ChangeRequestsService } from './application/change-requests.service';
+// The port itself, for tests that intercept a write (other contexts use ChangeRequestsService).
+export { ChangeRequestRepository } from './domain/change-request';
 export type { ChangeRequest } from './domain/change-request';

@@ -55,3 +55,16 @@ export class UnauthenticatedError extends DomainError {
     super('unauthenticated', message);
   }
 }
+
+/**
+ * A read-modify-write whose write is guarded (it misses when another writer changed the row since it
+ * was read): `attempt` reads, decides and writes, answering undefined when its write missed; it is run
+ * again on fresh data, at most `attempts` times, then the caller gets a 409.
+ */
+export async function untilWritten<T>(attempt: () => Promise<T | undefined>, what: string, attempts = 5): Promise<T> {
+  for (let i = 0; i < attempts; i++) {
+    const result = await attempt();
+    if (result !== undefined) return result;
+  }
+  throw new ConflictError(`${what} changed too often meanwhile; try again`);
+}

@@ -26,3 +26,26 @@ export class Semaphore {
     return { active: this.active, waiting: this.waiting.length };
   }
 }
+
+/**
+ * One holder per key at a time, the others in arrival order. In front of a database row lock it keeps
+ * the waiting in this process (no pooled connection is held by a writer that only waits its turn).
+ */
+export class KeyedMutex {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  async run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    this.tails.set(key, tail);
+    await previous;
+    try {
+      return await task();
+    } finally {
+      release();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+}

@@ -4,6 +4,8 @@ export { SpacesService } from './application/spaces.service';
 export type { SpaceView } from './application/spaces.service';
 export { CollectionsService } from './application/collections.service';
 export type { Space } from './domain/space';
+// The port itself, for tests that intercept a write (other contexts use SpacesService).
+export { SpaceRepository } from './domain/space';
 export type { Collection } from './domain/collection';
 export { SPACE_RETENTION_MS } from './domain/space';
 export { CONTENT_ENTITIES } from './infrastructure/orm-entities';

@@ -4,12 +4,14 @@ import { Actor, Clock, ConflictError, ForbiddenError, IdGenerator, InvalidInputE
 import { ApiToken, isUsable, TOKEN_PREFIX, TOKEN_VISIBLE_LENGTH, TokenRepository } from '../domain/api-token';
 import { MemberRepository } from '../domain/member';
 import { isEmail, normalizeEmail, User, UserRepository } from '../domain/user';
+import { AccessChanges } from './access-changes';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /**
  * How long verified tokens and organization roles stay in the in-process caches. A revocation or a
- * role change evicts the entry at once in the process that made it; other processes see it within the TTL.
+ * role change evicts the entry in every process at once (AccessChanges, LISTEN/NOTIFY); the TTL bounds
+ * staleness only while that channel is down.
  */
 export abstract class AccessCacheSettings {
   abstract readonly tokenTtlMs: number;
@@ -38,8 +40,13 @@ export class IdentityService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     settings: AccessCacheSettings,
+    private readonly changes: AccessChanges,
   ) {
     this.cache = new TtlCache(settings.tokenTtlMs, settings.maxEntries);
+    changes.subscribe((c) => {
+      if (c.kind === 'token') this.cache.delete(c.hash);
+      else if (c.kind === 'reset') this.cache.clear();
+    });
   }
 
   async createUser(input: { email: string; displayName?: string; photoURL?: string | null; emailAssertedBy?: string }): Promise<User> {
@@ -133,7 +140,7 @@ export class IdentityService {
     const token = await this.tokens.findById(tokenId);
     if (!token) throw new NotFoundError('Token', tokenId);
     if (!token.revokedAt) await this.tokens.markRevoked(tokenId, this.clock.now());
-    this.cache.delete(token.hash);
+    await this.changes.publish({ kind: 'token', hash: token.hash });
     return { ...token, revokedAt: token.revokedAt ?? this.clock.now() };
   }
 

@@ -71,7 +71,7 @@ export class InvitesService {
       sso: existing?.sso ?? false,
       disabled: existing?.disabled ?? false,
     });
-    this.access.forget(organizationId, actor.userId);
+    await this.access.forget(organizationId, actor.userId);
   }
 
   /** `redundant`: the caller already has at least the invite's role. */

@@ -35,7 +35,7 @@ export class MembersService {
     const outcome = await this.members.changeRole(organizationId, userId, role);
     if (outcome === 'absent') throw new NotFoundError('Member', userId);
     if (outcome === 'last-admin') throw new ConflictError('The organization must keep at least one admin');
-    this.access.forget(organizationId, userId);
+    await this.access.forget(organizationId, userId);
     return (await this.members.view(organizationId, userId))!;
   }
 
@@ -46,7 +46,7 @@ export class MembersService {
     if (userId !== actor.userId && !roleAtLeast(role, 'admin')) throw new ForbiddenError('Only admins can remove other members');
     const outcome = await this.members.remove(organizationId, userId);
     if (outcome === 'last-admin') throw new ConflictError('The organization must keep at least one admin');
-    this.access.forget(organizationId, userId);
+    await this.access.forget(organizationId, userId);
     return outcome === 'changed' ? 'removed' : 'absent';
   }
 
@@ -81,6 +81,6 @@ export class MembersService {
     }
     if (org.defaultRole === null) throw new InvalidInputError('This organization has no default role for people who join by email domain');
     await this.members.upsert({ organizationId, userId: actor.userId, role: org.defaultRole, joinedAt: this.clock.now(), sso: false, disabled: false });
-    this.access.forget(organizationId, actor.userId);
+    await this.access.forget(organizationId, actor.userId);
   }
 }

@@ -13,8 +13,11 @@ import {
   reaches,
   roleAtLeast,
   TtlCache,
+  UnitOfWork,
+  untilWritten,
 } from '@app/shared-kernel';
 import { AccessCacheSettings } from './identity.service';
+import { AccessChanges } from './access-changes';
 import { MemberRepository, MembershipOfUser } from '../domain/member';
 import {
   applyOrganizationPatch,
@@ -41,8 +44,13 @@ export class OrganizationAccess {
     private readonly members: MemberRepository,
     private readonly clock: Clock,
     settings: AccessCacheSettings,
+    private readonly changes: AccessChanges,
   ) {
     this.roles = new TtlCache(settings.roleTtlMs, settings.maxEntries);
+    changes.subscribe((c) => {
+      if (c.kind === 'role') this.roles.delete(`${c.organizationId} ${c.userId}`);
+      else if (c.kind === 'reset') this.roles.clear();
+    });
   }
 
   /**
@@ -65,9 +73,9 @@ export class OrganizationAccess {
     return role;
   }
 
-  /** Called by this context whenever a membership changes. */
-  forget(organizationId: string, userId: string): void {
-    this.roles.delete(`${organizationId} ${userId}`);
+  /** Called by this context whenever a membership changes: every process drops the cached role. */
+  forget(organizationId: string, userId: string): Promise<void> {
+    return this.changes.publish({ kind: 'role', organizationId, userId });
   }
 
   /** Throws 404 for non-members and 403 when the role is below `minimum`. */
@@ -97,6 +105,7 @@ export class OrganizationsService {
     private readonly ids: IdGenerator,
     private readonly access: OrganizationAccess,
     private readonly teams: TeamRepository,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async listForUser(actor: Actor, page: PageRequest): Promise<Page<OrganizationView>> {
@@ -121,13 +130,20 @@ export class OrganizationsService {
     if (actor.scope !== undefined) throw new ForbiddenError('This token was issued by an SSO login and reaches only its own organization: it cannot create organizations');
     const now = this.clock.now();
     const organization = newOrganization(this.ids.next(), input.title, input.emailDomains ?? [], now);
-    await this.organizations.insert(organization);
-    await this.members.upsert({ organizationId: organization.id, userId: actor.userId, role: 'admin', joinedAt: now, sso: false, disabled: false });
-    this.access.forget(organization.id, actor.userId);
+    await this.uow.run(async () => {
+      await this.organizations.insert(organization);
+      await this.members.upsert({ organizationId: organization.id, userId: actor.userId, role: 'admin', joinedAt: now, sso: false, disabled: false });
+    });
+    await this.access.forget(organization.id, actor.userId);
     return { organization, role: 'admin', ownTeam: false };
   }
 
-  async update(actor: Actor, organizationId: string, patch: OrganizationPatch): Promise<OrganizationView> {
+  /** PATCH: writes only the fields it changes, re-applied on fresh data when another writer got there first. */
+  update(actor: Actor, organizationId: string, patch: OrganizationPatch): Promise<OrganizationView> {
+    return untilWritten(() => this.tryUpdate(actor, organizationId, patch), 'The organization');
+  }
+
+  private async tryUpdate(actor: Actor, organizationId: string, patch: OrganizationPatch): Promise<OrganizationView | undefined> {
     const view = await this.get(actor, organizationId);
     if (!organizationPermissions(view.role).admin) throw new ForbiddenError('Only admins can update the organization');
     const next = applyOrganizationPatch(view.organization, patch);
@@ -140,7 +156,7 @@ export class OrganizationsService {
         if (!m) throw new InvalidInputError(`mergeRules: user "${userId}" is not a member of the organization`);
       }
     }
-    await this.organizations.update(next);
+    if (!(await this.organizations.update(view.organization, next))) return undefined;
     return { ...view, organization: next };
   }
 
@@ -157,7 +173,7 @@ export class OrganizationsService {
       sso: existing?.sso ?? false,
       disabled: false,
     });
-    this.access.forget(organizationId, userId);
+    await this.access.forget(organizationId, userId);
   }
 
   /** Creates an organization owned by `userId` outside a request (CLI and bootstrap). */

@@ -202,7 +202,7 @@ export class SsoService {
       const { token } = await this.identity.issueToken(user.id, { label: `SSO: ${p.label}`, expiresAt, via: { sso: org.id } });
       return { token, expiresAt, userId: user.id, email: user.email, organizationId: org.id, role };
     });
-    this.access.forget(org.id, login.userId);
+    await this.access.forget(org.id, login.userId);
     return login;
   }
 }

@@ -191,6 +191,7 @@ export function organizationPermissions(role: Role | null): OrganizationPermissi
 export abstract class OrganizationRepository {
   abstract findById(id: string): Promise<Organization | null>;
   abstract insert(org: Organization): Promise<void>;
-  abstract update(org: Organization): Promise<void>;
+  /** Writes the fields that differ between `before` and `after`, if the row still holds what was read there. */
+  abstract update(before: Organization, after: Organization): Promise<boolean>;
   abstract hostnameTaken(hostname: string, exceptOrganizationId: string): Promise<boolean>;
 }

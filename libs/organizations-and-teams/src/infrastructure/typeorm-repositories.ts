@@ -1,4 +1,4 @@
-import { Db } from '@app/persistence';
+import { Db, updateChanged } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { In, Repository } from 'typeorm';
 import { cursorKey, mapPage, Page, PageRequest, Role, toPage } from '@app/shared-kernel';
@@ -102,8 +102,8 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
   async insert(org: Organization): Promise<void> {
     await this.rows.insert(organizationToRow(org));
   }
-  async update(org: Organization): Promise<void> {
-    await this.rows.save(organizationToRow(org));
+  update(before: Organization, after: Organization): Promise<boolean> {
+    return updateChanged(this.rows, { id: before.id }, organizationToRow(before), organizationToRow(after), []);
   }
   async hostnameTaken(hostname: string, exceptOrganizationId: string): Promise<boolean> {
     return this.rows.createQueryBuilder('o').where('o.hostname = :hostname AND o.id <> :id', { hostname, id: exceptOrganizationId }).getExists();

@@ -1,5 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ConflictError, ForbiddenError, IdGenerator, NotFoundError, Page, PageRequest, PreconditionError, Role } from '@app/shared-kernel';
+import {
+  Actor,
+  Clock,
+  ConflictError,
+  ForbiddenError,
+  IdGenerator,
+  KeyedMutex,
+  NotFoundError,
+  Page,
+  PageRequest,
+  PreconditionError,
+  Role,
+  UnitOfWork,
+  untilWritten,
+} from '@app/shared-kernel';
 import { ChangeOutcome, ContentChangeInput, ContentService, FileNode, Space, SpacesService, spacePermissions } from '@app/spaces-and-content';
 import { applyStatus, baseOf, ChangeRequest, ChangeRequestRepository, ChangeRequestStatus, isOutdated, requireWritable, SUBJECT_MAX } from '../domain/change-request';
 
@@ -9,8 +23,6 @@ export interface ChangeRequestView {
   role: Role;
 }
 
-/** How many times a content write is retried when another write moved the change request meanwhile. */
-const CAS_ATTEMPTS = 20;
 
 /** Change requests: a branch of a space's content that is edited, updated from main, and merged. */
 @Injectable()
@@ -21,7 +33,11 @@ export class ChangeRequestsService {
     private readonly content: ContentService,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly uow: UnitOfWork,
   ) {}
+
+  /** Writers of one change request, in this process (see writeChangeRequest). */
+  private readonly writers = new KeyedMutex();
 
   private async space(actor: Actor, spaceId: string): Promise<{ space: Space; role: Role }> {
     const view = await this.spaces.get(actor, spaceId);
@@ -88,60 +104,80 @@ export class ChangeRequestsService {
     return { changeRequest, space: (await this.spaces.get(actor, spaceId)).space, role };
   }
 
+  /** PATCH: writes only what it changes; re-applied on fresh data if the status moved meanwhile (a merge is never undone). */
   async update(actor: Actor, spaceId: string, ref: string, patch: { subject?: string; description?: object | null; status?: ChangeRequestStatus }): Promise<ChangeRequestView> {
-    const v = await this.view(actor, spaceId, ref);
-    this.requireEdit(v.role);
-    const next: ChangeRequest = { ...v.changeRequest, updatedAt: this.clock.now() };
-    if (patch.subject !== undefined) next.subject = patch.subject;
-    if (patch.description !== undefined) next.description = patch.description;
-    if (patch.status !== undefined) next.status = applyStatus(v.changeRequest, patch.status);
-    await this.changeRequests.updateFields(next);
+    const { v, next } = await untilWritten(async () => {
+      const v = await this.view(actor, spaceId, ref);
+      this.requireEdit(v.role);
+      const next: ChangeRequest = { ...v.changeRequest, updatedAt: this.clock.now() };
+      if (patch.subject !== undefined) next.subject = patch.subject;
+      if (patch.description !== undefined) next.description = patch.description;
+      if (patch.status !== undefined) next.status = applyStatus(v.changeRequest, patch.status);
+      return (await this.changeRequests.updateFields(v.changeRequest, next)) ? { v, next } : undefined;
+    }, 'The change request');
     if (patch.status !== undefined) await this.refreshCounters(v.space.id);
     return { ...v, changeRequest: next, space: (await this.spaces.get(actor, spaceId)).space };
   }
 
+  /**
+   * Writers of one change request take turns: a per-change-request mutex in this process, then its
+   * row lock across processes, held for the unit of work. Inside, the change request is read again,
+   * so every writer builds on the head the previous one left: concurrent batches all succeed.
+   */
+  private writeChangeRequest<T>(actor: Actor, spaceId: string, ref: string, write: (v: ChangeRequestView) => Promise<T>): Promise<T> {
+    return this.writers.run(`${spaceId} ${ref}`, async () => {
+      const first = await this.view(actor, spaceId, ref);
+      return this.uow.run(async () => {
+        await this.changeRequests.lock(first.changeRequest.id);
+        return write(await this.view(actor, spaceId, ref));
+      });
+    });
+  }
+
   /** updateChangeRequestContent: one atomic batch → one new head revision (or nothing, with a 400 naming the change). */
-  async writeContent(actor: Actor, spaceId: string, ref: string, changes: ContentChangeInput[]): Promise<{ view: ChangeRequestView; outcomes: ChangeOutcome[]; insertedFiles: FileNode[] }> {
-    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-      const v = await this.view(actor, spaceId, ref);
+  writeContent(actor: Actor, spaceId: string, ref: string, changes: ContentChangeInput[]): Promise<{ view: ChangeRequestView; outcomes: ChangeOutcome[]; insertedFiles: FileNode[] }> {
+    return this.writeChangeRequest(actor, spaceId, ref, async (v) => {
       this.requireEdit(v.role);
       requireWritable(v.changeRequest);
       if (v.space.editMode === 'locked') throw new PreconditionError('The space is locked (editMode: locked): edits are refused');
       const cr = v.changeRequest;
       const { revision, outcomes, insertedFiles } = await this.content.commitChanges(v.space, cr.revision, changes, actor.userId, baseOf(cr));
       const now = this.clock.now();
-      if (await this.changeRequests.compareAndSetRevision(cr.id, cr.revision, revision.id, { contributor: actor.userId, at: now })) {
-        const updated: ChangeRequest = { ...cr, revision: revision.id, updatedAt: now, contributors: cr.contributors.includes(actor.userId) ? cr.contributors : [...cr.contributors, actor.userId] };
-        return { view: { ...v, changeRequest: updated }, outcomes, insertedFiles };
-      }
-    }
-    throw new ConflictError('The change request changed too often while writing; try again');
+      await this.moveHead(cr, revision.id, { contributor: actor.userId, at: now });
+      const updated: ChangeRequest = { ...cr, revision: revision.id, updatedAt: now, contributors: cr.contributors.includes(actor.userId) ? cr.contributors : [...cr.contributors, actor.userId] };
+      return { view: { ...v, changeRequest: updated }, outcomes, insertedFiles };
+    });
   }
 
-  /** Three-way merge into main. A true conflict is a 409 listing the pages; nothing is written then. */
+  /**
+   * Three-way merge into main, in one unit of work: main moves and the change request is marked merged
+   * together, or neither (a true conflict is a 409 listing the pages; nothing is written then).
+   */
   async merge(actor: Actor, spaceId: string, ref: string): Promise<{ revision: string; result: 'merge' }> {
-    const v = await this.view(actor, spaceId, ref);
-    if (!spacePermissions(v.role).merge) throw new ForbiddenError('Merging needs the "edit" role on the space');
-    requireWritable(v.changeRequest);
-    const cr = v.changeRequest;
-    const outcome = await this.content.mergeIntoSpace(v.space.id, baseOf(cr), cr.revision, actor.userId, cr.id);
-    if (!outcome.ok) throw new ConflictError(`Change request #${cr.number} conflicts with the space's content`, { conflicts: outcome.conflicts });
-    if (!(await this.changeRequests.markMerged(cr.id, outcome.revision!.id, actor.userId, this.clock.now()))) {
-      throw new ConflictError(`Change request #${cr.number} was merged or closed meanwhile`);
-    }
-    await this.refreshCounters(v.space.id);
-    return { revision: outcome.revision!.id, result: 'merge' };
+    const { revision, space } = await this.writeChangeRequest(actor, spaceId, ref, async (v) => {
+      if (!spacePermissions(v.role).merge) throw new ForbiddenError('Merging needs the "edit" role on the space');
+      requireWritable(v.changeRequest);
+      const cr = v.changeRequest;
+      const outcome = await this.content.mergeIntoSpace(v.space.id, baseOf(cr), cr.revision, actor.userId, cr.id);
+      if (!outcome.ok) throw new ConflictError(`Change request #${cr.number} conflicts with the space's content`, { conflicts: outcome.conflicts });
+      if (!(await this.changeRequests.markMerged(cr.id, outcome.revision!.id, actor.userId, this.clock.now()))) {
+        throw new ConflictError(`Change request #${cr.number} was merged or closed meanwhile`);
+      }
+      return { revision: outcome.revision!.id, space: v.space.id };
+    });
+    await this.content.refreshSearch(space);
+    await this.refreshCounters(space);
+    return { revision, result: 'merge' };
   }
 
   /** Brings main into the change request with the same three-way merge. */
-  async updateFromMain(actor: Actor, spaceId: string, ref: string): Promise<{ revision: string; result: 'update' }> {
-    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-      const v = await this.view(actor, spaceId, ref);
+  updateFromMain(actor: Actor, spaceId: string, ref: string): Promise<{ revision: string; result: 'update' }> {
+    return this.writeChangeRequest(actor, spaceId, ref, async (v) => {
       this.requireEdit(v.role);
       requireWritable(v.changeRequest);
       const cr = v.changeRequest;
       const main = v.space.revision;
-      if (main === baseOf(cr)) return { revision: cr.revision, result: 'update' };
+      if (main === baseOf(cr)) return { revision: cr.revision, result: 'update' as const };
       let revisionId: string;
       if (cr.revision === baseOf(cr)) revisionId = main;
       else {
@@ -149,10 +185,13 @@ export class ChangeRequestsService {
         if (!merged.ok) throw new ConflictError(`Change request #${cr.number} conflicts with the space's content`, { conflicts: merged.conflicts });
         revisionId = (await this.content.storeRevision(v.space, merged.tree, merged.files, merged.documents, [cr.revision, main], 'update', actor.userId)).id;
       }
-      if (await this.changeRequests.compareAndSetRevision(cr.id, cr.revision, revisionId, { revisionMergedAncestor: main, at: this.clock.now() })) {
-        return { revision: revisionId, result: 'update' };
-      }
-    }
-    throw new ConflictError('The change request changed too often while updating; try again');
+      await this.moveHead(cr, revisionId, { revisionMergedAncestor: main, at: this.clock.now() });
+      return { revision: revisionId, result: 'update' as const };
+    });
+  }
+
+  private async moveHead(cr: ChangeRequest, next: string, patch: { revisionMergedAncestor?: string; contributor?: string; at: Date }): Promise<void> {
+    // Under the row lock nobody else moves the head: a failed compare-and-set is a bug, not a race.
+    if (!(await this.changeRequests.compareAndSetRevision(cr.id, cr.revision, next, patch))) throw new Error(`change request ${cr.id} moved while its row was locked`);
   }
 }

@@ -64,10 +64,13 @@ export abstract class ChangeRequestRepository {
   abstract find(spaceId: string, ref: string): Promise<ChangeRequest | null>;
   /** Inserts with the next number of the space (numbers are never reused). */
   abstract insert(cr: Omit<ChangeRequest, 'number'>): Promise<ChangeRequest>;
-  abstract updateFields(cr: ChangeRequest): Promise<void>;
+  /** Writes subject, description and status as `after` has them, only if the row still has `before`'s status and head. */
+  abstract updateFields(before: ChangeRequest, after: ChangeRequest): Promise<boolean>;
   /** Moves the head only if it is still `expected` (concurrent writers retry). */
   abstract compareAndSetRevision(id: string, expected: string, next: string, patch: { revisionMergedAncestor?: string; contributor?: string; at: Date }): Promise<boolean>;
   /** Marks merged only if it is still open or a draft; false when someone else merged or closed it. */
+  /** Holds the change request's row until the unit of work ends: its writers take turns. */
+  abstract lock(id: string): Promise<void>;
   abstract markMerged(id: string, revisionMerged: string, by: string, at: Date): Promise<boolean>;
   abstract counts(spaceId: string): Promise<{ total: number; open: number; draft: number }>;
 }

@@ -99,14 +99,16 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     }
   }
 
-  async updateFields(cr: ChangeRequest): Promise<void> {
-    await this.ds.query('UPDATE change_requests SET status = $2, subject = $3, description = $4, updated_at = $5 WHERE id = $1', [
-      cr.id,
-      cr.status,
-      cr.subject,
-      cr.description,
-      cr.updatedAt,
-    ]);
+  async updateFields(before: ChangeRequest, after: ChangeRequest): Promise<boolean> {
+    // Only the fields that changed are written; the status guard keeps a PATCH from reopening a change
+    // request merged meanwhile.
+    const sets: string[] = ['updated_at = $3'];
+    const params: unknown[] = [before.id, before.status, after.updatedAt];
+    if (after.subject !== before.subject) sets.push(`subject = $${params.push(after.subject)}`);
+    if (JSON.stringify(after.description) !== JSON.stringify(before.description)) sets.push(`description = $${params.push(after.description)}`);
+    if (after.status !== before.status) sets.push(`status = $${params.push(after.status)}`);
+    const [, affected] = await this.ds.query(`UPDATE change_requests SET ${sets.join(', ')} WHERE id = $1 AND status = $2`, params);
+    return affected === 1;
   }
 
   async compareAndSetRevision(id: string, expected: string, next: string, patch: { revisionMergedAncestor?: string; contributor?: string; at: Date }): Promise<boolean> {
@@ -118,6 +120,10 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
       [id, expected, next, patch.at, patch.revisionMergedAncestor ?? null, patch.contributor ?? null],
     );
     return affected === 1;
+  }
+
+  async lock(id: string): Promise<void> {
+    await this.ds.query('SELECT 1 FROM change_requests WHERE id = $1 FOR UPDATE', [id]);
   }
 
   async markMerged(id: string, revisionMerged: string, by: string, at: Date): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError, Page, PageRequest, Role } from '@app/shared-kernel';
+import { Actor, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError, Page, PageRequest, Role, UnitOfWork, untilWritten } from '@app/shared-kernel';
 import { contentRole } from '../domain/access';
 import { applyCollectionPatch, Collection, COLLECTION_TITLE_MAX, CollectionPatch, CollectionRepository } from '../domain/collection';
 import { placeAmong, positionAtEnd } from '../domain/position';
@@ -22,6 +22,7 @@ export class CollectionsService {
     private readonly content: ContentService,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async get(actor: Actor, collectionId: string): Promise<CollectionView> {
@@ -66,11 +67,14 @@ export class CollectionsService {
     return { collection, role: await this.access.collectionRole(collection, actor) };
   }
 
+  /** PATCH: writes only the fields it changes, guarded against concurrent writers. */
   async update(actor: Actor, collectionId: string, patch: CollectionPatch): Promise<CollectionView> {
-    const { collection, role } = await this.get(actor, collectionId);
-    requireRole(role, 'admin', 'Updating a collection');
-    const next = applyCollectionPatch(collection, patch, this.clock.now());
-    await this.collections.update(next);
+    const next = await untilWritten(async () => {
+      const { collection, role } = await this.get(actor, collectionId);
+      requireRole(role, 'admin', 'Updating a collection');
+      const next = applyCollectionPatch(collection, patch, this.clock.now());
+      return (await this.collections.update(collection, next)) ? next : undefined;
+    }, 'The collection');
     return { collection: next, role: await this.access.collectionRole(next, actor) };
   }
 
@@ -91,8 +95,12 @@ export class CollectionsService {
     return 'deleted';
   }
 
-  async move(actor: Actor, collectionId: string, input: MoveInput): Promise<CollectionView> {
+  move(actor: Actor, collectionId: string, input: MoveInput): Promise<CollectionView> {
     requireMoveInput(input);
+    return untilWritten(() => this.tryMove(actor, collectionId, input), 'The collection');
+  }
+
+  private async tryMove(actor: Actor, collectionId: string, input: MoveInput): Promise<CollectionView | undefined> {
     const { collection, role } = await this.get(actor, collectionId);
     requireRole(role, 'admin', 'Moving a collection');
     const tree = await this.collections.tree(collection.organizationId);
@@ -110,7 +118,7 @@ export class CollectionsService {
       parentId === collection.parentId,
     );
     const moved: Collection = { ...collection, parentId, position, updatedAt: this.clock.now() };
-    await this.collections.update(moved);
+    if (!(await this.collections.update(collection, moved))) return undefined;
     return { collection: moved, role: await this.access.collectionRole(moved, actor) };
   }
 
@@ -123,8 +131,11 @@ export class CollectionsService {
     const tree = await this.collections.tree(collection.organizationId);
     const position = positionAtEnd(await this.spaces.siblings(organizationId, null));
     const now = this.clock.now();
-    const movedSpaces = await this.collections.transferTree(collection.organizationId, tree.subtree(collectionId), { id: collectionId, position }, organizationId, now);
-    for (const spaceId of movedSpaces) await this.content.moveSpaceContent(spaceId, collection.organizationId, organizationId);
+    // The collections, their spaces and the spaces' content move together or not at all.
+    await this.uow.run(async () => {
+      const movedSpaces = await this.collections.transferTree(collection.organizationId, tree.subtree(collectionId), { id: collectionId, position }, organizationId, now);
+      for (const spaceId of movedSpaces) await this.content.moveSpaceContent(spaceId, collection.organizationId, organizationId);
+    });
     const moved: Collection = { ...collection, organizationId, parentId: null, position, updatedAt: now };
     return { collection: moved, role: await this.access.collectionRole(moved, actor) };
   }

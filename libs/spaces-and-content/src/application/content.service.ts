@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, ConflictError, IdGenerator, NotFoundError, PreconditionError } from '@app/shared-kernel';
+import { Clock, ConflictError, IdGenerator, KeyedMutex, NotFoundError, PreconditionError, UnitOfWork } from '@app/shared-kernel';
 import { applyChanges, ChangeOutcome, ContentChange } from '../domain/content/changes';
 import type { JsonDocument } from '../domain/content/document';
 import { bodiesToMerge, mergeTrees, MergeConflict } from '../domain/content/merge';
@@ -33,8 +33,6 @@ function unionFiles(ours: FileNode[], theirs: FileNode[]): FileNode[] {
   return [...ours, ...theirs.filter((f) => !ids.has(f.id))];
 }
 
-/** How many times a merge is recomputed when main moved while it was being computed. */
-const CAS_ATTEMPTS = 20;
 
 /**
  * The content engine's facade: revisions, page bodies, change batches and three-way merges.
@@ -49,7 +47,11 @@ export class ContentService {
     private readonly files: FilesService,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly uow: UnitOfWork,
   ) {}
+
+  /** Writers of one space's content, in this process (see writeSpace). */
+  private readonly writers = new KeyedMutex();
 
   /** The empty first revision of a new space (its id is already on the space). */
   async createInitialRevision(space: Space, createdBy: string | null): Promise<void> {
@@ -161,15 +163,15 @@ export class ContentService {
   }
 
   /**
-   * Merges `theirs` into the space's current revision and moves the space to the result, safely under
-   * concurrency: the space's revision is updated only if it is still the one the merge was computed
-   * against (compare-and-set); otherwise the merge is recomputed on the new main. No update is lost.
+   * Merges `theirs` into the space's current revision and moves the space to the result. Writers of a
+   * space's content take turns (a per-space mutex in this process, the space's row lock across
+   * processes, held until the unit of work ends), so N independent merges all succeed one after the
+   * other; only a true content conflict fails. Inside the caller's unit of work the move commits (or
+   * rolls back) with the rest of the caller's writes. The search index is refreshed by `refreshSearch`
+   * after the commit (a search that finds the index behind heals it too).
    */
-  async mergeIntoSpace(spaceId: string, base: string, theirs: string, createdBy: string, mergedFrom: string | null = null): Promise<MergeOutcome & { revision?: Revision }> {
-    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-      const space = await this.spaces.findById(spaceId);
-      if (!space || space.deletedAt) throw new NotFoundError('Space', spaceId);
-      if (space.editMode === 'locked') throw new PreconditionError('The space is locked (editMode: locked): merges are refused');
+  mergeIntoSpace(spaceId: string, base: string, theirs: string, createdBy: string, mergedFrom: string | null = null): Promise<MergeOutcome & { revision?: Revision }> {
+    return this.writeSpace(spaceId, 'merges', async (space) => {
       let tree: PageTree;
       let files: FileNode[];
       let documents = new Map<string, JsonDocument>();
@@ -185,27 +187,45 @@ export class ContentService {
         documents = merged.documents;
       }
       const revision = await this.storeRevision(space, tree, files, documents, [space.revision, theirs], 'merge', createdBy, mergedFrom);
-      if (await this.spaces.compareAndSetRevision(space.id, space.revision, revision.id, this.clock.now())) {
-        await this.search.reindex(space.id);
-        return { ok: true, tree, files, documents, revision };
-      }
-    }
-    throw new ConflictError('The space changed too often while merging; try again');
+      await this.moveSpaceTo(space, revision.id);
+      return { ok: true, tree, files, documents, revision };
+    });
   }
 
-  /** Applies changes directly to the space's main content (templates), with the same compare-and-set as merges. */
+  /** Applies changes directly to the space's main content (templates), taking its turn like merges. */
   async commitToSpace(spaceId: string, changes: ContentChangeInput[], createdBy: string): Promise<Revision> {
-    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-      const space = await this.spaces.findById(spaceId);
-      if (!space || space.deletedAt) throw new NotFoundError('Space', spaceId);
-      if (space.editMode === 'locked') throw new PreconditionError('The space is locked (editMode: locked): edits are refused');
+    const revision = await this.writeSpace(spaceId, 'edits', async (space) => {
       const { revision } = await this.commitChanges(space, space.revision, changes, createdBy, space.revision);
-      if (await this.spaces.compareAndSetRevision(space.id, space.revision, revision.id, this.clock.now())) {
-        await this.search.reindex(space.id);
-        return revision;
-      }
+      await this.moveSpaceTo(space, revision.id);
+      return revision;
+    });
+    await this.refreshSearch(spaceId);
+    return revision;
+  }
+
+  /** Brings the space's search index up to its current revision (after a write has committed). */
+  async refreshSearch(spaceId: string): Promise<void> {
+    await this.search.reindex(spaceId);
+  }
+
+  /** One writer of a space's content at a time: in this process (mutex), then across processes (row lock). */
+  private writeSpace<T>(spaceId: string, what: string, write: (space: Space) => Promise<T>): Promise<T> {
+    return this.writers.run(spaceId, () =>
+      this.uow.run(async () => {
+        await this.spaces.lockForWrite(spaceId);
+        const space = await this.spaces.findById(spaceId);
+        if (!space || space.deletedAt) throw new NotFoundError('Space', spaceId);
+        if (space.editMode === 'locked') throw new PreconditionError(`The space is locked (editMode: locked): ${what} are refused`);
+        return write(space);
+      }),
+    );
+  }
+
+  private async moveSpaceTo(space: Space, revisionId: string): Promise<void> {
+    // Under the row lock nobody else moves the revision: a failed compare-and-set is a bug, not a race.
+    if (!(await this.spaces.compareAndSetRevision(space.id, space.revision, revisionId, this.clock.now()))) {
+      throw new Error(`space ${space.id} moved while its row was locked`);
     }
-    throw new ConflictError('The space changed too often while writing; try again');
   }
 
   /** Change request counters of a space (the review context reports them after every change). */

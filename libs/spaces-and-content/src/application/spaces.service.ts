@@ -10,6 +10,8 @@ import {
   Page,
   PageRequest,
   Role,
+  UnitOfWork,
+  untilWritten,
 } from '@app/shared-kernel';
 import { contentRole } from '../domain/access';
 import { CollectionRepository, CollectionTree } from '../domain/collection';
@@ -61,6 +63,7 @@ export class SpacesService {
     private readonly content: ContentService,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly uow: UnitOfWork,
   ) {}
 
   /** A space the caller can see: live, or deleted and still restorable (it then carries deletedAt). */
@@ -135,32 +138,45 @@ export class SpacesService {
       deletedAt: null,
     };
     const changes = input.template ? templateChanges(input.template.id, input.template.params) : null;
-    await this.spaces.insert(space);
-    await this.content.createInitialRevision(space, actor.userId);
-    if (changes) {
-      const revision = await this.content.commitToSpace(space.id, changes, actor.userId);
-      space.revision = revision.id;
-      if (input.editMode === 'locked') {
-        space.editMode = 'locked';
-        await this.spaces.update(space);
+    // The space, its first revision and its template content are one unit of work.
+    await this.uow.run(async () => {
+      await this.spaces.insert(space);
+      await this.content.createInitialRevision(space, actor.userId);
+      if (changes) {
+        const revision = await this.content.commitToSpace(space.id, changes, actor.userId);
+        space.revision = revision.id;
+        if (input.editMode === 'locked') {
+          await this.spaces.update(space, { ...space, editMode: 'locked' });
+          space.editMode = 'locked';
+        }
       }
-    }
+    });
     return { space, role: await this.access.spaceRole(space, actor, tree) };
   }
 
+  /**
+   * PATCH: writes only the fields it changes, guarded against concurrent writers (re-applied on fresh
+   * data when one got there first), so it never undoes a concurrent move, transfer or delete.
+   */
   async update(actor: Actor, spaceId: string, patch: SpacePatch): Promise<SpaceView> {
-    const { space, role } = await this.getLive(actor, spaceId);
-    const adminFields = (['editMode', 'defaultLevel', 'mergeRules'] as const).filter((k) => patch[k] !== undefined);
-    if (adminFields.length) requireRole(role, 'admin', `Changing ${adminFields.join(', ')}`);
-    else requireRole(role, 'edit', 'Updating a space');
-    const next = applySpacePatch(space, patch, this.clock.now());
-    await this.spaces.update(next);
+    const { space, next } = await untilWritten(async () => {
+      const { space, role } = await this.getLive(actor, spaceId);
+      const adminFields = (['editMode', 'defaultLevel', 'mergeRules'] as const).filter((k) => patch[k] !== undefined);
+      if (adminFields.length) requireRole(role, 'admin', `Changing ${adminFields.join(', ')}`);
+      else requireRole(role, 'edit', 'Updating a space');
+      const next = applySpacePatch(space, patch, this.clock.now());
+      return (await this.spaces.update(space, next)) ? { space, next } : undefined;
+    }, 'The space');
     if (patch.language !== undefined && patch.language !== space.language) await this.content.reindex(space.id);
     return { space: next, role: await this.access.spaceRole(next, actor) };
   }
 
   /** Soft delete. Answers 'absent' for a space that does not exist (or is already deleted) for the caller. */
   async delete(actor: Actor, spaceId: string): Promise<'deleted' | 'absent'> {
+    return untilWritten(() => this.tryDelete(actor, spaceId), 'The space');
+  }
+
+  private async tryDelete(actor: Actor, spaceId: string): Promise<'deleted' | 'absent' | undefined> {
     const space = await this.spaces.findById(spaceId);
     if (!space || space.deletedAt) return 'absent';
     let role: Role;
@@ -172,11 +188,14 @@ export class SpacesService {
     }
     requireRole(role, 'admin', 'Deleting a space');
     const now = this.clock.now();
-    await this.spaces.update({ ...space, deletedAt: now, updatedAt: now });
-    return 'deleted';
+    return (await this.spaces.update(space, { ...space, deletedAt: now, updatedAt: now })) ? 'deleted' : undefined;
   }
 
-  async restore(actor: Actor, spaceId: string): Promise<SpaceView> {
+  restore(actor: Actor, spaceId: string): Promise<SpaceView> {
+    return untilWritten(() => this.tryRestore(actor, spaceId), 'The space');
+  }
+
+  private async tryRestore(actor: Actor, spaceId: string): Promise<SpaceView | undefined> {
     const now = this.clock.now();
     const space = await this.spaces.findById(spaceId);
     if (!space || isGone(space, now)) throw new NotFoundError('Space', spaceId);
@@ -192,7 +211,7 @@ export class SpacesService {
       parentId,
       position: positionAtEnd(await this.spaces.siblings(space.organizationId, parentId)),
     };
-    await this.spaces.update(restored);
+    if (!(await this.spaces.update(space, restored))) return undefined;
     return { space: restored, role: await this.access.spaceRole(restored, actor, tree) };
   }
 
@@ -213,13 +232,19 @@ export class SpacesService {
       updatedAt: now,
       deletedAt: null,
     };
-    await this.spaces.insert(copy);
-    await this.content.copyContent(space, copy, actor.userId);
+    await this.uow.run(async () => {
+      await this.spaces.insert(copy);
+      await this.content.copyContent(space, copy, actor.userId);
+    });
     return { space: copy, role: await this.access.spaceRole(copy, actor, tree) };
   }
 
-  async move(actor: Actor, spaceId: string, input: MoveInput): Promise<SpaceView> {
+  move(actor: Actor, spaceId: string, input: MoveInput): Promise<SpaceView> {
     requireMoveInput(input);
+    return untilWritten(() => this.tryMove(actor, spaceId, input), 'The space');
+  }
+
+  private async tryMove(actor: Actor, spaceId: string, input: MoveInput): Promise<SpaceView | undefined> {
     const { space, role } = await this.getLive(actor, spaceId);
     requireRole(role, 'admin', 'Moving a space');
     const tree = await this.collections.tree(space.organizationId);
@@ -229,11 +254,16 @@ export class SpacesService {
     const siblings = await this.spaces.siblings(space.organizationId, parentId);
     const position = placeAmong({ kind: 'space', id: space.id, position: space.position }, siblings, input.position, parentId === space.parentId);
     const moved: Space = { ...space, parentId, position, updatedAt: this.clock.now() };
-    await this.spaces.update(moved);
+    if (!(await this.spaces.update(space, moved))) return undefined;
     return { space: moved, role: await this.access.spaceRole(moved, actor, tree) };
   }
 
-  async transfer(actor: Actor, spaceId: string, organizationId: string): Promise<SpaceView> {
+  /** Moves the space and its content to another organization: one unit of work, guarded like a PATCH. */
+  transfer(actor: Actor, spaceId: string, organizationId: string): Promise<SpaceView> {
+    return untilWritten(() => this.tryTransfer(actor, spaceId, organizationId), 'The space');
+  }
+
+  private async tryTransfer(actor: Actor, spaceId: string, organizationId: string): Promise<SpaceView | undefined> {
     const { space, role } = await this.getLive(actor, spaceId);
     requireRole(role, 'admin', 'Transferring a space');
     if (organizationId === space.organizationId) throw new ConflictError('The space already belongs to this organization');
@@ -245,8 +275,12 @@ export class SpacesService {
       position: positionAtEnd(await this.spaces.siblings(organizationId, null)),
       updatedAt: this.clock.now(),
     };
-    await this.spaces.update(moved);
-    await this.content.moveSpaceContent(space.id, space.organizationId, organizationId);
+    const written = await this.uow.run(async () => {
+      if (!(await this.spaces.update(space, moved))) return false;
+      await this.content.moveSpaceContent(space.id, space.organizationId, organizationId);
+      return true;
+    });
+    if (!written) return undefined;
     return { space: moved, role: await this.access.spaceRole(moved, actor) };
   }
 

@@ -93,7 +93,8 @@ export class CollectionTree {
 export abstract class CollectionRepository {
   abstract findById(id: string): Promise<Collection | null>;
   abstract insert(collection: Collection): Promise<void>;
-  abstract update(collection: Collection): Promise<void>;
+  /** Writes the fields that differ between `before` and `after`, guarded like SpaceRepository.update. */
+  abstract update(before: Collection, after: Collection): Promise<boolean>;
   abstract tree(organizationId: string): Promise<CollectionTree>;
   /** Ordered by (createdAt, id); `topLevelOnly` for `nested=false`. */
   abstract list(organizationId: string, topLevelOnly: boolean, page: PageRequest): Promise<Page<Collection>>;

@@ -1,4 +1,4 @@
-import { Db } from '@app/persistence';
+import { Db, updateChanged } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { In, IsNull, Not, Repository, SelectQueryBuilder } from 'typeorm';
 import { cursorKey, DefaultLevel, mapPage, Page, PageRequest, toPage } from '@app/shared-kernel';
@@ -79,8 +79,8 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
   async insert(collection: Collection): Promise<void> {
     await this.rows.insert(collection);
   }
-  async update(collection: Collection): Promise<void> {
-    await this.rows.save(Object.assign(new CollectionRow(), collection));
+  update(before: Collection, after: Collection): Promise<boolean> {
+    return updateChanged(this.rows, { id: before.id }, Object.assign(new CollectionRow(), before), Object.assign(new CollectionRow(), after), ['organizationId']);
   }
   async tree(organizationId: string): Promise<CollectionTree> {
     const rows = await this.rows.find({ select: { id: true, parentId: true, defaultLevel: true }, where: { organizationId } });
@@ -154,9 +154,12 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
    * Writes the space's own fields. The revision pointer and the counters are not written here: they
    * move only through compareAndSetRevision and setCounters, so a concurrent PATCH cannot undo a merge.
    */
-  async update(space: Space): Promise<void> {
-    const { id, revision: _revision, comments: _c, changeRequests: _cr, changeRequestsOpen: _o, changeRequestsDraft: _d, ...fields } = spaceToRow(space);
-    await this.rows.update({ id }, fields);
+  update(before: Space, after: Space): Promise<boolean> {
+    const own = (s: Space) => {
+      const { revision: _revision, comments: _c, changeRequests: _cr, changeRequestsOpen: _o, changeRequestsDraft: _d, ...fields } = spaceToRow(s);
+      return fields as SpaceRow;
+    };
+    return updateChanged(this.rows, { id: before.id }, own(before), own(after), ['organizationId', 'deletedAt']);
   }
   listByOrganization(organizationId: string, page: PageRequest): Promise<Page<Space>> {
     const qb = this.rows.createQueryBuilder('s').where('s.organization_id = :organizationId AND s.deleted_at IS NULL', { organizationId });
@@ -182,6 +185,9 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
        ORDER BY position, id`,
       params,
     );
+  }
+  async lockForWrite(spaceId: string): Promise<void> {
+    await this.dataSource.query('SELECT 1 FROM spaces WHERE id = $1 FOR UPDATE', [spaceId]);
   }
   async compareAndSetRevision(spaceId: string, expected: string, next: string, at: Date): Promise<boolean> {
     const [, affected] = await this.dataSource.query('UPDATE spaces SET revision_id = $3, updated_at = $4 WHERE id = $1 AND revision_id = $2', [spaceId, expected, next, at]);

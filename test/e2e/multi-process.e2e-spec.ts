@@ -1,0 +1,64 @@
+import { DataSource } from 'typeorm';
+import { AccessChanges, IdentityService } from '@app/organizations-and-teams';
+import { createTestApp, TestApp, TestUser } from '../support/app';
+import { expectError } from '../support/expect';
+
+/** Two API processes on one PostgreSQL: revocations and role changes reach the other at once. */
+describe('several API processes on one database', () => {
+  // Caches that would stay stale for an hour: only the notification can evict them.
+  const env = { QUIRE_TOKEN_CACHE_TTL_MS: '3600000', QUIRE_ROLE_CACHE_TTL_MS: '600000' };
+  let a: TestApp;
+  let b: TestApp;
+  let admin: TestUser;
+  let orgId: string;
+
+  const connected = (t: TestApp) => (t.app.get(AccessChanges) as unknown as { connected: boolean }).connected;
+  const eventually = async (check: () => Promise<boolean>, what: string) => {
+    for (let i = 0; i < 100; i++) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`not within 5 s: ${what}`);
+  };
+
+  beforeAll(async () => {
+    a = await createTestApp(env);
+    b = await createTestApp(env, { sharedDatabaseUrl: a.databaseUrl });
+    admin = await a.user('admin');
+    orgId = await a.organization(admin);
+    await eventually(async () => connected(a) && connected(b), 'both processes listen');
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  it('a token revoked in one process is refused by the other on its next request', async () => {
+    const user = await a.user('revoked');
+    await b.http.get('/v1/user').set(user.auth).expect(200); // cached in b
+    const record = (await a.app.get(IdentityService).listTokens(user.id))[0];
+    await a.app.get(IdentityService).revokeToken(record.id);
+    await eventually(async () => (await b.http.get('/v1/user').set(user.auth)).status === 401, 'b refuses the revoked token');
+    expectError(await b.http.get('/v1/user').set(user.auth), 401, /revoked/);
+  });
+
+  it('a member removed in one process loses access in the other', async () => {
+    const reader = await a.user('reader');
+    await a.member(orgId, reader, 'read');
+    await b.http.get(`/v1/orgs/${orgId}/spaces`).set(reader.auth).expect(200); // role cached in b
+    await a.http.delete(`/v1/orgs/${orgId}/members/${reader.id}`).set(admin.auth).expect(205);
+    await eventually(async () => (await b.http.get(`/v1/orgs/${orgId}/spaces`).set(reader.auth)).status === 404, 'b forgets the role');
+  });
+
+  it('when the channel drops, caches fall back to their TTL and are dropped when it comes back', async () => {
+    const user = await a.user('quiet');
+    await b.http.get('/v1/user').set(user.auth).expect(200);
+    const ds = a.app.get(DataSource);
+    // Cut every LISTEN connection, then revoke behind Quire's back (no notification at all).
+    await ds.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'quire-listen' AND datname = current_database()`);
+    await ds.query('UPDATE api_tokens SET revoked_at = now() WHERE user_id = $1', [user.id]);
+    // b reconnects and drops what it may have missed.
+    await eventually(async () => (await b.http.get('/v1/user').set(user.auth)).status === 401, 'b drops its caches after reconnecting');
+    await eventually(async () => connected(a) && connected(b), 'both listen again');
+  });
+});
