@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { ChangeRequestRepository } from '@app/review-and-comments';
+import { ChangeRequestRepository, ChangeRequestsService } from '@app/review-and-comments';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 
@@ -258,6 +258,19 @@ describe('change requests: authoring, reads, merge and update', () => {
     expect(pages.map((p: { title: string }) => p.title).sort()).toEqual(Array.from({ length: 50 }, (_, i) => `Batch ${i}`).sort());
     const after = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}`).set(admin.auth).expect(200)).body;
     expect(after.revision).not.toBe(cr.revision);
+  });
+
+  it('a merge revision shows the change request it came from; a failure to load it is a 500, not a silent null', async () => {
+    const space = await newSpace();
+    const cr = await newCr(space.id, 'origin');
+    await write(space.id, cr.id, [{ operation: 'insert_page', title: 'From CR', document: {} }]).expect(200);
+    const { revision } = (await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200)).body;
+    const shown = (await t.http.get(`/v1/spaces/${space.id}/revisions/${revision}`).set(admin.auth).expect(200)).body;
+    expect(shown.mergedFrom).toMatchObject({ id: cr.id, number: cr.number });
+    const service = t.app.get(ChangeRequestsService);
+    const view = jest.spyOn(service, 'view').mockRejectedValueOnce(new Error('database went away'));
+    expectError(await t.http.get(`/v1/spaces/${space.id}/revisions/${revision}`).set(admin.auth), 500);
+    view.mockRestore();
   });
 
   it('a merge that fails after moving main leaves nothing half-written (one unit of work)', async () => {

@@ -1,3 +1,4 @@
+import { OrganizationsService } from '@app/organizations-and-teams';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 
@@ -89,6 +90,18 @@ describe('organization members, joining and link invites', () => {
       expectError(await t.http.get(`/v1/orgs/${orgId}/members/${rita.id}/spaces?order=sideways`).set(ed.auth), 400, /order/);
       await t.http.delete(`/v1/spaces/${older.id}`).set(admin.auth).expect(205);
       await t.http.delete(`/v1/spaces/${open.id}`).set(admin.auth).expect(205);
+    });
+
+    it('the CLI\'s member:add obeys the last-admin rule too (OrganizationsService.addMember)', async () => {
+      const owner = await t.user('solo');
+      const org = await t.organization(owner, 'Solo org');
+      const organizations = t.app.get(OrganizationsService);
+      await expect(organizations.addMember(org, owner.id, 'read')).rejects.toThrow(/at least one admin/);
+      expect((await t.http.get(`/v1/orgs/${org}/members/${owner.id}`).set(owner.auth).expect(200)).body.role).toBe('admin');
+      const second = await t.user('second');
+      await organizations.addMember(org, second.id, 'admin');
+      await organizations.addMember(org, owner.id, 'read');
+      expect((await t.http.get(`/v1/orgs/${org}/members/${owner.id}`).set(second.auth).expect(200)).body.role).toBe('read');
     });
 
     it('PATCH changes a role (admins only); the last admin cannot be demoted (409)', async () => {

@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
+import { Db } from '@app/persistence';
 import { SearchIndex } from '@app/spaces-and-content';
 import { SearchStateConfig1764460800000 } from '../../apps/api/src/database/migrations/1764460800000-search-state-config';
 import { createTestApp, TestApp, TestUser } from '../support/app';
@@ -199,6 +200,46 @@ describe('full-text search', () => {
     expectError(await t.http.get(`/v1/orgs/${org}/search`).set(u.auth), 400, /query/);
     await t.http.get(`/v1/orgs/${org}/search?query=${'q'.repeat(512)}`).set(u.auth).expect(200);
   });
+  it('organization search shows only spaces the organization holds now, in a bounded number of queries', async () => {
+    const u = await t.user('org-mover');
+    const org = await t.organization(u, 'Mover org');
+    const away = await t.organization(u, 'Away org');
+    const mk = async (title: string) => {
+      const space = (await t.http.post(`/v1/orgs/${org}/spaces`).set(u.auth).send({ title }).expect(201)).body;
+      const cr = (await t.http.post(`/v1/spaces/${space.id}/change-requests`).set(u.auth).send({}).expect(201)).body;
+      const changes = [1, 2, 3].map((i) => ({ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `zeppelin notes ${i}` } }));
+      await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`).set(u.auth).send({ changes }).expect(200);
+      await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(u.auth).expect(200);
+      return space;
+    };
+    const spaces = [];
+    for (let i = 0; i < 6; i++) spaces.push(await mk(`Zeppelins ${i}`));
+    const db = t.app.get(Db);
+    const statements = async (limit: number) => {
+      const query = jest.spyOn(db, 'query');
+      const named = jest.spyOn(db, 'namedQuery');
+      const res = await t.http.get(`/v1/orgs/${org}/search?query=zeppelin&limit=${limit}`).set(u.auth).expect(200);
+      const n = query.mock.calls.length + named.mock.calls.length;
+      query.mockRestore();
+      named.mockRestore();
+      return { n, res };
+    };
+    const one = await statements(1);
+    const all = await statements(10);
+    expect(all.res.body.items).toHaveLength(6);
+    expect(all.res.body.items.every((i: { pages: unknown[] }) => i.pages.length === 3)).toBe(true);
+    expect(all.n).toBe(one.n);
+    expect(all.n).toBeLessThanOrEqual(4);
+
+    // Transferred away, with its index rows still naming the old organization (as while being rewritten).
+    await t.http.post(`/v1/spaces/${spaces[0].id}/transfer`).set(u.auth).send({ organization: away }).expect(200);
+    await t.app.get(DataSource).query('UPDATE search_sections SET organization_id = $2 WHERE space_id = $1', [spaces[0].id, org]);
+    const after = await t.http.get(`/v1/orgs/${org}/search?query=zeppelin`).set(u.auth).expect(200);
+    expect(after.body.count).toBe(5);
+    expect(after.body.items.map((i: { id: string }) => i.id)).not.toContain(spaces[0].id);
+    expect(JSON.stringify(after.body)).not.toContain('Zeppelins 0');
+  });
+
   it('the migration that records the index configuration keeps existing indexes current', async () => {
     const french = await spaceWith([{ title: 'Chevaux', markdown: 'Les chevaux mangent du foin.' }], 'fr');
     const empty = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Empty' }).expect(201)).body;

@@ -165,6 +165,12 @@ export class OrganizationsService {
     if (!(await this.organizations.findById(organizationId))) throw new NotFoundError('Organization', organizationId);
     if (!(await this.users.findById(userId))) throw new NotFoundError('User', userId);
     const existing = await this.members.find(organizationId, userId);
+    if (existing && !existing.disabled) {
+      // A role change obeys the same rule as the API: the last admin is never demoted.
+      const outcome = await this.members.changeRole(organizationId, userId, role);
+      if (outcome === 'last-admin') throw new ConflictError('The organization must keep at least one admin');
+      if (outcome === 'changed') return this.access.forget(organizationId, userId);
+    }
     await this.members.upsert({
       organizationId,
       userId,

@@ -60,8 +60,13 @@ export class ChangeRequestsController implements OnModuleInit {
   /** Merge revisions of the content engine show the change request they came from (`mergedFrom`). */
   onModuleInit(): void {
     this.origins.register(async (actor, spaceId, changeRequestId, links) => {
-      const v = await this.changeRequests.view(actor, spaceId, changeRequestId).catch(() => null);
-      return v ? this.dto(v, links) : null;
+      // A change request the caller cannot see (or gone) is simply not shown; any other failure is a failure.
+      try {
+        return await this.dto(await this.changeRequests.view(actor, spaceId, changeRequestId), links);
+      } catch (e) {
+        if (e instanceof NotFoundError) return null;
+        throw e;
+      }
     });
   }
 

@@ -172,17 +172,46 @@ export class SqlSearchIndex extends SearchIndex {
     const rows: { total: number; space_id: string; title: string; rank: string; config: string }[] = await this.ds.query(
       `WITH matches AS (${parts.join(' UNION ALL ')}),
        hits AS (SELECT m.space_id, max(m.r) AS rank, min(m.config::text) AS config, count(*) OVER () AS total FROM matches m
-                JOIN spaces sp ON sp.id = m.space_id AND sp.deleted_at IS NULL GROUP BY m.space_id)
+                JOIN spaces sp ON sp.id = m.space_id AND sp.deleted_at IS NULL AND sp.organization_id = $1 GROUP BY m.space_id)
        SELECT h.total::int AS total, h.space_id, sp.title, h.rank::text AS rank, h.config
        FROM hits h JOIN spaces sp ON sp.id = h.space_id WHERE true ${after}
        ORDER BY h.rank DESC, h.space_id COLLATE "C" DESC LIMIT $${params.length}`,
       params,
     );
-    const hits: SpaceHit[] = [];
-    for (const r of rows) {
-      const top = await this.searchSpace(r.space_id, r.config, queryFor(r.config), { limit: pagesPerSpace });
-      hits.push({ spaceId: r.space_id, spaceTitle: r.title, rank: r.rank, pages: top.hits.slice(0, pagesPerSpace) });
-    }
+    const shown = rows.slice(0, page.limit + 1);
+    const pages = await this.topPages(shown.map((r) => ({ spaceId: r.space_id, config: r.config, query: queryFor(r.config) })), pagesPerSpace);
+    const hits: SpaceHit[] = shown.map((r) => ({ spaceId: r.space_id, spaceTitle: r.title, rank: r.rank, pages: pages.get(r.space_id) ?? [] }));
     return { count: rows[0]?.total ?? 0, hits };
+  }
+
+  /** The best `perSpace` pages of each space, with their matching sections: one statement for all of them. */
+  private async topPages(targets: { spaceId: string; config: string; query: string }[], perSpace: number): Promise<Map<string, PageHit[]>> {
+    const result = new Map<string, PageHit[]>();
+    if (!targets.length) return result;
+    const rows: (SectionHitRow & { space_id: string; rank: string })[] = await this.ds.query(
+      `WITH t AS (SELECT space_id, config::regconfig AS config, websearch_to_tsquery(config::regconfig, query) AS q
+                  FROM unnest($1::text[], $2::text[], $3::text[]) AS u(space_id, config, query)),
+       ranked AS (SELECT t.space_id, s.page_id, max(ts_rank(s.tsv, t.q)) AS rank
+                  FROM t JOIN search_sections s ON s.space_id = t.space_id AND s.tsv @@ t.q GROUP BY t.space_id, s.page_id),
+       top AS (SELECT * FROM (SELECT r.*, row_number() OVER (PARTITION BY r.space_id ORDER BY r.rank DESC, r.page_id COLLATE "C" DESC) AS n FROM ranked r) x
+               WHERE x.n <= $4)
+       SELECT top.space_id, top.rank::text AS rank, s.page_id, s.section, s.page_title, s.page_path, s.page_description, s.ancestors, s.title, s.anchor,
+              ts_headline(t.config, translate(s.body, '${MARK_START}${MARK_STOP}', ''), t.q, '${HEADLINE}') AS excerpt
+       FROM top JOIN t ON t.space_id = top.space_id
+       JOIN search_sections s ON s.space_id = top.space_id AND s.page_id = top.page_id AND s.tsv @@ t.q
+       ORDER BY top.space_id, top.rank DESC, top.page_id COLLATE "C" DESC, ts_rank(s.tsv, t.q) DESC, s.section`,
+      [targets.map((x) => x.spaceId), targets.map((x) => x.config), targets.map((x) => x.query), perSpace],
+    );
+    for (const r of rows) {
+      const hits = result.get(r.space_id) ?? [];
+      result.set(r.space_id, hits);
+      let hit = hits[hits.length - 1];
+      if (hit?.pageId !== r.page_id) {
+        hit = { pageId: r.page_id, rank: r.rank, pageTitle: r.page_title, pagePath: r.page_path, pageDescription: r.page_description, ancestors: r.ancestors, sections: [] };
+        hits.push(hit);
+      }
+      hit.sections.push({ section: r.section, title: r.title, anchor: r.anchor, excerpt: markExcerpt(r.excerpt) });
+    }
+    return result;
   }
 }
