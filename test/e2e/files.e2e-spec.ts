@@ -1,3 +1,8 @@
+import { jest } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HostResolver, RevisionRepository } from '@app/spaces-and-content';
 import { createServer, Server } from 'node:http';
 import { deflateSync } from 'node:zlib';
 import { createTestApp, TestApp, TestUser } from '../support/app';
@@ -38,9 +43,11 @@ describe('files', () => {
   let orgId: string;
   let source: Server;
   let sourcePort: number;
+  const hostHeaders: string[] = [];
 
   beforeAll(async () => {
     source = createServer((req, res) => {
+      hostHeaders.push(req.headers.host ?? '');
       if (req.url === '/logo.png') {
         res.setHeader('Content-Type', 'image/png');
         res.end(png(3, 2));
@@ -56,7 +63,7 @@ describe('files', () => {
     });
     await new Promise<void>((r) => source.listen(0, '127.0.0.1', () => r()));
     sourcePort = (source.address() as { port: number }).port;
-    t = await createTestApp({ QUIRE_FILE_URL_ALLOWLIST: '127.0.0.1', QUIRE_FILE_URL_ALLOW_PRIVATE: 'true' });
+    t = await createTestApp({ QUIRE_FILE_URL_ALLOWLIST: '127.0.0.1,rebind.quire.test', QUIRE_FILE_URL_ALLOW_PRIVATE: 'true' });
     admin = await t.user('admin');
     orgId = await t.organization(admin);
   });
@@ -149,5 +156,81 @@ describe('files', () => {
     } finally {
       await strict.close();
     }
+  });
+
+  it('connects to the address it checked: one DNS answer, no second lookup (no rebinding)', async () => {
+    const { space, cr } = await setup();
+    const resolver = t.app.get(HostResolver);
+    // The first answer is the checked one; a rebinding resolver would answer differently the next time.
+    const answers = [['127.0.0.1'], ['10.0.0.66']];
+    const lookup = jest.spyOn(resolver, 'lookup').mockImplementation(async () => answers.shift() ?? ['10.0.0.66']);
+    hostHeaders.length = 0;
+    const res = await t.http
+      .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`)
+      .set(admin.auth)
+      .send({ changes: [{ operation: 'insert_files', files: [{ name: 'logo.png', url: `http://rebind.quire.test:${sourcePort}/logo.png` }] }] })
+      .expect(200);
+    expect(lookup).toHaveBeenCalledTimes(1);
+    lookup.mockRestore();
+    expect(res.body.insertedFiles[0]).toMatchObject({ contentType: 'image/png', dimensions: { width: 3, height: 2 } });
+    // It reached our server at the checked address, asking for the URL's own host.
+    expect(hostHeaders).toEqual([`rebind.quire.test:${sourcePort}`]);
+  });
+
+  it('refuses link-local (cloud metadata), mapped and reserved addresses a name resolves to', async () => {
+    const strict = await createTestApp({ QUIRE_FILE_URL_ALLOWLIST: 'meta.quire.test' });
+    try {
+      const u = await strict.user('strict');
+      const org = await strict.organization(u);
+      const space = (await strict.http.post(`/v1/orgs/${org}/spaces`).set(u.auth).send({}).expect(201)).body;
+      const cr = (await strict.http.post(`/v1/spaces/${space.id}/change-requests`).set(u.auth).send({}).expect(201)).body;
+      const resolver = strict.app.get(HostResolver);
+      for (const address of ['169.254.169.254', '::ffff:127.0.0.1', 'fe80::1', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', 'fd00::1']) {
+        const lookup = jest.spyOn(resolver, 'lookup').mockResolvedValue([address]);
+        const res = await strict.http
+          .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)
+          .set(u.auth)
+          .send({ changes: [{ operation: 'insert_files', files: [{ name: 'x.png', url: 'http://meta.quire.test/latest/meta-data' }] }] });
+        expectError(res, 400, /private or loopback/);
+        lookup.mockRestore();
+      }
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('a batch that fails leaves none of its file bytes on disk', async () => {
+    const { space, cr } = await setup();
+    const bytes = Buffer.from(`bytes of a failed batch ${Date.now()}`);
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    const stored = join(t.config.dataDir, 'files', orgId, hash);
+    // Refused after the file was read: a later change of the batch is invalid.
+    const refused = await t.http
+      .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)
+      .set(admin.auth)
+      .send({
+        changes: [
+          { operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: bytes.toString('base64') }] },
+          { operation: 'update_page', page: 'no-such-page', title: 'x' },
+        ],
+      });
+    expectError(refused, 400);
+    expect(existsSync(stored)).toBe(false);
+    // Failed after the bytes were written (the revision could not be stored): they are removed again.
+    const insert = jest.spyOn(t.app.get(RevisionRepository), 'insert').mockRejectedValueOnce(new Error('injected failure after the bytes were written'));
+    const failed = await t.http
+      .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)
+      .set(admin.auth)
+      .send({ changes: [{ operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: bytes.toString('base64') }] }] });
+    expectError(failed, 500);
+    insert.mockRestore();
+    expect(existsSync(stored)).toBe(false);
+    // The same batch without the failure stores them.
+    await t.http
+      .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)
+      .set(admin.auth)
+      .send({ changes: [{ operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: bytes.toString('base64') }] }] })
+      .expect(200);
+    expect(readFileSync(stored)).toEqual(bytes);
   });
 });

@@ -5,7 +5,12 @@ import { Client, type Pool } from 'pg';
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, IsNull, ObjectLiteral, Repository } from 'typeorm';
 import { UnitOfWork } from '@app/shared-kernel';
 
-const ambient = new AsyncLocalStorage<EntityManager>();
+interface Ambient {
+  manager: EntityManager;
+  undo: (() => Promise<void>)[];
+}
+
+const ambient = new AsyncLocalStorage<Ambient>();
 
 /**
  * The one way adapters reach PostgreSQL. Inside a unit of work (`UnitOfWork.run`) every call goes
@@ -18,7 +23,7 @@ export class Db {
 
   /** The current transaction's manager, or the data source's. */
   get manager(): EntityManager {
-    return ambient.getStore() ?? this.ds.manager;
+    return ambient.getStore()?.manager ?? this.ds.manager;
   }
 
   /** True while a unit of work (or `transaction`) is open in this async context. */
@@ -39,10 +44,25 @@ export class Db {
    * with the rest of the use case), else a new one. Statements issued through `this` inside `work`
    * use it too.
    */
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     const current = ambient.getStore();
-    if (current) return work(current);
-    return this.ds.transaction((em) => ambient.run(em, () => work(em)));
+    if (current) return work(current.manager);
+    const store: Ambient = { manager: this.ds.manager, undo: [] };
+    try {
+      return await this.ds.transaction((em) => {
+        store.manager = em;
+        return ambient.run(store, () => work(em));
+      });
+    } catch (e) {
+      // Rolled back: undo the side effects outside the database, newest first.
+      for (const undo of store.undo.reverse()) await undo().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** See UnitOfWork.onRollback. */
+  onRollback(undo: () => Promise<void>): void {
+    ambient.getStore()?.undo.push(undo);
   }
 
   /** The connection URL of the data source (for connections of their own, e.g. LISTEN). */
@@ -62,7 +82,7 @@ export class Db {
    */
   async namedQuery<R>(name: string, text: string, values: unknown[]): Promise<R[]> {
     const current = ambient.getStore();
-    if (current) return current.query(text, values);
+    if (current) return current.manager.query(text, values);
     const pool = (this.ds.driver as unknown as { master: Pool }).master;
     return (await pool.query<R & object>({ name, text, values })).rows;
   }
@@ -146,6 +166,9 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   }
   run<T>(work: () => Promise<T>): Promise<T> {
     return this.db.transaction(() => work());
+  }
+  onRollback(undo: () => Promise<void>): void {
+    this.db.onRollback(undo);
   }
 }
 

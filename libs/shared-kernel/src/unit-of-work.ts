@@ -5,6 +5,11 @@
  */
 export abstract class UnitOfWork {
   abstract run<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Registers the undo of a side effect outside the database (bytes written to disk) made inside the
+   * current unit of work: it runs if the unit rolls back. Outside a unit of work it never runs.
+   */
+  abstract onRollback(undo: () => Promise<void>): void;
 }
 
 /** For unit specs with in-memory fakes: runs the work as it is. */
@@ -12,4 +17,5 @@ export class ImmediateUnitOfWork extends UnitOfWork {
   run<T>(work: () => Promise<T>): Promise<T> {
     return work();
   }
+  onRollback(): void {}
 }

@@ -4,8 +4,9 @@ export { SpacesService } from './application/spaces.service';
 export type { SpaceView } from './application/spaces.service';
 export { CollectionsService } from './application/collections.service';
 export type { Space } from './domain/space';
-// The port itself, for tests that intercept a write (other contexts use SpacesService).
+// Ports themselves, for tests that intercept a write (other contexts use SpacesService and ContentService).
 export { SpaceRepository } from './domain/space';
+export { RevisionRepository } from './domain/content/revision';
 export type { Collection } from './domain/collection';
 export { SPACE_RETENTION_MS } from './domain/space';
 export { CONTENT_ENTITIES } from './infrastructure/orm-entities';
@@ -25,7 +26,7 @@ export { linksResponse, backlinksResponse, LinksQueryDto, LinksResponseDto, Cont
 export type { LocationContext } from './http/links.dto';
 export type { ContentChangeInput } from './application/content.service';
 export type { FileNode } from './domain/content/files';
-export { FilesService, FilesSettings } from './application/files.service';
+export { FilesService, FilesSettings, HostResolver } from './application/files.service';
 export { FileStorageDirectory } from './infrastructure/local-file-storage';
 export { fileDto, RevisionFileDto } from './http/files.dto';
 export { filesPage } from './http/files-page';

@@ -15,7 +15,7 @@ import { RevisionOrigins } from './http/revision-origins';
 import { ContentService } from './application/content.service';
 import { SearchService } from './application/search.service';
 import { LinksService } from './application/links.service';
-import { FilesService } from './application/files.service';
+import { FilesService, HostResolver, SystemHostResolver } from './application/files.service';
 import { FileStorage } from './domain/content/files';
 import { LocalDiskFileStorage } from './infrastructure/local-file-storage';
 import { SqlSearchIndex } from './infrastructure/sql-search';
@@ -38,6 +38,7 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     LinksService,
     FilesService,
     { provide: FileStorage, useClass: LocalDiskFileStorage },
+    { provide: HostResolver, useClass: SystemHostResolver },
     { provide: SearchIndex, useClass: SqlSearchIndex },
     RevisionOrigins,
     { provide: RevisionRepository, useClass: SqlRevisionRepository },

@@ -100,11 +100,16 @@ export class ContentService {
   async commitChanges(space: Space, parentId: string, input: ContentChangeInput[], createdBy: string, revertBase: string): Promise<CommitResult> {
     const parent = await this.revision(space.id, parentId);
     const changes: ContentChange[] = [];
+    const bytes: { hash: string; bytes: Buffer }[] = [];
     for (const [i, c] of input.entries()) {
       if (c.operation !== 'insert_files') changes.push(c);
       else {
         const files = [];
-        for (const [j, f] of c.files.entries()) files.push(await this.files.resolve(space.organizationId, f, `changes[${i}] (insert_files).files[${j}]`));
+        for (const [j, f] of c.files.entries()) {
+          const read = await this.files.resolve(f, `changes[${i}] (insert_files).files[${j}]`);
+          files.push(read.file);
+          bytes.push({ hash: read.file.hash, bytes: read.bytes });
+        }
         changes.push({ operation: 'insert_files', files });
       }
     }
@@ -133,7 +138,11 @@ export class ContentService {
       createdAt: now,
       createdBy,
     };
-    await this.revisions.insert(revision, result.documents);
+    // The batch is valid: its file bytes and its revision are written together (bytes undone on rollback).
+    await this.uow.run(async () => {
+      await this.files.store(space.organizationId, bytes);
+      await this.revisions.insert(revision, result.documents);
+    });
     return { revision, outcomes: result.outcomes, insertedFiles: result.insertedFiles };
   }
 

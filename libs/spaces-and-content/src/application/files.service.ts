@@ -1,9 +1,11 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
+import { IncomingMessage, request as httpRequest, RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { Injectable } from '@nestjs/common';
 import { imageSize } from 'image-size';
-import { InvalidInputError } from '@app/shared-kernel';
+import { InvalidInputError, UnitOfWork } from '@app/shared-kernel';
 import type { ResolvedFile } from '../domain/content/changes';
 import { FILE_MAX_BYTES, FILE_NAME_MAX, FileNode, FileStorage } from '../domain/content/files';
 
@@ -26,6 +28,40 @@ export interface FileInput {
   url?: string;
 }
 
+/** Resolves a host name to its addresses (port: the system resolver; tests give their own). */
+export abstract class HostResolver {
+  abstract lookup(host: string): Promise<string[]>;
+}
+
+@Injectable()
+export class SystemHostResolver extends HostResolver {
+  async lookup(host: string): Promise<string[]> {
+    return (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
+  }
+}
+
+/**
+ * GET `url` on a connection to `address` (the one that was checked), never resolving the name again:
+ * a DNS answer that changes between the check and the connection (rebinding) cannot redirect it. TLS
+ * still verifies the certificate for the URL's host name. Redirects are not followed.
+ */
+function pinnedGet(url: URL, address: string, timeoutMs: number): Promise<IncomingMessage> {
+  const family = isIP(address);
+  const pinned = ((_host: string, options: { all?: boolean }, callback: (...a: unknown[]) => void) => {
+    if (options?.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  }) as unknown as RequestOptions['lookup'];
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+      url,
+      { method: 'GET', lookup: pinned, signal: AbortSignal.timeout(timeoutMs), headers: { 'user-agent': 'Quire' } },
+      resolve,
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 function isPrivateAddress(address: string): boolean {
   if (isIP(address) === 6) {
     const a = address.toLowerCase();
@@ -34,7 +70,18 @@ function isPrivateAddress(address: string): boolean {
     return mapped ? isPrivateAddress(mapped[1]) : false;
   }
   const [a, b] = address.split('.').map(Number);
-  return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+  // this network, private, loopback, link-local (cloud metadata 169.254.169.254), CGNAT, benchmarking, multicast and reserved
+  return (
+    a === 10 ||
+    a === 127 ||
+    a === 0 ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 100 && b >= 64 && b <= 127) ||
+    (a === 198 && (b === 18 || b === 19)) ||
+    a >= 224
+  );
 }
 
 /** Uploads (base64 or allowlisted URLs), content-addressed storage, and signed, expiring download URLs. */
@@ -43,10 +90,18 @@ export class FilesService {
   constructor(
     private readonly storage: FileStorage,
     private readonly settings: FilesSettings,
+    private readonly uow: UnitOfWork,
+    private readonly resolver: HostResolver,
   ) {}
 
-  /** Reads, checks and stores one file of an insert_files change; nothing is stored for a refused file. */
-  async resolve(organizationId: string, input: FileInput, where: string): Promise<ResolvedFile> {
+  /** Files (organization/hash) some batch of this process is storing right now. */
+  private readonly inFlight = new Map<string, number>();
+
+  /**
+   * Reads and checks one file of an insert_files change. Nothing is written: the bytes are stored by
+   * `store`, once the whole batch is valid, inside the batch's unit of work.
+   */
+  async resolve(input: FileInput, where: string): Promise<{ file: ResolvedFile; bytes: Buffer }> {
     if (!input.name || input.name.length > FILE_NAME_MAX || /[/\\\0]/.test(input.name)) throw new InvalidInputError(`${where}.name must be 1 to ${FILE_NAME_MAX} characters, without slashes`);
     let bytes: Buffer;
     let contentType = input.contentType;
@@ -71,11 +126,41 @@ export class FilesService {
         throw new InvalidInputError(`${where} says it is ${contentType} but is not a readable image`);
       }
     }
-    await this.storage.put(organizationId, hash, bytes);
     const file: ResolvedFile = { name: input.name, contentType: contentType ?? 'application/octet-stream', size: bytes.length, hash };
     if (dimensions) file.dimensions = dimensions;
     if (input.ref !== undefined) file.ref = input.ref;
-    return file;
+    return { file, bytes };
+  }
+
+  /**
+   * Stores the bytes of a valid batch. Files that were not on disk before are removed again if the
+   * unit of work rolls back (unless another batch of this process is storing the same bytes), so a
+   * failed batch leaves no bytes behind.
+   */
+  async store(organizationId: string, files: { hash: string; bytes: Buffer }[]): Promise<void> {
+    for (const { hash, bytes } of files) {
+      const key = `${organizationId}/${hash}`;
+      this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
+      const release = () => {
+        const n = (this.inFlight.get(key) ?? 1) - 1;
+        if (n > 0) this.inFlight.set(key, n);
+        else this.inFlight.delete(key);
+      };
+      let created = false;
+      try {
+        if (!(await this.storage.exists(organizationId, hash))) {
+          await this.storage.put(organizationId, hash, bytes);
+          created = true;
+        }
+      } finally {
+        release();
+      }
+      if (created) {
+        this.uow.onRollback(async () => {
+          if (!this.inFlight.has(key)) await this.storage.delete(organizationId, hash);
+        });
+      }
+    }
   }
 
   /** Fetches a URL source: allowlisted host, public addresses only (unless allowed), no redirects, 1 MB at most. */
@@ -91,26 +176,34 @@ export class FilesService {
       throw new InvalidInputError(`${where}.url: host "${url.hostname}" is not in the URL allowlist (QUIRE_FILE_URL_ALLOWLIST); send the file as base64`);
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    const addresses = isIP(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
+    // Resolved once; every address must be acceptable, and the connection goes to the first of them.
+    const addresses = isIP(host) ? [host] : await this.resolver.lookup(host);
     if (!addresses.length) throw new InvalidInputError(`${where}.url: host "${url.hostname}" does not resolve`);
     if (!this.settings.allowPrivateNetworks && addresses.some(isPrivateAddress)) throw new InvalidInputError(`${where}.url resolves to a private or loopback address`);
-    let res: Response;
+    let res: IncomingMessage;
     try {
-      res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+      res = await pinnedGet(url, addresses[0], 10_000);
     } catch (e) {
       throw new InvalidInputError(`${where}.url could not be fetched: ${e instanceof Error ? e.message : String(e)}`);
     }
-    if (res.status !== 200) throw new InvalidInputError(`${where}.url answered ${res.status}`);
-    const declared = Number(res.headers.get('content-length') ?? 0);
-    if (declared > FILE_MAX_BYTES) throw new InvalidInputError(`${where} is larger than ${FILE_MAX_BYTES} bytes`);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      total += chunk.length;
-      if (total > FILE_MAX_BYTES) throw new InvalidInputError(`${where} is larger than ${FILE_MAX_BYTES} bytes`);
-      chunks.push(Buffer.from(chunk));
+    try {
+      if (res.statusCode !== 200) throw new InvalidInputError(`${where}.url answered ${res.statusCode}`);
+      const declared = Number(res.headers['content-length'] ?? 0);
+      if (declared > FILE_MAX_BYTES) throw new InvalidInputError(`${where} is larger than ${FILE_MAX_BYTES} bytes`);
+      const chunks: Buffer[] = [];
+      let total = 0;
+      for await (const chunk of res as AsyncIterable<Buffer>) {
+        total += chunk.length;
+        if (total > FILE_MAX_BYTES) throw new InvalidInputError(`${where} is larger than ${FILE_MAX_BYTES} bytes`);
+        chunks.push(chunk);
+      }
+      return { bytes: Buffer.concat(chunks), contentType: res.headers['content-type']?.split(';')[0].trim() || undefined };
+    } catch (e) {
+      if (e instanceof InvalidInputError) throw e;
+      throw new InvalidInputError(`${where}.url could not be fetched: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      res.destroy();
     }
-    return { bytes: Buffer.concat(chunks), contentType: res.headers.get('content-type')?.split(';')[0].trim() || undefined };
   }
 
   private signature(organizationId: string, file: FileNode, expires: number): string {

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { FileStorage } from '../domain/content/files';
@@ -28,6 +28,19 @@ export class LocalDiskFileStorage extends FileStorage {
     const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
     await writeFile(temp, bytes);
     await rename(temp, target);
+  }
+
+  async exists(organizationId: string, hash: string): Promise<boolean> {
+    try {
+      await access(this.path(organizationId, hash));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async delete(organizationId: string, hash: string): Promise<void> {
+    await rm(this.path(organizationId, hash), { force: true });
   }
 
   async get(organizationId: string, hash: string): Promise<Buffer | null> {

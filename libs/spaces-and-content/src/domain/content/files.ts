@@ -15,4 +15,6 @@ export const FILE_NAME_MAX = 256;
 export abstract class FileStorage {
   abstract put(organizationId: string, hash: string, bytes: Buffer): Promise<void>;
   abstract get(organizationId: string, hash: string): Promise<Buffer | null>;
+  abstract exists(organizationId: string, hash: string): Promise<boolean>;
+  abstract delete(organizationId: string, hash: string): Promise<void>;
 }
