@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../apps/api/src/database/embedded-postgres';
+import { clusterDir, freePort } from '../../apps/api/src/database/embedded-postgres';
 import { createTestDatabase } from '../support/database';
 
 const run = promisify(execFile);
@@ -53,7 +53,7 @@ describe('the built server and CLI', () => {
       // A SIGKILLed server leaves its postgres behind, holding the data dir: the next start recovers it.
       const second = await start({ QUIRE_DATA_DIR: dataDir });
       expect(second.output()).not.toMatch(/API token:/); // not a first start any more
-      const pgPid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      const pgPid = Number(readFileSync(join(clusterDir(dataDir), 'postmaster.pid'), 'utf8').split('\n')[0]);
       second.child.kill('SIGKILL');
       await exited(second.child);
       const third = await start({ QUIRE_DATA_DIR: dataDir });

