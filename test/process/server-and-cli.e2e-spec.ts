@@ -67,6 +67,60 @@ describe('the built server and CLI', () => {
     }
   }, 120_000);
 
+  it('SIGKILL while 30 merges run into one space leaves no change request half-merged', async () => {
+    const db = await createTestDatabase();
+    const token = 'qr_kill_during_merges_0123456789abcdef';
+    try {
+      const first = await start({ DATABASE_URL: db.url, QUIRE_BOOTSTRAP_TOKEN: token, QUIRE_JOBS: 'off', QUIRE_RATE_LIMIT_PER_MINUTE: '0' });
+      const api = (port: number) => async (method: string, path: string, body?: object) => {
+        const res = await fetch(`http://127.0.0.1:${port}/v1${path}`, {
+          method,
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: body ? JSON.stringify(body) : undefined,
+        });
+        return { status: res.status, body: res.status === 204 ? null : await res.json() };
+      };
+      const call = api(first.port);
+      const org = (await call('GET', '/orgs')).body.items[0].id;
+      const space = (await call('POST', `/orgs/${org}/spaces`, { title: 'Killed' })).body;
+      const crs: { id: string; title: string }[] = [];
+      for (let i = 0; i < 30; i++) {
+        const cr = (await call('POST', `/spaces/${space.id}/change-requests`, { subject: `cr ${i}` })).body;
+        const title = `Page ${i}`;
+        expect((await call('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', title, document: { markdown: title } }] })).status).toBe(200);
+        crs.push({ id: cr.id, title });
+      }
+      const merges = crs.map((cr) => call('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`).catch(() => null));
+      // Kill the server while the merges are being worked through (some done, some not).
+      let done = 0;
+      for (const m of merges) void m.then(() => (done += 1));
+      while (done < 3) await new Promise((r) => setTimeout(r, 5));
+      first.child.kill('SIGKILL');
+      await exited(first.child);
+      await Promise.all(merges);
+
+      const second = await start({ DATABASE_URL: db.url, QUIRE_JOBS: 'off', QUIRE_RATE_LIMIT_PER_MINUTE: '0' });
+      const again = api(second.port);
+      const onMain = new Set((await again('GET', `/spaces/${space.id}/content/pages`)).body.pages.map((p: { title: string }) => p.title));
+      let merged = 0;
+      for (const cr of crs) {
+        const status = (await again('GET', `/spaces/${space.id}/change-requests/${cr.id}`)).body.status;
+        // Merged exactly when its page is on main: never one without the other.
+        expect([cr.title, status, onMain.has(cr.title)]).toEqual([cr.title, onMain.has(cr.title) ? 'merged' : 'open', onMain.has(cr.title)]);
+        if (status === 'merged') merged += 1;
+      }
+      expect(merged).toBeGreaterThanOrEqual(3);
+      expect(onMain.size).toBe(merged);
+      // The ones left open merge fine after the restart.
+      for (const cr of crs) if (!onMain.has(cr.title)) expect((await again('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`)).status).toBe(200);
+      expect((await again('GET', `/spaces/${space.id}/content/pages`)).body.pages).toHaveLength(30);
+      second.child.kill('SIGTERM');
+      expect(await exited(second.child)).toBe(0);
+    } finally {
+      await db.drop();
+    }
+  }, 120_000);
+
   it('refuses an invalid configuration with a clear message', async () => {
     const result = await run(process.execPath, [MAIN], { env: { ...process.env, PORT: 'eighty' } }).catch((e: { code: number; stderr: string }) => e);
     expect(result).toMatchObject({ code: 1 });
