@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Client, type Pool } from 'pg';
 import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, IsNull, ObjectLiteral, Repository } from 'typeorm';
@@ -19,6 +19,8 @@ const ambient = new AsyncLocalStorage<Ambient>();
  */
 @Injectable()
 export class Db {
+  private readonly logger = new Logger('Db');
+
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   /** The current transaction's manager, or the data source's. */
@@ -55,7 +57,9 @@ export class Db {
       });
     } catch (e) {
       // Rolled back: undo the side effects outside the database, newest first.
-      for (const undo of store.undo.reverse()) await undo().catch(() => undefined);
+      for (const undo of store.undo.reverse()) {
+        await undo().catch((u: unknown) => this.logger.error(`undoing a side effect of a rolled-back unit of work failed: ${u instanceof Error ? u.message : String(u)}`));
+      }
       throw e;
     }
   }

@@ -34,8 +34,9 @@ export class LocalDiskFileStorage extends FileStorage {
     try {
       await access(this.path(organizationId, hash));
       return true;
-    } catch {
-      return false;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw e;
     }
   }
 
@@ -46,8 +47,9 @@ export class LocalDiskFileStorage extends FileStorage {
   async get(organizationId: string, hash: string): Promise<Buffer | null> {
     try {
       return await readFile(this.path(organizationId, hash));
-    } catch {
-      return null;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
     }
   }
 }
