@@ -1,0 +1,31 @@
+const WINDOW_MS = 60_000;
+const SWEEP_AT = 50_000;
+
+/** Counters per key in fixed one-minute windows, in process memory (rate limits). */
+export class FixedWindows {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  /** The key's count in the current window (0 when it has none). */
+  count(key: string, now: number): number {
+    const w = this.windows.get(key);
+    return w && now - w.start < WINDOW_MS ? w.count : 0;
+  }
+
+  /** Adds one to the key's count and returns it. */
+  hit(key: string, now: number): number {
+    let w = this.windows.get(key);
+    if (!w || now - w.start >= WINDOW_MS) {
+      if (this.windows.size >= SWEEP_AT) for (const [k, v] of this.windows) if (now - v.start >= WINDOW_MS) this.windows.delete(k);
+      w = { start: now, count: 0 };
+      this.windows.set(key, w);
+    }
+    w.count += 1;
+    return w.count;
+  }
+
+  /** Whole seconds until the key's window ends (at least 1). */
+  retryAfter(key: string, now: number): number {
+    const w = this.windows.get(key);
+    return Math.max(1, Math.ceil(((w?.start ?? now) + WINDOW_MS - now) / 1000));
+  }
+}
