@@ -1,16 +1,26 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
-import { SpacesAndContentModule } from '@app/spaces-and-content';
+import { MergeOrigins, SpacesAndContentModule } from '@app/spaces-and-content';
+import { ChangeRequestOrigins, ChangeRequestPresenter } from './http/change-request-presenter';
 import { ChangeRequestsService } from './application/change-requests.service';
 import { ChangeRequestRepository } from './domain/change-request';
 import { ChangeRequestsController } from './http/change-requests.controller';
 import { SqlChangeRequestRepository } from './infrastructure/sql-change-requests';
 
-/** Change requests (comments, reviews and PDF export come with their issue). */
+/**
+ * Change requests (comments, reviews and PDF export come with their issue). Global only to provide
+ * the content context's MergeOrigins port (a port the consuming context declares, the owner provides).
+ */
+@Global()
 @Module({
   imports: [SpacesAndContentModule, OrganizationsAndTeamsModule],
   controllers: [ChangeRequestsController],
-  providers: [ChangeRequestsService, { provide: ChangeRequestRepository, useClass: SqlChangeRequestRepository }],
-  exports: [ChangeRequestsService],
+  providers: [
+    ChangeRequestsService,
+    ChangeRequestPresenter,
+    { provide: ChangeRequestRepository, useClass: SqlChangeRequestRepository },
+    { provide: MergeOrigins, useClass: ChangeRequestOrigins },
+  ],
+  exports: [ChangeRequestsService, MergeOrigins],
 })
 export class ReviewAndCommentsModule {}

@@ -20,7 +20,9 @@ export { ContentQueryDto, PageQueryDto, PagesDto, RevisionDto, RevisionPageDto, 
 export { refToUrl } from './domain/content/markdown';
 export { SpaceDto, toSpaceDto } from './http/content-response.dto';
 export { spacePermissions } from './domain/access';
-export { RevisionOrigins } from './http/revision-origins';
+export { MergeOrigins } from './application/merge-origins';
+export { RevisionReader } from './http/revision-reader';
+export type { RevisionScope } from './http/revision-reader';
 export { LinksService } from './application/links.service';
 export { linksResponse, backlinksResponse, LinksQueryDto, LinksResponseDto, ContentLocationDto } from './http/links.dto';
 export type { LocationContext } from './http/links.dto';

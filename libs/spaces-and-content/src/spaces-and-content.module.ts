@@ -11,7 +11,7 @@ import { SpacesController } from './http/spaces.controller';
 import { ContentController } from './http/content.controller';
 import { SearchController } from './http/search.controller';
 import { DownloadsController } from './http/downloads.controller';
-import { RevisionOrigins } from './http/revision-origins';
+import { RevisionReader } from './http/revision-reader';
 import { ContentService } from './application/content.service';
 import { SearchService } from './application/search.service';
 import { LinksService } from './application/links.service';
@@ -40,11 +40,11 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     { provide: FileStorage, useClass: LocalDiskFileStorage },
     { provide: HostResolver, useClass: SystemHostResolver },
     { provide: SearchIndex, useClass: SqlSearchIndex },
-    RevisionOrigins,
+    RevisionReader,
     { provide: RevisionRepository, useClass: SqlRevisionRepository },
     { provide: SpaceRepository, useClass: TypeOrmSpaceRepository },
     { provide: CollectionRepository, useClass: TypeOrmCollectionRepository },
   ],
-  exports: [SpacesService, CollectionsService, ContentService, RevisionOrigins, LinksService, FilesService],
+  exports: [SpacesService, CollectionsService, ContentService, RevisionReader, LinksService, FilesService],
 })
 export class SpacesAndContentModule {}

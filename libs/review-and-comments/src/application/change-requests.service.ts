@@ -39,10 +39,8 @@ export class ChangeRequestsService {
   /** Writers of one change request, in this process (see writeChangeRequest). */
   private readonly writers = new KeyedMutex();
 
-  private async space(actor: Actor, spaceId: string): Promise<{ space: Space; role: Role }> {
-    const view = await this.spaces.get(actor, spaceId);
-    if (view.space.deletedAt) throw new NotFoundError('Space', spaceId);
-    return view;
+  private space(actor: Actor, spaceId: string): Promise<{ space: Space; role: Role }> {
+    return this.spaces.getLive(actor, spaceId);
   }
 
   async view(actor: Actor, spaceId: string, ref: string): Promise<ChangeRequestView> {

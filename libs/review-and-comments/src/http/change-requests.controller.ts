@@ -1,35 +1,25 @@
-import { Body, Controller, Get, HttpCode, OnModuleInit, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { IdentityService, OrganizationsService, toOrganizationDto, User } from '@app/organizations-and-teams';
-import { Actor, ApiStandardErrors, Clock, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, NotFoundError, RequestLinks } from '@app/shared-kernel';
+import { Actor, ApiStandardErrors, Clock, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks } from '@app/shared-kernel';
 import {
-  ContentQueryDto,
-  ContentService,
-  PageQueryDto,
-  pagesDto,
-  PagesDto,
-  pageWithBody,
-  refToUrl,
-  relativeRefs,
-  RevisionDto,
-  revisionDto,
-  RevisionPageDto,
-  RevisionOrigins,
-  LinksService,
-  linksResponse,
-  backlinksResponse,
-  LinksQueryDto,
-  LinksResponseDto,
   ContentLocationDto,
-  LocationContext,
-  toSpaceDto,
+  ContentQueryDto,
   FilesService,
   fileDto,
-  filesPage,
+  LinksQueryDto,
+  LinksResponseDto,
+  PageQueryDto,
+  PagesDto,
+  RevisionDto,
   RevisionFileDto,
+  RevisionPageDto,
+  RevisionReader,
+  RevisionScope,
 } from '@app/spaces-and-content';
-import { ChangeRequestsService, ChangeRequestView } from '../application/change-requests.service';
+import { ChangeRequestsService } from '../application/change-requests.service';
+import { baseOf } from '../domain/change-request';
+import { ChangeRequestPresenter } from './change-request-presenter';
 import {
   ChangeRequestDto,
   ContentChangesDto,
@@ -37,7 +27,6 @@ import {
   CreateChangeRequestDto,
   ListChangeRequestsQueryDto,
   MergeResultDto,
-  toChangeRequestDto,
   UpdateChangeRequestDto,
   UpdateResultDto,
 } from './change-request.dto';
@@ -45,38 +34,20 @@ import {
 @ApiTags('change-requests')
 @ApiStandardErrors()
 @Controller('spaces/:spaceId/change-requests')
-export class ChangeRequestsController implements OnModuleInit {
+export class ChangeRequestsController {
   constructor(
     private readonly changeRequests: ChangeRequestsService,
-    private readonly content: ContentService,
-    private readonly identity: IdentityService,
-    private readonly origins: RevisionOrigins,
-    private readonly linksService: LinksService,
-    private readonly organizations: OrganizationsService,
+    private readonly presenter: ChangeRequestPresenter,
+    private readonly reader: RevisionReader,
     private readonly filesService: FilesService,
     private readonly clock: Clock,
   ) {}
 
-  /** Merge revisions of the content engine show the change request they came from (`mergedFrom`). */
-  onModuleInit(): void {
-    this.origins.register(async (actor, spaceId, changeRequestId, links) => {
-      // A change request the caller cannot see (or gone) is simply not shown; any other failure is a failure.
-      try {
-        return await this.dto(await this.changeRequests.view(actor, spaceId, changeRequestId), links);
-      } catch (e) {
-        if (e instanceof NotFoundError) return null;
-        throw e;
-      }
-    });
-  }
-
-  /** Users named by change requests, loaded once per response. */
-  private users(views: ChangeRequestView[]): Promise<Map<string, User>> {
-    return this.identity.usersByIds(views.flatMap((v) => [v.changeRequest.createdBy, v.changeRequest.mergedBy].filter((x): x is string => !!x)));
-  }
-
-  private async dto(v: ChangeRequestView, links: Links): Promise<ChangeRequestDto> {
-    return toChangeRequestDto(v.changeRequest, this.changeRequests.outdated(v), await this.users([v]), links);
+  /** A change request's head revision, addressed as its content (`/s/{space}/~/changes/{number}`). */
+  private async scope(actor: Actor, spaceId: string, ref: string): Promise<RevisionScope> {
+    const v = await this.changeRequests.view(actor, spaceId, ref);
+    const cr = v.changeRequest;
+    return { actor, space: v.space, role: v.role, revisionId: cr.revision, appBase: `/s/${v.space.id}/~/changes/${cr.number}`, linksBase: baseOf(cr) };
   }
 
   @Get()
@@ -89,15 +60,15 @@ export class ChangeRequestsController implements OnModuleInit {
       { status: q.status, creator: q.creator, contributor: q.contributor, requestedReviewer: q.requestedReviewer, conversationsIssuesCluster: q.conversationsIssuesCluster },
       q.toPageRequest(),
     );
-    const users = await this.users(page.items);
-    return listEnvelope(page, (v) => toChangeRequestDto(v.changeRequest, this.changeRequests.outdated(v), users, links));
+    const users = await this.presenter.users(page.items);
+    return listEnvelope(page, (v) => this.presenter.dtoWith(v, users, links));
   }
 
   @Post()
   @ApiOperation({ operationId: 'createChangeRequest', summary: 'Create a change request from the current content' })
   @ApiCreatedResponse({ type: ChangeRequestDto })
   async create(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Body() body: CreateChangeRequestDto, @RequestLinks() links: Links, @Res({ passthrough: true }) res: Response) {
-    const dto = await this.dto(await this.changeRequests.create(actor, spaceId, body), links);
+    const dto = await this.presenter.dto(await this.changeRequests.create(actor, spaceId, body), links);
     res.location(dto.urls.location);
     return dto;
   }
@@ -106,14 +77,14 @@ export class ChangeRequestsController implements OnModuleInit {
   @ApiOperation({ operationId: 'getChangeRequestById', summary: 'Get a change request by id or number' })
   @ApiOkResponse({ type: ChangeRequestDto })
   async get(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @RequestLinks() links: Links) {
-    return this.dto(await this.changeRequests.view(actor, spaceId, ref), links);
+    return this.presenter.dto(await this.changeRequests.view(actor, spaceId, ref), links);
   }
 
   @Patch(':changeRequestId')
   @ApiOperation({ operationId: 'updateChangeRequestById', summary: 'Update subject, description or status' })
   @ApiOkResponse({ type: ChangeRequestDto })
   async update(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Body() body: UpdateChangeRequestDto, @RequestLinks() links: Links) {
-    return this.dto(await this.changeRequests.update(actor, spaceId, ref, body), links);
+    return this.presenter.dto(await this.changeRequests.update(actor, spaceId, ref, body), links);
   }
 
   @Post(':changeRequestId/merge')
@@ -149,7 +120,7 @@ export class ChangeRequestsController implements OnModuleInit {
     @RequestLinks() links: Links,
   ) {
     const { view, outcomes, insertedFiles } = await this.changeRequests.writeContent(actor, spaceId, ref, body.changes);
-    const changeRequest = await this.dto(view, links);
+    const changeRequest = await this.presenter.dto(view, links);
     if (q.compat !== 'false') return changeRequest;
     const pageRef = (id: string) => ({ object: 'page', id, urls: { location: links.api(`/spaces/${spaceId}/change-requests/${view.changeRequest.id}/content/page/${id}`) } });
     return {
@@ -164,9 +135,7 @@ export class ChangeRequestsController implements OnModuleInit {
   @ApiOperation({ operationId: 'listFilesInChangeRequestById', summary: 'The files of a change request' })
   @ApiOkResponse({ type: ListOf(RevisionFileDto) })
   async files(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
-    const v = await this.changeRequests.view(actor, spaceId, ref);
-    const rev = await this.content.revision(v.space.id, v.changeRequest.revision);
-    return filesPage(rev.files, q, (f) => fileDto(f, v.space.organizationId, this.filesService, links, this.clock.now().getTime()));
+    return this.reader.fileList(await this.scope(actor, spaceId, ref), q, links);
   }
 
   @Get(':changeRequestId/content/files/:fileId')
@@ -174,11 +143,7 @@ export class ChangeRequestsController implements OnModuleInit {
   @ApiOperation({ operationId: 'getFileInChangeRequestById', summary: 'A file of a change request' })
   @ApiOkResponse({ type: RevisionFileDto })
   async file(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Param('fileId') fileId: string, @RequestLinks() links: Links) {
-    const v = await this.changeRequests.view(actor, spaceId, ref);
-    const rev = await this.content.revision(v.space.id, v.changeRequest.revision);
-    const file = rev.files.find((f) => f.id === fileId);
-    if (!file) throw new NotFoundError('File', fileId);
-    return fileDto(file, v.space.organizationId, this.filesService, links, this.clock.now().getTime());
+    return this.reader.file(await this.scope(actor, spaceId, ref), fileId, links);
   }
 
   @Get(':changeRequestId/content/files/:fileId/backlinks')
@@ -193,19 +158,7 @@ export class ChangeRequestsController implements OnModuleInit {
     @Query() q: ListQueryDto,
     @RequestLinks() links: Links,
   ) {
-    const v = await this.changeRequests.view(actor, spaceId, ref);
-    const page = await this.linksService.fileBacklinks(v.space, v.changeRequest.revision, fileId, q.toPageRequest());
-    return backlinksResponse(page, await this.locationContext(actor, v, links));
-  }
-
-  private async locationContext(actor: Actor, v: ChangeRequestView, links: Links): Promise<LocationContext> {
-    const org = await this.organizations.get(actor, v.space.organizationId);
-    return {
-      organization: toOrganizationDto(org.organization, org.role, links, org.ownTeam),
-      space: toSpaceDto(v.space, v.role, links),
-      base: `/s/${v.space.id}/~/changes/${v.changeRequest.number}`,
-      links,
-    };
+    return this.reader.fileBacklinks(await this.scope(actor, spaceId, ref), fileId, q, links);
   }
 
   @Get(':changeRequestId/links')
@@ -213,10 +166,7 @@ export class ChangeRequestsController implements OnModuleInit {
   @ApiOperation({ operationId: 'listChangeRequestLinks', summary: 'Every link in the change request; stats.broken.changeRequest counts the ones it broke' })
   @ApiOkResponse({ type: LinksResponseDto })
   async links(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Query() q: LinksQueryDto, @RequestLinks() links: Links) {
-    const v = await this.changeRequests.view(actor, spaceId, ref);
-    const base = v.changeRequest.revisionMergedAncestor ?? v.changeRequest.revisionInitial;
-    const page = await this.linksService.list(v.space, v.changeRequest.revision, { appOrigin: links.app(''), status: q.status, base }, q.toPageRequest());
-    return linksResponse(page, await this.locationContext(actor, v, links));
+    return this.reader.links(await this.scope(actor, spaceId, ref), q, links);
   }
 
   @Get(':changeRequestId/content/page/:pageId/links')
@@ -231,10 +181,7 @@ export class ChangeRequestsController implements OnModuleInit {
     @Query() q: LinksQueryDto,
     @RequestLinks() links: Links,
   ) {
-    const v = await this.changeRequests.view(actor, spaceId, ref);
-    const base = v.changeRequest.revisionMergedAncestor ?? v.changeRequest.revisionInitial;
-    const page = await this.linksService.list(v.space, v.changeRequest.revision, { appOrigin: links.app(''), status: q.status, fromPage: pageId, base }, q.toPageRequest());
-    return linksResponse(page, await this.locationContext(actor, v, links));
+    return this.reader.links(await this.scope(actor, spaceId, ref), q, links, pageId);
   }
 
   @Get(':changeRequestId/content/page/:pageId/backlinks')
@@ -249,9 +196,7 @@ export class ChangeRequestsController implements OnModuleInit {
     @Query() q: ListQueryDto,
     @RequestLinks() links: Links,
   ) {
-    const v = await this.changeRequests.view(actor, spaceId, ref);
-    const page = await this.linksService.backlinks(v.space, v.changeRequest.revision, pageId, q.toPageRequest());
-    return backlinksResponse(page, await this.locationContext(actor, v, links));
+    return this.reader.pageBacklinks(await this.scope(actor, spaceId, ref), pageId, q, links);
   }
 
   @Get(':changeRequestId/content')
@@ -259,19 +204,22 @@ export class ChangeRequestsController implements OnModuleInit {
   @ApiOperation({ operationId: 'getRevisionOfChangeRequestById', summary: 'The head revision of a change request' })
   @ApiOkResponse({ type: RevisionDto })
   async revision(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links) {
-    const v = await this.changeRequests.view(actor, spaceId, ref);
-    const rev = await this.content.revision(v.space.id, v.changeRequest.revision);
-    return revisionDto(rev, `/s/${v.space.id}/~/changes/${v.changeRequest.number}`, links, await this.origins.mergedFrom(actor, v.space.id, rev.mergedFrom, links));
+    return this.reader.revision(await this.scope(actor, spaceId, ref), links);
   }
 
   @Get(':changeRequestId/content/pages')
   @ApiTags('change-request-content')
   @ApiOperation({ operationId: 'listPagesInChangeRequest', summary: 'The pages of a change request' })
   @ApiOkResponse({ type: PagesDto })
-  async pages(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links): Promise<PagesDto> {
-    const v = await this.changeRequests.view(actor, spaceId, ref);
-    const rev = await this.content.revision(v.space.id, v.changeRequest.revision);
-    return { pages: pagesDto(rev.tree, `/s/${v.space.id}/~/changes/${v.changeRequest.number}`, links) };
+  async pages(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Query() _q: ContentQueryDto,
+    @RequestLinks() links: Links,
+    @Res() res: Response,
+  ): Promise<void> {
+    res.type('application/json').send(await this.reader.pagesJson(await this.scope(actor, spaceId, ref), links));
   }
 
   @Get(':changeRequestId/content/page/:pageId')
@@ -286,9 +234,6 @@ export class ChangeRequestsController implements OnModuleInit {
     @Query() q: PageQueryDto,
     @RequestLinks() links: Links,
   ) {
-    const v = await this.changeRequests.view(actor, spaceId, ref);
-    const { revision, node, path, document } = await this.content.page(v.space, v.changeRequest.revision, pageId);
-    const refs = q['format.markdown.refs'] === 'stable' ? refToUrl : relativeRefs(revision.tree, path);
-    return pageWithBody(node, path, `/s/${v.space.id}/~/changes/${v.changeRequest.number}`, links, document, q.format ?? 'document', refs);
+    return this.reader.page(await this.scope(actor, spaceId, ref), pageId, q, links);
   }
 }

@@ -73,7 +73,8 @@ export class SpacesService {
     return { space, role: await this.access.spaceRole(space, actor) };
   }
 
-  private async getLive(actor: Actor, spaceId: string): Promise<SpaceView & { tree?: CollectionTree }> {
+  /** A live space the caller can see (a deleted one is a 404): what every read and write of its content starts from. */
+  async getLive(actor: Actor, spaceId: string): Promise<SpaceView & { tree?: CollectionTree }> {
     const space = await this.spaces.findById(spaceId);
     if (!space || space.deletedAt) throw new NotFoundError('Space', spaceId);
     const tree = space.parentId ? await this.collections.tree(space.organizationId) : undefined;

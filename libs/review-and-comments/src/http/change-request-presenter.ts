@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { IdentityService, User } from '@app/organizations-and-teams';
+import { Actor, Links, NotFoundError } from '@app/shared-kernel';
+import { MergeOrigins } from '@app/spaces-and-content';
+import { ChangeRequestsService, ChangeRequestView } from '../application/change-requests.service';
+import { ChangeRequestDto, toChangeRequestDto } from './change-request.dto';
+
+/** Change requests as the wire shows them (with the users they name, loaded once per response). */
+@Injectable()
+export class ChangeRequestPresenter {
+  constructor(
+    private readonly changeRequests: ChangeRequestsService,
+    private readonly identity: IdentityService,
+  ) {}
+
+  users(views: ChangeRequestView[]): Promise<Map<string, User>> {
+    return this.identity.usersByIds(views.flatMap((v) => [v.changeRequest.createdBy, v.changeRequest.mergedBy].filter((x): x is string => !!x)));
+  }
+
+  async dto(v: ChangeRequestView, links: Links): Promise<ChangeRequestDto> {
+    return this.dtoWith(v, await this.users([v]), links);
+  }
+
+  dtoWith(v: ChangeRequestView, users: Map<string, User>, links: Links): ChangeRequestDto {
+    return toChangeRequestDto(v.changeRequest, this.changeRequests.outdated(v), users, links);
+  }
+}
+
+/** The content context's MergeOrigins port: a merge revision shows the change request it came from. */
+@Injectable()
+export class ChangeRequestOrigins extends MergeOrigins {
+  constructor(
+    private readonly changeRequests: ChangeRequestsService,
+    private readonly presenter: ChangeRequestPresenter,
+  ) {
+    super();
+  }
+
+  async render(actor: Actor, spaceId: string, changeRequestId: string, links: Links): Promise<object | null> {
+    // A change request the caller cannot see (or gone) is simply not shown; any other failure is a failure.
+    try {
+      return await this.presenter.dto(await this.changeRequests.view(actor, spaceId, changeRequestId), links);
+    } catch (e) {
+      if (e instanceof NotFoundError) return null;
+      throw e;
+    }
+  }
+}

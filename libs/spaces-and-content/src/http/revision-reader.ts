@@ -1,0 +1,113 @@
+import { Injectable, Optional } from '@nestjs/common';
+import { OrganizationsService, toOrganizationDto } from '@app/organizations-and-teams';
+import { Actor, Clock, Links, ListQueryDto, NotFoundError, Role, TtlCache } from '@app/shared-kernel';
+import { ContentService } from '../application/content.service';
+import { FilesService } from '../application/files.service';
+import { LinksService } from '../application/links.service';
+import { MergeOrigins } from '../application/merge-origins';
+import { refToUrl } from '../domain/content/markdown';
+import type { Space } from '../domain/space';
+import { toSpaceDto } from './content-response.dto';
+import { filesPage } from './files-page';
+import { fileDto } from './files.dto';
+import { backlinksResponse, linksResponse, LinksQueryDto, LocationContext } from './links.dto';
+import { PageQueryDto, pagesDto, pageWithBody, relativeRefs, revisionDto } from './revision.dto';
+
+/**
+ * Which revision a read is about and how its pages are addressed: the space's main content, a
+ * revision by id, or a change request's head. Every content read takes one of these.
+ */
+export interface RevisionScope {
+  actor: Actor;
+  space: Space;
+  /** The caller's role on the space (the embedded space object's permissions). */
+  role: Role;
+  revisionId: string;
+  /** Web-app path of the content: `/s/{space}`, or `/s/{space}/~/changes/{number}`. */
+  appBase: string;
+  /** For change requests: the revision they started from, so link stats count the links they broke. */
+  linksBase?: string;
+}
+
+/**
+ * Every read of a revision's content, written once: the revision, its page tree, a page with its
+ * body, its files, its links and backlinks. Main content, `/revisions/{id}` and change requests
+ * differ only in their RevisionScope; a new read is added here and serves all of them.
+ */
+@Injectable()
+export class RevisionReader {
+  /** Rendered page trees by revision and origin: revisions are immutable, so the JSON never goes stale. */
+  private readonly renderedTrees = new TtlCache<string, string>(10 * 60_000, 32);
+
+  constructor(
+    private readonly content: ContentService,
+    private readonly linksService: LinksService,
+    private readonly files: FilesService,
+    private readonly organizations: OrganizationsService,
+    private readonly clock: Clock,
+    @Optional() private readonly origins?: MergeOrigins,
+  ) {}
+
+  async revision(s: RevisionScope, links: Links) {
+    const rev = await this.content.revision(s.space.id, s.revisionId);
+    const mergedFrom = rev.mergedFrom && this.origins ? await this.origins.render(s.actor, s.space.id, rev.mergedFrom, links) : null;
+    return revisionDto(rev, s.appBase, links, mergedFrom);
+  }
+
+  /** The page tree as JSON text (cached: a 5,000-page tree is rendered once per revision). */
+  async pagesJson(s: RevisionScope, links: Links): Promise<string> {
+    const key = `${s.space.id} ${s.revisionId} ${s.appBase} ${links.origin} ${links.appOrigin}`;
+    let body = this.renderedTrees.get(key, Date.now());
+    if (!body) {
+      body = JSON.stringify({ pages: pagesDto((await this.content.revision(s.space.id, s.revisionId)).tree, s.appBase, links) });
+      this.renderedTrees.set(key, body, Date.now());
+    }
+    return body;
+  }
+
+  async page(s: RevisionScope, pageId: string, q: PageQueryDto, links: Links) {
+    const { revision, node, path, document } = await this.content.page(s.space, s.revisionId, pageId);
+    const refs = q['format.markdown.refs'] === 'stable' ? refToUrl : relativeRefs(revision.tree, path);
+    return pageWithBody(node, path, s.appBase, links, document, q.format ?? 'document', refs);
+  }
+
+  async fileList(s: RevisionScope, q: ListQueryDto, links: Links) {
+    const rev = await this.content.revision(s.space.id, s.revisionId);
+    return filesPage(rev.files, q, (f) => fileDto(f, s.space.organizationId, this.files, links, this.clock.now().getTime()));
+  }
+
+  async file(s: RevisionScope, fileId: string, links: Links) {
+    const rev = await this.content.revision(s.space.id, s.revisionId);
+    const file = rev.files.find((f) => f.id === fileId);
+    if (!file) throw new NotFoundError('File', fileId);
+    return fileDto(file, s.space.organizationId, this.files, links, this.clock.now().getTime());
+  }
+
+  async fileBacklinks(s: RevisionScope, fileId: string, q: ListQueryDto, links: Links) {
+    const page = await this.linksService.fileBacklinks(s.space, s.revisionId, fileId, q.toPageRequest());
+    return backlinksResponse(page, await this.locationContext(s, links));
+  }
+
+  /** Every link of the revision (`fromPage`: of one page), with status and stats. */
+  async links(s: RevisionScope, q: LinksQueryDto, links: Links, fromPage?: string) {
+    const options = { appOrigin: links.app(''), status: q.status, ...(fromPage ? { fromPage } : {}), ...(s.linksBase ? { base: s.linksBase } : {}) };
+    const page = await this.linksService.list(s.space, s.revisionId, options, q.toPageRequest());
+    return linksResponse(page, await this.locationContext(s, links));
+  }
+
+  async pageBacklinks(s: RevisionScope, pageId: string, q: ListQueryDto, links: Links) {
+    const page = await this.linksService.backlinks(s.space, s.revisionId, pageId, q.toPageRequest());
+    return backlinksResponse(page, await this.locationContext(s, links));
+  }
+
+  /** The organization and space objects that official ContentLocations embed. */
+  private async locationContext(s: RevisionScope, links: Links): Promise<LocationContext> {
+    const org = await this.organizations.get(s.actor, s.space.organizationId);
+    return {
+      organization: toOrganizationDto(org.organization, org.role, links, org.ownTeam),
+      space: toSpaceDto(s.space, s.role, links),
+      base: s.appBase,
+      links,
+    };
+  }
+}
