@@ -14,6 +14,7 @@ import { DownloadsController } from './http/downloads.controller';
 import { RevisionReader } from './http/revision-reader';
 import { ContentService } from './application/content.service';
 import { SearchService } from './application/search.service';
+import { ContentSearch } from './application/content-search';
 import { LinksService } from './application/links.service';
 import { FilesService, HostResolver, SystemHostResolver } from './application/files.service';
 import { FileStorage } from './domain/content/files';
@@ -35,6 +36,7 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     ContentAccess,
     ContentService,
     SearchService,
+    ContentSearch,
     LinksService,
     FilesService,
     { provide: FileStorage, useClass: LocalDiskFileStorage },

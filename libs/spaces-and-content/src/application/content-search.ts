@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { Actor, Page, PageRequest } from '@app/shared-kernel';
+import type { PageHit, SpaceHit } from '../domain/content/search-index';
+import { ContentAccess } from './content-access';
+import { SearchService } from './search.service';
+import { SpacesService } from './spaces.service';
+
+/** Search as the caller may run it: the access decision lives here, not in the controller. */
+@Injectable()
+export class ContentSearch {
+  constructor(
+    private readonly spaces: SpacesService,
+    private readonly search: SearchService,
+    private readonly access: ContentAccess,
+  ) {}
+
+  /** A live space the caller can read (404 otherwise). */
+  async inSpace(actor: Actor, spaceId: string, query: string, page: PageRequest): Promise<{ spaceId: string; page: Page<PageHit & { position: number }> }> {
+    const { space } = await this.spaces.getLive(actor, spaceId);
+    return { spaceId: space.id, page: await this.search.searchSpace(space, query, page) };
+  }
+
+  /** Every space of an organization the caller is a member of (404 otherwise). */
+  async inOrganization(actor: Actor, organizationId: string, query: string, page: PageRequest): Promise<Page<SpaceHit & { position: number }>> {
+    await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
+    return this.search.searchOrganization(organizationId, query, page);
+  }
+}
