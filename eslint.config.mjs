@@ -2,7 +2,7 @@
 // (`@app/<context>`), never its src/** internals. Domain code stays free of framework imports.
 import tseslint from 'typescript-eslint';
 
-const contexts = ['shared-kernel', 'persistence', 'organizations-and-teams', 'spaces-and-content', 'review-and-comments'];
+const contexts = ['shared-kernel', 'http-kit', 'persistence', 'organizations-and-teams', 'spaces-and-content', 'review-and-comments'];
 const internals = contexts.flatMap((c) => [`@app/${c}/*`, `**/libs/${c}/src/*`]);
 
 export default tseslint.config(
@@ -34,14 +34,18 @@ export default tseslint.config(
     },
   })),
   {
-    files: ['libs/*/src/domain/**/*.ts'],
+    // The kernel and every domain folder are plain TypeScript: no framework, no HTTP kit, no persistence.
+    files: ['libs/*/src/domain/**/*.ts', 'libs/shared-kernel/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             { group: internals, message: "Import another context only through its index.ts ('@app/<context>')." },
-            { group: ['@nestjs/*', 'typeorm', 'class-validator', 'class-transformer'], message: 'Domain code is plain TypeScript: no framework imports.' },
+            {
+              group: ['@nestjs/*', 'typeorm', 'class-validator', 'class-transformer', 'express', 'pg', '@app/http-kit', '@app/persistence'],
+              message: 'Domain code and the shared kernel are plain TypeScript: no framework imports.',
+            },
           ],
         },
       ],

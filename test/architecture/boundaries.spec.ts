@@ -23,6 +23,13 @@ describe('context boundaries (eslint no-restricted-imports)', () => {
     expect(messages.join('\n')).toMatch(/plain TypeScript/);
   });
 
+  it('refuses framework imports in the shared kernel, and the HTTP kit or persistence in domain code', async () => {
+    expect((await lint('libs/shared-kernel/src/x.ts', "import { Injectable } from '@nestjs/common';\n")).join('\n')).toMatch(/plain TypeScript/);
+    expect((await lint('libs/shared-kernel/src/x.ts', "import { IsString } from 'class-validator';\n")).join('\n')).toMatch(/plain TypeScript/);
+    expect((await lint('libs/spaces-and-content/src/domain/x.ts', "import { ListQueryDto } from '@app/http-kit';\n")).join('\n')).toMatch(/plain TypeScript/);
+    expect((await lint('libs/spaces-and-content/src/domain/x.ts', "import { Db } from '@app/persistence';\n")).join('\n')).toMatch(/plain TypeScript/);
+  });
+
   it('allows another context’s index and the shared kernel', async () => {
     const messages = await lint(
       'libs/spaces-and-content/src/application/x.ts',

@@ -1,17 +1,11 @@
+// The framework-free kernel every context shares: ids, time, errors, roles, pages and cursors, units of work.
 export * from './clock';
 export * from './id-generator';
 export * from './domain-error';
 export * from './role';
 export * from './page';
 export * from './actor';
-export * from './http/decorators';
-export * from './http/links';
-export * from './http/list.dto';
-export * from './http/error.dto';
-export * from './http/api-errors';
 export * from './ttl-cache';
 export * from './semaphore';
 export * from './unit-of-work';
-export * from './http/delete-status';
-export * from './http/satisfies';
-export * from './http/validation';
+

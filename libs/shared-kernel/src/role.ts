@@ -2,10 +2,6 @@
 export const ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** `defaultLevel` of collections and spaces: a role, `inherit` (from the parent), or null (no default access). */
-export type DefaultLevel = Role | 'inherit' | null;
-export const DEFAULT_LEVELS: readonly (Role | 'inherit')[] = [...ROLES, 'inherit'];
-
 const RANK: Record<Role, number> = { admin: 6, create: 5, review: 4, edit: 3, comment: 2, read: 1 };
 
 export function isRole(value: unknown): value is Role {

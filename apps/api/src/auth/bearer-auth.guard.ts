@@ -2,7 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { IdentityService } from '@app/organizations-and-teams';
-import { Actor, IS_PUBLIC, UnauthenticatedError } from '@app/shared-kernel';
+import { Actor, UnauthenticatedError } from '@app/shared-kernel';
+import { IS_PUBLIC } from '@app/http-kit';
 import { AuthFailureLimiter } from './auth-failures';
 
 /**

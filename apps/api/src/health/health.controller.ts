@@ -3,7 +3,7 @@ import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ErrorDto, Public } from '@app/shared-kernel';
+import { ErrorDto, Public } from '@app/http-kit';
 
 class HealthDto {
   status: 'ok';

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { Links } from '@app/shared-kernel';
+import { Links } from '@app/http-kit';
 
 /** Attaches the URL builder for `urls.*`: PUBLIC_URL (and APP_URL) when set, else the request's own origin. */
 export function linksMiddleware(publicUrl: string | null, appUrl: string | null) {

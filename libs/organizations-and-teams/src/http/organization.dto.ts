@@ -16,7 +16,8 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { Links, ROLES, Role, Satisfies, Optional } from '@app/shared-kernel';
+import { ROLES, Role } from '@app/shared-kernel';
+import { Links, Satisfies, Optional } from '@app/http-kit';
 import {
   BILLING_PRODUCTS,
   HOSTNAME_MAX,

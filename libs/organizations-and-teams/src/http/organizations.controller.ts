@@ -1,7 +1,8 @@
 import { Body, Controller, Get, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor, ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks } from '@app/shared-kernel';
+import { Actor } from '@app/shared-kernel';
+import { ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks } from '@app/http-kit';
 import { IdentityService } from '../application/identity.service';
 import { OrganizationsService } from '../application/organizations.service';
 import { CreateOrganizationDto, OrganizationDto, toOrganizationDto, toUserDto, UpdateOrganizationDto, UserDto } from './organization.dto';

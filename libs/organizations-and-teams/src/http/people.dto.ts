@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { Links, ListQueryDto, Role, ROLES, Satisfies, Optional } from '@app/shared-kernel';
+import { Role, ROLES } from '@app/shared-kernel';
+import { Links, ListQueryDto, Satisfies, Optional } from '@app/http-kit';
 import type { Invite } from '../domain/invite';
 import { MEMBER_SORTS, MemberSort, MemberView, SortOrder } from '../domain/member';
 import { TEAM_ROLES, TEAM_TITLE_MAX, TeamMemberView, TeamRole, TeamView } from '../domain/team';

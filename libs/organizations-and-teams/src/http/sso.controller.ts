@@ -9,7 +9,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor, ApiDeleteOperation, ApiStandardErrors, CurrentActor, Links, listEnvelope, ListOf, ListQueryDto, Public, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
+import { Actor } from '@app/shared-kernel';
+import { ApiDeleteOperation, ApiStandardErrors, CurrentActor, Links, listEnvelope, ListOf, ListQueryDto, Public, RequestLinks, setDeleteStatus } from '@app/http-kit';
 import { SsoService } from '../application/sso.service';
 import {
   CreateSamlProviderDto,

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUrl, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { Links, Role, ROLES, Optional } from '@app/shared-kernel';
+import { Role, ROLES } from '@app/shared-kernel';
+import { Links, Optional } from '@app/http-kit';
 import { SAML_CERTIFICATE_MAX, SAML_ENTITY_ID_MAX, SAML_LABEL_MAX, SAML_SSO_URL_MAX, ServiceProviderUrls } from '../domain/saml-provider';
 import type { SamlProviderView } from '../application/sso.service';
 import { TeamDto, toTeamDto } from './people.dto';

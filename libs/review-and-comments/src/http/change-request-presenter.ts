@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IdentityService, User } from '@app/organizations-and-teams';
-import { Actor, Links, NotFoundError } from '@app/shared-kernel';
+import { Actor, NotFoundError } from '@app/shared-kernel';
+import { Links } from '@app/http-kit';
 import { MergeOrigins } from '@app/spaces-and-content';
 import { ChangeRequestsService, ChangeRequestView } from '../application/change-requests.service';
 import { ChangeRequestDto, toChangeRequestDto } from './change-request.dto';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { Links, ListQueryDto, Satisfies, Optional } from '@app/shared-kernel';
+import { Links, ListQueryDto, Satisfies, Optional } from '@app/http-kit';
 import { toUserDto, User, UserDto } from '@app/organizations-and-teams';
 import type { ContentChangeInput } from '@app/spaces-and-content';
 import { CHANGE_REQUEST_STATUSES, ChangeRequest, ChangeRequestStatus, SUBJECT_MAX } from '../domain/change-request';

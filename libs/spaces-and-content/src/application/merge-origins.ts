@@ -1,4 +1,5 @@
-import type { Actor, Links } from '@app/shared-kernel';
+import type { Actor } from '@app/shared-kernel';
+import type { Links } from '@app/http-kit';
 
 /**
  * Port: how a merge revision shows the change request it came from (the official `mergedFrom`).

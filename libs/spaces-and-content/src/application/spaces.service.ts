@@ -1,18 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import {
-  Actor,
-  Clock,
-  ConflictError,
-  DefaultLevel,
-  IdGenerator,
-  InvalidInputError,
-  NotFoundError,
-  Page,
-  PageRequest,
-  Role,
-  UnitOfWork,
-  untilWritten,
-} from '@app/shared-kernel';
+import { Actor, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError, Page, PageRequest, Role, UnitOfWork, untilWritten } from '@app/shared-kernel';
+import { DefaultLevel } from '../domain/access';
 import { contentRole } from '../domain/access';
 import { CollectionRepository, CollectionTree } from '../domain/collection';
 import { ContentPosition, placeAmong, positionAfter, positionAtEnd } from '../domain/position';

@@ -1,4 +1,8 @@
-import { DefaultLevel, Role, roleAtLeast, strongestRole } from '@app/shared-kernel';
+import { Role, ROLES, roleAtLeast, strongestRole } from '@app/shared-kernel';
+
+/** `defaultLevel` of collections and spaces: a role, `inherit` (from the parent), or null (no default access). */
+export type DefaultLevel = Role | 'inherit' | null;
+export const DEFAULT_LEVELS: readonly (Role | 'inherit')[] = [...ROLES, 'inherit'];
 
 /**
  * The role a member has on a piece of content. `levels` are the `defaultLevel`s from the item up to

@@ -1,4 +1,5 @@
-import { DefaultLevel, InvalidInputError, Page, PageRequest } from '@app/shared-kernel';
+import { InvalidInputError, Page, PageRequest } from '@app/shared-kernel';
+import { DefaultLevel } from './access';
 
 export const COLLECTION_TITLE_MAX = 50;
 export const COLLECTION_DESCRIPTION_MAX = 100;

@@ -1,4 +1,5 @@
-import { DAY_MS, DefaultLevel, InvalidInputError, Page, PageRequest } from '@app/shared-kernel';
+import { DAY_MS, InvalidInputError, Page, PageRequest } from '@app/shared-kernel';
+import { DefaultLevel } from './access';
 
 export const SPACE_TITLE_MAX = 50;
 export const EMOJI_MAX = 50;

@@ -7,7 +7,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor, ApiDeleteOperation, ApiStandardErrors, CurrentActor, ErrorDto, Links, listEnvelope, ListOf, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
+import { Actor } from '@app/shared-kernel';
+import { ApiDeleteOperation, ApiStandardErrors, CurrentActor, ErrorDto, Links, listEnvelope, ListOf, RequestLinks, setDeleteStatus } from '@app/http-kit';
 import { CollectionsService } from '../application/collections.service';
 import { CreateCollectionDto, ListCollectionsQueryDto, MoveDto, TransferDto, UpdateCollectionDto } from './content.dto';
 import { CollectionDto, toCollectionDto } from './content-response.dto';

@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { DEFAULT_LEVELS, DefaultLevel, Links, Role } from '@app/shared-kernel';
+import { Role } from '@app/shared-kernel';
+import { Links } from '@app/http-kit';
+import { DEFAULT_LEVELS, DefaultLevel } from '../domain/access';
 import { CollectionPermissions, collectionPermissions, SpacePermissions, spacePermissions } from '../domain/access';
 import type { Collection } from '../domain/collection';
 import { EDIT_MODES, LANGUAGES, Space, SPACE_VISIBILITIES } from '../domain/space';

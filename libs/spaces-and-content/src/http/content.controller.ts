@@ -1,7 +1,8 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Actor, ApiStandardErrors, CurrentActor, Links, ListOf, ListQueryDto, RequestLinks } from '@app/shared-kernel';
+import { Actor } from '@app/shared-kernel';
+import { ApiStandardErrors, CurrentActor, Links, ListOf, ListQueryDto, RequestLinks } from '@app/http-kit';
 import { SpacesService } from '../application/spaces.service';
 import { RevisionFileDto } from './files.dto';
 import { ContentLocationDto, LinksQueryDto, LinksResponseDto } from './links.dto';

@@ -10,7 +10,8 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
-import { DEFAULT_LEVELS, DefaultLevel, ListQueryDto, Satisfies, Optional, toStrictBool } from '@app/shared-kernel';
+import { ListQueryDto, Satisfies, Optional, toStrictBool } from '@app/http-kit';
+import { DEFAULT_LEVELS, DefaultLevel } from '../domain/access';
 import { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX } from '../domain/collection';
 import type { ContentPosition } from '../domain/position';
 import { EDIT_MODES, EditMode, EMOJI_MAX, Language, LANGUAGES, SPACE_TITLE_MAX, SpaceMergeRules } from '../domain/space';

@@ -1,7 +1,8 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Clock, NotFoundError, Public } from '@app/shared-kernel';
+import { Clock, NotFoundError } from '@app/shared-kernel';
+import { Public } from '@app/http-kit';
 import { FilesService } from '../application/files.service';
 import { DownloadQueryDto } from './files.dto';
 

@@ -1,4 +1,5 @@
-import { cursorKey, listEnvelope, ListQueryDto, toPage } from '@app/shared-kernel';
+import { cursorKey, toPage } from '@app/shared-kernel';
+import { listEnvelope, ListQueryDto } from '@app/http-kit';
 import type { FileNode } from '../domain/content/files';
 
 /** A page of a revision's files, ordered by id (keyset cursor on the id). */

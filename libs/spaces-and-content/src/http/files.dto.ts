@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
-import type { Links } from '@app/shared-kernel';
+import type { Links } from '@app/http-kit';
 import type { FilesService } from '../application/files.service';
 import type { FileNode } from '../domain/content/files';
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { Links, listEnvelope, ListQueryDto, Page, Optional } from '@app/shared-kernel';
+import { Page } from '@app/shared-kernel';
+import { Links, listEnvelope, ListQueryDto, Optional } from '@app/http-kit';
 import type { LinksPage, LinkUsage, PageLocation } from '../application/links.service';
 import { refToUrl } from '../domain/content/markdown';
 import { pageDto } from './revision.dto';

@@ -1,6 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { OrganizationsService, toOrganizationDto } from '@app/organizations-and-teams';
-import { Actor, Clock, Links, ListQueryDto, NotFoundError, Role, TtlCache } from '@app/shared-kernel';
+import { Actor, Clock, NotFoundError, Role, TtlCache } from '@app/shared-kernel';
+import { Links, ListQueryDto } from '@app/http-kit';
 import { ContentService } from '../application/content.service';
 import { FilesService } from '../application/files.service';
 import { LinksService } from '../application/links.service';

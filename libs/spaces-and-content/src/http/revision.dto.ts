@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn } from 'class-validator';
-import { Links, Optional, toStrictBool } from '@app/shared-kernel';
+import { Links, Optional, toStrictBool } from '@app/http-kit';
 import type { ContentRef, JsonDocument } from '../domain/content/document';
 import { documentToMarkdown, refToUrl } from '../domain/content/markdown';
 import type { Revision } from '../domain/content/revision';

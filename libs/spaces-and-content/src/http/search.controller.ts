@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Actor, ApiStandardErrors, CurrentActor, ListOf, listEnvelope, Links, RequestLinks } from '@app/shared-kernel';
+import { Actor } from '@app/shared-kernel';
+import { ApiStandardErrors, CurrentActor, ListOf, listEnvelope, Links, RequestLinks } from '@app/http-kit';
 import { ContentSearch } from '../application/content-search';
 import { pageHit, SearchPageDto, SearchQueryDto, SearchSpaceDto } from './search.dto';
 

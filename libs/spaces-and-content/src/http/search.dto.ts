@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, MaxLength, MinLength } from 'class-validator';
-import { Links, ListQueryDto } from '@app/shared-kernel';
+import { Links, ListQueryDto } from '@app/http-kit';
 import type { PageHit } from '../domain/content/search-index';
 import { SEARCH_QUERY_MAX } from '../domain/content/search';
 

@@ -9,7 +9,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor, ApiDeleteOperation, ApiStandardErrors, CurrentActor, ErrorDto, Links, listEnvelope, ListOf, ListQueryDto, RequestLinks, setDeleteStatus } from '@app/shared-kernel';
+import { Actor } from '@app/shared-kernel';
+import { ApiDeleteOperation, ApiStandardErrors, CurrentActor, ErrorDto, Links, listEnvelope, ListOf, ListQueryDto, RequestLinks, setDeleteStatus } from '@app/http-kit';
 import { SpacesService } from '../application/spaces.service';
 import { ApplyTemplateDto, CreateSpaceDto, GetSpaceQueryDto, MoveDto, OrderedListQueryDto, TransferDto, UpdateSpaceDto } from './content.dto';
 import { MemberContentPermissionDto, SpaceDto, toSpaceDto } from './content-response.dto';

@@ -1,7 +1,8 @@
 import { Db, updateChanged } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { In, IsNull, Not, Repository, SelectQueryBuilder } from 'typeorm';
-import { cursorKey, DefaultLevel, mapPage, Page, PageRequest, toPage } from '@app/shared-kernel';
+import { cursorKey, mapPage, Page, PageRequest, toPage } from '@app/shared-kernel';
+import { DefaultLevel } from '../domain/access';
 import { Collection, CollectionRepository, CollectionTree } from '../domain/collection';
 import { Space, SpaceMergeRules, SpaceRepository } from '../domain/space';
 import { CollectionRow, SpaceRow } from './orm-entities';

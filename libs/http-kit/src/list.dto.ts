@@ -4,7 +4,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { toStrictInt } from './validation';
 import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { MAX_PAGE_LIMIT, Page, PageRequest, pageRequest } from '../page';
+import { MAX_PAGE_LIMIT, Page, PageRequest, pageRequest } from '@app/shared-kernel';
 
 /** `page` and `limit` of every list endpoint (spec part 1 §4). */
 export class ListQueryDto {

@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import type { Actor } from '../actor';
+import type { Actor } from '@app/shared-kernel';
 import { Links } from './links';
 
 export const IS_PUBLIC = 'quire:isPublic';
