@@ -231,6 +231,21 @@ describe('change requests: authoring, reads, merge and update', () => {
     await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200);
   });
 
+  it('lists page through next cursors, newest first, and end', async () => {
+    const space = await newSpace();
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push((await newCr(space.id, `paged ${i}`)).number);
+    const seen: number[] = [];
+    let next: string | undefined;
+    do {
+      const res = await t.http.get(`/v1/spaces/${space.id}/change-requests?limit=1${next ? `&page=${next}` : ''}`).set(admin.auth).expect(200);
+      expect(res.body.count).toBe(3);
+      seen.push(...res.body.items.map((c: { number: number }) => c.number));
+      next = res.body.next?.page;
+    } while (next);
+    expect(seen).toEqual([...made].reverse());
+  });
+
   it('parallel merges into one space serialize and lose nothing', async () => {
     const space = await newSpace();
     const crs = [];

@@ -2,3 +2,5 @@
 export { Db, listen, TypeOrmUnitOfWork, updateChanged } from './db';
 export type { Listener } from './db';
 export { PersistenceModule } from './persistence.module';
+export { isoSortKey, keysetPage } from './keyset';
+export type { Keyset } from './keyset';

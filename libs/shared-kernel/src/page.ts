@@ -103,3 +103,14 @@ export function toPage<T>(rows: T[], request: PageRequest, count: number, keyOf:
 export function mapPage<T, U>(page: Page<T>, fn: (item: T) => U): Page<U> {
   return { items: page.items.map(fn), count: page.count, next: page.next };
 }
+
+/**
+ * A page of an in-memory list (a revision's files, links, backlinks), keyed by a unique text key:
+ * the list is sorted by it here (bytewise), so callers need not sort.
+ */
+export function pageInMemory<T>(items: T[], key: (item: T) => string, page: PageRequest): Page<T> {
+  const sorted = [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const after = cursorKey(page, ['text'])?.[0] as string | undefined;
+  const rows = sorted.filter((item) => after === undefined || key(item) > after).slice(0, page.limit + 1);
+  return toPage(rows, page, sorted.length, (item) => [key(item)]);
+}

@@ -1,10 +1,10 @@
-import { Db } from '@app/persistence';
+import { Db, isoSortKey, keysetPage } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import { InvalidInputError, mapPage, Page, PageRequest, Role } from '@app/shared-kernel';
 import { isConfigured, SamlGateway, SamlIdentity, SamlProvider, SamlProviderRepository, ServiceProviderUrls } from '../domain/saml-provider';
 import { SsoIdentity, SsoIdentityRepository } from '../domain/sso-identity';
-import { isoSortKey, sqlPage } from './sql';
+
 
 const REQUEST_TTL_MS = 10 * 60_000;
 
@@ -45,7 +45,7 @@ export class SqlSamlProviderRepository extends SamlProviderRepository {
   async list(organizationId: string, page: PageRequest): Promise<Page<SamlProvider>> {
     const base = `SELECT p.*, ${isoSortKey('p.created_at')} AS sort_key
       FROM saml_providers p WHERE p.organization_id = $1`;
-    const rows = await sqlPage<ProviderRow>(this.ds, base, [organizationId], ['sort_key', 'id'], 'asc', page, (r) => [r.sort_key!, r.id]);
+    const rows = await keysetPage<ProviderRow>(this.ds, base, [organizationId], { columns: ['q.sort_key', 'q.id'], shape: ['text', 'text'], keyOf: (r) => [r.sort_key!, r.id] }, page);
     return mapPage(rows, provider);
   }
   async listAll(organizationId: string): Promise<SamlProvider[]> {

@@ -1,7 +1,7 @@
-import { Db, updateChanged } from '@app/persistence';
+import { Db, keysetPage, updateChanged } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { In, Repository } from 'typeorm';
-import { cursorKey, mapPage, Page, PageRequest, Role, toPage } from '@app/shared-kernel';
+import { Page, PageRequest, Role } from '@app/shared-kernel';
 import { ApiToken, TokenRepository } from '../domain/api-token';
 import { Member, MemberFilter, MemberRepository, MembershipOfUser, MemberSort, MemberView, RoleChange, SortOrder } from '../domain/member';
 import { SqlMemberQueries } from './typeorm-teams';
@@ -169,23 +169,20 @@ export class TypeOrmMemberRepository extends MemberRepository {
     return rows.length > 0;
   }
   async listOrganizationsOfUser(userId: string, page: PageRequest, only?: string): Promise<Page<MembershipOfUser>> {
-    const qb = this.rows
-      .createQueryBuilder('m')
-      .where('m.user_id = :userId AND m.disabled = false', { userId })
-      .andWhere(only === undefined ? 'TRUE' : 'm.organization_id = :only', { only })
-      .orderBy('m.joined_at', 'ASC')
-      .addOrderBy('m.organization_id', 'ASC')
-      .limit(page.limit + 1);
-    const count = await qb.clone().getCount();
-    const after = cursorKey(page, ['timestamp', 'text']);
-    if (after) qb.andWhere('(m.joined_at, m.organization_id) > (:t::timestamptz, :id)', { t: after[0], id: after[1] });
-    const members = await qb.getMany();
-    const orgs = members.length ? await this.organizations.findBy(members.map((m) => ({ id: m.organizationId }))) : [];
+    const base = `SELECT m.organization_id, m.role, m.joined_at FROM organization_members m
+      WHERE m.user_id = $1 AND NOT m.disabled AND ($2::text IS NULL OR m.organization_id = $2)`;
+    const members = await keysetPage<{ organization_id: string; role: string; joined_at: Date }>(
+      this.db,
+      base,
+      [userId, only ?? null],
+      { columns: ['q.joined_at', 'q.organization_id'], shape: ['timestamp', 'text'], keyOf: (r) => [r.joined_at.toISOString(), r.organization_id] },
+      page,
+    );
+    const orgs = members.items.length ? await this.organizations.findBy({ id: In(members.items.map((m) => m.organization_id)) }) : [];
     const byId = new Map(orgs.map((o) => [o.id, organizationToDomain(o)]));
-    const rows = members
-      .filter((m) => byId.has(m.organizationId))
-      .map((m) => ({ member: m, organization: byId.get(m.organizationId)!, role: m.role as Role }));
-    const result = toPage(rows, page, count, (r) => [r.member.joinedAt.toISOString(), r.member.organizationId]);
-    return mapPage(result, ({ organization, role }) => ({ organization, role }));
+    return {
+      ...members,
+      items: members.items.filter((m) => byId.has(m.organization_id)).map((m) => ({ organization: byId.get(m.organization_id)!, role: m.role as Role })),
+    };
   }
 }

@@ -1,10 +1,20 @@
-import { Db } from '@app/persistence';
+import { Db, isoSortKey, Keyset, keysetPage } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { mapPage, Page, PageRequest, Role } from '@app/shared-kernel';
 import { Invite, InviteRepository } from '../domain/invite';
 import { MemberFilter, MemberRepository, MemberSort, MemberView, RoleChange, SortOrder } from '../domain/member';
 import { Team, TeamMemberView, TeamRepository, TeamRole, TeamView } from '../domain/team';
-import { isoSortKey, sqlPage } from './sql';
+
+
+/** Lists ordered by a text sort key, then id. */
+function bySortKey<R extends { sort_key: string; id: string }>(): Keyset<R> {
+  return { columns: ['q.sort_key', 'q.id'], shape: ['text', 'text'], keyOf: (r) => [r.sort_key, r.id] };
+}
+
+/** Member lists: by the chosen sort key, then the user id. */
+function memberKeyset<R extends { sort_key: string; tiebreak: string }>(direction: 'asc' | 'desc'): Keyset<R> {
+  return { columns: ['q.sort_key', 'q.tiebreak'], shape: ['text', 'text'], keyOf: (r) => [r.sort_key, r.tiebreak], direction };
+}
 
 /** Selects a member with their user and team count; `sort_key`/`tiebreak` drive keyset paging. */
 const MEMBER_SELECT = `
@@ -71,7 +81,7 @@ export class SqlMemberQueries {
       where += ` AND (u.display_name ILIKE $${params.length} OR u.email ILIKE $${params.length})`;
     }
     const base = `${MEMBER_SELECT}, ${SORT_KEYS[sort]} AS sort_key FROM organization_members m JOIN users u ON u.id = m.user_id WHERE ${where}`;
-    const rows = await sqlPage<MemberSqlRow>(this.ds, base, params, ['sort_key', 'tiebreak'], order, page, (r) => [r.sort_key, r.tiebreak]);
+    const rows = await keysetPage<MemberSqlRow>(this.ds, base, params, memberKeyset(order), page);
     return mapPage(rows, memberView);
   }
 
@@ -146,7 +156,7 @@ export class SqlTeamRepository extends TeamRepository {
       params.push(filter.ownedBy);
       where += ` AND EXISTS (SELECT 1 FROM team_members o WHERE o.team_id = t.id AND o.user_id = $${params.length} AND o.role = 'owner')`;
     }
-    const rows = await sqlPage<TeamSqlRow>(this.ds, `${TEAM_SELECT} FROM teams t WHERE ${where}`, params, ['sort_key', 'id'], 'asc', page, (r) => [r.sort_key, r.id]);
+    const rows = await keysetPage<TeamSqlRow>(this.ds, `${TEAM_SELECT} FROM teams t WHERE ${where}`, params, bySortKey(), page);
     return mapPage(rows, teamView);
   }
 
@@ -202,10 +212,7 @@ export class SqlTeamRepository extends TeamRepository {
       JOIN organization_members m ON m.organization_id = tm.organization_id AND m.user_id = tm.user_id
       JOIN users u ON u.id = m.user_id
       WHERE tm.organization_id = $1 AND tm.team_id = $2`;
-    const rows = await sqlPage<MemberSqlRow & { team_role: TeamRole }>(this.ds, base, [organizationId, teamId], ['sort_key', 'tiebreak'], 'asc', page, (r) => [
-      r.sort_key,
-      r.tiebreak,
-    ]);
+    const rows = await keysetPage<MemberSqlRow & { team_role: TeamRole }>(this.ds, base, [organizationId, teamId], memberKeyset('asc'), page);
     return mapPage(rows, (r) => ({ member: memberView(r), role: r.team_role }));
   }
 
@@ -236,7 +243,7 @@ export class SqlTeamRepository extends TeamRepository {
       where += ` AND t.title ILIKE $${params.length}`;
     }
     const base = `${TEAM_SELECT}, tm.role FROM teams t JOIN team_members tm ON tm.team_id = t.id WHERE ${where}`;
-    const rows = await sqlPage<TeamSqlRow>(this.ds, base, params, ['sort_key', 'id'], 'asc', page, (r) => [r.sort_key, r.id]);
+    const rows = await keysetPage<TeamSqlRow>(this.ds, base, params, bySortKey(), page);
     return mapPage(rows, (r) => ({ team: teamView(r), role: r.role as TeamRole }));
   }
 }
@@ -262,7 +269,7 @@ export class SqlInviteRepository extends InviteRepository {
   async list(organizationId: string, page: PageRequest): Promise<Page<Invite>> {
     const base = `SELECT i.*, ${isoSortKey('i.created_at')} AS sort_key
       FROM organization_invites i WHERE i.organization_id = $1`;
-    return mapPage(await sqlPage<InviteSqlRow>(this.ds, base, [organizationId], ['sort_key', 'id'], 'asc', page, (r) => [r.sort_key, r.id]), invite);
+    return mapPage(await keysetPage<InviteSqlRow>(this.ds, base, [organizationId], bySortKey(), page), invite);
   }
   async find(organizationId: string, id: string): Promise<Invite | null> {
     const rows: InviteSqlRow[] = await this.ds.query('SELECT * FROM organization_invites WHERE organization_id = $1 AND id = $2', [organizationId, id]);

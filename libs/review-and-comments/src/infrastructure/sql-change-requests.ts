@@ -1,6 +1,6 @@
-import { Db } from '@app/persistence';
+import { Db, keysetPage } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { mapPage, Page, PageRequest, toPage, cursorKey } from '@app/shared-kernel';
+import { mapPage, Page, PageRequest } from '@app/shared-kernel';
 import { ChangeRequest, ChangeRequestFilter, ChangeRequestRepository } from '../domain/change-request';
 
 interface Row {
@@ -63,15 +63,8 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
       params.push(filter.contributor);
       where += ` AND $${params.length} = ANY(contributors)`;
     }
-    const [{ count }] = await this.ds.query(`SELECT count(*)::int AS count FROM change_requests WHERE ${where}`, params);
-    const after = cursorKey(page, ['int']);
-    if (after) {
-      params.push(Number(after[0]));
-      where += ` AND number < $${params.length}`;
-    }
-    params.push(page.limit + 1);
-    const rows: Row[] = await this.ds.query(`SELECT * FROM change_requests WHERE ${where} ORDER BY number DESC LIMIT $${params.length}`, params);
-    const result = toPage(rows, page, count, (r) => [r.number, r.id]);
+    const keyset = { columns: ['q.number'], shape: ['int' as const], keyOf: (r: Row) => [r.number], direction: 'desc' as const };
+    const result = await keysetPage<Row>(this.ds, `SELECT * FROM change_requests WHERE ${where}`, params, keyset, page);
     return mapPage(result, toDomain);
   }
 

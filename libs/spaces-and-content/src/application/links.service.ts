@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { cursorKey, NotFoundError, Page, PageRequest, toPage } from '@app/shared-kernel';
+import { NotFoundError, Page, PageRequest, pageInMemory } from '@app/shared-kernel';
 import { ExtractedLink, LinkStatus, linkStatus } from '../domain/content/links';
 import { Revision, RevisionRepository } from '../domain/content/revision';
 import { PageNode, walk } from '../domain/content/tree';
@@ -81,9 +81,7 @@ export class LinksService {
       stats.broken.changeRequest = broken.filter((u) => !before.has(u.key)).length;
     }
     const filtered = options.status ? all.filter((u) => u.status === options.status) : all;
-    const after = cursorKey(page, ['text'])?.[0];
-    const rows = filtered.filter((u) => after === undefined || u.key > String(after)).slice(0, page.limit + 1);
-    return { ...toPage(rows, page, filtered.length, (u) => [u.key]), stats };
+    return { ...pageInMemory(filtered, (u) => u.key, page), stats };
   }
 
   /** GET …/files/{fileId}/backlinks: the pages of the revision that link to or show the file. */
@@ -96,22 +94,14 @@ export class LinksService {
 
   private linking(rev: Revision, hashes: Set<string>, page: PageRequest): Page<PageLocation> {
     const pages = this.pages(rev);
-    const linking = [...pages.values()].filter((p) => p.node.document && hashes.has(p.node.document)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const after = cursorKey(page, ['text'])?.[0];
-    const rows = linking.filter((p) => after === undefined || p.path > String(after)).slice(0, page.limit + 1);
-    return toPage(rows, page, linking.length, (p) => [p.path]);
+    return pageInMemory([...pages.values()].filter((p) => p.node.document && hashes.has(p.node.document)), (p) => p.path, page);
   }
 
   /** GET …/page/{pageId}/backlinks: the pages of the revision that link to the page. */
   async backlinks(space: Space, revisionId: string, pageId: string, page: PageRequest): Promise<Page<PageLocation>> {
     const rev = await this.revisions.find(space.id, revisionId);
     if (!rev) throw new NotFoundError('Revision', revisionId);
-    const pages = this.pages(rev);
-    if (!pages.has(pageId)) throw new NotFoundError('Page', pageId);
-    const hashes = await this.revisions.hashesLinkingTo(space.organizationId, 'page', pageId);
-    const linking = [...pages.values()].filter((p) => p.node.document && hashes.has(p.node.document)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const after = cursorKey(page, ['text'])?.[0];
-    const rows = linking.filter((p) => after === undefined || p.path > String(after)).slice(0, page.limit + 1);
-    return toPage(rows, page, linking.length, (p) => [p.path]);
+    if (!this.pages(rev).has(pageId)) throw new NotFoundError('Page', pageId);
+    return this.linking(rev, await this.revisions.hashesLinkingTo(space.organizationId, 'page', pageId), page);
   }
 }

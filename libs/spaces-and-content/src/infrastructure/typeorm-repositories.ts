@@ -1,7 +1,7 @@
-import { Db, updateChanged } from '@app/persistence';
+import { Db, Keyset, keysetPage, updateChanged } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { In, IsNull, Not, Repository, SelectQueryBuilder } from 'typeorm';
-import { cursorKey, mapPage, Page, PageRequest, toPage } from '@app/shared-kernel';
+import { In, IsNull, Not, Repository } from 'typeorm';
+import { mapPage, Page, PageRequest } from '@app/shared-kernel';
 import { DefaultLevel } from '../domain/access';
 import { Collection, CollectionRepository, CollectionTree } from '../domain/collection';
 import { Space, SpaceMergeRules, SpaceRepository } from '../domain/space';
@@ -42,27 +42,22 @@ function spaceToRow(space: Space): SpaceRow {
   return Object.assign(new SpaceRow(), rest, counters);
 }
 
-/** Runs a keyset-paged query: total count, then `limit + 1` rows after the cursor. */
-async function keysetPage<R extends object, T>(
-  qb: SelectQueryBuilder<R>,
-  page: PageRequest,
-  keyColumns: [string, string],
-  cast: string,
-  map: (row: R) => T,
-  keyOf: (row: R) => (string | number)[],
-  direction: 'ASC' | 'DESC' = 'ASC',
-): Promise<Page<T>> {
-  const count = await qb.clone().getCount();
-  qb.orderBy(keyColumns[0], direction).addOrderBy(keyColumns[1], direction).limit(page.limit + 1);
-  const after = cursorKey(page, [cast === '::timestamptz' ? 'timestamp' : 'text', 'text']);
-  if (after) {
-    const cmp = direction === 'ASC' ? '>' : '<';
-    qb.andWhere(`(${keyColumns[0]}, ${keyColumns[1]}) ${cmp} (:k0${cast}, :k1)`, { k0: after[0], k1: after[1] });
-  }
-  const rows = await qb.getMany();
-  const result = toPage(rows, page, count, keyOf);
-  return mapPage(result, map);
+const COLLECTION_COLUMNS = `id, organization_id AS "organizationId", title, description, parent_id AS "parentId",
+  default_level AS "defaultLevel", position, created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+const SPACE_COLUMNS = `id, organization_id AS "organizationId", title, emoji, visibility, edit_mode AS "editMode",
+  merge_rules AS "mergeRules", language, parent_id AS "parentId", default_level AS "defaultLevel", position,
+  revision_id AS "revision", comments_count AS "comments", change_requests_count AS "changeRequests",
+  change_requests_open_count AS "changeRequestsOpen", change_requests_draft_count AS "changeRequestsDraft",
+  created_at AS "createdAt", updated_at AS "updatedAt", deleted_at AS "deletedAt"`;
+
+/** Lists by creation time, then id. */
+function byCreation<R extends { createdAt: Date; id: string }>(direction: 'asc' | 'desc' = 'asc'): Keyset<R> {
+  return { columns: ['q."createdAt"', 'q.id'], shape: ['timestamp', 'text'], keyOf: (r) => [r.createdAt.toISOString(), r.id], direction };
 }
+
+/** The spaces of a collection, in the order `move` sets (fractional positions compare bytewise). */
+const BY_POSITION: Keyset<SpaceRow> = { columns: ['q.position COLLATE "C"', 'q.id COLLATE "C"'], shape: ['text', 'text'], keyOf: (r) => [r.position, r.id] };
 
 @Injectable()
 export class TypeOrmCollectionRepository extends CollectionRepository {
@@ -88,9 +83,8 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
     return new CollectionTree(rows.map((r) => ({ id: r.id, parentId: r.parentId, defaultLevel: r.defaultLevel as DefaultLevel })));
   }
   list(organizationId: string, topLevelOnly: boolean, page: PageRequest): Promise<Page<Collection>> {
-    const qb = this.rows.createQueryBuilder('c').where('c.organization_id = :organizationId', { organizationId });
-    if (topLevelOnly) qb.andWhere('c.parent_id IS NULL');
-    return keysetPage(qb, page, ['c.created_at', 'c.id'], '::timestamptz', collectionToDomain, (r) => [r.createdAt.toISOString(), r.id]);
+    const base = `SELECT ${COLLECTION_COLUMNS} FROM collections WHERE organization_id = $1${topLevelOnly ? ' AND parent_id IS NULL' : ''}`;
+    return keysetPage<CollectionRow>(this.dataSource, base, [organizationId], byCreation(), page).then((p) => mapPage(p, collectionToDomain));
   }
   async deleteTree(organizationId: string, collectionIds: string[], deletedAt: Date): Promise<void> {
     await this.dataSource.transaction(async (em) => {
@@ -124,12 +118,7 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
 }
 
 /** Selects every column under its entity property name, so the row maps like a hydrated entity. */
-const SPACE_BY_ID = `SELECT id, organization_id AS "organizationId", title, emoji, visibility, edit_mode AS "editMode",
-  merge_rules AS "mergeRules", language, parent_id AS "parentId", default_level AS "defaultLevel", position,
-  revision_id AS "revision", comments_count AS "comments", change_requests_count AS "changeRequests",
-  change_requests_open_count AS "changeRequestsOpen", change_requests_draft_count AS "changeRequestsDraft",
-  created_at AS "createdAt", updated_at AS "updatedAt", deleted_at AS "deletedAt"
-  FROM spaces WHERE id = $1`;
+const SPACE_BY_ID = `SELECT ${SPACE_COLUMNS} FROM spaces WHERE id = $1`;
 
 @Injectable()
 export class TypeOrmSpaceRepository extends SpaceRepository {
@@ -163,18 +152,17 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
     return updateChanged(this.rows, { id: before.id }, own(before), own(after), ['organizationId', 'deletedAt']);
   }
   listByOrganization(organizationId: string, page: PageRequest): Promise<Page<Space>> {
-    const qb = this.rows.createQueryBuilder('s').where('s.organization_id = :organizationId AND s.deleted_at IS NULL', { organizationId });
-    return keysetPage(qb, page, ['s.created_at', 's.id'], '::timestamptz', spaceToDomain, (r) => [r.createdAt.toISOString(), r.id]);
+    return this.spacePage(`SELECT ${SPACE_COLUMNS} FROM spaces WHERE organization_id = $1 AND deleted_at IS NULL`, [organizationId], byCreation(), page);
   }
   listByOrganizationDesc(organizationId: string, page: PageRequest): Promise<Page<Space>> {
-    const qb = this.rows.createQueryBuilder('s').where('s.organization_id = :organizationId AND s.deleted_at IS NULL', { organizationId });
-    return keysetPage(qb, page, ['s.created_at', 's.id'], '::timestamptz', spaceToDomain, (r) => [r.createdAt.toISOString(), r.id], 'DESC');
+    return this.spacePage(`SELECT ${SPACE_COLUMNS} FROM spaces WHERE organization_id = $1 AND deleted_at IS NULL`, [organizationId], byCreation('desc'), page);
   }
   listByParent(organizationId: string, parentId: string, page: PageRequest): Promise<Page<Space>> {
-    const qb = this.rows
-      .createQueryBuilder('s')
-      .where('s.organization_id = :organizationId AND s.parent_id = :parentId AND s.deleted_at IS NULL', { organizationId, parentId });
-    return keysetPage(qb, page, ['s.position', 's.id'], '', spaceToDomain, (r) => [r.position, r.id]);
+    const base = `SELECT ${SPACE_COLUMNS} FROM spaces WHERE organization_id = $1 AND parent_id = $2 AND deleted_at IS NULL`;
+    return this.spacePage(base, [organizationId, parentId], BY_POSITION, page);
+  }
+  private async spacePage(base: string, params: unknown[], keyset: Keyset<SpaceRow>, page: PageRequest): Promise<Page<Space>> {
+    return mapPage(await keysetPage<SpaceRow>(this.dataSource, base, params, keyset, page), spaceToDomain);
   }
   async siblings(organizationId: string, parentId: string | null): Promise<{ kind: 'space' | 'collection'; id: string; position: string }[]> {
     const parentClause = parentId === null ? 'parent_id IS NULL' : 'parent_id = $2';

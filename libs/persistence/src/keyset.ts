@@ -1,0 +1,43 @@
+import { CursorField, CursorKey, cursorKey, Page, PageRequest, toPage } from '@app/shared-kernel';
+
+/** How a list is ordered and paged: the one description every keyset-paged list gives. */
+export interface Keyset<R> {
+  /** Sort expressions over the columns of the base query, which is aliased `q` (e.g. `q.created_at`, `q.id`). */
+  columns: string[];
+  /** What each member of the cursor must be; a cursor of another shape is a 400 before any query. */
+  shape: CursorField[];
+  /** The sort key of a row, in `columns` order: the last row's becomes the next page's cursor. */
+  keyOf: (row: R) => CursorKey;
+  direction?: 'asc' | 'desc';
+}
+
+const CAST: Record<CursorField, string> = { timestamp: '::timestamptz', int: '::bigint', number: '::float8', text: '' };
+
+interface Queryable {
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+}
+
+/**
+ * The one keyset-paged list: the total count of `base`, then `limit + 1` of its rows after the
+ * cursor in key order (the extra row only tells that there is a next page). Rows added or removed
+ * meanwhile never shift a page.
+ */
+export async function keysetPage<R>(db: Queryable, base: string, params: unknown[], keyset: Keyset<R>, page: PageRequest): Promise<Page<R>> {
+  const after = cursorKey(page, keyset.shape);
+  const [{ count }] = (await db.query(`SELECT count(*)::int AS count FROM (${base}) AS q`, params)) as { count: number }[];
+  const direction = keyset.direction ?? 'asc';
+  const p = [...params];
+  let where = '';
+  if (after) {
+    const values = after.map((v, i) => `$${p.push(v)}${CAST[keyset.shape[i]]}`);
+    where = `WHERE (${keyset.columns.join(', ')}) ${direction === 'asc' ? '>' : '<'} (${values.join(', ')})`;
+  }
+  const order = keyset.columns.map((c) => `${c} ${direction}`).join(', ');
+  const rows = (await db.query(`SELECT * FROM (${base}) AS q ${where} ORDER BY ${order} LIMIT $${p.push(page.limit + 1)}`, p)) as R[];
+  return toPage(rows, page, count, keyset.keyOf);
+}
+
+/** A timestamp column as fixed-width UTC text in byte order: a text sort key that survives the cursor round trip. */
+export function isoSortKey(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') COLLATE "C"`;
+}
