@@ -12,7 +12,7 @@ import { InvitesService } from './application/invites.service';
 import { SsoService } from './application/sso.service';
 import { SamlGateway, SamlProviderRepository } from './domain/saml-provider';
 import { SamlProvidersController, SsoLoginController } from './http/sso.controller';
-import { NodeSamlGateway, SqlSamlProviderRepository, SqlSsoIdentityRepository } from './infrastructure/saml';
+import { NodeSamlGateway, SqlSamlProviderRepository, SqlSsoIdentityRepository } from './infrastructure/saml.repositories-and-gateway';
 import { SsoIdentityRepository } from './domain/sso-identity';
 import { AccessChanges } from './application/access-changes';
 import { PgAccessChanges } from './infrastructure/pg-access-changes';
@@ -20,14 +20,14 @@ import { MembersService } from './application/members.service';
 import { TeamsService } from './application/teams.service';
 import { InviteRepository } from './domain/invite';
 import { TeamRepository } from './domain/team';
-import { SqlInviteRepository, SqlTeamRepository } from './infrastructure/typeorm-teams';
+import { SqlInviteRepository, SqlTeamRepository } from './infrastructure/teams-and-invites.repositories';
 import { ORGANIZATION_ENTITIES } from './infrastructure/orm-entities';
 import {
   TypeOrmMemberRepository,
   TypeOrmOrganizationRepository,
   TypeOrmTokenRepository,
   TypeOrmUserRepository,
-} from './infrastructure/typeorm-repositories';
+} from './infrastructure/organizations.repositories';
 
 /**
  * Organizations, members and identity (users, API tokens).

@@ -5,7 +5,7 @@ import { ChangeRequestOrigins, ChangeRequestPresenter } from './http/change-requ
 import { ChangeRequestsService } from './application/change-requests.service';
 import { ChangeRequestRepository } from './domain/change-request';
 import { ChangeRequestsController } from './http/change-requests.controller';
-import { SqlChangeRequestRepository } from './infrastructure/sql-change-requests';
+import { SqlChangeRequestRepository } from './infrastructure/change-requests.repository';
 
 /**
  * Change requests (comments, reviews and PDF export come with their issue). Global only to provide

@@ -19,12 +19,12 @@ import { LinksService } from './application/links.service';
 import { FilesService, HostResolver, SystemHostResolver } from './application/files.service';
 import { FileStorage } from './domain/content/files';
 import { LocalDiskFileStorage } from './infrastructure/local-file-storage';
-import { SqlSearchIndex } from './infrastructure/sql-search';
+import { SqlSearchIndex } from './infrastructure/search-index.repository';
 import { SearchIndex } from './domain/content/search-index';
 import { RevisionRepository } from './domain/content/revision';
-import { SqlRevisionRepository } from './infrastructure/typeorm-revisions';
+import { SqlRevisionRepository } from './infrastructure/revisions.repository';
 import { CONTENT_ENTITIES } from './infrastructure/orm-entities';
-import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastructure/typeorm-repositories';
+import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastructure/spaces-and-collections.repositories';
 
 /** Collections and spaces (content comes with the content engine). Needs global `Clock` and `IdGenerator`. */
 @Module({

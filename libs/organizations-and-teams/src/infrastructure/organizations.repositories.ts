@@ -4,7 +4,7 @@ import { In, Repository } from 'typeorm';
 import { Page, PageRequest, Role } from '@app/shared-kernel';
 import { ApiToken, TokenRepository } from '../domain/api-token';
 import { Member, MemberFilter, MemberRepository, MembershipOfUser, MemberSort, MemberView, RoleChange, SortOrder } from '../domain/member';
-import { SqlMemberQueries } from './typeorm-teams';
+import { SqlMemberQueries } from './teams-and-invites.repositories';
 import { DefaultContent, Organization, OrganizationMergeRules, OrganizationRepository } from '../domain/organization';
 import { User, UserRepository } from '../domain/user';
 import { ApiTokenRow, MemberRow, OrganizationRow, UserRow } from './orm-entities';

@@ -4,7 +4,7 @@ import { createTestDatabase } from '../../../../test/support/database';
 import type { Collection } from '../domain/collection';
 import { Space, ZERO_COUNTERS } from '../domain/space';
 import { CONTENT_ENTITIES } from '../infrastructure/orm-entities';
-import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from '../infrastructure/typeorm-repositories';
+import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from '../infrastructure/spaces-and-collections.repositories';
 import { CollectionRow, SpaceRow } from '../infrastructure/orm-entities';
 
 /** The TypeORM adapters of this context against a real PostgreSQL (a clone of the migrated template). */
