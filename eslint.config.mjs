@@ -6,7 +6,28 @@ const contexts = ['shared-kernel', 'http-kit', 'persistence', 'organizations-and
 const internals = contexts.flatMap((c) => [`@app/${c}/*`, `**/libs/${c}/src/*`]);
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'bench/**', 'coverage/**', '*.mjs', '*.js', 'test/**/*.mjs', 'test/setup/*.js'] },
+  ...tseslint.configs.recommendedTypeChecked.map((c) => ({ ...c, files: ['**/*.ts'] })),
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // Tests read supertest bodies, which are `any` by design: typing every response would add noise, not safety.
+    files: ['test/**/*.ts', 'libs/*/src/test/**/*.ts', 'apps/**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      // In-memory fakes implement async ports without awaiting anything.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
   {
     files: ['**/*.ts'],
     languageOptions: { parser: tseslint.parser },

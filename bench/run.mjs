@@ -54,7 +54,15 @@ function row(name, r, ceiling) {
 try {
   const apiPort = await freePort();
   const api = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
-    env: { ...process.env, DATABASE_URL: pg.url, PORT: String(apiPort), LOG_LEVEL: 'warn', QUIRE_JOBS: 'off', QUIRE_RATE_LIMIT_PER_MINUTE: '0', QUIRE_BOOTSTRAP_TOKEN: TOKEN },
+    env: {
+      ...process.env,
+      DATABASE_URL: pg.url,
+      PORT: String(apiPort),
+      LOG_LEVEL: 'warn',
+      QUIRE_JOBS: 'off',
+      QUIRE_RATE_LIMIT_PER_MINUTE: '0',
+      QUIRE_BOOTSTRAP_TOKEN: TOKEN,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(api);
@@ -65,7 +73,11 @@ try {
   let spaceId;
   for (let i = 0; i < SPACES; i += 50) {
     const batch = await Promise.all(
-      Array.from({ length: 50 }, (_, j) => fetch(`${base}/v1/orgs/${org}/spaces`, { method: 'POST', headers: auth, body: JSON.stringify({ title: `Space ${i + j}` }) }).then((r) => r.json())),
+      Array.from({ length: 50 }, (_, j) =>
+        fetch(`${base}/v1/orgs/${org}/spaces`, { method: 'POST', headers: auth, body: JSON.stringify({ title: `Space ${i + j}` }) }).then(
+          (r) => r.json(),
+        ),
+      ),
     );
     spaceId ??= batch[0].id;
   }

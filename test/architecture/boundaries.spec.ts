@@ -9,12 +9,18 @@ describe('context boundaries (eslint no-restricted-imports)', () => {
   };
 
   it('refuses reaching into another context’s internals', async () => {
-    const messages = await lint('libs/spaces-and-content/src/application/x.ts', "import { UserRepository } from '@app/organizations-and-teams/domain/user';\n");
+    const messages = await lint(
+      'libs/spaces-and-content/src/application/x.ts',
+      "import { UserRepository } from '@app/organizations-and-teams/domain/user';\n",
+    );
     expect(messages.join('\n')).toMatch(/only through its index\.ts/);
   });
 
   it('refuses relative imports that leave the library', async () => {
-    const messages = await lint('libs/spaces-and-content/src/application/x.ts', "import { User } from '../../../organizations-and-teams/src/domain/user';\n");
+    const messages = await lint(
+      'libs/spaces-and-content/src/application/x.ts',
+      "import { User } from '../../../organizations-and-teams/src/domain/user';\n",
+    );
     expect(messages.join('\n')).toMatch(/leave this library|index\.ts/);
   });
 
@@ -24,10 +30,18 @@ describe('context boundaries (eslint no-restricted-imports)', () => {
   });
 
   it('refuses framework imports in the shared kernel, and the HTTP kit or persistence in domain code', async () => {
-    expect((await lint('libs/shared-kernel/src/x.ts', "import { Injectable } from '@nestjs/common';\n")).join('\n')).toMatch(/plain TypeScript/);
-    expect((await lint('libs/shared-kernel/src/x.ts', "import { IsString } from 'class-validator';\n")).join('\n')).toMatch(/plain TypeScript/);
-    expect((await lint('libs/spaces-and-content/src/domain/x.ts', "import { ListQueryDto } from '@app/http-kit';\n")).join('\n')).toMatch(/plain TypeScript/);
-    expect((await lint('libs/spaces-and-content/src/domain/x.ts', "import { Db } from '@app/persistence';\n")).join('\n')).toMatch(/plain TypeScript/);
+    expect((await lint('libs/shared-kernel/src/x.ts', "import { Injectable } from '@nestjs/common';\n")).join('\n')).toMatch(
+      /plain TypeScript/,
+    );
+    expect((await lint('libs/shared-kernel/src/x.ts', "import { IsString } from 'class-validator';\n")).join('\n')).toMatch(
+      /plain TypeScript/,
+    );
+    expect((await lint('libs/spaces-and-content/src/domain/x.ts', "import { ListQueryDto } from '@app/http-kit';\n")).join('\n')).toMatch(
+      /plain TypeScript/,
+    );
+    expect((await lint('libs/spaces-and-content/src/domain/x.ts', "import { Db } from '@app/persistence';\n")).join('\n')).toMatch(
+      /plain TypeScript/,
+    );
   });
 
   it('allows another context’s index and the shared kernel', async () => {

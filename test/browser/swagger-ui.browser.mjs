@@ -58,7 +58,15 @@ try {
 
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const page = await browser.newPage();
   console.log('Swagger UI in headless Chromium');
@@ -73,8 +81,16 @@ try {
 
   await check('the operations are rendered, grouped by tag', async () => {
     await page.waitForSelector('.opblock', { timeout: 15_000 });
-    const paths = await page.$$eval('.opblock .opblock-summary-path', (els) => els.map((e) => e.textContent?.replace(/\u200b/g, '').trim()));
-    for (const expected of ['/v1/orgs', '/v1/orgs/{organizationId}/spaces', '/v1/spaces/{spaceId}', '/v1/collections/{collectionId}/move', '/v1/user']) {
+    const paths = await page.$$eval('.opblock .opblock-summary-path', (els) =>
+      els.map((e) => e.textContent?.replace(/\u200b/g, '').trim()),
+    );
+    for (const expected of [
+      '/v1/orgs',
+      '/v1/orgs/{organizationId}/spaces',
+      '/v1/spaces/{spaceId}',
+      '/v1/collections/{collectionId}/move',
+      '/v1/user',
+    ]) {
       if (!paths.includes(expected)) throw new Error(`${expected} missing; saw ${paths.length} paths`);
     }
     const tags = await page.$$eval('.opblock-tag', (els) => els.map((e) => e.getAttribute('data-tag')));

@@ -17,7 +17,8 @@ describe('authentication abuse', () => {
   it('failed authentications are limited per address before any token lookup; the window passes', async () => {
     const identity = t.app.get(IdentityService);
     const lookups = jest.spyOn(identity, 'authenticate');
-    for (let i = 0; i < 5; i++) expectError(await t.http.get('/v1/user').set('Authorization', `Bearer qr_invalid${i}xxxxxxxxxxxxxxxxxxxx`), 401);
+    for (let i = 0; i < 5; i++)
+      expectError(await t.http.get('/v1/user').set('Authorization', `Bearer qr_invalid${i}xxxxxxxxxxxxxxxxxxxx`), 401);
     expect(lookups).toHaveBeenCalledTimes(5);
     const limited = await t.http.get('/v1/user').set('Authorization', 'Bearer qr_invalid_again_xxxxxxxxxxxxxxx');
     expectError(limited, 429, /failed authentications/);
@@ -39,10 +40,24 @@ describe('authentication abuse', () => {
     // 2 MB of malformed JSON: anonymous callers get 401 (the body is never parsed, or it would be a 400).
     const junk = '{' + 'x'.repeat(2 * 1024 * 1024);
     expectError(await t.http.post(route).set('Content-Type', 'application/json').send(junk), 401);
-    expectError(await t.http.post(route).set('Content-Type', 'application/json').set('Authorization', 'Bearer qr_nope_nope_nope_nope_nope').send(junk), 401);
+    expectError(
+      await t.http
+        .post(route)
+        .set('Content-Type', 'application/json')
+        .set('Authorization', 'Bearer qr_nope_nope_nope_nope_nope')
+        .send(junk),
+      401,
+    );
     // Authenticated: parsed (malformed → 400), within the route's own limit; above it → 413.
     expectError(await t.http.post(route).set('Content-Type', 'application/json').set(alice.auth).send(junk), 400);
-    const pages = (n: number) => JSON.stringify({ changes: Array.from({ length: n }, (_, i) => ({ operation: 'insert_page', title: `Big ${i}`, document: { markdown: 'a'.repeat(900_000) } })) });
+    const pages = (n: number) =>
+      JSON.stringify({
+        changes: Array.from({ length: n }, (_, i) => ({
+          operation: 'insert_page',
+          title: `Big ${i}`,
+          document: { markdown: 'a'.repeat(900_000) },
+        })),
+      });
     const within = pages(2);
     expectError(await t.http.post(route).set('Content-Type', 'application/json').set(alice.auth).send(within), 404);
     const above = pages(4);

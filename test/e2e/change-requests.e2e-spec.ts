@@ -19,13 +19,16 @@ describe('change requests: authoring, reads, merge and update', () => {
   afterAll(async () => t.close());
 
   const newSpace = async () => (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Docs' }).expect(201)).body;
-  const newCr = async (spaceId: string, subject = 'Change') => (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({ subject }).expect(201)).body;
-  const write = (spaceId: string, cr: string, changes: object[], query = '') => t.http.post(`/v1/spaces/${spaceId}/change-requests/${cr}/content${query}`).set(admin.auth).send({ changes });
+  const newCr = async (spaceId: string, subject = 'Change') =>
+    (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({ subject }).expect(201)).body;
+  const write = (spaceId: string, cr: string, changes: object[], query = '') =>
+    t.http.post(`/v1/spaces/${spaceId}/change-requests/${cr}/content${query}`).set(admin.auth).send({ changes });
   const markdownOf = async (spaceId: string, pageId: string, cr?: string) => {
     const path = cr ? `/v1/spaces/${spaceId}/change-requests/${cr}/content/page/${pageId}` : `/v1/spaces/${spaceId}/content/page/${pageId}`;
     return (await t.http.get(`${path}?format=markdown&format.markdown.refs=stable`).set(admin.auth).expect(200)).body.markdown as string;
   };
-  const titles = async (spaceId: string) => (await t.http.get(`/v1/spaces/${spaceId}/content/pages`).set(admin.auth).expect(200)).body.pages.map((p: { title: string }) => p.title);
+  const titles = async (spaceId: string) =>
+    (await t.http.get(`/v1/spaces/${spaceId}/content/pages`).set(admin.auth).expect(200)).body.pages.map((p: { title: string }) => p.title);
 
   it('a new space has an empty current revision', async () => {
     const space = await newSpace();
@@ -39,21 +42,46 @@ describe('change requests: authoring, reads, merge and update', () => {
     const space = await newSpace();
     const a = await newCr(space.id, 'First');
     const b = await newCr(space.id, 'Second');
-    expect(a).toMatchObject({ object: 'change-request', number: 1, status: 'open', subject: 'First', space: space.id, revision: space.revision, revisionInitial: space.revision, outdated: false, comments: 0 });
+    expect(a).toMatchObject({
+      object: 'change-request',
+      number: 1,
+      status: 'open',
+      subject: 'First',
+      space: space.id,
+      revision: space.revision,
+      revisionInitial: space.revision,
+      outdated: false,
+      comments: 0,
+    });
     expect(a.createdBy).toMatchObject({ object: 'user', id: admin.id });
     expect(b.number).toBe(2);
     const list = await t.http.get(`/v1/spaces/${space.id}/change-requests`).set(reader.auth).expect(200);
     expect(list.body.items.map((c: { number: number }) => c.number)).toEqual([2, 1]);
     await t.http.get(`/v1/spaces/${space.id}/change-requests/2`).set(reader.auth).expect(200);
     await t.http.get(`/v1/spaces/${space.id}/change-requests/${a.id}`).set(reader.auth).expect(200);
-    const patched = await t.http.patch(`/v1/spaces/${space.id}/change-requests/1`).set(admin.auth).send({ subject: 'x'.repeat(100), status: 'draft', description: { object: 'document', data: {}, nodes: [] } }).expect(200);
+    const patched = await t.http
+      .patch(`/v1/spaces/${space.id}/change-requests/1`)
+      .set(admin.auth)
+      .send({ subject: 'x'.repeat(100), status: 'draft', description: { object: 'document', data: {}, nodes: [] } })
+      .expect(200);
     expect(patched.body).toMatchObject({ status: 'draft', subject: 'x'.repeat(100) });
-    expectError(await t.http.patch(`/v1/spaces/${space.id}/change-requests/1`).set(admin.auth).send({ subject: 'x'.repeat(101) }), 400, /subject/);
+    expectError(
+      await t.http
+        .patch(`/v1/spaces/${space.id}/change-requests/1`)
+        .set(admin.auth)
+        .send({ subject: 'x'.repeat(101) }),
+      400,
+      /subject/,
+    );
     expectError(await t.http.patch(`/v1/spaces/${space.id}/change-requests/1`).set(admin.auth).send({ status: 'merged' }), 400, /status/);
     expect((await t.http.get(`/v1/spaces/${space.id}/change-requests?status=draft`).set(admin.auth).expect(200)).body.count).toBe(1);
     expect((await t.http.get(`/v1/spaces/${space.id}/change-requests?creator=${admin.id}`).set(admin.auth).expect(200)).body.count).toBe(1);
-    expect((await t.http.get(`/v1/spaces/${space.id}/change-requests?creator=someone-else`).set(admin.auth).expect(200)).body.count).toBe(0);
-    expect((await t.http.get(`/v1/spaces/${space.id}/change-requests?requestedReviewer=${admin.id}`).set(admin.auth).expect(200)).body).toEqual({ items: [], count: 0 });
+    expect((await t.http.get(`/v1/spaces/${space.id}/change-requests?creator=someone-else`).set(admin.auth).expect(200)).body.count).toBe(
+      0,
+    );
+    expect(
+      (await t.http.get(`/v1/spaces/${space.id}/change-requests?requestedReviewer=${admin.id}`).set(admin.auth).expect(200)).body,
+    ).toEqual({ items: [], count: 0 });
     expectError(await t.http.get(`/v1/spaces/${space.id}/change-requests?status=closed`).set(admin.auth), 400, /status/);
     const counters = (await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body;
     expect(counters).toMatchObject({ changeRequests: 2, changeRequestsOpen: 1, changeRequestsDraft: 1 });
@@ -70,7 +98,11 @@ describe('change requests: authoring, reads, merge and update', () => {
       space.id,
       cr.id,
       [
-        { operation: 'insert_page', ref: 'intro', document: { markdown: '---\ntitle: Introduction\n---\n\nWelcome. See [setup](./guide/setup.md).' } },
+        {
+          operation: 'insert_page',
+          ref: 'intro',
+          document: { markdown: '---\ntitle: Introduction\n---\n\nWelcome. See [setup](./guide/setup.md).' },
+        },
         { operation: 'insert_page', ref: 'guide', title: 'Guide', document: {} },
         { operation: 'insert_page', ref: 'setup', into: 'guide', document: { markdown: '# Setup\n\n1. Install\n2. Run\n\n- [x] done' } },
       ],
@@ -90,7 +122,10 @@ describe('change requests: authoring, reads, merge and update', () => {
     ]);
     expect(pages.body.pages[1].pages[0]).toMatchObject({ title: 'Setup', path: 'guide/setup', kind: 'sheet', type: 'document' });
     expect(await markdownOf(space.id, introId, cr.id)).toBe(`Welcome. See [setup](/pages/${setupId}).\n`);
-    const relative = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${introId}?format=markdown`).set(admin.auth).expect(200);
+    const relative = await t.http
+      .get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${introId}?format=markdown`)
+      .set(admin.auth)
+      .expect(200);
     expect(relative.body.markdown).toBe('Welcome. See [setup](./guide/setup.md).\n');
     const asDoc = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${setupId}`).set(admin.auth).expect(200);
     expect(asDoc.body.document.nodes.map((n: { type: string }) => n.type)).toEqual(['list-ordered', 'list-tasks']);
@@ -101,7 +136,10 @@ describe('change requests: authoring, reads, merge and update', () => {
     expect(await titles(space.id)).toEqual(['Introduction', 'Guide']);
     const after = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}`).set(admin.auth).expect(200);
     expect(after.body).toMatchObject({ status: 'merged', revisionMerged: merged.body.revision, mergedBy: { id: admin.id } });
-    const byContributor = await t.http.get(`/v1/spaces/${space.id}/change-requests?status=merged&contributor=${admin.id}`).set(admin.auth).expect(200);
+    const byContributor = await t.http
+      .get(`/v1/spaces/${space.id}/change-requests?status=merged&contributor=${admin.id}`)
+      .set(admin.auth)
+      .expect(200);
     expect(byContributor.body.items.map((c: { id: string }) => c.id)).toEqual([cr.id]);
     expect((await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.revision).toBe(merged.body.revision);
     expectError(await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth), 409, /already merged/);
@@ -122,21 +160,40 @@ describe('change requests: authoring, reads, merge and update', () => {
     const again = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}`).set(admin.auth).expect(200);
     expect(again.body.revision).toBe(cr.revision);
     expectError(await write(space.id, cr.id, []), 400, /changes/);
-    expectError(await write(space.id, cr.id, Array.from({ length: 51 }, () => ({ operation: 'delete_page', page: 'x' }))), 400, /changes/);
+    expectError(
+      await write(
+        space.id,
+        cr.id,
+        Array.from({ length: 51 }, () => ({ operation: 'delete_page', page: 'x' })),
+      ),
+      400,
+      /changes/,
+    );
     expectError(await write(space.id, cr.id, [{ operation: 'explode' }]), 400, /operation/);
     expectError(await write(space.id, cr.id, [{ operation: 'insert_page' }]), 400, /document is required/);
     expectError(await write(space.id, cr.id, [{ operation: 'insert_page', document: { markdown: 42 } }]), 400, /markdown/);
     expectError(await write(space.id, cr.id, [{ operation: 'insert_files', files: [] }]), 400, /files must be an array of 1 to 20/);
-    expectError(await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`).set(reader.auth).send({ changes: [{ operation: 'insert_page', document: {} }] }), 403);
+    expectError(
+      await t.http
+        .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)
+        .set(reader.auth)
+        .send({ changes: [{ operation: 'insert_page', document: {} }] }),
+      403,
+    );
   });
 
   it('revert_page: whole pages to the base or a named revision, and single blocks', async () => {
     const space = await newSpace();
     const seed = await newCr(space.id);
-    const seeded = await write(space.id, seed.id, [
-      { operation: 'insert_page', ref: 'doc', title: 'Doc', document: { markdown: 'Alpha.\n\nBravo.\n\nCharlie.' } },
-      { operation: 'insert_page', ref: 'other', title: 'Other', document: { markdown: 'Other.' } },
-    ], '?compat=false').expect(200);
+    const seeded = await write(
+      space.id,
+      seed.id,
+      [
+        { operation: 'insert_page', ref: 'doc', title: 'Doc', document: { markdown: 'Alpha.\n\nBravo.\n\nCharlie.' } },
+        { operation: 'insert_page', ref: 'other', title: 'Other', document: { markdown: 'Other.' } },
+      ],
+      '?compat=false',
+    ).expect(200);
     const [docId, otherId] = seeded.body.changes.map((c: { page: { id: string } }) => c.page.id);
     await t.http.post(`/v1/spaces/${space.id}/change-requests/${seed.id}/merge`).set(admin.auth).expect(200);
     const base = (await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.revision;
@@ -146,46 +203,79 @@ describe('change requests: authoring, reads, merge and update', () => {
       { operation: 'update_page', page: docId, document: { markdown: 'Delta.\n\nAlpha.\n\nBravo, edited.' } },
       { operation: 'update_page', page: otherId, title: 'Renamed', document: { markdown: 'Changed.' } },
     ]).expect(200);
-    const doc = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${docId}`).set(admin.auth).expect(200)).body.document;
+    const doc = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${docId}`).set(admin.auth).expect(200)).body
+      .document;
     const baseDoc = (await t.http.get(`/v1/spaces/${space.id}/revisions/${base}/page/${docId}`).set(admin.auth).expect(200)).body.document;
     const keyOf = (d: { nodes: { key: string; nodes: { leaves?: { text: string }[] }[] }[] }, text: string) =>
       d.nodes.find((n) => n.nodes.some((x) => x.leaves?.some((l) => l.text === text)))!.key;
 
     // One block: only the edited paragraph goes back; Delta (added) stays, Charlie (deleted) stays deleted.
-    const res = await write(space.id, cr.id, [{ operation: 'revert_page', page: docId, block: [keyOf(doc, 'Bravo, edited.')] }], '?compat=false').expect(200);
+    const res = await write(
+      space.id,
+      cr.id,
+      [{ operation: 'revert_page', page: docId, block: [keyOf(doc, 'Bravo, edited.')] }],
+      '?compat=false',
+    ).expect(200);
     expect(res.body.changes).toEqual([expect.objectContaining({ object: 'updated_page', page: expect.objectContaining({ id: docId }) })]);
     expect(await markdownOf(space.id, docId, cr.id)).toBe('Delta.\n\nAlpha.\n\nBravo.\n');
     // A deleted block is named by its key in the revision; an added one by its key now.
-    await write(space.id, cr.id, [{ operation: 'revert_page', page: docId, revision: base, block: [keyOf(baseDoc, 'Charlie.')] }]).expect(200);
+    await write(space.id, cr.id, [{ operation: 'revert_page', page: docId, revision: base, block: [keyOf(baseDoc, 'Charlie.')] }]).expect(
+      200,
+    );
     expect(await markdownOf(space.id, docId, cr.id)).toBe('Delta.\n\nAlpha.\n\nBravo.\n\nCharlie.\n');
     await write(space.id, cr.id, [{ operation: 'revert_page', page: docId, block: [keyOf(doc, 'Delta.')] }]).expect(200);
     expect(await markdownOf(space.id, docId, cr.id)).toBe('Alpha.\n\nBravo.\n\nCharlie.\n');
-    await write(space.id, cr.id, [{ operation: 'update_page', page: docId, document: { markdown: 'Alpha.\n\nBravo.\n\nCharlie, again.' } }]).expect(200);
-    expectError(await write(space.id, cr.id, [{ operation: 'revert_page', page: docId, block: [keyOf(baseDoc, 'Alpha.')] }]), 400, /changes\[0\] \(revert_page\): block .* has no change to revert/);
+    await write(space.id, cr.id, [
+      { operation: 'update_page', page: docId, document: { markdown: 'Alpha.\n\nBravo.\n\nCharlie, again.' } },
+    ]).expect(200);
+    expectError(
+      await write(space.id, cr.id, [{ operation: 'revert_page', page: docId, block: [keyOf(baseDoc, 'Alpha.')] }]),
+      400,
+      /changes\[0\] \(revert_page\): block .* has no change to revert/,
+    );
     expectError(await write(space.id, cr.id, [{ operation: 'revert_page', page: docId, block: [42] }]), 400, /block must be an array/);
-    expectError(await write(space.id, cr.id, [{ operation: 'revert_page', page: docId, revision: 'nope' }]), 400, /revision "nope" does not exist/);
+    expectError(
+      await write(space.id, cr.id, [{ operation: 'revert_page', page: docId, revision: 'nope' }]),
+      400,
+      /revision "nope" does not exist/,
+    );
 
     // The whole page: body and title go back (to the base when no revision is named).
-    await write(space.id, cr.id, [{ operation: 'revert_page', page: otherId }, { operation: 'revert_page', page: docId, revision: base }]).expect(200);
+    await write(space.id, cr.id, [
+      { operation: 'revert_page', page: otherId },
+      { operation: 'revert_page', page: docId, revision: base },
+    ]).expect(200);
     expect(await markdownOf(space.id, otherId, cr.id)).toBe('Other.\n');
     expect(await markdownOf(space.id, docId, cr.id)).toBe('Alpha.\n\nBravo.\n\nCharlie.\n');
-    const pages = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/pages`).set(admin.auth).expect(200)).body.pages;
+    const pages = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/pages`).set(admin.auth).expect(200)).body
+      .pages;
     expect(pages.map((p: { title: string }) => p.title)).toEqual(['Doc', 'Other']);
   });
 
   it('merges edits of different lines of the same page, and refuses a true conflict with 409 listing the pages', async () => {
     const space = await newSpace();
     const seed = await newCr(space.id);
-    const ins = await write(space.id, seed.id, [{ operation: 'insert_page', title: 'Page', document: { markdown: 'alpha\n\nbeta\n\ngamma' } }], '?compat=false').expect(200);
+    const ins = await write(
+      space.id,
+      seed.id,
+      [{ operation: 'insert_page', title: 'Page', document: { markdown: 'alpha\n\nbeta\n\ngamma' } }],
+      '?compat=false',
+    ).expect(200);
     const pageId = ins.body.changes[0].page.id;
     await t.http.post(`/v1/spaces/${space.id}/change-requests/${seed.id}/merge`).set(admin.auth).expect(200);
 
     const one = await newCr(space.id, 'one');
     const two = await newCr(space.id, 'two');
     const three = await newCr(space.id, 'three');
-    await write(space.id, one.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'ALPHA\n\nbeta\n\ngamma' } }]).expect(200);
-    await write(space.id, two.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'alpha\n\nbeta\n\nGAMMA' } }]).expect(200);
-    await write(space.id, three.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'alpha!\n\nbeta\n\ngamma' } }]).expect(200);
+    await write(space.id, one.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'ALPHA\n\nbeta\n\ngamma' } }]).expect(
+      200,
+    );
+    await write(space.id, two.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'alpha\n\nbeta\n\nGAMMA' } }]).expect(
+      200,
+    );
+    await write(space.id, three.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'alpha!\n\nbeta\n\ngamma' } }]).expect(
+      200,
+    );
     await t.http.post(`/v1/spaces/${space.id}/change-requests/${one.id}/merge`).set(admin.auth).expect(200);
     expect((await t.http.get(`/v1/spaces/${space.id}/change-requests/${two.id}`).set(admin.auth).expect(200)).body.outdated).toBe(true);
     await t.http.post(`/v1/spaces/${space.id}/change-requests/${two.id}/merge`).set(admin.auth).expect(200);
@@ -194,7 +284,10 @@ describe('change requests: authoring, reads, merge and update', () => {
     const before = (await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.revision;
     const conflict = await t.http.post(`/v1/spaces/${space.id}/change-requests/${three.id}/merge`).set(admin.auth);
     expect(conflict.status).toBe(409);
-    expect(conflict.body.error).toMatchObject({ code: 409, conflicts: [{ page: pageId, title: 'Page', reason: 'both-edited', fields: ['document'] }] });
+    expect(conflict.body.error).toMatchObject({
+      code: 409,
+      conflicts: [{ page: pageId, title: 'Page', reason: 'both-edited', fields: ['document'] }],
+    });
     expect((await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.revision).toBe(before);
     expect((await t.http.get(`/v1/spaces/${space.id}/change-requests/${three.id}`).set(admin.auth).expect(200)).body.status).toBe('open');
   });
@@ -238,7 +331,10 @@ describe('change requests: authoring, reads, merge and update', () => {
     const seen: number[] = [];
     let next: string | undefined;
     do {
-      const res = await t.http.get(`/v1/spaces/${space.id}/change-requests?limit=1${next ? `&page=${next}` : ''}`).set(admin.auth).expect(200);
+      const res = await t.http
+        .get(`/v1/spaces/${space.id}/change-requests?limit=1${next ? `&page=${next}` : ''}`)
+        .set(admin.auth)
+        .expect(200);
       expect(res.body.count).toBe(3);
       seen.push(...res.body.items.map((c: { number: number }) => c.number));
       next = res.body.next?.page;
@@ -254,7 +350,9 @@ describe('change requests: authoring, reads, merge and update', () => {
       await write(space.id, cr.id, [{ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `body ${i}` } }]).expect(200);
       crs.push(cr);
     }
-    const results = await Promise.all(crs.map((cr) => t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth)));
+    const results = await Promise.all(
+      crs.map((cr) => t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth)),
+    );
     // Independent merges take turns: every one succeeds (no "changed too often" 409s).
     expect(results.map((r) => r.status)).toEqual(Array(30).fill(200));
     expect((await titles(space.id)).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `Page ${i}`).sort());
@@ -266,10 +364,13 @@ describe('change requests: authoring, reads, merge and update', () => {
     const space = await newSpace();
     const cr = await newCr(space.id, 'many writers');
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => write(space.id, cr.id, [{ operation: 'insert_page', title: `Batch ${i}`, document: { markdown: `batch ${i}` } }])),
+      Array.from({ length: 50 }, (_, i) =>
+        write(space.id, cr.id, [{ operation: 'insert_page', title: `Batch ${i}`, document: { markdown: `batch ${i}` } }]),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
-    const pages = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/pages`).set(admin.auth).expect(200)).body.pages;
+    const pages = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/pages`).set(admin.auth).expect(200)).body
+      .pages;
     expect(pages.map((p: { title: string }) => p.title).sort()).toEqual(Array.from({ length: 50 }, (_, i) => `Batch ${i}`).sort());
     const after = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}`).set(admin.auth).expect(200)).body;
     expect(after.revision).not.toBe(cr.revision);
@@ -308,7 +409,12 @@ describe('change requests: authoring, reads, merge and update', () => {
   it('duplicate copies the content; transfer carries it to the other organization', async () => {
     const space = await newSpace();
     const cr = await newCr(space.id);
-    const res = await write(space.id, cr.id, [{ operation: 'insert_page', title: 'Kept', document: { markdown: 'kept body' } }], '?compat=false').expect(200);
+    const res = await write(
+      space.id,
+      cr.id,
+      [{ operation: 'insert_page', title: 'Kept', document: { markdown: 'kept body' } }],
+      '?compat=false',
+    ).expect(200);
     await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200);
     const copy = (await t.http.post(`/v1/spaces/${space.id}/duplicate`).set(admin.auth).expect(201)).body;
     expect(await titles(copy.id)).toEqual(['Kept']);

@@ -13,7 +13,9 @@ describe('collections', () => {
   const createSpace = async (body: object = {}, who: TestUser = admin, org = orgId) =>
     (await t.http.post(`/v1/orgs/${org}/spaces`).set(who.auth).send(body).expect(201)).body;
   const childrenOf = async (collectionId: string) =>
-    (await t.http.get(`/v1/collections/${collectionId}/spaces`).set(admin.auth).expect(200)).body.items.map((s: { title: string }) => s.title);
+    (await t.http.get(`/v1/collections/${collectionId}/spaces`).set(admin.auth).expect(200)).body.items.map(
+      (s: { title: string }) => s.title,
+    );
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -44,7 +46,14 @@ describe('collections', () => {
 
   it('POST validates: title ≤ 50, parent in the organization, role create', async () => {
     await create({ title: 'x'.repeat(50) });
-    expectError(await t.http.post(`/v1/orgs/${orgId}/collections`).set(admin.auth).send({ title: 'x'.repeat(51) }), 400, /title/);
+    expectError(
+      await t.http
+        .post(`/v1/orgs/${orgId}/collections`)
+        .set(admin.auth)
+        .send({ title: 'x'.repeat(51) }),
+      400,
+      /title/,
+    );
     expectError(await t.http.post(`/v1/orgs/${orgId}/collections`).set(admin.auth).send({ parent: 'nope' }), 400, /parent/);
     expectError(await t.http.post(`/v1/orgs/${orgId}/collections`).set(reader.auth).send({ title: 'R' }), 403);
     const byCreator = await create({ title: 'By creator' }, creator);
@@ -71,11 +80,29 @@ describe('collections', () => {
 
   it('PATCH updates title, description and defaultLevel with limits; admin only', async () => {
     const c = await create({ title: 'Before' });
-    const res = await t.http.patch(`/v1/collections/${c.id}`).set(admin.auth).send({ title: 'After', description: 'd'.repeat(100), defaultLevel: 'read' }).expect(200);
+    const res = await t.http
+      .patch(`/v1/collections/${c.id}`)
+      .set(admin.auth)
+      .send({ title: 'After', description: 'd'.repeat(100), defaultLevel: 'read' })
+      .expect(200);
     expect(res.body).toMatchObject({ title: 'After', description: 'd'.repeat(100), defaultLevel: 'read' });
     await t.http.patch(`/v1/collections/${c.id}`).set(admin.auth).send({ defaultLevel: null }).expect(200);
-    expectError(await t.http.patch(`/v1/collections/${c.id}`).set(admin.auth).send({ description: 'd'.repeat(101) }), 400, /description/);
-    expectError(await t.http.patch(`/v1/collections/${c.id}`).set(admin.auth).send({ title: 't'.repeat(51) }), 400, /title/);
+    expectError(
+      await t.http
+        .patch(`/v1/collections/${c.id}`)
+        .set(admin.auth)
+        .send({ description: 'd'.repeat(101) }),
+      400,
+      /description/,
+    );
+    expectError(
+      await t.http
+        .patch(`/v1/collections/${c.id}`)
+        .set(admin.auth)
+        .send({ title: 't'.repeat(51) }),
+      400,
+      /title/,
+    );
     expectError(await t.http.patch(`/v1/collections/${c.id}`).set(admin.auth).send({ defaultLevel: 'owner' }), 400, /defaultLevel/);
     expectError(await t.http.patch(`/v1/collections/${c.id}`).set(creator.auth).send({ title: 'X' }), 403);
     expectError(await t.http.patch('/v1/collections/nope').set(admin.auth).send({ title: 'X' }), 404);
@@ -121,10 +148,25 @@ describe('collections', () => {
       const a = await create({ title: 'A', parent: parent.id });
       const s = await createSpace({ title: 'S', parent: parent.id });
       const b = await create({ title: 'B', parent: parent.id });
-      const res = await t.http.post(`/v1/collections/${b.id}/move`).set(admin.auth).send({ position: { before: { type: 'collection', collection: a.id } } }).expect(200);
+      const res = await t.http
+        .post(`/v1/collections/${b.id}/move`)
+        .set(admin.auth)
+        .send({ position: { before: { type: 'collection', collection: a.id } } })
+        .expect(200);
       expect(res.body.parent).toBe(parent.id);
-      expectError(await t.http.post(`/v1/collections/${b.id}/move`).set(admin.auth).send({ position: { before: { type: 'collection', collection: a.id } } }), 409, /not change/);
-      await t.http.post(`/v1/collections/${b.id}/move`).set(admin.auth).send({ position: { after: { type: 'space', space: s.id } } }).expect(200);
+      expectError(
+        await t.http
+          .post(`/v1/collections/${b.id}/move`)
+          .set(admin.auth)
+          .send({ position: { before: { type: 'collection', collection: a.id } } }),
+        409,
+        /not change/,
+      );
+      await t.http
+        .post(`/v1/collections/${b.id}/move`)
+        .set(admin.auth)
+        .send({ position: { after: { type: 'space', space: s.id } } })
+        .expect(200);
       expectError(await t.http.post(`/v1/collections/${b.id}/move`).set(admin.auth).send({ parent: parent.id }), 409);
     });
 
@@ -142,11 +184,29 @@ describe('collections', () => {
       const root = await create({ title: 'Root' });
       const child = await create({ title: 'Child', parent: root.id });
       const elsewhere = await create({ title: 'Elsewhere' });
-      expectError(await t.http.post(`/v1/collections/${root.id}/move`).set(admin.auth).send({ parent: child.id }), 400, /itself or its descendants/);
+      expectError(
+        await t.http.post(`/v1/collections/${root.id}/move`).set(admin.auth).send({ parent: child.id }),
+        400,
+        /itself or its descendants/,
+      );
       expectError(await t.http.post(`/v1/collections/${root.id}/move`).set(admin.auth).send({ parent: root.id }), 400);
       expectError(await t.http.post(`/v1/collections/${root.id}/move`).set(admin.auth).send({ parent: 'nope' }), 400, /not found/);
-      expectError(await t.http.post(`/v1/collections/${child.id}/move`).set(admin.auth).send({ position: { before: { type: 'collection', collection: elsewhere.id } } }), 400, /not in the target parent/);
-      expectError(await t.http.post(`/v1/collections/${child.id}/move`).set(admin.auth).send({ position: { before: { type: 'page', page: 'x' } } }), 400, /position/);
+      expectError(
+        await t.http
+          .post(`/v1/collections/${child.id}/move`)
+          .set(admin.auth)
+          .send({ position: { before: { type: 'collection', collection: elsewhere.id } } }),
+        400,
+        /not in the target parent/,
+      );
+      expectError(
+        await t.http
+          .post(`/v1/collections/${child.id}/move`)
+          .set(admin.auth)
+          .send({ position: { before: { type: 'page', page: 'x' } } }),
+        400,
+        /position/,
+      );
       expectError(await t.http.post(`/v1/collections/${child.id}/move`).set(admin.auth).send({}), 400, /parent.*position/);
       expectError(await t.http.post(`/v1/collections/${child.id}/move`).set(creator.auth).send({ parent: null }), 403);
       expectError(await t.http.post('/v1/collections/nope/move').set(admin.auth).send({ parent: null }), 404);

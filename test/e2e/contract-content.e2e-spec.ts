@@ -20,9 +20,10 @@ describe('contract: change requests and content', () => {
     const missing = ['kind', 'type', 'urls', 'slug', 'path', 'pages', 'layout', 'tags'].filter((k) => !(k in p));
     const layout = schemas.check('RevisionPageLayoutOptions', p.layout);
     const children = (p.pages as Record<string, unknown>[]).map(checkTreePage).join('');
-    return [base, missing.length ? `missing ${missing}` : '', layout, children].join('');
+    return [base, missing.length ? `missing ${missing.join(',')}` : '', layout, children].join('');
   };
-  const checkRevision = (r: { pages: Record<string, unknown>[] }) => schemas.check('Revision', { ...r, pages: [] }) + r.pages.map(checkTreePage).join('');
+  const checkRevision = (r: { pages: Record<string, unknown>[] }) =>
+    schemas.check('Revision', { ...r, pages: [] }) + r.pages.map(checkTreePage).join('');
 
   beforeAll(async () => {
     t = await createTestApp({ PUBLIC_URL: '' });
@@ -52,12 +53,16 @@ describe('contract: change requests and content', () => {
       { compat: false },
     );
     expect(schemas.check('ChangeRequestContentUpdate', written.data)).toBe('');
-    const updated = await api.spaces.updateChangeRequestContent(space.id, String(cr.data.number), { changes: [{ operation: 'insert_page', title: 'Third', document: {} } as never] });
+    const updated = await api.spaces.updateChangeRequestContent(space.id, String(cr.data.number), {
+      changes: [{ operation: 'insert_page', title: 'Third', document: {} } as never],
+    });
     expect(schemas.check('ChangeRequest', updated.data)).toBe('');
 
     expect(schemas.checkList('ChangeRequest', (await api.spaces.listChangeRequestsForSpace(space.id)).data)).toBe('');
     expect(schemas.check('ChangeRequest', (await api.spaces.getChangeRequestById(space.id, cr.data.id)).data)).toBe('');
-    expect(schemas.check('ChangeRequest', (await api.spaces.updateChangeRequestById(space.id, cr.data.id, { subject: 'Pages' })).data)).toBe('');
+    expect(
+      schemas.check('ChangeRequest', (await api.spaces.updateChangeRequestById(space.id, cr.data.id, { subject: 'Pages' })).data),
+    ).toBe('');
 
     const crRevision = await api.spaces.getRevisionOfChangeRequestById(space.id, cr.data.id);
     expect(checkRevision(crRevision.data as never)).toBe('');
@@ -82,7 +87,11 @@ describe('contract: change requests and content', () => {
     expect(schemas.check('RevisionPage', page.data)).toBe('');
     const initial = await api.spaces.getRevisionById(space.id, space.revision);
     expect(schemas.check('Revision', initial.data)).toBe('');
-    const mergeRevision = (await api.spaces.getRevisionById(space.id, merge.data.revision)).data as never as { type: string; mergedFrom: { id: string }; pages: Record<string, unknown>[] };
+    const mergeRevision = (await api.spaces.getRevisionById(space.id, merge.data.revision)).data as never as {
+      type: string;
+      mergedFrom: { id: string };
+      pages: Record<string, unknown>[];
+    };
     expect(checkRevision(mergeRevision)).toBe('');
     expect(mergeRevision).toMatchObject({ type: 'merge', mergedFrom: { id: cr.data.id } });
     const revPages = await api.spaces.listPagesInRevisionById(space.id, merge.data.revision);

@@ -47,8 +47,17 @@ describe('contract: people operations', () => {
     expect(schemas.check('OrganizationTeam', team.data)).toBe('');
     expect(schemas.checkList('OrganizationTeam', (await api.orgs.listTeamsInOrganizationById(orgId, { title: 'doc' })).data)).toBe('');
     expect(schemas.check('OrganizationTeam', (await api.orgs.getTeamInOrganizationById(orgId, team.data.id)).data)).toBe('');
-    expect(schemas.check('OrganizationTeam', (await api.orgs.updateTeamInOrganizationById(orgId, team.data.id, { title: 'Docs team' })).data)).toBe('');
-    expect((await api.orgs.updateMembersInOrganizationTeam(orgId, team.data.id, { add: [admin.id], memberships: { [other.id]: { role: 'owner' as never } } })).status).toBe(204);
+    expect(
+      schemas.check('OrganizationTeam', (await api.orgs.updateTeamInOrganizationById(orgId, team.data.id, { title: 'Docs team' })).data),
+    ).toBe('');
+    expect(
+      (
+        await api.orgs.updateMembersInOrganizationTeam(orgId, team.data.id, {
+          add: [admin.id],
+          memberships: { [other.id]: { role: 'owner' as never } },
+        })
+      ).status,
+    ).toBe(204);
     expect((await api.orgs.addMemberToOrganizationTeamById(orgId, team.data.id, admin.id, { role: 'member' as never })).status).toBe(204);
     const members = await api.orgs.listTeamMembersInOrganizationById(orgId, team.data.id);
     expect(schemas.checkList('OrganizationTeamMember', members.data)).toBe('');
@@ -66,7 +75,12 @@ describe('contract: people operations', () => {
     expect(schemas.check('OrganizationInviteLink', invite.data)).toBe('');
     expect(schemas.checkList('InviteLinkToOrganization', (await api.orgs.listOrganizationInviteLinks(orgId)).data)).toBe('');
     expect(schemas.check('OrganizationInviteLink', (await api.orgs.getOrganizationInviteLink(orgId, invite.data.id)).data)).toBe('');
-    expect(schemas.check('OrganizationInviteLink', (await api.orgs.updateOrganizationInviteById(orgId, invite.data.id, { role: 'read' as never })).data)).toBe('');
+    expect(
+      schemas.check(
+        'OrganizationInviteLink',
+        (await api.orgs.updateOrganizationInviteById(orgId, invite.data.id, { role: 'read' as never })).data,
+      ),
+    ).toBe('');
     const newcomer = await t.user('newcomer');
     const newcomerApi = new GitBookAPI({ endpoint: api.endpoint, authToken: newcomer.token });
     expect((await newcomerApi.orgs.joinOrganizationWithInvite(orgId, invite.data.id)).status).toBe(200);

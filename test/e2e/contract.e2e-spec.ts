@@ -86,7 +86,12 @@ describe('contract: the official @gitbook/api client', () => {
     const got = await api.spaces.getSpaceById(space.data.id);
     expect(schemas.check('Space', got.data)).toBe('');
 
-    const updated = await api.spaces.updateSpaceById(space.data.id, { title: 'Handbook v2', editMode: 'locked' as never, emoji: '🎉', mergeRules: { type: 'inherit' } });
+    const updated = await api.spaces.updateSpaceById(space.data.id, {
+      title: 'Handbook v2',
+      editMode: 'locked' as never,
+      emoji: '🎉',
+      mergeRules: { type: 'inherit' },
+    });
     expect(schemas.check('Space', updated.data)).toBe('');
 
     const moved = await api.spaces.moveSpace(space.data.id, { position: { after: { type: 'space', space: second.id } } });
@@ -129,7 +134,9 @@ describe('contract: the official @gitbook/api client', () => {
     const err = caught as GitBookAPIError;
     expect(err.code).toBe(404);
     expect(err.message).toMatch(/Space "does-not-exist" not found/);
-    const body = await fetch(`${api.endpoint}/v1/spaces/does-not-exist`, { headers: { Authorization: `Bearer ${user.token}` } }).then((r) => r.json());
+    const body = await fetch(`${api.endpoint}/v1/spaces/does-not-exist`, { headers: { Authorization: `Bearer ${user.token}` } }).then((r) =>
+      r.json(),
+    );
     expect(schemas.check('Error', body)).toBe('');
   });
 });

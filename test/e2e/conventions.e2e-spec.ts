@@ -116,7 +116,9 @@ describe('authentication and wire conventions', () => {
       if (!server.listening) await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
       const { port } = server.address() as { port: number };
       const raw = await new Promise<string>((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1', () => socket.write(`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+        const socket = connect(port, '127.0.0.1', () =>
+          socket.write(`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+        );
         let data = '';
         socket.on('data', (d) => (data += d.toString()));
         socket.on('end', () => resolve(data));
@@ -138,7 +140,11 @@ describe('authentication and wire conventions', () => {
       const bob = await t.user('bob');
       for (let i = 0; i < 5; i++) {
         t.clock.advance(1000);
-        await t.http.post('/v1/orgs').set(bob.auth).send({ title: `Org ${i}` }).expect(201);
+        await t.http
+          .post('/v1/orgs')
+          .set(bob.auth)
+          .send({ title: `Org ${i}` })
+          .expect(201);
       }
       const first = await t.http.get('/v1/orgs?limit=2').set(bob.auth).expect(200);
       expect(first.body.count).toBe(5);
@@ -160,7 +166,11 @@ describe('authentication and wire conventions', () => {
       const carol = await t.user('carol');
       for (let i = 0; i < 3; i++) {
         t.clock.advance(1000);
-        await t.http.post('/v1/orgs').set(carol.auth).send({ title: `C${i}` }).expect(201);
+        await t.http
+          .post('/v1/orgs')
+          .set(carol.auth)
+          .send({ title: `C${i}` })
+          .expect(201);
       }
       const first = await t.http.get('/v1/orgs?limit=2').set(carol.auth).expect(200);
       t.clock.advance(1000);
@@ -175,7 +185,12 @@ describe('authentication and wire conventions', () => {
       const orgId = await t.organization(alice);
       const full = await t.http.patch(`/v1/orgs/${orgId}`).set(alice.auth).send({ ai: true }).expect(200);
       expect(full.body.ai).toBe(true);
-      const minimal = await t.http.patch(`/v1/orgs/${orgId}`).set(alice.auth).set('Prefer', 'return=minimal').send({ ai: false }).expect(204);
+      const minimal = await t.http
+        .patch(`/v1/orgs/${orgId}`)
+        .set(alice.auth)
+        .set('Prefer', 'return=minimal')
+        .send({ ai: false })
+        .expect(204);
       expect(minimal.text).toBe('');
       const after = await t.http.get(`/v1/orgs/${orgId}`).set(alice.auth).expect(200);
       expect(after.body.ai).toBe(false);

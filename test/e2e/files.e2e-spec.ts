@@ -34,7 +34,12 @@ function png(width: number, height: number): Buffer {
   ihdr[8] = 8;
   ihdr[9] = 2;
   const raw = Buffer.alloc((width * 3 + 1) * height);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('files', () => {
@@ -75,7 +80,8 @@ describe('files', () => {
   const setup = async () => {
     const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Files' }).expect(201)).body;
     const cr = (await t.http.post(`/v1/spaces/${space.id}/change-requests`).set(admin.auth).send({}).expect(201)).body;
-    const write = (changes: object[]) => t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`).set(admin.auth).send({ changes });
+    const write = (changes: object[]) =>
+      t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`).set(admin.auth).send({ changes });
     return { space, cr, write };
   };
 
@@ -90,16 +96,27 @@ describe('files', () => {
           { ref: 'logo', name: 'logo.png', url: `http://127.0.0.1:${sourcePort}/logo.png` },
         ],
       },
-      { operation: 'insert_page', title: 'With files', document: { markdown: '![Diagram](./diagram)\n\nSee [notes](notes) and ![logo](./logo).' } },
+      {
+        operation: 'insert_page',
+        title: 'With files',
+        document: { markdown: '![Diagram](./diagram)\n\nSee [notes](notes) and ![logo](./logo).' },
+      },
     ]).expect(200);
     const [diagram, notes, logo] = res.body.insertedFiles;
-    expect(diagram).toMatchObject({ name: 'diagram.png', contentType: 'image/png', size: png(4, 3).length, dimensions: { width: 4, height: 3 } });
+    expect(diagram).toMatchObject({
+      name: 'diagram.png',
+      contentType: 'image/png',
+      size: png(4, 3).length,
+      dimensions: { width: 4, height: 3 },
+    });
     expect(notes).toMatchObject({ name: 'notes.txt', contentType: 'text/plain', size: 11 });
     expect(notes).not.toHaveProperty('dimensions');
     expect(logo).toMatchObject({ contentType: 'image/png', dimensions: { width: 3, height: 2 } });
 
     const pageId = res.body.changes.find((c: { object: string; page?: { id: string } }) => c.object === 'created_page').page.id;
-    const md = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${pageId}?format=markdown`).set(admin.auth).expect(200)).body.markdown;
+    const md = (
+      await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${pageId}?format=markdown`).set(admin.auth).expect(200)
+    ).body.markdown;
     expect(md).toBe(`![Diagram](/files/${diagram.id})\n\nSee [notes](/files/${notes.id}) and ![logo](/files/${logo.id}).\n`);
 
     const listed = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/files`).set(admin.auth).expect(200);
@@ -116,7 +133,11 @@ describe('files', () => {
 
     await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200);
     const main = await t.http.get(`/v1/spaces/${space.id}/content/files/${diagram.id}`).set(admin.auth).expect(200);
-    expect(main.body).toMatchObject({ id: diagram.id, dimensions: { width: 4, height: 3 }, downloadURL: expect.stringMatching(/^http:\/\/quire\.test\/v1\/files\//) });
+    expect(main.body).toMatchObject({
+      id: diagram.id,
+      dimensions: { width: 4, height: 3 },
+      downloadURL: expect.stringMatching(/^http:\/\/quire\.test\/v1\/files\//),
+    });
     const backlinks = await t.http.get(`/v1/spaces/${space.id}/content/files/${diagram.id}/backlinks`).set(admin.auth).expect(200);
     expect(backlinks.body.items.map((l: { page: { id: string } }) => l.page.id)).toEqual([pageId]);
     const links = await t.http.get(`/v1/spaces/${space.id}/links`).set(admin.auth).expect(200);
@@ -127,7 +148,10 @@ describe('files', () => {
   it('refuses oversized, non-allowlisted, redirecting and fake-image files with 400, and writes nothing', async () => {
     const { space, cr, write } = await setup();
     const cases: [object, RegExp][] = [
-      [{ name: 'big.bin', contentType: 'application/octet-stream', base64: Buffer.alloc(1024 * 1024 + 1).toString('base64') }, /larger than|1 MB/],
+      [
+        { name: 'big.bin', contentType: 'application/octet-stream', base64: Buffer.alloc(1024 * 1024 + 1).toString('base64') },
+        /larger than|1 MB/,
+      ],
       [{ name: 'x.png', url: 'http://example.com/x.png' }, /allowlist/],
       [{ name: 'big', url: `http://127.0.0.1:${sourcePort}/big` }, /larger than/],
       [{ name: 'r', url: `http://127.0.0.1:${sourcePort}/redirect` }, /answered 302/],
@@ -168,7 +192,9 @@ describe('files', () => {
     const res = await t.http
       .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`)
       .set(admin.auth)
-      .send({ changes: [{ operation: 'insert_files', files: [{ name: 'logo.png', url: `http://rebind.quire.test:${sourcePort}/logo.png` }] }] })
+      .send({
+        changes: [{ operation: 'insert_files', files: [{ name: 'logo.png', url: `http://rebind.quire.test:${sourcePort}/logo.png` }] }],
+      })
       .expect(200);
     expect(lookup).toHaveBeenCalledTimes(1);
     lookup.mockRestore();
@@ -217,11 +243,15 @@ describe('files', () => {
     expectError(refused, 400);
     expect(existsSync(stored)).toBe(false);
     // Failed after the bytes were written (the revision could not be stored): they are removed again.
-    const insert = jest.spyOn(t.app.get(RevisionRepository), 'insert').mockRejectedValueOnce(new Error('injected failure after the bytes were written'));
+    const insert = jest
+      .spyOn(t.app.get(RevisionRepository), 'insert')
+      .mockRejectedValueOnce(new Error('injected failure after the bytes were written'));
     const failed = await t.http
       .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)
       .set(admin.auth)
-      .send({ changes: [{ operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: bytes.toString('base64') }] }] });
+      .send({
+        changes: [{ operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: bytes.toString('base64') }] }],
+      });
     expectError(failed, 500);
     insert.mockRestore();
     expect(existsSync(stored)).toBe(false);
@@ -229,7 +259,9 @@ describe('files', () => {
     await t.http
       .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)
       .set(admin.auth)
-      .send({ changes: [{ operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: bytes.toString('base64') }] }] })
+      .send({
+        changes: [{ operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: bytes.toString('base64') }] }],
+      })
       .expect(200);
     expect(readFileSync(stored)).toEqual(bytes);
   });

@@ -6,7 +6,16 @@ import { createTestApp, TestApp, TestUser } from '../support/app';
  * where the official schema does not allow it; integers and booleans that are not plain decimal
  * digits / true / false. Every answer is a 4xx in the error envelope, never a 500.
  */
-type Schema = { type?: string | string[]; nullable?: boolean; properties?: Record<string, Schema>; $ref?: string; allOf?: Schema[]; oneOf?: Schema[]; anyOf?: Schema[]; items?: Schema };
+type Schema = {
+  type?: string | string[];
+  nullable?: boolean;
+  properties?: Record<string, Schema>;
+  $ref?: string;
+  allOf?: Schema[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  items?: Schema;
+};
 interface Param {
   name: string;
   in: 'path' | 'query' | 'header';
@@ -62,7 +71,8 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     return body === undefined ? req : req.send(body as object);
   };
   const expectClientError = (res: import('supertest').Response, what: string) => {
-    const enveloped = res.body?.error?.code === res.status && typeof res.body.error.message === 'string' && Object.keys(res.body).length === 1;
+    const enveloped =
+      res.body?.error?.code === res.status && typeof res.body.error.message === 'string' && Object.keys(res.body).length === 1;
     if (res.status >= 500 || res.status < 400 || !enveloped) throw new Error(`${what}: got ${res.status} ${JSON.stringify(res.body)}`);
   };
 
@@ -112,7 +122,8 @@ describe('hostile input on every operation of the OpenAPI document', () => {
           expectClientError(res, what);
           if (res.status !== 400) throw new Error(`${what}: expected 400, got ${res.status} ${JSON.stringify(res.body)}`);
           // A route with a body validates the body first (Nest runs its parameter pipes in order).
-          if (!r.op.requestBody && !res.body.error.message.includes(p.name)) throw new Error(`${what}: the message does not name ${p.name}: ${res.body.error.message}`);
+          if (!r.op.requestBody && !res.body.error.message.includes(p.name))
+            throw new Error(`${what}: the message does not name ${p.name}: ${res.body.error.message}`);
           tried += 1;
         }
       }
@@ -133,8 +144,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
         for (const body of bodies) {
           const res = await send(r, url(r), body);
           expectClientError(res, `${what}=${JSON.stringify(body)}`);
-          if (res.status !== 400) throw new Error(`${what}=${JSON.stringify(body)}: expected 400, got ${res.status} ${JSON.stringify(res.body)}`);
-          if (!res.body.error.message.includes(name)) throw new Error(`${what}: the message does not name ${name}: ${res.body.error.message}`);
+          if (res.status !== 400)
+            throw new Error(`${what}=${JSON.stringify(body)}: expected 400, got ${res.status} ${JSON.stringify(res.body)}`);
+          if (!res.body.error.message.includes(name))
+            throw new Error(`${what}: the message does not name ${name}: ${res.body.error.message}`);
           tried += 1;
         }
       }
@@ -154,7 +167,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       .send({
         changes: [
           { operation: 'insert_page', ref: 'home', title: 'Home searchable', document: { markdown: 'Searchable words here.' } },
-          { operation: 'insert_files', files: [{ ref: 'notes', name: 'notes.txt', contentType: 'text/plain', base64: Buffer.from('hello').toString('base64') }] },
+          {
+            operation: 'insert_files',
+            files: [{ ref: 'notes', name: 'notes.txt', contentType: 'text/plain', base64: Buffer.from('hello').toString('base64') }],
+          },
         ],
       });
     if (written.status !== 200) throw new Error(JSON.stringify(written.body));
@@ -186,7 +202,9 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       'not base64 at all!',
     ];
     let lists = 0;
-    for (const r of routes.filter((x) => x.method === 'get' && (x.op.parameters ?? []).some((p) => p.in === 'query' && p.name === 'page'))) {
+    for (const r of routes.filter(
+      (x) => x.method === 'get' && (x.op.parameters ?? []).some((p) => p.in === 'query' && p.name === 'page'),
+    )) {
       const query = r.path.endsWith('/search') ? 'query=searchable&' : '';
       const plain = await send(r, url(r, ids, query.slice(0, -1)));
       if (plain.status !== 200) throw new Error(`${r.path}: the list itself answered ${plain.status} ${JSON.stringify(plain.body)}`);
@@ -223,7 +241,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
   });
 
   it('NUL bytes deep in a body and in a nested array are found too', async () => {
-    const res = await t.http.put(`/v1/orgs/${orgId}/teams`).set(admin.auth).send({ title: 'ok', members: ['x\u0000'] });
+    const res = await t.http
+      .put(`/v1/orgs/${orgId}/teams`)
+      .set(admin.auth)
+      .send({ title: 'ok', members: ['x\u0000'] });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain('members');
   });

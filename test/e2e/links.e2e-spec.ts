@@ -21,9 +21,19 @@ describe('links and backlinks', () => {
       .set(admin.auth)
       .send({
         changes: [
-          { operation: 'insert_page', ref: 'home', title: 'Home', document: { markdown: 'Go to [target](./target.md), [web](https://example.com) and [app](http://quire.test/app/s/x).' } },
+          {
+            operation: 'insert_page',
+            ref: 'home',
+            title: 'Home',
+            document: { markdown: 'Go to [target](./target.md), [web](https://example.com) and [app](http://quire.test/app/s/x).' },
+          },
           { operation: 'insert_page', ref: 'target', title: 'Target', document: { markdown: 'I am linked.' } },
-          { operation: 'insert_page', ref: 'other', title: 'Other', document: { markdown: 'Also [target](./target.md) and [ghost](/pages/ghost).' } },
+          {
+            operation: 'insert_page',
+            ref: 'other',
+            title: 'Other',
+            document: { markdown: 'Also [target](./target.md) and [ghost](/pages/ghost).' },
+          },
         ],
       })
       .expect(200);
@@ -33,10 +43,16 @@ describe('links and backlinks', () => {
     const links = await t.http.get(`/v1/spaces/${space.id}/links`).set(admin.auth).expect(200);
     expect(links.body.stats).toEqual({ total: 4, broken: { total: 1 } });
     const byTarget = Object.fromEntries(
-      links.body.items.map((u: { targetReference: { kind: string; url?: string; page?: { id: string } }; status: string; locationReferences: { page: { id: string } }[] }) => [
-        u.targetReference.kind === 'page' ? u.targetReference.page!.id : u.targetReference.url,
-        { status: u.status, from: u.locationReferences.map((l) => l.page.id).sort() },
-      ]),
+      links.body.items.map(
+        (u: {
+          targetReference: { kind: string; url?: string; page?: { id: string } };
+          status: string;
+          locationReferences: { page: { id: string } }[];
+        }) => [
+          u.targetReference.kind === 'page' ? u.targetReference.page!.id : u.targetReference.url,
+          { status: u.status, from: u.locationReferences.map((l) => l.page.id).sort() },
+        ],
+      ),
     );
     expect(byTarget[targetId]).toEqual({ status: 'ok', from: [homeId, otherId].sort() });
     expect(byTarget['https://example.com']).toEqual({ status: 'ok', from: [homeId] });
@@ -58,10 +74,17 @@ describe('links and backlinks', () => {
 
     // In a change request deleting the target: links to it become broken, and the CR is blamed for them.
     const cr2 = (await t.http.post(`/v1/spaces/${space.id}/change-requests`).set(admin.auth).send({}).expect(201)).body;
-    await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr2.id}/content`).set(admin.auth).send({ changes: [{ operation: 'delete_page', page: targetId }] }).expect(200);
+    await t.http
+      .post(`/v1/spaces/${space.id}/change-requests/${cr2.id}/content`)
+      .set(admin.auth)
+      .send({ changes: [{ operation: 'delete_page', page: targetId }] })
+      .expect(200);
     const crLinks = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr2.id}/links`).set(admin.auth).expect(200);
     expect(crLinks.body.stats).toEqual({ total: 4, broken: { total: 2, changeRequest: 1 } });
-    const crBacklinks = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr2.id}/content/page/${homeId}/links`).set(admin.auth).expect(200);
+    const crBacklinks = await t.http
+      .get(`/v1/spaces/${space.id}/change-requests/${cr2.id}/content/page/${homeId}/links`)
+      .set(admin.auth)
+      .expect(200);
     expect(crBacklinks.body.items.find((u: { status: string }) => u.status === 'broken')).toBeDefined();
     const stranger = await t.user('stranger');
     expectError(await t.http.get(`/v1/spaces/${space.id}/links`).set(stranger.auth), 404);

@@ -34,7 +34,13 @@ describe('organization members, joining and link invites', () => {
         object: 'member',
         id: rita.id,
         role: 'read',
-        user: { object: 'user', id: rita.id, displayName: 'Rita', email: rita.email, urls: { location: `http://quire.test/v1/users/${rita.id}` } },
+        user: {
+          object: 'user',
+          id: rita.id,
+          displayName: 'Rita',
+          email: rita.email,
+          urls: { location: `http://quire.test/v1/users/${rita.id}` },
+        },
         disabled: false,
         joinedAt: expect.any(String),
         sso: false,
@@ -51,11 +57,19 @@ describe('organization members, joining and link invites', () => {
       expect((await get('search=RIT')).items.map((m: { id: string }) => m.id)).toEqual([rita.id]);
       expect((await get(`search=${encodeURIComponent(ed.email.slice(0, 8))}`)).items.map((m: { id: string }) => m.id)).toEqual([ed.id]);
       expect((await get('search=%25')).count).toBe(0);
-      expect((await get('sort=name&order=asc')).items.map((m: { user: { displayName: string } }) => m.user.displayName)).toEqual(['admin', 'Edward', 'Rita']);
+      expect((await get('sort=name&order=asc')).items.map((m: { user: { displayName: string } }) => m.user.displayName)).toEqual([
+        'admin',
+        'Edward',
+        'Rita',
+      ]);
       expect((await get('sort=joinedAt&order=asc')).items.map((m: { id: string }) => m.id)).toEqual([admin.id, ed.id, rita.id]);
       const p1 = await get('limit=2&sort=name&order=desc');
       const p2 = await get(`limit=2&sort=name&order=desc&page=${p1.next.page}`);
-      expect([...p1.items, ...p2.items].map((m: { user: { displayName: string } }) => m.user.displayName)).toEqual(['Rita', 'Edward', 'admin']);
+      expect([...p1.items, ...p2.items].map((m: { user: { displayName: string } }) => m.user.displayName)).toEqual([
+        'Rita',
+        'Edward',
+        'admin',
+      ]);
       expect(p2.next).toBeUndefined();
       expectError(await t.http.get(`/v1/orgs/${orgId}/members?sort=age`).set(admin.auth), 400, /sort/);
       expectError(await t.http.get(`/v1/orgs/${orgId}/members?order=up`).set(admin.auth), 400, /order/);
@@ -84,7 +98,10 @@ describe('organization members, joining and link invites', () => {
       expect(res.body.items[0].space.permissions.edit).toBe(true); // the caller's own permissions on the space
       const asc = await t.http.get(`/v1/orgs/${orgId}/members/${rita.id}/spaces?order=asc&limit=1`).set(ed.auth).expect(200);
       expect(asc.body.items[0].space.id).toBe(older.id);
-      const next = await t.http.get(`/v1/orgs/${orgId}/members/${rita.id}/spaces?order=asc&limit=1&page=${asc.body.next.page}`).set(ed.auth).expect(200);
+      const next = await t.http
+        .get(`/v1/orgs/${orgId}/members/${rita.id}/spaces?order=asc&limit=1&page=${asc.body.next.page}`)
+        .set(ed.auth)
+        .expect(200);
       expect(next.body.items[0].space.id).toBe(open.id);
       expectError(await t.http.get(`/v1/orgs/${orgId}/members/nobody/spaces`).set(ed.auth), 404, /Member/);
       expectError(await t.http.get(`/v1/orgs/${orgId}/members/${rita.id}/spaces?order=sideways`).set(ed.auth), 400, /order/);
@@ -92,7 +109,7 @@ describe('organization members, joining and link invites', () => {
       await t.http.delete(`/v1/spaces/${open.id}`).set(admin.auth).expect(205);
     });
 
-    it('the CLI\'s member:add obeys the last-admin rule too (OrganizationsService.addMember)', async () => {
+    it("the CLI's member:add obeys the last-admin rule too (OrganizationsService.addMember)", async () => {
       const owner = await t.user('solo');
       const org = await t.organization(owner, 'Solo org');
       const organizations = t.app.get(OrganizationsService);
@@ -110,7 +127,11 @@ describe('organization members, joining and link invites', () => {
       const seen = await t.http.get(`/v1/orgs/${orgId}`).set(ed.auth).expect(200);
       expect(seen.body.permissions.createContent).toBe(false);
       expectError(await t.http.patch(`/v1/orgs/${orgId}/members/${rita.id}`).set(ed.auth).send({ role: 'admin' }), 403);
-      expectError(await t.http.patch(`/v1/orgs/${orgId}/members/${admin.id}`).set(admin.auth).send({ role: 'edit' }), 409, /at least one admin/);
+      expectError(
+        await t.http.patch(`/v1/orgs/${orgId}/members/${admin.id}`).set(admin.auth).send({ role: 'edit' }),
+        409,
+        /at least one admin/,
+      );
       expectError(await t.http.patch(`/v1/orgs/${orgId}/members/${rita.id}`).set(admin.auth).send({ role: 'owner' }), 400, /role/);
       expectError(await t.http.patch(`/v1/orgs/${orgId}/members/${rita.id}`).set(admin.auth).send({ role: null }), 400, /guests/);
       expectError(await t.http.patch(`/v1/orgs/${orgId}/members/nobody`).set(admin.auth).send({ role: 'read' }), 404);
@@ -154,7 +175,11 @@ describe('organization members, joining and link invites', () => {
       const org = await t.organization(owner);
       const joiner = await t.user('joiner'); // emails are @example.com
       expectError(await t.http.post(`/v1/orgs/${org}/join`).set(joiner.auth), 400, /email domain/);
-      await t.http.patch(`/v1/orgs/${org}`).set(owner.auth).send({ emailDomains: ['example.com'] }).expect(200);
+      await t.http
+        .patch(`/v1/orgs/${org}`)
+        .set(owner.auth)
+        .send({ emailDomains: ['example.com'] })
+        .expect(200);
       expectError(await t.http.post(`/v1/orgs/${org}/join`).set(joiner.auth), 400, /default role/);
       await t.http.patch(`/v1/orgs/${org}`).set(owner.auth).send({ defaultRole: 'comment' }).expect(200);
       await t.http.post(`/v1/orgs/${org}/join`).set(joiner.auth).expect(204);
@@ -172,7 +197,11 @@ describe('organization members, joining and link invites', () => {
       const list = await t.http.get(`/v1/orgs/${orgId}/link-invites`).set(admin.auth).expect(200);
       expect(list.body.items.map((i: { id: string }) => i.id)).toContain(res.body.id);
       await t.http.get(`/v1/orgs/${orgId}/link-invites/${res.body.id}`).set(admin.auth).expect(200);
-      const patched = await t.http.patch(`/v1/orgs/${orgId}/link-invites/${res.body.id}`).set(admin.auth).send({ role: 'review' }).expect(200);
+      const patched = await t.http
+        .patch(`/v1/orgs/${orgId}/link-invites/${res.body.id}`)
+        .set(admin.auth)
+        .send({ role: 'review' })
+        .expect(200);
       expect(patched.body.role).toBe('review');
       expectError(await t.http.patch(`/v1/orgs/${orgId}/link-invites/${res.body.id}`).set(admin.auth).send({ role: 'boss' }), 400, /role/);
       await t.http.delete(`/v1/orgs/${orgId}/link-invites/${res.body.id}`).set(admin.auth).expect(205);

@@ -12,7 +12,7 @@ describe('several API processes on one database', () => {
   let admin: TestUser;
   let orgId: string;
 
-  const connected = (t: TestApp) => (t.app.get(AccessChanges) as unknown as { connected: boolean }).connected;
+  const connected = (t: TestApp) => t.app.get<AccessChanges, { connected: boolean }>(AccessChanges).connected;
   const eventually = async (check: () => Promise<boolean>, what: string) => {
     for (let i = 0; i < 100; i++) {
       if (await check()) return;
@@ -55,7 +55,9 @@ describe('several API processes on one database', () => {
     await b.http.get('/v1/user').set(user.auth).expect(200);
     const ds = a.app.get(DataSource);
     // Cut every LISTEN connection, then revoke behind Quire's back (no notification at all).
-    await ds.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'quire-listen' AND datname = current_database()`);
+    await ds.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'quire-listen' AND datname = current_database()`,
+    );
     await ds.query('UPDATE api_tokens SET revoked_at = now() WHERE user_id = $1', [user.id]);
     // b reconnects and drops what it may have missed.
     await eventually(async () => (await b.http.get('/v1/user').set(user.auth)).status === 401, 'b drops its caches after reconnecting');

@@ -1,11 +1,19 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createTestApp, TestApp } from '../support/app';
 
-type Operation = { operationId?: string; security?: unknown[]; responses: Record<string, { content?: Record<string, { schema?: unknown }> }>; requestBody?: unknown };
+type Operation = {
+  operationId?: string;
+  security?: unknown[];
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  requestBody?: unknown;
+};
 
 describe('the served OpenAPI document', () => {
   let t: TestApp;
-  let doc: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> } };
+  let doc: {
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
+  };
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -20,18 +28,58 @@ describe('the served OpenAPI document', () => {
   it('documents every official operation of the foundation under its official operationId', () => {
     const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
     for (const id of [
-      'getAuthenticatedUser', 'getUserById', 'listOrganizationsForAuthenticatedUser', 'createOrganization', 'getOrganizationById', 'updateOrganizationById',
-      'listSpacesInOrganizationById', 'createSpace', 'getSpaceById', 'updateSpaceById', 'deleteSpaceById', 'duplicateSpace', 'restoreSpace',
-      'moveSpace', 'transferSpace', 'listCollectionsInOrganizationById', 'createCollection', 'getCollectionById', 'updateCollectionById',
-      'deleteCollectionById', 'listSpacesInCollectionById', 'moveCollection', 'transferCollection',
-      'listMembersInOrganizationById', 'getMemberInOrganizationById', 'updateMemberInOrganizationById', 'removeMemberFromOrganizationById',
-      'setUserAsSSOMemberForOrganization', 'listTeamsForOrganizationMember', 'joinOrganization', 'listTeamsInOrganizationById',
-      'createOrganizationTeam', 'getTeamInOrganizationById', 'updateTeamInOrganizationById', 'removeTeamFromOrganizationById',
-      'updateMembersInOrganizationTeam', 'listTeamMembersInOrganizationById', 'addMemberToOrganizationTeamById',
-      'deleteMemberFromOrganizationTeamById', 'joinOrganizationWithInvite', 'listOrganizationInviteLinks', 'createOrganizationInvite',
-      'getOrganizationInviteLink', 'updateOrganizationInviteById', 'deleteOrganizationInviteById', 'listSAMLProvidersInOrganizationById',
-      'createOrganizationSAMLProvider', 'getOrganizationSAMLProviderById', 'updateOrganizationSAMLProvider', 'deleteOrganizationSAMLProvider',
-      'listSSOProviderLoginsInOrganization', 'listSpacesForOrganizationMember',
+      'getAuthenticatedUser',
+      'getUserById',
+      'listOrganizationsForAuthenticatedUser',
+      'createOrganization',
+      'getOrganizationById',
+      'updateOrganizationById',
+      'listSpacesInOrganizationById',
+      'createSpace',
+      'getSpaceById',
+      'updateSpaceById',
+      'deleteSpaceById',
+      'duplicateSpace',
+      'restoreSpace',
+      'moveSpace',
+      'transferSpace',
+      'listCollectionsInOrganizationById',
+      'createCollection',
+      'getCollectionById',
+      'updateCollectionById',
+      'deleteCollectionById',
+      'listSpacesInCollectionById',
+      'moveCollection',
+      'transferCollection',
+      'listMembersInOrganizationById',
+      'getMemberInOrganizationById',
+      'updateMemberInOrganizationById',
+      'removeMemberFromOrganizationById',
+      'setUserAsSSOMemberForOrganization',
+      'listTeamsForOrganizationMember',
+      'joinOrganization',
+      'listTeamsInOrganizationById',
+      'createOrganizationTeam',
+      'getTeamInOrganizationById',
+      'updateTeamInOrganizationById',
+      'removeTeamFromOrganizationById',
+      'updateMembersInOrganizationTeam',
+      'listTeamMembersInOrganizationById',
+      'addMemberToOrganizationTeamById',
+      'deleteMemberFromOrganizationTeamById',
+      'joinOrganizationWithInvite',
+      'listOrganizationInviteLinks',
+      'createOrganizationInvite',
+      'getOrganizationInviteLink',
+      'updateOrganizationInviteById',
+      'deleteOrganizationInviteById',
+      'listSAMLProvidersInOrganizationById',
+      'createOrganizationSAMLProvider',
+      'getOrganizationSAMLProviderById',
+      'updateOrganizationSAMLProvider',
+      'deleteOrganizationSAMLProvider',
+      'listSSOProviderLoginsInOrganization',
+      'listSpacesForOrganizationMember',
     ]) {
       expect(ids).toContain(id);
     }
@@ -50,9 +98,22 @@ describe('the served OpenAPI document', () => {
 
   it('has request and response schemas generated from the DTOs (not empty)', () => {
     const space = doc.components.schemas.SpaceDto;
-    expect(Object.keys(space.properties ?? {})).toEqual(expect.arrayContaining(['object', 'id', 'title', 'emoji', 'revision', 'permissions', 'changeRequestsDraft']));
+    expect(Object.keys(space.properties ?? {})).toEqual(
+      expect.arrayContaining(['object', 'id', 'title', 'emoji', 'revision', 'permissions', 'changeRequestsDraft']),
+    );
     expect(Object.keys(doc.components.schemas.UpdateOrganizationDto.properties ?? {})).toEqual(
-      expect.arrayContaining(['title', 'emailDomains', 'hostname', 'defaultRole', 'defaultContent', 'logo', 'sso', 'ai', 'inviteLinks', 'mergeRules']),
+      expect.arrayContaining([
+        'title',
+        'emailDomains',
+        'hostname',
+        'defaultRole',
+        'defaultContent',
+        'logo',
+        'sso',
+        'ai',
+        'inviteLinks',
+        'mergeRules',
+      ]),
     );
     expect(doc.components.schemas.CreateOrganizationDto.required).toEqual(['title']);
     const create = doc.paths['/v1/orgs/{organizationId}/spaces'].post;

@@ -16,7 +16,11 @@ describe('organizations', () => {
 
   it('POST /v1/orgs creates an organization with the caller as admin (201, Location)', async () => {
     const u = await t.user('founder');
-    const res = await t.http.post('/v1/orgs').set(u.auth).send({ title: 'Founded', emailDomains: ['Founded.io'] }).expect(201);
+    const res = await t.http
+      .post('/v1/orgs')
+      .set(u.auth)
+      .send({ title: 'Founded', emailDomains: ['Founded.io'] })
+      .expect(201);
     expect(res.headers.location).toBe(`http://quire.test/v1/orgs/${res.body.id}`);
     expect(res.body).toMatchObject({
       object: 'organization',
@@ -39,10 +43,28 @@ describe('organizations', () => {
   it('POST /v1/orgs validates the title (2..255)', async () => {
     expectError(await t.http.post('/v1/orgs').set(admin.auth).send({}), 400, /title/);
     expectError(await t.http.post('/v1/orgs').set(admin.auth).send({ title: 'A' }), 400, /title/);
-    expectError(await t.http.post('/v1/orgs').set(admin.auth).send({ title: 'x'.repeat(256) }), 400, /title/);
-    await t.http.post('/v1/orgs').set(admin.auth).send({ title: 'x'.repeat(255) }).expect(201);
+    expectError(
+      await t.http
+        .post('/v1/orgs')
+        .set(admin.auth)
+        .send({ title: 'x'.repeat(256) }),
+      400,
+      /title/,
+    );
+    await t.http
+      .post('/v1/orgs')
+      .set(admin.auth)
+      .send({ title: 'x'.repeat(255) })
+      .expect(201);
     await t.http.post('/v1/orgs').set(admin.auth).send({ title: 'ok' }).expect(201);
-    expectError(await t.http.post('/v1/orgs').set(admin.auth).send({ title: 'Acme', emailDomains: ['not a domain'] }), 400, /emailDomains/);
+    expectError(
+      await t.http
+        .post('/v1/orgs')
+        .set(admin.auth)
+        .send({ title: 'Acme', emailDomains: ['not a domain'] }),
+      400,
+      /emailDomains/,
+    );
   });
 
   it('GET /v1/orgs/{id}: members see it, others get 404', async () => {
@@ -68,7 +90,10 @@ describe('organizations', () => {
         sso: true,
         ai: true,
         inviteLinks: false,
-        mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [other.id] }, { rule: 'require_at_least_one_review' }] },
+        mergeRules: {
+          type: 'rules',
+          rules: [{ rule: 'require_specific_reviewers', users: [other.id] }, { rule: 'require_at_least_one_review' }],
+        },
       })
       .expect(200);
     expect(res.body).toMatchObject({
@@ -81,12 +106,19 @@ describe('organizations', () => {
       ai: true,
       inviteLinks: false,
       urls: { logo: 'https://cdn.acme.com/logo.png' },
-      mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [other.id] }, { rule: 'require_at_least_one_review' }] },
+      mergeRules: {
+        type: 'rules',
+        rules: [{ rule: 'require_specific_reviewers', users: [other.id] }, { rule: 'require_at_least_one_review' }],
+      },
     });
     const again = await t.http.get(`/v1/orgs/${orgId}`).set(admin.auth).expect(200);
     expect(again.body).toMatchObject({ title: 'Acme Inc.', hostname: 'acme-docs', inviteLinks: false });
 
-    const cleared = await t.http.patch(`/v1/orgs/${orgId}`).set(admin.auth).send({ defaultRole: null, defaultContent: null, logo: null }).expect(200);
+    const cleared = await t.http
+      .patch(`/v1/orgs/${orgId}`)
+      .set(admin.auth)
+      .send({ defaultRole: null, defaultContent: null, logo: null })
+      .expect(200);
     expect(cleared.body.defaultRole).toBeNull();
     expect(cleared.body).not.toHaveProperty('defaultContent');
     expect(cleared.body.urls).not.toHaveProperty('logo');
@@ -110,8 +142,16 @@ describe('organizations', () => {
     ];
     for (const [body, message] of bad) expectError(await t.http.patch(`/v1/orgs/${orgId}`).set(admin.auth).send(body), 400, message);
     await t.http.patch(`/v1/orgs/${orgId}`).set(admin.auth).send({ hostname: 'abc' }).expect(200);
-    await t.http.patch(`/v1/orgs/${orgId}`).set(admin.auth).send({ hostname: 'a'.repeat(32) }).expect(200);
-    await t.http.patch(`/v1/orgs/${orgId}`).set(admin.auth).send({ logo: 'https://x.io/' + 'a'.repeat(2048 - 13) }).expect(200);
+    await t.http
+      .patch(`/v1/orgs/${orgId}`)
+      .set(admin.auth)
+      .send({ hostname: 'a'.repeat(32) })
+      .expect(200);
+    await t.http
+      .patch(`/v1/orgs/${orgId}`)
+      .set(admin.auth)
+      .send({ logo: 'https://x.io/' + 'a'.repeat(2048 - 13) })
+      .expect(200);
   });
 
   it('PATCH: a hostname used by another organization → 409', async () => {

@@ -27,8 +27,10 @@ describe('permission matrix', () => {
   afterAll(async () => t.close());
 
   const as = (who: Who) => users[who].auth;
-  const space = async () => (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'S' }).expect(201)).body.id as string;
-  const collection = async () => (await t.http.post(`/v1/orgs/${orgId}/collections`).set(admin.auth).send({ title: 'C' }).expect(201)).body.id as string;
+  const space = async () =>
+    (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'S' }).expect(201)).body.id as string;
+  const collection = async () =>
+    (await t.http.post(`/v1/orgs/${orgId}/collections`).set(admin.auth).send({ title: 'C' }).expect(201)).body.id as string;
   const team = async () => (await t.http.put(`/v1/orgs/${orgId}/teams`).set(admin.auth).send({ title: 'T' }).expect(201)).body.id as string;
   const person = async () => {
     const u = await t.user('target');
@@ -45,32 +47,98 @@ describe('permission matrix', () => {
     ['GET /orgs/{id}/collections', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/collections`).set(as(w))],
     ['POST /orgs/{id}/collections', 'create', (w) => t.http.post(`/v1/orgs/${orgId}/collections`).set(as(w)).send({ title: 'New' })],
     ['GET /spaces/{id}', 'read', async (w) => t.http.get(`/v1/spaces/${await space()}`).set(as(w))],
-    ['PATCH /spaces/{id} title', 'edit', async (w) => t.http.patch(`/v1/spaces/${await space()}`).set(as(w)).send({ title: 'Renamed' })],
-    ['PATCH /spaces/{id} editMode', 'admin', async (w) => t.http.patch(`/v1/spaces/${await space()}`).set(as(w)).send({ editMode: 'locked' })],
+    [
+      'PATCH /spaces/{id} title',
+      'edit',
+      async (w) =>
+        t.http
+          .patch(`/v1/spaces/${await space()}`)
+          .set(as(w))
+          .send({ title: 'Renamed' }),
+    ],
+    [
+      'PATCH /spaces/{id} editMode',
+      'admin',
+      async (w) =>
+        t.http
+          .patch(`/v1/spaces/${await space()}`)
+          .set(as(w))
+          .send({ editMode: 'locked' }),
+    ],
     ['DELETE /spaces/{id}', 'admin', async (w) => t.http.delete(`/v1/spaces/${await space()}`).set(as(w)), 'delete'],
     ['POST /spaces/{id}/duplicate', 'create', async (w) => t.http.post(`/v1/spaces/${await space()}/duplicate`).set(as(w))],
-    ['POST /spaces/{id}/move', 'admin', async (w) => {
-      const first = await space();
-      await space();
-      return t.http.post(`/v1/spaces/${first}/move`).set(as(w)).send({ parent: null });
-    }],
+    [
+      'POST /spaces/{id}/move',
+      'admin',
+      async (w) => {
+        const first = await space();
+        await space();
+        return t.http.post(`/v1/spaces/${first}/move`).set(as(w)).send({ parent: null });
+      },
+    ],
     ['GET /collections/{id}', 'read', async (w) => t.http.get(`/v1/collections/${await collection()}`).set(as(w))],
     ['GET /collections/{id}/spaces', 'read', async (w) => t.http.get(`/v1/collections/${await collection()}/spaces`).set(as(w))],
-    ['PATCH /collections/{id}', 'admin', async (w) => t.http.patch(`/v1/collections/${await collection()}`).set(as(w)).send({ title: 'R' })],
+    [
+      'PATCH /collections/{id}',
+      'admin',
+      async (w) =>
+        t.http
+          .patch(`/v1/collections/${await collection()}`)
+          .set(as(w))
+          .send({ title: 'R' }),
+    ],
     ['DELETE /collections/{id}', 'admin', async (w) => t.http.delete(`/v1/collections/${await collection()}`).set(as(w)), 'delete'],
     ['GET /orgs/{id}/members', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/members`).set(as(w))],
     ['GET /orgs/{id}/members/{userId}', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/members/${admin.id}`).set(as(w))],
-    ['PATCH /orgs/{id}/members/{userId}', 'admin', async (w) => t.http.patch(`/v1/orgs/${orgId}/members/${await person()}`).set(as(w)).send({ role: 'comment' })],
-    ['DELETE /orgs/{id}/members/{userId} (someone else)', 'admin', async (w) => t.http.delete(`/v1/orgs/${orgId}/members/${await person()}`).set(as(w)), 'delete'],
+    [
+      'PATCH /orgs/{id}/members/{userId}',
+      'admin',
+      async (w) =>
+        t.http
+          .patch(`/v1/orgs/${orgId}/members/${await person()}`)
+          .set(as(w))
+          .send({ role: 'comment' }),
+    ],
+    [
+      'DELETE /orgs/{id}/members/{userId} (someone else)',
+      'admin',
+      async (w) => t.http.delete(`/v1/orgs/${orgId}/members/${await person()}`).set(as(w)),
+      'delete',
+    ],
     ['GET /orgs/{id}/members/{userId}/spaces', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/members/${admin.id}/spaces`).set(as(w))],
     ['GET /orgs/{id}/members/{userId}/teams', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/members/${admin.id}/teams`).set(as(w))],
     ['GET /orgs/{id}/teams', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/teams`).set(as(w))],
     ['PUT /orgs/{id}/teams', 'admin', (w) => t.http.put(`/v1/orgs/${orgId}/teams`).set(as(w)).send({ title: 'Team' })],
     ['GET /orgs/{id}/teams/{teamId}', 'read', async (w) => t.http.get(`/v1/orgs/${orgId}/teams/${await team()}`).set(as(w))],
-    ['GET /orgs/{id}/teams/{teamId}/members', 'read', async (w) => t.http.get(`/v1/orgs/${orgId}/teams/${await team()}/members`).set(as(w))],
-    ['PATCH /orgs/{id}/teams/{teamId} (not owner)', 'admin', async (w) => t.http.patch(`/v1/orgs/${orgId}/teams/${await team()}`).set(as(w)).send({ title: 'R' })],
-    ['PUT /orgs/{id}/teams/{teamId}/members (not owner)', 'admin', async (w) => t.http.put(`/v1/orgs/${orgId}/teams/${await team()}/members`).set(as(w)).send({ add: [admin.id] })],
-    ['DELETE /orgs/{id}/teams/{teamId} (not owner)', 'admin', async (w) => t.http.delete(`/v1/orgs/${orgId}/teams/${await team()}`).set(as(w)), 'delete'],
+    [
+      'GET /orgs/{id}/teams/{teamId}/members',
+      'read',
+      async (w) => t.http.get(`/v1/orgs/${orgId}/teams/${await team()}/members`).set(as(w)),
+    ],
+    [
+      'PATCH /orgs/{id}/teams/{teamId} (not owner)',
+      'admin',
+      async (w) =>
+        t.http
+          .patch(`/v1/orgs/${orgId}/teams/${await team()}`)
+          .set(as(w))
+          .send({ title: 'R' }),
+    ],
+    [
+      'PUT /orgs/{id}/teams/{teamId}/members (not owner)',
+      'admin',
+      async (w) =>
+        t.http
+          .put(`/v1/orgs/${orgId}/teams/${await team()}/members`)
+          .set(as(w))
+          .send({ add: [admin.id] }),
+    ],
+    [
+      'DELETE /orgs/{id}/teams/{teamId} (not owner)',
+      'admin',
+      async (w) => t.http.delete(`/v1/orgs/${orgId}/teams/${await team()}`).set(as(w)),
+      'delete',
+    ],
     ['GET /orgs/{id}/link-invites', 'admin', (w) => t.http.get(`/v1/orgs/${orgId}/link-invites`).set(as(w))],
     ['POST /orgs/{id}/link-invites', 'admin', (w) => t.http.post(`/v1/orgs/${orgId}/link-invites`).set(as(w)).send({ role: 'read' })],
     ['GET /orgs/{id}/saml', 'admin', (w) => t.http.get(`/v1/orgs/${orgId}/saml`).set(as(w))],
@@ -80,19 +148,46 @@ describe('permission matrix', () => {
     ['GET /spaces/{id}/search', 'read', async (w) => t.http.get(`/v1/spaces/${await space()}/search?query=x`).set(as(w))],
     ['GET /orgs/{id}/search', 'read', (w) => t.http.get(`/v1/orgs/${orgId}/search?query=x`).set(as(w))],
     ['GET /spaces/{id}/links', 'read', async (w) => t.http.get(`/v1/spaces/${await space()}/links`).set(as(w))],
-    ['POST /spaces/{id}/content/template', 'edit', async (w) => t.http.post(`/v1/spaces/${await space()}/content/template`).set(as(w)).send({ id: 'getting-started' })],
+    [
+      'POST /spaces/{id}/content/template',
+      'edit',
+      async (w) =>
+        t.http
+          .post(`/v1/spaces/${await space()}/content/template`)
+          .set(as(w))
+          .send({ id: 'getting-started' }),
+    ],
     ['GET /spaces/{id}/change-requests', 'read', async (w) => t.http.get(`/v1/spaces/${await space()}/change-requests`).set(as(w))],
-    ['POST /spaces/{id}/change-requests', 'edit', async (w) => t.http.post(`/v1/spaces/${await space()}/change-requests`).set(as(w)).send({})],
-    ['POST …/change-requests/{id}/content', 'edit', async (w) => {
-      const s = await space();
-      const cr = (await t.http.post(`/v1/spaces/${s}/change-requests`).set(admin.auth).send({}).expect(201)).body;
-      return t.http.post(`/v1/spaces/${s}/change-requests/${cr.id}/content`).set(as(w)).send({ changes: [{ operation: 'insert_page', title: 'P', document: {} }] });
-    }],
-    ['POST …/change-requests/{id}/merge', 'edit', async (w) => {
-      const s = await space();
-      const cr = (await t.http.post(`/v1/spaces/${s}/change-requests`).set(admin.auth).send({}).expect(201)).body;
-      return t.http.post(`/v1/spaces/${s}/change-requests/${cr.id}/merge`).set(as(w));
-    }],
+    [
+      'POST /spaces/{id}/change-requests',
+      'edit',
+      async (w) =>
+        t.http
+          .post(`/v1/spaces/${await space()}/change-requests`)
+          .set(as(w))
+          .send({}),
+    ],
+    [
+      'POST …/change-requests/{id}/content',
+      'edit',
+      async (w) => {
+        const s = await space();
+        const cr = (await t.http.post(`/v1/spaces/${s}/change-requests`).set(admin.auth).send({}).expect(201)).body;
+        return t.http
+          .post(`/v1/spaces/${s}/change-requests/${cr.id}/content`)
+          .set(as(w))
+          .send({ changes: [{ operation: 'insert_page', title: 'P', document: {} }] });
+      },
+    ],
+    [
+      'POST …/change-requests/{id}/merge',
+      'edit',
+      async (w) => {
+        const s = await space();
+        const cr = (await t.http.post(`/v1/spaces/${s}/change-requests`).set(admin.auth).send({}).expect(201)).body;
+        return t.http.post(`/v1/spaces/${s}/change-requests/${cr.id}/merge`).set(as(w));
+      },
+    ],
   ];
 
   describe.each(operations)('%s (needs %s)', (_name, minimum, run, kind) => {
@@ -109,15 +204,30 @@ describe('permission matrix', () => {
     expect(org.admin).toBe(roleAtLeast(role, 'admin'));
     expect(org.createContent).toBe(roleAtLeast(role, 'create'));
     expect(org.listMembers && org.listTeams && org.view).toBe(true);
-    const s = (await t.http.get(`/v1/spaces/${await space()}`).set(as(role)).expect(200)).body.permissions;
+    const s = (
+      await t.http
+        .get(`/v1/spaces/${await space()}`)
+        .set(as(role))
+        .expect(200)
+    ).body.permissions;
     expect(s.edit).toBe(roleAtLeast(role, 'edit'));
     expect(s.admin).toBe(roleAtLeast(role, 'admin'));
     expect(s.comment).toBe(roleAtLeast(role, 'comment'));
     expect(s.review).toBe(roleAtLeast(role, 'review'));
-    const c = (await t.http.get(`/v1/collections/${await collection()}`).set(as(role)).expect(200)).body.permissions;
+    const c = (
+      await t.http
+        .get(`/v1/collections/${await collection()}`)
+        .set(as(role))
+        .expect(200)
+    ).body.permissions;
     expect(c.admin).toBe(roleAtLeast(role, 'admin'));
     expect(c.create).toBe(roleAtLeast(role, 'create'));
-    const tm = (await t.http.get(`/v1/orgs/${orgId}/teams/${await team()}`).set(as(role)).expect(200)).body.permissions;
+    const tm = (
+      await t.http
+        .get(`/v1/orgs/${orgId}/teams/${await team()}`)
+        .set(as(role))
+        .expect(200)
+    ).body.permissions;
     expect(tm).toEqual({ admin: roleAtLeast(role, 'admin'), view: true });
   });
 });

@@ -28,18 +28,30 @@ describe('racing writers lose nothing', () => {
   /** Runs `between` right before the first call of `method` on `target` reaches the database. */
   const interleave = <T extends object>(target: T, method: keyof T & string, between: () => Promise<unknown>) => {
     const original = (target[method] as (...a: unknown[]) => Promise<unknown>).bind(target);
-    return jest.spyOn(target as Record<string, (...a: unknown[]) => Promise<unknown>>, method).mockImplementationOnce(async (...args: unknown[]) => {
-      await between();
-      return original(...args);
-    });
+    return jest
+      .spyOn(target as Record<string, (...a: unknown[]) => Promise<unknown>>, method)
+      .mockImplementationOnce(async (...args: unknown[]) => {
+        await between();
+        return original(...args);
+      });
   };
 
   it('a PATCH racing a merge never turns the merged change request back to open or draft', async () => {
     const s = await newSpace();
     const cr = (await t.http.post(`/v1/spaces/${s.id}/change-requests`).set(admin.auth).send({ subject: 'Race' }).expect(201)).body;
-    await t.http.post(`/v1/spaces/${s.id}/change-requests/${cr.id}/content`).set(admin.auth).send({ changes: [{ operation: 'insert_page', title: 'P', document: {} }] }).expect(200);
-    const spy = interleave(t.app.get(ChangeRequestRepository), 'updateFields', () => t.http.post(`/v1/spaces/${s.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200));
-    expectError(await t.http.patch(`/v1/spaces/${s.id}/change-requests/${cr.id}`).set(admin.auth).send({ status: 'draft', subject: 'Renamed' }), 409, /merged/);
+    await t.http
+      .post(`/v1/spaces/${s.id}/change-requests/${cr.id}/content`)
+      .set(admin.auth)
+      .send({ changes: [{ operation: 'insert_page', title: 'P', document: {} }] })
+      .expect(200);
+    const spy = interleave(t.app.get(ChangeRequestRepository), 'updateFields', () =>
+      t.http.post(`/v1/spaces/${s.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200),
+    );
+    expectError(
+      await t.http.patch(`/v1/spaces/${s.id}/change-requests/${cr.id}`).set(admin.auth).send({ status: 'draft', subject: 'Renamed' }),
+      409,
+      /merged/,
+    );
     // The guarded write missed (the merge got there first); read again, a merged status cannot change.
     expect(spy).toHaveBeenCalledTimes(1);
     spy.mockRestore();
@@ -61,7 +73,9 @@ describe('racing writers lose nothing', () => {
   it('a space PATCH racing a move keeps the move', async () => {
     const s = await newSpace();
     const shelf = (await t.http.post(`/v1/orgs/${orgId}/collections`).set(admin.auth).send({ title: 'Shelf' }).expect(201)).body;
-    const spy = interleave(t.app.get(SpaceRepository), 'update', () => t.http.post(`/v1/spaces/${s.id}/move`).set(admin.auth).send({ parent: shelf.id }).expect(200));
+    const spy = interleave(t.app.get(SpaceRepository), 'update', () =>
+      t.http.post(`/v1/spaces/${s.id}/move`).set(admin.auth).send({ parent: shelf.id }).expect(200),
+    );
     await t.http.patch(`/v1/spaces/${s.id}`).set(admin.auth).send({ emoji: '📘' }).expect(200);
     spy.mockRestore();
     expect(await space(s.id)).toMatchObject({ emoji: '📘', parent: shelf.id });
@@ -80,7 +94,11 @@ describe('racing writers lose nothing', () => {
   it('a transfer that fails after moving the space row leaves it where it was, with its content', async () => {
     const s = await newSpace();
     const cr = (await t.http.post(`/v1/spaces/${s.id}/change-requests`).set(admin.auth).send({}).expect(201)).body;
-    await t.http.post(`/v1/spaces/${s.id}/change-requests/${cr.id}/content`).set(admin.auth).send({ changes: [{ operation: 'insert_page', title: 'Kept', document: { markdown: 'kept' } }] }).expect(200);
+    await t.http
+      .post(`/v1/spaces/${s.id}/change-requests/${cr.id}/content`)
+      .set(admin.auth)
+      .send({ changes: [{ operation: 'insert_page', title: 'Kept', document: { markdown: 'kept' } }] })
+      .expect(200);
     await t.http.post(`/v1/spaces/${s.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200);
     const content = t.app.get(ContentService);
     const spy = jest.spyOn(content, 'moveSpaceContent').mockRejectedValueOnce(new Error('injected failure after the space row moved'));
@@ -90,7 +108,9 @@ describe('racing writers lose nothing', () => {
     expect(await space(s.id)).toMatchObject({ organization: orgId });
     const pages = (await t.http.get(`/v1/spaces/${s.id}/content/pages`).set(admin.auth).expect(200)).body.pages;
     expect(pages.map((p: { title: string }) => p.title)).toEqual(['Kept']);
-    const spaces = (await t.http.get(`/v1/orgs/${otherOrg}/spaces`).set(admin.auth).expect(200)).body.items.map((x: { id: string }) => x.id);
+    const spaces = (await t.http.get(`/v1/orgs/${otherOrg}/spaces`).set(admin.auth).expect(200)).body.items.map(
+      (x: { id: string }) => x.id,
+    );
     expect(spaces).not.toContain(s.id);
     // Done again without the failure, it goes through.
     await t.http.post(`/v1/spaces/${s.id}/transfer`).set(admin.auth).send({ organization: otherOrg }).expect(200);

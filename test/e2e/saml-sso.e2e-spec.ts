@@ -58,11 +58,19 @@ describe('SAML providers and a real SSO login', () => {
         [{ label: 'L', defaultRole: 'owner' }, /defaultRole/],
       ];
       for (const [body, message] of bad) expectError(await t.http.post(`/v1/orgs/${orgId}/saml`).set(admin.auth).send(body), 400, message);
-      await t.http.post(`/v1/orgs/${orgId}/saml`).set(admin.auth).send({ label: 'x'.repeat(30), entityID: 'e'.repeat(1024), ssoURL: 'https://idp.test/' + 'a'.repeat(2048 - 17) }).expect(201);
+      await t.http
+        .post(`/v1/orgs/${orgId}/saml`)
+        .set(admin.auth)
+        .send({ label: 'x'.repeat(30), entityID: 'e'.repeat(1024), ssoURL: 'https://idp.test/' + 'a'.repeat(2048 - 17) })
+        .expect(201);
       const foreign = await t.user('foreign');
       const foreignOrg = await t.organization(foreign);
       const foreignTeam = (await t.http.put(`/v1/orgs/${foreignOrg}/teams`).set(foreign.auth).send({ title: 'Theirs' }).expect(201)).body;
-      expectError(await t.http.post(`/v1/orgs/${orgId}/saml`).set(admin.auth).send({ label: 'L', defaultTeam: foreignTeam.id }), 400, /defaultTeam/);
+      expectError(
+        await t.http.post(`/v1/orgs/${orgId}/saml`).set(admin.auth).send({ label: 'L', defaultTeam: foreignTeam.id }),
+        400,
+        /defaultTeam/,
+      );
     });
 
     it('GET, PATCH, DELETE (205 then 204); admins only; GET /sso lists configured providers', async () => {
@@ -73,7 +81,13 @@ describe('SAML providers and a real SSO login', () => {
         .set(admin.auth)
         .send({ entityID: idp.entityID, certificate: idp.certificate, ssoURL: idp.ssoURL, defaultTeam: team.id, defaultRole: 'comment' })
         .expect(200);
-      expect(patched.body).toMatchObject({ entityID: idp.entityID, ssoURL: idp.ssoURL, defaultRole: 'comment', status: 'pending', defaultTeam: { id: team.id, title: 'SSO people' } });
+      expect(patched.body).toMatchObject({
+        entityID: idp.entityID,
+        ssoURL: idp.ssoURL,
+        defaultRole: 'comment',
+        status: 'pending',
+        defaultTeam: { id: team.id, title: 'SSO people' },
+      });
       await t.http.get(`/v1/orgs/${orgId}/saml/${p.id}`).set(admin.auth).expect(200);
       const editor = await t.user('editor');
       await t.member(orgId, editor, 'edit');
@@ -104,7 +118,14 @@ describe('SAML providers and a real SSO login', () => {
         await t.http
           .post(`/v1/orgs/${orgId}/saml`)
           .set(admin.auth)
-          .send({ label: 'Corp IdP', entityID: idp.entityID, certificate: idp.certificate, ssoURL: idp.ssoURL, defaultTeam: teamId, defaultRole: 'edit' })
+          .send({
+            label: 'Corp IdP',
+            entityID: idp.entityID,
+            certificate: idp.certificate,
+            ssoURL: idp.ssoURL,
+            defaultTeam: teamId,
+            defaultRole: 'edit',
+          })
           .expect(201)
       ).body;
       providerId = p.id;
@@ -119,7 +140,9 @@ describe('SAML providers and a real SSO login', () => {
     };
     const acs = (samlResponse: string) => t.http.post(`/v1/sso/saml/${providerId}/acs`).type('form').send({ SAMLResponse: samlResponse });
     const memberEmails = async () =>
-      (await t.http.get(`/v1/orgs/${orgId}/members?limit=1000`).set(admin.auth).expect(200)).body.items.map((m: { user: { email: string } }) => m.user.email);
+      (await t.http.get(`/v1/orgs/${orgId}/members?limit=1000`).set(admin.auth).expect(200)).body.items.map(
+        (m: { user: { email: string } }) => m.user.email,
+      );
 
     it('start redirects with an AuthnRequest for our ACS; metadata describes the service provider', async () => {
       const { xml } = await start();
@@ -133,8 +156,22 @@ describe('SAML providers and a real SSO login', () => {
 
     it('a signed response logs in: user created, SSO member with the default role and team, token returned, provider active', async () => {
       const { id } = await start();
-      const res = await acs(signedResponse(idp, { inResponseTo: id, acsURL: sp.acsURL, audience: sp.entityID, email: 'sam@corp.test', displayName: 'Sam Corp' })).expect(200);
-      expect(res.body).toMatchObject({ object: 'sso-login', email: 'sam@corp.test', organization: orgId, role: 'edit', token: expect.stringMatching(/^qr_/) });
+      const res = await acs(
+        signedResponse(idp, {
+          inResponseTo: id,
+          acsURL: sp.acsURL,
+          audience: sp.entityID,
+          email: 'sam@corp.test',
+          displayName: 'Sam Corp',
+        }),
+      ).expect(200);
+      expect(res.body).toMatchObject({
+        object: 'sso-login',
+        email: 'sam@corp.test',
+        organization: orgId,
+        role: 'edit',
+        token: expect.stringMatching(/^qr_/),
+      });
       const me = await t.http.get('/v1/user').set('Authorization', `Bearer ${res.body.token}`).expect(200);
       expect(me.body).toMatchObject({ email: 'sam@corp.test', displayName: 'Sam Corp' });
       const member = await t.http.get(`/v1/orgs/${orgId}/members/${res.body.user}`).set(admin.auth).expect(200);
@@ -146,7 +183,9 @@ describe('SAML providers and a real SSO login', () => {
       // A second login of the same person updates them and keeps their role.
       await t.http.patch(`/v1/orgs/${orgId}/members/${res.body.user}`).set(admin.auth).send({ role: 'review' }).expect(200);
       const again = await start();
-      const second = await acs(signedResponse(idp, { inResponseTo: again.id, acsURL: sp.acsURL, audience: sp.entityID, email: 'SAM@corp.test' })).expect(200);
+      const second = await acs(
+        signedResponse(idp, { inResponseTo: again.id, acsURL: sp.acsURL, audience: sp.entityID, email: 'SAM@corp.test' }),
+      ).expect(200);
       expect(second.body).toMatchObject({ user: res.body.user, role: 'review' });
     });
 
@@ -158,7 +197,11 @@ describe('SAML providers and a real SSO login', () => {
     });
 
     it.each([
-      ['unsigned', (id: string) => signedResponse(idp, { inResponseTo: id, acsURL: sp.acsURL, audience: sp.entityID, email: 'unsigned@corp.test', sign: false })],
+      [
+        'unsigned',
+        (id: string) =>
+          signedResponse(idp, { inResponseTo: id, acsURL: sp.acsURL, audience: sp.entityID, email: 'unsigned@corp.test', sign: false }),
+      ],
       [
         'tampered after signing',
         (id: string) =>
@@ -170,10 +213,38 @@ describe('SAML providers and a real SSO login', () => {
             afterSigning: (xml) => xml.replace('tampered@corp.test', 'ceo@corp.test'),
           }),
       ],
-      ['expired', (id: string) => signedResponse(idp, { inResponseTo: id, acsURL: sp.acsURL, audience: sp.entityID, email: 'expired@corp.test', validForSeconds: -600 })],
-      ['for another audience', (id: string) => signedResponse(idp, { inResponseTo: id, acsURL: sp.acsURL, audience: 'https://other-sp.test', email: 'audience@corp.test' })],
-      ['signed by another key', (id: string) => signedResponse(otherIdp, { inResponseTo: id, acsURL: sp.acsURL, audience: sp.entityID, email: 'evil@corp.test', issuer: idp.entityID })],
-      ['answering a request we never sent', () => signedResponse(idp, { inResponseTo: '_never-sent', acsURL: sp.acsURL, audience: sp.entityID, email: 'unsolicited@corp.test' })],
+      [
+        'expired',
+        (id: string) =>
+          signedResponse(idp, {
+            inResponseTo: id,
+            acsURL: sp.acsURL,
+            audience: sp.entityID,
+            email: 'expired@corp.test',
+            validForSeconds: -600,
+          }),
+      ],
+      [
+        'for another audience',
+        (id: string) =>
+          signedResponse(idp, { inResponseTo: id, acsURL: sp.acsURL, audience: 'https://other-sp.test', email: 'audience@corp.test' }),
+      ],
+      [
+        'signed by another key',
+        (id: string) =>
+          signedResponse(otherIdp, {
+            inResponseTo: id,
+            acsURL: sp.acsURL,
+            audience: sp.entityID,
+            email: 'evil@corp.test',
+            issuer: idp.entityID,
+          }),
+      ],
+      [
+        'answering a request we never sent',
+        () =>
+          signedResponse(idp, { inResponseTo: '_never-sent', acsURL: sp.acsURL, audience: sp.entityID, email: 'unsolicited@corp.test' }),
+      ],
     ])('refuses a response %s, and creates no member', async (_name, make) => {
       const { id } = await start();
       const before = await memberEmails();
@@ -196,7 +267,12 @@ describe('SAML providers and a real SSO login', () => {
           .send({ label: 'IdP', entityID: who.entityID, certificate: who.certificate, ssoURL: who.ssoURL, defaultRole: 'edit' })
           .expect(201)
       ).body as { id: string; service: { acsURL: string; entityID: string } };
-    const login = async (p: { id: string; service: { acsURL: string; entityID: string } }, who: TestIdp, email: string, nameID?: string) => {
+    const login = async (
+      p: { id: string; service: { acsURL: string; entityID: string } },
+      who: TestIdp,
+      email: string,
+      nameID?: string,
+    ) => {
       const started = await t.http.get(`/v1/sso/saml/${p.id}/start`).expect(302);
       const { id } = authnRequestId(started.headers.location);
       const response = signedResponse(who, { inResponseTo: id, acsURL: p.service.acsURL, audience: p.service.entityID, email, nameID });
@@ -283,7 +359,11 @@ describe('SAML providers and a real SSO login', () => {
     it('an email only another organization’s IdP vouched for does not join by email domain', async () => {
       const owner = await t.user('owner');
       const victimOrg = await t.organization(owner, 'Victim by domain');
-      await t.http.patch(`/v1/orgs/${victimOrg}`).set(owner.auth).send({ emailDomains: ['victim-domain.test'], defaultRole: 'edit' }).expect(200);
+      await t.http
+        .patch(`/v1/orgs/${victimOrg}`)
+        .set(owner.auth)
+        .send({ emailDomains: ['victim-domain.test'], defaultRole: 'edit' })
+        .expect(200);
       const attacker = await t.user('attacker');
       const attackerOrg = await t.organization(attacker, 'Attacker by domain');
       const evil = await provider(attackerOrg, attacker, otherIdp);
@@ -295,7 +375,11 @@ describe('SAML providers and a real SSO login', () => {
       expectError(await t.http.post(`/v1/orgs/${victimOrg}/join`).set('Authorization', `Bearer ${res.body.token}`), 404);
       // With a token of full reach (e.g. made by an operator): still refused, the email is not verified.
       const full = (await t.app.get(IdentityService).issueToken(created)).token;
-      expectError(await t.http.post(`/v1/orgs/${victimOrg}/join`).set('Authorization', `Bearer ${full}`), 403, /identity provider of another organization/);
+      expectError(
+        await t.http.post(`/v1/orgs/${victimOrg}/join`).set('Authorization', `Bearer ${full}`),
+        403,
+        /identity provider of another organization/,
+      );
       expect(await count('SELECT count(*) AS n FROM organization_members WHERE organization_id = $1', [victimOrg])).toBe(1);
       // A user whose email Quire did not get from an IdP still joins by domain.
       const real = await t.app.get(IdentityService).createUser({ email: 'cfo@victim-domain.test' });

@@ -22,23 +22,39 @@ describe('full-text search', () => {
 
   /** A space whose main content holds the given pages (written through a merged change request). */
   const spaceWith = async (pages: { title: string; markdown: string; into?: string; ref?: string }[], language?: string) => {
-    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Searchable', ...(language ? { language } : {}) }).expect(201)).body;
+    const space = (
+      await t.http
+        .post(`/v1/orgs/${orgId}/spaces`)
+        .set(admin.auth)
+        .send({ title: 'Searchable', ...(language ? { language } : {}) })
+        .expect(201)
+    ).body;
     const cr = (await t.http.post(`/v1/spaces/${space.id}/change-requests`).set(admin.auth).send({}).expect(201)).body;
     await t.http
       .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)
       .set(admin.auth)
-      .send({ changes: pages.map((p) => ({ operation: 'insert_page', title: p.title, ref: p.ref, into: p.into, document: { markdown: p.markdown } })) })
+      .send({
+        changes: pages.map((p) => ({
+          operation: 'insert_page',
+          title: p.title,
+          ref: p.ref,
+          into: p.into,
+          document: { markdown: p.markdown },
+        })),
+      })
       .expect(200);
     await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200);
     return space;
   };
-  const search = (spaceId: string, query: string, extra = '') => t.http.get(`/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}${extra}`).set(admin.auth);
+  const search = (spaceId: string, query: string, extra = '') =>
+    t.http.get(`/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}${extra}`).set(admin.auth);
 
-  it('excerpts are text: markup in a page is escaped, and only Quire\'s own <mark> delimiters are markup', async () => {
+  it("excerpts are text: markup in a page is escaped, and only Quire's own <mark> delimiters are markup", async () => {
     const space = await spaceWith([
       {
         title: 'Markup',
-        markdown: 'Beware `<script>alert(1)</script>` and <img src=x onerror=alert(2)> in the gadget text, \\<b\\>bold\\</b\\> & "quotes" \uE000gadget\uE001 too.',
+        markdown:
+          'Beware `<script>alert(1)</script>` and <img src=x onerror=alert(2)> in the gadget text, \\<b\\>bold\\</b\\> & "quotes" \uE000gadget\uE001 too.',
       },
     ]);
     const res = await search(space.id, 'gadget').expect(200);
@@ -56,7 +72,12 @@ describe('full-text search', () => {
 
   it('finds pages by stemmed words, with section-level hits and highlighted excerpts, ranked', async () => {
     const space = await spaceWith([
-      { title: 'Installation', ref: 'install', markdown: 'Intro text.\n\n## Running the server\n\nThe server runs on port 3000 after installing dependencies.\n\n## Other\n\nNothing here.' },
+      {
+        title: 'Installation',
+        ref: 'install',
+        markdown:
+          'Intro text.\n\n## Running the server\n\nThe server runs on port 3000 after installing dependencies.\n\n## Other\n\nNothing here.',
+      },
       { title: 'Servers', markdown: 'Servers, servers everywhere: this page talks about running servers a lot. Run the server.' },
       { title: 'Unrelated', into: 'install', markdown: 'Bananas.' },
     ]);
@@ -68,11 +89,19 @@ describe('full-text search', () => {
     expect(install).toMatchObject({ path: 'installation', rank: 1, ancestors: [] });
     expect(res.body.items[1].rank).toBe(2);
     expect(install.sections).toEqual([
-      expect.objectContaining({ title: 'Running the server', path: 'installation#running-the-server', body: expect.stringContaining('<mark>server</mark>') }),
+      expect.objectContaining({
+        title: 'Running the server',
+        path: 'installation#running-the-server',
+        body: expect.stringContaining('<mark>server</mark>'),
+      }),
     ]);
     expect(res.body.items.map((h: unknown) => schemas.check('SearchPageResult', h)).join('')).toBe('');
     const nested = await search(space.id, 'bananas').expect(200);
-    expect(nested.body.items[0]).toMatchObject({ title: 'Unrelated', path: 'installation/unrelated', ancestors: [{ id: expect.any(String), title: 'Installation' }] });
+    expect(nested.body.items[0]).toMatchObject({
+      title: 'Unrelated',
+      path: 'installation/unrelated',
+      ancestors: [{ id: expect.any(String), title: 'Installation' }],
+    });
   });
 
   it('pages through results with a cursor and keeps the global rank', async () => {
@@ -107,10 +136,13 @@ describe('full-text search', () => {
   it('follows the space language for stemming, and finds Japanese and Chinese text', async () => {
     const french = await spaceWith([{ title: 'Chevaux', markdown: 'Les chevaux mangent du foin.' }], 'fr');
     expect((await search(french.id, 'cheval').expect(200)).body.count).toBe(1);
-    const ja = await spaceWith([
-      { title: '日本語ガイド', markdown: 'これは日本語のドキュメントです。検索できます。' },
-      { title: '中文', markdown: '这是一个中文文档，可以搜索。' },
-    ], 'ja');
+    const ja = await spaceWith(
+      [
+        { title: '日本語ガイド', markdown: 'これは日本語のドキュメントです。検索できます。' },
+        { title: '中文', markdown: '这是一个中文文档，可以搜索。' },
+      ],
+      'ja',
+    );
     expect((await search(ja.id, '日本語').expect(200)).body.items.map((h: { title: string }) => h.title)).toEqual(['日本語ガイド']);
     expect((await search(ja.id, '中文文档').expect(200)).body.items.map((h: { title: string }) => h.title)).toEqual(['中文']);
     expect((await search(ja.id, '検索').expect(200)).body.count).toBe(1);
@@ -124,7 +156,12 @@ describe('full-text search', () => {
     await t.http
       .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)
       .set(admin.auth)
-      .send({ changes: [{ operation: 'update_page', page: pageId, document: { markdown: 'replacement vocabulary' } }, { operation: 'insert_page', title: 'Beta', document: { markdown: 'brand new page' } }] })
+      .send({
+        changes: [
+          { operation: 'update_page', page: pageId, document: { markdown: 'replacement vocabulary' } },
+          { operation: 'insert_page', title: 'Beta', document: { markdown: 'brand new page' } },
+        ],
+      })
       .expect(200);
     expect((await search(space.id, 'replacement').expect(200)).body.count).toBe(0); // not merged yet
     await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200);
@@ -171,7 +208,9 @@ describe('full-text search', () => {
       const healed = await search(space.id, 'lanterns').expect(200);
       expect(healed.body.count).toBe(2);
       expect(ranking).toHaveBeenCalledTimes(5); // ranked, found the index behind, re-indexed, ranked again
-      expect(await ds.query('SELECT revision, config FROM search_state WHERE space_id = $1', [space.id])).toEqual([{ revision: state.revision, config: 'english' }]);
+      expect(await ds.query('SELECT revision, config FROM search_state WHERE space_id = $1', [space.id])).toEqual([
+        { revision: state.revision, config: 'english' },
+      ]);
       await search(space.id, 'lanterns').expect(200);
       expect(ranking).toHaveBeenCalledTimes(5);
     } finally {
@@ -185,7 +224,11 @@ describe('full-text search', () => {
     const mk = async (title: string, markdown: string) => {
       const space = (await t.http.post(`/v1/orgs/${org}/spaces`).set(u.auth).send({ title }).expect(201)).body;
       const cr = (await t.http.post(`/v1/spaces/${space.id}/change-requests`).set(u.auth).send({}).expect(201)).body;
-      await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`).set(u.auth).send({ changes: [{ operation: 'insert_page', title: 'P', document: { markdown } }] }).expect(200);
+      await t.http
+        .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)
+        .set(u.auth)
+        .send({ changes: [{ operation: 'insert_page', title: 'P', document: { markdown } }] })
+        .expect(200);
       await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(u.auth).expect(200);
       return space;
     };
@@ -193,12 +236,20 @@ describe('full-text search', () => {
     await mk('Space B', 'gardening tips');
     const res = await t.http.get(`/v1/orgs/${org}/search?query=kubernetes`).set(u.auth).expect(200);
     expect(res.body.count).toBe(1);
-    expect(res.body.items[0]).toMatchObject({ type: 'space', id: a.id, title: 'Space A', pages: [expect.objectContaining({ title: 'P' })] });
+    expect(res.body.items[0]).toMatchObject({
+      type: 'space',
+      id: a.id,
+      title: 'Space A',
+      pages: [expect.objectContaining({ title: 'P' })],
+    });
     expect(schemas.check('SearchSpaceResult', res.body.items[0])).toBe('');
     expectError(await t.http.get(`/v1/orgs/${org}/search?query=kubernetes`).set(admin.auth), 404);
     expectError(await t.http.get(`/v1/orgs/${org}/search?query=${'q'.repeat(513)}`).set(u.auth), 400, /query/);
     expectError(await t.http.get(`/v1/orgs/${org}/search`).set(u.auth), 400, /query/);
-    await t.http.get(`/v1/orgs/${org}/search?query=${'q'.repeat(512)}`).set(u.auth).expect(200);
+    await t.http
+      .get(`/v1/orgs/${org}/search?query=${'q'.repeat(512)}`)
+      .set(u.auth)
+      .expect(200);
   });
   it('organization search shows only spaces the organization holds now, in a bounded number of queries', async () => {
     const u = await t.user('org-mover');
@@ -207,7 +258,11 @@ describe('full-text search', () => {
     const mk = async (title: string) => {
       const space = (await t.http.post(`/v1/orgs/${org}/spaces`).set(u.auth).send({ title }).expect(201)).body;
       const cr = (await t.http.post(`/v1/spaces/${space.id}/change-requests`).set(u.auth).send({}).expect(201)).body;
-      const changes = [1, 2, 3].map((i) => ({ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `zeppelin notes ${i}` } }));
+      const changes = [1, 2, 3].map((i) => ({
+        operation: 'insert_page',
+        title: `Page ${i}`,
+        document: { markdown: `zeppelin notes ${i}` },
+      }));
       await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`).set(u.auth).send({ changes }).expect(200);
       await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(u.auth).expect(200);
       return space;
@@ -250,7 +305,9 @@ describe('full-text search', () => {
       await migration.down(runner);
       await runner.query('INSERT INTO search_state (space_id, revision) VALUES ($1, $2)', [empty.id, empty.revision]);
       await migration.up(runner);
-      const states = await runner.query('SELECT space_id, config FROM search_state WHERE space_id = ANY($1) ORDER BY config', [[french.id, empty.id]]);
+      const states = await runner.query('SELECT space_id, config FROM search_state WHERE space_id = ANY($1) ORDER BY config', [
+        [french.id, empty.id],
+      ]);
       expect(states).toEqual([
         { space_id: empty.id, config: '' }, // no rows: re-indexed (at no cost) by its first search
         { space_id: french.id, config: 'french' },

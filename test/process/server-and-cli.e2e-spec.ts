@@ -19,9 +19,12 @@ describe('the built server and CLI', () => {
   async function start(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; output: () => string }> {
     const port = await freePort();
     let output = '';
-    const child = spawn(process.execPath, [MAIN], { env: { ...process.env, DATABASE_URL: '', PORT: String(port), LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, DATABASE_URL: '', PORT: String(port), LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
@@ -36,7 +39,8 @@ describe('the built server and CLI', () => {
     throw new Error(`server did not start: ${output}`);
   }
 
-  const exited = (child: ChildProcess) => new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.on('exit', (code) => r(code))));
+  const exited = (child: ChildProcess) =>
+    new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.on('exit', (code) => r(code))));
 
   it('starts on an embedded PostgreSQL, prints a bootstrap token, drains on SIGTERM, and recovers from a SIGKILL', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'quire-proc-'));
@@ -71,7 +75,12 @@ describe('the built server and CLI', () => {
     const db = await createTestDatabase();
     const token = 'qr_kill_during_merges_0123456789abcdef';
     try {
-      const first = await start({ DATABASE_URL: db.url, QUIRE_BOOTSTRAP_TOKEN: token, QUIRE_JOBS: 'off', QUIRE_RATE_LIMIT_PER_MINUTE: '0' });
+      const first = await start({
+        DATABASE_URL: db.url,
+        QUIRE_BOOTSTRAP_TOKEN: token,
+        QUIRE_JOBS: 'off',
+        QUIRE_RATE_LIMIT_PER_MINUTE: '0',
+      });
       const api = (port: number) => async (method: string, path: string, body?: object) => {
         const res = await fetch(`http://127.0.0.1:${port}/v1${path}`, {
           method,
@@ -87,7 +96,13 @@ describe('the built server and CLI', () => {
       for (let i = 0; i < 30; i++) {
         const cr = (await call('POST', `/spaces/${space.id}/change-requests`, { subject: `cr ${i}` })).body;
         const title = `Page ${i}`;
-        expect((await call('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', title, document: { markdown: title } }] })).status).toBe(200);
+        expect(
+          (
+            await call('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, {
+              changes: [{ operation: 'insert_page', title, document: { markdown: title } }],
+            })
+          ).status,
+        ).toBe(200);
         crs.push({ id: cr.id, title });
       }
       const merges = crs.map((cr) => call('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`).catch(() => null));
@@ -106,13 +121,18 @@ describe('the built server and CLI', () => {
       for (const cr of crs) {
         const status = (await again('GET', `/spaces/${space.id}/change-requests/${cr.id}`)).body.status;
         // Merged exactly when its page is on main: never one without the other.
-        expect([cr.title, status, onMain.has(cr.title)]).toEqual([cr.title, onMain.has(cr.title) ? 'merged' : 'open', onMain.has(cr.title)]);
+        expect([cr.title, status, onMain.has(cr.title)]).toEqual([
+          cr.title,
+          onMain.has(cr.title) ? 'merged' : 'open',
+          onMain.has(cr.title),
+        ]);
         if (status === 'merged') merged += 1;
       }
       expect(merged).toBeGreaterThanOrEqual(3);
       expect(onMain.size).toBe(merged);
       // The ones left open merge fine after the restart.
-      for (const cr of crs) if (!onMain.has(cr.title)) expect((await again('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`)).status).toBe(200);
+      for (const cr of crs)
+        if (!onMain.has(cr.title)) expect((await again('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`)).status).toBe(200);
       expect((await again('GET', `/spaces/${space.id}/content/pages`)).body.pages).toHaveLength(30);
       second.child.kill('SIGTERM');
       expect(await exited(second.child)).toBe(0);
@@ -122,7 +142,9 @@ describe('the built server and CLI', () => {
   }, 120_000);
 
   it('refuses an invalid configuration with a clear message', async () => {
-    const result = await run(process.execPath, [MAIN], { env: { ...process.env, PORT: 'eighty' } }).catch((e: { code: number; stderr: string }) => e);
+    const result = await run(process.execPath, [MAIN], { env: { ...process.env, PORT: 'eighty' } }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(result).toMatchObject({ code: 1 });
     expect((result as { stderr: string }).stderr).toMatch(/Configuration error: PORT must be an integer/);
   });
@@ -130,7 +152,8 @@ describe('the built server and CLI', () => {
   it('the CLI creates users, organizations, memberships and tokens, and revokes tokens', async () => {
     const db = await createTestDatabase();
     const env = { ...process.env, DATABASE_URL: db.url };
-    const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, [CLI, ...args], { env })).stdout.trim().split('\n').pop()!);
+    const cli = async (...args: string[]) =>
+      JSON.parse((await run(process.execPath, [CLI, ...args], { env })).stdout.trim().split('\n').pop()!);
     try {
       const user = await cli('user:create', '--email', 'ops@example.com', '--name', 'Ops');
       expect(user).toMatchObject({ email: 'ops@example.com', displayName: 'Ops' });
@@ -145,7 +168,9 @@ describe('the built server and CLI', () => {
       expect(JSON.stringify(listed)).not.toContain(token.token);
       const revoked = await cli('token:revoke', '--id', token.id);
       expect(revoked.revokedAt).toEqual(expect.any(String));
-      const bad = await run(process.execPath, [CLI, 'member:add', '--org', org.id, '--user', reader.id, '--role', 'owner'], { env }).catch((e) => e);
+      const bad = await run(process.execPath, [CLI, 'member:add', '--org', org.id, '--user', reader.id, '--role', 'owner'], { env }).catch(
+        (e) => e,
+      );
       expect(bad.code).toBe(2);
       expect(bad.stderr).toMatch(/--role must be one of/);
       const unknown = await run(process.execPath, [CLI, 'frobnicate'], { env }).catch((e) => e);

@@ -38,7 +38,15 @@ let seq = 0;
 export async function createTestApp(env: Record<string, string> = {}, options: { sharedDatabaseUrl?: string } = {}): Promise<TestApp> {
   // A second app on another app's database (several API processes on one PostgreSQL): it drops nothing.
   const db = options.sharedDatabaseUrl ? { url: options.sharedDatabaseUrl, drop: async () => undefined } : await createTestDatabase();
-  const config = loadConfig({ QUIRE_DATA_DIR: `.test-data/app-${process.pid}-${++seq}`, LOG_LEVEL: 'silent', QUIRE_JOBS: 'off', QUIRE_BOOTSTRAP: 'off', QUIRE_RATE_LIMIT_PER_MINUTE: '0', PUBLIC_URL: 'http://quire.test', ...env });
+  const config = loadConfig({
+    QUIRE_DATA_DIR: `.test-data/app-${process.pid}-${++seq}`,
+    LOG_LEVEL: 'silent',
+    QUIRE_JOBS: 'off',
+    QUIRE_BOOTSTRAP: 'off',
+    QUIRE_RATE_LIMIT_PER_MINUTE: '0',
+    PUBLIC_URL: 'http://quire.test',
+    ...env,
+  });
   const clock = new FixedClock(new Date('2026-03-01T10:00:00.000Z'));
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config, db.url)] })
     .overrideProvider(Clock)

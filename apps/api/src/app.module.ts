@@ -29,7 +29,10 @@ export class CoreModule {
       providers: [
         { provide: Clock, useClass: SystemClock },
         { provide: IdGenerator, useClass: RandomIdGenerator },
-        { provide: AccessCacheSettings, useValue: { tokenTtlMs: config.tokenCacheTtlMs, roleTtlMs: config.roleCacheTtlMs, maxEntries: 50_000 } },
+        {
+          provide: AccessCacheSettings,
+          useValue: { tokenTtlMs: config.tokenCacheTtlMs, roleTtlMs: config.roleCacheTtlMs, maxEntries: 50_000 },
+        },
         { provide: QUIRE_CONFIG, useValue: config },
         { provide: FileStorageDirectory, useValue: { path: join(config.dataDir, 'files') } },
         {

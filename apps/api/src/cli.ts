@@ -98,7 +98,8 @@ async function main(argv: string[]): Promise<number> {
         case 'token:create': {
           const user = await resolveUser(need(values, 'user'));
           const days = values['expires-in-days'];
-          if (days !== undefined && !(Number.isInteger(Number(days)) && Number(days) > 0)) throw new UsageError('--expires-in-days must be a positive integer');
+          if (days !== undefined && !(Number.isInteger(Number(days)) && Number(days) > 0))
+            throw new UsageError('--expires-in-days must be a positive integer');
           const expiresAt = days ? new Date(Date.now() + Number(days) * 86_400_000) : null;
           const { token, record } = await identity.issueToken(user.id, { label: values.label, expiresAt });
           process.stdout.write(`${JSON.stringify({ id: record.id, token, prefix: record.prefix, expiresAt: record.expiresAt })}\n`);
@@ -108,7 +109,9 @@ async function main(argv: string[]): Promise<number> {
         case 'token:list': {
           const user = await resolveUser(need(values, 'user'));
           for (const t of await identity.listTokens(user.id)) {
-            process.stdout.write(`${JSON.stringify({ id: t.id, label: t.label, prefix: t.prefix, createdAt: t.createdAt, expiresAt: t.expiresAt, revokedAt: t.revokedAt })}\n`);
+            process.stdout.write(
+              `${JSON.stringify({ id: t.id, label: t.label, prefix: t.prefix, createdAt: t.createdAt, expiresAt: t.expiresAt, revokedAt: t.revokedAt })}\n`,
+            );
           }
           return 0;
         }

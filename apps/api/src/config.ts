@@ -95,7 +95,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     rateLimitPerMinute: int(env, 'QUIRE_RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000)!,
     authFailuresPerMinute: int(env, 'QUIRE_AUTH_FAILURES_PER_MINUTE', 60, 0, 10_000_000)!,
     fileSigningSecret: signingSecret(env),
-    fileUrlAllowlist: (env.QUIRE_FILE_URL_ALLOWLIST || '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    fileUrlAllowlist: (env.QUIRE_FILE_URL_ALLOWLIST || '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     fileUrlAllowPrivate: (env.QUIRE_FILE_URL_ALLOW_PRIVATE || 'false').toLowerCase() === 'true',
     searchConcurrency: int(env, 'QUIRE_SEARCH_CONCURRENCY', 4, 0, 1000)!,
     searchCacheEntries: int(env, 'QUIRE_SEARCH_CACHE_ENTRIES', 1000, 0, 1_000_000)!,

@@ -21,7 +21,9 @@ const CONTENT_WRITE_ROUTE = /^\/v1\/spaces\/[^/]+\/change-requests\/[^/]+\/conte
 function flatten(errors: ValidationError[], prefix = ''): string[] {
   return errors.flatMap((e) => {
     const path = prefix ? `${prefix}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).map((m) => (m.startsWith(e.property) ? `${prefix ? `${prefix}.` : ''}${m}` : `${path}: ${m}`));
+    const own = Object.values(e.constraints ?? {}).map((m) =>
+      m.startsWith(e.property) ? `${prefix ? `${prefix}.` : ''}${m}` : `${path}: ${m}`,
+    );
     return [...own, ...flatten(e.children ?? [], path)];
   });
 }
@@ -86,7 +88,11 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   mountSwagger(app);
 }
 
-export async function createApp(config: QuireConfig, databaseUrl: string, logger = createRootLogger(config.logLevel)): Promise<NestExpressApplication> {
+export async function createApp(
+  config: QuireConfig,
+  databaseUrl: string,
+  logger = createRootLogger(config.logLevel),
+): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, databaseUrl), {
     bodyParser: false,
     logger: new PinoNestLogger(logger),

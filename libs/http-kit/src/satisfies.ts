@@ -14,7 +14,11 @@ export function Satisfies(problem: (value: unknown) => string | null) {
         validate: (value: unknown) => problem(value) === null,
         defaultMessage: (args: ValidationArguments) => {
           const p = problem(args.value);
-          return p === null ? `${args.property} is invalid` : p.startsWith(args.property) || p.startsWith('changes') ? p : `${args.property}: ${p}`;
+          return p === null
+            ? `${args.property} is invalid`
+            : p.startsWith(args.property) || p.startsWith('changes')
+              ? p
+              : `${args.property}: ${p}`;
         },
       },
     });

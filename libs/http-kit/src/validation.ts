@@ -8,7 +8,8 @@ import { ValidateIf } from 'class-validator';
 export const Optional = (): PropertyDecorator => ValidateIf((_object, value) => value !== undefined);
 
 /** Query integers: plain decimal digits only ("0x10", " 10", "1e1", "10abc" stay strings and fail @IsInt). */
-export const toStrictInt = ({ value }: { value: unknown }): unknown => (typeof value === 'string' && /^[0-9]{1,9}$/.test(value) ? Number(value) : value);
+export const toStrictInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^[0-9]{1,9}$/.test(value) ? Number(value) : value;
 
 /** Query booleans: exactly "true" or "false" (anything else stays a string and fails @IsBoolean). */
 export const toStrictBool = ({ value }: { value: unknown }): unknown => (value === 'true' ? true : value === 'false' ? false : value);

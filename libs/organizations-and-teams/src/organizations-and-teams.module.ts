@@ -35,7 +35,15 @@ import {
  */
 @Module({
   imports: [TypeOrmModule.forFeature(ORGANIZATION_ENTITIES)],
-  controllers: [OrganizationsController, UserController, MembersController, TeamsController, InvitesController, SamlProvidersController, SsoLoginController],
+  controllers: [
+    OrganizationsController,
+    UserController,
+    MembersController,
+    TeamsController,
+    InvitesController,
+    SamlProvidersController,
+    SsoLoginController,
+  ],
   providers: [
     IdentityService,
     OrganizationsService,

@@ -37,6 +37,8 @@ export class Db {
     return this.manager.getRepository(entity);
   }
 
+  // Rows are typed by the caller (`const rows: Row[] = await db.query(…)`), as with TypeORM's own query.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   query<R = any>(sql: string, params?: unknown[]): Promise<R> {
     return this.manager.query(sql, params);
   }
@@ -58,7 +60,9 @@ export class Db {
     } catch (e) {
       // Rolled back: undo the side effects outside the database, newest first.
       for (const undo of store.undo.reverse()) {
-        await undo().catch((u: unknown) => this.logger.error(`undoing a side effect of a rolled-back unit of work failed: ${u instanceof Error ? u.message : String(u)}`));
+        await undo().catch((u: unknown) =>
+          this.logger.error(`undoing a side effect of a rolled-back unit of work failed: ${u instanceof Error ? u.message : String(u)}`),
+        );
       }
       throw e;
     }
@@ -72,6 +76,12 @@ export class Db {
   /** The connection URL of the data source (for connections of their own, e.g. LISTEN). */
   get url(): string {
     return (this.ds.options as { url?: string }).url ?? '';
+  }
+
+  /** An UPDATE or DELETE: how many rows it changed. */
+  async execute(sql: string, params?: unknown[]): Promise<number> {
+    const [, affected] = await this.manager.query<[unknown, number]>(sql, params);
+    return affected;
   }
 
   /** Sends a notification; inside a unit of work it is delivered when (and only if) it commits. */
@@ -103,7 +113,13 @@ export interface Listener {
  * it drops. `onReconnect` runs after every (re)connection, so the caller can drop whatever it may
  * have missed while the channel was down.
  */
-export function listen(url: string, channel: string, onMessage: (payload: string) => void, onReconnect: () => void, log: (e: unknown) => void): Listener {
+export function listen(
+  url: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onReconnect: () => void,
+  log: (e: unknown) => void,
+): Listener {
   let client: Client | null = null;
   let closed = false;
   let connected = false;
@@ -189,7 +205,13 @@ function same(a: unknown, b: unknown): boolean {
  * are compared; json and array columns are written, not compared. False when the row changed under
  * the caller, who reads again and re-applies its change, or answers 409.
  */
-export async function updateChanged<T extends ObjectLiteral>(repo: Repository<T>, key: Partial<T>, before: T, after: T, guard: (keyof T & string)[]): Promise<boolean> {
+export async function updateChanged<T extends ObjectLiteral>(
+  repo: Repository<T>,
+  key: Partial<T>,
+  before: T,
+  after: T,
+  guard: (keyof T & string)[],
+): Promise<boolean> {
   const changed = (Object.keys(after) as (keyof T & string)[]).filter((k) => !(k in key) && !same(before[k], after[k]));
   const where: Record<string, unknown> = { ...key };
   for (const k of [...guard, ...changed]) {

@@ -22,7 +22,13 @@ interface Queryable {
  * cursor in key order (the extra row only tells that there is a next page). Rows added or removed
  * meanwhile never shift a page.
  */
-export async function keysetPage<R>(db: Queryable, base: string, params: unknown[], keyset: Keyset<R>, page: PageRequest): Promise<Page<R>> {
+export async function keysetPage<R>(
+  db: Queryable,
+  base: string,
+  params: unknown[],
+  keyset: Keyset<R>,
+  page: PageRequest,
+): Promise<Page<R>> {
   const after = cursorKey(page, keyset.shape);
   const [{ count }] = (await db.query(`SELECT count(*)::int AS count FROM (${base}) AS q`, params)) as { count: number }[];
   const direction = keyset.direction ?? 'asc';

@@ -1,12 +1,5 @@
 /** What went wrong, independent of transport. Only apps/api maps kinds to HTTP status codes. */
-export type DomainErrorKind =
-  | 'invalid'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'not-found'
-  | 'conflict'
-  | 'precondition'
-  | 'too-large';
+export type DomainErrorKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'precondition' | 'too-large';
 
 export class DomainError extends Error {
   constructor(

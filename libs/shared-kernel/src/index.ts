@@ -8,4 +8,3 @@ export * from './actor';
 export * from './ttl-cache';
 export * from './semaphore';
 export * from './unit-of-work';
-

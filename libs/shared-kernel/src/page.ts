@@ -64,7 +64,9 @@ function fits(v: string | number, field: CursorField): boolean {
     case 'int':
       return typeof v === 'number' ? Number.isSafeInteger(v) : /^-?\d{1,15}$/.test(v);
     case 'number':
-      return typeof v === 'number' ? Number.isFinite(v) : /^-?\d{1,20}(\.\d{1,20})?(e[-+]?\d{1,3})?$/i.test(v) && Number.isFinite(Number(v));
+      return typeof v === 'number'
+        ? Number.isFinite(v)
+        : /^-?\d{1,20}(\.\d{1,20})?(e[-+]?\d{1,3})?$/i.test(v) && Number.isFinite(Number(v));
   }
 }
 

@@ -16,7 +16,17 @@ export type { ContentChange, ChangeOutcome, DocumentInput } from './domain/conte
 export type { MergeConflict } from './domain/content/merge';
 export type { Revision } from './domain/content/revision';
 export type { JsonDocument } from './domain/content/document';
-export { ContentQueryDto, PageQueryDto, PagesDto, RevisionDto, RevisionPageDto, pagesDto, revisionDto, pageWithBody, relativeRefs } from './http/revision.dto';
+export {
+  ContentQueryDto,
+  PageQueryDto,
+  PagesDto,
+  RevisionDto,
+  RevisionPageDto,
+  pagesDto,
+  revisionDto,
+  pageWithBody,
+  relativeRefs,
+} from './http/revision.dto';
 export { refToUrl } from './domain/content/markdown';
 export { SpaceDto, toSpaceDto } from './http/content-response.dto';
 export { spacePermissions } from './domain/access';

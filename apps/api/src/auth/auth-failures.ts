@@ -24,7 +24,9 @@ export class AuthFailureLimiter {
     const now = this.clock.now().getTime();
     if (limit === 0 || this.windows.count(address, now) < limit) return;
     const retryAfter = this.windows.retryAfter(address, now);
-    throw Object.assign(new HttpException(`Too many failed authentications from this address; retry in ${retryAfter} s`, 429), { retryAfter });
+    throw Object.assign(new HttpException(`Too many failed authentications from this address; retry in ${retryAfter} s`, 429), {
+      retryAfter,
+    });
   }
 
   failed(address: string): void {

@@ -137,7 +137,9 @@ function postgresIds(): Ids {
       execFileSync('groupadd', ['-f', 'postgres']);
       execFileSync('useradd', ['-g', 'postgres', '-M', '-s', '/usr/sbin/nologin', 'postgres']);
     } catch (e) {
-      throw new EmbeddedPostgresError(`Running as root, Quire needs a "postgres" user to run PostgreSQL as, and could not create one: ${String(e)}`);
+      throw new EmbeddedPostgresError(
+        `Running as root, Quire needs a "postgres" user to run PostgreSQL as, and could not create one: ${String(e)}`,
+      );
     }
     return read();
   }
@@ -245,7 +247,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     while (log.length > 200) log.shift();
   };
   const fail = (step: string, e: unknown): never => {
-    const reason = e instanceof Error ? e.message : e === undefined ? '' : String(e);
+    const reason = e instanceof Error ? e.message : e === undefined ? '' : JSON.stringify(e);
     throw new EmbeddedPostgresError(
       `Embedded PostgreSQL failed to ${step} (data dir ${databaseDir}, port ${port})${reason ? `: ${reason}` : ''}\n` +
         `--- postgres log (last lines) ---\n${log.slice(-30).join('\n')}`,
@@ -258,7 +260,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     writeFileSync(pwfile, `${PASSWORD}\n`, { mode: 0o600 });
     if (ids) chownSync(pwfile, ids.uid, ids.gid);
     try {
-      await run(bin('initdb'), [`--pgdata=${databaseDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--no-locale'], ids, keep);
+      await run(
+        bin('initdb'),
+        [`--pgdata=${databaseDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--no-locale'],
+        ids,
+        keep,
+      );
     } catch (e) {
       fail('initialise', e);
     } finally {
@@ -266,12 +273,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     }
   }
   await recoverOrphan(databaseDir);
-  const server = spawn(bin('postgres'), ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', ...(options.extraFlags ?? [])], {
-    ...(ids ?? {}),
-    env: { ...process.env, LC_MESSAGES: 'C' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const server = spawn(
+    bin('postgres'),
+    ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', ...(options.extraFlags ?? [])],
+    {
+      ...(ids ?? {}),
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   let exited = false;
   const exit = new Promise<void>((done) => server.on('exit', () => ((exited = true), done())));
   try {

@@ -1,8 +1,6 @@
 import { Db } from '@app/persistence';
 import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ErrorDto, Public } from '@app/http-kit';
 
 class HealthDto {

@@ -40,7 +40,10 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       return;
     }
     // A route may have set another Content-Type (e.g. XML metadata): the envelope is always JSON.
-    res.status(status).type('application/json').json(details ? { error: { code: status, message, ...details } } : errorBody(status, message));
+    res
+      .status(status)
+      .type('application/json')
+      .json(details ? { error: { code: status, message, ...details } } : errorBody(status, message));
   }
 
   describe(exception: unknown): { status: number; message: string } {
@@ -50,7 +53,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       const response = exception.getResponse();
       let message = exception.message;
       if (typeof response === 'object' && response !== null && 'message' in response) {
-        const m = (response as { message: unknown }).message;
+        const m = response.message;
         message = Array.isArray(m) ? m.join('; ') : String(m);
       }
       if (status === 404 && /^Cannot [A-Z]+ /.test(message)) message = `No route: ${message.replace(/^Cannot /, '')}`;

@@ -74,7 +74,8 @@ export class PathParamPipe implements PipeTransform {
     if (metadata.type !== 'param' || typeof value !== 'string' || !metadata.data) return value;
     const name = metadata.data;
     if (name.endsWith('Id')) {
-      if (!ID_SHAPE.test(value)) throw new NotFoundError(RESOURCE_OF_PARAM[name] ?? 'Resource', value.replace(/[^\x20-\x7e]/g, '?').slice(0, 128));
+      if (!ID_SHAPE.test(value))
+        throw new NotFoundError(RESOURCE_OF_PARAM[name] ?? 'Resource', value.replace(/[^\x20-\x7e]/g, '?').slice(0, 128));
       return value;
     }
     const problem = stringProblem(value);

@@ -11,7 +11,8 @@ export function jsonDepthExceeds(body: Buffer, max: number = MAX_JSON_DEPTH): bo
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped byte
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped byte
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {

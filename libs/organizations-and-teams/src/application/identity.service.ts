@@ -1,6 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ConflictError, ForbiddenError, IdGenerator, InvalidInputError, NotFoundError, TtlCache, UnauthenticatedError } from '@app/shared-kernel';
+import {
+  Actor,
+  Clock,
+  ConflictError,
+  ForbiddenError,
+  IdGenerator,
+  InvalidInputError,
+  NotFoundError,
+  TtlCache,
+  UnauthenticatedError,
+} from '@app/shared-kernel';
 import { ApiToken, isUsable, TOKEN_PREFIX, TOKEN_VISIBLE_LENGTH, TokenRepository } from '../domain/api-token';
 import { MemberRepository } from '../domain/member';
 import { isEmail, normalizeEmail, User, UserRepository } from '../domain/user';
@@ -161,7 +171,9 @@ export class IdentityService {
     if (!isUsable(record, new Date(nowMs))) {
       throw new UnauthenticatedError(record.revokedAt ? 'The token has been revoked' : 'The token has expired');
     }
-    const actor: Actor = record.organizationId ? { userId: record.userId, tokenId: record.id, scope: record.organizationId } : { userId: record.userId, tokenId: record.id };
+    const actor: Actor = record.organizationId
+      ? { userId: record.userId, tokenId: record.id, scope: record.organizationId }
+      : { userId: record.userId, tokenId: record.id };
     this.cache.set(hash, { actor, expiresAt: record.expiresAt?.getTime() ?? null }, nowMs);
     return actor;
   }

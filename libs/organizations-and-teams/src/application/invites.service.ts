@@ -1,5 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ForbiddenError, IdGenerator, NotFoundError, Page, PageRequest, Role, strongestRole, reaches } from '@app/shared-kernel';
+import {
+  Actor,
+  Clock,
+  ForbiddenError,
+  IdGenerator,
+  NotFoundError,
+  Page,
+  PageRequest,
+  Role,
+  strongestRole,
+  reaches,
+} from '@app/shared-kernel';
 import { Invite, InviteRepository } from '../domain/invite';
 import { MemberRepository } from '../domain/member';
 import { OrganizationRepository } from '../domain/organization';

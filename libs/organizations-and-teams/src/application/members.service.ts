@@ -1,5 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ConflictError, ForbiddenError, InvalidInputError, NotFoundError, Page, PageRequest, reaches, Role, roleAtLeast } from '@app/shared-kernel';
+import {
+  Actor,
+  Clock,
+  ConflictError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+  Page,
+  PageRequest,
+  reaches,
+  Role,
+  roleAtLeast,
+} from '@app/shared-kernel';
 import { MemberFilter, MemberRepository, MemberSort, MemberView, SortOrder } from '../domain/member';
 import { OrganizationRepository } from '../domain/organization';
 import { TeamRepository, TeamRole, TeamView } from '../domain/team';
@@ -18,7 +30,14 @@ export class MembersService {
     private readonly clock: Clock,
   ) {}
 
-  list(actor: Actor, organizationId: string, filter: MemberFilter, sort: MemberSort, order: SortOrder, page: PageRequest): Promise<Page<MemberView>> {
+  list(
+    actor: Actor,
+    organizationId: string,
+    filter: MemberFilter,
+    sort: MemberSort,
+    order: SortOrder,
+    page: PageRequest,
+  ): Promise<Page<MemberView>> {
     return this.access.require(organizationId, actor, 'read').then(() => this.members.list(organizationId, filter, sort, order, page));
   }
 
@@ -57,7 +76,13 @@ export class MembersService {
     return (await this.members.view(organizationId, userId))!;
   }
 
-  async teamsOf(actor: Actor, organizationId: string, userId: string, title: string | undefined, page: PageRequest): Promise<Page<{ team: TeamView; role: TeamRole }>> {
+  async teamsOf(
+    actor: Actor,
+    organizationId: string,
+    userId: string,
+    title: string | undefined,
+    page: PageRequest,
+  ): Promise<Page<{ team: TeamView; role: TeamRole }>> {
     await this.access.require(organizationId, actor, 'read');
     if (!(await this.members.find(organizationId, userId))) throw new NotFoundError('Member', userId);
     return this.teams.teamsOfMember(organizationId, userId, title, page);
@@ -73,14 +98,22 @@ export class MembersService {
     if (await this.members.find(organizationId, actor.userId)) return;
     const user = await this.users.findById(actor.userId);
     const domain = user?.email.split('@')[1]?.toLowerCase();
-    if (!domain || !org.emailDomains.includes(domain)) throw new InvalidInputError('Your email domain does not allow joining this organization');
+    if (!domain || !org.emailDomains.includes(domain))
+      throw new InvalidInputError('Your email domain does not allow joining this organization');
     if (user!.emailAssertedBy !== null && user!.emailAssertedBy !== organizationId) {
       throw new ForbiddenError(
         'Your email address was asserted by the identity provider of another organization, not verified: it does not let you join by email domain (ask for an invite)',
       );
     }
     if (org.defaultRole === null) throw new InvalidInputError('This organization has no default role for people who join by email domain');
-    await this.members.upsert({ organizationId, userId: actor.userId, role: org.defaultRole, joinedAt: this.clock.now(), sso: false, disabled: false });
+    await this.members.upsert({
+      organizationId,
+      userId: actor.userId,
+      role: org.defaultRole,
+      joinedAt: this.clock.now(),
+      sso: false,
+      disabled: false,
+    });
     await this.access.forget(organizationId, actor.userId);
   }
 }

@@ -127,12 +127,22 @@ export class OrganizationsService {
 
   /** Creates an organization; the creator becomes its admin. */
   async create(actor: Actor, input: { title: string; emailDomains?: string[] }): Promise<OrganizationView> {
-    if (actor.scope !== undefined) throw new ForbiddenError('This token was issued by an SSO login and reaches only its own organization: it cannot create organizations');
+    if (actor.scope !== undefined)
+      throw new ForbiddenError(
+        'This token was issued by an SSO login and reaches only its own organization: it cannot create organizations',
+      );
     const now = this.clock.now();
     const organization = newOrganization(this.ids.next(), input.title, input.emailDomains ?? [], now);
     await this.uow.run(async () => {
       await this.organizations.insert(organization);
-      await this.members.upsert({ organizationId: organization.id, userId: actor.userId, role: 'admin', joinedAt: now, sso: false, disabled: false });
+      await this.members.upsert({
+        organizationId: organization.id,
+        userId: actor.userId,
+        role: 'admin',
+        joinedAt: now,
+        sso: false,
+        disabled: false,
+      });
     });
     await this.access.forget(organization.id, actor.userId);
     return { organization, role: 'admin', ownTeam: false };
@@ -187,4 +197,3 @@ export class OrganizationsService {
     return this.create({ userId, tokenId: 'system' }, { title });
   }
 }
-

@@ -189,11 +189,19 @@ export class SsoService {
           : await this.identity.getUser(decision.userId);
       if (decision.kind !== 'linked') {
         const link = { providerId: p.id, nameId: asserted.nameID, userId: user.id, organizationId: org.id, createdAt: now };
-        if (!(await this.ssoIdentities.insert(link))) throw new ConflictError('Another login of this identity was completing at the same time; sign in again');
+        if (!(await this.ssoIdentities.insert(link)))
+          throw new ConflictError('Another login of this identity was completing at the same time; sign in again');
       }
       const member = await this.members.find(org.id, user.id);
       const role: Role = member?.role ?? p.defaultRole ?? org.defaultRole ?? 'read';
-      await this.members.upsert({ organizationId: org.id, userId: user.id, role, joinedAt: member?.joinedAt ?? now, sso: true, disabled: member?.disabled ?? false });
+      await this.members.upsert({
+        organizationId: org.id,
+        userId: user.id,
+        role,
+        joinedAt: member?.joinedAt ?? now,
+        sso: true,
+        disabled: member?.disabled ?? false,
+      });
       if (p.defaultTeamId && (await this.teams.view(org.id, p.defaultTeamId))) {
         await this.teams.applyMembers(org.id, p.defaultTeamId, new Map([[user.id, null]]), new Set(), now);
       }

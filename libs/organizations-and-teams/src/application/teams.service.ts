@@ -1,5 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ForbiddenError, IdGenerator, InvalidInputError, NotFoundError, Page, PageRequest, Role, roleAtLeast } from '@app/shared-kernel';
+import {
+  Actor,
+  Clock,
+  ForbiddenError,
+  IdGenerator,
+  InvalidInputError,
+  NotFoundError,
+  Page,
+  PageRequest,
+  Role,
+  roleAtLeast,
+} from '@app/shared-kernel';
 import { MemberRepository } from '../domain/member';
 import { checkTeamTitle, planTeamMembers, Team, TeamMemberView, teamPermissions, TeamRepository, TeamRole, TeamView } from '../domain/team';
 import { isEmail, normalizeEmail, UserRepository } from '../domain/user';
@@ -26,7 +37,12 @@ export class TeamsService {
     return views.map((view) => ({ view, permissions: teamPermissions(role, owned.has(view.team.id) ? 'owner' : null) }));
   }
 
-  async list(actor: Actor, organizationId: string, filter: { owner?: string; title?: string }, page: PageRequest): Promise<Page<TeamForCaller>> {
+  async list(
+    actor: Actor,
+    organizationId: string,
+    filter: { owner?: string; title?: string },
+    page: PageRequest,
+  ): Promise<Page<TeamForCaller>> {
     const role = await this.access.require(organizationId, actor, 'read');
     let ownedBy: string | undefined;
     if (filter.owner !== undefined) {
@@ -72,7 +88,10 @@ export class TeamsService {
   /** Known users among references (ids or emails): reference → user id. */
   private async usersByRef(refs: string[]): Promise<Map<string, string>> {
     const emails = refs.filter(isEmail);
-    const [byId, byEmail] = await Promise.all([this.users.findByIds(refs.filter((r) => !isEmail(r))), this.users.findByEmails([...new Set(emails.map(normalizeEmail))])]);
+    const [byId, byEmail] = await Promise.all([
+      this.users.findByIds(refs.filter((r) => !isEmail(r))),
+      this.users.findByEmails([...new Set(emails.map(normalizeEmail))]),
+    ]);
     const ids = new Set(byId.map((u) => u.id));
     const emailToId = new Map(byEmail.map((u) => [u.email, u.id]));
     const out = new Map<string, string>();
@@ -87,7 +106,10 @@ export class TeamsService {
     await this.access.require(organizationId, actor, 'admin');
     const members = await this.resolveMembers(organizationId, input.members ?? [], 'members');
     const team: Team = { id: this.ids.next(), organizationId, title: checkTeamTitle(input.title), createdAt: this.clock.now() };
-    await this.teams.insert(team, [...new Set(members)].map((userId) => ({ userId, role: 'member' as const })));
+    await this.teams.insert(
+      team,
+      [...new Set(members)].map((userId) => ({ userId, role: 'member' as const })),
+    );
     return this.load(actor, organizationId, team.id);
   }
 

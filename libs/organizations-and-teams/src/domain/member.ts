@@ -51,7 +51,13 @@ export abstract class MemberRepository {
   abstract shareOrganization(userA: string, userB: string, within?: string): Promise<boolean>;
   /** The user's organizations (`only` that one, when given: a scoped token's). */
   abstract listOrganizationsOfUser(userId: string, page: PageRequest, only?: string): Promise<Page<MembershipOfUser>>;
-  abstract list(organizationId: string, filter: MemberFilter, sort: MemberSort, order: SortOrder, page: PageRequest): Promise<Page<MemberView>>;
+  abstract list(
+    organizationId: string,
+    filter: MemberFilter,
+    sort: MemberSort,
+    order: SortOrder,
+    page: PageRequest,
+  ): Promise<Page<MemberView>>;
   abstract view(organizationId: string, userId: string): Promise<MemberView | null>;
   /** Changes a role atomically; refuses to leave the organization without an admin. */
   abstract changeRole(organizationId: string, userId: string, role: Role): Promise<RoleChange>;

@@ -13,7 +13,17 @@ export const ORGANIZATION_USE_CASES = [
   'other',
 ] as const;
 export const ORGANIZATION_COMMUNITY_TYPES = ['nonProfit', 'openSource', 'education'] as const;
-export const BILLING_PRODUCTS = ['free_2024', 'plus_2024', 'pro_2024', 'enterprise_2024', 'community_2024', 'free', 'plus', 'pro', 'internal'] as const;
+export const BILLING_PRODUCTS = [
+  'free_2024',
+  'plus_2024',
+  'pro_2024',
+  'enterprise_2024',
+  'community_2024',
+  'free',
+  'plus',
+  'pro',
+  'internal',
+] as const;
 export const MERGE_RULE_KINDS_WITH_USERS = ['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass'] as const;
 export const MERGE_RULE_KINDS_PLAIN = [
   'require_at_least_one_review',
@@ -32,8 +42,7 @@ export type OrganizationCommunityType = (typeof ORGANIZATION_COMMUNITY_TYPES)[nu
 export type BillingProduct = (typeof BILLING_PRODUCTS)[number];
 
 export type MergeRule =
-  | { rule: (typeof MERGE_RULE_KINDS_WITH_USERS)[number]; users: string[] }
-  | { rule: (typeof MERGE_RULE_KINDS_PLAIN)[number] };
+  { rule: (typeof MERGE_RULE_KINDS_WITH_USERS)[number]; users: string[] } | { rule: (typeof MERGE_RULE_KINDS_PLAIN)[number] };
 
 /** Organization-level merge rules (official MergeRulesStandaloneConfiguration). */
 export type OrganizationMergeRules = { type: 'none' } | { type: 'rules'; rules: MergeRule[] };

@@ -26,10 +26,7 @@ export abstract class SsoIdentityRepository {
  *   email to its own organization only, so it must not reach an account Quire did not link to it.
  */
 export type SsoAccountDecision =
-  | { kind: 'linked'; userId: string }
-  | { kind: 'link'; userId: string }
-  | { kind: 'create' }
-  | { kind: 'refuse' };
+  { kind: 'linked'; userId: string } | { kind: 'link'; userId: string } | { kind: 'create' } | { kind: 'refuse' };
 
 export function decideSsoAccount(
   linkedUserId: string | null,

@@ -63,7 +63,18 @@ export abstract class TeamRepository {
   abstract ownedTeamIds(organizationId: string, userId: string): Promise<Set<string>>;
   abstract listMembers(organizationId: string, teamId: string, page: PageRequest): Promise<Page<TeamMemberView>>;
   /** Applies adds (role null keeps an existing role, else `member`), role changes and removals in one transaction. */
-  abstract applyMembers(organizationId: string, teamId: string, upsert: Map<string, TeamRole | null>, remove: Set<string>, at: Date): Promise<void>;
+  abstract applyMembers(
+    organizationId: string,
+    teamId: string,
+    upsert: Map<string, TeamRole | null>,
+    remove: Set<string>,
+    at: Date,
+  ): Promise<void>;
   abstract removeMember(teamId: string, userId: string): Promise<boolean>;
-  abstract teamsOfMember(organizationId: string, userId: string, title: string | undefined, page: PageRequest): Promise<Page<{ team: TeamView; role: TeamRole }>>;
+  abstract teamsOfMember(
+    organizationId: string,
+    userId: string,
+    title: string | undefined,
+    page: PageRequest,
+  ): Promise<Page<{ team: TeamView; role: TeamRole }>>;
 }

@@ -79,7 +79,11 @@ export function mergeRulesProblem(value: unknown): string | null {
     if (typeof r !== 'object' || r === null) return 'each rule must be an object';
     const rule = r as Record<string, unknown>;
     if ((MERGE_RULE_KINDS_WITH_USERS as readonly unknown[]).includes(rule.rule)) {
-      if (!Array.isArray(rule.users) || rule.users.length > 100 || !rule.users.every((u) => typeof u === 'string' && u.length > 0 && u.length <= 100)) {
+      if (
+        !Array.isArray(rule.users) ||
+        rule.users.length > 100 ||
+        !rule.users.every((u) => typeof u === 'string' && u.length > 0 && u.length <= 100)
+      ) {
         return `rule "${String(rule.rule)}" needs users: an array of up to 100 user ids`;
       }
       if (Object.keys(rule).some((k) => k !== 'rule' && k !== 'users')) return `rule "${String(rule.rule)}" has unknown members`;
@@ -95,7 +99,10 @@ export function mergeRulesProblem(value: unknown): string | null {
 export class MergeRulesDto {
   @ApiProperty({ enum: ['none', 'rules'] })
   type: 'none' | 'rules';
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object', properties: { rule: { type: 'string' }, users: { type: 'array', items: { type: 'string' } } } } })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'object', properties: { rule: { type: 'string' }, users: { type: 'array', items: { type: 'string' } } } },
+  })
   rules?: { rule: string; users?: string[] }[];
 }
 

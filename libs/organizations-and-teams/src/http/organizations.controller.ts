@@ -24,7 +24,12 @@ export class OrganizationsController {
   @Post()
   @ApiOperation({ operationId: 'createOrganization', summary: 'Create an organization; the caller becomes its admin' })
   @ApiCreatedResponse({ type: OrganizationDto })
-  async create(@CurrentActor() actor: Actor, @Body() body: CreateOrganizationDto, @RequestLinks() links: Links, @Res({ passthrough: true }) res: Response) {
+  async create(
+    @CurrentActor() actor: Actor,
+    @Body() body: CreateOrganizationDto,
+    @RequestLinks() links: Links,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const view = await this.organizations.create(actor, body);
     const dto = toOrganizationDto(view.organization, view.role, links, view.ownTeam);
     res.location(dto.urls.location);
@@ -43,7 +48,12 @@ export class OrganizationsController {
   @ApiOperation({ operationId: 'updateOrganizationById', summary: 'Update an organization (admins)' })
   @ApiOkResponse({ type: OrganizationDto })
   @ApiConflictResponse({ type: ErrorDto, description: 'The hostname is used by another organization' })
-  async update(@CurrentActor() actor: Actor, @Param('organizationId') id: string, @Body() body: UpdateOrganizationDto, @RequestLinks() links: Links) {
+  async update(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') id: string,
+    @Body() body: UpdateOrganizationDto,
+    @RequestLinks() links: Links,
+  ) {
     const view = await this.organizations.update(actor, id, body);
     return toOrganizationDto(view.organization, view.role, links, view.ownTeam);
   }

@@ -11,7 +11,18 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Actor } from '@app/shared-kernel';
-import { ApiDeleteOperation, ApiStandardErrors, CurrentActor, ErrorDto, Links, listEnvelope, ListOf, ListQueryDto, RequestLinks, setDeleteStatus } from '@app/http-kit';
+import {
+  ApiDeleteOperation,
+  ApiStandardErrors,
+  CurrentActor,
+  ErrorDto,
+  Links,
+  listEnvelope,
+  ListOf,
+  ListQueryDto,
+  RequestLinks,
+  setDeleteStatus,
+} from '@app/http-kit';
 import { InvitesService } from '../application/invites.service';
 import { MembersService } from '../application/members.service';
 import { TeamsService } from '../application/teams.service';
@@ -47,20 +58,40 @@ export class MembersController {
   @Get('members')
   @ApiOperation({ operationId: 'listMembersInOrganizationById', summary: 'List the members of an organization' })
   @ApiOkResponse({ type: ListOf(MemberDto) })
-  async list(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Query() q: ListMembersQueryDto, @RequestLinks() links: Links) {
-    const page = await this.members.list(actor, org, { role: q.role, search: q.search }, q.sort ?? 'joinedAt', q.order ?? 'desc', q.toPageRequest());
+  async list(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Query() q: ListMembersQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    const page = await this.members.list(
+      actor,
+      org,
+      { role: q.role, search: q.search },
+      q.sort ?? 'joinedAt',
+      q.order ?? 'desc',
+      q.toPageRequest(),
+    );
     return listEnvelope(page, (v) => toMemberDto(v, links));
   }
 
   @Get('members/:userId')
   @ApiOperation({ operationId: 'getMemberInOrganizationById', summary: 'Get a member of an organization' })
   @ApiOkResponse({ type: MemberDto })
-  async get(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('userId') userId: string, @RequestLinks() links: Links) {
+  async get(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('userId') userId: string,
+    @RequestLinks() links: Links,
+  ) {
     return toMemberDto(await this.members.get(actor, org, userId), links);
   }
 
   @Patch('members/:userId')
-  @ApiOperation({ operationId: 'updateMemberInOrganizationById', summary: "Change a member's role (admins); the last admin cannot be demoted (409)" })
+  @ApiOperation({
+    operationId: 'updateMemberInOrganizationById',
+    summary: "Change a member's role (admins); the last admin cannot be demoted (409)",
+  })
   @ApiOkResponse({ type: MemberDto })
   @ApiConflictResponse({ type: ErrorDto, description: 'The organization would have no admin left' })
   async update(
@@ -74,9 +105,18 @@ export class MembersController {
   }
 
   @Delete('members/:userId')
-  @ApiDeleteOperation('removeMemberFromOrganizationById', 'Remove a member (admins; anyone can remove themselves); the last admin cannot be removed (409)', 'The member')
+  @ApiDeleteOperation(
+    'removeMemberFromOrganizationById',
+    'Remove a member (admins; anyone can remove themselves); the last admin cannot be removed (409)',
+    'The member',
+  )
   @ApiConflictResponse({ type: ErrorDto, description: 'The organization would have no admin left' })
-  async remove(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('userId') userId: string, @Res({ passthrough: true }) res: Response) {
+  async remove(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('userId') userId: string,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     setDeleteStatus(res, await this.members.remove(actor, org, userId));
   }
 
@@ -84,7 +124,12 @@ export class MembersController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'setUserAsSSOMemberForOrganization', summary: 'Let a member sign in through SSO (admins)' })
   @ApiOkResponse({ type: MemberDto })
-  async markSso(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('userId') userId: string, @RequestLinks() links: Links) {
+  async markSso(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('userId') userId: string,
+    @RequestLinks() links: Links,
+  ) {
     return toMemberDto(await this.members.markSso(actor, org, userId), links);
   }
 
@@ -92,7 +137,12 @@ export class MembersController {
   @ApiTags('teams')
   @ApiOperation({ operationId: 'listTeamsForOrganizationMember', summary: 'List the teams of a member' })
   @ApiOkResponse({ type: ListOf(MemberTeamItemDto) })
-  async teams(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('userId') userId: string, @Query() q: TitleQueryDto) {
+  async teams(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('userId') userId: string,
+    @Query() q: TitleQueryDto,
+  ) {
     const page = await this.members.teamsOf(actor, org, userId, q.title, q.toPageRequest());
     return listEnvelope(page, (t) => ({ team: toTeamDto(t.team, { admin: false, view: true }), member: { role: t.role } }));
   }
@@ -141,31 +191,55 @@ export class TeamsController {
   @Patch(':teamId')
   @ApiOperation({ operationId: 'updateTeamInOrganizationById', summary: 'Rename a team (admins and team owners)' })
   @ApiOkResponse({ type: TeamDto })
-  async update(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('teamId') teamId: string, @Body() body: UpdateTeamDto) {
+  async update(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('teamId') teamId: string,
+    @Body() body: UpdateTeamDto,
+  ) {
     const t = await this.teams.rename(actor, org, teamId, body.title);
     return toTeamDto(t.view, t.permissions);
   }
 
   @Delete(':teamId')
   @ApiDeleteOperation('removeTeamFromOrganizationById', 'Delete a team (admins and team owners)', 'The team')
-  async delete(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('teamId') teamId: string, @Res({ passthrough: true }) res: Response) {
+  async delete(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('teamId') teamId: string,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     setDeleteStatus(res, await this.teams.delete(actor, org, teamId));
   }
 
   @Get(':teamId/members')
   @ApiOperation({ operationId: 'listTeamMembersInOrganizationById', summary: 'List the members of a team' })
   @ApiOkResponse({ type: ListOf(TeamMemberItemDto) })
-  async members(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('teamId') teamId: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
+  async members(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('teamId') teamId: string,
+    @Query() q: ListQueryDto,
+    @RequestLinks() links: Links,
+  ) {
     const page = await this.teams.listMembers(actor, org, teamId, q.toPageRequest());
     return listEnvelope(page, (m) => toTeamMemberItem(m, links));
   }
 
   @Put(':teamId/members')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'updateMembersInOrganizationTeam', summary: 'Add, remove and set roles of team members in one atomic change' })
+  @ApiOperation({
+    operationId: 'updateMembersInOrganizationTeam',
+    summary: 'Add, remove and set roles of team members in one atomic change',
+  })
   @ApiBody({ type: UpdateTeamMembersDto })
   @ApiNoContentResponse({ description: 'Members have been updated' })
-  async updateMembers(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('teamId') teamId: string, @Body() body: UpdateTeamMembersDto): Promise<void> {
+  async updateMembers(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('teamId') teamId: string,
+    @Body() body: UpdateTeamMembersDto,
+  ): Promise<void> {
     await this.teams.updateMembers(actor, org, teamId, body);
   }
 
@@ -230,14 +304,24 @@ export class InvitesController {
   @Patch('link-invites/:inviteId')
   @ApiOperation({ operationId: 'updateOrganizationInviteById', summary: 'Change the role of an invite link (admins)' })
   @ApiOkResponse({ type: InviteDto })
-  async update(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('inviteId') id: string, @Body() body: UpdateInviteDto) {
+  async update(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('inviteId') id: string,
+    @Body() body: UpdateInviteDto,
+  ) {
     const invite = await this.invites.updateRole(actor, org, id, body.role);
     return toInviteDto(invite, await this.invites.redundantFor(actor, invite));
   }
 
   @Delete('link-invites/:inviteId')
   @ApiDeleteOperation('deleteOrganizationInviteById', 'Delete an invite link (admins)', 'The invite')
-  async delete(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('inviteId') id: string, @Res({ passthrough: true }) res: Response) {
+  async delete(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('inviteId') id: string,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     setDeleteStatus(res, await this.invites.delete(actor, org, id));
   }
 

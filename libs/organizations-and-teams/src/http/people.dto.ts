@@ -108,13 +108,19 @@ export class PutTeamMemberDto {
 
 /** `memberships`: an object of user id → { role: "owner" | "member" } (at most 1000). */
 function membershipsProblem(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'memberships must map user ids to {"role": "owner" | "member"}';
-  const entries = Object.entries(value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return 'memberships must map user ids to {"role": "owner" | "member"}';
+  const entries = Object.entries(value as Record<string, unknown>);
   const ok =
     entries.length <= 1000 &&
     entries.every(
       ([k, v]) =>
-        k.length > 0 && k.length <= 320 && typeof v === 'object' && v !== null && Object.keys(v).length === 1 && (TEAM_ROLES as readonly unknown[]).includes((v as { role?: unknown }).role),
+        k.length > 0 &&
+        k.length <= 320 &&
+        typeof v === 'object' &&
+        v !== null &&
+        Object.keys(v).length === 1 &&
+        (TEAM_ROLES as readonly unknown[]).includes((v as { role?: unknown }).role),
     );
   return ok ? null : 'memberships must map user ids to {"role": "owner" | "member"}';
 }
@@ -125,7 +131,11 @@ export class UpdateTeamMembersDto {
   /** Users to remove: user ids or emails (a user also in `add` ends up removed) */
   @Optional() @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) @MaxLength(320, { each: true }) remove?: string[];
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { $ref: '#/components/schemas/TeamMemberRoleDto' }, description: 'Role per user id' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { $ref: '#/components/schemas/TeamMemberRoleDto' },
+    description: 'Role per user id',
+  })
   @Optional()
   @Satisfies(membershipsProblem)
   memberships?: Record<string, TeamMemberRoleDto>;
@@ -149,7 +159,15 @@ export class TeamDto {
 }
 
 export function toTeamDto(v: TeamView, permissions: { admin: boolean; view: boolean }): TeamDto {
-  return { object: 'team', id: v.team.id, title: v.team.title, members: v.members, spaces: 0, createdAt: v.team.createdAt.toISOString(), permissions };
+  return {
+    object: 'team',
+    id: v.team.id,
+    title: v.team.title,
+    members: v.members,
+    spaces: 0,
+    createdAt: v.team.createdAt.toISOString(),
+    permissions,
+  };
 }
 
 export class TeamMembershipDto {
@@ -201,4 +219,3 @@ export class InviteDto {
 export function toInviteDto(i: Invite, redundant: boolean): InviteDto {
   return { object: 'invite', id: i.id, role: i.role, redundant };
 }
-

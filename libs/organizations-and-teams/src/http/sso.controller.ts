@@ -1,16 +1,19 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiConsumes,
-  ApiCreatedResponse,
-  ApiFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Actor } from '@app/shared-kernel';
-import { ApiDeleteOperation, ApiStandardErrors, CurrentActor, Links, listEnvelope, ListOf, ListQueryDto, Public, RequestLinks, setDeleteStatus } from '@app/http-kit';
+import {
+  ApiDeleteOperation,
+  ApiStandardErrors,
+  CurrentActor,
+  Links,
+  listEnvelope,
+  ListOf,
+  ListQueryDto,
+  Public,
+  RequestLinks,
+  setDeleteStatus,
+} from '@app/http-kit';
 import { SsoService } from '../application/sso.service';
 import {
   CreateSamlProviderDto,
@@ -44,7 +47,13 @@ export class SamlProvidersController {
   @Post('saml')
   @ApiOperation({ operationId: 'createOrganizationSAMLProvider', summary: 'Create a SAML provider (admins)' })
   @ApiCreatedResponse({ type: SamlProviderDto })
-  async create(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Body() body: CreateSamlProviderDto, @RequestLinks() links: Links, @Res({ passthrough: true }) res: Response) {
+  async create(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Body() body: CreateSamlProviderDto,
+    @RequestLinks() links: Links,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const dto = toSamlProviderDto(await this.sso.create(actor, org, { ...patchOf(body), label: body.label }), links);
     res.location(dto.urls.location);
     return dto;
@@ -53,7 +62,12 @@ export class SamlProvidersController {
   @Get('saml/:samlProviderId')
   @ApiOperation({ operationId: 'getOrganizationSAMLProviderById', summary: 'Get a SAML provider (admins)' })
   @ApiOkResponse({ type: SamlProviderDto })
-  async get(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('samlProviderId') id: string, @RequestLinks() links: Links) {
+  async get(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('samlProviderId') id: string,
+    @RequestLinks() links: Links,
+  ) {
     return toSamlProviderDto(await this.sso.get(actor, org, id), links);
   }
 
@@ -72,14 +86,23 @@ export class SamlProvidersController {
 
   @Delete('saml/:samlProviderId')
   @ApiDeleteOperation('deleteOrganizationSAMLProvider', 'Delete a SAML provider (admins)', 'SAML provider')
-  async delete(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @Param('samlProviderId') id: string, @Res({ passthrough: true }) res: Response) {
+  async delete(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Param('samlProviderId') id: string,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     setDeleteStatus(res, await this.sso.delete(actor, org, id));
   }
 
   @Get('sso')
   @ApiOperation({ operationId: 'listSSOProviderLoginsInOrganization', summary: 'List the SSO logins of an organization (members)' })
   @ApiOkResponse({ type: SsoLoginInfoListDto })
-  async logins(@CurrentActor() actor: Actor, @Param('organizationId') org: string, @RequestLinks() links: Links): Promise<SsoLoginInfoListDto> {
+  async logins(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @RequestLinks() links: Links,
+  ): Promise<SsoLoginInfoListDto> {
     const providers = await this.sso.logins(actor, org);
     return { items: providers.map((p) => ({ id: p.id, label: p.label, startURL: serviceProviderUrls(links, p.id).startURL })) };
   }
@@ -93,7 +116,10 @@ export class SsoLoginController {
   constructor(private readonly sso: SsoService) {}
 
   @Get('start')
-  @ApiOperation({ operationId: 'startSamlLogin', summary: "Redirects the browser to the identity provider with an AuthnRequest (HTTP-Redirect binding)" })
+  @ApiOperation({
+    operationId: 'startSamlLogin',
+    summary: 'Redirects the browser to the identity provider with an AuthnRequest (HTTP-Redirect binding)',
+  })
   @ApiFoundResponse({ description: 'Redirect to the identity provider' })
   async start(@Param('providerId') id: string, @RequestLinks() links: Links, @Res() res: Response): Promise<void> {
     res.redirect(302, await this.sso.startLogin(id, serviceProviderUrls(links, id)));
@@ -103,7 +129,10 @@ export class SsoLoginController {
   @HttpCode(200)
   @ApiConsumes('application/x-www-form-urlencoded', 'application/json')
   @ApiBody({ type: SamlResponseDto })
-  @ApiOperation({ operationId: 'consumeSamlResponse', summary: 'Assertion Consumer Service: verifies the SAMLResponse and returns an API token' })
+  @ApiOperation({
+    operationId: 'consumeSamlResponse',
+    summary: 'Assertion Consumer Service: verifies the SAMLResponse and returns an API token',
+  })
   @ApiOkResponse({ type: SsoLoginResultDto })
   async acs(@Param('providerId') id: string, @Body() body: SamlResponseDto, @RequestLinks() links: Links): Promise<SsoLoginResultDto> {
     const login = await this.sso.completeLogin(id, serviceProviderUrls(links, id), body.SAMLResponse);

@@ -21,7 +21,11 @@ export class CreateSamlProviderDto {
   ssoURL?: string;
   /** Id of a team of the organization that people who sign in join */
   @Optional() @IsString() @MaxLength(100) defaultTeam?: string;
-  @ApiPropertyOptional({ enum: ROLES, nullable: true, description: 'Role of people who sign in for the first time (null: the organization default)' })
+  @ApiPropertyOptional({
+    enum: ROLES,
+    nullable: true,
+    description: 'Role of people who sign in for the first time (null: the organization default)',
+  })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsIn(ROLES)
@@ -51,7 +55,8 @@ export class SamlProviderDto {
   defaultTeam?: TeamDto;
   @ApiProperty({ enum: ROLES, nullable: true }) defaultRole: Role | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ enum: ['pending', 'active'], description: 'pending until fully configured and a login completed' }) status: 'pending' | 'active';
+  @ApiProperty({ enum: ['pending', 'active'], description: 'pending until fully configured and a login completed' }) status:
+    'pending' | 'active';
   service: ServiceProviderDto;
   urls: SamlProviderUrlsDto;
 }

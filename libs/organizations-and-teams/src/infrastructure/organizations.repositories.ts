@@ -106,7 +106,10 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
     return updateChanged(this.rows, { id: before.id }, organizationToRow(before), organizationToRow(after), []);
   }
   async hostnameTaken(hostname: string, exceptOrganizationId: string): Promise<boolean> {
-    return this.rows.createQueryBuilder('o').where('o.hostname = :hostname AND o.id <> :id', { hostname, id: exceptOrganizationId }).getExists();
+    return this.rows
+      .createQueryBuilder('o')
+      .where('o.hostname = :hostname AND o.id <> :id', { hostname, id: exceptOrganizationId })
+      .getExists();
   }
 }
 
@@ -175,14 +178,20 @@ export class TypeOrmMemberRepository extends MemberRepository {
       this.db,
       base,
       [userId, only ?? null],
-      { columns: ['q.joined_at', 'q.organization_id'], shape: ['timestamp', 'text'], keyOf: (r) => [r.joined_at.toISOString(), r.organization_id] },
+      {
+        columns: ['q.joined_at', 'q.organization_id'],
+        shape: ['timestamp', 'text'],
+        keyOf: (r) => [r.joined_at.toISOString(), r.organization_id],
+      },
       page,
     );
     const orgs = members.items.length ? await this.organizations.findBy({ id: In(members.items.map((m) => m.organization_id)) }) : [];
     const byId = new Map(orgs.map((o) => [o.id, organizationToDomain(o)]));
     return {
       ...members,
-      items: members.items.filter((m) => byId.has(m.organization_id)).map((m) => ({ organization: byId.get(m.organization_id)!, role: m.role as Role })),
+      items: members.items
+        .filter((m) => byId.has(m.organization_id))
+        .map((m) => ({ organization: byId.get(m.organization_id)!, role: m.role as Role })),
     };
   }
 }

@@ -48,7 +48,8 @@ function parse(payload: string): AccessChange | null {
   try {
     const c = JSON.parse(payload) as Partial<Record<string, unknown>>;
     if (c.kind === 'token' && typeof c.hash === 'string') return { kind: 'token', hash: c.hash };
-    if (c.kind === 'role' && typeof c.organizationId === 'string' && typeof c.userId === 'string') return { kind: 'role', organizationId: c.organizationId, userId: c.userId };
+    if (c.kind === 'role' && typeof c.organizationId === 'string' && typeof c.userId === 'string')
+      return { kind: 'role', organizationId: c.organizationId, userId: c.userId };
   } catch {
     // not ours
   }

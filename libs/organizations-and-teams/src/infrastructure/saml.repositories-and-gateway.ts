@@ -2,9 +2,15 @@ import { Db, isoSortKey, keysetPage } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import { InvalidInputError, mapPage, Page, PageRequest, Role } from '@app/shared-kernel';
-import { isConfigured, SamlGateway, SamlIdentity, SamlProvider, SamlProviderRepository, ServiceProviderUrls } from '../domain/saml-provider';
+import {
+  isConfigured,
+  SamlGateway,
+  SamlIdentity,
+  SamlProvider,
+  SamlProviderRepository,
+  ServiceProviderUrls,
+} from '../domain/saml-provider';
 import { SsoIdentity, SsoIdentityRepository } from '../domain/sso-identity';
-
 
 const REQUEST_TTL_MS = 10 * 60_000;
 
@@ -45,15 +51,26 @@ export class SqlSamlProviderRepository extends SamlProviderRepository {
   async list(organizationId: string, page: PageRequest): Promise<Page<SamlProvider>> {
     const base = `SELECT p.*, ${isoSortKey('p.created_at')} AS sort_key
       FROM saml_providers p WHERE p.organization_id = $1`;
-    const rows = await keysetPage<ProviderRow>(this.ds, base, [organizationId], { columns: ['q.sort_key', 'q.id'], shape: ['text', 'text'], keyOf: (r) => [r.sort_key!, r.id] }, page);
+    const rows = await keysetPage<ProviderRow>(
+      this.ds,
+      base,
+      [organizationId],
+      { columns: ['q.sort_key', 'q.id'], shape: ['text', 'text'], keyOf: (r) => [r.sort_key!, r.id] },
+      page,
+    );
     return mapPage(rows, provider);
   }
   async listAll(organizationId: string): Promise<SamlProvider[]> {
-    const rows: ProviderRow[] = await this.ds.query('SELECT * FROM saml_providers WHERE organization_id = $1 ORDER BY created_at, id', [organizationId]);
+    const rows: ProviderRow[] = await this.ds.query('SELECT * FROM saml_providers WHERE organization_id = $1 ORDER BY created_at, id', [
+      organizationId,
+    ]);
     return rows.map(provider);
   }
   async find(organizationId: string, id: string): Promise<SamlProvider | null> {
-    const rows: ProviderRow[] = await this.ds.query('SELECT * FROM saml_providers WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+    const rows: ProviderRow[] = await this.ds.query('SELECT * FROM saml_providers WHERE organization_id = $1 AND id = $2', [
+      organizationId,
+      id,
+    ]);
     return rows.length ? provider(rows[0]) : null;
   }
   async findById(id: string): Promise<SamlProvider | null> {
@@ -75,7 +92,7 @@ export class SqlSamlProviderRepository extends SamlProviderRepository {
     );
   }
   async delete(organizationId: string, id: string): Promise<boolean> {
-    const [, affected] = await this.ds.query('DELETE FROM saml_providers WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+    const affected = await this.ds.execute('DELETE FROM saml_providers WHERE organization_id = $1 AND id = $2', [organizationId, id]);
     return affected > 0;
   }
   async rememberAssertion(providerId: string, assertionId: string, until: Date): Promise<boolean> {
@@ -98,7 +115,9 @@ export class SqlSsoIdentityRepository extends SsoIdentityRepository {
       'SELECT user_id, organization_id, created_at FROM sso_identities WHERE provider_id = $1 AND name_id = $2',
       [providerId, nameId],
     );
-    return rows.length ? { providerId, nameId, userId: rows[0].user_id, organizationId: rows[0].organization_id, createdAt: rows[0].created_at } : null;
+    return rows.length
+      ? { providerId, nameId, userId: rows[0].user_id, organizationId: rows[0].organization_id, createdAt: rows[0].created_at }
+      : null;
   }
   async insert(i: SsoIdentity): Promise<boolean> {
     const rows: unknown[] = await this.db.query(
@@ -120,7 +139,10 @@ class PgRequestCache implements CacheProvider {
     private readonly providerId: string,
   ) {}
   async saveAsync(key: string, value: string) {
-    await this.ds.query('INSERT INTO saml_requests (id, provider_id, created_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING', [key, this.providerId]);
+    await this.ds.query('INSERT INTO saml_requests (id, provider_id, created_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING', [
+      key,
+      this.providerId,
+    ]);
     return { value, createdAt: Date.now() };
   }
   async getAsync(key: string): Promise<string | null> {
@@ -143,8 +165,19 @@ function firstString(v: unknown): string | null {
   return null;
 }
 
-const EMAIL_ATTRIBUTES = ['email', 'mail', 'emailAddress', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress', 'urn:oid:0.9.2342.19200300.100.1.3'];
-const NAME_ATTRIBUTES = ['displayName', 'name', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name', 'urn:oid:2.16.840.1.113730.3.1.241'];
+const EMAIL_ATTRIBUTES = [
+  'email',
+  'mail',
+  'emailAddress',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+  'urn:oid:0.9.2342.19200300.100.1.3',
+];
+const NAME_ATTRIBUTES = [
+  'displayName',
+  'name',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name',
+  'urn:oid:2.16.840.1.113730.3.1.241',
+];
 
 /** The SAML protocol through @node-saml/node-saml. */
 @Injectable()
@@ -154,7 +187,8 @@ export class NodeSamlGateway extends SamlGateway {
   }
 
   private saml(p: SamlProvider, sp: ServiceProviderUrls): SAML {
-    if (!isConfigured(p)) throw new InvalidInputError('This SAML provider is not fully configured (entityID, certificate and ssoURL are needed)');
+    if (!isConfigured(p))
+      throw new InvalidInputError('This SAML provider is not fully configured (entityID, certificate and ssoURL are needed)');
     return new SAML({
       callbackUrl: sp.acsURL,
       entryPoint: p.ssoURL,
@@ -187,12 +221,14 @@ export class NodeSamlGateway extends SamlGateway {
     const profile = result.profile;
     if (!profile) throw new InvalidInputError('SAML response refused: it carries no assertion');
     const attrs = profile as unknown as Record<string, unknown>;
-    const email = EMAIL_ATTRIBUTES.map((a) => firstString(attrs[a])).find(Boolean) ?? (profile.nameID?.includes('@') ? profile.nameID : null);
+    const email =
+      EMAIL_ATTRIBUTES.map((a) => firstString(attrs[a])).find(Boolean) ?? (profile.nameID?.includes('@') ? profile.nameID : null);
     if (!email) throw new InvalidInputError('SAML response refused: no email address (NameID or an email attribute)');
     const nameID = profile.nameID?.trim();
     if (!nameID) throw new InvalidInputError('SAML response refused: the assertion has no NameID');
     if (nameID.length > 1024) throw new InvalidInputError('SAML response refused: the NameID is longer than 1024 characters');
-    const assertion = profile.getAssertion?.() as { Assertion?: { $?: { ID?: string }; Conditions?: { $?: { NotOnOrAfter?: string } }[] } } | undefined;
+    const assertion = profile.getAssertion?.() as
+      { Assertion?: { $?: { ID?: string }; Conditions?: { $?: { NotOnOrAfter?: string } }[] } } | undefined;
     const assertionId = assertion?.Assertion?.$?.ID;
     if (!assertionId) throw new InvalidInputError('SAML response refused: the assertion has no ID');
     const notOnOrAfter = assertion?.Assertion?.Conditions?.[0]?.$?.NotOnOrAfter;

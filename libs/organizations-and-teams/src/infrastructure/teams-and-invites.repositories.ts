@@ -2,9 +2,8 @@ import { Db, isoSortKey, Keyset, keysetPage } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { mapPage, Page, PageRequest, Role } from '@app/shared-kernel';
 import { Invite, InviteRepository } from '../domain/invite';
-import { MemberFilter, MemberRepository, MemberSort, MemberView, RoleChange, SortOrder } from '../domain/member';
+import { MemberFilter, MemberSort, MemberView, RoleChange, SortOrder } from '../domain/member';
 import { Team, TeamMemberView, TeamRepository, TeamRole, TeamView } from '../domain/team';
-
 
 /** Lists ordered by a text sort key, then id. */
 function bySortKey<R extends { sort_key: string; id: string }>(): Keyset<R> {
@@ -58,17 +57,29 @@ function memberView(r: MemberSqlRow): MemberView {
       disabled: r.disabled,
       lastSeenAt: r.last_seen_at,
     },
-    user: { id: r.user_id, email: r.email, displayName: r.display_name, photoURL: r.photo_url, createdAt: r.user_created_at, emailAssertedBy: r.email_asserted_by },
+    user: {
+      id: r.user_id,
+      email: r.email,
+      displayName: r.display_name,
+      photoURL: r.photo_url,
+      createdAt: r.user_created_at,
+      emailAssertedBy: r.email_asserted_by,
+    },
     teams: r.teams,
   };
 }
-
 
 /** Member queries that need users and teams: raw SQL, one round trip per page. */
 export class SqlMemberQueries {
   constructor(private readonly ds: Db) {}
 
-  async list(organizationId: string, filter: MemberFilter, sort: MemberSort, order: SortOrder, page: PageRequest): Promise<Page<MemberView>> {
+  async list(
+    organizationId: string,
+    filter: MemberFilter,
+    sort: MemberSort,
+    order: SortOrder,
+    page: PageRequest,
+  ): Promise<Page<MemberView>> {
     const params: unknown[] = [organizationId];
     let where = 'm.organization_id = $1';
     if (filter.role === 'guest') where += ' AND false';
@@ -100,17 +111,21 @@ export class SqlMemberQueries {
         `SELECT user_id FROM organization_members WHERE organization_id = $1 AND role = 'admin' AND NOT disabled FOR UPDATE`,
         [organizationId],
       );
-      const target: { role: string }[] = await em.query('SELECT role FROM organization_members WHERE organization_id = $1 AND user_id = $2 FOR UPDATE', [
-        organizationId,
-        userId,
-      ]);
+      const target: { role: string }[] = await em.query(
+        'SELECT role FROM organization_members WHERE organization_id = $1 AND user_id = $2 FOR UPDATE',
+        [organizationId, userId],
+      );
       if (!target.length) return 'absent';
       const losesAdmin = target[0].role === 'admin' && next !== 'admin';
       if (losesAdmin && admins.length <= 1) return 'last-admin';
       if (next === null) {
         await em.query('DELETE FROM organization_members WHERE organization_id = $1 AND user_id = $2', [organizationId, userId]);
       } else {
-        await em.query('UPDATE organization_members SET role = $3 WHERE organization_id = $1 AND user_id = $2', [organizationId, userId, next]);
+        await em.query('UPDATE organization_members SET role = $3 WHERE organization_id = $1 AND user_id = $2', [
+          organizationId,
+          userId,
+          next,
+        ]);
       }
       return 'changed';
     });
@@ -161,13 +176,21 @@ export class SqlTeamRepository extends TeamRepository {
   }
 
   async view(organizationId: string, teamId: string): Promise<TeamView | null> {
-    const rows: TeamSqlRow[] = await this.ds.query(`${TEAM_SELECT} FROM teams t WHERE t.organization_id = $1 AND t.id = $2`, [organizationId, teamId]);
+    const rows: TeamSqlRow[] = await this.ds.query(`${TEAM_SELECT} FROM teams t WHERE t.organization_id = $1 AND t.id = $2`, [
+      organizationId,
+      teamId,
+    ]);
     return rows.length ? teamView(rows[0]) : null;
   }
 
   async insert(team: Team, members: { userId: string; role: TeamRole }[]): Promise<void> {
     await this.ds.transaction(async (em) => {
-      await em.query('INSERT INTO teams (id, organization_id, title, created_at) VALUES ($1, $2, $3, $4)', [team.id, team.organizationId, team.title, team.createdAt]);
+      await em.query('INSERT INTO teams (id, organization_id, title, created_at) VALUES ($1, $2, $3, $4)', [
+        team.id,
+        team.organizationId,
+        team.title,
+        team.createdAt,
+      ]);
       for (const m of members) {
         await em.query(
           `INSERT INTO team_members (team_id, organization_id, user_id, role, added_at) VALUES ($1, $2, $3, $4, $5)
@@ -183,17 +206,23 @@ export class SqlTeamRepository extends TeamRepository {
   }
 
   async delete(organizationId: string, teamId: string): Promise<boolean> {
-    const [, affected] = await this.ds.query('DELETE FROM teams WHERE organization_id = $1 AND id = $2', [organizationId, teamId]);
+    const affected = await this.ds.execute('DELETE FROM teams WHERE organization_id = $1 AND id = $2', [organizationId, teamId]);
     return affected > 0;
   }
 
   async roleOf(teamId: string, userId: string): Promise<TeamRole | null> {
-    const rows: { role: TeamRole }[] = await this.ds.query('SELECT role FROM team_members WHERE team_id = $1 AND user_id = $2', [teamId, userId]);
+    const rows: { role: TeamRole }[] = await this.ds.query('SELECT role FROM team_members WHERE team_id = $1 AND user_id = $2', [
+      teamId,
+      userId,
+    ]);
     return rows[0]?.role ?? null;
   }
 
   async organizationsOwningTeams(userId: string): Promise<Set<string>> {
-    const rows: { organization_id: string }[] = await this.ds.query(`SELECT DISTINCT organization_id FROM team_members WHERE user_id = $1 AND role = 'owner'`, [userId]);
+    const rows: { organization_id: string }[] = await this.ds.query(
+      `SELECT DISTINCT organization_id FROM team_members WHERE user_id = $1 AND role = 'owner'`,
+      [userId],
+    );
     return new Set(rows.map((r) => r.organization_id));
   }
 
@@ -212,11 +241,23 @@ export class SqlTeamRepository extends TeamRepository {
       JOIN organization_members m ON m.organization_id = tm.organization_id AND m.user_id = tm.user_id
       JOIN users u ON u.id = m.user_id
       WHERE tm.organization_id = $1 AND tm.team_id = $2`;
-    const rows = await keysetPage<MemberSqlRow & { team_role: TeamRole }>(this.ds, base, [organizationId, teamId], memberKeyset('asc'), page);
+    const rows = await keysetPage<MemberSqlRow & { team_role: TeamRole }>(
+      this.ds,
+      base,
+      [organizationId, teamId],
+      memberKeyset('asc'),
+      page,
+    );
     return mapPage(rows, (r) => ({ member: memberView(r), role: r.team_role }));
   }
 
-  async applyMembers(organizationId: string, teamId: string, upsert: Map<string, TeamRole | null>, remove: Set<string>, at: Date): Promise<void> {
+  async applyMembers(
+    organizationId: string,
+    teamId: string,
+    upsert: Map<string, TeamRole | null>,
+    remove: Set<string>,
+    at: Date,
+  ): Promise<void> {
     await this.ds.transaction(async (em) => {
       await em.query('SELECT id FROM teams WHERE id = $1 FOR UPDATE', [teamId]);
       for (const userId of remove) await em.query('DELETE FROM team_members WHERE team_id = $1 AND user_id = $2', [teamId, userId]);
@@ -231,11 +272,16 @@ export class SqlTeamRepository extends TeamRepository {
   }
 
   async removeMember(teamId: string, userId: string): Promise<boolean> {
-    const [, affected] = await this.ds.query('DELETE FROM team_members WHERE team_id = $1 AND user_id = $2', [teamId, userId]);
+    const affected = await this.ds.execute('DELETE FROM team_members WHERE team_id = $1 AND user_id = $2', [teamId, userId]);
     return affected > 0;
   }
 
-  async teamsOfMember(organizationId: string, userId: string, title: string | undefined, page: PageRequest): Promise<Page<{ team: TeamView; role: TeamRole }>> {
+  async teamsOfMember(
+    organizationId: string,
+    userId: string,
+    title: string | undefined,
+    page: PageRequest,
+  ): Promise<Page<{ team: TeamView; role: TeamRole }>> {
     const params: unknown[] = [organizationId, userId];
     let where = 't.organization_id = $1 AND tm.user_id = $2';
     if (title) {
@@ -272,24 +318,23 @@ export class SqlInviteRepository extends InviteRepository {
     return mapPage(await keysetPage<InviteSqlRow>(this.ds, base, [organizationId], bySortKey(), page), invite);
   }
   async find(organizationId: string, id: string): Promise<Invite | null> {
-    const rows: InviteSqlRow[] = await this.ds.query('SELECT * FROM organization_invites WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+    const rows: InviteSqlRow[] = await this.ds.query('SELECT * FROM organization_invites WHERE organization_id = $1 AND id = $2', [
+      organizationId,
+      id,
+    ]);
     return rows.length ? invite(rows[0]) : null;
   }
   async insert(i: Invite): Promise<void> {
-    await this.ds.query('INSERT INTO organization_invites (id, organization_id, role, created_by, created_at) VALUES ($1, $2, $3, $4, $5)', [
-      i.id,
-      i.organizationId,
-      i.role,
-      i.createdBy,
-      i.createdAt,
-    ]);
+    await this.ds.query(
+      'INSERT INTO organization_invites (id, organization_id, role, created_by, created_at) VALUES ($1, $2, $3, $4, $5)',
+      [i.id, i.organizationId, i.role, i.createdBy, i.createdAt],
+    );
   }
   async updateRole(organizationId: string, id: string, role: Role): Promise<void> {
     await this.ds.query('UPDATE organization_invites SET role = $3 WHERE organization_id = $1 AND id = $2', [organizationId, id, role]);
   }
   async delete(organizationId: string, id: string): Promise<boolean> {
-    const [, affected] = await this.ds.query('DELETE FROM organization_invites WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+    const affected = await this.ds.execute('DELETE FROM organization_invites WHERE organization_id = $1 AND id = $2', [organizationId, id]);
     return affected > 0;
   }
 }
-

@@ -56,7 +56,15 @@ function setup(ttlMs = 30_000) {
   const clock = new FixedClock(new Date('2026-05-01T00:00:00Z'));
   const users = new InMemoryUsers();
   const tokens = new InMemoryTokens();
-  const service = new IdentityService(users, tokens, noMembers, clock, new SequentialIdGenerator('id'), { tokenTtlMs: ttlMs, roleTtlMs: 0, maxEntries: 100 }, new LocalAccessChanges());
+  const service = new IdentityService(
+    users,
+    tokens,
+    noMembers,
+    clock,
+    new SequentialIdGenerator('id'),
+    { tokenTtlMs: ttlMs, roleTtlMs: 0, maxEntries: 100 },
+    new LocalAccessChanges(),
+  );
   return { clock, users, tokens, service };
 }
 

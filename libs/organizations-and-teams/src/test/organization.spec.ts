@@ -9,7 +9,14 @@ describe('organization rules', () => {
   const org = newOrganization('o1', '  Acme  ', ['Example.COM'], now);
 
   it('creates with the official defaults', () => {
-    expect(org).toMatchObject({ title: 'Acme', emailDomains: ['example.com'], type: 'business', plan: 'free', inviteLinks: true, mergeRules: { type: 'none' } });
+    expect(org).toMatchObject({
+      title: 'Acme',
+      emailDomains: ['example.com'],
+      type: 'business',
+      plan: 'free',
+      inviteLinks: true,
+      mergeRules: { type: 'none' },
+    });
   });
 
   it('enforces title 2..255 and hostname 3..32', () => {
@@ -35,7 +42,14 @@ describe('organization rules', () => {
   it('collects the users named by merge rules', () => {
     expect(mergeRuleUsers({ type: 'none' })).toEqual([]);
     expect(
-      mergeRuleUsers({ type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: ['u1', 'u2'] }, { rule: 'allow_bypass', users: ['u1'] }, { rule: 'require_at_least_one_review' }] }),
+      mergeRuleUsers({
+        type: 'rules',
+        rules: [
+          { rule: 'require_specific_reviewers', users: ['u1', 'u2'] },
+          { rule: 'allow_bypass', users: ['u1'] },
+          { rule: 'require_at_least_one_review' },
+        ],
+      }),
     ).toEqual(['u1', 'u2']);
   });
 

@@ -14,15 +14,31 @@ import {
   UnitOfWork,
   untilWritten,
 } from '@app/shared-kernel';
-import { ChangeOutcome, ContentChangeInput, ContentService, FileNode, Space, SpacesService, spacePermissions } from '@app/spaces-and-content';
-import { applyStatus, baseOf, ChangeRequest, ChangeRequestRepository, ChangeRequestStatus, isOutdated, requireWritable, SUBJECT_MAX } from '../domain/change-request';
+import {
+  ChangeOutcome,
+  ContentChangeInput,
+  ContentService,
+  FileNode,
+  Space,
+  SpacesService,
+  spacePermissions,
+} from '@app/spaces-and-content';
+import {
+  applyStatus,
+  baseOf,
+  ChangeRequest,
+  ChangeRequestRepository,
+  ChangeRequestStatus,
+  isOutdated,
+  requireWritable,
+  SUBJECT_MAX,
+} from '../domain/change-request';
 
 export interface ChangeRequestView {
   changeRequest: ChangeRequest;
   space: Space;
   role: Role;
 }
-
 
 /** Change requests: a branch of a space's content that is edited, updated from main, and merged. */
 @Injectable()
@@ -57,13 +73,24 @@ export class ChangeRequestsService {
   async list(
     actor: Actor,
     spaceId: string,
-    filter: { status?: ChangeRequestStatus; creator?: string; contributor?: string; requestedReviewer?: string; conversationsIssuesCluster?: string },
+    filter: {
+      status?: ChangeRequestStatus;
+      creator?: string;
+      contributor?: string;
+      requestedReviewer?: string;
+      conversationsIssuesCluster?: string;
+    },
     page: PageRequest,
   ) {
     const { space, role } = await this.space(actor, spaceId);
     // Review requests and cluster links do not exist yet, so those filters match no change request.
-    if (filter.requestedReviewer !== undefined || filter.conversationsIssuesCluster !== undefined) return { items: [], count: 0 } as Page<ChangeRequestView>;
-    const result = await this.changeRequests.list(space.id, { status: filter.status ?? 'open', creator: filter.creator, contributor: filter.contributor }, page);
+    if (filter.requestedReviewer !== undefined || filter.conversationsIssuesCluster !== undefined)
+      return { items: [], count: 0 } as Page<ChangeRequestView>;
+    const result = await this.changeRequests.list(
+      space.id,
+      { status: filter.status ?? 'open', creator: filter.creator, contributor: filter.contributor },
+      page,
+    );
     return { ...result, items: result.items.map((changeRequest) => ({ changeRequest, space, role })) } as Page<ChangeRequestView>;
   }
 
@@ -73,7 +100,11 @@ export class ChangeRequestsService {
 
   private async refreshCounters(spaceId: string): Promise<void> {
     const c = await this.changeRequests.counts(spaceId);
-    await this.content.setChangeRequestCounters(spaceId, { changeRequests: c.total, changeRequestsOpen: c.open, changeRequestsDraft: c.draft });
+    await this.content.setChangeRequestCounters(spaceId, {
+      changeRequests: c.total,
+      changeRequestsOpen: c.open,
+      changeRequestsDraft: c.draft,
+    });
   }
 
   async create(actor: Actor, spaceId: string, input: { subject?: string }): Promise<ChangeRequestView> {
@@ -103,7 +134,12 @@ export class ChangeRequestsService {
   }
 
   /** PATCH: writes only what it changes; re-applied on fresh data if the status moved meanwhile (a merge is never undone). */
-  async update(actor: Actor, spaceId: string, ref: string, patch: { subject?: string; description?: object | null; status?: ChangeRequestStatus }): Promise<ChangeRequestView> {
+  async update(
+    actor: Actor,
+    spaceId: string,
+    ref: string,
+    patch: { subject?: string; description?: object | null; status?: ChangeRequestStatus },
+  ): Promise<ChangeRequestView> {
     const { v, next } = await untilWritten(async () => {
       const v = await this.view(actor, spaceId, ref);
       this.requireEdit(v.role);
@@ -133,16 +169,32 @@ export class ChangeRequestsService {
   }
 
   /** updateChangeRequestContent: one atomic batch → one new head revision (or nothing, with a 400 naming the change). */
-  writeContent(actor: Actor, spaceId: string, ref: string, changes: ContentChangeInput[]): Promise<{ view: ChangeRequestView; outcomes: ChangeOutcome[]; insertedFiles: FileNode[] }> {
+  writeContent(
+    actor: Actor,
+    spaceId: string,
+    ref: string,
+    changes: ContentChangeInput[],
+  ): Promise<{ view: ChangeRequestView; outcomes: ChangeOutcome[]; insertedFiles: FileNode[] }> {
     return this.writeChangeRequest(actor, spaceId, ref, async (v) => {
       this.requireEdit(v.role);
       requireWritable(v.changeRequest);
       if (v.space.editMode === 'locked') throw new PreconditionError('The space is locked (editMode: locked): edits are refused');
       const cr = v.changeRequest;
-      const { revision, outcomes, insertedFiles } = await this.content.commitChanges(v.space, cr.revision, changes, actor.userId, baseOf(cr));
+      const { revision, outcomes, insertedFiles } = await this.content.commitChanges(
+        v.space,
+        cr.revision,
+        changes,
+        actor.userId,
+        baseOf(cr),
+      );
       const now = this.clock.now();
       await this.moveHead(cr, revision.id, { contributor: actor.userId, at: now });
-      const updated: ChangeRequest = { ...cr, revision: revision.id, updatedAt: now, contributors: cr.contributors.includes(actor.userId) ? cr.contributors : [...cr.contributors, actor.userId] };
+      const updated: ChangeRequest = {
+        ...cr,
+        revision: revision.id,
+        updatedAt: now,
+        contributors: cr.contributors.includes(actor.userId) ? cr.contributors : [...cr.contributors, actor.userId],
+      };
       return { view: { ...v, changeRequest: updated }, outcomes, insertedFiles };
     });
   }
@@ -157,7 +209,8 @@ export class ChangeRequestsService {
       requireWritable(v.changeRequest);
       const cr = v.changeRequest;
       const outcome = await this.content.mergeIntoSpace(v.space.id, baseOf(cr), cr.revision, actor.userId, cr.id);
-      if (!outcome.ok) throw new ConflictError(`Change request #${cr.number} conflicts with the space's content`, { conflicts: outcome.conflicts });
+      if (!outcome.ok)
+        throw new ConflictError(`Change request #${cr.number} conflicts with the space's content`, { conflicts: outcome.conflicts });
       if (!(await this.changeRequests.markMerged(cr.id, outcome.revision!.id, actor.userId, this.clock.now()))) {
         throw new ConflictError(`Change request #${cr.number} was merged or closed meanwhile`);
       }
@@ -180,16 +233,32 @@ export class ChangeRequestsService {
       if (cr.revision === baseOf(cr)) revisionId = main;
       else {
         const merged = await this.content.merge(v.space, { base: baseOf(cr), ours: cr.revision, theirs: main });
-        if (!merged.ok) throw new ConflictError(`Change request #${cr.number} conflicts with the space's content`, { conflicts: merged.conflicts });
-        revisionId = (await this.content.storeRevision(v.space, merged.tree, merged.files, merged.documents, [cr.revision, main], 'update', actor.userId)).id;
+        if (!merged.ok)
+          throw new ConflictError(`Change request #${cr.number} conflicts with the space's content`, { conflicts: merged.conflicts });
+        revisionId = (
+          await this.content.storeRevision(
+            v.space,
+            merged.tree,
+            merged.files,
+            merged.documents,
+            [cr.revision, main],
+            'update',
+            actor.userId,
+          )
+        ).id;
       }
       await this.moveHead(cr, revisionId, { revisionMergedAncestor: main, at: this.clock.now() });
       return { revision: revisionId, result: 'update' as const };
     });
   }
 
-  private async moveHead(cr: ChangeRequest, next: string, patch: { revisionMergedAncestor?: string; contributor?: string; at: Date }): Promise<void> {
+  private async moveHead(
+    cr: ChangeRequest,
+    next: string,
+    patch: { revisionMergedAncestor?: string; contributor?: string; at: Date },
+  ): Promise<void> {
     // Under the row lock nobody else moves the head: a failed compare-and-set is a bug, not a race.
-    if (!(await this.changeRequests.compareAndSetRevision(cr.id, cr.revision, next, patch))) throw new Error(`change request ${cr.id} moved while its row was locked`);
+    if (!(await this.changeRequests.compareAndSetRevision(cr.id, cr.revision, next, patch)))
+      throw new Error(`change request ${cr.id} moved while its row was locked`);
   }
 }

@@ -67,7 +67,12 @@ export abstract class ChangeRequestRepository {
   /** Writes subject, description and status as `after` has them, only if the row still has `before`'s status and head. */
   abstract updateFields(before: ChangeRequest, after: ChangeRequest): Promise<boolean>;
   /** Moves the head only if it is still `expected` (concurrent writers retry). */
-  abstract compareAndSetRevision(id: string, expected: string, next: string, patch: { revisionMergedAncestor?: string; contributor?: string; at: Date }): Promise<boolean>;
+  abstract compareAndSetRevision(
+    id: string,
+    expected: string,
+    next: string,
+    patch: { revisionMergedAncestor?: string; contributor?: string; at: Date },
+  ): Promise<boolean>;
   /** Marks merged only if it is still open or a draft; false when someone else merged or closed it. */
   /** Holds the change request's row until the unit of work ends: its writers take turns. */
   abstract lock(id: string): Promise<void>;

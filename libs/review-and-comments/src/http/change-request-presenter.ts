@@ -15,7 +15,9 @@ export class ChangeRequestPresenter {
   ) {}
 
   users(views: ChangeRequestView[]): Promise<Map<string, User>> {
-    return this.identity.usersByIds(views.flatMap((v) => [v.changeRequest.createdBy, v.changeRequest.mergedBy].filter((x): x is string => !!x)));
+    return this.identity.usersByIds(
+      views.flatMap((v) => [v.changeRequest.createdBy, v.changeRequest.mergedBy].filter((x): x is string => !!x)),
+    );
   }
 
   async dto(v: ChangeRequestView, links: Links): Promise<ChangeRequestDto> {

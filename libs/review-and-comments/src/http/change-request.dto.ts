@@ -24,19 +24,52 @@ export function changeProblem(c: unknown, i: number): string | null {
       if (Object.keys(file).some((k) => !['ref', 'name', 'contentType', 'base64', 'url'].includes(k))) return `${where}: unknown members`;
       if (typeof file.name !== 'string' || !file.name || file.name.length > 256) return `${where}.name must be 1 to 256 characters`;
       if ((file.base64 === undefined) === (file.url === undefined)) return `${where} needs exactly one source: base64 or url`;
-      if (file.base64 !== undefined && (typeof file.base64 !== 'string' || file.base64.length > 1_400_000)) return `${where}.base64 must be a string (1 MB of bytes at most)`;
-      if (file.url !== undefined && (typeof file.url !== 'string' || file.url.length > 2048)) return `${where}.url must be a URL of at most 2048 characters`;
-      for (const k of ['ref', 'contentType']) if (file[k] !== undefined && (typeof file[k] !== 'string' || (file[k] as string).length > 255)) return `${where}.${k} must be a string`;
+      if (file.base64 !== undefined && (typeof file.base64 !== 'string' || file.base64.length > 1_400_000))
+        return `${where}.base64 must be a string (1 MB of bytes at most)`;
+      if (file.url !== undefined && (typeof file.url !== 'string' || file.url.length > 2048))
+        return `${where}.url must be a URL of at most 2048 characters`;
+      for (const k of ['ref', 'contentType'])
+        if (file[k] !== undefined && (typeof file[k] !== 'string' || file[k].length > 255)) return `${where}.${k} must be a string`;
     }
     return null;
   }
   const str = (k: string, max: number, required = false): string | null => {
     if (v[k] === undefined) return required ? `${at}.${k} is required` : null;
-    return typeof v[k] === 'string' && (v[k] as string).length <= max ? null : `${at}.${k} must be a string of at most ${max} characters`;
+    return typeof v[k] === 'string' && v[k].length <= max ? null : `${at}.${k} must be a string of at most ${max} characters`;
   };
   const allowed: Record<string, string[]> = {
-    insert_page: ['operation', 'into', 'at', 'ref', 'document', 'title', 'slug', 'emoji', 'description', 'hidden', 'icon', 'noIndex', 'noRobotsIndex', 'condition'],
-    update_page: ['operation', 'page', 'into', 'at', 'document', 'title', 'slug', 'emoji', 'description', 'hidden', 'icon', 'noIndex', 'noRobotsIndex', 'condition'],
+    insert_page: [
+      'operation',
+      'into',
+      'at',
+      'ref',
+      'document',
+      'title',
+      'slug',
+      'emoji',
+      'description',
+      'hidden',
+      'icon',
+      'noIndex',
+      'noRobotsIndex',
+      'condition',
+    ],
+    update_page: [
+      'operation',
+      'page',
+      'into',
+      'at',
+      'document',
+      'title',
+      'slug',
+      'emoji',
+      'description',
+      'hidden',
+      'icon',
+      'noIndex',
+      'noRobotsIndex',
+      'condition',
+    ],
     delete_page: ['operation', 'page'],
     revert_page: ['operation', 'page', 'revision', 'block'],
   };
@@ -55,24 +88,34 @@ export function changeProblem(c: unknown, i: number): string | null {
     str('description', 1000),
     str('revision', 200),
     v.hidden !== undefined && typeof v.hidden !== 'boolean' ? `${at}.hidden must be a boolean` : null,
-    v.block !== undefined && !(Array.isArray(v.block) && v.block.length <= 1000 && v.block.every((b) => typeof b === 'string' && b.length > 0 && b.length <= 100))
+    v.block !== undefined &&
+    !(Array.isArray(v.block) && v.block.length <= 1000 && v.block.every((b) => typeof b === 'string' && b.length > 0 && b.length <= 100))
       ? `${at}.block must be an array of at most 1000 block keys (1 to 100 characters each)`
       : null,
   ];
   if (v.document !== undefined) {
     const d = v.document as Record<string, unknown>;
-    if (typeof d !== 'object' || d === null || Array.isArray(d)) problems.push(`${at}.document must be {"markdown": "..."} or {"document": {...}}`);
+    if (typeof d !== 'object' || d === null || Array.isArray(d))
+      problems.push(`${at}.document must be {"markdown": "..."} or {"document": {...}}`);
     else if ('markdown' in d) {
-      if (typeof d.markdown !== 'string' || d.markdown.length > MARKDOWN_MAX || Object.keys(d).length !== 1) problems.push(`${at}.document.markdown must be a string of at most ${MARKDOWN_MAX} characters`);
+      if (typeof d.markdown !== 'string' || d.markdown.length > MARKDOWN_MAX || Object.keys(d).length !== 1)
+        problems.push(`${at}.document.markdown must be a string of at most ${MARKDOWN_MAX} characters`);
     } else if ('document' in d) {
-      if (typeof d.document !== 'object' || d.document === null || Object.keys(d).length !== 1) problems.push(`${at}.document.document must be a document object`);
+      if (typeof d.document !== 'object' || d.document === null || Object.keys(d).length !== 1)
+        problems.push(`${at}.document.document must be a document object`);
     } else if (Object.keys(d).length) problems.push(`${at}.document must be {"markdown": "..."}, {"document": {...}} or {}`);
   }
   return problems.find((p) => p !== null) ?? null;
 }
 
 export class ContentChangesDto {
-  @ApiProperty({ type: 'array', minItems: 1, maxItems: 50, items: { type: 'object', additionalProperties: true }, description: 'insert_page, update_page, delete_page, revert_page (official ChangeRequestContentChange)' })
+  @ApiProperty({
+    type: 'array',
+    minItems: 1,
+    maxItems: 50,
+    items: { type: 'object', additionalProperties: true },
+    description: 'insert_page, update_page, delete_page, revert_page (official ChangeRequestContentChange)',
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(50)
@@ -113,7 +156,12 @@ export class UpdateChangeRequestDto {
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsObject()
-  @Satisfies((v) => (v === null || (typeof v === 'object' && (v as { object?: unknown }).object === 'document' && Array.isArray((v as { nodes?: unknown }).nodes)) ? null : 'description must be a document {"object":"document","data":{},"nodes":[]}'))
+  @Satisfies((v) =>
+    v === null ||
+    (typeof v === 'object' && (v as { object?: unknown }).object === 'document' && Array.isArray((v as { nodes?: unknown }).nodes))
+      ? null
+      : 'description must be a document {"object":"document","data":{},"nodes":[]}',
+  )
   description?: object | null;
 
   @ApiPropertyOptional({ enum: ['draft', 'open', 'archived'] })
@@ -151,7 +199,11 @@ export class ChangeRequestDto {
 }
 
 export function toChangeRequestDto(cr: ChangeRequest, outdated: boolean, users: Map<string, User>, links: Links): ChangeRequestDto {
-  const user = (id: string) => toUserDto(users.get(id) ?? { id, email: '', displayName: 'Unknown user', photoURL: null, createdAt: cr.createdAt, emailAssertedBy: null }, links);
+  const user = (id: string) =>
+    toUserDto(
+      users.get(id) ?? { id, email: '', displayName: 'Unknown user', photoURL: null, createdAt: cr.createdAt, emailAssertedBy: null },
+      links,
+    );
   const dto: ChangeRequestDto = {
     object: 'change-request',
     id: cr.id,
@@ -166,7 +218,10 @@ export function toChangeRequestDto(cr: ChangeRequest, outdated: boolean, users: 
     revisionInitial: cr.revisionInitial,
     comments: 0,
     outdated,
-    urls: { location: links.api(`/spaces/${cr.spaceId}/change-requests/${cr.id}`), app: links.app(`/s/${cr.spaceId}/~/changes/${cr.number}`) },
+    urls: {
+      location: links.api(`/spaces/${cr.spaceId}/change-requests/${cr.id}`),
+      app: links.app(`/s/${cr.spaceId}/~/changes/${cr.number}`),
+    },
   };
   if (cr.description) dto.description = cr.description;
   if (cr.mergedBy) dto.mergedBy = user(cr.mergedBy);

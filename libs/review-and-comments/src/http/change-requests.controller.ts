@@ -1,5 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPreconditionFailedResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Actor, Clock } from '@app/shared-kernel';
 import { ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks } from '@app/http-kit';
@@ -48,17 +55,35 @@ export class ChangeRequestsController {
   private async scope(actor: Actor, spaceId: string, ref: string): Promise<RevisionScope> {
     const v = await this.changeRequests.view(actor, spaceId, ref);
     const cr = v.changeRequest;
-    return { actor, space: v.space, role: v.role, revisionId: cr.revision, appBase: `/s/${v.space.id}/~/changes/${cr.number}`, linksBase: baseOf(cr) };
+    return {
+      actor,
+      space: v.space,
+      role: v.role,
+      revisionId: cr.revision,
+      appBase: `/s/${v.space.id}/~/changes/${cr.number}`,
+      linksBase: baseOf(cr),
+    };
   }
 
   @Get()
   @ApiOperation({ operationId: 'listChangeRequestsForSpace', summary: 'List change requests (status open by default), newest first' })
   @ApiOkResponse({ type: ListOf(ChangeRequestDto) })
-  async list(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Query() q: ListChangeRequestsQueryDto, @RequestLinks() links: Links) {
+  async list(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Query() q: ListChangeRequestsQueryDto,
+    @RequestLinks() links: Links,
+  ) {
     const page = await this.changeRequests.list(
       actor,
       spaceId,
-      { status: q.status, creator: q.creator, contributor: q.contributor, requestedReviewer: q.requestedReviewer, conversationsIssuesCluster: q.conversationsIssuesCluster },
+      {
+        status: q.status,
+        creator: q.creator,
+        contributor: q.contributor,
+        requestedReviewer: q.requestedReviewer,
+        conversationsIssuesCluster: q.conversationsIssuesCluster,
+      },
       q.toPageRequest(),
     );
     const users = await this.presenter.users(page.items);
@@ -68,7 +93,13 @@ export class ChangeRequestsController {
   @Post()
   @ApiOperation({ operationId: 'createChangeRequest', summary: 'Create a change request from the current content' })
   @ApiCreatedResponse({ type: ChangeRequestDto })
-  async create(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Body() body: CreateChangeRequestDto, @RequestLinks() links: Links, @Res({ passthrough: true }) res: Response) {
+  async create(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Body() body: CreateChangeRequestDto,
+    @RequestLinks() links: Links,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const dto = await this.presenter.dto(await this.changeRequests.create(actor, spaceId, body), links);
     res.location(dto.urls.location);
     return dto;
@@ -77,14 +108,25 @@ export class ChangeRequestsController {
   @Get(':changeRequestId')
   @ApiOperation({ operationId: 'getChangeRequestById', summary: 'Get a change request by id or number' })
   @ApiOkResponse({ type: ChangeRequestDto })
-  async get(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @RequestLinks() links: Links) {
+  async get(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @RequestLinks() links: Links,
+  ) {
     return this.presenter.dto(await this.changeRequests.view(actor, spaceId, ref), links);
   }
 
   @Patch(':changeRequestId')
   @ApiOperation({ operationId: 'updateChangeRequestById', summary: 'Update subject, description or status' })
   @ApiOkResponse({ type: ChangeRequestDto })
-  async update(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Body() body: UpdateChangeRequestDto, @RequestLinks() links: Links) {
+  async update(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Body() body: UpdateChangeRequestDto,
+    @RequestLinks() links: Links,
+  ) {
     return this.presenter.dto(await this.changeRequests.update(actor, spaceId, ref, body), links);
   }
 
@@ -103,13 +145,20 @@ export class ChangeRequestsController {
   @ApiOperation({ operationId: 'updateChangeRequest', summary: "Bring the space's main content into the change request" })
   @ApiOkResponse({ type: UpdateResultDto })
   @ApiConflictResponse({ type: ErrorDto, description: 'Conflicts (listed in error.conflicts)' })
-  updateFromMain(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string): Promise<UpdateResultDto> {
+  updateFromMain(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+  ): Promise<UpdateResultDto> {
     return this.changeRequests.updateFromMain(actor, spaceId, ref);
   }
 
   @Post(':changeRequestId/content')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'updateChangeRequestContent', summary: 'Write pages into the change request: 1 to 50 changes, all or nothing' })
+  @ApiOperation({
+    operationId: 'updateChangeRequestContent',
+    summary: 'Write pages into the change request: 1 to 50 changes, all or nothing',
+  })
   @ApiOkResponse({ type: ChangeRequestDto })
   @ApiPreconditionFailedResponse({ type: ErrorDto, description: 'The space is locked' })
   async writeContent(
@@ -123,10 +172,18 @@ export class ChangeRequestsController {
     const { view, outcomes, insertedFiles } = await this.changeRequests.writeContent(actor, spaceId, ref, body.changes);
     const changeRequest = await this.presenter.dto(view, links);
     if (q.compat !== 'false') return changeRequest;
-    const pageRef = (id: string) => ({ object: 'page', id, urls: { location: links.api(`/spaces/${spaceId}/change-requests/${view.changeRequest.id}/content/page/${id}`) } });
+    const pageRef = (id: string) => ({
+      object: 'page',
+      id,
+      urls: { location: links.api(`/spaces/${spaceId}/change-requests/${view.changeRequest.id}/content/page/${id}`) },
+    });
     return {
       changeRequest,
-      changes: outcomes.map((o) => (o.object === 'deleted_page' ? { object: o.object, page: o.page } : { object: o.object, ...(o.ref ? { ref: o.ref } : {}), page: pageRef(o.page) })),
+      changes: outcomes.map((o) =>
+        o.object === 'deleted_page'
+          ? { object: o.object, page: o.page }
+          : { object: o.object, ...(o.ref ? { ref: o.ref } : {}), page: pageRef(o.page) },
+      ),
       insertedFiles: insertedFiles.map((f) => fileDto(f, view.space.organizationId, this.filesService, links, this.clock.now().getTime())),
     };
   }
@@ -135,7 +192,13 @@ export class ChangeRequestsController {
   @ApiTags('change-request-content')
   @ApiOperation({ operationId: 'listFilesInChangeRequestById', summary: 'The files of a change request' })
   @ApiOkResponse({ type: ListOf(RevisionFileDto) })
-  async files(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
+  async files(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Query() q: ListQueryDto,
+    @RequestLinks() links: Links,
+  ) {
     return this.reader.fileList(await this.scope(actor, spaceId, ref), q, links);
   }
 
@@ -143,7 +206,13 @@ export class ChangeRequestsController {
   @ApiTags('change-request-content')
   @ApiOperation({ operationId: 'getFileInChangeRequestById', summary: 'A file of a change request' })
   @ApiOkResponse({ type: RevisionFileDto })
-  async file(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Param('fileId') fileId: string, @RequestLinks() links: Links) {
+  async file(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Param('fileId') fileId: string,
+    @RequestLinks() links: Links,
+  ) {
     return this.reader.file(await this.scope(actor, spaceId, ref), fileId, links);
   }
 
@@ -164,9 +233,18 @@ export class ChangeRequestsController {
 
   @Get(':changeRequestId/links')
   @ApiTags('links')
-  @ApiOperation({ operationId: 'listChangeRequestLinks', summary: 'Every link in the change request; stats.broken.changeRequest counts the ones it broke' })
+  @ApiOperation({
+    operationId: 'listChangeRequestLinks',
+    summary: 'Every link in the change request; stats.broken.changeRequest counts the ones it broke',
+  })
   @ApiOkResponse({ type: LinksResponseDto })
-  async links(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Query() q: LinksQueryDto, @RequestLinks() links: Links) {
+  async links(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Query() q: LinksQueryDto,
+    @RequestLinks() links: Links,
+  ) {
     return this.reader.links(await this.scope(actor, spaceId, ref), q, links);
   }
 
@@ -204,7 +282,13 @@ export class ChangeRequestsController {
   @ApiTags('change-request-content')
   @ApiOperation({ operationId: 'getRevisionOfChangeRequestById', summary: 'The head revision of a change request' })
   @ApiOkResponse({ type: RevisionDto })
-  async revision(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Param('changeRequestId') ref: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links) {
+  async revision(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Query() _q: ContentQueryDto,
+    @RequestLinks() links: Links,
+  ) {
     return this.reader.revision(await this.scope(actor, spaceId, ref), links);
   }
 

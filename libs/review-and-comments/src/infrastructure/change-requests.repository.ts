@@ -70,7 +70,10 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
 
   async find(spaceId: string, ref: string): Promise<ChangeRequest | null> {
     const byNumber = /^\d{1,9}$/.test(ref);
-    const rows: Row[] = await this.ds.query(`SELECT * FROM change_requests WHERE space_id = $1 AND ${byNumber ? 'number = $2::int' : 'id = $2'}`, [spaceId, ref]);
+    const rows: Row[] = await this.ds.query(
+      `SELECT * FROM change_requests WHERE space_id = $1 AND ${byNumber ? 'number = $2::int' : 'id = $2'}`,
+      [spaceId, ref],
+    );
     return rows.length ? toDomain(rows[0]) : null;
   }
 
@@ -83,7 +86,19 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
              revision, revision_initial, contributors)
            SELECT $1, $2, $3, COALESCE(MAX(number), 0) + 1, $4, $5, $6, $7, $8, $8, $9, $10, $11 FROM change_requests WHERE space_id = $3
            RETURNING *`,
-          [cr.id, cr.organizationId, cr.spaceId, cr.status, cr.subject, cr.description, cr.createdBy, cr.createdAt, cr.revision, cr.revisionInitial, cr.contributors],
+          [
+            cr.id,
+            cr.organizationId,
+            cr.spaceId,
+            cr.status,
+            cr.subject,
+            cr.description,
+            cr.createdBy,
+            cr.createdAt,
+            cr.revision,
+            cr.revisionInitial,
+            cr.contributors,
+          ],
         );
         return toDomain(rows[0]);
       } catch (e) {
@@ -98,14 +113,20 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     const sets: string[] = ['updated_at = $3'];
     const params: unknown[] = [before.id, before.status, after.updatedAt];
     if (after.subject !== before.subject) sets.push(`subject = $${params.push(after.subject)}`);
-    if (JSON.stringify(after.description) !== JSON.stringify(before.description)) sets.push(`description = $${params.push(after.description)}`);
+    if (JSON.stringify(after.description) !== JSON.stringify(before.description))
+      sets.push(`description = $${params.push(after.description)}`);
     if (after.status !== before.status) sets.push(`status = $${params.push(after.status)}`);
-    const [, affected] = await this.ds.query(`UPDATE change_requests SET ${sets.join(', ')} WHERE id = $1 AND status = $2`, params);
+    const affected = await this.ds.execute(`UPDATE change_requests SET ${sets.join(', ')} WHERE id = $1 AND status = $2`, params);
     return affected === 1;
   }
 
-  async compareAndSetRevision(id: string, expected: string, next: string, patch: { revisionMergedAncestor?: string; contributor?: string; at: Date }): Promise<boolean> {
-    const [, affected] = await this.ds.query(
+  async compareAndSetRevision(
+    id: string,
+    expected: string,
+    next: string,
+    patch: { revisionMergedAncestor?: string; contributor?: string; at: Date },
+  ): Promise<boolean> {
+    const affected = await this.ds.execute(
       `UPDATE change_requests SET revision = $3, updated_at = $4,
          revision_merged_ancestor = COALESCE($5, revision_merged_ancestor),
          contributors = CASE WHEN $6::text IS NULL OR $6 = ANY(contributors) THEN contributors ELSE array_append(contributors, $6) END
@@ -120,7 +141,7 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
   }
 
   async markMerged(id: string, revisionMerged: string, by: string, at: Date): Promise<boolean> {
-    const [, affected] = await this.ds.query(
+    const affected = await this.ds.execute(
       `UPDATE change_requests SET status = 'merged', revision_merged = $2, merged_by = $3, merged_at = $4, updated_at = $4
        WHERE id = $1 AND status IN ('open', 'draft')`,
       [id, revisionMerged, by, at],
@@ -129,7 +150,7 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
   }
 
   async counts(spaceId: string): Promise<{ total: number; open: number; draft: number }> {
-    const [r] = await this.ds.query(
+    const [r] = await this.ds.query<{ total: number; open: number; draft: number }[]>(
       `SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'open')::int AS open, count(*) FILTER (WHERE status = 'draft')::int AS draft
        FROM change_requests WHERE space_id = $1`,
       [spaceId],

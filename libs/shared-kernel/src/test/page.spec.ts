@@ -9,12 +9,14 @@ describe('cursors', () => {
     expect(decodeCursor(c)).toEqual(['2026-01-01T00:00:00.000Z', 'abc']);
   });
 
-  it.each(['not-base64!!', Buffer.from('{"v":2,"k":["a"]}').toString('base64url'), Buffer.from('{"v":1,"k":[]}').toString('base64url'), Buffer.from('[1]').toString('base64url')])(
-    'rejects a forged or foreign cursor %s',
-    (page) => {
-      expect(() => decodeCursor(page)).toThrow(InvalidInputError);
-    },
-  );
+  it.each([
+    'not-base64!!',
+    Buffer.from('{"v":2,"k":["a"]}').toString('base64url'),
+    Buffer.from('{"v":1,"k":[]}').toString('base64url'),
+    Buffer.from('[1]').toString('base64url'),
+  ])('rejects a forged or foreign cursor %s', (page) => {
+    expect(() => decodeCursor(page)).toThrow(InvalidInputError);
+  });
 });
 
 describe('pageRequest', () => {

@@ -1,5 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError, Page, PageRequest, Role, UnitOfWork, untilWritten } from '@app/shared-kernel';
+import {
+  Actor,
+  Clock,
+  ConflictError,
+  IdGenerator,
+  InvalidInputError,
+  NotFoundError,
+  Page,
+  PageRequest,
+  Role,
+  UnitOfWork,
+  untilWritten,
+} from '@app/shared-kernel';
 import { contentRole } from '../domain/access';
 import { applyCollectionPatch, Collection, COLLECTION_TITLE_MAX, CollectionPatch, CollectionRepository } from '../domain/collection';
 import { placeAmong, positionAtEnd } from '../domain/position';
@@ -47,7 +59,8 @@ export class CollectionsService {
     await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
     const parentId = input.parent ?? null;
     const tree = await this.collections.tree(organizationId);
-    if (parentId !== null && !tree.has(parentId)) throw new InvalidInputError(`parent: collection "${parentId}" not found in this organization`);
+    if (parentId !== null && !tree.has(parentId))
+      throw new InvalidInputError(`parent: collection "${parentId}" not found in this organization`);
     await this.access.requireCreateIn(organizationId, parentId, actor, tree, 'Organization', organizationId);
     const title = input.title ?? 'Untitled';
     if (title.length > COLLECTION_TITLE_MAX) throw new InvalidInputError(`title must be at most ${COLLECTION_TITLE_MAX} characters`);
@@ -107,7 +120,8 @@ export class CollectionsService {
     const parentId = input.parent === undefined ? collection.parentId : input.parent;
     if (parentId !== null) {
       if (!tree.has(parentId)) throw new InvalidInputError(`Invalid position: collection "${parentId}" not found`);
-      if (tree.subtree(collectionId).includes(parentId)) throw new InvalidInputError('Invalid position: a collection cannot be moved into itself or its descendants');
+      if (tree.subtree(collectionId).includes(parentId))
+        throw new InvalidInputError('Invalid position: a collection cannot be moved into itself or its descendants');
     }
     await this.access.requireCreateIn(collection.organizationId, parentId, actor, tree, 'Collection', collectionId);
     const siblings = await this.spaces.siblings(collection.organizationId, parentId);
@@ -133,7 +147,13 @@ export class CollectionsService {
     const now = this.clock.now();
     // The collections, their spaces and the spaces' content move together or not at all.
     await this.uow.run(async () => {
-      const movedSpaces = await this.collections.transferTree(collection.organizationId, tree.subtree(collectionId), { id: collectionId, position }, organizationId, now);
+      const movedSpaces = await this.collections.transferTree(
+        collection.organizationId,
+        tree.subtree(collectionId),
+        { id: collectionId, position },
+        organizationId,
+        now,
+      );
       for (const spaceId of movedSpaces) await this.content.moveSpaceContent(spaceId, collection.organizationId, organizationId);
     });
     const moved: Collection = { ...collection, organizationId, parentId: null, position, updatedAt: now };

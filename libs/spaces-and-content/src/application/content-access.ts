@@ -49,11 +49,22 @@ export class ContentAccess {
    * The role for creating content under `parentId` (a collection of the organization, or the top level).
    * An unknown parent is invalid input (400), as the official document says for positions.
    */
-  async requireCreateIn(organizationId: string, parentId: string | null, actor: Actor, tree: CollectionTree, what: string, id: string): Promise<void> {
+  async requireCreateIn(
+    organizationId: string,
+    parentId: string | null,
+    actor: Actor,
+    tree: CollectionTree,
+    what: string,
+    id: string,
+  ): Promise<void> {
     const member = await this.memberRole(organizationId, actor, what, id);
     const role = contentRole(member, parentId === null ? [] : tree.levelsFrom(parentId));
     if (!roleAtLeast(role, 'create')) {
-      throw new ForbiddenError(parentId === null ? 'Creating content needs the "create" role' : `Creating content in collection "${parentId}" needs the "create" role`);
+      throw new ForbiddenError(
+        parentId === null
+          ? 'Creating content needs the "create" role'
+          : `Creating content in collection "${parentId}" needs the "create" role`,
+      );
     }
   }
 }

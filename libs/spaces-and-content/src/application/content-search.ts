@@ -15,13 +15,23 @@ export class ContentSearch {
   ) {}
 
   /** A live space the caller can read (404 otherwise). */
-  async inSpace(actor: Actor, spaceId: string, query: string, page: PageRequest): Promise<{ spaceId: string; page: Page<PageHit & { position: number }> }> {
+  async inSpace(
+    actor: Actor,
+    spaceId: string,
+    query: string,
+    page: PageRequest,
+  ): Promise<{ spaceId: string; page: Page<PageHit & { position: number }> }> {
     const { space } = await this.spaces.getLive(actor, spaceId);
     return { spaceId: space.id, page: await this.search.searchSpace(space, query, page) };
   }
 
   /** Every space of an organization the caller is a member of (404 otherwise). */
-  async inOrganization(actor: Actor, organizationId: string, query: string, page: PageRequest): Promise<Page<SpaceHit & { position: number }>> {
+  async inOrganization(
+    actor: Actor,
+    organizationId: string,
+    query: string,
+    page: PageRequest,
+  ): Promise<Page<SpaceHit & { position: number }>> {
     await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
     return this.search.searchOrganization(organizationId, query, page);
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, ConflictError, IdGenerator, KeyedMutex, NotFoundError, PreconditionError, UnitOfWork } from '@app/shared-kernel';
+import { Clock, IdGenerator, KeyedMutex, NotFoundError, PreconditionError, UnitOfWork } from '@app/shared-kernel';
 import { applyChanges, ChangeOutcome, ContentChange } from '../domain/content/changes';
 import type { JsonDocument } from '../domain/content/document';
 import { bodiesToMerge, mergeTrees, MergeConflict } from '../domain/content/merge';
@@ -25,14 +25,14 @@ export interface ThreeWay {
   theirs: string;
 }
 
-export type MergeOutcome = { ok: true; tree: PageTree; files: FileNode[]; documents: Map<string, JsonDocument> } | { ok: false; conflicts: MergeConflict[] };
+export type MergeOutcome =
+  { ok: true; tree: PageTree; files: FileNode[]; documents: Map<string, JsonDocument> } | { ok: false; conflicts: MergeConflict[] };
 
 /** Files of a merge: both sides' files (files are only ever added). */
 function unionFiles(ours: FileNode[], theirs: FileNode[]): FileNode[] {
   const ids = new Set(ours.map((f) => f.id));
   return [...ours, ...theirs.filter((f) => !ids.has(f.id))];
 }
-
 
 /**
  * The content engine's facade: revisions, page bodies, change batches and three-way merges.
@@ -56,14 +56,30 @@ export class ContentService {
   /** The empty first revision of a new space (its id is already on the space). */
   async createInitialRevision(space: Space, createdBy: string | null): Promise<void> {
     await this.revisions.insert(
-      { id: space.revision, organizationId: space.organizationId, spaceId: space.id, parents: [], type: 'edits', tree: [], files: [], createdAt: space.createdAt, createdBy },
+      {
+        id: space.revision,
+        organizationId: space.organizationId,
+        spaceId: space.id,
+        parents: [],
+        type: 'edits',
+        tree: [],
+        files: [],
+        createdAt: space.createdAt,
+        createdBy,
+      },
       new Map(),
     );
   }
 
   async copyContent(from: Space, to: Space, createdBy: string | null): Promise<void> {
     const source = await this.revision(from.id, from.revision);
-    await this.revisions.copy(source, { id: to.revision, spaceId: to.id, organizationId: to.organizationId, createdAt: to.createdAt, createdBy });
+    await this.revisions.copy(source, {
+      id: to.revision,
+      spaceId: to.id,
+      organizationId: to.organizationId,
+      createdAt: to.createdAt,
+      createdBy,
+    });
     await this.search.reindex(to.id);
   }
 
@@ -84,11 +100,17 @@ export class ContentService {
   }
 
   /** A page of a revision with its body (null for an empty page); 404 when the page is not there. */
-  async page(space: Space, revisionId: string, pageId: string): Promise<{ revision: Revision; node: PageNode; path: string; document: JsonDocument | null }> {
+  async page(
+    space: Space,
+    revisionId: string,
+    pageId: string,
+  ): Promise<{ revision: Revision; node: PageNode; path: string; document: JsonDocument | null }> {
     const revision = await this.revision(space.id, revisionId);
     const found = locate(revision.tree, pageId);
     if (!found) throw new NotFoundError('Page', pageId);
-    const docs = found.node.document ? await this.revisions.documents(space.organizationId, [found.node.document]) : new Map<string, JsonDocument>();
+    const docs = found.node.document
+      ? await this.revisions.documents(space.organizationId, [found.node.document])
+      : new Map<string, JsonDocument>();
     return { revision, node: found.node, path: found.path, document: found.node.document ? (docs.get(found.node.document) ?? null) : null };
   }
 
@@ -97,7 +119,13 @@ export class ContentService {
   }
 
   /** Applies a batch of changes on top of `parent` and stores the result as a new revision. */
-  async commitChanges(space: Space, parentId: string, input: ContentChangeInput[], createdBy: string, revertBase: string): Promise<CommitResult> {
+  async commitChanges(
+    space: Space,
+    parentId: string,
+    input: ContentChangeInput[],
+    createdBy: string,
+    revertBase: string,
+  ): Promise<CommitResult> {
     const parent = await this.revision(space.id, parentId);
     const changes: ContentChange[] = [];
     const bytes: { hash: string; bytes: Buffer }[] = [];
@@ -122,11 +150,18 @@ export class ContentService {
     }
     // Bodies that block-level reverts compare: the page in the parent and in the revision it goes back to.
     const hashes = changes.flatMap((c) =>
-      c.operation === 'revert_page' && c.block ? [locate(parent.tree, c.page)?.node.document, locate(trees.get(c.revision ?? '') ?? [], c.page)?.node.document] : [],
+      c.operation === 'revert_page' && c.block
+        ? [locate(parent.tree, c.page)?.node.document, locate(trees.get(c.revision ?? '') ?? [], c.page)?.node.document]
+        : [],
     );
     const documents = await this.revisions.documents(space.organizationId, [...new Set(hashes.filter((h): h is string => !!h))]);
     const now = this.clock.now();
-    const result = applyChanges(parent.tree, changes, { newId: () => this.ids.next(), now: now.toISOString(), trees, documents }, parent.files);
+    const result = applyChanges(
+      parent.tree,
+      changes,
+      { newId: () => this.ids.next(), now: now.toISOString(), trees, documents },
+      parent.files,
+    );
     const revision: Revision = {
       id: this.ids.next(),
       organizationId: space.organizationId,
@@ -148,7 +183,11 @@ export class ContentService {
 
   /** Three-way merge of two revisions of a space over their common base. */
   async merge(space: Space, revs: ThreeWay): Promise<MergeOutcome> {
-    const [base, ours, theirs] = await Promise.all([this.revision(space.id, revs.base), this.revision(space.id, revs.ours), this.revision(space.id, revs.theirs)]);
+    const [base, ours, theirs] = await Promise.all([
+      this.revision(space.id, revs.base),
+      this.revision(space.id, revs.ours),
+      this.revision(space.id, revs.theirs),
+    ]);
     const bodies = await this.revisions.documents(space.organizationId, bodiesToMerge(base.tree, ours.tree, theirs.tree));
     const result = mergeTrees(base.tree, ours.tree, theirs.tree, (h) => bodies.get(h) ?? null);
     return result.conflicts.length
@@ -166,7 +205,18 @@ export class ContentService {
     createdBy: string,
     mergedFrom: string | null = null,
   ): Promise<Revision> {
-    const revision: Revision = { id: this.ids.next(), organizationId: space.organizationId, spaceId: space.id, parents, type, tree, files, createdAt: this.clock.now(), createdBy, mergedFrom };
+    const revision: Revision = {
+      id: this.ids.next(),
+      organizationId: space.organizationId,
+      spaceId: space.id,
+      parents,
+      type,
+      tree,
+      files,
+      createdAt: this.clock.now(),
+      createdBy,
+      mergedFrom,
+    };
     await this.revisions.insert(revision, documents);
     return revision;
   }
@@ -179,7 +229,13 @@ export class ContentService {
    * rolls back) with the rest of the caller's writes. The search index is refreshed by `refreshSearch`
    * after the commit (a search that finds the index behind heals it too).
    */
-  mergeIntoSpace(spaceId: string, base: string, theirs: string, createdBy: string, mergedFrom: string | null = null): Promise<MergeOutcome & { revision?: Revision }> {
+  mergeIntoSpace(
+    spaceId: string,
+    base: string,
+    theirs: string,
+    createdBy: string,
+    mergedFrom: string | null = null,
+  ): Promise<MergeOutcome & { revision?: Revision }> {
     return this.writeSpace(spaceId, 'merges', async (space) => {
       let tree: PageTree;
       let files: FileNode[];
@@ -238,7 +294,10 @@ export class ContentService {
   }
 
   /** Change request counters of a space (the review context reports them after every change). */
-  setChangeRequestCounters(spaceId: string, counters: { changeRequests: number; changeRequestsOpen: number; changeRequestsDraft: number }): Promise<void> {
+  setChangeRequestCounters(
+    spaceId: string,
+    counters: { changeRequests: number; changeRequestsOpen: number; changeRequestsDraft: number },
+  ): Promise<void> {
     return this.spaces.setCounters(spaceId, counters);
   }
 }

@@ -102,12 +102,14 @@ export class FilesService {
    * `store`, once the whole batch is valid, inside the batch's unit of work.
    */
   async resolve(input: FileInput, where: string): Promise<{ file: ResolvedFile; bytes: Buffer }> {
-    if (!input.name || input.name.length > FILE_NAME_MAX || /[/\\\0]/.test(input.name)) throw new InvalidInputError(`${where}.name must be 1 to ${FILE_NAME_MAX} characters, without slashes`);
+    if (!input.name || input.name.length > FILE_NAME_MAX || /[/\\\0]/.test(input.name))
+      throw new InvalidInputError(`${where}.name must be 1 to ${FILE_NAME_MAX} characters, without slashes`);
     let bytes: Buffer;
     let contentType = input.contentType;
     if (input.base64 !== undefined) {
       if (!contentType) throw new InvalidInputError(`${where}.contentType is required with base64`);
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(input.base64.replace(/\s/g, ''))) throw new InvalidInputError(`${where}.base64 is not valid base64`);
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(input.base64.replace(/\s/g, '')))
+        throw new InvalidInputError(`${where}.base64 is not valid base64`);
       bytes = Buffer.from(input.base64, 'base64');
     } else if (input.url !== undefined) {
       const fetched = await this.fetch(input.url, where);
@@ -173,13 +175,16 @@ export class FilesService {
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new InvalidInputError(`${where}.url must be http(s)`);
     if (!this.settings.urlAllowlist.includes(url.hostname)) {
-      throw new InvalidInputError(`${where}.url: host "${url.hostname}" is not in the URL allowlist (QUIRE_FILE_URL_ALLOWLIST); send the file as base64`);
+      throw new InvalidInputError(
+        `${where}.url: host "${url.hostname}" is not in the URL allowlist (QUIRE_FILE_URL_ALLOWLIST); send the file as base64`,
+      );
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
     // Resolved once; every address must be acceptable, and the connection goes to the first of them.
     const addresses = isIP(host) ? [host] : await this.resolver.lookup(host);
     if (!addresses.length) throw new InvalidInputError(`${where}.url: host "${url.hostname}" does not resolve`);
-    if (!this.settings.allowPrivateNetworks && addresses.some(isPrivateAddress)) throw new InvalidInputError(`${where}.url resolves to a private or loopback address`);
+    if (!this.settings.allowPrivateNetworks && addresses.some(isPrivateAddress))
+      throw new InvalidInputError(`${where}.url resolves to a private or loopback address`);
     let res: IncomingMessage;
     try {
       res = await pinnedGet(url, addresses[0], 10_000);
@@ -207,18 +212,30 @@ export class FilesService {
   }
 
   private signature(organizationId: string, file: FileNode, expires: number): string {
-    return createHmac('sha256', this.settings.signingSecret).update(`${organizationId}\n${file.hash}\n${file.name}\n${file.contentType}\n${expires}`).digest('base64url');
+    return createHmac('sha256', this.settings.signingSecret)
+      .update(`${organizationId}\n${file.hash}\n${file.name}\n${file.contentType}\n${expires}`)
+      .digest('base64url');
   }
 
   /** A signed URL path that serves the file's bytes until it expires. */
   downloadPath(organizationId: string, file: FileNode, nowMs: number): string {
     const expires = Math.floor((nowMs + this.settings.downloadTtlMs) / 1000);
-    const q = new URLSearchParams({ name: file.name, type: file.contentType, expires: String(expires), sig: this.signature(organizationId, file, expires) });
+    const q = new URLSearchParams({
+      name: file.name,
+      type: file.contentType,
+      expires: String(expires),
+      sig: this.signature(organizationId, file, expires),
+    });
     return `/files/${organizationId}/${file.hash}?${q.toString()}`;
   }
 
   /** The bytes for a download URL; null when the signature is wrong, it expired, or the file is gone. */
-  async download(organizationId: string, hash: string, q: { name: string; type: string; expires: string; sig: string }, nowMs: number): Promise<Buffer | null> {
+  async download(
+    organizationId: string,
+    hash: string,
+    q: { name: string; type: string; expires: string; sig: string },
+    nowMs: number,
+  ): Promise<Buffer | null> {
     const expires = Number(q.expires);
     if (!Number.isInteger(expires) || expires * 1000 < nowMs) return null;
     const expected = Buffer.from(this.signature(organizationId, { id: '', name: q.name, contentType: q.type, size: 0, hash }, expires));

@@ -41,7 +41,10 @@ export class LinksService {
   private async usages(space: Space, rev: Revision, appOrigin: string, fromPage?: string): Promise<LinkUsage[]> {
     const pages = this.pages(rev);
     const sources = [...pages.values()].filter((p) => p.node.document && (!fromPage || p.node.id === fromPage));
-    const links = await this.revisions.links(space.organizationId, sources.map((p) => p.node.document!));
+    const links = await this.revisions.links(
+      space.organizationId,
+      sources.map((p) => p.node.document!),
+    );
     const byKey = new Map<string, LinkUsage>();
     for (const source of sources) {
       for (const link of links.get(source.node.document!) ?? []) {
@@ -77,7 +80,11 @@ export class LinksService {
     const stats: LinksPage['stats'] = { total: all.length, broken: { total: broken.length } };
     if (options.base) {
       const baseRev = await this.revisions.find(space.id, options.base);
-      const before = baseRev ? new Set((await this.usages(space, baseRev, options.appOrigin, options.fromPage)).filter((u) => u.status === 'broken').map((u) => u.key)) : new Set<string>();
+      const before = baseRev
+        ? new Set(
+            (await this.usages(space, baseRev, options.appOrigin, options.fromPage)).filter((u) => u.status === 'broken').map((u) => u.key),
+          )
+        : new Set<string>();
       stats.broken.changeRequest = broken.filter((u) => !before.has(u.key)).length;
     }
     const filtered = options.status ? all.filter((u) => u.status === options.status) : all;
@@ -94,7 +101,11 @@ export class LinksService {
 
   private linking(rev: Revision, hashes: Set<string>, page: PageRequest): Page<PageLocation> {
     const pages = this.pages(rev);
-    return pageInMemory([...pages.values()].filter((p) => p.node.document && hashes.has(p.node.document)), (p) => p.path, page);
+    return pageInMemory(
+      [...pages.values()].filter((p) => p.node.document && hashes.has(p.node.document)),
+      (p) => p.path,
+      page,
+    );
   }
 
   /** GET …/page/{pageId}/backlinks: the pages of the revision that link to the page. */

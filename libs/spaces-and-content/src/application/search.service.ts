@@ -63,7 +63,10 @@ export class SearchService {
       const previous = before ? indexedPages(before.tree).fingerprints : null;
       const changed = previous ? now.pages.filter((p) => previous.get(p.id) !== now.fingerprints.get(p.id)) : now.pages;
       const replace = previous ? [...changed.map((p) => p.id), ...[...previous.keys()].filter((id) => !now.fingerprints.has(id))] : 'all';
-      const bodies = await this.revisions.documents(space.organizationId, changed.flatMap((p) => (p.document ? [p.document] : [])));
+      const bodies = await this.revisions.documents(
+        space.organizationId,
+        changed.flatMap((p) => (p.document ? [p.document] : [])),
+      );
       const rows: SectionRow[] = changed.flatMap((p) =>
         sections(p.title, p.document ? (bodies.get(p.document) ?? null) : null).map((s) => ({
           pageId: p.id,
@@ -96,12 +99,21 @@ export class SearchService {
   }
 
   /** Hits carry their one-based position in the whole ranked result (kept in the cursor across pages). */
-  async searchSpace(space: { id: string; revision: string; language: string | null }, query: string, page: PageRequest): Promise<Page<PageHit & { position: number }>> {
+  async searchSpace(
+    space: { id: string; revision: string; language: string | null },
+    query: string,
+    page: PageRequest,
+  ): Promise<Page<PageHit & { position: number }>> {
     const q = withCjkBigrams(this.check(query));
     const config = searchConfig(space.language);
     const { count, hits } = await this.cachedSearch(space.id, indexVersion({ revision: space.revision, config }), config, q, page);
     const base = Number(cursorKey(page, HIT_CURSOR)?.[2] ?? 0);
-    return toPage(hits.map((h, i) => ({ ...h, position: base + i + 1 })), page, count, (h) => [h.rank, h.pageId, h.position]);
+    return toPage(
+      hits.map((h, i) => ({ ...h, position: base + i + 1 })),
+      page,
+      count,
+      (h) => [h.rank, h.pageId, h.position],
+    );
   }
 
   /**
@@ -129,7 +141,12 @@ export class SearchService {
     const q = withCjkBigrams(this.check(query));
     const { count, hits } = await this.ranking.run(() => this.index.searchOrganization(organizationId, () => q, page));
     const base = Number(cursorKey(page, HIT_CURSOR)?.[2] ?? 0);
-    return toPage(hits.map((h, i) => ({ ...h, position: base + i + 1 })), page, count, (h) => [h.rank, h.spaceId, h.position]);
+    return toPage(
+      hits.map((h, i) => ({ ...h, position: base + i + 1 })),
+      page,
+      count,
+      (h) => [h.rank, h.spaceId, h.position],
+    );
   }
 }
 

@@ -1,5 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError, Page, PageRequest, Role, UnitOfWork, untilWritten } from '@app/shared-kernel';
+import {
+  Actor,
+  Clock,
+  ConflictError,
+  IdGenerator,
+  InvalidInputError,
+  NotFoundError,
+  Page,
+  PageRequest,
+  Role,
+  UnitOfWork,
+  untilWritten,
+} from '@app/shared-kernel';
 import { DefaultLevel } from '../domain/access';
 import { contentRole } from '../domain/access';
 import { CollectionRepository, CollectionTree } from '../domain/collection';
@@ -79,14 +91,23 @@ export class SpacesService {
    * GET /orgs/{id}/members/{userId}/spaces: the spaces a member can access, with their role on each
    * (listSpacesForOrganizationMember). Every member can read every space today, so all live spaces are listed.
    */
-  async listForMember(actor: Actor, organizationId: string, userId: string, order: 'asc' | 'desc', page: PageRequest): Promise<Page<SpaceView & { permission: Role }>> {
+  async listForMember(
+    actor: Actor,
+    organizationId: string,
+    userId: string,
+    order: 'asc' | 'desc',
+    page: PageRequest,
+  ): Promise<Page<SpaceView & { permission: Role }>> {
     const caller = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
     const target = await this.access.userRole(organizationId, userId, 'Member', userId);
     const [result, tree] = await Promise.all([
       order === 'asc' ? this.spaces.listByOrganization(organizationId, page) : this.spaces.listByOrganizationDesc(organizationId, page),
       this.collections.tree(organizationId),
     ]);
-    return { ...result, items: result.items.map((space) => ({ space, role: roleIn(caller, space, tree), permission: roleIn(target, space, tree) })) };
+    return {
+      ...result,
+      items: result.items.map((space) => ({ space, role: roleIn(caller, space, tree), permission: roleIn(target, space, tree) })),
+    };
   }
 
   async listInCollection(actor: Actor, collectionId: string, page: PageRequest): Promise<Page<SpaceView>> {
@@ -104,7 +125,8 @@ export class SpacesService {
     await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
     const parentId = input.parent ?? null;
     const tree = await this.collections.tree(organizationId);
-    if (parentId !== null && !tree.has(parentId)) throw new InvalidInputError(`parent: collection "${parentId}" not found in this organization`);
+    if (parentId !== null && !tree.has(parentId))
+      throw new InvalidInputError(`parent: collection "${parentId}" not found in this organization`);
     await this.access.requireCreateIn(organizationId, parentId, actor, tree, 'Organization', organizationId);
     const now = this.clock.now();
     const space: Space = {
@@ -241,7 +263,12 @@ export class SpacesService {
     if (parentId !== null && !tree.has(parentId)) throw new InvalidInputError(`Invalid position: collection "${parentId}" not found`);
     await this.access.requireCreateIn(space.organizationId, parentId, actor, tree, 'Space', spaceId);
     const siblings = await this.spaces.siblings(space.organizationId, parentId);
-    const position = placeAmong({ kind: 'space', id: space.id, position: space.position }, siblings, input.position, parentId === space.parentId);
+    const position = placeAmong(
+      { kind: 'space', id: space.id, position: space.position },
+      siblings,
+      input.position,
+      parentId === space.parentId,
+    );
     const moved: Space = { ...space, parentId, position, updatedAt: this.clock.now() };
     if (!(await this.spaces.update(space, moved))) return undefined;
     return { space: moved, role: await this.access.spaceRole(moved, actor, tree) };

@@ -54,7 +54,10 @@ export function placeAmong(item: Sibling, siblings: Sibling[], position: Content
   const indexOf = (p: ContentPointer): number => {
     if (pointerKey(p) === siblingKey(item)) throw new InvalidInputError('Invalid position: an item cannot be placed next to itself');
     const i = others.findIndex((s) => siblingKey(s) === pointerKey(p));
-    if (i < 0) throw new InvalidInputError(`Invalid position: ${p.type} "${p.type === 'space' ? p.space : p.collection}" is not in the target parent`);
+    if (i < 0)
+      throw new InvalidInputError(
+        `Invalid position: ${p.type} "${p.type === 'space' ? p.space : p.collection}" is not in the target parent`,
+      );
     return i;
   };
   let target: number;

@@ -9,8 +9,45 @@ export const SPACE_RETENTION_MS = 7 * DAY_MS;
 export const SPACE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
 export const EDIT_MODES = ['live', 'locked'] as const;
 export const LANGUAGES = [
-  'en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'zh-tw', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr', 'sv', 'no',
-  'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl',
+  'en',
+  'fr',
+  'de',
+  'es',
+  'it',
+  'pt',
+  'pt-br',
+  'ru',
+  'ja',
+  'zh',
+  'zh-tw',
+  'yue',
+  'ko',
+  'ar',
+  'hi',
+  'nl',
+  'pl',
+  'tr',
+  'sv',
+  'no',
+  'da',
+  'fi',
+  'el',
+  'cs',
+  'hu',
+  'ro',
+  'th',
+  'vi',
+  'id',
+  'ms',
+  'he',
+  'uk',
+  'sk',
+  'bg',
+  'hr',
+  'lt',
+  'lv',
+  'et',
+  'sl',
 ] as const;
 
 export type SpaceVisibility = (typeof SPACE_VISIBILITIES)[number];
@@ -112,7 +149,10 @@ export abstract class SpaceRepository {
   /** Live spaces directly in a collection, ordered by (position, id). */
   abstract listByParent(organizationId: string, parentId: string, page: PageRequest): Promise<Page<Space>>;
   /** Live spaces and collections directly under `parentId` (null: top level). */
-  abstract siblings(organizationId: string, parentId: string | null): Promise<{ kind: 'space' | 'collection'; id: string; position: string }[]>;
+  abstract siblings(
+    organizationId: string,
+    parentId: string | null,
+  ): Promise<{ kind: 'space' | 'collection'; id: string; position: string }[]>;
   /** Moves the space to `next` only if its revision is still `expected`; false when main moved meanwhile. */
   /** Holds the space's row until the unit of work ends: writers of its content take turns. */
   abstract lockForWrite(spaceId: string): Promise<void>;

@@ -1,14 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Actor } from '@app/shared-kernel';
-import { ApiDeleteOperation, ApiStandardErrors, CurrentActor, ErrorDto, Links, listEnvelope, ListOf, RequestLinks, setDeleteStatus } from '@app/http-kit';
+import {
+  ApiDeleteOperation,
+  ApiStandardErrors,
+  CurrentActor,
+  ErrorDto,
+  Links,
+  listEnvelope,
+  ListOf,
+  RequestLinks,
+  setDeleteStatus,
+} from '@app/http-kit';
 import { CollectionsService } from '../application/collections.service';
 import { CreateCollectionDto, ListCollectionsQueryDto, MoveDto, TransferDto, UpdateCollectionDto } from './content.dto';
 import { CollectionDto, toCollectionDto } from './content-response.dto';
@@ -22,7 +26,12 @@ export class CollectionsController {
   @Get('orgs/:organizationId/collections')
   @ApiOperation({ operationId: 'listCollectionsInOrganizationById', summary: 'List the collections of an organization' })
   @ApiOkResponse({ type: ListOf(CollectionDto) })
-  async list(@CurrentActor() actor: Actor, @Param('organizationId') id: string, @Query() query: ListCollectionsQueryDto, @RequestLinks() links: Links) {
+  async list(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') id: string,
+    @Query() query: ListCollectionsQueryDto,
+    @RequestLinks() links: Links,
+  ) {
     const page = await this.collections.list(actor, id, query.nested ?? true, query.toPageRequest());
     return listEnvelope(page, (v) => toCollectionDto(v.collection, v.role, links));
   }
@@ -54,7 +63,12 @@ export class CollectionsController {
   @Patch('collections/:collectionId')
   @ApiOperation({ operationId: 'updateCollectionById', summary: 'Update a collection (admins)' })
   @ApiOkResponse({ type: CollectionDto })
-  async update(@CurrentActor() actor: Actor, @Param('collectionId') id: string, @Body() body: UpdateCollectionDto, @RequestLinks() links: Links) {
+  async update(
+    @CurrentActor() actor: Actor,
+    @Param('collectionId') id: string,
+    @Body() body: UpdateCollectionDto,
+    @RequestLinks() links: Links,
+  ) {
     const view = await this.collections.update(actor, id, body);
     return toCollectionDto(view.collection, view.role, links);
   }

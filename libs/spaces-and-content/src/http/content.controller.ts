@@ -35,21 +35,39 @@ export class ContentController {
   @Get('content/pages')
   @ApiOperation({ operationId: 'listPages', summary: 'List the pages of the current revision (tree)' })
   @ApiOkResponse({ type: PagesDto })
-  async pages(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links, @Res() res: Response): Promise<void> {
+  async pages(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Query() _q: ContentQueryDto,
+    @RequestLinks() links: Links,
+    @Res() res: Response,
+  ): Promise<void> {
     res.type('application/json').send(await this.reader.pagesJson(await this.scope(actor, id), links));
   }
 
   @Get('content/page/:pageId')
   @ApiOperation({ operationId: 'getPageById', summary: 'Get a page of the current revision, with its body as a document or markdown' })
   @ApiOkResponse({ type: RevisionPageDto })
-  async page(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Param('pageId') pageId: string, @Query() q: PageQueryDto, @RequestLinks() links: Links) {
+  async page(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('pageId') pageId: string,
+    @Query() q: PageQueryDto,
+    @RequestLinks() links: Links,
+  ) {
     return this.reader.page(await this.scope(actor, id), pageId, q, links);
   }
 
   @Get('revisions/:revisionId')
   @ApiOperation({ operationId: 'getRevisionById', summary: 'Get a revision of a space' })
   @ApiOkResponse({ type: RevisionDto })
-  async revision(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Param('revisionId') revisionId: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links) {
+  async revision(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('revisionId') revisionId: string,
+    @Query() _q: ContentQueryDto,
+    @RequestLinks() links: Links,
+  ) {
     return this.reader.revision(await this.scope(actor, id, revisionId), links);
   }
 
@@ -91,7 +109,13 @@ export class ContentController {
   @Get('content/files/:fileId')
   @ApiOperation({ operationId: 'getFileInRevisionById', summary: 'A file of the current revision, with a signed download URL' })
   @ApiOkResponse({ type: RevisionFileDto })
-  async file(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Param('fileId') fileId: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links) {
+  async file(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('fileId') fileId: string,
+    @Query() _q: ContentQueryDto,
+    @RequestLinks() links: Links,
+  ) {
     return this.reader.file(await this.scope(actor, id), fileId, links);
   }
 
@@ -99,7 +123,13 @@ export class ContentController {
   @ApiTags('links')
   @ApiOperation({ operationId: 'listSpaceFileBacklinks', summary: 'The pages that link to or show a file' })
   @ApiOkResponse({ type: ListOf(ContentLocationDto) })
-  async fileBacklinks(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Param('fileId') fileId: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
+  async fileBacklinks(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('fileId') fileId: string,
+    @Query() q: ListQueryDto,
+    @RequestLinks() links: Links,
+  ) {
     return this.reader.fileBacklinks(await this.scope(actor, id), fileId, q, links);
   }
 
@@ -115,7 +145,13 @@ export class ContentController {
   @ApiTags('links')
   @ApiOperation({ operationId: 'listSpacePageLinks', summary: 'The links of a page, with their status' })
   @ApiOkResponse({ type: LinksResponseDto })
-  async pageLinks(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Param('pageId') pageId: string, @Query() q: LinksQueryDto, @RequestLinks() links: Links) {
+  async pageLinks(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('pageId') pageId: string,
+    @Query() q: LinksQueryDto,
+    @RequestLinks() links: Links,
+  ) {
     return this.reader.links(await this.scope(actor, id), q, links, pageId);
   }
 
@@ -123,7 +159,13 @@ export class ContentController {
   @ApiTags('links')
   @ApiOperation({ operationId: 'listSpacePageBacklinks', summary: 'The pages that link to a page' })
   @ApiOkResponse({ type: ListOf(ContentLocationDto) })
-  async pageBacklinks(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Param('pageId') pageId: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
+  async pageBacklinks(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('pageId') pageId: string,
+    @Query() q: ListQueryDto,
+    @RequestLinks() links: Links,
+  ) {
     return this.reader.pageBacklinks(await this.scope(actor, id), pageId, q, links);
   }
 }

@@ -1,28 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  Equals,
-  IsBoolean,
-  IsIn,
-  IsOptional,
-  IsString,
-  MaxLength,
-  MinLength,
-  ValidateIf,
-} from 'class-validator';
+import { Equals, IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { ListQueryDto, Satisfies, Optional, toStrictBool } from '@app/http-kit';
 import { DEFAULT_LEVELS, DefaultLevel } from '../domain/access';
 import { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX } from '../domain/collection';
 import type { ContentPosition } from '../domain/position';
 import { EDIT_MODES, EditMode, EMOJI_MAX, Language, LANGUAGES, SPACE_TITLE_MAX, SpaceMergeRules } from '../domain/space';
 
-const EMOJI_CHARS = /^(?:\p{Extended_Pictographic}|\p{Emoji_Presentation}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u200d|\ufe0f|\u20e3|[#*0-9])+$/u;
+const EMOJI_CHARS =
+  /^(?:\p{Extended_Pictographic}|\p{Emoji_Presentation}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u200d|\ufe0f|\u20e3|[#*0-9])+$/u;
 const EMOJI_CODEPOINTS = /^[0-9a-f]{4,6}(?:-[0-9a-f]{4,6})*$/i;
 
 export function emojiProblem(value: unknown): string | null {
   if (typeof value !== 'string') return 'must be a string';
   if (value.length > EMOJI_MAX) return `must be at most ${EMOJI_MAX} characters`;
-  return EMOJI_CHARS.test(value) || EMOJI_CODEPOINTS.test(value) ? null : 'must be an emoji character or its Unicode codepoint (e.g. "1f389")';
+  return EMOJI_CHARS.test(value) || EMOJI_CODEPOINTS.test(value)
+    ? null
+    : 'must be an emoji character or its Unicode codepoint (e.g. "1f389")';
 }
 
 function pointerProblem(value: unknown): string | null {
@@ -30,7 +24,8 @@ function pointerProblem(value: unknown): string | null {
   const v = value as Record<string, unknown>;
   const idOk = (x: unknown) => typeof x === 'string' && x.length > 0 && x.length <= 100;
   if (v.type === 'space') return idOk(v.space) && Object.keys(v).length === 2 ? null : 'a space pointer is {"type":"space","space":"<id>"}';
-  if (v.type === 'collection') return idOk(v.collection) && Object.keys(v).length === 2 ? null : 'a collection pointer is {"type":"collection","collection":"<id>"}';
+  if (v.type === 'collection')
+    return idOk(v.collection) && Object.keys(v).length === 2 ? null : 'a collection pointer is {"type":"collection","collection":"<id>"}';
   return 'type must be "space" or "collection"';
 }
 
@@ -84,11 +79,18 @@ export function templateProblem(value: unknown): string | null {
   if (Object.keys(v).some((k) => k !== 'id' && k !== 'params')) return 'template takes only id and params';
   if (v.params === undefined) return null;
   const p = v.params as Record<string, unknown>;
-  if (typeof p !== 'object' || p === null || Object.keys(p).some((k) => k !== 'contentRefs')) return 'template.params takes only contentRefs';
+  if (typeof p !== 'object' || p === null || Object.keys(p).some((k) => k !== 'contentRefs'))
+    return 'template.params takes only contentRefs';
   const refs = p.contentRefs;
   if (refs === undefined) return null;
   if (typeof refs !== 'object' || refs === null) return 'template.params.contentRefs must be an object';
-  const ok = Object.values(refs).every((r) => typeof r === 'object' && r !== null && (r as { kind?: unknown }).kind === 'file' && typeof (r as { file?: unknown }).file === 'string');
+  const ok = Object.values(refs).every(
+    (r) =>
+      typeof r === 'object' &&
+      r !== null &&
+      (r as { kind?: unknown }).kind === 'file' &&
+      typeof (r as { file?: unknown }).file === 'string',
+  );
   return ok ? null : 'template.params.contentRefs values must be {"kind": "file", "file": "<id>"}';
 }
 
@@ -96,7 +98,15 @@ export class ApplyTemplateDto {
   /** The template's id: getting-started, api-reference or product-docs */
   @IsString() @MinLength(1) @MaxLength(100) id: string;
 
-  @ApiPropertyOptional({ type: 'object', properties: { contentRefs: { type: 'object', additionalProperties: { type: 'object', properties: { kind: { type: 'string', enum: ['file'] }, file: { type: 'string' } } } } } })
+  @ApiPropertyOptional({
+    type: 'object',
+    properties: {
+      contentRefs: {
+        type: 'object',
+        additionalProperties: { type: 'object', properties: { kind: { type: 'string', enum: ['file'] }, file: { type: 'string' } } },
+      },
+    },
+  })
   @Optional()
   @Satisfies((v) => templateProblem({ id: 'x', params: v }))
   params?: { contentRefs?: Record<string, { kind: 'file'; file: string }> };
@@ -153,7 +163,11 @@ export class UpdateSpaceDto {
   @IsIn(LANGUAGES)
   language?: Language;
 
-  @ApiPropertyOptional({ type: 'object', description: '{"type":"inherit"}, {"type":"none"} or {"type":"rules","rules":[...]}', additionalProperties: true })
+  @ApiPropertyOptional({
+    type: 'object',
+    description: '{"type":"inherit"}, {"type":"none"} or {"type":"rules","rules":[...]}',
+    additionalProperties: true,
+  })
   @Optional()
   @Satisfies(spaceMergeRulesProblem)
   mergeRules?: SpaceMergeRules;
@@ -229,4 +243,3 @@ export class ListCollectionsQueryDto extends ListQueryDto {
   @IsBoolean()
   nested?: boolean;
 }
-

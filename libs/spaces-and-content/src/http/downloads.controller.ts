@@ -19,7 +19,12 @@ export class DownloadsController {
   @Get(':organizationId/:hash')
   @ApiOperation({ operationId: 'downloadFile', summary: 'Download a file through a signed, expiring URL' })
   @ApiOkResponse({ description: 'The file bytes' })
-  async download(@Param('organizationId') org: string, @Param('hash') hash: string, @Query() q: DownloadQueryDto, @Res() res: Response): Promise<void> {
+  async download(
+    @Param('organizationId') org: string,
+    @Param('hash') hash: string,
+    @Query() q: DownloadQueryDto,
+    @Res() res: Response,
+  ): Promise<void> {
     const bytes = await this.files.download(org, hash, q, this.clock.now().getTime());
     if (!bytes) throw new NotFoundError('File (the link is wrong or expired)');
     res.setHeader('Content-Type', q.type);

@@ -4,5 +4,8 @@ import type { FileNode } from '../domain/content/files';
 
 /** A page of a revision's files, ordered by id (keyset cursor on the id). */
 export function filesPage<T>(files: FileNode[], q: ListQueryDto, map: (f: FileNode) => T) {
-  return listEnvelope(pageInMemory(files, (f) => f.id, q.toPageRequest()), map);
+  return listEnvelope(
+    pageInMemory(files, (f) => f.id, q.toPageRequest()),
+    map,
+  );
 }

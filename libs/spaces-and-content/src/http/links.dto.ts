@@ -15,7 +15,10 @@ export class LinksQueryDto extends ListQueryDto {
 
 export class LinkStatsDto {
   total: number;
-  @ApiProperty({ type: 'object', properties: { total: { type: 'number' }, changeRequest: { type: 'number' } } }) broken: { total: number; changeRequest?: number };
+  @ApiProperty({ type: 'object', properties: { total: { type: 'number' }, changeRequest: { type: 'number' } } }) broken: {
+    total: number;
+    changeRequest?: number;
+  };
 }
 
 export class ContentLocationDto {
@@ -50,14 +53,23 @@ export interface LocationContext {
 }
 
 export function pageLocation(p: PageLocation, ctx: LocationContext): ContentLocationDto {
-  return { kind: 'page', organization: ctx.organization, space: ctx.space, page: { ...pageDto(p.node, p.path, ctx.base, ctx.links), pages: [] } };
+  return {
+    kind: 'page',
+    organization: ctx.organization,
+    space: ctx.space,
+    page: { ...pageDto(p.node, p.path, ctx.base, ctx.links), pages: [] },
+  };
 }
 
 function usageDto(u: LinkUsage, ctx: LocationContext): LinkUsageDto {
   const dto: LinkUsageDto = { status: u.status, relation: 'reference', locationReferences: u.locations.map((l) => pageLocation(l, ctx)) };
   if (u.target) dto.targetReference = pageLocation(u.target, ctx);
   else if (u.link.kind === 'url') dto.targetReference = { kind: 'url', url: u.link.target };
-  else dto.targetReference = { kind: 'url', url: refToUrl(u.link.kind === 'page' ? { kind: 'page', page: u.link.target } : { kind: 'file', file: u.link.target }) };
+  else
+    dto.targetReference = {
+      kind: 'url',
+      url: refToUrl(u.link.kind === 'page' ? { kind: 'page', page: u.link.target } : { kind: 'file', file: u.link.target }),
+    };
   return dto;
 }
 

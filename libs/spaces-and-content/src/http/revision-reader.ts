@@ -91,7 +91,12 @@ export class RevisionReader {
 
   /** Every link of the revision (`fromPage`: of one page), with status and stats. */
   async links(s: RevisionScope, q: LinksQueryDto, links: Links, fromPage?: string) {
-    const options = { appOrigin: links.app(''), status: q.status, ...(fromPage ? { fromPage } : {}), ...(s.linksBase ? { base: s.linksBase } : {}) };
+    const options = {
+      appOrigin: links.app(''),
+      status: q.status,
+      ...(fromPage ? { fromPage } : {}),
+      ...(s.linksBase ? { base: s.linksBase } : {}),
+    };
     const page = await this.linksService.list(s.space, s.revisionId, options, q.toPageRequest());
     return linksResponse(page, await this.locationContext(s, links));
   }

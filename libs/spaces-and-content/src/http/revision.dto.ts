@@ -7,7 +7,6 @@ import { documentToMarkdown, refToUrl } from '../domain/content/markdown';
 import type { Revision } from '../domain/content/revision';
 import { PageNode, pathIndex, PageTree } from '../domain/content/tree';
 
-
 /** The official `metadata` and `computed` flags (spec part 1 §4.4: both default true). */
 export class ContentQueryDto {
   /** If false, mutable git metadata is left out (faster lookups) */
@@ -85,7 +84,8 @@ export class RevisionPageDto {
   /** Content address of the page body; absent for an empty page */
   documentId?: string;
   @ApiPropertyOptional({ description: 'The body as markdown (format=markdown)' }) markdown?: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'The body as a document (format=document)' }) document?: JsonDocument;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'The body as a document (format=document)' })
+  document?: JsonDocument;
 }
 
 export class RevisionDto {
@@ -100,7 +100,8 @@ export class RevisionDto {
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) variables: Record<string, string>;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: 'object', properties: { app: { type: 'string', format: 'uri' } } }) urls: { app: string };
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'For merge revisions: the change request merged' }) mergedFrom?: object;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'For merge revisions: the change request merged' })
+  mergedFrom?: object;
 }
 
 export class PagesDto {

@@ -20,9 +20,17 @@ export class SearchController {
   }
 
   @Get('orgs/:organizationId/search')
-  @ApiOperation({ operationId: 'searchOrganizationContent', summary: 'Full-text search in every space of an organization the caller can read' })
+  @ApiOperation({
+    operationId: 'searchOrganizationContent',
+    summary: 'Full-text search in every space of an organization the caller can read',
+  })
   @ApiOkResponse({ type: ListOf(SearchSpaceDto) })
-  async searchOrganization(@CurrentActor() actor: Actor, @Param('organizationId') id: string, @Query() q: SearchQueryDto, @RequestLinks() links: Links) {
+  async searchOrganization(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') id: string,
+    @Query() q: SearchQueryDto,
+    @RequestLinks() links: Links,
+  ) {
     const page = await this.search.inOrganization(actor, id, q.query, q.toPageRequest());
     return listEnvelope(page, (s) => ({
       type: 'space' as const,

@@ -74,4 +74,3 @@ export function pageHit(spaceId: string, h: PageHit, rank: number, links: Links)
     urls: { app: pageUrl },
   };
 }
-

@@ -10,9 +10,28 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Actor } from '@app/shared-kernel';
-import { ApiDeleteOperation, ApiStandardErrors, CurrentActor, ErrorDto, Links, listEnvelope, ListOf, ListQueryDto, RequestLinks, setDeleteStatus } from '@app/http-kit';
+import {
+  ApiDeleteOperation,
+  ApiStandardErrors,
+  CurrentActor,
+  ErrorDto,
+  Links,
+  listEnvelope,
+  ListOf,
+  ListQueryDto,
+  RequestLinks,
+  setDeleteStatus,
+} from '@app/http-kit';
 import { SpacesService } from '../application/spaces.service';
-import { ApplyTemplateDto, CreateSpaceDto, GetSpaceQueryDto, MoveDto, OrderedListQueryDto, TransferDto, UpdateSpaceDto } from './content.dto';
+import {
+  ApplyTemplateDto,
+  CreateSpaceDto,
+  GetSpaceQueryDto,
+  MoveDto,
+  OrderedListQueryDto,
+  TransferDto,
+  UpdateSpaceDto,
+} from './content.dto';
 import { MemberContentPermissionDto, SpaceDto, toSpaceDto } from './content-response.dto';
 
 @ApiTags('spaces')
@@ -24,7 +43,12 @@ export class SpacesController {
   @Get('orgs/:organizationId/spaces')
   @ApiOperation({ operationId: 'listSpacesInOrganizationById', summary: 'List the spaces of an organization' })
   @ApiOkResponse({ type: ListOf(SpaceDto) })
-  async listInOrganization(@CurrentActor() actor: Actor, @Param('organizationId') id: string, @Query() query: ListQueryDto, @RequestLinks() links: Links) {
+  async listInOrganization(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') id: string,
+    @Query() query: ListQueryDto,
+    @RequestLinks() links: Links,
+  ) {
     const page = await this.spaces.listInOrganization(actor, id, query.toPageRequest());
     return listEnvelope(page, (v) => toSpaceDto(v.space, v.role, links));
   }
@@ -65,7 +89,12 @@ export class SpacesController {
   @ApiTags('collections')
   @ApiOperation({ operationId: 'listSpacesInCollectionById', summary: 'List the spaces directly in a collection, in their order' })
   @ApiOkResponse({ type: ListOf(SpaceDto) })
-  async listInCollection(@CurrentActor() actor: Actor, @Param('collectionId') id: string, @Query() query: ListQueryDto, @RequestLinks() links: Links) {
+  async listInCollection(
+    @CurrentActor() actor: Actor,
+    @Param('collectionId') id: string,
+    @Query() query: ListQueryDto,
+    @RequestLinks() links: Links,
+  ) {
     const page = await this.spaces.listInCollection(actor, id, query.toPageRequest());
     return listEnvelope(page, (v) => toSpaceDto(v.space, v.role, links));
   }
@@ -104,7 +133,12 @@ export class SpacesController {
   @Post('spaces/:spaceId/duplicate')
   @ApiOperation({ operationId: 'duplicateSpace', summary: 'Duplicate a space' })
   @ApiCreatedResponse({ type: SpaceDto })
-  async duplicate(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @RequestLinks() links: Links, @Res({ passthrough: true }) res: Response) {
+  async duplicate(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @RequestLinks() links: Links,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const view = await this.spaces.duplicate(actor, id);
     const dto = toSpaceDto(view.space, view.role, links);
     res.location(dto.urls.location);

@@ -37,7 +37,18 @@ export class SqlRevisionRepository extends RevisionRepository {
     const rows: RevisionRow[] = await this.ds.query('SELECT * FROM revisions WHERE space_id = $1 AND id = $2', [spaceId, id]);
     if (!rows.length) return null;
     const r = rows[0];
-    const rev: Revision = { id: r.id, organizationId: r.organization_id, spaceId: r.space_id, parents: r.parents, type: r.type as Revision['type'], tree: r.tree, files: r.files, createdAt: r.created_at, createdBy: r.created_by, mergedFrom: r.merged_from };
+    const rev: Revision = {
+      id: r.id,
+      organizationId: r.organization_id,
+      spaceId: r.space_id,
+      parents: r.parents,
+      type: r.type as Revision['type'],
+      tree: r.tree,
+      files: r.files,
+      createdAt: r.created_at,
+      createdBy: r.created_by,
+      mergedFrom: r.merged_from,
+    };
     this.cache.set(key, rev, Date.now());
     return rev;
   }
@@ -63,31 +74,41 @@ export class SqlRevisionRepository extends RevisionRepository {
             `INSERT INTO document_links (organization_id, hash, seq, kind, target, anchor)
              SELECT $1, h, s, k, t, a FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[]) AS x(h, s, k, t, a)
              ON CONFLICT DO NOTHING`,
-            [rev.organizationId, links.map((l) => l.h), links.map((l) => l.seq), links.map((l) => l.kind), links.map((l) => l.target), links.map((l) => l.anchor)],
+            [
+              rev.organizationId,
+              links.map((l) => l.h),
+              links.map((l) => l.seq),
+              links.map((l) => l.kind),
+              links.map((l) => l.target),
+              links.map((l) => l.anchor),
+            ],
           );
         }
       }
-      await em.query('INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by, merged_from, files) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
-        rev.id,
-        rev.organizationId,
-        rev.spaceId,
-        rev.parents,
-        rev.type,
-        JSON.stringify(rev.tree),
-        rev.createdAt,
-        rev.createdBy,
-        rev.mergedFrom ?? null,
-        JSON.stringify(rev.files ?? []),
-      ]);
+      await em.query(
+        'INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by, merged_from, files) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
+        [
+          rev.id,
+          rev.organizationId,
+          rev.spaceId,
+          rev.parents,
+          rev.type,
+          JSON.stringify(rev.tree),
+          rev.createdAt,
+          rev.createdBy,
+          rev.mergedFrom ?? null,
+          JSON.stringify(rev.files ?? []),
+        ],
+      );
     });
   }
 
   async documents(organizationId: string, hashes: string[]): Promise<Map<string, JsonDocument>> {
     if (!hashes.length) return new Map();
-    const rows: { hash: string; body: JsonDocument }[] = await this.ds.query('SELECT hash, body FROM documents WHERE organization_id = $1 AND hash = ANY($2::text[])', [
-      organizationId,
-      [...new Set(hashes)],
-    ]);
+    const rows: { hash: string; body: JsonDocument }[] = await this.ds.query(
+      'SELECT hash, body FROM documents WHERE organization_id = $1 AND hash = ANY($2::text[])',
+      [organizationId, [...new Set(hashes)]],
+    );
     return new Map(rows.map((r) => [r.hash, r.body]));
   }
 
@@ -103,15 +124,17 @@ export class SqlRevisionRepository extends RevisionRepository {
   }
 
   async hashesLinkingTo(organizationId: string, kind: 'page' | 'file', target: string): Promise<Set<string>> {
-    const rows: { hash: string }[] = await this.ds.query('SELECT DISTINCT hash FROM document_links WHERE organization_id = $1 AND kind = $2 AND target = $3', [
-      organizationId,
-      kind,
-      target,
-    ]);
+    const rows: { hash: string }[] = await this.ds.query(
+      'SELECT DISTINCT hash FROM document_links WHERE organization_id = $1 AND kind = $2 AND target = $3',
+      [organizationId, kind, target],
+    );
     return new Set(rows.map((r) => r.hash));
   }
 
-  async copy(source: Revision, target: { id: string; spaceId: string; organizationId: string; createdAt: Date; createdBy: string | null }): Promise<void> {
+  async copy(
+    source: Revision,
+    target: { id: string; spaceId: string; organizationId: string; createdAt: Date; createdBy: string | null },
+  ): Promise<void> {
     await this.ds.query(
       `INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, files, created_at, created_by)
        SELECT $1, $2, $3, '{}', 'edits', tree, files, $4, $5 FROM revisions WHERE id = $6`,

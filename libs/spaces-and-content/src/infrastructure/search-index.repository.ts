@@ -1,7 +1,19 @@
 import { Db } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { cursorKey, type PageRequest } from '@app/shared-kernel';
-import { HIT_CURSOR, MARK_START, MARK_STOP, markExcerpt, IndexState, indexVersion, PageHit, SearchIndex, SectionRow, SpaceHit, SpaceResults } from '../domain/content/search-index';
+import {
+  HIT_CURSOR,
+  MARK_START,
+  MARK_STOP,
+  markExcerpt,
+  IndexState,
+  indexVersion,
+  PageHit,
+  SearchIndex,
+  SectionRow,
+  SpaceHit,
+  SpaceResults,
+} from '../domain/content/search-index';
 
 const HEADLINE = `MaxFragments=1, MaxWords=35, MinWords=12, StartSel=${MARK_START}, StopSel=${MARK_STOP}, FragmentDelimiter=" … "`;
 const SECTION_COLUMNS = `s.page_id, s.section, s.page_title, s.page_path, s.page_description, s.ancestors, s.title, s.anchor,
@@ -69,11 +81,15 @@ export class SqlSearchIndex extends SearchIndex {
   ): Promise<boolean> {
     return this.ds.transaction(async (em) => {
       await em.query(`INSERT INTO search_state (space_id, revision) VALUES ($1, '') ON CONFLICT DO NOTHING`, [space.id]);
-      const [current]: { revision: string; config: string }[] = await em.query('SELECT revision, config FROM search_state WHERE space_id = $1 FOR UPDATE', [space.id]);
+      const [current]: { revision: string; config: string }[] = await em.query(
+        'SELECT revision, config FROM search_state WHERE space_id = $1 FOR UPDATE',
+        [space.id],
+      );
       if ((current.revision ? indexVersion(current) : null) !== expected) return false;
       const config = next.config;
       if (replace === 'all') await em.query('DELETE FROM search_sections WHERE space_id = $1', [space.id]);
-      else if (replace.length) await em.query('DELETE FROM search_sections WHERE space_id = $1 AND page_id = ANY($2::text[])', [space.id, replace]);
+      else if (replace.length)
+        await em.query('DELETE FROM search_sections WHERE space_id = $1 AND page_id = ANY($2::text[])', [space.id, replace]);
       for (let i = 0; i < rows.length; i += 500) {
         const chunk = rows.slice(i, i + 500);
         await em.query(
@@ -134,7 +150,15 @@ export class SqlSearchIndex extends SearchIndex {
     for (const r of found) {
       let hit = hits[hits.length - 1];
       if (hit?.pageId !== r.page_id) {
-        hit = { pageId: r.page_id, rank: r.rank, pageTitle: r.page_title, pagePath: r.page_path, pageDescription: r.page_description, ancestors: r.ancestors, sections: [] };
+        hit = {
+          pageId: r.page_id,
+          rank: r.rank,
+          pageTitle: r.page_title,
+          pagePath: r.page_path,
+          pageDescription: r.page_description,
+          ancestors: r.ancestors,
+          sections: [],
+        };
         hits.push(hit);
       }
       hit.sections.push({ section: r.section, title: r.title, anchor: r.anchor, excerpt: markExcerpt(r.excerpt) });
@@ -143,7 +167,7 @@ export class SqlSearchIndex extends SearchIndex {
   }
 
   private async countSpace(spaceId: string, config: string, query: string): Promise<number> {
-    const [r] = await this.ds.query(
+    const [r] = await this.ds.query<{ n: number }[]>(
       `SELECT count(DISTINCT page_id)::int AS n FROM search_sections WHERE space_id = $1 AND tsv @@ websearch_to_tsquery($2::regconfig, $3)`,
       [spaceId, config, query],
     );
@@ -151,8 +175,16 @@ export class SqlSearchIndex extends SearchIndex {
   }
 
   /** Spaces of an organization with matching pages, best first; each with its best pages. */
-  async searchOrganization(organizationId: string, queryFor: (config: string) => string, page: PageRequest, pagesPerSpace = 5): Promise<{ count: number; hits: SpaceHit[] }> {
-    const configs: { config: string }[] = await this.ds.query('SELECT DISTINCT config::text AS config FROM search_sections WHERE organization_id = $1', [organizationId]);
+  async searchOrganization(
+    organizationId: string,
+    queryFor: (config: string) => string,
+    page: PageRequest,
+    pagesPerSpace = 5,
+  ): Promise<{ count: number; hits: SpaceHit[] }> {
+    const configs: { config: string }[] = await this.ds.query(
+      'SELECT DISTINCT config::text AS config FROM search_sections WHERE organization_id = $1',
+      [organizationId],
+    );
     if (!configs.length) return { count: 0, hits: [] };
     const params: unknown[] = [organizationId];
     const parts = configs.map(({ config }) => {
@@ -179,8 +211,16 @@ export class SqlSearchIndex extends SearchIndex {
       params,
     );
     const shown = rows.slice(0, page.limit + 1);
-    const pages = await this.topPages(shown.map((r) => ({ spaceId: r.space_id, config: r.config, query: queryFor(r.config) })), pagesPerSpace);
-    const hits: SpaceHit[] = shown.map((r) => ({ spaceId: r.space_id, spaceTitle: r.title, rank: r.rank, pages: pages.get(r.space_id) ?? [] }));
+    const pages = await this.topPages(
+      shown.map((r) => ({ spaceId: r.space_id, config: r.config, query: queryFor(r.config) })),
+      pagesPerSpace,
+    );
+    const hits: SpaceHit[] = shown.map((r) => ({
+      spaceId: r.space_id,
+      spaceTitle: r.title,
+      rank: r.rank,
+      pages: pages.get(r.space_id) ?? [],
+    }));
     return { count: rows[0]?.total ?? 0, hits };
   }
 
@@ -207,7 +247,15 @@ export class SqlSearchIndex extends SearchIndex {
       result.set(r.space_id, hits);
       let hit = hits[hits.length - 1];
       if (hit?.pageId !== r.page_id) {
-        hit = { pageId: r.page_id, rank: r.rank, pageTitle: r.page_title, pagePath: r.page_path, pageDescription: r.page_description, ancestors: r.ancestors, sections: [] };
+        hit = {
+          pageId: r.page_id,
+          rank: r.rank,
+          pageTitle: r.page_title,
+          pagePath: r.page_path,
+          pageDescription: r.page_description,
+          ancestors: r.ancestors,
+          sections: [],
+        };
         hits.push(hit);
       }
       hit.sections.push({ section: r.section, title: r.title, anchor: r.anchor, excerpt: markExcerpt(r.excerpt) });

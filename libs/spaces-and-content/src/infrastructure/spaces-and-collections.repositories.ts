@@ -57,7 +57,11 @@ function byCreation<R extends { createdAt: Date; id: string }>(direction: 'asc' 
 }
 
 /** The spaces of a collection, in the order `move` sets (fractional positions compare bytewise). */
-const BY_POSITION: Keyset<SpaceRow> = { columns: ['q.position COLLATE "C"', 'q.id COLLATE "C"'], shape: ['text', 'text'], keyOf: (r) => [r.position, r.id] };
+const BY_POSITION: Keyset<SpaceRow> = {
+  columns: ['q.position COLLATE "C"', 'q.id COLLATE "C"'],
+  shape: ['text', 'text'],
+  keyOf: (r) => [r.position, r.id],
+};
 
 @Injectable()
 export class TypeOrmCollectionRepository extends CollectionRepository {
@@ -76,7 +80,13 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
     await this.rows.insert(collection);
   }
   update(before: Collection, after: Collection): Promise<boolean> {
-    return updateChanged(this.rows, { id: before.id }, Object.assign(new CollectionRow(), before), Object.assign(new CollectionRow(), after), ['organizationId']);
+    return updateChanged(
+      this.rows,
+      { id: before.id },
+      Object.assign(new CollectionRow(), before),
+      Object.assign(new CollectionRow(), after),
+      ['organizationId'],
+    );
   }
   async tree(organizationId: string): Promise<CollectionTree> {
     const rows = await this.rows.find({ select: { id: true, parentId: true, defaultLevel: true }, where: { organizationId } });
@@ -84,15 +94,13 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
   }
   list(organizationId: string, topLevelOnly: boolean, page: PageRequest): Promise<Page<Collection>> {
     const base = `SELECT ${COLLECTION_COLUMNS} FROM collections WHERE organization_id = $1${topLevelOnly ? ' AND parent_id IS NULL' : ''}`;
-    return keysetPage<CollectionRow>(this.dataSource, base, [organizationId], byCreation(), page).then((p) => mapPage(p, collectionToDomain));
+    return keysetPage<CollectionRow>(this.dataSource, base, [organizationId], byCreation(), page).then((p) =>
+      mapPage(p, collectionToDomain),
+    );
   }
   async deleteTree(organizationId: string, collectionIds: string[], deletedAt: Date): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      await em.update(
-        SpaceRow,
-        { organizationId, parentId: In(collectionIds), deletedAt: IsNull() },
-        { deletedAt, updatedAt: deletedAt },
-      );
+      await em.update(SpaceRow, { organizationId, parentId: In(collectionIds), deletedAt: IsNull() }, { deletedAt, updatedAt: deletedAt });
       await em.delete(CollectionRow, { organizationId, id: In(collectionIds) });
     });
   }
@@ -104,14 +112,22 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
     at: Date,
   ): Promise<string[]> {
     return this.dataSource.transaction(async (em) => {
-      await em.update(CollectionRow, { organizationId: fromOrganizationId, id: In(collectionIds) }, { organizationId: toOrganizationId, updatedAt: at });
+      await em.update(
+        CollectionRow,
+        { organizationId: fromOrganizationId, id: In(collectionIds) },
+        { organizationId: toOrganizationId, updatedAt: at },
+      );
       await em.update(CollectionRow, { id: root.id }, { parentId: null, position: root.position });
       // Live spaces move with their collections; deleted ones stay behind, restorable at the top level.
       const [moved]: [{ id: string }[], number] = await em.query(
         'UPDATE spaces SET organization_id = $3, updated_at = $4 WHERE organization_id = $1 AND parent_id = ANY($2::text[]) AND deleted_at IS NULL RETURNING id',
         [fromOrganizationId, collectionIds, toOrganizationId, at],
       );
-      await em.update(SpaceRow, { organizationId: fromOrganizationId, parentId: In(collectionIds), deletedAt: Not(IsNull()) }, { parentId: null });
+      await em.update(
+        SpaceRow,
+        { organizationId: fromOrganizationId, parentId: In(collectionIds), deletedAt: Not(IsNull()) },
+        { parentId: null },
+      );
       return moved.map((r) => r.id);
     });
   }
@@ -146,16 +162,33 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
    */
   update(before: Space, after: Space): Promise<boolean> {
     const own = (s: Space) => {
-      const { revision: _revision, comments: _c, changeRequests: _cr, changeRequestsOpen: _o, changeRequestsDraft: _d, ...fields } = spaceToRow(s);
+      const {
+        revision: _revision,
+        comments: _c,
+        changeRequests: _cr,
+        changeRequestsOpen: _o,
+        changeRequestsDraft: _d,
+        ...fields
+      } = spaceToRow(s);
       return fields as SpaceRow;
     };
     return updateChanged(this.rows, { id: before.id }, own(before), own(after), ['organizationId', 'deletedAt']);
   }
   listByOrganization(organizationId: string, page: PageRequest): Promise<Page<Space>> {
-    return this.spacePage(`SELECT ${SPACE_COLUMNS} FROM spaces WHERE organization_id = $1 AND deleted_at IS NULL`, [organizationId], byCreation(), page);
+    return this.spacePage(
+      `SELECT ${SPACE_COLUMNS} FROM spaces WHERE organization_id = $1 AND deleted_at IS NULL`,
+      [organizationId],
+      byCreation(),
+      page,
+    );
   }
   listByOrganizationDesc(organizationId: string, page: PageRequest): Promise<Page<Space>> {
-    return this.spacePage(`SELECT ${SPACE_COLUMNS} FROM spaces WHERE organization_id = $1 AND deleted_at IS NULL`, [organizationId], byCreation('desc'), page);
+    return this.spacePage(
+      `SELECT ${SPACE_COLUMNS} FROM spaces WHERE organization_id = $1 AND deleted_at IS NULL`,
+      [organizationId],
+      byCreation('desc'),
+      page,
+    );
   }
   listByParent(organizationId: string, parentId: string, page: PageRequest): Promise<Page<Space>> {
     const base = `SELECT ${SPACE_COLUMNS} FROM spaces WHERE organization_id = $1 AND parent_id = $2 AND deleted_at IS NULL`;
@@ -164,7 +197,10 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
   private async spacePage(base: string, params: unknown[], keyset: Keyset<SpaceRow>, page: PageRequest): Promise<Page<Space>> {
     return mapPage(await keysetPage<SpaceRow>(this.dataSource, base, params, keyset, page), spaceToDomain);
   }
-  async siblings(organizationId: string, parentId: string | null): Promise<{ kind: 'space' | 'collection'; id: string; position: string }[]> {
+  async siblings(
+    organizationId: string,
+    parentId: string | null,
+  ): Promise<{ kind: 'space' | 'collection'; id: string; position: string }[]> {
     const parentClause = parentId === null ? 'parent_id IS NULL' : 'parent_id = $2';
     const params = parentId === null ? [organizationId] : [organizationId, parentId];
     return this.dataSource.query(
@@ -179,10 +215,16 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
     await this.dataSource.query('SELECT 1 FROM spaces WHERE id = $1 FOR UPDATE', [spaceId]);
   }
   async compareAndSetRevision(spaceId: string, expected: string, next: string, at: Date): Promise<boolean> {
-    const [, affected] = await this.dataSource.query('UPDATE spaces SET revision_id = $3, updated_at = $4 WHERE id = $1 AND revision_id = $2', [spaceId, expected, next, at]);
+    const affected = await this.dataSource.execute(
+      'UPDATE spaces SET revision_id = $3, updated_at = $4 WHERE id = $1 AND revision_id = $2',
+      [spaceId, expected, next, at],
+    );
     return affected === 1;
   }
-  async setCounters(spaceId: string, counters: Partial<{ comments: number; changeRequests: number; changeRequestsOpen: number; changeRequestsDraft: number }>): Promise<void> {
+  async setCounters(
+    spaceId: string,
+    counters: Partial<{ comments: number; changeRequests: number; changeRequestsOpen: number; changeRequestsDraft: number }>,
+  ): Promise<void> {
     const set: Partial<SpaceRow> = {};
     if (counters.comments !== undefined) set.comments = counters.comments;
     if (counters.changeRequests !== undefined) set.changeRequests = counters.changeRequests;

@@ -63,7 +63,9 @@ describe('applyChanges', () => {
           operation: 'insert_page',
           ref: 'a',
           title: 'A',
-          document: { markdown: 'See [B](./b.md), [B again](/section/b), [C](c.md#top), [raw](/pages/zzz) and [web](https://example.com).' },
+          document: {
+            markdown: 'See [B](./b.md), [B again](/section/b), [C](c.md#top), [raw](/pages/zzz) and [web](https://example.com).',
+          },
         },
         { operation: 'insert_page', ref: 'section', title: 'Section', document: {} },
         { operation: 'insert_page', ref: 'b', into: 'section', title: 'B', document: {} },
@@ -111,17 +113,44 @@ describe('applyChanges', () => {
       { operation: 'insert_page', title: 'Fine', document: {} },
       { operation: 'delete_page', page: 'missing' },
     ];
-    expect(() => applyChanges([], changes, ctx())).toThrow(new InvalidInputError('changes[1] (delete_page): page "missing" does not exist'));
-    expect(() => applyChanges([], [{ operation: 'insert_page', title: 'A', slug: 'x', document: {} }, { operation: 'insert_page', title: 'B', slug: 'x', document: {} }], ctx())).toThrow(
-      /changes\[1\].*already used/,
+    expect(() => applyChanges([], changes, ctx())).toThrow(
+      new InvalidInputError('changes[1] (delete_page): page "missing" does not exist'),
     );
-    expect(() => applyChanges([], [{ operation: 'insert_page', ref: 'r', document: {} }, { operation: 'insert_page', ref: 'r', document: {} }], ctx())).toThrow(/used twice/);
-    expect(() => applyChanges([], [{ operation: 'insert_page', title: 'Bad', document: { markdown: '---\ntitle: [x\n---\n' } }], ctx())).toThrow(/changes\[0\].*frontmatter/);
+    expect(() =>
+      applyChanges(
+        [],
+        [
+          { operation: 'insert_page', title: 'A', slug: 'x', document: {} },
+          { operation: 'insert_page', title: 'B', slug: 'x', document: {} },
+        ],
+        ctx(),
+      ),
+    ).toThrow(/changes\[1\].*already used/);
+    expect(() =>
+      applyChanges(
+        [],
+        [
+          { operation: 'insert_page', ref: 'r', document: {} },
+          { operation: 'insert_page', ref: 'r', document: {} },
+        ],
+        ctx(),
+      ),
+    ).toThrow(/used twice/);
+    expect(() =>
+      applyChanges([], [{ operation: 'insert_page', title: 'Bad', document: { markdown: '---\ntitle: [x\n---\n' } }], ctx()),
+    ).toThrow(/changes\[0\].*frontmatter/);
   });
 
   it('reverts a page to the base revision: restores deleted, removes added, resets modified', () => {
     const bodies = new Map<string, JsonDocument>();
-    const base = apply([], [{ operation: 'insert_page', title: 'Kept', document: { markdown: 'original' } }, { operation: 'insert_page', title: 'Gone', document: {} }], bodies).tree;
+    const base = apply(
+      [],
+      [
+        { operation: 'insert_page', title: 'Kept', document: { markdown: 'original' } },
+        { operation: 'insert_page', title: 'Gone', document: {} },
+      ],
+      bodies,
+    ).tree;
     const edited = apply(
       base,
       [
@@ -133,7 +162,16 @@ describe('applyChanges', () => {
       { ...ctx(), newId: () => 'n1' },
     ).tree;
     const trees = new Map([['', base]]);
-    const r = apply(edited, [{ operation: 'revert_page', page: 'p1' }, { operation: 'revert_page', page: 'p2' }, { operation: 'revert_page', page: 'n1' }], bodies, ctx(trees));
+    const r = apply(
+      edited,
+      [
+        { operation: 'revert_page', page: 'p1' },
+        { operation: 'revert_page', page: 'p2' },
+        { operation: 'revert_page', page: 'n1' },
+      ],
+      bodies,
+      ctx(trees),
+    );
     expect(r.tree.map((p) => p.title)).toEqual(['Kept', 'Gone']);
     expect(md(r.tree, 'p1', bodies)).toBe('original\n');
   });
@@ -141,12 +179,22 @@ describe('applyChanges', () => {
 
 describe('revert_page with block', () => {
   const bodies = new Map<string, JsonDocument>();
-  const base = apply([], [{ operation: 'insert_page', title: 'Doc', document: { markdown: 'Alpha.\n\nBravo.\n\nCharlie.\n\nDelta.' } }], bodies).tree;
+  const base = apply(
+    [],
+    [{ operation: 'insert_page', title: 'Doc', document: { markdown: 'Alpha.\n\nBravo.\n\nCharlie.\n\nDelta.' } }],
+    bodies,
+  ).tree;
   // Bravo modified, Charlie deleted, Echo added after Delta.
-  const edited = apply(base, [{ operation: 'update_page', page: 'p1', document: { markdown: 'Alpha.\n\nBravo, edited.\n\nDelta.\n\nEcho.' } }], bodies).tree;
+  const edited = apply(
+    base,
+    [{ operation: 'update_page', page: 'p1', document: { markdown: 'Alpha.\n\nBravo, edited.\n\nDelta.\n\nEcho.' } }],
+    bodies,
+  ).tree;
   const doc = (tree: PageTree) => bodies.get(locate(tree, 'p1')!.node.document!)!;
-  const keyOf = (tree: PageTree, text: string) => doc(tree).nodes.find((b) => documentToMarkdown({ ...doc(tree), nodes: [b] }).trim() === text)!.key;
-  const revert = (block: string[], tree = edited) => apply(tree, [{ operation: 'revert_page', page: 'p1', block }], bodies, { ...ctx(new Map([['', base]])), documents: bodies });
+  const keyOf = (tree: PageTree, text: string) =>
+    doc(tree).nodes.find((b) => documentToMarkdown({ ...doc(tree), nodes: [b] }).trim() === text)!.key;
+  const revert = (block: string[], tree = edited) =>
+    apply(tree, [{ operation: 'revert_page', page: 'p1', block }], bodies, { ...ctx(new Map([['', base]])), documents: bodies });
 
   it('resets a modified block, removes an added one, restores a deleted one, and leaves the rest', () => {
     expect(md(revert([keyOf(edited, 'Bravo, edited.')]).tree, 'p1', bodies)).toBe('Alpha.\n\nBravo.\n\nDelta.\n\nEcho.\n');
@@ -168,10 +216,21 @@ describe('revert_page with block', () => {
   });
 
   it('reads the key of anything inside a changed block as that block (a list item resets its list)', () => {
-    const listBase = apply([], [{ operation: 'insert_page', title: 'List', document: { markdown: 'Intro.\n\n- one\n- two' } }], bodies).tree;
-    const listEdited = apply(listBase, [{ operation: 'update_page', page: 'p1', document: { markdown: 'Intro.\n\n- one\n- two, edited\n- three' } }], bodies).tree;
+    const listBase = apply(
+      [],
+      [{ operation: 'insert_page', title: 'List', document: { markdown: 'Intro.\n\n- one\n- two' } }],
+      bodies,
+    ).tree;
+    const listEdited = apply(
+      listBase,
+      [{ operation: 'update_page', page: 'p1', document: { markdown: 'Intro.\n\n- one\n- two, edited\n- three' } }],
+      bodies,
+    ).tree;
     const item = bodies.get(locate(listEdited, 'p1')!.node.document!)!.nodes[1].nodes![2] as { key: string };
-    const r = apply(listEdited, [{ operation: 'revert_page', page: 'p1', block: [item.key] }], bodies, { ...ctx(new Map([['', listBase]])), documents: bodies });
+    const r = apply(listEdited, [{ operation: 'revert_page', page: 'p1', block: [item.key] }], bodies, {
+      ...ctx(new Map([['', listBase]])),
+      documents: bodies,
+    });
     expect(md(r.tree, 'p1', bodies)).toBe('Intro.\n\n- one\n- two\n');
   });
 
@@ -179,12 +238,26 @@ describe('revert_page with block', () => {
     expect(() => revert([keyOf(edited, 'Alpha.')])).toThrow(/changes\[0\] \(revert_page\): block ".+" has no change to revert/);
     expect(() => revert(['no-such-key'])).toThrow(/has no change to revert/);
     expect(() => revert([])).toThrow(/at least one block/);
-    const added = apply(edited, [{ operation: 'insert_page', title: 'Later', document: { markdown: 'x' } }], bodies, { ...ctx(), newId: () => 'later' }).tree;
-    expect(() => apply(added, [{ operation: 'revert_page', page: 'later', block: ['k'] }], bodies, { ...ctx(new Map([['', base]])), documents: bodies })).toThrow(
-      /exists both in the change request and in the revision/,
-    );
+    const added = apply(edited, [{ operation: 'insert_page', title: 'Later', document: { markdown: 'x' } }], bodies, {
+      ...ctx(),
+      newId: () => 'later',
+    }).tree;
     expect(() =>
-      apply(edited, [{ operation: 'update_page', page: 'p1', document: { markdown: 'again' } }, { operation: 'revert_page', page: 'p1', block: ['k'] }], bodies, { ...ctx(new Map([['', base]])), documents: bodies }),
+      apply(added, [{ operation: 'revert_page', page: 'later', block: ['k'] }], bodies, {
+        ...ctx(new Map([['', base]])),
+        documents: bodies,
+      }),
+    ).toThrow(/exists both in the change request and in the revision/);
+    expect(() =>
+      apply(
+        edited,
+        [
+          { operation: 'update_page', page: 'p1', document: { markdown: 'again' } },
+          { operation: 'revert_page', page: 'p1', block: ['k'] },
+        ],
+        bodies,
+        { ...ctx(new Map([['', base]])), documents: bodies },
+      ),
     ).toThrow(/changes\[1\] \(revert_page\): the body of page "p1" is changed earlier in this batch/);
   });
 });
@@ -200,7 +273,8 @@ describe('mergeTrees', () => {
     ],
     bodies,
   ).tree;
-  const edit = (tree: PageTree, changes: ContentChange[], prefix: string) => apply(tree, changes, bodies, { ...ctx(), newId: () => `${prefix}${Math.random().toString(36).slice(2, 6)}` }).tree;
+  const edit = (tree: PageTree, changes: ContentChange[], prefix: string) =>
+    apply(tree, changes, bodies, { ...ctx(), newId: () => `${prefix}${Math.random().toString(36).slice(2, 6)}` }).tree;
   const merge = (ours: PageTree, theirs: PageTree) => {
     const r = mergeTrees(base, ours, theirs, (h) => bodies.get(h) ?? null);
     r.documents.forEach((d, h) => bodies.set(h, d));
@@ -208,8 +282,22 @@ describe('mergeTrees', () => {
   };
 
   it('merges edits of different pages and additions on both sides', () => {
-    const ours = edit(base, [{ operation: 'update_page', page: 'p2', document: { markdown: 'other, ours' } }, { operation: 'insert_page', title: 'Ours new', document: {} }], 'o');
-    const theirs = edit(base, [{ operation: 'update_page', page: 'p1', title: 'Doc renamed' }, { operation: 'insert_page', title: 'Theirs new', document: {} }], 't');
+    const ours = edit(
+      base,
+      [
+        { operation: 'update_page', page: 'p2', document: { markdown: 'other, ours' } },
+        { operation: 'insert_page', title: 'Ours new', document: {} },
+      ],
+      'o',
+    );
+    const theirs = edit(
+      base,
+      [
+        { operation: 'update_page', page: 'p1', title: 'Doc renamed' },
+        { operation: 'insert_page', title: 'Theirs new', document: {} },
+      ],
+      't',
+    );
     const r = merge(ours, theirs);
     expect(r.conflicts).toEqual([]);
     expect(r.tree.map((p) => p.title)).toEqual(['Doc renamed', 'Other', 'Folder', 'Ours new', 'Theirs new']);
@@ -217,8 +305,16 @@ describe('mergeTrees', () => {
   });
 
   it('merges edits of different lines of one page (line-level diff3)', () => {
-    const ours = edit(base, [{ operation: 'update_page', page: 'p1', document: { markdown: 'line 1 (ours)\n\nline 2\n\nline 3\n\nline 4' } }], 'o');
-    const theirs = edit(base, [{ operation: 'update_page', page: 'p1', document: { markdown: 'line 1\n\nline 2\n\nline 3\n\nline 4 (theirs)' } }], 't');
+    const ours = edit(
+      base,
+      [{ operation: 'update_page', page: 'p1', document: { markdown: 'line 1 (ours)\n\nline 2\n\nline 3\n\nline 4' } }],
+      'o',
+    );
+    const theirs = edit(
+      base,
+      [{ operation: 'update_page', page: 'p1', document: { markdown: 'line 1\n\nline 2\n\nline 3\n\nline 4 (theirs)' } }],
+      't',
+    );
     const r = merge(ours, theirs);
     expect(r.conflicts).toEqual([]);
     expect(md(r.tree, 'p1', bodies)).toBe('line 1 (ours)\n\nline 2\n\nline 3\n\nline 4 (theirs)\n');
@@ -231,7 +327,14 @@ describe('mergeTrees', () => {
   });
 
   it('reports delete-vs-edit, and accepts delete-vs-untouched', () => {
-    const ours = edit(base, [{ operation: 'delete_page', page: 'p1' }, { operation: 'delete_page', page: 'p2' }], 'o');
+    const ours = edit(
+      base,
+      [
+        { operation: 'delete_page', page: 'p1' },
+        { operation: 'delete_page', page: 'p2' },
+      ],
+      'o',
+    );
     const theirs = edit(base, [{ operation: 'update_page', page: 'p1', document: { markdown: 'edited' } }], 't');
     const r = merge(ours, theirs);
     expect(r.conflicts).toEqual([{ page: 'p1', title: 'Doc', reason: 'delete-vs-edit', fields: ['document'] }]);

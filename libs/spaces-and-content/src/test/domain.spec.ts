@@ -7,9 +7,22 @@ import { duplicateTitle, isGone, isRestorable, purgeCutoff, Space, ZERO_COUNTERS
 function space(deletedAt: string | null): Space {
   const t = new Date('2026-01-01T00:00:00Z');
   return {
-    id: 's1', organizationId: 'o1', title: 'T', emoji: '', visibility: 'private', editMode: 'live', mergeRules: { type: 'inherit' },
-    language: null, parentId: null, defaultLevel: 'inherit', position: 'a0', revision: 'r1', counters: ZERO_COUNTERS,
-    createdAt: t, updatedAt: t, deletedAt: deletedAt ? new Date(deletedAt) : null,
+    id: 's1',
+    organizationId: 'o1',
+    title: 'T',
+    emoji: '',
+    visibility: 'private',
+    editMode: 'live',
+    mergeRules: { type: 'inherit' },
+    language: null,
+    parentId: null,
+    defaultLevel: 'inherit',
+    position: 'a0',
+    revision: 'r1',
+    counters: ZERO_COUNTERS,
+    createdAt: t,
+    updatedAt: t,
+    deletedAt: deletedAt ? new Date(deletedAt) : null,
   };
 }
 
@@ -45,7 +58,10 @@ describe('positions among siblings', () => {
   }
   const [a, b, c] = items;
   const order = (moved: Sibling, key: string) =>
-    [...items.filter((s) => s.id !== moved.id), { ...moved, position: key }].sort(compareSiblings).map((s) => s.id).join('');
+    [...items.filter((s) => s.id !== moved.id), { ...moved, position: key }]
+      .sort(compareSiblings)
+      .map((s) => s.id)
+      .join('');
 
   it('appends at the end by default', () => {
     expect(prev).not.toBeNull();
@@ -55,7 +71,9 @@ describe('positions among siblings', () => {
   it('places before and after a sibling', () => {
     expect(order(c, placeAmong(c, items, { before: { type: 'space', space: 'a' } }, true))).toBe('cab');
     expect(order(a, placeAmong(a, items, { after: { type: 'space', space: 'b' } }, true))).toBe('bac');
-    expect(order(c, placeAmong(c, items, { after: { type: 'space', space: 'a' }, before: { type: 'space', space: 'b' } }, true))).toBe('acb');
+    expect(order(c, placeAmong(c, items, { after: { type: 'space', space: 'a' }, before: { type: 'space', space: 'b' } }, true))).toBe(
+      'acb',
+    );
   });
 
   it('refuses a move that changes nothing (409)', () => {
@@ -73,7 +91,9 @@ describe('positions among siblings', () => {
     expect(() => placeAmong(a, items, { before: { type: 'space', space: 'zzz' } }, true)).toThrow(InvalidInputError);
     expect(() => placeAmong(a, items, { before: { type: 'collection', collection: 'b' } }, true)).toThrow(InvalidInputError);
     expect(() => placeAmong(a, items, { after: { type: 'space', space: 'a' } }, true)).toThrow(InvalidInputError);
-    expect(() => placeAmong(a, items, { after: { type: 'space', space: 'c' }, before: { type: 'space', space: 'b' } }, true)).toThrow(InvalidInputError);
+    expect(() => placeAmong(a, items, { after: { type: 'space', space: 'c' }, before: { type: 'space', space: 'b' } }, true)).toThrow(
+      InvalidInputError,
+    );
   });
 
   it('puts a duplicate right after its original', () => {
@@ -93,7 +113,18 @@ describe('content roles and permissions', () => {
 
   it('space permissions follow the role ladder', () => {
     const table = Object.fromEntries(ROLES.map((r) => [r, spacePermissions(r)]));
-    expect(table.read).toEqual({ view: true, access: true, admin: false, viewInviteLinks: false, edit: false, triggerGitSync: false, comment: false, merge: false, review: false, installIntegration: false });
+    expect(table.read).toEqual({
+      view: true,
+      access: true,
+      admin: false,
+      viewInviteLinks: false,
+      edit: false,
+      triggerGitSync: false,
+      comment: false,
+      merge: false,
+      review: false,
+      installIntegration: false,
+    });
     expect(table.comment.comment).toBe(true);
     expect(table.comment.edit).toBe(false);
     expect(table.edit).toMatchObject({ edit: true, merge: true, review: false, admin: false });

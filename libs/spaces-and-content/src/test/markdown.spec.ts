@@ -26,7 +26,18 @@ describe('markdown ↔ document (unified/remark, GFM)', () => {
     const { document } = markdownToDocument(readFileSync(join(FIXTURES, 'basics.md'), 'utf8'));
     const types = document.nodes.map((n) => n.type);
     expect(types).toEqual([
-      'heading-1', 'paragraph', 'heading-2', 'list-unordered', 'list-ordered', 'list-tasks', 'heading-3', 'code', 'blockquote', 'divider', 'images', 'paragraph',
+      'heading-1',
+      'paragraph',
+      'heading-2',
+      'list-unordered',
+      'list-ordered',
+      'list-tasks',
+      'heading-3',
+      'code',
+      'blockquote',
+      'divider',
+      'images',
+      'paragraph',
     ]);
     const tasks = document.nodes[5];
     expect(tasks.nodes!.map((i) => (i as unknown as { data: { checked: boolean } }).data.checked)).toEqual([true, false]);
@@ -36,14 +47,23 @@ describe('markdown ↔ document (unified/remark, GFM)', () => {
     const para = document.nodes[1];
     const leaves = (para.nodes![0] as { leaves: { text: string; marks: { type: string }[] }[] }).leaves;
     expect(leaves.find((l) => l.text === 'docs')!.marks.map((m) => m.type)).toEqual(['bold']);
-    expect(leaves.find((l) => l.text === 'both marks')!.marks.map((m) => m.type).sort()).toEqual(['bold', 'italic']);
+    expect(
+      leaves
+        .find((l) => l.text === 'both marks')!
+        .marks.map((m) => m.type)
+        .sort(),
+    ).toEqual(['bold', 'italic']);
   });
 
   it('turns page, file and anchor links into content references', () => {
     const { document } = markdownToDocument(readFileSync(join(FIXTURES, 'tables-and-links.md'), 'utf8'));
     const refs = JSON.stringify(document).match(/"ref":\{[^}]*\}/g);
     expect(refs).toEqual(
-      expect.arrayContaining(['"ref":{"kind":"page","page":"abc123","anchor":"setup"}', '"ref":{"kind":"file","file":"f99"}', '"ref":{"kind":"anchor","anchor":"top"}']),
+      expect.arrayContaining([
+        '"ref":{"kind":"page","page":"abc123","anchor":"setup"}',
+        '"ref":{"kind":"file","file":"f99"}',
+        '"ref":{"kind":"anchor","anchor":"top"}',
+      ]),
     );
     const table = document.nodes[0];
     expect(table.type).toBe('table');

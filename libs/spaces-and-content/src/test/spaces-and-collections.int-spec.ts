@@ -5,7 +5,6 @@ import type { Collection } from '../domain/collection';
 import { Space, ZERO_COUNTERS } from '../domain/space';
 import { CONTENT_ENTITIES } from '../infrastructure/orm-entities';
 import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from '../infrastructure/spaces-and-collections.repositories';
-import { CollectionRow, SpaceRow } from '../infrastructure/orm-entities';
 
 /** The TypeORM adapters of this context against a real PostgreSQL (a clone of the migrated template). */
 describe('spaces-and-content adapters (PostgreSQL)', () => {
@@ -16,12 +15,35 @@ describe('spaces-and-content adapters (PostgreSQL)', () => {
   const t0 = new Date('2026-01-01T00:00:00.000Z');
 
   const space = (id: string, over: Partial<Space> = {}): Space => ({
-    id, organizationId: 'org1', title: id, emoji: '', visibility: 'private', editMode: 'live', mergeRules: { type: 'inherit' },
-    language: null, parentId: null, defaultLevel: 'inherit', position: 'a0', revision: `rev-${id}`, counters: ZERO_COUNTERS,
-    createdAt: t0, updatedAt: t0, deletedAt: null, ...over,
+    id,
+    organizationId: 'org1',
+    title: id,
+    emoji: '',
+    visibility: 'private',
+    editMode: 'live',
+    mergeRules: { type: 'inherit' },
+    language: null,
+    parentId: null,
+    defaultLevel: 'inherit',
+    position: 'a0',
+    revision: `rev-${id}`,
+    counters: ZERO_COUNTERS,
+    createdAt: t0,
+    updatedAt: t0,
+    deletedAt: null,
+    ...over,
   });
   const collection = (id: string, over: Partial<Collection> = {}): Collection => ({
-    id, organizationId: 'org1', title: id, description: null, parentId: null, defaultLevel: 'inherit', position: 'a0', createdAt: t0, updatedAt: t0, ...over,
+    id,
+    organizationId: 'org1',
+    title: id,
+    description: null,
+    parentId: null,
+    defaultLevel: 'inherit',
+    position: 'a0',
+    createdAt: t0,
+    updatedAt: t0,
+    ...over,
   });
 
   beforeAll(async () => {
@@ -40,7 +62,14 @@ describe('spaces-and-content adapters (PostgreSQL)', () => {
   });
 
   it('round-trips a space through the prepared read with every field', async () => {
-    const s = space('s1', { emoji: '📘', language: 'ja', parentId: 'c1', defaultLevel: null, mergeRules: { type: 'rules', rules: [{ rule: 'allow_bypass', users: ['u'] }] }, counters: { comments: 1, changeRequests: 2, changeRequestsOpen: 3, changeRequestsDraft: 4 } });
+    const s = space('s1', {
+      emoji: '📘',
+      language: 'ja',
+      parentId: 'c1',
+      defaultLevel: null,
+      mergeRules: { type: 'rules', rules: [{ rule: 'allow_bypass', users: ['u'] }] },
+      counters: { comments: 1, changeRequests: 2, changeRequestsOpen: 3, changeRequestsDraft: 4 },
+    });
     await spaces.insert(s);
     expect(await spaces.findById('s1')).toEqual(s);
     expect(await spaces.findById('missing')).toBeNull();

@@ -101,6 +101,8 @@ export class InitialSchema1764115200000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE spaces; DROP TABLE collections; DROP TABLE organization_members; DROP TABLE organizations; DROP TABLE api_tokens; DROP TABLE users;');
+    await q.query(
+      'DROP TABLE spaces; DROP TABLE collections; DROP TABLE organization_members; DROP TABLE organizations; DROP TABLE api_tokens; DROP TABLE users;',
+    );
   }
 }

@@ -27,6 +27,8 @@ export class SsoIdentities1764633600000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE users DROP COLUMN email_asserted_by; ALTER TABLE api_tokens DROP COLUMN organization_id; DROP TABLE sso_identities;');
+    await q.query(
+      'ALTER TABLE users DROP COLUMN email_asserted_by; ALTER TABLE api_tokens DROP COLUMN organization_id; DROP TABLE sso_identities;',
+    );
   }
 }

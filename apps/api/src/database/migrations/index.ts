@@ -7,4 +7,12 @@ import { RevisionTreeJson1764547200000 } from './1764547200000-revision-tree-jso
 import { SsoIdentities1764633600000 } from './1764633600000-sso-identities';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
-export const MIGRATIONS = [InitialSchema1764115200000, TeamsInvitesSaml1764201600000, ContentAndChangeRequests1764288000000, Search1764374400000, SearchStateConfig1764460800000, RevisionTreeJson1764547200000, SsoIdentities1764633600000];
+export const MIGRATIONS = [
+  InitialSchema1764115200000,
+  TeamsInvitesSaml1764201600000,
+  ContentAndChangeRequests1764288000000,
+  Search1764374400000,
+  SearchStateConfig1764460800000,
+  RevisionTreeJson1764547200000,
+  SsoIdentities1764633600000,
+];

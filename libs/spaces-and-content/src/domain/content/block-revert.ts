@@ -19,7 +19,11 @@ interface BlockChange {
 function withoutKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutKeys);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'key').map(([k, v]) => [k, withoutKeys(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== 'key')
+      .map(([k, v]) => [k, withoutKeys(v)]),
+  );
 }
 
 /** Keys of a block and of everything inside it. */
@@ -67,7 +71,10 @@ export function revertBlocks(current: JsonDocument, target: JsonDocument, keys: 
     // Keys are positional, so a deleted block's key may also be the key of an unchanged block now: a
     // changed block of the current document comes first, then a changed block of the target.
     const item = byCurrentKey.get(key) ?? byTargetKey.get(key);
-    if (!item) throw new InvalidInputError(`block "${key}" has no change to revert (it is not a block added, deleted or modified since that revision)`);
+    if (!item)
+      throw new InvalidInputError(
+        `block "${key}" has no change to revert (it is not a block added, deleted or modified since that revision)`,
+      );
     item.selected = true;
   }
 

@@ -147,7 +147,8 @@ export function applyChanges(current: PageTree, changes: ContentChange[], ctx: A
           const node = found.node;
           if (change.into !== undefined || change.at !== undefined) {
             const into = change.into === undefined ? (found.parent?.id ?? null) : change.into === null ? null : idOf(change.into);
-            if (into !== null && isInside(tree, into, id)) throw new InvalidInputError('a page cannot be moved under itself or its own descendants');
+            if (into !== null && isInside(tree, into, id))
+              throw new InvalidInputError('a page cannot be moved under itself or its own descendants');
             const target = childrenOf(tree, into);
             found.siblings.splice(found.index, 1);
             const sameParent = into === (found.parent?.id ?? null);
@@ -185,8 +186,14 @@ export function applyChanges(current: PageTree, changes: ContentChange[], ctx: A
           if (!now && !then) throw new InvalidInputError(`page "${change.page}" exists neither in the change request nor in the revision`);
           if (change.block) {
             if (!change.block.length) throw new InvalidInputError('block must name at least one block');
-            if (!now || !then) throw new InvalidInputError(`blocks can be reverted only on a page that exists both in the change request and in the revision; revert the whole page`);
-            if (pending.has(id)) throw new InvalidInputError(`the body of page "${change.page}" is changed earlier in this batch; revert its blocks in a batch of its own`);
+            if (!now || !then)
+              throw new InvalidInputError(
+                `blocks can be reverted only on a page that exists both in the change request and in the revision; revert the whole page`,
+              );
+            if (pending.has(id))
+              throw new InvalidInputError(
+                `the body of page "${change.page}" is changed earlier in this batch; revert its blocks in a batch of its own`,
+              );
             const body = (hash: string | null) => {
               if (!hash) return EMPTY_DOCUMENT;
               const doc = ctx.documents?.get(hash);
@@ -253,7 +260,9 @@ export function applyChanges(current: PageTree, changes: ContentChange[], ctx: A
       } else if (isJson(body.input)) doc = checkDocument(body.input.document);
       else doc = EMPTY_DOCUMENT;
     } catch (e) {
-      const index = changes.findIndex((c) => ('ref' in c && c.ref && refs.get(c.ref) === id) || ('page' in c && (c.page === id || refs.get(c.page) === id)));
+      const index = changes.findIndex(
+        (c) => ('ref' in c && c.ref && refs.get(c.ref) === id) || ('page' in c && (c.page === id || refs.get(c.page) === id)),
+      );
       if (e instanceof InvalidInputError) throw new InvalidInputError(`changes[${index}] (${changes[index]?.operation}): ${e.message}`);
       throw e;
     }
@@ -294,7 +303,12 @@ function applyMeta(node: PageNode, meta: PageMeta): void {
  * Markdown link targets → page references: `/pages/<id or ref>`, a slug path (`/guides/install`),
  * a relative `.md` path (`./install.md`, `../README.md`), or a batch ref; anything else stays a URL.
  */
-export function linkResolver(paths: Map<string, string>, refs: Map<string, string>, parentPath: string, fileRefs: Map<string, string> = new Map()): LinkResolver {
+export function linkResolver(
+  paths: Map<string, string>,
+  refs: Map<string, string>,
+  parentPath: string,
+  fileRefs: Map<string, string> = new Map(),
+): LinkResolver {
   return (url) => {
     const base = defaultLinkResolver(url);
     const fileRef = fileRefs.get(url.replace(/^\.\//, ''));
@@ -316,7 +330,10 @@ export function linkResolver(paths: Map<string, string>, refs: Map<string, strin
         else segments.push(part);
       }
     }
-    p = segments.join('/').replace(/\.md$/, '').replace(/(^|\/)(README|readme)$/, '');
+    p = segments
+      .join('/')
+      .replace(/\.md$/, '')
+      .replace(/(^|\/)(README|readme)$/, '');
     const id = paths.get(p);
     if (!id) return base;
     return anchor ? { kind: 'page', page: id, anchor } : { kind: 'page', page: id };

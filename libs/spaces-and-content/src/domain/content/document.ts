@@ -62,5 +62,8 @@ export function documentText(doc: JsonDocument): string {
     if (n.object === 'block') out.push('\n');
   };
   doc.nodes.forEach(walk);
-  return out.join('').replace(/\n{2,}/g, '\n').trim();
+  return out
+    .join('')
+    .replace(/\n{2,}/g, '\n')
+    .trim();
 }

@@ -1,19 +1,5 @@
 import { createHash } from 'node:crypto';
-import type {
-  BlockContent,
-  Code,
-  DefinitionContent,
-  Heading,
-  Image,
-  Link,
-  List,
-  ListItem,
-  PhrasingContent,
-  Root,
-  RootContent,
-  Table,
-  TableCell,
-} from 'mdast';
+import type { BlockContent, Code, DefinitionContent, Image, Link, List, ListItem, PhrasingContent, RootContent, TableCell } from 'mdast';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
@@ -101,19 +87,32 @@ function inlines(nodes: PhrasingContent[], resolve: LinkResolver, path: string, 
         pushLeaf(leaf(n.value, [...marks, 'code']));
         break;
       case 'strong':
-        inlines(n.children, resolve, `${path}.${i}`, [...marks, 'bold']).forEach((x) => (x.object === 'text' ? x.leaves.forEach(pushLeaf) : out.push(x)));
+        inlines(n.children, resolve, `${path}.${i}`, [...marks, 'bold']).forEach((x) =>
+          x.object === 'text' ? x.leaves.forEach(pushLeaf) : out.push(x),
+        );
         break;
       case 'emphasis':
-        inlines(n.children, resolve, `${path}.${i}`, [...marks, 'italic']).forEach((x) => (x.object === 'text' ? x.leaves.forEach(pushLeaf) : out.push(x)));
+        inlines(n.children, resolve, `${path}.${i}`, [...marks, 'italic']).forEach((x) =>
+          x.object === 'text' ? x.leaves.forEach(pushLeaf) : out.push(x),
+        );
         break;
       case 'delete':
-        inlines(n.children, resolve, `${path}.${i}`, [...marks, 'strikethrough']).forEach((x) => (x.object === 'text' ? x.leaves.forEach(pushLeaf) : out.push(x)));
+        inlines(n.children, resolve, `${path}.${i}`, [...marks, 'strikethrough']).forEach((x) =>
+          x.object === 'text' ? x.leaves.forEach(pushLeaf) : out.push(x),
+        );
         break;
       case 'link': {
         const texts = inlines(n.children, resolve, `${path}.${i}`, marks).filter((x): x is DocText => x.object === 'text');
         const data: DocInline['data'] = { ref: resolve(n.url) };
         if (n.title) data.title = n.title;
-        out.push({ object: 'inline', type: 'link', key: keyOf(`${path}.${i}`), isVoid: false, data, nodes: texts.length ? texts : [{ object: 'text', leaves: [leaf('', marks)] }] });
+        out.push({
+          object: 'inline',
+          type: 'link',
+          key: keyOf(`${path}.${i}`),
+          isVoid: false,
+          data,
+          nodes: texts.length ? texts : [{ object: 'text', leaves: [leaf('', marks)] }],
+        });
         break;
       }
       case 'image':
@@ -124,7 +123,7 @@ function inlines(nodes: PhrasingContent[], resolve: LinkResolver, path: string, 
         break;
       default:
         // footnoteReference, linkReference, imageReference: kept as their source text.
-        pushLeaf(leaf(printer.stringify({ type: 'root', children: [{ type: 'paragraph', children: [n] }] } as Root).trim(), marks));
+        pushLeaf(leaf(printer.stringify({ type: 'root', children: [{ type: 'paragraph', children: [n] }] }).trim(), marks));
     }
   });
   if (out.length === 0) out.push({ object: 'text', leaves: [leaf('', [])] });
@@ -147,7 +146,7 @@ function block(type: string, path: string, data: Record<string, unknown>, nodes?
 }
 
 function cellSource(cell: TableCell): string {
-  return printer.stringify({ type: 'root', children: [{ type: 'paragraph', children: cell.children }] } as Root).trim();
+  return printer.stringify({ type: 'root', children: [{ type: 'paragraph', children: cell.children }] }).trim();
 }
 
 function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], resolve: LinkResolver, path: string): DocBlock[] {
@@ -159,7 +158,14 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], res
         const onlyImages = n.children.length > 0 && n.children.every((c) => c.type === 'image' || (c.type === 'text' && !c.value.trim()));
         if (onlyImages) {
           const images = n.children.filter((c): c is Image => c.type === 'image');
-          out.push(block('images', p, {}, images.map((img, j) => block('image', `${p}.${j}`, imageData(img, resolve), undefined, true))));
+          out.push(
+            block(
+              'images',
+              p,
+              {},
+              images.map((img, j) => block('image', `${p}.${j}`, imageData(img, resolve), undefined, true)),
+            ),
+          );
         } else out.push(block('paragraph', p, {}, inlines(n.children, resolve, p)));
         break;
       }
@@ -179,7 +185,12 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], res
             p,
             data,
             n.children.map((item: ListItem, j) =>
-              block('list-item', `${p}.${j}`, tasks ? { checked: item.checked === true } : {}, toBlocks(item.children, resolve, `${p}.${j}`)),
+              block(
+                'list-item',
+                `${p}.${j}`,
+                tasks ? { checked: item.checked === true } : {},
+                toBlocks(item.children, resolve, `${p}.${j}`),
+              ),
             ),
           ),
         );
@@ -187,21 +198,37 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], res
       }
       case 'code': {
         const data: Record<string, unknown> = n.lang ? { syntax: n.lang } : {};
-        out.push(block('code', p, data, n.value.split('\n').map((line, j) => block('code-line', `${p}.${j}`, {}, [{ object: 'text', leaves: [leaf(line, [])] }]))));
+        out.push(
+          block(
+            'code',
+            p,
+            data,
+            n.value.split('\n').map((line, j) => block('code-line', `${p}.${j}`, {}, [{ object: 'text', leaves: [leaf(line, [])] }])),
+          ),
+        );
         break;
       }
       case 'thematicBreak':
         out.push(block('divider', p, {}, undefined, true));
         break;
       case 'table': {
-        const t = n as Table;
+        const t = n;
         const [header, ...rows] = t.children;
         const columns = header.children.map((_, j) => `c${j}`);
         const definition = Object.fromEntries(
-          header.children.map((cell, j) => [columns[j], { id: columns[j], title: cellSource(cell), type: 'text', textAlignment: t.align?.[j] ?? 'left' }]),
+          header.children.map((cell, j) => [
+            columns[j],
+            { id: columns[j], title: cellSource(cell), type: 'text', textAlignment: t.align?.[j] ?? 'left' },
+          ]),
         );
         const records = Object.fromEntries(
-          rows.map((row, r) => [`r${r}`, { orderIndex: `a${String(r).padStart(4, '0')}`, values: Object.fromEntries(row.children.map((cell, j) => [columns[j], cellSource(cell)])) }]),
+          rows.map((row, r) => [
+            `r${r}`,
+            {
+              orderIndex: `a${String(r).padStart(4, '0')}`,
+              values: Object.fromEntries(row.children.map((cell, j) => [columns[j], cellSource(cell)])),
+            },
+          ]),
         );
         out.push(block('table', p, { view: { type: 'grid', columns, hideHeader: false }, definition, records }, undefined, true));
         break;
@@ -213,15 +240,21 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], res
       case 'definition':
         break;
       default:
-        out.push(block('paragraph', p, {}, [{ object: 'text', leaves: [leaf(printer.stringify({ type: 'root', children: [n] } as Root).trim(), [])] }]));
+        out.push(
+          block('paragraph', p, {}, [{ object: 'text', leaves: [leaf(printer.stringify({ type: 'root', children: [n] }).trim(), [])] }]),
+        );
     }
   });
   return out;
 }
 
 /** Parses markdown (with optional YAML frontmatter) into a document. */
-export function markdownToDocument(markdown: string, resolve: LinkResolver = defaultLinkResolver, options: { titleFromHeading?: boolean } = {}): ParsedMarkdown {
-  const tree = parser.parse(markdown) as Root;
+export function markdownToDocument(
+  markdown: string,
+  resolve: LinkResolver = defaultLinkResolver,
+  options: { titleFromHeading?: boolean } = {},
+): ParsedMarkdown {
+  const tree = parser.parse(markdown);
   const meta: ParsedMarkdown['meta'] = {};
   let children = tree.children;
   const front = children[0]?.type === 'yaml' ? children[0] : null;
@@ -242,8 +275,8 @@ export function markdownToDocument(markdown: string, resolve: LinkResolver = def
     children = children.slice(1);
   }
   let leadingTitle: string | undefined;
-  if (options.titleFromHeading && children[0]?.type === 'heading' && (children[0] as Heading).depth === 1) {
-    leadingTitle = printer.stringify({ type: 'root', children: [{ type: 'paragraph', children: (children[0] as Heading).children }] } as Root).trim();
+  if (options.titleFromHeading && children[0]?.type === 'heading' && children[0].depth === 1) {
+    leadingTitle = printer.stringify({ type: 'root', children: [{ type: 'paragraph', children: children[0].children }] }).trim();
     children = children.slice(1);
   }
   return { document: { object: 'document', data: {}, nodes: toBlocks(children, resolve, 'n') }, meta, leadingTitle };
@@ -275,7 +308,8 @@ function toPhrasing(nodes: DocBlock['nodes']): PhrasingContent[] {
       const link: Link = { type: 'link', url: currentRefUrl(n.data.ref), children: toPhrasing(n.nodes) };
       if (n.data.title) link.title = n.data.title;
       out.push(link);
-    } else if (n.object === 'inline' && n.type === 'inline-image') out.push({ type: 'image', url: refToUrl(n.data.ref), alt: n.data.alt ?? '' });
+    } else if (n.object === 'inline' && n.type === 'inline-image')
+      out.push({ type: 'image', url: refToUrl(n.data.ref), alt: n.data.alt ?? '' });
   }
   return out;
 }
@@ -318,7 +352,13 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
         const code: Code = {
           type: 'code',
           lang: typeof b.data.syntax === 'string' ? b.data.syntax : null,
-          value: kids.map((line) => toPhrasing(line.nodes).map((p) => ('value' in p ? p.value : '')).join('')).join('\n'),
+          value: kids
+            .map((line) =>
+              toPhrasing(line.nodes)
+                .map((p) => ('value' in p ? p.value : ''))
+                .join(''),
+            )
+            .join('\n'),
         };
         out.push(code);
         break;
@@ -327,16 +367,19 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
         out.push({ type: 'thematicBreak' });
         break;
       case 'images':
-        out.push({ type: 'paragraph', children: kids.map((img) => ({ type: 'image', url: refToUrl(img.data.ref as ContentRef), alt: (img.data.alt as string) ?? '' })) });
+        out.push({
+          type: 'paragraph',
+          children: kids.map((img) => ({ type: 'image', url: refToUrl(img.data.ref as ContentRef), alt: (img.data.alt as string) ?? '' })),
+        });
         break;
       case 'table': {
         const view = b.data.view as { columns: string[] };
         const definition = b.data.definition as Record<string, { title: string; textAlignment?: string }>;
-        const records = Object.values(b.data.records as Record<string, { orderIndex: string; values: Record<string, string> }>).sort((x, y) =>
-          x.orderIndex < y.orderIndex ? -1 : 1,
+        const records = Object.values(b.data.records as Record<string, { orderIndex: string; values: Record<string, string> }>).sort(
+          (x, y) => (x.orderIndex < y.orderIndex ? -1 : 1),
         );
         const cell = (source: string): TableCell => {
-          const parsed = parser.parse(source || ' ') as Root;
+          const parsed = parser.parse(source || ' ');
           const para = parsed.children[0];
           return { type: 'tableCell', children: para && para.type === 'paragraph' ? para.children : [{ type: 'text', value: source }] };
         };
@@ -362,7 +405,7 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
 export function documentToMarkdown(doc: JsonDocument, refUrl: (ref: ContentRef) => string = refToUrl): string {
   currentRefUrl = refUrl;
   try {
-    return printer.stringify({ type: 'root', children: toMdast(doc.nodes) } as Root);
+    return printer.stringify({ type: 'root', children: toMdast(doc.nodes) });
   } finally {
     currentRefUrl = refToUrl;
   }

@@ -141,7 +141,12 @@ export function mergeTrees(base: PageTree, ours: PageTree, theirs: PageTree, bod
   // A page kept or added under a parent that the other side deleted.
   for (const [id, m] of merged) {
     if (m.parent !== null && !merged.has(m.parent)) {
-      conflicts.push({ page: m.parent, title: (b.get(m.parent) ?? o.get(m.parent) ?? t.get(m.parent))?.node.title ?? m.parent, reason: 'delete-vs-edit', fields: [`child ${id}`] });
+      conflicts.push({
+        page: m.parent,
+        title: (b.get(m.parent) ?? o.get(m.parent) ?? t.get(m.parent))?.node.title ?? m.parent,
+        reason: 'delete-vs-edit',
+        fields: [`child ${id}`],
+      });
     }
   }
   // Moves on both sides that make a page its own ancestor.

@@ -31,7 +31,10 @@ export abstract class RevisionRepository {
   /** Bodies that link to a page or file: backlinks are a lookup, not a scan. */
   abstract hashesLinkingTo(organizationId: string, kind: 'page' | 'file', target: string): Promise<Set<string>>;
   /** Copies a revision's tree into a new revision of another space (duplicate): O(tree), bodies shared. */
-  abstract copy(source: Revision, target: { id: string; spaceId: string; organizationId: string; createdAt: Date; createdBy: string | null }): Promise<void>;
+  abstract copy(
+    source: Revision,
+    target: { id: string; spaceId: string; organizationId: string; createdAt: Date; createdBy: string | null },
+  ): Promise<void>;
   /** Re-homes a space's revisions and the bodies they use to another organization (transfer). */
   abstract moveSpace(spaceId: string, fromOrganizationId: string, toOrganizationId: string): Promise<void>;
 }

@@ -87,5 +87,9 @@ export abstract class SearchIndex {
   ): Promise<boolean>;
   abstract moveSpace(spaceId: string, organizationId: string): Promise<void>;
   abstract searchSpace(spaceId: string, config: string, query: string, page: PageRequest): Promise<SpaceResults>;
-  abstract searchOrganization(organizationId: string, queryFor: (config: string) => string, page: PageRequest): Promise<{ count: number; hits: SpaceHit[] }>;
+  abstract searchOrganization(
+    organizationId: string,
+    queryFor: (config: string) => string,
+    page: PageRequest,
+  ): Promise<{ count: number; hits: SpaceHit[] }>;
 }

@@ -3,9 +3,27 @@ import { slugify } from './tree';
 
 /** PostgreSQL text search configuration per space language; `simple` where PostgreSQL has no stemmer. */
 const CONFIGS: Record<string, string> = {
-  en: 'english', fr: 'french', de: 'german', es: 'spanish', it: 'italian', pt: 'portuguese', 'pt-br': 'portuguese', ru: 'russian',
-  nl: 'dutch', sv: 'swedish', no: 'norwegian', da: 'danish', fi: 'finnish', hu: 'hungarian', ro: 'romanian', tr: 'turkish',
-  el: 'greek', id: 'indonesian', lt: 'lithuanian', hi: 'hindi', ar: 'arabic',
+  en: 'english',
+  fr: 'french',
+  de: 'german',
+  es: 'spanish',
+  it: 'italian',
+  pt: 'portuguese',
+  'pt-br': 'portuguese',
+  ru: 'russian',
+  nl: 'dutch',
+  sv: 'swedish',
+  no: 'norwegian',
+  da: 'danish',
+  fi: 'finnish',
+  hu: 'hungarian',
+  ro: 'romanian',
+  tr: 'turkish',
+  el: 'greek',
+  id: 'indonesian',
+  lt: 'lithuanian',
+  hi: 'hindi',
+  ar: 'arabic',
 };
 
 export function searchConfig(language: string | null): string {

@@ -43,7 +43,11 @@ export const TEMPLATES: SpaceTemplate[] = [
     title: 'Product documentation',
     pages: [
       { title: 'Introduction', markdown: '{{logo}}\n\nWhat the product does, and for whom.' },
-      { title: 'Guides', markdown: 'Step-by-step guides.', pages: [{ title: 'First steps', markdown: '1. Sign up\n2. Create a project\n3. Invite your team' }] },
+      {
+        title: 'Guides',
+        markdown: 'Step-by-step guides.',
+        pages: [{ title: 'First steps', markdown: '1. Sign up\n2. Create a project\n3. Invite your team' }],
+      },
       { title: 'Changelog', markdown: '## Unreleased\n\n- Nothing yet.' },
     ],
   },

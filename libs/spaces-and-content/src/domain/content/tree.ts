@@ -86,7 +86,8 @@ export function childrenOf(tree: PageTree, parentId: string | null, what = 'into
 }
 
 export function checkSlugFree(siblings: PageNode[], slug: string, exceptId?: string): void {
-  if (siblings.some((s) => s.slug === slug && s.id !== exceptId)) throw new InvalidInputError(`slug "${slug}" is already used by a sibling page`);
+  if (siblings.some((s) => s.slug === slug && s.id !== exceptId))
+    throw new InvalidInputError(`slug "${slug}" is already used by a sibling page`);
 }
 
 /** A slug derived from a title, made unique among siblings with -2, -3, … */
