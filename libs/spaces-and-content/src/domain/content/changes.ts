@@ -93,6 +93,223 @@ function checkSlug(slug: string): string {
   return slug;
 }
 
+type Change<K extends ContentChange['operation']> = Extract<ContentChange, { operation: K }>;
+
+/** The state of one batch being applied: the tree and files it builds, and what it remembers for the bodies. */
+class Batch {
+  readonly tree: PageTree;
+  readonly files: FileNode[];
+  readonly insertedFiles: FileNode[] = [];
+  private readonly fileRefs = new Map<string, string>();
+  readonly refs = new Map<string, string>();
+  private readonly pending = new Map<string, PendingBody>();
+  private readonly outcomes = new Map<string, ChangeOutcome>();
+
+  constructor(
+    current: PageTree,
+    currentFiles: FileNode[],
+    private readonly ctx: ApplyContext,
+  ) {
+    this.tree = cloneTree(current);
+    this.files = [...currentFiles];
+  }
+
+  private touch(o: ChangeOutcome): void {
+    const prev = this.outcomes.get(o.page);
+    if (!prev) this.outcomes.set(o.page, o);
+    else if (o.object === 'deleted_page') this.outcomes.set(o.page, prev.object === 'created_page' ? { ...o, object: 'deleted_page' } : o);
+  }
+
+  private idOf(ref: string): string {
+    return this.refs.get(ref) ?? ref;
+  }
+
+  apply(change: ContentChange): void {
+    switch (change.operation) {
+      case 'insert_page':
+        return this.insertPage(change);
+      case 'update_page':
+        return this.updatePage(change);
+      case 'delete_page':
+        return this.deletePage(change);
+      case 'revert_page':
+        return change.block ? this.revertBlocks(change) : this.revertPage(change);
+      case 'insert_files':
+        return this.insertFiles(change);
+      default:
+        throw new InvalidInputError(`unknown operation "${(change as { operation: string }).operation}"`);
+    }
+  }
+
+  private insertPage(change: Change<'insert_page'>): void {
+    const { tree, ctx } = this;
+    const id = ctx.newId();
+    if (change.ref !== undefined) {
+      if (this.refs.has(change.ref)) throw new InvalidInputError(`ref "${change.ref}" is used twice in this batch`);
+      if (pathIndex(tree).has(change.ref)) throw new InvalidInputError(`ref "${change.ref}" collides with an existing page path`);
+      this.refs.set(change.ref, id);
+    }
+    const into = change.into === undefined ? null : this.idOf(change.into);
+    const siblings = childrenOf(tree, into);
+    const meta = metaOf(change.document);
+    const title = (meta.title ?? change.title ?? 'Untitled').trim() || 'Untitled';
+    let slug: string;
+    if (change.slug !== undefined) {
+      slug = checkSlug(change.slug);
+      checkSlugFree(siblings, slug);
+    } else slug = uniqueSlug(siblings, slugify(title, id));
+    const node: PageNode = { id, type: 'document', title, slug, document: null, createdAt: ctx.now, updatedAt: ctx.now, pages: [] };
+    applyMeta(node, { ...change, ...meta, title });
+    insertAt(siblings, node, change.at);
+    this.pending.set(id, { input: change.document });
+    this.touch({ object: 'created_page', page: id, ref: change.ref });
+  }
+
+  private updatePage(change: Change<'update_page'>): void {
+    const { tree } = this;
+    const id = this.idOf(change.page);
+    const found = locate(tree, id);
+    if (!found) throw new InvalidInputError(`page "${change.page}" does not exist`);
+    const node = found.node;
+    if (change.into !== undefined || change.at !== undefined) {
+      const into = change.into === undefined ? (found.parent?.id ?? null) : change.into === null ? null : this.idOf(change.into);
+      if (into !== null && isInside(tree, into, id))
+        throw new InvalidInputError('a page cannot be moved under itself or its own descendants');
+      const target = childrenOf(tree, into);
+      found.siblings.splice(found.index, 1);
+      const sameParent = into === (found.parent?.id ?? null);
+      insertAt(target, node, change.at ?? (sameParent ? found.index : undefined));
+      if (!change.slug) node.slug = uniqueSlug(target, node.slug, node.id);
+    }
+    const meta = change.document ? metaOf(change.document) : {};
+    const title = meta.title ?? change.title;
+    if (title !== undefined && !title.trim()) throw new InvalidInputError('title must not be empty');
+    applyMeta(node, { ...change, ...meta, title });
+    if (change.slug !== undefined) {
+      node.slug = checkSlug(change.slug);
+      checkSlugFree(childrenOf(tree, locate(tree, id)!.parent?.id ?? null), node.slug, id);
+    }
+    if (change.document) this.pending.set(id, { input: change.document });
+    node.updatedAt = this.ctx.now;
+    this.touch({ object: 'updated_page', page: id });
+  }
+
+  private deletePage(change: Change<'delete_page'>): void {
+    const id = this.idOf(change.page);
+    const found = locate(this.tree, id);
+    if (!found) throw new InvalidInputError(`page "${change.page}" does not exist`);
+    found.siblings.splice(found.index, 1);
+    this.pending.delete(id);
+    this.touch({ object: 'deleted_page', page: id });
+  }
+
+  /** The page now and in the revision the change goes back to (at least one of them exists). */
+  private revertSides(change: Change<'revert_page'>) {
+    const target = this.ctx.trees.get(change.revision ?? '');
+    if (!target) throw new InvalidInputError(`revision "${change.revision}" does not exist in this space`);
+    const id = this.idOf(change.page);
+    const now = locate(this.tree, id);
+    const then = locate(target, id);
+    if (!now && !then) throw new InvalidInputError(`page "${change.page}" exists neither in the change request nor in the revision`);
+    return { id, now, then };
+  }
+
+  /** revert_page of a whole page: added → removed, deleted → restored, modified → reset (children stay). */
+  private revertPage(change: Change<'revert_page'>): void {
+    const { id, now, then } = this.revertSides(change);
+    if (now && !then) {
+      now.siblings.splice(now.index, 1);
+      this.touch({ object: 'deleted_page', page: id });
+    } else if (!now && then) {
+      const parentId = then.parent && locate(this.tree, then.parent.id) ? then.parent.id : null;
+      const siblings = childrenOf(this.tree, parentId);
+      const restored = cloneTree([then.node])[0];
+      restored.slug = uniqueSlug(siblings, restored.slug, restored.id);
+      insertAt(siblings, restored, then.index);
+      this.touch({ object: 'created_page', page: id });
+    } else if (now && then) {
+      const { pages } = now.node;
+      Object.assign(now.node, { ...then.node, pages });
+      for (const k of ['emoji', 'description', 'hidden'] as const) if (then.node[k] === undefined) delete now.node[k];
+      this.pending.delete(id);
+      this.touch({ object: 'updated_page', page: id });
+    }
+  }
+
+  /** revert_page with `block`: only the named block changes of the page's body are undone. */
+  private revertBlocks(change: Change<'revert_page'>): void {
+    const { id, now, then } = this.revertSides(change);
+    if (!change.block!.length) throw new InvalidInputError('block must name at least one block');
+    if (!now || !then)
+      throw new InvalidInputError(
+        `blocks can be reverted only on a page that exists both in the change request and in the revision; revert the whole page`,
+      );
+    if (this.pending.has(id))
+      throw new InvalidInputError(
+        `the body of page "${change.page}" is changed earlier in this batch; revert its blocks in a batch of its own`,
+      );
+    const body = (hash: string | null) => {
+      if (!hash) return EMPTY_DOCUMENT;
+      const doc = this.ctx.documents?.get(hash);
+      if (!doc) throw new Error(`body ${hash} of page ${id} was not provided to revert_page`);
+      return doc;
+    };
+    this.pending.set(id, { input: { document: revertBlocks(body(now.node.document), body(then.node.document), change.block!) } });
+    now.node.updatedAt = this.ctx.now;
+    this.touch({ object: 'updated_page', page: id });
+  }
+
+  private insertFiles(change: Change<'insert_files'>): void {
+    for (const f of change.files) {
+      const { ref, ...meta } = f;
+      const file: FileNode = { id: this.ctx.newId(), ...meta };
+      if (ref !== undefined) {
+        if (this.refs.has(ref) || this.fileRefs.has(ref)) throw new InvalidInputError(`ref "${ref}" is used twice in this batch`);
+        this.fileRefs.set(ref, file.id);
+      }
+      this.files.push(file);
+      this.insertedFiles.push(file);
+    }
+  }
+
+  /**
+   * Bodies, now that every page of the batch has its place: links resolve against the final tree.
+   * `failed(id, e)` names the change a body came from when it is refused.
+   */
+  bodies(failed: (pageId: string, e: InvalidInputError) => never): Map<string, JsonDocument> {
+    const documents = new Map<string, JsonDocument>();
+    const paths = pathIndex(this.tree);
+    for (const [id, body] of this.pending) {
+      const located = locate(this.tree, id);
+      if (!located) continue;
+      let doc: JsonDocument;
+      try {
+        if (isMarkdown(body.input)) {
+          const parentPath = located.path.includes('/') ? located.path.slice(0, located.path.lastIndexOf('/')) : '';
+          doc = markdownToDocument(body.input.markdown, linkResolver(paths, this.refs, parentPath, this.fileRefs), {
+            titleFromHeading: true,
+          }).document;
+        } else if (isJson(body.input)) doc = checkDocument(body.input.document);
+        else doc = EMPTY_DOCUMENT;
+      } catch (e) {
+        if (e instanceof InvalidInputError) failed(id, e);
+        throw e;
+      }
+      if (doc.nodes.length === 0) located.node.document = null;
+      else {
+        const hash = contentHash(doc);
+        documents.set(hash, doc);
+        located.node.document = hash;
+      }
+    }
+    return documents;
+  }
+
+  outcomeList(): ChangeOutcome[] {
+    return [...this.outcomes.values()];
+  }
+}
+
 /**
  * Applies a batch of content changes to a tree, all or nothing: any failure throws an
  * InvalidInputError naming the change (`changes[2] (update_page): ...`) and nothing is returned.
@@ -100,180 +317,23 @@ function checkSlug(slug: string): string {
  * later in the same batch (by ref, slug path or relative .md path).
  */
 export function applyChanges(current: PageTree, changes: ContentChange[], ctx: ApplyContext, currentFiles: FileNode[] = []): ApplyResult {
-  const tree = cloneTree(current);
-  const files = [...currentFiles];
-  const insertedFiles: FileNode[] = [];
-  const fileRefs = new Map<string, string>();
-  const refs = new Map<string, string>();
-  const pending = new Map<string, PendingBody>();
-  const outcomes = new Map<string, ChangeOutcome>();
-  const touch = (o: ChangeOutcome) => {
-    const prev = outcomes.get(o.page);
-    if (!prev) outcomes.set(o.page, o);
-    else if (o.object === 'deleted_page') outcomes.set(o.page, prev.object === 'created_page' ? { ...o, object: 'deleted_page' } : o);
-  };
-  const idOf = (ref: string) => refs.get(ref) ?? ref;
-
+  const batch = new Batch(current, currentFiles, ctx);
+  const named = (index: number, e: InvalidInputError) =>
+    new InvalidInputError(`changes[${index}] (${changes[index]?.operation}): ${e.message}`);
   changes.forEach((change, i) => {
     try {
-      switch (change.operation) {
-        case 'insert_page': {
-          const id = ctx.newId();
-          if (change.ref !== undefined) {
-            if (refs.has(change.ref)) throw new InvalidInputError(`ref "${change.ref}" is used twice in this batch`);
-            if (pathIndex(tree).has(change.ref)) throw new InvalidInputError(`ref "${change.ref}" collides with an existing page path`);
-            refs.set(change.ref, id);
-          }
-          const into = change.into === undefined ? null : idOf(change.into);
-          const siblings = childrenOf(tree, into);
-          const meta = metaOf(change.document);
-          const title = (meta.title ?? change.title ?? 'Untitled').trim() || 'Untitled';
-          let slug: string;
-          if (change.slug !== undefined) {
-            slug = checkSlug(change.slug);
-            checkSlugFree(siblings, slug);
-          } else slug = uniqueSlug(siblings, slugify(title, id));
-          const node: PageNode = { id, type: 'document', title, slug, document: null, createdAt: ctx.now, updatedAt: ctx.now, pages: [] };
-          applyMeta(node, { ...change, ...meta, title });
-          insertAt(siblings, node, change.at);
-          pending.set(id, { input: change.document });
-          touch({ object: 'created_page', page: id, ref: change.ref });
-          break;
-        }
-        case 'update_page': {
-          const id = idOf(change.page);
-          const found = locate(tree, id);
-          if (!found) throw new InvalidInputError(`page "${change.page}" does not exist`);
-          const node = found.node;
-          if (change.into !== undefined || change.at !== undefined) {
-            const into = change.into === undefined ? (found.parent?.id ?? null) : change.into === null ? null : idOf(change.into);
-            if (into !== null && isInside(tree, into, id))
-              throw new InvalidInputError('a page cannot be moved under itself or its own descendants');
-            const target = childrenOf(tree, into);
-            found.siblings.splice(found.index, 1);
-            const sameParent = into === (found.parent?.id ?? null);
-            insertAt(target, node, change.at ?? (sameParent ? found.index : undefined));
-            if (!change.slug) node.slug = uniqueSlug(target, node.slug, node.id);
-          }
-          const meta = change.document ? metaOf(change.document) : {};
-          const title = meta.title ?? change.title;
-          if (title !== undefined && !title.trim()) throw new InvalidInputError('title must not be empty');
-          applyMeta(node, { ...change, ...meta, title });
-          if (change.slug !== undefined) {
-            node.slug = checkSlug(change.slug);
-            checkSlugFree(childrenOf(tree, locate(tree, id)!.parent?.id ?? null), node.slug, id);
-          }
-          if (change.document) pending.set(id, { input: change.document });
-          node.updatedAt = ctx.now;
-          touch({ object: 'updated_page', page: id });
-          break;
-        }
-        case 'delete_page': {
-          const id = idOf(change.page);
-          const found = locate(tree, id);
-          if (!found) throw new InvalidInputError(`page "${change.page}" does not exist`);
-          found.siblings.splice(found.index, 1);
-          pending.delete(id);
-          touch({ object: 'deleted_page', page: id });
-          break;
-        }
-        case 'revert_page': {
-          const target = ctx.trees.get(change.revision ?? '');
-          if (!target) throw new InvalidInputError(`revision "${change.revision}" does not exist in this space`);
-          const id = idOf(change.page);
-          const now = locate(tree, id);
-          const then = locate(target, id);
-          if (!now && !then) throw new InvalidInputError(`page "${change.page}" exists neither in the change request nor in the revision`);
-          if (change.block) {
-            if (!change.block.length) throw new InvalidInputError('block must name at least one block');
-            if (!now || !then)
-              throw new InvalidInputError(
-                `blocks can be reverted only on a page that exists both in the change request and in the revision; revert the whole page`,
-              );
-            if (pending.has(id))
-              throw new InvalidInputError(
-                `the body of page "${change.page}" is changed earlier in this batch; revert its blocks in a batch of its own`,
-              );
-            const body = (hash: string | null) => {
-              if (!hash) return EMPTY_DOCUMENT;
-              const doc = ctx.documents?.get(hash);
-              if (!doc) throw new Error(`body ${hash} of page ${id} was not provided to revert_page`);
-              return doc;
-            };
-            pending.set(id, { input: { document: revertBlocks(body(now.node.document), body(then.node.document), change.block) } });
-            now.node.updatedAt = ctx.now;
-            touch({ object: 'updated_page', page: id });
-            break;
-          }
-          if (now && !then) {
-            now.siblings.splice(now.index, 1);
-            touch({ object: 'deleted_page', page: id });
-          } else if (!now && then) {
-            const parentId = then.parent && locate(tree, then.parent.id) ? then.parent.id : null;
-            const siblings = childrenOf(tree, parentId);
-            const restored = cloneTree([then.node])[0];
-            restored.slug = uniqueSlug(siblings, restored.slug, restored.id);
-            insertAt(siblings, restored, then.index);
-            touch({ object: 'created_page', page: id });
-          } else if (now && then) {
-            const { pages } = now.node;
-            Object.assign(now.node, { ...then.node, pages });
-            for (const k of ['emoji', 'description', 'hidden'] as const) if (then.node[k] === undefined) delete now.node[k];
-            pending.delete(id);
-            touch({ object: 'updated_page', page: id });
-          }
-          break;
-        }
-        case 'insert_files': {
-          for (const f of change.files) {
-            const { ref, ...meta } = f;
-            const file: FileNode = { id: ctx.newId(), ...meta };
-            if (ref !== undefined) {
-              if (refs.has(ref) || fileRefs.has(ref)) throw new InvalidInputError(`ref "${ref}" is used twice in this batch`);
-              fileRefs.set(ref, file.id);
-            }
-            files.push(file);
-            insertedFiles.push(file);
-          }
-          break;
-        }
-        default:
-          throw new InvalidInputError(`unknown operation "${(change as { operation: string }).operation}"`);
-      }
+      batch.apply(change);
     } catch (e) {
-      if (e instanceof InvalidInputError) throw new InvalidInputError(`changes[${i}] (${change.operation}): ${e.message}`);
-      throw e;
+      throw e instanceof InvalidInputError ? named(i, e) : e;
     }
   });
-
-  // Bodies, now that every page of the batch has its place: links resolve against the final tree.
-  const documents = new Map<string, JsonDocument>();
-  const paths = pathIndex(tree);
-  for (const [id, body] of pending) {
-    const located = locate(tree, id);
-    if (!located) continue;
-    let doc: JsonDocument;
-    try {
-      if (isMarkdown(body.input)) {
-        const parentPath = located.path.includes('/') ? located.path.slice(0, located.path.lastIndexOf('/')) : '';
-        doc = markdownToDocument(body.input.markdown, linkResolver(paths, refs, parentPath, fileRefs), { titleFromHeading: true }).document;
-      } else if (isJson(body.input)) doc = checkDocument(body.input.document);
-      else doc = EMPTY_DOCUMENT;
-    } catch (e) {
-      const index = changes.findIndex(
-        (c) => ('ref' in c && c.ref && refs.get(c.ref) === id) || ('page' in c && (c.page === id || refs.get(c.page) === id)),
-      );
-      if (e instanceof InvalidInputError) throw new InvalidInputError(`changes[${index}] (${changes[index]?.operation}): ${e.message}`);
-      throw e;
-    }
-    if (doc.nodes.length === 0) located.node.document = null;
-    else {
-      const hash = contentHash(doc);
-      documents.set(hash, doc);
-      located.node.document = hash;
-    }
-  }
-  return { tree, files, insertedFiles, documents, outcomes: [...outcomes.values()] };
+  const documents = batch.bodies((id, e) => {
+    const index = changes.findIndex(
+      (c) => ('ref' in c && c.ref && batch.refs.get(c.ref) === id) || ('page' in c && (c.page === id || batch.refs.get(c.page) === id)),
+    );
+    throw named(index, e);
+  });
+  return { tree: batch.tree, files: batch.files, insertedFiles: batch.insertedFiles, documents, outcomes: batch.outcomeList() };
 }
 
 function metaOf(input: DocumentInput): PageMeta {
