@@ -314,6 +314,65 @@ describe('change requests: authoring, reads, merge and update', () => {
     expect((await titles(space.id)).sort()).toEqual(['From A', 'From B']);
   });
 
+  it('refuses content writes to a locked space (412), and writes, merges and updates of archived or merged change requests (409)', async () => {
+    const space = await newSpace();
+    const page = [{ operation: 'insert_page', title: 'P', document: { markdown: 'p' } }];
+    const locked = await newCr(space.id, 'locked');
+    await t.http.patch(`/v1/spaces/${space.id}`).set(admin.auth).send({ editMode: 'locked' }).expect(200);
+    expectError(await write(space.id, locked.id, page), 412, /locked/);
+    await t.http.patch(`/v1/spaces/${space.id}`).set(admin.auth).send({ editMode: 'live' }).expect(200);
+    expect((await t.http.get(`/v1/spaces/${space.id}/change-requests/${locked.id}`).set(admin.auth).expect(200)).body.revision).toBe(
+      locked.revision,
+    );
+
+    const archived = await newCr(space.id, 'archived');
+    await t.http.patch(`/v1/spaces/${space.id}/change-requests/${archived.id}`).set(admin.auth).send({ status: 'archived' }).expect(200);
+    expectError(await write(space.id, archived.id, page), 409);
+    expectError(await t.http.post(`/v1/spaces/${space.id}/change-requests/${archived.id}/merge`).set(admin.auth), 409);
+    expectError(await t.http.post(`/v1/spaces/${space.id}/change-requests/${archived.id}/update`).set(admin.auth), 409);
+
+    const merged = await newCr(space.id, 'merged');
+    await write(space.id, merged.id, page).expect(200);
+    await t.http.post(`/v1/spaces/${space.id}/change-requests/${merged.id}/merge`).set(admin.auth).expect(200);
+    expectError(await write(space.id, merged.id, page), 409);
+    expectError(await t.http.post(`/v1/spaces/${space.id}/change-requests/${merged.id}/merge`).set(admin.auth), 409);
+    expectError(await t.http.post(`/v1/spaces/${space.id}/change-requests/${merged.id}/update`).set(admin.auth), 409);
+    expectError(
+      await t.http.patch(`/v1/spaces/${space.id}/change-requests/${merged.id}`).set(admin.auth).send({ status: 'open' }),
+      409,
+      /merged/,
+    );
+  });
+
+  it('update from main answers 409 with the conflicting pages when both sides edited the same lines', async () => {
+    const space = await newSpace();
+    const seed = await newCr(space.id, 'seed');
+    const created = await write(
+      space.id,
+      seed.id,
+      [{ operation: 'insert_page', title: 'Shared', document: { markdown: 'line one\n' } }],
+      '?compat=false',
+    ).expect(200);
+    const pageId = created.body.changes[0].page.id;
+    await t.http.post(`/v1/spaces/${space.id}/change-requests/${seed.id}/merge`).set(admin.auth).expect(200);
+    const ours = await newCr(space.id, 'ours');
+    const theirs = await newCr(space.id, 'theirs');
+    await write(space.id, ours.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'line one, ours\n' } }]).expect(200);
+    await write(space.id, theirs.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'line one, theirs\n' } }]).expect(
+      200,
+    );
+    await t.http.post(`/v1/spaces/${space.id}/change-requests/${theirs.id}/merge`).set(admin.auth).expect(200);
+    const head = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${ours.id}`).set(admin.auth).expect(200)).body.revision;
+    const res = await t.http.post(`/v1/spaces/${space.id}/change-requests/${ours.id}/update`).set(admin.auth);
+    expect(res.status).toBe(409);
+    expect(res.body.error.conflicts).toEqual([expect.objectContaining({ page: pageId })]);
+    // Nothing was written: the change request keeps its head and its base.
+    const after = (await t.http.get(`/v1/spaces/${space.id}/change-requests/${ours.id}`).set(admin.auth).expect(200)).body;
+    expect(after.revision).toBe(head);
+    expect(after.revisionMergedAncestor ?? null).toBeNull();
+    expect(after.outdated).toBe(true);
+  });
+
   it('a locked space refuses merges (412)', async () => {
     const space = await newSpace();
     const cr = await newCr(space.id);

@@ -117,7 +117,10 @@ describe('the served OpenAPI document', () => {
     );
     expect(doc.components.schemas.CreateOrganizationDto.required).toEqual(['title']);
     const create = doc.paths['/v1/orgs/{organizationId}/spaces'].post;
-    expect(create.requestBody).toBeDefined();
+    expect(create.requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateSpaceDto' } } },
+    });
     expect(create.responses['201'].content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/SpaceDto' });
   });
 });

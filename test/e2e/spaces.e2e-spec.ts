@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { DAY_MS, ROLES } from '@app/shared-kernel';
 import { SpacesService } from '@app/spaces-and-content';
 import { createTestApp, TestApp, TestUser } from '../support/app';
@@ -227,8 +228,14 @@ describe('spaces', () => {
       t.clock.advance(DAY_MS);
       await t.http.delete(`/v1/spaces/${young.id}`).set(admin.auth).expect(205);
       t.clock.advance(6 * DAY_MS);
+      // Exactly the spaces deleted 7 days ago or more (other tests of this file may have left some too).
+      const due: { n: number }[] = await t.app
+        .get(DataSource)
+        .query('SELECT count(*)::int AS n FROM spaces WHERE deleted_at <= $1', [new Date(t.clock.now().getTime() - 7 * DAY_MS)]);
+      expect(due[0].n).toBeGreaterThan(0);
       const purged = await t.app.get(SpacesService).purgeExpired();
-      expect(purged).toBeGreaterThanOrEqual(1);
+      expect(purged).toBe(due[0].n);
+      expectError(await t.http.get(`/v1/spaces/${old.id}`).set(admin.auth), 404);
       const rows = await t.app.get(SpacesService).get({ userId: admin.id, tokenId: 'x' }, young.id);
       expect(rows.space.deletedAt).not.toBeNull();
       expectError(await t.http.get(`/v1/spaces/${old.id}`).set(admin.auth), 404);

@@ -195,7 +195,9 @@ describe('teams and team members', () => {
       /role/,
     );
     const member = await t.http.get(`/v1/orgs/${orgId}/members/${carol.id}`).set(admin.auth).expect(200);
-    expect(member.body.teams).toBeGreaterThanOrEqual(1);
+    const allTeams = await t.http.get(`/v1/orgs/${orgId}/members/${carol.id}/teams?limit=1000`).set(admin.auth).expect(200);
+    expect(allTeams.body.items.map((i: { team: { id: string } }) => i.team.id)).toContain(team.id);
+    expect(member.body.teams).toBe(allTeams.body.count);
     const teamsOf = await t.http.get(`/v1/orgs/${orgId}/members/${carol.id}/teams?title=single`).set(admin.auth).expect(200);
     expect(teamsOf.body.items).toEqual([{ team: expect.objectContaining({ id: team.id, title: 'Single' }), member: { role: 'owner' } }]);
     await t.http.delete(`/v1/orgs/${orgId}/teams/${team.id}/members/${carol.id}`).set(admin.auth).expect(205);
