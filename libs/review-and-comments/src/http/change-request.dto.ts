@@ -37,39 +37,10 @@ export function changeProblem(c: unknown, i: number): string | null {
     if (v[k] === undefined) return required ? `${at}.${k} is required` : null;
     return typeof v[k] === 'string' && v[k].length <= max ? null : `${at}.${k} must be a string of at most ${max} characters`;
   };
+  const pageFields = ['document', 'title', 'slug', 'emoji', 'description', 'hidden', 'icon', 'noIndex', 'noRobotsIndex', 'condition'];
   const allowed: Record<string, string[]> = {
-    insert_page: [
-      'operation',
-      'into',
-      'at',
-      'ref',
-      'document',
-      'title',
-      'slug',
-      'emoji',
-      'description',
-      'hidden',
-      'icon',
-      'noIndex',
-      'noRobotsIndex',
-      'condition',
-    ],
-    update_page: [
-      'operation',
-      'page',
-      'into',
-      'at',
-      'document',
-      'title',
-      'slug',
-      'emoji',
-      'description',
-      'hidden',
-      'icon',
-      'noIndex',
-      'noRobotsIndex',
-      'condition',
-    ],
+    insert_page: ['operation', 'into', 'at', 'ref', ...pageFields],
+    update_page: ['operation', 'page', 'into', 'at', ...pageFields],
     delete_page: ['operation', 'page'],
     revert_page: ['operation', 'page', 'revision', 'block'],
   };

@@ -44,6 +44,24 @@ function searchSpaceSql(after: boolean): string {
 const SEARCH_SPACE = searchSpaceSql(false);
 const SEARCH_SPACE_AFTER = searchSpaceSql(true);
 
+/** Adds a matching section to its page's hit (rows come ordered by page, then section). */
+function addSection(hits: PageHit[], r: SectionHitRow & { rank: string }): void {
+  let hit = hits[hits.length - 1];
+  if (hit?.pageId !== r.page_id) {
+    hit = {
+      pageId: r.page_id,
+      rank: r.rank,
+      pageTitle: r.page_title,
+      pagePath: r.page_path,
+      pageDescription: r.page_description,
+      ancestors: r.ancestors,
+      sections: [],
+    };
+    hits.push(hit);
+  }
+  hit.sections.push({ section: r.section, title: r.title, anchor: r.anchor, excerpt: markExcerpt(r.excerpt) });
+}
+
 interface SectionHitRow {
   page_id: string;
   section: number;
@@ -147,22 +165,7 @@ export class SqlSearchIndex extends SearchIndex {
     const past = !found.length && page.after;
     const count = found[0]?.total ?? (past ? await this.countSpace(spaceId, config, query) : 0);
     const hits: PageHit[] = [];
-    for (const r of found) {
-      let hit = hits[hits.length - 1];
-      if (hit?.pageId !== r.page_id) {
-        hit = {
-          pageId: r.page_id,
-          rank: r.rank,
-          pageTitle: r.page_title,
-          pagePath: r.page_path,
-          pageDescription: r.page_description,
-          ancestors: r.ancestors,
-          sections: [],
-        };
-        hits.push(hit);
-      }
-      hit.sections.push({ section: r.section, title: r.title, anchor: r.anchor, excerpt: markExcerpt(r.excerpt) });
-    }
+    for (const r of found) addSection(hits, r);
     return { version: rows[0]?.version ?? null, cacheable: !past, count, hits };
   }
 
@@ -245,20 +248,7 @@ export class SqlSearchIndex extends SearchIndex {
     for (const r of rows) {
       const hits = result.get(r.space_id) ?? [];
       result.set(r.space_id, hits);
-      let hit = hits[hits.length - 1];
-      if (hit?.pageId !== r.page_id) {
-        hit = {
-          pageId: r.page_id,
-          rank: r.rank,
-          pageTitle: r.page_title,
-          pagePath: r.page_path,
-          pageDescription: r.page_description,
-          ancestors: r.ancestors,
-          sections: [],
-        };
-        hits.push(hit);
-      }
-      hit.sections.push({ section: r.section, title: r.title, anchor: r.anchor, excerpt: markExcerpt(r.excerpt) });
+      addSection(hits, r);
     }
     return result;
   }
