@@ -102,7 +102,8 @@ export class MembersService {
       throw new InvalidInputError('Your email domain does not allow joining this organization');
     if (user!.emailAssertedBy !== null && user!.emailAssertedBy !== organizationId) {
       throw new ForbiddenError(
-        'Your email address was asserted by the identity provider of another organization, not verified: it does not let you join by email domain (ask for an invite)',
+        'Your email address was asserted by the identity provider of another organization, not verified: ' +
+          'it does not let you join by email domain (ask for an invite)',
       );
     }
     if (org.defaultRole === null) throw new InvalidInputError('This organization has no default role for people who join by email domain');

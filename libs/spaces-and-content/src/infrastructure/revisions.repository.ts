@@ -86,7 +86,8 @@ export class SqlRevisionRepository extends RevisionRepository {
         }
       }
       await em.query(
-        'INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by, merged_from, files) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
+        `INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by, merged_from, files)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
         [
           rev.id,
           rev.organizationId,

@@ -37,7 +37,8 @@ function searchSpaceSql(after: boolean): string {
       SELECT h.total::int AS total, h.rank, ts_rank(s.tsv, q.q) AS section_rank, ${SECTION_COLUMNS}
       FROM hits h CROSS JOIN (SELECT websearch_to_tsquery($2::regconfig, $3) AS q) q
       JOIN search_sections s ON s.space_id = $1 AND s.page_id = h.page_id AND s.tsv @@ q.q)
-    SELECT v.version, f.total, f.rank::text AS rank, f.page_id, f.section, f.page_title, f.page_path, f.page_description, f.ancestors, f.title, f.anchor, f.excerpt
+    SELECT v.version, f.total, f.rank::text AS rank, f.page_id, f.section, f.page_title, f.page_path, f.page_description,
+      f.ancestors, f.title, f.anchor, f.excerpt
     FROM (SELECT (SELECT revision || '|' || config FROM search_state WHERE space_id = $1) AS version) v LEFT JOIN found f ON true
     ORDER BY f.rank DESC, f.page_id COLLATE "C" DESC, f.section_rank DESC, f.section`;
 }
@@ -111,7 +112,8 @@ export class SqlSearchIndex extends SearchIndex {
       for (let i = 0; i < rows.length; i += 500) {
         const chunk = rows.slice(i, i + 500);
         await em.query(
-          `INSERT INTO search_sections (organization_id, space_id, page_id, section, page_title, page_path, ancestors, page_description, title, anchor, body, config, tsv)
+          `INSERT INTO search_sections (organization_id, space_id, page_id, section, page_title, page_path, ancestors,
+             page_description, title, anchor, body, config, tsv)
            SELECT $1, $2, p, s, pt, pp, an, pd, t, a, b, $3::regconfig,
                   setweight(to_tsvector($3::regconfig, coalesce(ti, '')), 'A') || setweight(to_tsvector($3::regconfig, coalesce(bi, '')), 'B')
            FROM unnest($4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::jsonb[], $14::text[])

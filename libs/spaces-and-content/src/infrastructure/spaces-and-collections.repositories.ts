@@ -120,7 +120,8 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
       await em.update(CollectionRow, { id: root.id }, { parentId: null, position: root.position });
       // Live spaces move with their collections; deleted ones stay behind, restorable at the top level.
       const [moved]: [{ id: string }[], number] = await em.query(
-        'UPDATE spaces SET organization_id = $3, updated_at = $4 WHERE organization_id = $1 AND parent_id = ANY($2::text[]) AND deleted_at IS NULL RETURNING id',
+        `UPDATE spaces SET organization_id = $3, updated_at = $4
+         WHERE organization_id = $1 AND parent_id = ANY($2::text[]) AND deleted_at IS NULL RETURNING id`,
         [fromOrganizationId, collectionIds, toOrganizationId, at],
       );
       await em.update(
