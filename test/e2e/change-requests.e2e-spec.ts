@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { ChangeRequestRepository, ChangeRequestsService } from '@app/review-and-comments';
+import { ContentService } from '@app/spaces-and-content';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 
@@ -399,6 +400,40 @@ describe('change requests: authoring, reads, merge and update', () => {
       next = res.body.next?.page;
     } while (next);
     expect(seen).toEqual([...made].reverse());
+  });
+
+  it('page reads are rendered once per revision, page, format and ref mode (immutable), and each form stays right', async () => {
+    const space = await newSpace();
+    const cr = await newCr(space.id, 'cached');
+    const res = await write(
+      space.id,
+      cr.id,
+      [
+        { operation: 'insert_page', ref: 'a', title: 'A', document: { markdown: 'See [B](./b.md).' } },
+        { operation: 'insert_page', ref: 'b', title: 'B', document: { markdown: '| x | y |\n| - | - |\n| **1** | `2` |\n' } },
+      ],
+      '?compat=false',
+    ).expect(200);
+    const [aId, bId] = res.body.changes.map((c: { page: { id: string } }) => c.page.id);
+    const content = t.app.get(ContentService);
+    const renders = jest.spyOn(content, 'page');
+    const read = (pageId: string, query: string) =>
+      t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${pageId}${query}`).set(admin.auth).expect(200);
+    const first = await read(aId, '?format=markdown');
+    const again = await read(aId, '?format=markdown');
+    expect(again.body).toEqual(first.body);
+    expect(first.body.markdown).toBe('See [B](./b.md).\n');
+    expect(renders).toHaveBeenCalledTimes(1);
+    expect((await read(aId, '?format=markdown&format.markdown.refs=stable')).body.markdown).toBe(`See [B](/pages/${bId}).\n`);
+    expect((await read(aId, '')).body.document.object).toBe('document');
+    expect(renders).toHaveBeenCalledTimes(3);
+    // A table cell keeps its inline markdown on the way out (a column without alignment comes back left-aligned).
+    expect((await read(bId, '?format=markdown')).body.markdown).toBe('| x     | y   |\n| :---- | :-- |\n| **1** | `2` |\n');
+    // Another revision of the same page is another entry.
+    await write(space.id, cr.id, [{ operation: 'update_page', page: aId, document: { markdown: 'Changed.' } }]).expect(200);
+    expect((await read(aId, '?format=markdown')).body.markdown).toBe('Changed.\n');
+    expect(renders).toHaveBeenCalledTimes(5);
+    renders.mockRestore();
   });
 
   it('parallel merges into one space serialize and lose nothing', async () => {

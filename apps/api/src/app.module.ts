@@ -3,7 +3,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessCacheSettings, OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import { Clock, IdGenerator, RandomIdGenerator, SystemClock } from '@app/shared-kernel';
-import { FilesSettings, FileStorageDirectory, SearchSettings, SpacesAndContentModule } from '@app/spaces-and-content';
+import { FilesSettings, FileStorageDirectory, ReadCacheSettings, SearchSettings, SpacesAndContentModule } from '@app/spaces-and-content';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';
@@ -46,9 +46,20 @@ export class CoreModule {
           },
         },
         { provide: SearchSettings, useValue: { concurrency: config.searchConcurrency, resultCacheEntries: config.searchCacheEntries } },
+        { provide: ReadCacheSettings, useValue: { maxBytes: config.readCacheMb * 1024 * 1024 } },
         { provide: DATABASE_URL, useValue: databaseUrl },
       ],
-      exports: [Clock, IdGenerator, AccessCacheSettings, QUIRE_CONFIG, DATABASE_URL, FileStorageDirectory, FilesSettings, SearchSettings],
+      exports: [
+        Clock,
+        IdGenerator,
+        AccessCacheSettings,
+        QUIRE_CONFIG,
+        DATABASE_URL,
+        FileStorageDirectory,
+        FilesSettings,
+        SearchSettings,
+        ReadCacheSettings,
+      ],
     };
   }
 }

@@ -19,6 +19,7 @@ export interface QuireConfig {
   contentBodyLimit: string;
   rateLimitPerMinute: number;
   authFailuresPerMinute: number;
+  readCacheMb: number;
   fileSigningSecret: string | null;
   fileUrlAllowlist: string[];
   fileUrlAllowPrivate: boolean;
@@ -94,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     contentBodyLimit,
     rateLimitPerMinute: int(env, 'QUIRE_RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000)!,
     authFailuresPerMinute: int(env, 'QUIRE_AUTH_FAILURES_PER_MINUTE', 60, 0, 10_000_000)!,
+    readCacheMb: int(env, 'QUIRE_READ_CACHE_MB', 64, 0, 65_536)!,
     fileSigningSecret: signingSecret(env),
     fileUrlAllowlist: (env.QUIRE_FILE_URL_ALLOWLIST || '')
       .split(',')

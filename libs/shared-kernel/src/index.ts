@@ -8,3 +8,4 @@ export * from './actor';
 export * from './ttl-cache';
 export * from './semaphore';
 export * from './unit-of-work';
+export * from './byte-cache';

@@ -318,7 +318,8 @@ export class ChangeRequestsController {
     @Param('pageId') pageId: string,
     @Query() q: PageQueryDto,
     @RequestLinks() links: Links,
-  ) {
-    return this.reader.page(await this.scope(actor, spaceId, ref), pageId, q, links);
+    @Res() res: Response,
+  ): Promise<void> {
+    res.type('application/json').send(await this.reader.pageJson(await this.scope(actor, spaceId, ref), pageId, q, links));
   }
 }

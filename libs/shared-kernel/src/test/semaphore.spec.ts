@@ -1,4 +1,5 @@
 import { Semaphore } from '../semaphore';
+import { ByteLruCache } from '../byte-cache';
 
 const deferred = () => {
   let resolve!: () => void;
@@ -43,5 +44,24 @@ describe('Semaphore', () => {
     gate.resolve();
     await Promise.all(runs);
     expect(s.load.active).toBe(0);
+  });
+});
+
+describe('ByteLruCache', () => {
+  it('is bounded by bytes, evicts the least recently used first, and skips values larger than the bound', () => {
+    const cache = new ByteLruCache(100);
+    cache.set('a', 'x'.repeat(20)); // 42 bytes
+    cache.set('b', 'y'.repeat(20)); // 42 bytes
+    expect(cache.size).toBe(84);
+    expect(cache.get('a')).toBe('x'.repeat(20)); // a is now the most recently used
+    cache.set('c', 'z'.repeat(10)); // 22 bytes: over 100, so b (least recently used) goes
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBe('x'.repeat(20));
+    expect(cache.get('c')).toBe('z'.repeat(10));
+    expect(cache.size).toBe(64);
+    cache.set('huge', 'h'.repeat(100));
+    expect(cache.get('huge')).toBeUndefined();
+    cache.set('a', 'short');
+    expect(cache.size).toBe(34);
   });
 });

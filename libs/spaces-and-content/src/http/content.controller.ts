@@ -54,8 +54,9 @@ export class ContentController {
     @Param('pageId') pageId: string,
     @Query() q: PageQueryDto,
     @RequestLinks() links: Links,
-  ) {
-    return this.reader.page(await this.scope(actor, id), pageId, q, links);
+    @Res() res: Response,
+  ): Promise<void> {
+    res.type('application/json').send(await this.reader.pageJson(await this.scope(actor, id), pageId, q, links));
   }
 
   @Get('revisions/:revisionId')
@@ -95,8 +96,9 @@ export class ContentController {
     @Param('pageId') pageId: string,
     @Query() q: PageQueryDto,
     @RequestLinks() links: Links,
-  ) {
-    return this.reader.page(await this.scope(actor, id, revisionId), pageId, q, links);
+    @Res() res: Response,
+  ): Promise<void> {
+    res.type('application/json').send(await this.reader.pageJson(await this.scope(actor, id, revisionId), pageId, q, links));
   }
 
   @Get('content/files')

@@ -1,6 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { OrganizationsService, toOrganizationDto } from '@app/organizations-and-teams';
-import { Actor, Clock, NotFoundError, Role, TtlCache } from '@app/shared-kernel';
+import { Actor, ByteLruCache, Clock, NotFoundError, Role } from '@app/shared-kernel';
 import { Links, ListQueryDto } from '@app/http-kit';
 import { ContentService } from '../application/content.service';
 import { FilesService } from '../application/files.service';
@@ -30,6 +30,11 @@ export interface RevisionScope {
   linksBase?: string;
 }
 
+/** How many bytes of rendered content (page trees, page bodies) each process keeps (QUIRE_READ_CACHE_MB). */
+export abstract class ReadCacheSettings {
+  abstract readonly maxBytes: number;
+}
+
 /**
  * Every read of a revision's content, written once: the revision, its page tree, a page with its
  * body, its files, its links and backlinks. Main content, `/revisions/{id}` and change requests
@@ -37,8 +42,12 @@ export interface RevisionScope {
  */
 @Injectable()
 export class RevisionReader {
-  /** Rendered page trees by revision and origin: revisions are immutable, so the JSON never goes stale. */
-  private readonly renderedTrees = new TtlCache<string, string>(10 * 60_000, 32);
+  /**
+   * Rendered responses (page trees, pages with their body as a document or as markdown) as JSON text,
+   * by what they are rendered from: revisions and bodies are immutable, so an entry never goes stale.
+   * Bounded by bytes; a hit costs neither a render nor a serialization.
+   */
+  private readonly rendered: ByteLruCache;
 
   constructor(
     private readonly content: ContentService,
@@ -46,8 +55,24 @@ export class RevisionReader {
     private readonly files: FilesService,
     private readonly organizations: OrganizationsService,
     private readonly clock: Clock,
+    settings: ReadCacheSettings,
     @Optional() private readonly origins?: MergeOrigins,
-  ) {}
+  ) {
+    this.rendered = new ByteLruCache(settings.maxBytes);
+  }
+
+  private async cached(key: string, render: () => Promise<unknown>): Promise<string> {
+    let body = this.rendered.get(key);
+    if (body === undefined) {
+      body = JSON.stringify(await render());
+      this.rendered.set(key, body);
+    }
+    return body;
+  }
+
+  private keyOf(s: RevisionScope, links: Links, ...rest: string[]): string {
+    return [s.space.id, s.revisionId, s.appBase, links.origin, links.appOrigin, ...rest].join(' ');
+  }
 
   async revision(s: RevisionScope, links: Links) {
     const rev = await this.content.revision(s.space.id, s.revisionId);
@@ -57,19 +82,20 @@ export class RevisionReader {
 
   /** The page tree as JSON text (cached: a 5,000-page tree is rendered once per revision). */
   async pagesJson(s: RevisionScope, links: Links): Promise<string> {
-    const key = `${s.space.id} ${s.revisionId} ${s.appBase} ${links.origin} ${links.appOrigin}`;
-    let body = this.renderedTrees.get(key, Date.now());
-    if (!body) {
-      body = JSON.stringify({ pages: pagesDto((await this.content.revision(s.space.id, s.revisionId)).tree, s.appBase, links) });
-      this.renderedTrees.set(key, body, Date.now());
-    }
-    return body;
+    return this.cached(this.keyOf(s, links, 'pages'), async () => ({
+      pages: pagesDto((await this.content.revision(s.space.id, s.revisionId)).tree, s.appBase, links),
+    }));
   }
 
-  async page(s: RevisionScope, pageId: string, q: PageQueryDto, links: Links) {
-    const { revision, node, path, document } = await this.content.page(s.space, s.revisionId, pageId);
-    const refs = q['format.markdown.refs'] === 'stable' ? refToUrl : relativeRefs(revision.tree, path);
-    return pageWithBody(node, path, s.appBase, links, document, q.format ?? 'document', refs);
+  /** A page with its body (document or markdown), as JSON text; cached per revision, page, format and ref mode. */
+  async pageJson(s: RevisionScope, pageId: string, q: PageQueryDto, links: Links): Promise<string> {
+    const format = q.format ?? 'document';
+    const refMode = q['format.markdown.refs'] === 'stable' ? 'stable' : 'relative';
+    return this.cached(this.keyOf(s, links, 'page', pageId, format, format === 'markdown' ? refMode : ''), async () => {
+      const { revision, node, path, document } = await this.content.page(s.space, s.revisionId, pageId);
+      const refs = refMode === 'stable' ? refToUrl : relativeRefs(revision.tree, path);
+      return pageWithBody(node, path, s.appBase, links, document, format, refs);
+    });
   }
 
   async fileList(s: RevisionScope, q: ListQueryDto, links: Links) {

@@ -378,11 +378,9 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
         const records = Object.values(b.data.records as Record<string, { orderIndex: string; values: Record<string, string> }>).sort(
           (x, y) => (x.orderIndex < y.orderIndex ? -1 : 1),
         );
-        const cell = (source: string): TableCell => {
-          const parsed = parser.parse(source || ' ');
-          const para = parsed.children[0];
-          return { type: 'tableCell', children: para && para.type === 'paragraph' ? para.children : [{ type: 'text', value: source }] };
-        };
+        // A cell holds its markdown source (written by this printer on import): it is emitted as it is,
+        // never parsed again on the way out (parsing every cell was most of a table's render time).
+        const cell = (source: string): TableCell => ({ type: 'tableCell', children: [{ type: 'html', value: source }] });
         out.push({
           type: 'table',
           align: view.columns.map((c) => (definition[c]?.textAlignment as 'left' | 'right' | 'center' | undefined) ?? null),
