@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { markdownToDocument, documentToMarkdown, defaultLinkResolver } = require('../dist/libs/spaces-and-content/src/domain/content/markdown.js');
+const {
+  markdownToDocument,
+  documentToMarkdown,
+  defaultLinkResolver,
+} = require('../dist/libs/spaces-and-content/src/domain/content/markdown.js');
 
 function readmes(limit = 400) {
   const out = [];
