@@ -1,7 +1,7 @@
-// Rendering cost per size class on real markdown (READMEs shipped in node_modules): markdown → document
+// Rendering cost per size class on real markdown (the fidelity test's corpus of npm READMEs): markdown → document
 // (import) and document → markdown (format=markdown reads), after a warm-up. Prints a table; no target
 // is asserted here (targets live in docs/benchmarks.md): document → markdown ≤ 2 ms, markdown → document ≤ 5 ms at 15 kB.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -12,24 +12,13 @@ const {
   defaultLinkResolver,
 } = require('../dist/libs/spaces-and-content/src/domain/content/markdown.js');
 
-function readmes(limit = 400) {
-  const out = [];
-  const visit = (dir, depth) => {
-    if (out.length >= limit || depth > 2) return;
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      let st;
-      try {
-        st = statSync(p);
-      } catch {
-        continue;
-      }
-      if (st.isDirectory()) visit(p, depth + 1);
-      else if (/^readme\.md$/i.test(name) && st.size >= 500 && st.size <= 80_000) out.push(readFileSync(p, 'utf8'));
-    }
-  };
-  visit('node_modules', 0);
-  return out;
+function readmes() {
+  // The real-markdown corpus of the fidelity test (150 files of npm packages, see its SOURCES.txt).
+  const dir = 'libs/spaces-and-content/src/test/fixtures/real-markdown';
+  return readdirSync(dir)
+    .filter((f) => /\.(md|markdown)$/i.test(f))
+    .sort()
+    .map((f) => readFileSync(join(dir, f), 'utf8'));
 }
 
 const classes = [
@@ -44,7 +33,7 @@ const time = (fn) => {
   fn();
   return Number(process.hrtime.bigint() - t) / 1e6;
 };
-console.log(`render: ${corpus.length} real README files from node_modules`);
+console.log(`render: ${corpus.length} real markdown files (fixtures/real-markdown)`);
 console.log('| size | files | markdown → document p50 (ms) | document → markdown p50 (ms) | per 15 kB: import / render (ms) |');
 console.log('|---|---|---|---|---|');
 for (const [label, lo, hi] of classes) {

@@ -86,3 +86,63 @@ describe('markdown ↔ document (unified/remark, GFM)', () => {
     expect(documentText(document)).toContain('これは日本語の文章です');
   });
 });
+
+describe('markdown from real projects: nothing silently lost', () => {
+  const roundTrip = (md: string) => documentToMarkdown(markdownToDocument(md).document);
+
+  it('resolves reference-style links and images to their definitions (the definitions are not content)', () => {
+    const md =
+      '[![NPM Version][npm-image]][npm-url] and [the docs][Docs].\n\n[npm-image]: https://img.shields.io/npm/v/x.svg\n[npm-url]: https://npmjs.org/package/x "npm"\n[docs]: ./docs.md\n';
+    expect(roundTrip(md)).toBe(
+      '[![NPM Version](https://img.shields.io/npm/v/x.svg)](https://npmjs.org/package/x "npm") and [the docs](./docs.md).\n',
+    );
+  });
+
+  it('keeps a reference without a definition as the text it was written as (shown as that text, not as a broken link)', () => {
+    const back = roundTrip('See [nothing][missing] and [this].\n');
+    expect(markdownToDocument(back).document.nodes[0].nodes).toEqual([
+      { object: 'text', leaves: [{ object: 'leaf', text: 'See [nothing][missing] and [this].', marks: [] }] },
+    ]);
+    expect(documentText(markdownToDocument(back).document)).toBe('See [nothing][missing] and [this].');
+  });
+
+  it('keeps images inside links (badges) with their external URLs', () => {
+    const md =
+      '[![Build](https://ci.example.com/badge.svg)](https://ci.example.com/x) [![Coverage](https://cov.example.com/c.svg)](https://cov.example.com)\n';
+    expect(roundTrip(md)).toBe(md);
+    const link = markdownToDocument(md).document.nodes[0].nodes![0] as { type: string; nodes: { type: string; data: { ref: unknown } }[] };
+    expect(link.type).toBe('link');
+    expect(link.nodes[0]).toMatchObject({ type: 'inline-image', data: { ref: { kind: 'url', url: 'https://ci.example.com/badge.svg' } } });
+  });
+
+  it('keeps raw HTML verbatim (blocks and inline), never escaped into visible text', () => {
+    const md =
+      '<p align="center">\n  <img src="logo.svg" width="120">\n</p>\n\nPress <kbd>Ctrl</kbd>+<kbd>C</kbd>.<br/>\n\n<details>\n<summary>More</summary>\n\nHidden **text**.\n\n</details>\n';
+    const back = roundTrip(md);
+    expect(back).toBe(md);
+    expect(back).not.toContain('\\<');
+  });
+
+  it('sanitizes HTML that could run something: no script, no event handlers, no javascript: URLs', () => {
+    const back = roundTrip(
+      '<img src="x.png" onerror="alert(1)">\n\n<script>alert(2)</script>\n\nA <a href="javascript:alert(3)">link</a> and <b onclick="x()">bold</b>.\n',
+    );
+    expect(back).not.toMatch(/onerror|onclick|<script|alert\(2\)|javascript:/);
+    expect(back).toContain('<img src="x.png" />');
+    expect(back).toContain('<b>bold</b>');
+  });
+
+  it('documented normalizations: headings deeper than 3 become 3; soft line breaks are spaces, hard breaks stay', () => {
+    expect(roundTrip('#### Deep\n\n###### Deeper\n')).toBe('### Deep\n\n### Deeper\n');
+    expect(roundTrip('one\ntwo  \nthree\n')).toBe('one two\\\nthree\n');
+  });
+
+  it('keeps emphasis around code as one emphasis', () => {
+    expect(roundTrip('_use `npm install` now_\n')).toBe('_use `npm install` now_\n');
+  });
+
+  it('keeps footnotes as they were written', () => {
+    const md = 'Text with a note[^1].\n\n[^1]: The note.\n';
+    expect(roundTrip(md)).toBe(md);
+  });
+});

@@ -26,11 +26,16 @@ export type ContentRef =
 
 export interface DocInline {
   object: 'inline';
-  type: 'link' | 'inline-image';
+  /**
+   * `html`: raw HTML kept verbatim (sanitized), rendered back as the same HTML; `markdown`: a construct
+   * the model has no place for (a footnote reference), kept as it was written.
+   */
+  type: 'link' | 'inline-image' | 'html' | 'markdown';
   key?: string;
   isVoid: boolean;
-  data: { ref: ContentRef; alt?: string; title?: string };
-  nodes?: DocText[];
+  data: { ref: ContentRef; alt?: string; title?: string; html?: string; markdown?: string };
+  /** A link's content: texts, and images (a badge is an image inside a link). */
+  nodes?: (DocText | DocInline)[];
 }
 
 export interface DocBlock {

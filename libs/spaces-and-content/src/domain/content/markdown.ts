@@ -1,5 +1,19 @@
 import { createHash } from 'node:crypto';
-import type { BlockContent, Code, DefinitionContent, Image, Link, List, ListItem, PhrasingContent, RootContent, TableCell } from 'mdast';
+import type {
+  BlockContent,
+  Code,
+  DefinitionContent,
+  Image,
+  Link,
+  List,
+  ListItem,
+  Nodes,
+  PhrasingContent,
+  Root,
+  RootContent,
+  TableCell,
+} from 'mdast';
+import sanitizeHtml from 'sanitize-html';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
@@ -60,6 +74,88 @@ function keyOf(path: string): string {
 
 type Marks = DocMark['type'][];
 
+/** What conversion needs besides the nodes: link resolution, reference definitions, and the source text. */
+interface Ctx {
+  resolve: LinkResolver;
+  /** `[label]: url "title"` definitions, by normalized label (mdast `identifier`). */
+  definitions: Map<string, { url: string; title?: string | null }>;
+  source: string;
+}
+
+/** The markdown a node was written as (a construct the document model has no place for is kept as it was). */
+function sourceOf(n: Nodes, ctx: Ctx): string {
+  const start = n.position?.start.offset;
+  const end = n.position?.end.offset;
+  if (start === undefined || end === undefined) return printer.stringify({ type: 'root', children: [n as RootContent] }).trim();
+  return ctx.source.slice(start, end);
+}
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [
+    ...sanitizeHtml.defaults.allowedTags,
+    'img',
+    'picture',
+    'source',
+    'details',
+    'summary',
+    'kbd',
+    'sup',
+    'sub',
+    'br',
+    'center',
+    'font',
+    'ins',
+    'del',
+    'video',
+  ],
+  allowedAttributes: {
+    '*': ['align', 'width', 'height', 'title', 'id', 'name', 'class', 'dir', 'lang'],
+    a: ['href', 'target', 'rel'],
+    img: ['src', 'alt', 'srcset', 'loading'],
+    source: ['srcset', 'media', 'type', 'src'],
+    video: ['src', 'controls', 'poster'],
+    details: ['open'],
+    font: ['color', 'size'],
+    td: ['colspan', 'rowspan', 'align', 'valign'],
+    th: ['colspan', 'rowspan', 'align', 'valign'],
+  },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowProtocolRelative: true,
+};
+
+/**
+ * Raw HTML is kept verbatim — unless it could run something (script or style elements, event handler
+ * attributes, `javascript:`/`data:` URLs, frames, forms): then only what sanitize-html lets through remains.
+ */
+export function safeHtml(html: string): string {
+  if (
+    !/<\s*\/?\s*(script|style|iframe|object|embed|form|input|button|textarea|select|link|meta|base|svg|math)\b|\son[a-z]+\s*=|javascript:|vbscript:|data:/i.test(
+      html,
+    )
+  )
+    return html;
+  // Inline HTML comes in fragments (`<a …>`, text, `</a>`): the sanitizer closes what it opens, so a
+  // closing tag the fragment did not have is taken off again.
+  return sanitizeHtml(html, SANITIZE).replace(/<\/([a-z][a-z0-9]*)>/gi, (tag, name: string) =>
+    new RegExp(`</\\s*${name}\\s*>`, 'i').test(html) ? tag : '',
+  );
+}
+
+/** Reference definitions anywhere in the tree (they can sit in lists and quotes too). */
+function definitionsOf(tree: Root): Ctx['definitions'] {
+  const defs: Ctx['definitions'] = new Map();
+  const walk = (nodes: readonly Nodes[]) => {
+    for (const n of nodes) {
+      if (n.type === 'definition') {
+        const d = n;
+        if (!defs.has(d.identifier)) defs.set(d.identifier, { url: d.url, title: d.title });
+      } else if ('children' in n) walk(n.children as Nodes[]);
+    }
+  };
+  walk(tree.children);
+  return defs;
+}
+
 const MARK_ORDER: Marks = ['bold', 'italic', 'strikethrough', 'code'];
 
 /** A leaf with its marks in one canonical order, so equal formatting gives equal documents. */
@@ -68,7 +164,7 @@ function leaf(text: string, marks: Marks): DocLeaf {
 }
 
 /** Turns phrasing content into texts and inlines, merging adjacent leaves into one text node. */
-function inlines(nodes: PhrasingContent[], resolve: LinkResolver, path: string, marks: Marks = []): (DocText | DocInline)[] {
+function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks = []): (DocText | DocInline)[] {
   const out: (DocText | DocInline)[] = [];
   const pushLeaf = (l: DocLeaf) => {
     const last = out[out.length - 1];
@@ -78,7 +174,8 @@ function inlines(nodes: PhrasingContent[], resolve: LinkResolver, path: string, 
   nodes.forEach((n, i) => {
     switch (n.type) {
       case 'text':
-        pushLeaf(leaf(n.value, marks));
+        // A soft line break is whitespace (it renders as a space); '\n' in a leaf means a hard break only.
+        pushLeaf(leaf(n.value.replace(/[ \t]*\r?\n[ \t]*/g, ' '), marks));
         break;
       case 'break':
         pushLeaf(leaf('\n', marks));
@@ -87,53 +184,88 @@ function inlines(nodes: PhrasingContent[], resolve: LinkResolver, path: string, 
         pushLeaf(leaf(n.value, [...marks, 'code']));
         break;
       case 'strong':
-        inlines(n.children, resolve, `${path}.${i}`, [...marks, 'bold']).forEach((x) =>
+        inlines(n.children, ctx, `${path}.${i}`, [...marks, 'bold']).forEach((x) =>
           x.object === 'text' ? x.leaves.forEach(pushLeaf) : out.push(x),
         );
         break;
       case 'emphasis':
-        inlines(n.children, resolve, `${path}.${i}`, [...marks, 'italic']).forEach((x) =>
+        inlines(n.children, ctx, `${path}.${i}`, [...marks, 'italic']).forEach((x) =>
           x.object === 'text' ? x.leaves.forEach(pushLeaf) : out.push(x),
         );
         break;
       case 'delete':
-        inlines(n.children, resolve, `${path}.${i}`, [...marks, 'strikethrough']).forEach((x) =>
+        inlines(n.children, ctx, `${path}.${i}`, [...marks, 'strikethrough']).forEach((x) =>
           x.object === 'text' ? x.leaves.forEach(pushLeaf) : out.push(x),
         );
         break;
-      case 'link': {
-        const texts = inlines(n.children, resolve, `${path}.${i}`, marks).filter((x): x is DocText => x.object === 'text');
-        const data: DocInline['data'] = { ref: resolve(n.url) };
-        if (n.title) data.title = n.title;
+      case 'link':
+      case 'linkReference': {
+        const target = n.type === 'link' ? { url: n.url, title: n.title } : ctx.definitions.get(n.identifier);
+        if (!target) {
+          // A reference without a definition is what it was written as: text.
+          pushLeaf(leaf(sourceOf(n, ctx), marks));
+          break;
+        }
+        const content = inlines(n.children, ctx, `${path}.${i}`, marks).filter((x) => x.object === 'text' || x.type === 'inline-image');
+        const data: DocInline['data'] = { ref: ctx.resolve(target.url) };
+        if (target.title) data.title = target.title;
         out.push({
           object: 'inline',
           type: 'link',
           key: keyOf(`${path}.${i}`),
           isVoid: false,
           data,
-          nodes: texts.length ? texts : [{ object: 'text', leaves: [leaf('', marks)] }],
+          nodes: content.length ? content : [{ object: 'text', leaves: [leaf('', marks)] }],
         });
         break;
       }
       case 'image':
-        out.push({ object: 'inline', type: 'inline-image', key: keyOf(`${path}.${i}`), isVoid: true, data: imageData(n, resolve) });
+        out.push({ object: 'inline', type: 'inline-image', key: keyOf(`${path}.${i}`), isVoid: true, data: imageData(n.url, n.alt, ctx) });
         break;
+      case 'imageReference': {
+        const target = ctx.definitions.get(n.identifier);
+        if (target)
+          out.push({
+            object: 'inline',
+            type: 'inline-image',
+            key: keyOf(`${path}.${i}`),
+            isVoid: true,
+            data: imageData(target.url, n.alt, ctx),
+          });
+        else pushLeaf(leaf(sourceOf(n, ctx), marks));
+        break;
+      }
       case 'html':
-        pushLeaf(leaf(n.value, marks));
+        out.push({
+          object: 'inline',
+          type: 'html',
+          key: keyOf(`${path}.${i}`),
+          isVoid: true,
+          data: { ref: { kind: 'url', url: '' }, html: safeHtml(n.value) },
+        });
+        break;
+      case 'footnoteReference':
+        out.push({
+          object: 'inline',
+          type: 'markdown',
+          key: keyOf(`${path}.${i}`),
+          isVoid: true,
+          data: { ref: { kind: 'url', url: '' }, markdown: sourceOf(n, ctx) },
+        });
         break;
       default:
-        // footnoteReference, linkReference, imageReference: kept as their source text.
-        pushLeaf(leaf(printer.stringify({ type: 'root', children: [{ type: 'paragraph', children: [n] }] }).trim(), marks));
+        // Other constructs without a place in the model: kept as their source text.
+        pushLeaf(leaf(sourceOf(n, ctx), marks));
     }
   });
   if (out.length === 0) out.push({ object: 'text', leaves: [leaf('', [])] });
   return out;
 }
 
-function imageData(n: Image, resolve: LinkResolver): DocInline['data'] {
-  const ref = resolve(n.url);
-  const data: DocInline['data'] = { ref: ref.kind === 'file' || ref.kind === 'url' ? ref : { kind: 'url', url: n.url } };
-  if (n.alt) data.alt = n.alt;
+function imageData(url: string, alt: string | null | undefined, ctx: Ctx): DocInline['data'] {
+  const ref = ctx.resolve(url);
+  const data: DocInline['data'] = { ref: ref.kind === 'file' || ref.kind === 'url' ? ref : { kind: 'url', url } };
+  if (alt) data.alt = alt;
   return data;
 }
 
@@ -149,7 +281,7 @@ function cellSource(cell: TableCell): string {
   return printer.stringify({ type: 'root', children: [{ type: 'paragraph', children: cell.children }] }).trim();
 }
 
-function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], resolve: LinkResolver, path: string): DocBlock[] {
+function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], ctx: Ctx, path: string): DocBlock[] {
   const out: DocBlock[] = [];
   nodes.forEach((n, i) => {
     const p = `${path}.${i}`;
@@ -163,17 +295,17 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], res
               'images',
               p,
               {},
-              images.map((img, j) => block('image', `${p}.${j}`, imageData(img, resolve), undefined, true)),
+              images.map((img, j) => block('image', `${p}.${j}`, imageData(img.url, img.alt, ctx), undefined, true)),
             ),
           );
-        } else out.push(block('paragraph', p, {}, inlines(n.children, resolve, p)));
+        } else out.push(block('paragraph', p, {}, inlines(n.children, ctx, p)));
         break;
       }
       case 'heading':
-        out.push(block(`heading-${Math.min(n.depth, 3)}`, p, {}, inlines(n.children, resolve, p)));
+        out.push(block(`heading-${Math.min(n.depth, 3)}`, p, {}, inlines(n.children, ctx, p)));
         break;
       case 'blockquote':
-        out.push(block('blockquote', p, {}, toBlocks(n.children, resolve, p)));
+        out.push(block('blockquote', p, {}, toBlocks(n.children, ctx, p)));
         break;
       case 'list': {
         const tasks = n.children.some((item) => typeof item.checked === 'boolean');
@@ -185,12 +317,7 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], res
             p,
             data,
             n.children.map((item: ListItem, j) =>
-              block(
-                'list-item',
-                `${p}.${j}`,
-                tasks ? { checked: item.checked === true } : {},
-                toBlocks(item.children, resolve, `${p}.${j}`),
-              ),
+              block('list-item', `${p}.${j}`, tasks ? { checked: item.checked === true } : {}, toBlocks(item.children, ctx, `${p}.${j}`)),
             ),
           ),
         );
@@ -234,15 +361,14 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], res
         break;
       }
       case 'html':
-        out.push(block('paragraph', p, {}, [{ object: 'text', leaves: [leaf(n.value, [])] }]));
+        out.push(block('html', p, { html: safeHtml(n.value) }, undefined, true));
         break;
       case 'yaml':
       case 'definition':
         break;
       default:
-        out.push(
-          block('paragraph', p, {}, [{ object: 'text', leaves: [leaf(printer.stringify({ type: 'root', children: [n] }).trim(), [])] }]),
-        );
+        // Constructs the model has no block for (footnote definitions…): kept as they were written.
+        out.push(block('markdown', p, { markdown: sourceOf(n, ctx) }, undefined, true));
     }
   });
   return out;
@@ -279,7 +405,8 @@ export function markdownToDocument(
     leadingTitle = printer.stringify({ type: 'root', children: [{ type: 'paragraph', children: children[0].children }] }).trim();
     children = children.slice(1);
   }
-  return { document: { object: 'document', data: {}, nodes: toBlocks(children, resolve, 'n') }, meta, leadingTitle };
+  const ctx: Ctx = { resolve, definitions: definitionsOf(tree), source: markdown };
+  return { document: { object: 'document', data: {}, nodes: toBlocks(children, ctx, 'n') }, meta, leadingTitle };
 }
 
 // ---------- document → markdown ----------
@@ -290,12 +417,31 @@ function markWrap(children: PhrasingContent[], mark: DocMark['type']): PhrasingC
   return { type: 'delete', children };
 }
 
-function leafToPhrasing(l: DocLeaf): PhrasingContent[] {
-  const marks = l.marks.map((m) => m.type);
-  if (l.text === '\n') return [{ type: 'break' }];
-  let node: PhrasingContent = marks.includes('code') ? { type: 'inlineCode', value: l.text } : { type: 'text', value: l.text };
-  for (const m of (['strikethrough', 'italic', 'bold'] as const).filter((x) => marks.includes(x))) node = markWrap([node], m);
-  return [node];
+const WRAPPING_MARKS = ['bold', 'italic', 'strikethrough'] as const;
+
+/**
+ * Leaves back to phrasing: consecutive leaves that share a mark share one wrapper (`_a `b` c_` stays one
+ * emphasis around text, code and text, instead of three emphases).
+ */
+function leavesToPhrasing(leaves: DocLeaf[], outer: ReadonlySet<string> = new Set()): PhrasingContent[] {
+  const has = (l: DocLeaf, m: string) => l.marks.some((x) => x.type === m);
+  const out: PhrasingContent[] = [];
+  let i = 0;
+  while (i < leaves.length) {
+    const l = leaves[i];
+    const wrap = WRAPPING_MARKS.find((m) => !outer.has(m) && has(l, m));
+    if (!wrap) {
+      if (l.text === '\n') out.push({ type: 'break' });
+      else out.push(has(l, 'code') ? { type: 'inlineCode', value: l.text } : { type: 'text', value: l.text });
+      i += 1;
+      continue;
+    }
+    let j = i;
+    while (j < leaves.length && has(leaves[j], wrap)) j += 1;
+    out.push(markWrap(leavesToPhrasing(leaves.slice(i, j), new Set([...outer, wrap])), wrap));
+    i = j;
+  }
+  return out;
 }
 
 let currentRefUrl: (ref: ContentRef) => string = refToUrl;
@@ -303,13 +449,15 @@ let currentRefUrl: (ref: ContentRef) => string = refToUrl;
 function toPhrasing(nodes: DocBlock['nodes']): PhrasingContent[] {
   const out: PhrasingContent[] = [];
   for (const n of nodes ?? []) {
-    if (n.object === 'text') n.leaves.forEach((l) => out.push(...leafToPhrasing(l)));
+    if (n.object === 'text') out.push(...leavesToPhrasing(n.leaves));
     else if (n.object === 'inline' && n.type === 'link') {
       const link: Link = { type: 'link', url: currentRefUrl(n.data.ref), children: toPhrasing(n.nodes) };
       if (n.data.title) link.title = n.data.title;
       out.push(link);
     } else if (n.object === 'inline' && n.type === 'inline-image')
       out.push({ type: 'image', url: refToUrl(n.data.ref), alt: n.data.alt ?? '' });
+    else if (n.object === 'inline' && n.type === 'html') out.push({ type: 'html', value: n.data.html ?? '' });
+    else if (n.object === 'inline' && n.type === 'markdown') out.push({ type: 'html', value: n.data.markdown ?? '' });
   }
   return out;
 }
@@ -365,6 +513,13 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
       }
       case 'divider':
         out.push({ type: 'thematicBreak' });
+        break;
+      case 'html':
+        out.push({ type: 'html', value: typeof b.data.html === 'string' ? b.data.html : '' });
+        break;
+      case 'markdown':
+        // Kept verbatim: emitted as it was written (an html node is printed without escaping).
+        out.push({ type: 'html', value: typeof b.data.markdown === 'string' ? b.data.markdown : '' });
         break;
       case 'images':
         out.push({
