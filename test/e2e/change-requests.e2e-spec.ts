@@ -402,6 +402,43 @@ describe('change requests: authoring, reads, merge and update', () => {
     expect(seen).toEqual([...made].reverse());
   });
 
+  it('the compat=false answer reports per page what the markdown lost or changed on import', async () => {
+    const space = await newSpace();
+    const cr = await newCr(space.id, 'normalized');
+    const res = await write(
+      space.id,
+      cr.id,
+      [
+        {
+          operation: 'insert_page',
+          title: 'Odd',
+          document: {
+            markdown:
+              '#### Deep\n\n<div align="center"><img src="x.png" onerror="alert(1)"></div>\n\nNote[^1] and [x][nowhere].\n\n[^1]: n\n',
+          },
+        },
+        { operation: 'insert_page', title: 'Plain', document: { markdown: 'Just **text**.\n' } },
+      ],
+      '?compat=false',
+    ).expect(200);
+    expect(res.body.changes[0].normalized).toEqual(
+      expect.arrayContaining([
+        'heading level 4 became level 3',
+        'HTML that could run scripts was removed (script, event handlers, javascript: URLs)',
+        'footnotes kept as written (markdown)',
+      ]),
+    );
+    expect(res.body.changes[1]).not.toHaveProperty('normalized');
+    const md = (
+      await t.http
+        .get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${res.body.changes[0].page.id}?format=markdown`)
+        .set(admin.auth)
+        .expect(200)
+    ).body.markdown;
+    expect(md).toContain('<div align="center"><img src="x.png" /></div>');
+    expect(md).not.toContain('onerror');
+  });
+
   it('page reads are rendered once per revision, page, format and ref mode (immutable), and each form stays right', async () => {
     const space = await newSpace();
     const cr = await newCr(space.id, 'cached');

@@ -182,7 +182,12 @@ export class ChangeRequestsController {
       changes: outcomes.map((o) =>
         o.object === 'deleted_page'
           ? { object: o.object, page: o.page }
-          : { object: o.object, ...(o.ref ? { ref: o.ref } : {}), page: pageRef(o.page) },
+          : {
+              object: o.object,
+              ...(o.ref ? { ref: o.ref } : {}),
+              page: pageRef(o.page),
+              ...(o.normalized ? { normalized: o.normalized } : {}),
+            },
       ),
       insertedFiles: insertedFiles.map((f) => fileDto(f, view.space.organizationId, this.filesService, links, this.clock.now().getTime())),
     };

@@ -45,6 +45,8 @@ export interface ChangeOutcome {
   object: 'created_page' | 'updated_page' | 'deleted_page';
   page: string;
   ref?: string;
+  /** What the page's markdown lost or changed on import (heading depth, raw HTML, footnotes…). */
+  normalized?: string[];
 }
 
 export interface ApplyContext {
@@ -286,9 +288,12 @@ class Batch {
       try {
         if (isMarkdown(body.input)) {
           const parentPath = located.path.includes('/') ? located.path.slice(0, located.path.lastIndexOf('/')) : '';
-          doc = markdownToDocument(body.input.markdown, linkResolver(paths, this.refs, parentPath, this.fileRefs), {
+          const parsed = markdownToDocument(body.input.markdown, linkResolver(paths, this.refs, parentPath, this.fileRefs), {
             titleFromHeading: true,
-          }).document;
+          });
+          doc = parsed.document;
+          const outcome = this.outcomes.get(id);
+          if (outcome && parsed.normalized.length) outcome.normalized = parsed.normalized;
         } else if (isJson(body.input)) doc = checkDocument(body.input.document);
         else doc = EMPTY_DOCUMENT;
       } catch (e) {

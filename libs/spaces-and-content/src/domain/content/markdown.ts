@@ -34,6 +34,8 @@ export interface ParsedMarkdown {
   meta: { title?: string; description?: string; emoji?: string; hidden?: boolean };
   /** The text of a leading level-1 heading, removed from the body (it is the page title, as in Git Sync). */
   leadingTitle?: string;
+  /** What the document model could not hold as it was written, and what became of it (reported to the writer). */
+  normalized: string[];
 }
 
 /** Resolves a link target written in markdown to a content reference (pages, files, anchors, URLs). */
@@ -80,6 +82,8 @@ interface Ctx {
   /** `[label]: url "title"` definitions, by normalized label (mdast `identifier`). */
   definitions: Map<string, { url: string; title?: string | null }>;
   source: string;
+  /** Normalizations met on the way (see ParsedMarkdown.normalized). */
+  notes: Set<string>;
 }
 
 /** The markdown a node was written as (a construct the document model has no place for is kept as it was). */
@@ -139,6 +143,15 @@ export function safeHtml(html: string): string {
   return sanitizeHtml(html, SANITIZE).replace(/<\/([a-z][a-z0-9]*)>/gi, (tag, name: string) =>
     new RegExp(`</\\s*${name}\\s*>`, 'i').test(html) ? tag : '',
   );
+}
+
+/** Raw HTML as stored: verbatim, or sanitized (and said so) when it could run something. */
+function keptHtml(html: string, ctx: Ctx): string {
+  const safe = safeHtml(html);
+  ctx.notes.add(
+    safe === html ? 'raw HTML kept verbatim' : 'HTML that could run scripts was removed (script, event handlers, javascript: URLs)',
+  );
+  return safe;
 }
 
 /** Reference definitions anywhere in the tree (they can sit in lists and quotes too). */
@@ -203,6 +216,7 @@ function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks 
         const target = n.type === 'link' ? { url: n.url, title: n.title } : ctx.definitions.get(n.identifier);
         if (!target) {
           // A reference without a definition is what it was written as: text.
+          ctx.notes.add(`reference "${sourceOf(n, ctx)}" has no definition: kept as text`);
           pushLeaf(leaf(sourceOf(n, ctx), marks));
           break;
         }
@@ -232,7 +246,10 @@ function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks 
             isVoid: true,
             data: imageData(target.url, n.alt, ctx),
           });
-        else pushLeaf(leaf(sourceOf(n, ctx), marks));
+        else {
+          ctx.notes.add(`image reference "${sourceOf(n, ctx)}" has no definition: kept as text`);
+          pushLeaf(leaf(sourceOf(n, ctx), marks));
+        }
         break;
       }
       case 'html':
@@ -241,10 +258,11 @@ function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks 
           type: 'html',
           key: keyOf(`${path}.${i}`),
           isVoid: true,
-          data: { ref: { kind: 'url', url: '' }, html: safeHtml(n.value) },
+          data: { ref: { kind: 'url', url: '' }, html: keptHtml(n.value, ctx) },
         });
         break;
       case 'footnoteReference':
+        ctx.notes.add('footnotes kept as written (markdown)');
         out.push({
           object: 'inline',
           type: 'markdown',
@@ -255,6 +273,7 @@ function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks 
         break;
       default:
         // Other constructs without a place in the model: kept as their source text.
+        ctx.notes.add(`${(n as Nodes).type} kept as text`);
         pushLeaf(leaf(sourceOf(n, ctx), marks));
     }
   });
@@ -302,6 +321,7 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], ctx
         break;
       }
       case 'heading':
+        if (n.depth > 3) ctx.notes.add(`heading level ${n.depth} became level 3`);
         out.push(block(`heading-${Math.min(n.depth, 3)}`, p, {}, inlines(n.children, ctx, p)));
         break;
       case 'blockquote':
@@ -361,13 +381,14 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], ctx
         break;
       }
       case 'html':
-        out.push(block('html', p, { html: safeHtml(n.value) }, undefined, true));
+        out.push(block('html', p, { html: keptHtml(n.value, ctx) }, undefined, true));
         break;
       case 'yaml':
       case 'definition':
         break;
       default:
         // Constructs the model has no block for (footnote definitions…): kept as they were written.
+        ctx.notes.add(n.type === 'footnoteDefinition' ? 'footnotes kept as written (markdown)' : `${n.type} kept as written (markdown)`);
         out.push(block('markdown', p, { markdown: sourceOf(n, ctx) }, undefined, true));
     }
   });
@@ -405,8 +426,9 @@ export function markdownToDocument(
     leadingTitle = printer.stringify({ type: 'root', children: [{ type: 'paragraph', children: children[0].children }] }).trim();
     children = children.slice(1);
   }
-  const ctx: Ctx = { resolve, definitions: definitionsOf(tree), source: markdown };
-  return { document: { object: 'document', data: {}, nodes: toBlocks(children, ctx, 'n') }, meta, leadingTitle };
+  const ctx: Ctx = { resolve, definitions: definitionsOf(tree), source: markdown, notes: new Set() };
+  const document: JsonDocument = { object: 'document', data: {}, nodes: toBlocks(children, ctx, 'n') };
+  return { document, meta, leadingTitle, normalized: [...ctx.notes] };
 }
 
 // ---------- document → markdown ----------
