@@ -1,0 +1,140 @@
+// Reads of real content (part of npm run bench): a space of 300 pages made from the real-markdown corpus
+// (fixtures/real-markdown, READMEs and docs of npm packages, 0.4-60 kB), measured beside the bare node
+// http + pg ceiling in the same run (c=50; search c=10). The ratio to the ceiling is the target, not the
+// rps (the 2-core machine is noisy). Also: the rate limiter on (a limit the load never reaches) vs off,
+// and the API's resident memory idle after start and after the load.
+import { fork, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
+const DURATION = Number(process.env.BENCH_SECONDS || 10);
+const TOKEN = 'bench-token-0123456789abcdef';
+const CORPUS = 'libs/spaces-and-content/src/test/fixtures/real-markdown';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-real-'));
+const db = await startEmbeddedPostgres({ dataDir, persistent: false });
+const children = [];
+
+async function startApi(extra = {}) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      QUIRE_JOBS: 'off',
+      QUIRE_RATE_LIMIT_PER_MINUTE: '0',
+      QUIRE_BOOTSTRAP_TOKEN: TOKEN,
+      QUIRE_DATA_DIR: dataDir,
+      ...extra,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${url}/health/ready`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url, child };
+}
+
+const rssMb = (pid) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024);
+
+function load(opts) {
+  return new Promise((resolve, reject) => autocannon(opts, (err, r) => (err ? reject(err) : resolve(r))));
+}
+/** A 3 s warm-up, then the measured run; `paths` cycle (one per request). */
+async function cannon(base, paths, headers, connections = 50) {
+  const requests = paths.map((path) => ({ method: 'GET', path }));
+  await load({ url: base, requests, headers, connections, duration: 3 });
+  return load({ url: base, requests, headers, connections, duration: DURATION });
+}
+
+try {
+  const { url: base, child: api } = await startApi();
+  const idleRss = rssMb(api.pid);
+  const auth = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
+  const call = async (method, path, body) => {
+    const res = await fetch(base + path, { method, headers: auth, body: body ? JSON.stringify(body) : undefined });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.status === 204 ? null : res.json();
+  };
+  const org = (await call('GET', '/v1/orgs')).items[0].id;
+  const space = await call('POST', `/v1/orgs/${org}/spaces`, { title: 'Real READMEs' });
+  for (let i = 0; i < 40; i++) await call('POST', `/v1/orgs/${org}/spaces`, { title: `Other ${i}` });
+  const files = readdirSync(CORPUS)
+    .filter((f) => /\.(md|markdown)$/i.test(f))
+    .sort();
+  const markdown = files.map((f) => readFileSync(join(CORPUS, f), 'utf8'));
+  const cr = await call('POST', `/v1/spaces/${space.id}/change-requests`, {});
+  const pageIds = [];
+  for (let i = 0; i < 300; i += 25) {
+    const changes = Array.from({ length: 25 }, (_, j) => ({
+      operation: 'insert_page',
+      title: `Page ${i + j}`,
+      document: { markdown: markdown[(i + j) % markdown.length] },
+    }));
+    const res = await call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, { changes });
+    pageIds.push(...res.changes.map((c) => c.page.id));
+  }
+  await call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`);
+  console.log(`seeded a space of ${pageIds.length} pages from ${files.length} real markdown files`);
+
+  const ceilingPort = await freePort();
+  const ceiling = fork('bench/ceiling-server.mjs', [], { env: { ...process.env, DATABASE_URL: db.url, PORT: String(ceilingPort) } });
+  children.push(ceiling);
+  await new Promise((r) => ceiling.once('message', r));
+  const bare = await cannon(`http://127.0.0.1:${ceilingPort}`, [`/spaces/${space.id}`], {});
+  ceiling.kill('SIGTERM');
+  const rows = [];
+  const row = (name, r, target) => {
+    const ratio = r.requests.average / bare.requests.average;
+    rows.push({
+      read: name,
+      rps: Math.round(r.requests.average),
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      errors: r.non2xx + r.errors,
+      ratio: ratio.toFixed(2),
+      target: target ?? '',
+    });
+  };
+  rows.push({
+    read: 'ceiling: node http + pg, same row',
+    rps: Math.round(bare.requests.average),
+    p50: bare.latency.p50,
+    p99: bare.latency.p99,
+    errors: 0,
+    ratio: '1.00',
+    target: '',
+  });
+  const page = (format) => pageIds.map((id) => `/v1/spaces/${space.id}/content/page/${id}?format=${format}`);
+  // Every page read once in each format first: autocannon's connections each start the path list from
+  // the beginning, so its warm-up alone would leave most pages unrendered (the cache is the point).
+  for (const format of ['markdown', 'document']) for (const path of page(format)) await fetch(base + path, { headers: auth });
+  row('GET /v1/spaces/{id}', await cannon(base, [`/v1/spaces/${space.id}`], auth), '≥ 0.45');
+  row('GET …/content/page/{id}?format=markdown', await cannon(base, page('markdown'), auth), '≥ 0.40');
+  row('GET …/content/page/{id} (document)', await cannon(base, page('document'), auth), '≥ 0.40');
+  row('GET …/content/pages (300 pages)', await cannon(base, [`/v1/spaces/${space.id}/content/pages`], auth), '≥ 0.35');
+  row('GET /v1/orgs/{id}/spaces?limit=100', await cannon(base, [`/v1/orgs/${org}/spaces?limit=100`], auth), '≥ 0.15');
+  row('GET …/search?query=install (c=10)', await cannon(base, [`/v1/spaces/${space.id}/search?query=install`], auth, 10), 'p99 < 100 ms');
+  const loadedRss = rssMb(api.pid);
+
+  const { url: limited } = await startApi({ QUIRE_RATE_LIMIT_PER_MINUTE: '10000000' });
+  row('GET /v1/spaces/{id}, rate limiter on (never reached)', await cannon(limited, [`/v1/spaces/${space.id}`], auth), 'within 5 % of off');
+  console.table(rows);
+  console.log(`API resident memory: ${idleRss} MB idle after start, ${loadedRss} MB after the load (target ≤ 150 MB idle)`);
+  console.log(`c=50 (search c=10), ${DURATION} s each after a 3 s warm-up; latency in ms; ratio = rps / ceiling rps in this run.`);
+} finally {
+  for (const c of children) c.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  await db.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
