@@ -1,13 +1,13 @@
 // Content benchmarks (part of npm run bench): a 5,000-page space (content/pages), merging a 10-page
 // change request into it, and search over 100,000 pages (c=10). Targets: p50 < 100 ms, < 300 ms, p95 < 50 ms.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { startApi as startApiProcess } from './api.mjs';
 import pg from 'pg';
 
-const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
+const { startEmbeddedPostgres } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
 const TOKEN = 'bench-token-0123456789abcdef';
 const PAGES = Number(process.env.BENCH_PAGES || 5000);
@@ -18,30 +18,9 @@ const db = await startEmbeddedPostgres({ dataDir, persistent: false });
 const apis = [];
 /** Starts an API process on the bench database (extra environment on top) and waits until it is ready. */
 async function startApi(extra = {}) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      QUIRE_JOBS: 'off',
-      QUIRE_RATE_LIMIT_PER_MINUTE: '0',
-      QUIRE_BOOTSTRAP_TOKEN: TOKEN,
-      QUIRE_DATA_DIR: dataDir,
-      ...extra,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  apis.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${url}/health/ready`)).ok) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { url, child };
+  const api = await startApiProcess({ databaseUrl: db.url, dataDir, token: TOKEN, extra });
+  apis.push(api.child);
+  return api;
 }
 try {
   const { url: base } = await startApi();

@@ -3,11 +3,12 @@
 // http + pg ceiling in the same run (c=50; search c=10). The ratio to the ceiling is the target, not the
 // rps (the 2-core machine is noisy). Also: the rate limiter on (a limit the load never reaches) vs off,
 // and the API's resident memory idle after start and after the load.
-import { fork, spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { startApi as startApiProcess } from './api.mjs';
 
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
@@ -19,30 +20,9 @@ const db = await startEmbeddedPostgres({ dataDir, persistent: false });
 const children = [];
 
 async function startApi(extra = {}) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      QUIRE_JOBS: 'off',
-      QUIRE_RATE_LIMIT_PER_MINUTE: '0',
-      QUIRE_BOOTSTRAP_TOKEN: TOKEN,
-      QUIRE_DATA_DIR: dataDir,
-      ...extra,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${url}/health/ready`)).ok) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { url, child };
+  const api = await startApiProcess({ databaseUrl: db.url, dataDir, token: TOKEN, extra });
+  children.push(api.child);
+  return api;
 }
 
 const rssMb = (pid) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024);
