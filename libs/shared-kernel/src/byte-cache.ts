@@ -1,15 +1,19 @@
 /**
- * A least-recently-used cache of immutable strings, bounded by their total size in bytes (UTF-16 code
- * units × 2), not by a number of entries: a 60 kB page and a 400-byte page do not weigh the same.
- * For content that can never go stale (rendered revisions, bodies): no TTL.
+ * A least-recently-used cache of immutable bytes (a rendered response, already UTF-8 encoded), bounded
+ * by their total size, not by a number of entries: a 60 kB page and a 400-byte page do not weigh the
+ * same. For content that can never go stale (rendered revisions, bodies): no TTL.
  */
 export class ByteLruCache {
-  private readonly entries = new Map<string, string>();
+  private readonly entries = new Map<string, Uint8Array>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
-  get(key: string): string | undefined {
+  private static weight(key: string, value: Uint8Array): number {
+    return value.byteLength + key.length * 2;
+  }
+
+  get(key: string): Uint8Array | undefined {
     const value = this.entries.get(key);
     if (value === undefined) return undefined;
     this.entries.delete(key); // most recently used goes last
@@ -17,19 +21,19 @@ export class ByteLruCache {
     return value;
   }
 
-  set(key: string, value: string): void {
-    const size = value.length * 2 + key.length * 2;
+  set(key: string, value: Uint8Array): void {
+    const size = ByteLruCache.weight(key, value);
     if (size > this.maxBytes) return;
     const previous = this.entries.get(key);
     if (previous !== undefined) {
       this.entries.delete(key);
-      this.bytes -= previous.length * 2 + key.length * 2;
+      this.bytes -= ByteLruCache.weight(key, previous);
     }
     while (this.bytes + size > this.maxBytes) {
       const oldest = this.entries.entries().next();
       if (oldest.done) break;
       this.entries.delete(oldest.value[0]);
-      this.bytes -= oldest.value[1].length * 2 + oldest.value[0].length * 2;
+      this.bytes -= ByteLruCache.weight(oldest.value[0], oldest.value[1]);
     }
     this.entries.set(key, value);
     this.bytes += size;

@@ -48,20 +48,21 @@ describe('Semaphore', () => {
 });
 
 describe('ByteLruCache', () => {
+  const bytes = (n: number, c = 'x') => new TextEncoder().encode(c.repeat(n));
   it('is bounded by bytes, evicts the least recently used first, and skips values larger than the bound', () => {
     const cache = new ByteLruCache(100);
-    cache.set('a', 'x'.repeat(20)); // 42 bytes
-    cache.set('b', 'y'.repeat(20)); // 42 bytes
+    cache.set('a', bytes(40)); // 42 with the key
+    cache.set('b', bytes(40, 'y')); // 42
     expect(cache.size).toBe(84);
-    expect(cache.get('a')).toBe('x'.repeat(20)); // a is now the most recently used
-    cache.set('c', 'z'.repeat(10)); // 22 bytes: over 100, so b (least recently used) goes
+    expect(cache.get('a')).toEqual(bytes(40)); // a is now the most recently used
+    cache.set('c', bytes(20, 'z')); // 22: over 100, so b (least recently used) goes
     expect(cache.get('b')).toBeUndefined();
-    expect(cache.get('a')).toBe('x'.repeat(20));
-    expect(cache.get('c')).toBe('z'.repeat(10));
+    expect(cache.get('a')).toEqual(bytes(40));
+    expect(cache.get('c')).toEqual(bytes(20, 'z'));
     expect(cache.size).toBe(64);
-    cache.set('huge', 'h'.repeat(100));
+    cache.set('huge', bytes(200));
     expect(cache.get('huge')).toBeUndefined();
-    cache.set('a', 'short');
+    cache.set('a', bytes(10));
     expect(cache.size).toBe(34);
   });
 });

@@ -61,12 +61,12 @@ export class RevisionReader {
     this.rendered = new ByteLruCache(settings.maxBytes);
   }
 
-  private async cached(key: string, render: () => Promise<unknown>): Promise<string> {
-    let body = this.rendered.get(key);
-    if (body === undefined) {
-      body = JSON.stringify(await render());
-      this.rendered.set(key, body);
-    }
+  /** The response as UTF-8 JSON bytes: encoded once, sent as they are on every hit. */
+  private async cached(key: string, render: () => Promise<unknown>): Promise<Buffer> {
+    const hit = this.rendered.get(key);
+    if (hit !== undefined) return Buffer.from(hit.buffer, hit.byteOffset, hit.byteLength);
+    const body = Buffer.from(JSON.stringify(await render()), 'utf8');
+    this.rendered.set(key, body);
     return body;
   }
 
@@ -81,14 +81,14 @@ export class RevisionReader {
   }
 
   /** The page tree as JSON text (cached: a 5,000-page tree is rendered once per revision). */
-  async pagesJson(s: RevisionScope, links: Links): Promise<string> {
+  async pagesJson(s: RevisionScope, links: Links): Promise<Buffer> {
     return this.cached(this.keyOf(s, links, 'pages'), async () => ({
       pages: pagesDto((await this.content.revision(s.space.id, s.revisionId)).tree, s.appBase, links),
     }));
   }
 
   /** A page with its body (document or markdown), as JSON text; cached per revision, page, format and ref mode. */
-  async pageJson(s: RevisionScope, pageId: string, q: PageQueryDto, links: Links): Promise<string> {
+  async pageJson(s: RevisionScope, pageId: string, q: PageQueryDto, links: Links): Promise<Buffer> {
     const format = q.format ?? 'document';
     const refMode = q['format.markdown.refs'] === 'stable' ? 'stable' : 'relative';
     return this.cached(this.keyOf(s, links, 'page', pageId, format, format === 'markdown' ? refMode : ''), async () => {
