@@ -29,3 +29,12 @@ export async function startApi({ databaseUrl, dataDir, token, extra = {} }) {
   }
   return { url, child };
 }
+
+/** A starter bound to one bench database: each process it starts is added to `children` (stopped at the end). */
+export function apiStarter({ databaseUrl, dataDir, token, children }) {
+  return async (extra = {}) => {
+    const api = await startApi({ databaseUrl, dataDir, token, extra });
+    children.push(api.child);
+    return api;
+  };
+}

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { startApi as startApiProcess } from './api.mjs';
+import { apiStarter } from './api.mjs';
 import pg from 'pg';
 
 const { startEmbeddedPostgres } = await import('../dist/apps/api/src/database/embedded-postgres.js');
@@ -16,12 +16,7 @@ const SEARCH_PAGES = Number(process.env.BENCH_SEARCH_PAGES || 100000);
 const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-content-'));
 const db = await startEmbeddedPostgres({ dataDir, persistent: false });
 const apis = [];
-/** Starts an API process on the bench database (extra environment on top) and waits until it is ready. */
-async function startApi(extra = {}) {
-  const api = await startApiProcess({ databaseUrl: db.url, dataDir, token: TOKEN, extra });
-  apis.push(api.child);
-  return api;
-}
+const startApi = apiStarter({ databaseUrl: db.url, dataDir, token: TOKEN, children: apis });
 try {
   const { url: base } = await startApi();
   const auth = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { startApi as startApiProcess } from './api.mjs';
+import { apiStarter } from './api.mjs';
 
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
@@ -19,11 +19,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-real-'));
 const db = await startEmbeddedPostgres({ dataDir, persistent: false });
 const children = [];
 
-async function startApi(extra = {}) {
-  const api = await startApiProcess({ databaseUrl: db.url, dataDir, token: TOKEN, extra });
-  children.push(api.child);
-  return api;
-}
+const startApi = apiStarter({ databaseUrl: db.url, dataDir, token: TOKEN, children: children });
 
 const rssMb = (pid) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024);
 
