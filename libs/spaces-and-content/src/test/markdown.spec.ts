@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidInputError } from '@app/shared-kernel';
-import { documentText } from '../domain/content/document';
+import { documentText, type DocBlock } from '../domain/content/document';
 import { documentToMarkdown, markdownToDocument } from '../domain/content/markdown';
 
 const FIXTURES = join(process.cwd(), 'libs/spaces-and-content/src/test/fixtures/markdown');
@@ -115,21 +115,136 @@ describe('markdown from real projects: nothing silently lost', () => {
     expect(link.nodes[0]).toMatchObject({ type: 'inline-image', data: { ref: { kind: 'url', url: 'https://ci.example.com/badge.svg' } } });
   });
 
-  it('keeps raw HTML verbatim (blocks and inline), never escaped into visible text', () => {
-    const md =
-      '<p align="center">\n  <img src="logo.svg" width="120">\n</p>\n\nPress <kbd>Ctrl</kbd>+<kbd>C</kbd>.<br/>\n\n<details>\n<summary>More</summary>\n\nHidden **text**.\n\n</details>\n';
-    const back = roundTrip(md);
-    expect(back).toBe(md);
-    expect(back).not.toContain('\\<');
+  describe('raw HTML', () => {
+    const leavesOf = (b: DocBlock) => (b.nodes ?? []).flatMap((n) => (n.object === 'text' ? n.leaves : []));
+    const marksOf = (b: DocBlock, text: string) =>
+      leavesOf(b)
+        .find((l) => l.text === text)
+        ?.marks.map((m) => m.type);
+
+    it('maps aligned images and sized images to an images block (align, width) and writes them back as the same HTML', () => {
+      const md = '<p align="center">\n  <img src="https://x.dev/logo.svg" width="120" alt="Logo">\n</p>\n';
+      const { document, normalized } = markdownToDocument(md);
+      expect(document.nodes).toHaveLength(1);
+      const [images] = document.nodes;
+      expect(images).toMatchObject({ type: 'images', data: { align: 'center' } });
+      expect(images.nodes?.[0]).toMatchObject({
+        type: 'image',
+        isVoid: true,
+        data: { ref: { kind: 'url', url: 'https://x.dev/logo.svg' }, alt: 'Logo', width: 120 },
+      });
+      expect(normalized).toContain('HTML mapped to the document model');
+      expect(documentToMarkdown(document)).toBe('<p align="center">\n<img src="https://x.dev/logo.svg" alt="Logo" width="120">\n</p>\n');
+      expect(roundTrip(roundTrip(md))).toBe(roundTrip(md));
+    });
+
+    it('maps inline kbd, sup, sub, b, i, br, a and img to marks, hard breaks, links and inline images', () => {
+      const md =
+        'Press <kbd>Ctrl</kbd>+<kbd>C</kbd>, H<sub>2</sub>O, x<sup>2</sup>, <b>bold</b> <i>it</i>.<br>Next <a href="https://a.dev" title="A">site <img src="https://a.dev/i.png" alt="i"></a>\n';
+      const { document } = markdownToDocument(md);
+      const [p] = document.nodes;
+      expect(p.type).toBe('paragraph');
+      expect(marksOf(p, 'Ctrl')).toEqual(['keyboard']);
+      expect(marksOf(p, '2')).toEqual(['subscript']);
+      expect(
+        leavesOf(p)
+          .filter((l) => l.marks.some((m) => m.type === 'superscript'))
+          .map((l) => l.text),
+      ).toEqual(['2']);
+      expect(marksOf(p, 'bold')).toEqual(['bold']);
+      expect(marksOf(p, 'it')).toEqual(['italic']);
+      expect(leavesOf(p).some((l) => l.text === '\n')).toBe(true);
+      const link = p.nodes?.find((n) => n.object === 'inline' && n.type === 'link');
+      expect(link).toMatchObject({ data: { ref: { kind: 'url', url: 'https://a.dev' }, title: 'A' } });
+      expect(link && 'nodes' in link && link.nodes?.some((n) => n.object === 'inline' && n.type === 'inline-image')).toBe(true);
+      expect(documentToMarkdown(document)).toBe(
+        'Press <kbd>Ctrl</kbd>+<kbd>C</kbd>, H<sub>2</sub>O, x<sup>2</sup>, **bold** _it_.\\\nNext [site ![i](https://a.dev/i.png)](https://a.dev "A")\n',
+      );
+    });
+
+    it('maps <details> spanning markdown blocks to an expandable (title and body fragments), searchable, written back as <details>', () => {
+      const md = '<details>\n<summary>More <b>info</b></summary>\n\nHidden **text**.\n\n```js\nx()\n```\n\n</details>\n\nAfter.\n';
+      const { document } = markdownToDocument(md);
+      expect(document.nodes.map((n) => n.type)).toEqual(['expandable', 'paragraph']);
+      const [exp] = document.nodes;
+      expect(exp.isVoid).toBe(true);
+      expect(exp.fragments?.map((f) => f.fragment)).toEqual(['expandable-title', 'expandable-body']);
+      expect(exp.fragments?.[1].nodes.map((n) => n.type)).toEqual(['paragraph', 'code']);
+      expect(documentText(document)).toContain('Hidden text.');
+      expect(documentToMarkdown(document)).toBe(
+        '<details>\n<summary>More <strong>info</strong></summary>\n\nHidden **text**.\n\n```js\nx()\n```\n\n</details>\n\nAfter.\n',
+      );
+      // One HTML block holding the whole element maps the same way; `open` is kept.
+      const one = markdownToDocument('<details open><summary>T</summary><p>Body <a href="https://b.dev">b</a></p></details>\n').document;
+      expect(one.nodes[0]).toMatchObject({ type: 'expandable', data: { defaultExpanded: true } });
+      expect(documentToMarkdown(one)).toBe('<details open>\n<summary>T</summary>\n\nBody [b](https://b.dev)\n\n</details>\n');
+    });
+
+    it('maps an HTML table to a table block; cells keep their content as one line of markdown', () => {
+      const md =
+        '<table>\n<thead><tr><th>Name</th><th align="right">Value</th></tr></thead>\n<tbody><tr><td><code>a|b</code></td><td>1<br>2</td></tr></tbody>\n</table>\n';
+      const { document } = markdownToDocument(md);
+      const [table] = document.nodes;
+      expect(table.type).toBe('table');
+      const data = table.data as {
+        definition: Record<string, { title: string; textAlignment: string }>;
+        records: Record<string, { values: Record<string, string> }>;
+      };
+      expect(Object.values(data.definition).map((c) => [c.title, c.textAlignment])).toEqual([
+        ['Name', 'left'],
+        ['Value', 'right'],
+      ]);
+      expect(Object.values(data.records)[0].values).toEqual({ c0: '`a\\|b`', c1: '1<br>2' });
+      expect(documentToMarkdown(document)).toBe('| Name   |  Value |\n| :----- | -----: |\n| `a\\|b` | 1<br>2 |\n');
+    });
+
+    it('maps div/center alignment, headings, lists and pre to blocks', () => {
+      const { document } = markdownToDocument(
+        '<div align="center">\n<h1>Project</h1>\n<p>Fast <i>and</i> small</p>\n<ul><li>one</li><li>two</li></ul>\n<pre lang="sh">npm i x</pre>\n<hr>\n</div>\n',
+      );
+      expect(document.nodes.map((n) => [n.type, n.data.align])).toEqual([
+        ['heading-1', 'center'],
+        ['paragraph', 'center'],
+        ['list-unordered', undefined],
+        ['code', undefined],
+        ['divider', undefined],
+      ]);
+      expect(document.nodes[3].data).toEqual({ syntax: 'sh' });
+      expect(documentToMarkdown(document)).toBe(
+        '<h1 align="center">Project</h1>\n\n<p align="center">Fast <em>and</em> small</p>\n\n- one\n- two\n\n```sh\nnpm i x\n```\n\n---\n',
+      );
+    });
+
+    it('keeps HTML it cannot map verbatim (blocks and inline), never escaped into visible text, and reports it', () => {
+      const md =
+        '<picture>\n  <source srcset="dark.png" media="(prefers-color-scheme: dark)">\n  <img src="light.png">\n</picture>\n\n<table><tr><td colspan="2">wide</td></tr></table>\n\nA <span title="t">span</span> and <!-- a comment -->.\n\n<!-- toc -->\n';
+      const { document, normalized } = markdownToDocument(md);
+      expect(document.nodes.map((n) => n.type)).toEqual(['html', 'html', 'paragraph', 'html']);
+      expect(normalized).toContain('raw HTML kept verbatim');
+      const back = roundTrip(md);
+      expect(back).toBe(md);
+      expect(back).not.toContain('\\<');
+    });
+
+    it('reports attributes the model has no place for', () => {
+      const { normalized } = markdownToDocument('<p align="center"><img src="https://x.dev/a.png" style="border:0" width="auto"></p>\n');
+      expect(normalized).toEqual(
+        expect.arrayContaining([
+          'HTML attribute "style" of <img> has no place in the document model: dropped',
+          'image width "auto" has no place in the document model: dropped',
+        ]),
+      );
+    });
   });
 
-  it('sanitizes HTML that could run something: no script, no event handlers, no javascript: URLs', () => {
+  it('sanitizes HTML that could run something: no script, no event handlers, no javascript: URLs (also entity-encoded)', () => {
     const back = roundTrip(
-      '<img src="x.png" onerror="alert(1)">\n\n<script>alert(2)</script>\n\nA <a href="javascript:alert(3)">link</a> and <b onclick="x()">bold</b>.\n',
+      '<img src="x.png" onerror="alert(1)">\n\n<script>alert(2)</script>\n\nA <a href="javascript:alert(3)">link</a> and <b onclick="x()">bold</b>.\n\n<a href="java&#115;cript:alert(4)">enc</a> <p><a href="&#106;avascript:alert(5)">p</a></p>\n\n[md](javascript:alert\\(6\\)) ![img](JaVaScRiPt:alert\\(7\\))\n',
     );
-    expect(back).not.toMatch(/onerror|onclick|<script|alert\(2\)|javascript:/);
+    expect(back).not.toMatch(/onerror|onclick|<script|alert\(|javascript:|&#115;|&#106;/i);
     expect(back).toContain('<img src="x.png" />');
     expect(back).toContain('<b>bold</b>');
+    expect(back).toContain('[md]()');
   });
 
   it('documented normalizations: headings deeper than 3 become 3; soft line breaks are spaces, hard breaks stay', () => {

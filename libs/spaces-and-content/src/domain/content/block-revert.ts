@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { diffIndices } from 'node-diff3';
 import { InvalidInputError } from '@app/shared-kernel';
-import type { DocBlock, DocInline, DocText, JsonDocument } from './document';
+import { innerNodes, type DocBlock, type DocInline, type DocText, type JsonDocument } from './document';
 import { contentHash } from './hash';
 
 type DocNode = DocBlock | DocInline | DocText;
@@ -29,7 +29,7 @@ function withoutKeys(value: unknown): unknown {
 /** Keys of a block and of everything inside it. */
 function keysOf(node: DocNode, out: string[] = []): string[] {
   if ('key' in node && node.key) out.push(node.key);
-  if ('nodes' in node && node.nodes) for (const child of node.nodes) keysOf(child, out);
+  for (const child of innerNodes(node)) keysOf(child, out);
   return out;
 }
 
@@ -111,5 +111,5 @@ function rekeyClashes(node: DocNode, taken: Set<string>): void {
     node.key = key;
     taken.add(key);
   }
-  if ('nodes' in node && node.nodes) for (const child of node.nodes) rekeyClashes(child, taken);
+  for (const child of innerNodes(node)) rekeyClashes(child, taken);
 }

@@ -4,7 +4,7 @@
  */
 export interface DocMark {
   object: 'mark';
-  type: 'bold' | 'italic' | 'code' | 'strikethrough';
+  type: 'bold' | 'italic' | 'code' | 'strikethrough' | 'keyboard' | 'superscript' | 'subscript';
 }
 
 export interface DocLeaf {
@@ -45,6 +45,23 @@ export interface DocBlock {
   isVoid?: boolean;
   data: Record<string, unknown>;
   nodes?: (DocBlock | DocInline | DocText)[];
+  /** Named parts of a void block (an `expandable`'s `expandable-title` and `expandable-body`). */
+  fragments?: DocFragment[];
+}
+
+export interface DocFragment {
+  object: 'fragment';
+  key?: string;
+  fragment: string;
+  type: string;
+  nodes: DocBlock[];
+}
+
+/** What a node holds: its nodes, then the nodes of its fragments. */
+export function innerNodes(n: DocBlock | DocInline | DocText): (DocBlock | DocInline | DocText)[] {
+  if (n.object === 'text') return [];
+  const nodes = n.nodes ?? [];
+  return n.object === 'block' && n.fragments ? [...nodes, ...n.fragments.flatMap((f) => f.nodes)] : nodes;
 }
 
 export interface JsonDocument {
@@ -63,7 +80,7 @@ export function documentText(doc: JsonDocument): string {
     else if (n.object === 'block' && n.type === 'table') {
       const records = (n.data.records ?? {}) as Record<string, { values: Record<string, unknown> }>;
       for (const r of Object.values(records)) out.push(Object.values(r.values).join(' '));
-    } else n.nodes?.forEach(walk);
+    } else innerNodes(n).forEach(walk);
     if (n.object === 'block') out.push('\n');
   };
   doc.nodes.forEach(walk);

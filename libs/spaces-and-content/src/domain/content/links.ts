@@ -1,4 +1,4 @@
-import type { ContentRef, DocBlock, DocInline, DocText, JsonDocument } from './document';
+import { innerNodes, type ContentRef, type DocBlock, type DocInline, type DocText, type JsonDocument } from './document';
 
 export interface ExtractedLink {
   kind: 'page' | 'file' | 'url';
@@ -19,7 +19,7 @@ export function extractLinks(doc: JsonDocument): ExtractedLink[] {
     if (n.object === 'text') return;
     if (n.object === 'inline') add(n.data.ref);
     if (n.object === 'block' && n.type === 'image') add(n.data.ref as ContentRef);
-    n.nodes?.forEach(walk);
+    innerNodes(n).forEach(walk);
   };
   doc.nodes.forEach(walk);
   return out;

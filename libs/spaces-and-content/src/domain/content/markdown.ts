@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type {
   BlockContent,
   Code,
   DefinitionContent,
+  Html,
   Image,
   Link,
   List,
@@ -13,6 +13,7 @@ import type {
   RootContent,
   TableCell,
 } from 'mdast';
+import { decodeHTML } from 'entities';
 import sanitizeHtml from 'sanitize-html';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
@@ -21,7 +22,20 @@ import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 import { parse as parseYaml } from 'yaml';
 import { InvalidInputError } from '@app/shared-kernel';
+import { block, inlineItems, keyOf, leaf, nestMarks, type InlineItem, type Marks } from './doc-build';
 import type { ContentRef, DocBlock, DocInline, DocLeaf, DocMark, DocText, JsonDocument } from './document';
+import {
+  imageData as htmlImageData,
+  detailsOpening,
+  expandable,
+  HTML_ALIGN,
+  htmlToBlocks,
+  imageHtml,
+  inlinesToHtml,
+  inlineTag,
+  MARK_TAGS,
+  type HtmlContext,
+} from './html';
 
 /**
  * Markdown ↔ document through the unified/remark ecosystem (GFM + YAML frontmatter). remark does all
@@ -69,13 +83,6 @@ const printer = unified()
   .use(remarkGfm)
   .use(remarkFrontmatter, ['yaml']);
 
-/** Deterministic block keys: a hash of the block's path in the document (no randomness in the domain). */
-function keyOf(path: string): string {
-  return createHash('sha1').update(path).digest('base64url').slice(0, 10);
-}
-
-type Marks = DocMark['type'][];
-
 /** What conversion needs besides the nodes: link resolution, reference definitions, and the source text. */
 interface Ctx {
   resolve: LinkResolver;
@@ -84,6 +91,7 @@ interface Ctx {
   source: string;
   /** Normalizations met on the way (see ParsedMarkdown.normalized). */
   notes: Set<string>;
+  html: HtmlContext;
 }
 
 /** The markdown a node was written as (a construct the document model has no place for is kept as it was). */
@@ -131,13 +139,12 @@ const SANITIZE: sanitizeHtml.IOptions = {
  * Raw HTML is kept verbatim — unless it could run something (script or style elements, event handler
  * attributes, `javascript:`/`data:` URLs, frames, forms): then only what sanitize-html lets through remains.
  */
+const DANGEROUS_HTML =
+  /<\s*\/?\s*(script|style|iframe|object|embed|form|input|button|textarea|select|link|meta|base|svg|math)\b|\son[a-z]+\s*=|javascript:|vbscript:|data:/i;
+
 export function safeHtml(html: string): string {
-  if (
-    !/<\s*\/?\s*(script|style|iframe|object|embed|form|input|button|textarea|select|link|meta|base|svg|math)\b|\son[a-z]+\s*=|javascript:|vbscript:|data:/i.test(
-      html,
-    )
-  )
-    return html;
+  // Entities are decoded first: `java&#115;cript:` is `javascript:` to a browser.
+  if (!DANGEROUS_HTML.test(html) && !(html.includes('&') && DANGEROUS_HTML.test(decodeHTML(html).replace(/[\t\n\r]/g, '')))) return html;
   // Inline HTML comes in fragments (`<a …>`, text, `</a>`): the sanitizer closes what it opens, so a
   // closing tag the fragment did not have is taken off again.
   return sanitizeHtml(html, SANITIZE).replace(/<\/([a-z][a-z0-9]*)>/gi, (tag, name: string) =>
@@ -169,13 +176,6 @@ function definitionsOf(tree: Root): Ctx['definitions'] {
   return defs;
 }
 
-const MARK_ORDER: Marks = ['bold', 'italic', 'strikethrough', 'code'];
-
-/** A leaf with its marks in one canonical order, so equal formatting gives equal documents. */
-function leaf(text: string, marks: Marks): DocLeaf {
-  return { object: 'leaf', text, marks: MARK_ORDER.filter((m) => marks.includes(m)).map((type) => ({ object: 'mark', type })) };
-}
-
 /** Turns phrasing content into texts and inlines, merging adjacent leaves into one text node. */
 function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks = []): (DocText | DocInline)[] {
   const out: (DocText | DocInline)[] = [];
@@ -184,7 +184,8 @@ function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks 
     if (last && last.object === 'text') last.leaves.push(l);
     else out.push({ object: 'text', leaves: [l] });
   };
-  nodes.forEach((n, i) => {
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
     switch (n.type) {
       case 'text':
         // A soft line break is whitespace (it renders as a space); '\n' in a leaf means a hard break only.
@@ -252,15 +253,21 @@ function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks 
         }
         break;
       }
-      case 'html':
-        out.push({
-          object: 'inline',
-          type: 'html',
-          key: keyOf(`${path}.${i}`),
-          isVoid: true,
-          data: { ref: { kind: 'url', url: '' }, html: keptHtml(n.value, ctx) },
-        });
+      case 'html': {
+        const mapped = inlineHtml(nodes, i, ctx, `${path}.${i}`, marks);
+        if (mapped) {
+          mapped.nodes.forEach((x) => (x.object === 'text' ? x.leaves.forEach(pushLeaf) : out.push(x)));
+          i = mapped.next - 1;
+        } else
+          out.push({
+            object: 'inline',
+            type: 'html',
+            key: keyOf(`${path}.${i}`),
+            isVoid: true,
+            data: { ref: { kind: 'url', url: '' }, html: keptHtml(n.value, ctx) },
+          });
         break;
+      }
       case 'footnoteReference':
         ctx.notes.add('footnotes kept as written (markdown)');
         out.push({
@@ -276,9 +283,57 @@ function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks 
         ctx.notes.add(`${(n as Nodes).type} kept as text`);
         pushLeaf(leaf(sourceOf(n, ctx), marks));
     }
-  });
+  }
   if (out.length === 0) out.push({ object: 'text', leaves: [leaf('', [])] });
   return out;
+}
+
+/**
+ * Inline HTML mapped to the model: `<br>`, `<img>`, and an opening `<a href>` or mark tag (`<kbd>`,
+ * `<sup>`, `<b>`…) with its closing tag among the following siblings; null when the tag at `at` is none
+ * of these (it is kept verbatim then). `next` is the index after what was consumed.
+ */
+function inlineHtml(
+  nodes: PhrasingContent[],
+  at: number,
+  ctx: Ctx,
+  path: string,
+  marks: Marks,
+): { nodes: (DocText | DocInline)[]; next: number } | null {
+  const n = nodes[at] as Html;
+  if (safeHtml(n.value) !== n.value) return null;
+  const tag = inlineTag(n.value);
+  if (!tag) return null;
+  if (tag.kind === 'void' && tag.name === 'br') return { nodes: [{ object: 'text', leaves: [leaf('\n', marks)] }], next: at + 1 };
+  if (tag.kind === 'void' && tag.name === 'img') {
+    const data = htmlImageData(tag.attrs, ctx.html, false) as DocInline['data'];
+    ctx.notes.add('inline HTML mapped to the document model');
+    return { nodes: [{ object: 'inline', type: 'inline-image', key: keyOf(path), isVoid: true, data }], next: at + 1 };
+  }
+  const mark = MARK_TAGS[tag.name];
+  if (tag.kind !== 'open' || (!mark && !(tag.name === 'a' && tag.attrs.href !== undefined))) return null;
+  let depth = 0;
+  let close = -1;
+  for (let j = at + 1; j < nodes.length && close < 0; j++) {
+    const m = nodes[j];
+    if (m.type !== 'html') continue;
+    const t = inlineTag(m.value);
+    if (t?.name !== tag.name) continue;
+    if (t.kind === 'open') depth += 1;
+    else if (t.kind === 'close' && depth-- === 0) close = j;
+  }
+  if (close < 0) return null;
+  const inner = nodes.slice(at + 1, close);
+  ctx.notes.add('inline HTML mapped to the document model');
+  if (mark) return { nodes: inlines(inner, ctx, path, [...marks, mark]), next: close + 1 };
+  const content = inlines(inner, ctx, path, marks);
+  // A link holds texts and images: one holding other HTML is kept verbatim, as a whole.
+  if (content.some((x) => x.object === 'inline' && x.type !== 'inline-image')) return null;
+  const data: DocInline['data'] = { ref: ctx.resolve(tag.attrs.href) };
+  if (tag.attrs.title) data.title = tag.attrs.title;
+  const link: DocInline = { object: 'inline', type: 'link', key: keyOf(path), isVoid: false, data, nodes: content };
+  if (!content.length) link.nodes = [{ object: 'text', leaves: [leaf('', marks)] }];
+  return { nodes: [link], next: close + 1 };
 }
 
 function imageData(url: string, alt: string | null | undefined, ctx: Ctx): DocInline['data'] {
@@ -288,21 +343,30 @@ function imageData(url: string, alt: string | null | undefined, ctx: Ctx): DocIn
   return data;
 }
 
-function block(type: string, path: string, data: Record<string, unknown>, nodes?: DocBlock['nodes'], isVoid = false): DocBlock {
-  const b: DocBlock = { object: 'block', type, key: keyOf(path), data };
-  if (isVoid) b.isVoid = true;
-  else b.nodes = nodes ?? [];
-  if (!isVoid) b.isVoid = false;
-  return b;
+/**
+ * What a table cell stores: its content as one line of markdown, pipes escaped and hard breaks written
+ * as `<br>` (a cell cannot hold a line break).
+ */
+function cellMarkdown(children: PhrasingContent[]): string {
+  const oneLine = (nodes: PhrasingContent[]): PhrasingContent[] =>
+    nodes.map((n) =>
+      n.type === 'break' ? { type: 'html', value: '<br>' } : 'children' in n ? { ...n, children: oneLine(n.children) } : n,
+    );
+  return printer
+    .stringify({ type: 'root', children: [{ type: 'paragraph', children: oneLine(children) }] })
+    .trim()
+    .replace(/\r?\n/g, ' ')
+    .replace(/(?<!\\)\|/g, '\\|');
 }
 
 function cellSource(cell: TableCell): string {
-  return printer.stringify({ type: 'root', children: [{ type: 'paragraph', children: cell.children }] }).trim();
+  return cellMarkdown(cell.children);
 }
 
 function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], ctx: Ctx, path: string): DocBlock[] {
   const out: DocBlock[] = [];
-  nodes.forEach((n, i) => {
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
     const p = `${path}.${i}`;
     switch (n.type) {
       case 'paragraph': {
@@ -380,9 +444,24 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], ctx
         out.push(block('table', p, { view: { type: 'grid', columns, hideHeader: false }, definition, records }, undefined, true));
         break;
       }
-      case 'html':
+      case 'html': {
+        const mapped = safeHtml(n.value) === n.value ? htmlToBlocks(n.value, ctx.html, p) : null;
+        if (mapped) {
+          ctx.notes.add('HTML mapped to the document model');
+          out.push(...mapped);
+          break;
+        }
+        const details = detailsOpening(n.value, ctx.html, p);
+        const close = details ? closingDetails(nodes, i) : -1;
+        if (details && close > 0) {
+          ctx.notes.add('HTML mapped to the document model');
+          out.push(expandable(p, details.title, toBlocks(nodes.slice(i + 1, close), ctx, `${p}.body`), details.open));
+          i = close;
+          break;
+        }
         out.push(block('html', p, { html: keptHtml(n.value, ctx) }, undefined, true));
         break;
+      }
       case 'yaml':
       case 'definition':
         break;
@@ -391,8 +470,20 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], ctx
         ctx.notes.add(n.type === 'footnoteDefinition' ? 'footnotes kept as written (markdown)' : `${n.type} kept as written (markdown)`);
         out.push(block('markdown', p, { markdown: sourceOf(n, ctx) }, undefined, true));
     }
-  });
+  }
   return out;
+}
+
+/** The index of the `</details>` that closes the one opened at `at` (nested ones counted), or -1. */
+function closingDetails(nodes: readonly Nodes[], at: number): number {
+  let depth = 0;
+  for (let j = at + 1; j < nodes.length; j++) {
+    const n = nodes[j];
+    if (n.type !== 'html') continue;
+    if (/^\s*<details[\s>]/i.test(n.value) && !/<\/details\s*>/i.test(n.value)) depth += 1;
+    else if (/^\s*<\/details\s*>\s*$/i.test(n.value) && depth-- === 0) return j;
+  }
+  return -1;
 }
 
 /** Parses markdown (with optional YAML frontmatter) into a document. */
@@ -426,62 +517,64 @@ export function markdownToDocument(
     leadingTitle = printer.stringify({ type: 'root', children: [{ type: 'paragraph', children: children[0].children }] }).trim();
     children = children.slice(1);
   }
-  const ctx: Ctx = { resolve, definitions: definitionsOf(tree), source: markdown, notes: new Set() };
+  const notes = new Set<string>();
+  // A link or image that would run script when followed is not kept (its URL becomes empty).
+  const safeResolve: LinkResolver = (url) => {
+    if (!/^[\s\u0000-\u001f]*(javascript|vbscript|data):/i.test(url.replace(/[\t\n\r]/g, ''))) return resolve(url);
+    notes.add('links and images to javascript:, vbscript: or data: URLs were removed');
+    return { kind: 'url', url: '' };
+  };
+  const ctx: Ctx = {
+    resolve: safeResolve,
+    definitions: definitionsOf(tree),
+    source: markdown,
+    notes,
+    html: { resolve: safeResolve, notes, inlineMarkdown: (nodes) => cellMarkdown(toPhrasing(nodes)) },
+  };
   const document: JsonDocument = { object: 'document', data: {}, nodes: toBlocks(children, ctx, 'n') };
   return { document, meta, leadingTitle, normalized: [...ctx.notes] };
 }
 
 // ---------- document → markdown ----------
 
-function markWrap(children: PhrasingContent[], mark: DocMark['type']): PhrasingContent {
-  if (mark === 'bold') return { type: 'strong', children };
-  if (mark === 'italic') return { type: 'emphasis', children };
-  return { type: 'delete', children };
+/** Marks markdown has no syntax for are written as the HTML they were imported from. */
+const HTML_MARKS: Partial<Record<DocMark['type'], string>> = { keyboard: 'kbd', superscript: 'sup', subscript: 'sub' };
+
+function markWrap(mark: DocMark['type'], children: PhrasingContent[]): PhrasingContent[] {
+  if (mark === 'bold') return [{ type: 'strong', children }];
+  if (mark === 'italic') return [{ type: 'emphasis', children }];
+  if (mark === 'strikethrough') return [{ type: 'delete', children }];
+  const tag = HTML_MARKS[mark];
+  return [{ type: 'html', value: `<${tag}>` }, ...children, { type: 'html', value: `</${tag}>` }];
 }
 
-const WRAPPING_MARKS = ['bold', 'italic', 'strikethrough'] as const;
-
-/**
- * Leaves back to phrasing: consecutive leaves that share a mark share one wrapper (`_a `b` c_` stays one
- * emphasis around text, code and text, instead of three emphases).
- */
-function leavesToPhrasing(leaves: DocLeaf[], outer: ReadonlySet<string> = new Set()): PhrasingContent[] {
-  const has = (l: DocLeaf, m: string) => l.marks.some((x) => x.type === m);
-  const out: PhrasingContent[] = [];
-  let i = 0;
-  while (i < leaves.length) {
-    const l = leaves[i];
-    const wrap = WRAPPING_MARKS.find((m) => !outer.has(m) && has(l, m));
-    if (!wrap) {
-      if (l.text === '\n') out.push({ type: 'break' });
-      else out.push(has(l, 'code') ? { type: 'inlineCode', value: l.text } : { type: 'text', value: l.text });
-      i += 1;
-      continue;
-    }
-    let j = i;
-    while (j < leaves.length && has(leaves[j], wrap)) j += 1;
-    out.push(markWrap(leavesToPhrasing(leaves.slice(i, j), new Set([...outer, wrap])), wrap));
-    i = j;
-  }
-  return out;
-}
+const WRAPPING_MARKS = ['bold', 'italic', 'strikethrough', 'keyboard', 'superscript', 'subscript'] as const;
 
 let currentRefUrl: (ref: ContentRef) => string = refToUrl;
 
-function toPhrasing(nodes: DocBlock['nodes']): PhrasingContent[] {
-  const out: PhrasingContent[] = [];
-  for (const n of nodes ?? []) {
-    if (n.object === 'text') out.push(...leavesToPhrasing(n.leaves));
-    else if (n.object === 'inline' && n.type === 'link') {
-      const link: Link = { type: 'link', url: currentRefUrl(n.data.ref), children: toPhrasing(n.nodes) };
-      if (n.data.title) link.title = n.data.title;
-      out.push(link);
-    } else if (n.object === 'inline' && n.type === 'inline-image')
-      out.push({ type: 'image', url: refToUrl(n.data.ref), alt: n.data.alt ?? '' });
-    else if (n.object === 'inline' && n.type === 'html') out.push({ type: 'html', value: n.data.html ?? '' });
-    else if (n.object === 'inline' && n.type === 'markdown') out.push({ type: 'html', value: n.data.markdown ?? '' });
+function itemToPhrasing(item: InlineItem, outer: ReadonlySet<string>): PhrasingContent[] {
+  if (item.object === 'leaf') {
+    if (item.text === '\n') return [{ type: 'break' }];
+    return [item.marks.some((m) => m.type === 'code') ? { type: 'inlineCode', value: item.text } : { type: 'text', value: item.text }];
   }
-  return out;
+  if (item.type === 'link') {
+    const link: Link = { type: 'link', url: currentRefUrl(item.data.ref), children: phrasing(item.nodes, outer) };
+    if (item.data.title) link.title = item.data.title;
+    return [link];
+  }
+  if (item.type === 'inline-image') return [{ type: 'image', url: refToUrl(item.data.ref), alt: item.data.alt ?? '' }];
+  if (item.type === 'html') return [{ type: 'html', value: item.data.html ?? '' }];
+  if (item.type === 'markdown') return [{ type: 'html', value: item.data.markdown ?? '' }];
+  return [];
+}
+
+function phrasing(nodes: DocBlock['nodes'], outer: ReadonlySet<string> = new Set()): PhrasingContent[] {
+  return nestMarks(inlineItems(nodes), WRAPPING_MARKS, itemToPhrasing, markWrap, outer);
+}
+
+/** Texts and inlines back to mdast phrasing content. */
+function toPhrasing(nodes: DocBlock['nodes']): PhrasingContent[] {
+  return phrasing(nodes);
 }
 
 function toMdast(blocks: DocBlock[]): RootContent[] {
@@ -490,13 +583,25 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
     const kids = (b.nodes ?? []).filter((n): n is DocBlock => n.object === 'block');
     switch (b.type) {
       case 'paragraph':
-        out.push({ type: 'paragraph', children: toPhrasing(b.nodes) });
-        break;
       case 'heading-1':
       case 'heading-2':
-      case 'heading-3':
-        out.push({ type: 'heading', depth: Number(b.type.slice(-1)) as 1 | 2 | 3, children: toPhrasing(b.nodes) });
+      case 'heading-3': {
+        const align = typeof b.data.align === 'string' ? HTML_ALIGN[b.data.align] : undefined;
+        const tag = b.type === 'paragraph' ? 'p' : `h${b.type.slice(-1)}`;
+        // Markdown cannot align text: an aligned block is written as the HTML it was imported from.
+        if (align) out.push({ type: 'html', value: `<${tag} align="${align}">${inlinesToHtml(b.nodes, currentRefUrl)}</${tag}>` });
+        else if (b.type === 'paragraph') out.push({ type: 'paragraph', children: toPhrasing(b.nodes) });
+        else out.push({ type: 'heading', depth: Number(b.type.slice(-1)) as 1 | 2 | 3, children: toPhrasing(b.nodes) });
         break;
+      }
+      case 'expandable': {
+        const title = b.fragments?.find((f) => f.fragment === 'expandable-title')?.nodes[0];
+        const body = b.fragments?.find((f) => f.fragment === 'expandable-body')?.nodes ?? [];
+        const open = b.data.defaultExpanded === true ? ' open' : '';
+        out.push({ type: 'html', value: `<details${open}>\n<summary>${inlinesToHtml(title?.nodes, currentRefUrl)}</summary>` });
+        out.push(...toMdast(body), { type: 'html', value: '</details>' });
+        break;
+      }
       case 'blockquote':
         out.push({ type: 'blockquote', children: toMdast(kids) as BlockContent[] });
         break;
@@ -543,12 +648,23 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
         // Kept verbatim: emitted as it was written (an html node is printed without escaping).
         out.push({ type: 'html', value: typeof b.data.markdown === 'string' ? b.data.markdown : '' });
         break;
-      case 'images':
-        out.push({
-          type: 'paragraph',
-          children: kids.map((img) => ({ type: 'image', url: refToUrl(img.data.ref as ContentRef), alt: (img.data.alt as string) ?? '' })),
-        });
+      case 'images': {
+        const align = typeof b.data.align === 'string' ? b.data.align : undefined;
+        if (align || kids.some((img) => img.data.width !== undefined || img.data.height !== undefined)) {
+          // Alignment and sizes have no markdown syntax: written as HTML.
+          const imgs = kids.map((img) => imageHtml(img.data, refToUrl(img.data.ref as ContentRef))).join('\n');
+          out.push({ type: 'html', value: align ? `<p align="${align}">\n${imgs}\n</p>` : imgs });
+        } else
+          out.push({
+            type: 'paragraph',
+            children: kids.map((img) => ({
+              type: 'image',
+              url: refToUrl(img.data.ref as ContentRef),
+              alt: (img.data.alt as string) ?? '',
+            })),
+          });
         break;
+      }
       case 'table': {
         const view = b.data.view as { columns: string[] };
         const definition = b.data.definition as Record<string, { title: string; textAlignment?: string }>;
