@@ -178,6 +178,18 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     const fileId = written.body.insertedFiles[0].id;
     await t.http.post(`/v1/spaces/${space.id}/change-requests/${cr.id}/merge`).set(admin.auth).expect(200);
     const revisionId = (await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.revision;
+    const commentOn = async (base: string) =>
+      (
+        await t.http
+          .post(`${base}/comments`)
+          .set(admin.auth)
+          .send({ body: { markdown: 'c' } })
+          .expect(200)
+      ).body.id as string;
+    const commentIds = {
+      space: await commentOn(`/v1/spaces/${space.id}`),
+      changeRequest: await commentOn(`/v1/spaces/${space.id}/change-requests/${cr.id}`),
+    };
     const ids: Record<string, string> = {
       organizationId: orgId,
       spaceId: space.id,
@@ -206,10 +218,11 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       (x) => x.method === 'get' && (x.op.parameters ?? []).some((p) => p.in === 'query' && p.name === 'page'),
     )) {
       const query = r.path.endsWith('/search') ? 'query=searchable&' : '';
-      const plain = await send(r, url(r, ids, query.slice(0, -1)));
+      const routeIds = { ...ids, commentId: r.path.includes('/change-requests/') ? commentIds.changeRequest : commentIds.space };
+      const plain = await send(r, url(r, routeIds, query.slice(0, -1)));
       if (plain.status !== 200) throw new Error(`${r.path}: the list itself answered ${plain.status} ${JSON.stringify(plain.body)}`);
       for (const cursor of forged) {
-        const res = await send(r, url(r, ids, `${query}page=${encodeURIComponent(cursor)}`));
+        const res = await send(r, url(r, routeIds, `${query}page=${encodeURIComponent(cursor)}`));
         const what = `GET ${r.path}?page=${Buffer.from(cursor, 'base64url').toString('utf8')}`;
         expectClientError(res, what);
         if (res.status !== 400) throw new Error(`${what}: expected 400, got ${res.status}`);

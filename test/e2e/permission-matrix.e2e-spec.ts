@@ -47,6 +47,33 @@ describe('permission matrix', () => {
     await t.member(orgId, u, 'read');
     return made(`/v1/orgs/${orgId}/members/${u.id}`, u.id);
   };
+  /** A comment by the owner on a new space (or on a new change request of it), and optionally a reply. */
+  const comment = async (where: 'space' | 'change-request' = 'space') => {
+    const s = await space();
+    const base =
+      where === 'space'
+        ? `/v1/spaces/${s}/comments`
+        : `/v1/spaces/${s}/change-requests/${(await t.http.post(`/v1/spaces/${s}/change-requests`).set(admin.auth).send({}).expect(201)).body.id}/comments`;
+    const id = (
+      await t.http
+        .post(base)
+        .set(admin.auth)
+        .send({ body: { markdown: 'c' } })
+        .expect(200)
+    ).body.id as string;
+    return { base, path: made(`${base}/${id}`, `${base}/${id}`) };
+  };
+  const reply = async () => {
+    const c = await comment();
+    const id = (
+      await t.http
+        .post(`${c.path}/replies`)
+        .set(admin.auth)
+        .send({ body: { markdown: 'r' } })
+        .expect(200)
+    ).body.id as string;
+    return made(`${c.path}/replies/${id}`, `${c.path}/replies/${id}`);
+  };
   const lastTargetExists = async () => {
     const res = await t.http.get(last.path).set(admin.auth);
     return res.status === 200 && !res.body.deletedAt;
@@ -215,6 +242,86 @@ describe('permission matrix', () => {
         const cr = (await t.http.post(`/v1/spaces/${s}/change-requests`).set(admin.auth).send({}).expect(201)).body;
         return t.http.post(`/v1/spaces/${s}/change-requests/${cr.id}/merge`).set(as(w));
       },
+    ],
+    ['GET /spaces/{id}/comments', 'read', 200, async (w) => t.http.get((await comment()).base).set(as(w))],
+    [
+      'POST /spaces/{id}/comments',
+      'comment',
+      200,
+      async (w) =>
+        t.http
+          .post(`/v1/spaces/${await space()}/comments`)
+          .set(as(w))
+          .send({ body: { markdown: 'x' } }),
+    ],
+    ['GET /spaces/{id}/comments/{commentId}', 'read', 200, async (w) => t.http.get((await comment()).path).set(as(w))],
+    [
+      'PUT /spaces/{id}/comments/{commentId} (resolve, react)',
+      'comment',
+      200,
+      async (w) =>
+        t.http
+          .put((await comment()).path)
+          .set(as(w))
+          .send({ resolved: true, addedReactions: ['👍'] }),
+    ],
+    [
+      "DELETE /spaces/{id}/comments/{commentId} (another's)",
+      'admin',
+      205,
+      async (w) => t.http.delete((await comment()).path).set(as(w)),
+      'delete',
+    ],
+    ['GET …/comments/{commentId}/replies', 'read', 200, async (w) => t.http.get(`${(await comment()).path}/replies`).set(as(w))],
+    [
+      'POST …/comments/{commentId}/replies',
+      'comment',
+      200,
+      async (w) =>
+        t.http
+          .post(`${(await comment()).path}/replies`)
+          .set(as(w))
+          .send({ body: { markdown: 'x' } }),
+    ],
+    ['GET …/replies/{commentReplyId}', 'read', 200, async (w) => t.http.get(await reply()).set(as(w))],
+    [
+      'PUT …/replies/{commentReplyId} (react)',
+      'comment',
+      200,
+      async (w) =>
+        t.http
+          .put(await reply())
+          .set(as(w))
+          .send({ addedReactions: ['👍'] }),
+    ],
+    ["DELETE …/replies/{commentReplyId} (another's)", 'admin', 205, async (w) => t.http.delete(await reply()).set(as(w)), 'delete'],
+    ['GET …/change-requests/{id}/comments', 'read', 200, async (w) => t.http.get((await comment('change-request')).base).set(as(w))],
+    [
+      'POST …/change-requests/{id}/comments',
+      'comment',
+      200,
+      async (w) =>
+        t.http
+          .post((await comment('change-request')).base)
+          .set(as(w))
+          .send({ body: { markdown: 'x' } }),
+    ],
+    [
+      'PUT …/change-requests/{id}/comments/{commentId} (resolve)',
+      'comment',
+      200,
+      async (w) =>
+        t.http
+          .put((await comment('change-request')).path)
+          .set(as(w))
+          .send({ resolved: true }),
+    ],
+    [
+      "DELETE …/change-requests/{id}/comments/{commentId} (another's)",
+      'admin',
+      205,
+      async (w) => t.http.delete((await comment('change-request')).path).set(as(w)),
+      'delete',
     ],
   ];
 

@@ -6,17 +6,23 @@ import { ChangeRequestsService } from './application/change-requests.service';
 import { ChangeRequestRepository } from './domain/change-request';
 import { ChangeRequestsController } from './http/change-requests.controller';
 import { SqlChangeRequestRepository } from './infrastructure/change-requests.repository';
+import { CommentsService } from './application/comments.service';
+import { CommentRepository } from './domain/comment';
+import { ChangeRequestCommentsController, SpaceCommentsController } from './http/comments.controller';
+import { SqlCommentRepository } from './infrastructure/comments.repository';
 
 /**
- * Change requests (comments, reviews and PDF export come with their issue). Global only to provide
+ * Change requests and comments (reviews and PDF export come with their issue). Global only to provide
  * the content context's MergeOrigins port (a port the consuming context declares, the owner provides).
  */
 @Global()
 @Module({
   imports: [SpacesAndContentModule, OrganizationsAndTeamsModule],
-  controllers: [ChangeRequestsController],
+  controllers: [ChangeRequestsController, SpaceCommentsController, ChangeRequestCommentsController],
   providers: [
     ChangeRequestsService,
+    CommentsService,
+    { provide: CommentRepository, useClass: SqlCommentRepository },
     ChangeRequestPresenter,
     { provide: ChangeRequestRepository, useClass: SqlChangeRequestRepository },
     { provide: MergeOrigins, useClass: ChangeRequestOrigins },

@@ -27,7 +27,8 @@ export {
   pageWithBody,
   relativeRefs,
 } from './http/revision.dto';
-export { refToUrl } from './domain/content/markdown';
+export { refToUrl, markdownToDocument, documentToMarkdown } from './domain/content/markdown';
+export { documentText } from './domain/content/document';
 export { SpaceDto, toSpaceDto } from './http/content-response.dto';
 export { spacePermissions } from './domain/access';
 export { MergeOrigins } from './application/merge-origins';

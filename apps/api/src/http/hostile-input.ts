@@ -62,6 +62,8 @@ const RESOURCE_OF_PARAM: Record<string, string> = {
   pageId: 'Page',
   fileId: 'File',
   revisionId: 'Revision',
+  commentId: 'Comment',
+  commentReplyId: 'Reply',
 };
 
 /**
@@ -71,7 +73,13 @@ const RESOURCE_OF_PARAM: Record<string, string> = {
 @Injectable()
 export class PathParamPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
-    if (metadata.type !== 'param' || typeof value !== 'string' || !metadata.data) return value;
+    if (metadata.type !== 'param') return value;
+    // `@Param()` takes all path parameters at once: each is checked as if taken by name.
+    if (!metadata.data && value && typeof value === 'object') {
+      for (const [name, v] of Object.entries(value)) this.transform(v, { ...metadata, data: name });
+      return value;
+    }
+    if (typeof value !== 'string' || !metadata.data) return value;
     const name = metadata.data;
     if (name.endsWith('Id')) {
       if (!ID_SHAPE.test(value))

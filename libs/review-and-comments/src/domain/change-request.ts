@@ -28,6 +28,8 @@ export interface ChangeRequest {
   revisionMerged: string | null;
   /** Users who wrote content into it. */
   contributors: string[];
+  /** Open comments on it (kept by the comments of this context). */
+  comments: number;
 }
 
 /** The common ancestor of the change request and the space's main content. */
@@ -63,7 +65,7 @@ export abstract class ChangeRequestRepository {
   /** By id, or by number when `ref` is all digits. */
   abstract find(spaceId: string, ref: string): Promise<ChangeRequest | null>;
   /** Inserts with the next number of the space (numbers are never reused). */
-  abstract insert(cr: Omit<ChangeRequest, 'number'>): Promise<ChangeRequest>;
+  abstract insert(cr: Omit<ChangeRequest, 'number' | 'comments'>): Promise<ChangeRequest>;
   /** Writes subject, description and status as `after` has them, only if the row still has `before`'s status and head. */
   abstract updateFields(before: ChangeRequest, after: ChangeRequest): Promise<boolean>;
   /** Moves the head only if it is still `expected` (concurrent writers retry). */

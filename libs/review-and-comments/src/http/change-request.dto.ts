@@ -187,7 +187,7 @@ export function toChangeRequestDto(cr: ChangeRequest, outdated: boolean, users: 
     space: cr.spaceId,
     revision: cr.revision,
     revisionInitial: cr.revisionInitial,
-    comments: 0,
+    comments: cr.comments,
     outdated,
     urls: {
       location: links.api(`/spaces/${cr.spaceId}/change-requests/${cr.id}`),

@@ -21,6 +21,7 @@ interface Row {
   revision_merged_ancestor: string | null;
   revision_merged: string | null;
   contributors: string[];
+  comments_count: number;
 }
 
 function toDomain(r: Row): ChangeRequest {
@@ -42,6 +43,7 @@ function toDomain(r: Row): ChangeRequest {
     revisionMergedAncestor: r.revision_merged_ancestor,
     revisionMerged: r.revision_merged,
     contributors: r.contributors,
+    comments: r.comments_count,
   };
 }
 
@@ -77,7 +79,7 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     return rows.length ? toDomain(rows[0]) : null;
   }
 
-  async insert(cr: Omit<ChangeRequest, 'number'>): Promise<ChangeRequest> {
+  async insert(cr: Omit<ChangeRequest, 'number' | 'comments'>): Promise<ChangeRequest> {
     // The unique (space_id, number) constraint arbitrates concurrent creations; the loser retries.
     for (let attempt = 0; ; attempt++) {
       try {

@@ -300,4 +300,9 @@ export class ContentService {
   ): Promise<void> {
     return this.spaces.setCounters(spaceId, counters);
   }
+
+  /** The space's count of open comments (kept by the review-and-comments context). */
+  setCommentCount(spaceId: string, comments: number): Promise<void> {
+    return this.spaces.setCounters(spaceId, { comments });
+  }
 }

@@ -5,6 +5,7 @@ import { Search1764374400000 } from './1764374400000-search';
 import { SearchStateConfig1764460800000 } from './1764460800000-search-state-config';
 import { RevisionTreeJson1764547200000 } from './1764547200000-revision-tree-json';
 import { SsoIdentities1764633600000 } from './1764633600000-sso-identities';
+import { Comments1764720000000 } from './1764720000000-comments';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   SearchStateConfig1764460800000,
   RevisionTreeJson1764547200000,
   SsoIdentities1764633600000,
+  Comments1764720000000,
 ];
