@@ -74,6 +74,19 @@ describe('permission matrix', () => {
     ).body.id as string;
     return made(`${c.path}/replies/${id}`, `${c.path}/replies/${id}`);
   };
+  /** A change request by the owner, with a pending review request to the review-role member. */
+  const changeRequest = async () => {
+    const s = await space();
+    const cr = (await t.http.post(`/v1/spaces/${s}/change-requests`).set(admin.auth).send({}).expect(201)).body.id as string;
+    const base = `/v1/spaces/${s}/change-requests/${cr}`;
+    await t.http
+      .post(`${base}/requested-reviewers`)
+      .set(admin.auth)
+      .send({ users: [users.review.id] })
+      .expect(200);
+    made(base, cr);
+    return base;
+  };
   const lastTargetExists = async () => {
     const res = await t.http.get(last.path).set(admin.auth);
     return res.status === 200 && !res.body.deletedAt;
@@ -321,6 +334,50 @@ describe('permission matrix', () => {
       'admin',
       205,
       async (w) => t.http.delete((await comment('change-request')).path).set(as(w)),
+      'delete',
+    ],
+    ['GET …/change-requests/{id}/reviews', 'read', 200, async (w) => t.http.get(`${await changeRequest()}/reviews`).set(as(w))],
+    [
+      'POST …/change-requests/{id}/reviews',
+      'review',
+      201,
+      async (w) =>
+        t.http
+          .post(`${await changeRequest()}/reviews`)
+          .set(as(w))
+          .send({ status: 'approved' }),
+    ],
+    [
+      'GET …/reviews/{reviewId}',
+      'read',
+      200,
+      async (w) => {
+        const base = await changeRequest();
+        const id = (await t.http.post(`${base}/reviews`).set(users.review.auth).send({ status: 'approved' }).expect(201)).body.id as string;
+        return t.http.get(`${base}/reviews/${id}`).set(as(w));
+      },
+    ],
+    [
+      'GET …/change-requests/{id}/requested-reviewers',
+      'read',
+      200,
+      async (w) => t.http.get(`${await changeRequest()}/requested-reviewers`).set(as(w)),
+    ],
+    [
+      'POST …/change-requests/{id}/requested-reviewers',
+      'edit',
+      200,
+      async (w) =>
+        t.http
+          .post(`${await changeRequest()}/requested-reviewers`)
+          .set(as(w))
+          .send({ users: [users.admin.id] }),
+    ],
+    [
+      'DELETE …/requested-reviewers/{userId}',
+      'edit',
+      205,
+      async (w) => t.http.delete(`${await changeRequest()}/requested-reviewers/${users.review.id}`).set(as(w)),
       'delete',
     ],
   ];

@@ -10,19 +10,25 @@ import { CommentsService } from './application/comments.service';
 import { CommentRepository } from './domain/comment';
 import { ChangeRequestCommentsController, SpaceCommentsController } from './http/comments.controller';
 import { SqlCommentRepository } from './infrastructure/comments.repository';
+import { ReviewsService } from './application/reviews.service';
+import { ReviewRepository } from './domain/review';
+import { ReviewsController } from './http/reviews.controller';
+import { SqlReviewRepository } from './infrastructure/reviews.repository';
 
 /**
- * Change requests and comments (reviews and PDF export come with their issue). Global only to provide
+ * Change requests, comments and reviews (PDF export comes with its issue). Global only to provide
  * the content context's MergeOrigins port (a port the consuming context declares, the owner provides).
  */
 @Global()
 @Module({
   imports: [SpacesAndContentModule, OrganizationsAndTeamsModule],
-  controllers: [ChangeRequestsController, SpaceCommentsController, ChangeRequestCommentsController],
+  controllers: [ChangeRequestsController, SpaceCommentsController, ChangeRequestCommentsController, ReviewsController],
   providers: [
     ChangeRequestsService,
     CommentsService,
+    ReviewsService,
     { provide: CommentRepository, useClass: SqlCommentRepository },
+    { provide: ReviewRepository, useClass: SqlReviewRepository },
     ChangeRequestPresenter,
     { provide: ChangeRequestRepository, useClass: SqlChangeRequestRepository },
     { provide: MergeOrigins, useClass: ChangeRequestOrigins },

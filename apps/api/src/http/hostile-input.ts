@@ -62,6 +62,7 @@ const RESOURCE_OF_PARAM: Record<string, string> = {
   pageId: 'Page',
   fileId: 'File',
   revisionId: 'Revision',
+  reviewId: 'Review',
   commentId: 'Comment',
   commentReplyId: 'Reply',
 };

@@ -14,15 +14,19 @@ import {
   UnitOfWork,
   untilWritten,
 } from '@app/shared-kernel';
+import { OrganizationsService } from '@app/organizations-and-teams';
 import {
   ChangeOutcome,
   ContentChangeInput,
   ContentService,
+  documentText,
   FileNode,
+  JsonDocument,
   Space,
   SpacesService,
   spacePermissions,
 } from '@app/spaces-and-content';
+import { MergeRuleInput, ReviewRepository, unmetMergeRule } from '../domain/review';
 import {
   applyStatus,
   baseOf,
@@ -50,7 +54,33 @@ export class ChangeRequestsService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly uow: UnitOfWork,
+    private readonly reviews: ReviewRepository,
+    private readonly organizations: OrganizationsService,
   ) {}
+
+  /** The merge rules that apply to the space: its own, or the organization's when it inherits them. */
+  private async mergeRules(actor: Actor, space: Space): Promise<MergeRuleInput[]> {
+    const own = space.mergeRules;
+    const rules = own.type === 'inherit' ? (await this.organizations.get(actor, space.organizationId)).organization.mergeRules : own;
+    return rules.type === 'rules' ? rules.rules : [];
+  }
+
+  /** Refuses the merge (412, naming the rule) when a merge rule of the space is not met. */
+  private async checkMergeRules(actor: Actor, v: ChangeRequestView): Promise<void> {
+    const rules = await this.mergeRules(actor, v.space);
+    if (rules.length === 0) return;
+    const cr = v.changeRequest;
+    const description = cr.description as Partial<JsonDocument> | null;
+    const unmet = unmetMergeRule(rules, {
+      reviews: await this.reviews.current(cr.id),
+      author: cr.createdBy,
+      merger: actor.userId,
+      outdated: isOutdated(cr, v.space.revision),
+      subject: cr.subject,
+      hasDescription: !!description && Array.isArray(description.nodes) && documentText(description as JsonDocument).length > 0,
+    });
+    if (unmet) throw new PreconditionError(unmet);
+  }
 
   /** Writers of one change request, in this process (see writeChangeRequest). */
   private readonly writers = new KeyedMutex();
@@ -83,12 +113,16 @@ export class ChangeRequestsService {
     page: PageRequest,
   ) {
     const { space, role } = await this.space(actor, spaceId);
-    // Review requests and cluster links do not exist yet, so those filters match no change request.
-    if (filter.requestedReviewer !== undefined || filter.conversationsIssuesCluster !== undefined)
-      return { items: [], count: 0 } as Page<ChangeRequestView>;
+    // Links between change requests and conversation clusters do not exist yet: that filter matches none.
+    if (filter.conversationsIssuesCluster !== undefined) return { items: [], count: 0 } as Page<ChangeRequestView>;
     const result = await this.changeRequests.list(
       space.id,
-      { status: filter.status ?? 'open', creator: filter.creator, contributor: filter.contributor },
+      {
+        status: filter.status ?? 'open',
+        creator: filter.creator,
+        contributor: filter.contributor,
+        requestedReviewer: filter.requestedReviewer,
+      },
       page,
     );
     return { ...result, items: result.items.map((changeRequest) => ({ changeRequest, space, role })) } as Page<ChangeRequestView>;
@@ -207,6 +241,7 @@ export class ChangeRequestsService {
     const { revision, space } = await this.writeChangeRequest(actor, spaceId, ref, async (v) => {
       if (!spacePermissions(v.role).merge) throw new ForbiddenError('Merging needs the "edit" role on the space');
       requireWritable(v.changeRequest);
+      await this.checkMergeRules(actor, v);
       const cr = v.changeRequest;
       const outcome = await this.content.mergeIntoSpace(v.space.id, baseOf(cr), cr.revision, actor.userId, cr.id);
       if (!outcome.ok)

@@ -39,6 +39,8 @@ export interface CommentInput {
   page?: string;
   node?: string;
   tableCell?: { record: string; definition: string };
+  /** Set by a review submitted with a comment (not a request field). */
+  review?: string;
 }
 
 export interface CommentPatch {
@@ -170,6 +172,13 @@ export class CommentsService {
     return { ...result, items: await this.views(result.items, s, actor) };
   }
 
+  /** Comments of the thread by id (those not there are left out). */
+  async getMany(actor: Actor, where: Where, ids: string[]): Promise<Map<string, CommentView>> {
+    if (!ids.length) return new Map();
+    const s = await this.scope(actor, where);
+    return new Map((await this.views(await this.comments.findMany(s.thread, ids), s, actor)).map((v) => [v.comment.id, v]));
+  }
+
   async get(actor: Actor, where: Where, id: string): Promise<CommentView> {
     const s = await this.scope(actor, where);
     return this.one(actor, s, await this.found(s, id, null));
@@ -203,7 +212,13 @@ export class CommentsService {
       postedBy: actor.userId,
       postedAt: this.clock.now(),
       editedAt: null,
-      target: { page: input.page ?? null, node: input.node ?? null, tableCell: input.tableCell ?? null, revision: s.revision },
+      target: {
+        page: input.page ?? null,
+        node: input.node ?? null,
+        tableCell: input.tableCell ?? null,
+        review: input.review ?? null,
+        revision: s.revision,
+      },
       status: 'open',
       resolvedAt: null,
       resolvedBy: null,

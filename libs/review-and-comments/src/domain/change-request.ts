@@ -58,6 +58,8 @@ export interface ChangeRequestFilter {
   status: ChangeRequestStatus;
   creator?: string;
   contributor?: string;
+  /** Change requests with a pending review request to this user. */
+  requestedReviewer?: string;
 }
 
 export abstract class ChangeRequestRepository {

@@ -23,6 +23,8 @@ export interface CommentTarget {
   page: string | null;
   node: string | null;
   tableCell: { record: string; definition: string } | null;
+  /** The review the comment was posted with (a change request's review). */
+  review: string | null;
   /** The revision in which the target can be found (the space's or the change request's head when posted). */
   revision: string;
 }
@@ -73,6 +75,8 @@ export abstract class CommentRepository {
   abstract insert(comment: Comment): Promise<void>;
   /** A comment (parentId null) of the thread, or a reply of `parentId`. */
   abstract find(thread: Thread, id: string, parentId: string | null): Promise<Comment | null>;
+  /** Comments (not replies) of the thread with these ids. */
+  abstract findMany(thread: Thread, ids: string[]): Promise<Comment[]>;
   abstract list(thread: Thread, filter: CommentFilter, page: PageRequest): Promise<Page<Comment>>;
   abstract listReplies(parentId: string, page: PageRequest): Promise<Page<Comment>>;
   /** Writes what changed if the row still holds `before` (editedAt and status as the guard). */

@@ -139,6 +139,8 @@ export class CommentTargetDto {
   tableCell?: TableCellTargetDto;
   /** The change request the comment was made in */
   changeRequest?: string;
+  /** The review the comment was made with */
+  review?: string;
   page?: CommentTargetNodeDto;
   space: string;
   /** The revision in which the target can be found (the head when the comment was posted) */
@@ -220,6 +222,7 @@ export function toCommentDto(
   if (c.target.node) target.node = { id: c.target.node };
   if (c.target.tableCell) target.tableCell = c.target.tableCell;
   if (c.changeRequestId) target.changeRequest = c.changeRequestId;
+  if (c.target.review) target.review = c.target.review;
   const dto: CommentDto = {
     ...reply,
     object: 'comment',

@@ -65,6 +65,8 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
       params.push(filter.contributor);
       where += ` AND $${params.length} = ANY(contributors)`;
     }
+    if (filter.requestedReviewer)
+      where += ` AND EXISTS (SELECT 1 FROM change_request_review_requests r WHERE r.change_request_id = change_requests.id AND r.user_id = $${params.push(filter.requestedReviewer)})`;
     const keyset = { columns: ['q.number'], shape: ['int' as const], keyOf: (r: Row) => [r.number], direction: 'desc' as const };
     const result = await keysetPage<Row>(this.ds, `SELECT * FROM change_requests WHERE ${where}`, params, keyset, page);
     return mapPage(result, toDomain);

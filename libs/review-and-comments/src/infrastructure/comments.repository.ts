@@ -19,6 +19,7 @@ interface Row {
   target_node: string | null;
   target_table_record: string | null;
   target_table_definition: string | null;
+  target_review: string | null;
   target_revision: string;
   status: string;
   resolved_at: Date | null;
@@ -43,6 +44,7 @@ function toDomain(r: Row): Comment {
         r.target_table_record !== null && r.target_table_definition !== null
           ? { record: r.target_table_record, definition: r.target_table_definition }
           : null,
+      review: r.target_review,
       revision: r.target_revision,
     },
     status: r.status as Comment['status'],
@@ -68,8 +70,8 @@ export class SqlCommentRepository extends CommentRepository {
   async insert(c: Comment): Promise<void> {
     await this.db.query(
       `INSERT INTO comments (id, organization_id, space_id, change_request_id, parent_id, body_document, body_markdown, posted_by, posted_at,
-         target_page, target_node, target_table_record, target_table_definition, target_revision, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+         target_page, target_node, target_table_record, target_table_definition, target_revision, status, target_review)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
       [
         c.id,
         c.organizationId,
@@ -86,6 +88,7 @@ export class SqlCommentRepository extends CommentRepository {
         c.target.tableCell?.definition ?? null,
         c.target.revision,
         c.status,
+        c.target.review,
       ],
     );
   }
@@ -97,6 +100,14 @@ export class SqlCommentRepository extends CommentRepository {
       [id, thread.spaceId, thread.changeRequestId, parentId],
     );
     return rows.length ? toDomain(rows[0]) : null;
+  }
+
+  async findMany(thread: Thread, ids: string[]): Promise<Comment[]> {
+    const rows: Row[] = await this.db.query(
+      `SELECT * FROM comments WHERE id = ANY($1::text[]) AND space_id = $2 AND change_request_id IS NOT DISTINCT FROM $3 AND parent_id IS NULL`,
+      [ids, thread.spaceId, thread.changeRequestId],
+    );
+    return rows.map(toDomain);
   }
 
   async list(thread: Thread, filter: CommentFilter, page: PageRequest): Promise<Page<Comment>> {

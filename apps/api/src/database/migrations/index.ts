@@ -6,6 +6,7 @@ import { SearchStateConfig1764460800000 } from './1764460800000-search-state-con
 import { RevisionTreeJson1764547200000 } from './1764547200000-revision-tree-json';
 import { SsoIdentities1764633600000 } from './1764633600000-sso-identities';
 import { Comments1764720000000 } from './1764720000000-comments';
+import { Reviews1764806400000 } from './1764806400000-reviews';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   RevisionTreeJson1764547200000,
   SsoIdentities1764633600000,
   Comments1764720000000,
+  Reviews1764806400000,
 ];
