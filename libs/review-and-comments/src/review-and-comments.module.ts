@@ -13,6 +13,7 @@ import { SqlCommentRepository } from './infrastructure/comments.repository';
 import { ReviewsService } from './application/reviews.service';
 import { ReviewRepository } from './domain/review';
 import { ReviewsController } from './http/reviews.controller';
+import { OrganizationChangeRequestsController } from './http/organization-change-requests.controller';
 import { SqlReviewRepository } from './infrastructure/reviews.repository';
 
 /**
@@ -22,7 +23,13 @@ import { SqlReviewRepository } from './infrastructure/reviews.repository';
 @Global()
 @Module({
   imports: [SpacesAndContentModule, OrganizationsAndTeamsModule],
-  controllers: [ChangeRequestsController, SpaceCommentsController, ChangeRequestCommentsController, ReviewsController],
+  controllers: [
+    ChangeRequestsController,
+    OrganizationChangeRequestsController,
+    SpaceCommentsController,
+    ChangeRequestCommentsController,
+    ReviewsController,
+  ],
   providers: [
     ChangeRequestsService,
     CommentsService,

@@ -128,6 +128,51 @@ export class ChangeRequestsService {
     return { ...result, items: result.items.map((changeRequest) => ({ changeRequest, space, role })) } as Page<ChangeRequestView>;
   }
 
+  /**
+   * GET /orgs/{id}/change-requests: over the spaces the caller reads (404 for non-members), newest
+   * first. Filters on links Quire does not have (clusters, sites, topics, style guide runs) match none.
+   */
+  async listInOrganization(
+    actor: Actor,
+    organizationId: string,
+    filter: {
+      statuses?: ChangeRequestStatus[];
+      creator?: string;
+      contributor?: string;
+      requestedReviewer?: string;
+      space?: string;
+      unlinked?: boolean;
+      orderBy?: 'updatedAt' | 'createdAt';
+    },
+    page: PageRequest,
+  ): Promise<Page<ChangeRequestView>> {
+    const readable = await this.spaces.readableIds(actor, organizationId);
+    if (filter.unlinked) return { items: [], count: 0 };
+    const spaceIds = filter.space === undefined ? readable : readable.filter((id) => id === filter.space);
+    const result = await this.changeRequests.listInOrganization(
+      organizationId,
+      {
+        statuses: filter.statuses?.length ? filter.statuses : ['open'],
+        spaceIds,
+        creator: filter.creator,
+        contributor: filter.contributor,
+        requestedReviewer: filter.requestedReviewer,
+        orderBy: filter.orderBy ?? 'updatedAt',
+      },
+      page,
+    );
+    const views = await this.spaces.viewsOf(
+      actor,
+      organizationId,
+      result.items.map((cr) => cr.spaceId),
+    );
+    const items = result.items.flatMap((changeRequest) => {
+      const v = views.get(changeRequest.spaceId);
+      return v ? [{ changeRequest, space: v.space, role: v.role }] : [];
+    });
+    return { ...result, items };
+  }
+
   private requireEdit(role: Role): void {
     if (!spacePermissions(role).edit) throw new ForbiddenError('Editing content needs the "edit" role on the space');
   }

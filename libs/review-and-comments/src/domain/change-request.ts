@@ -62,8 +62,21 @@ export interface ChangeRequestFilter {
   requestedReviewer?: string;
 }
 
+/** The organization-wide list: several statuses, spaces limited to those the caller reads. */
+export interface OrganizationChangeRequestFilter extends Omit<ChangeRequestFilter, 'status'> {
+  statuses: ChangeRequestStatus[];
+  spaceIds: string[];
+  orderBy: 'updatedAt' | 'createdAt';
+}
+
 export abstract class ChangeRequestRepository {
   abstract list(spaceId: string, filter: ChangeRequestFilter, page: PageRequest): Promise<Page<ChangeRequest>>;
+  /** Newest first by `orderBy`. */
+  abstract listInOrganization(
+    organizationId: string,
+    filter: OrganizationChangeRequestFilter,
+    page: PageRequest,
+  ): Promise<Page<ChangeRequest>>;
   /** By id, or by number when `ref` is all digits. */
   abstract find(spaceId: string, ref: string): Promise<ChangeRequest | null>;
   /** Inserts with the next number of the space (numbers are never reused). */

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { Links, ListQueryDto, Satisfies, Optional } from '@app/http-kit';
 import { toUserDto, User, UserDto } from '@app/organizations-and-teams';
@@ -110,10 +111,46 @@ export class ListChangeRequestsQueryDto extends ListQueryDto {
   @Optional() @IsString() @MaxLength(100) creator?: string;
   /** Only change requests this user wrote content into */
   @Optional() @IsString() @MaxLength(100) contributor?: string;
-  /** Only change requests with a review requested from this user (reviews are not in Quire yet: none match) */
+  /** Only change requests with a pending review request to this user */
   @Optional() @IsString() @MaxLength(100) requestedReviewer?: string;
   /** Only change requests linked to this conversations issues cluster (no link exists yet: none match) */
   @Optional() @IsString() @MaxLength(100) conversationsIssuesCluster?: string;
+}
+
+const asArray = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? [value] : value);
+
+export class ListOrganizationChangeRequestsQueryDto extends ListQueryDto {
+  /** Only change requests with one of these statuses (default `open`; repeat the parameter for several) */
+  @ApiPropertyOptional({ type: [String], enum: CHANGE_REQUEST_STATUSES, default: ['open'] })
+  @Optional()
+  @Transform(asArray)
+  @IsArray()
+  @ArrayMaxSize(CHANGE_REQUEST_STATUSES.length)
+  @IsIn(CHANGE_REQUEST_STATUSES, { each: true })
+  status?: ChangeRequestStatus[];
+  /** Only change requests created by this user */
+  @Optional() @IsString() @MaxLength(100) creator?: string;
+  /** Only change requests this user wrote content into */
+  @Optional() @IsString() @MaxLength(100) contributor?: string;
+  /** Only change requests with a pending review request to this user */
+  @Optional() @IsString() @MaxLength(100) requestedReviewer?: string;
+  /** Only change requests of this space */
+  @Optional() @IsString() @MaxLength(100) space?: string;
+  /** Only change requests linked to this conversations issues cluster (no link exists yet: none match) */
+  @Optional() @IsString() @MaxLength(100) conversationsIssuesCluster?: string;
+  /** Only change requests linked to this site (no link exists: none match) */
+  @Optional() @IsString() @MaxLength(100) site?: string;
+  /** Only change requests linked to this site topic (no link exists: none match) */
+  @Optional() @IsString() @MaxLength(100) topic?: string;
+  /** Only change requests opened by this style guide run (Quire has none: none match) */
+  @Optional() @IsString() @MaxLength(100) styleguideRun?: string;
+  /** Change requests from triage: Quire has none, so both values list the same */
+  @Optional() @IsIn(['none', 'all']) finding?: 'none' | 'all';
+  /** Sort by (newest first; default `updatedAt`) */
+  @ApiPropertyOptional({ enum: ['updatedAt', 'createdAt'], default: 'updatedAt' })
+  @Optional()
+  @IsIn(['updatedAt', 'createdAt'])
+  orderBy?: 'updatedAt' | 'createdAt';
 }
 
 export class CreateChangeRequestDto {

@@ -1,7 +1,7 @@
 import { Db, keysetPage } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { mapPage, Page, PageRequest } from '@app/shared-kernel';
-import { ChangeRequest, ChangeRequestFilter, ChangeRequestRepository } from '../domain/change-request';
+import { ChangeRequest, ChangeRequestFilter, ChangeRequestRepository, OrganizationChangeRequestFilter } from '../domain/change-request';
 
 interface Row {
   id: string;
@@ -70,6 +70,27 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     const keyset = { columns: ['q.number'], shape: ['int' as const], keyOf: (r: Row) => [r.number], direction: 'desc' as const };
     const result = await keysetPage<Row>(this.ds, `SELECT * FROM change_requests WHERE ${where}`, params, keyset, page);
     return mapPage(result, toDomain);
+  }
+
+  async listInOrganization(
+    organizationId: string,
+    filter: OrganizationChangeRequestFilter,
+    page: PageRequest,
+  ): Promise<Page<ChangeRequest>> {
+    const params: unknown[] = [organizationId, filter.spaceIds, filter.statuses];
+    let where = 'organization_id = $1 AND space_id = ANY($2::text[]) AND status = ANY($3::text[])';
+    if (filter.creator) where += ` AND created_by = $${params.push(filter.creator)}`;
+    if (filter.contributor) where += ` AND $${params.push(filter.contributor)} = ANY(contributors)`;
+    if (filter.requestedReviewer)
+      where += ` AND EXISTS (SELECT 1 FROM change_request_review_requests r WHERE r.change_request_id = change_requests.id AND r.user_id = $${params.push(filter.requestedReviewer)})`;
+    const column = filter.orderBy === 'createdAt' ? 'created_at' : 'updated_at';
+    const keyset = {
+      columns: [`q.${column}`, 'q.id'],
+      shape: ['timestamp' as const, 'text' as const],
+      keyOf: (r: Row) => [(filter.orderBy === 'createdAt' ? r.created_at : r.updated_at).toISOString(), r.id],
+      direction: 'desc' as const,
+    };
+    return mapPage(await keysetPage<Row>(this.ds, `SELECT * FROM change_requests WHERE ${where}`, params, keyset, page), toDomain);
   }
 
   async find(spaceId: string, ref: string): Promise<ChangeRequest | null> {

@@ -81,6 +81,25 @@ export class SpacesService {
     return { space, tree, role: await this.access.spaceRole(space, actor, tree) };
   }
 
+  /**
+   * The spaces of an organization the caller can read, as ids (for organization-wide lists of what
+   * lives in spaces); 404 for non-members. Every member reads every live space today.
+   */
+  async readableIds(actor: Actor, organizationId: string): Promise<string[]> {
+    await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
+    return this.spaces.liveIds(organizationId);
+  }
+
+  /** These live spaces of the organization with the caller's role on each (those gone are left out). */
+  async viewsOf(actor: Actor, organizationId: string, ids: string[]): Promise<Map<string, SpaceView>> {
+    const member = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
+    const [spaces, tree] = await Promise.all([
+      this.spaces.findLive(organizationId, [...new Set(ids)]),
+      this.collections.tree(organizationId),
+    ]);
+    return new Map(spaces.map((space) => [space.id, { space, role: roleIn(member, space, tree) }]));
+  }
+
   async listInOrganization(actor: Actor, organizationId: string, page: PageRequest): Promise<Page<SpaceView>> {
     const member = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
     const [result, tree] = await Promise.all([this.spaces.listByOrganization(organizationId, page), this.collections.tree(organizationId)]);

@@ -142,6 +142,10 @@ export abstract class SpaceRepository {
    * writer got there first (read again). The revision and counters never move here.
    */
   abstract update(before: Space, after: Space): Promise<boolean>;
+  /** Ids of the live spaces of an organization. */
+  abstract liveIds(organizationId: string): Promise<string[]>;
+  /** Live spaces of an organization with these ids. */
+  abstract findLive(organizationId: string, ids: string[]): Promise<Space[]>;
   /** Live spaces of an organization, ordered by (createdAt, id). */
   abstract listByOrganization(organizationId: string, page: PageRequest): Promise<Page<Space>>;
   /** Live spaces of an organization, ordered by (createdAt, id) descending. */

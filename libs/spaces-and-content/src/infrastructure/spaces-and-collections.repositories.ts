@@ -175,6 +175,24 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
     };
     return updateChanged(this.rows, { id: before.id }, own(before), own(after), ['organizationId', 'deletedAt']);
   }
+  async liveIds(organizationId: string): Promise<string[]> {
+    const rows = await this.dataSource.namedQuery<{ id: string }>(
+      'live_space_ids',
+      'SELECT id FROM spaces WHERE organization_id = $1 AND deleted_at IS NULL',
+      [organizationId],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async findLive(organizationId: string, ids: string[]): Promise<Space[]> {
+    if (!ids.length) return [];
+    const rows: SpaceRow[] = await this.dataSource.query(
+      `SELECT ${SPACE_COLUMNS} FROM spaces WHERE organization_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL`,
+      [organizationId, ids],
+    );
+    return rows.map(spaceToDomain);
+  }
+
   listByOrganization(organizationId: string, page: PageRequest): Promise<Page<Space>> {
     return this.spacePage(
       `SELECT ${SPACE_COLUMNS} FROM spaces WHERE organization_id = $1 AND deleted_at IS NULL`,

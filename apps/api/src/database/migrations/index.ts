@@ -7,6 +7,7 @@ import { RevisionTreeJson1764547200000 } from './1764547200000-revision-tree-jso
 import { SsoIdentities1764633600000 } from './1764633600000-sso-identities';
 import { Comments1764720000000 } from './1764720000000-comments';
 import { Reviews1764806400000 } from './1764806400000-reviews';
+import { OrganizationChangeRequests1764892800000 } from './1764892800000-organization-change-requests';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   SsoIdentities1764633600000,
   Comments1764720000000,
   Reviews1764806400000,
+  OrganizationChangeRequests1764892800000,
 ];

@@ -1,0 +1,47 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Actor } from '@app/shared-kernel';
+import { ApiStandardErrors, CurrentActor, ListOf, listEnvelope, Links, RequestLinks } from '@app/http-kit';
+import { ChangeRequestsService } from '../application/change-requests.service';
+import { ChangeRequestPresenter } from './change-request-presenter';
+import { ChangeRequestDto, ListOrganizationChangeRequestsQueryDto } from './change-request.dto';
+
+@ApiTags('change-requests')
+@ApiStandardErrors()
+@Controller('orgs/:organizationId/change-requests')
+export class OrganizationChangeRequestsController {
+  constructor(
+    private readonly changeRequests: ChangeRequestsService,
+    private readonly presenter: ChangeRequestPresenter,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listChangeRequestsForOrganization',
+    summary: "List the change requests of the organization's spaces the caller can read (open by default, most recently updated first)",
+  })
+  @ApiOkResponse({ type: ListOf(ChangeRequestDto) })
+  async list(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Query() q: ListOrganizationChangeRequestsQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    const page = await this.changeRequests.listInOrganization(
+      actor,
+      organizationId,
+      {
+        statuses: q.status,
+        creator: q.creator,
+        contributor: q.contributor,
+        requestedReviewer: q.requestedReviewer,
+        space: q.space,
+        unlinked: [q.conversationsIssuesCluster, q.site, q.topic, q.styleguideRun].some((x) => x !== undefined),
+        orderBy: q.orderBy,
+      },
+      q.toPageRequest(),
+    );
+    const users = await this.presenter.users(page.items);
+    return listEnvelope(page, (v) => this.presenter.dtoWith(v, users, links));
+  }
+}
