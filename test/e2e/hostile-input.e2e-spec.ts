@@ -215,7 +215,9 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     ];
     let lists = 0;
     for (const r of routes.filter(
-      (x) => x.method === 'get' && (x.op.parameters ?? []).some((p) => p.in === 'query' && p.name === 'page'),
+      // Lists take `page` and `limit` (getChangeRequestPDF's `page` is a page id, not a cursor).
+      (x) =>
+        x.method === 'get' && ['page', 'limit'].every((name) => (x.op.parameters ?? []).some((p) => p.in === 'query' && p.name === name)),
     )) {
       const query = r.path.endsWith('/search') ? 'query=searchable&' : '';
       const routeIds = { ...ids, commentId: r.path.includes('/change-requests/') ? commentIds.changeRequest : commentIds.space };

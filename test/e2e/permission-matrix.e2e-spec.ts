@@ -336,6 +336,7 @@ describe('permission matrix', () => {
       async (w) => t.http.delete((await comment('change-request')).path).set(as(w)),
       'delete',
     ],
+    ['GET …/change-requests/{id}/pdf', 'read', 200, async (w) => t.http.get(`${await changeRequest()}/pdf`).set(as(w))],
     ['GET /orgs/{id}/change-requests', 'read', 200, async (w) => t.http.get(`/v1/orgs/${orgId}/change-requests`).set(as(w))],
     ['GET …/change-requests/{id}/reviews', 'read', 200, async (w) => t.http.get(`${await changeRequest()}/reviews`).set(as(w))],
     [

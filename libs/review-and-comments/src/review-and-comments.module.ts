@@ -15,9 +15,12 @@ import { ReviewRepository } from './domain/review';
 import { ReviewsController } from './http/reviews.controller';
 import { OrganizationChangeRequestsController } from './http/organization-change-requests.controller';
 import { SqlReviewRepository } from './infrastructure/reviews.repository';
+import { ExportsService } from './application/exports.service';
+import { PdfRenderer } from './domain/export';
+import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
 
 /**
- * Change requests, comments and reviews (PDF export comes with its issue). Global only to provide
+ * Change requests, comments, reviews and PDF exports. Global only to provide
  * the content context's MergeOrigins port (a port the consuming context declares, the owner provides).
  */
 @Global()
@@ -34,6 +37,8 @@ import { SqlReviewRepository } from './infrastructure/reviews.repository';
     ChangeRequestsService,
     CommentsService,
     ReviewsService,
+    ExportsService,
+    { provide: PdfRenderer, useClass: PdfkitRenderer },
     { provide: CommentRepository, useClass: SqlCommentRepository },
     { provide: ReviewRepository, useClass: SqlReviewRepository },
     ChangeRequestPresenter,

@@ -1,7 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { Links, ListQueryDto, Satisfies, Optional } from '@app/http-kit';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
+import { Links, ListQueryDto, Satisfies, Optional, toStrictBool } from '@app/http-kit';
 import { toUserDto, User, UserDto } from '@app/organizations-and-teams';
 import type { ContentChangeInput } from '@app/spaces-and-content';
 import { CHANGE_REQUEST_STATUSES, ChangeRequest, ChangeRequestStatus, SUBJECT_MAX } from '../domain/change-request';
@@ -151,6 +162,18 @@ export class ListOrganizationChangeRequestsQueryDto extends ListQueryDto {
   @Optional()
   @IsIn(['updatedAt', 'createdAt'])
   orderBy?: 'updatedAt' | 'createdAt';
+}
+
+export class PdfQueryDto {
+  /** Export only the given page (needs `page`) */
+  @Optional() @Transform(toStrictBool) @IsBoolean() only?: boolean;
+  /** The page to export (with its subpages unless `only`) */
+  @Optional() @IsString() @MaxLength(200) page?: string;
+}
+
+export class PdfUrlDto {
+  /** Temporary URL of the PDF (valid for one hour) */
+  url: string;
 }
 
 export class CreateChangeRequestDto {

@@ -26,6 +26,7 @@ import {
   RevisionScope,
 } from '@app/spaces-and-content';
 import { ChangeRequestsService } from '../application/change-requests.service';
+import { ExportsService } from '../application/exports.service';
 import { baseOf } from '../domain/change-request';
 import { ChangeRequestPresenter } from './change-request-presenter';
 import {
@@ -35,6 +36,8 @@ import {
   CreateChangeRequestDto,
   ListChangeRequestsQueryDto,
   MergeResultDto,
+  PdfQueryDto,
+  PdfUrlDto,
   UpdateChangeRequestDto,
   UpdateResultDto,
 } from './change-request.dto';
@@ -49,6 +52,7 @@ export class ChangeRequestsController {
     private readonly reader: RevisionReader,
     private readonly filesService: FilesService,
     private readonly clock: Clock,
+    private readonly exports: ExportsService,
   ) {}
 
   /** A change request's head revision, addressed as its content (`/s/{space}/~/changes/{number}`). */
@@ -128,6 +132,22 @@ export class ChangeRequestsController {
     @RequestLinks() links: Links,
   ) {
     return this.presenter.dto(await this.changeRequests.update(actor, spaceId, ref, body), links);
+  }
+
+  @Get(':changeRequestId/pdf')
+  @ApiOperation({
+    operationId: 'getChangeRequestPDF',
+    summary: "A temporary URL (1 hour) of the change request's content as PDF; `page` (with subpages) or `page` alone with `only`",
+  })
+  @ApiOkResponse({ type: PdfUrlDto })
+  async pdf(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Query() q: PdfQueryDto,
+    @RequestLinks() links: Links,
+  ): Promise<PdfUrlDto> {
+    return { url: links.api(await this.exports.changeRequestPdf(actor, spaceId, ref, q)) };
   }
 
   @Post(':changeRequestId/merge')

@@ -114,6 +114,45 @@ export class ContentService {
     return { revision, node: found.node, path: found.path, document: found.node.document ? (docs.get(found.node.document) ?? null) : null };
   }
 
+  /**
+   * The pages of a revision in reading order (depth first), with their bodies and depth, for an
+   * export: all of them, or `pageId` with its subpages, or `pageId` alone (`only`). 404 for an unknown page.
+   */
+  async exportPages(
+    space: Space,
+    revisionId: string,
+    pageId?: string,
+    only = false,
+  ): Promise<{ revision: Revision; pages: { id: string; title: string; depth: number; document: JsonDocument | null }[] }> {
+    const revision = await this.revision(space.id, revisionId);
+    let roots = revision.tree;
+    if (pageId !== undefined) {
+      const found = locate(revision.tree, pageId);
+      if (!found) throw new NotFoundError('Page', pageId);
+      roots = [only ? { ...found.node, pages: [] } : found.node];
+    }
+    const nodes: { node: PageNode; depth: number }[] = [];
+    const visit = (list: PageNode[], depth: number) =>
+      list.forEach((node) => {
+        nodes.push({ node, depth });
+        visit(node.pages, depth + 1);
+      });
+    visit(roots, 0);
+    const docs = await this.revisions.documents(
+      space.organizationId,
+      nodes.flatMap(({ node }) => (node.document ? [node.document] : [])),
+    );
+    return {
+      revision,
+      pages: nodes.map(({ node, depth }) => ({
+        id: node.id,
+        title: node.title,
+        depth,
+        document: node.document ? (docs.get(node.document) ?? null) : null,
+      })),
+    };
+  }
+
   async documents(organizationId: string, hashes: string[]): Promise<Map<string, JsonDocument>> {
     return this.revisions.documents(organizationId, hashes);
   }

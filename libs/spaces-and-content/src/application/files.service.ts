@@ -229,6 +229,11 @@ export class FilesService {
     return `/files/${organizationId}/${file.hash}?${q.toString()}`;
   }
 
+  /** The stored bytes of a file (null when gone). */
+  bytes(organizationId: string, hash: string): Promise<Buffer | null> {
+    return this.storage.get(organizationId, hash);
+  }
+
   /** The bytes for a download URL; null when the signature is wrong, it expired, or the file is gone. */
   async download(
     organizationId: string,
