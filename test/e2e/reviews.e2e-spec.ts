@@ -1,3 +1,4 @@
+import { DomainEvent, DomainEvents } from '@app/shared-kernel';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 
@@ -225,6 +226,54 @@ describe('reviews, review requests and merge rules of change requests', () => {
         .set(admin.auth)
         .send({ mergeRules: { type: 'none' } })
         .expect(200);
+    }
+  });
+
+  it('publishes domain events after each write commits (change request, comment, reply, resolve, review, status, merge); none for refused writes', async () => {
+    const seen: DomainEvent[] = [];
+    const off = t.app.get(DomainEvents).subscribe((e) => {
+      seen.push(e);
+    });
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+    try {
+      const s = await space({ type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review' }] });
+      const cr = await changeRequest(s);
+      const base = `/v1/spaces/${s}/change-requests/${cr.id}`;
+      const comment = (
+        await t.http
+          .post(`${base}/comments`)
+          .set(commenter.auth)
+          .send({ body: { markdown: 'Hm' } })
+          .expect(200)
+      ).body;
+      await t.http
+        .post(`${base}/comments/${comment.id}/replies`)
+        .set(editor.auth)
+        .send({ body: { markdown: 'Fixed' } })
+        .expect(200);
+      await t.http.put(`${base}/comments/${comment.id}`).set(editor.auth).send({ resolved: true }).expect(200);
+      expectError(await merge(s, cr.id, editor), 412);
+      await t.http.patch(base).set(editor.auth).send({ status: 'draft' }).expect(200);
+      await t.http.patch(base).set(editor.auth).send({ status: 'open' }).expect(200);
+      const r = (await review(s, cr.id, reviewer, { status: 'approved' }).expect(201)).body;
+      await merge(s, cr.id, editor).expect(200);
+      await settle();
+      const mine = seen.filter((e) => e.data.changeRequestId === cr.id);
+      expect(mine.map((e) => [e.type, e.actor, e.data.from ?? null, e.data.to ?? null])).toEqual([
+        ['change-request.created', editor.id, null, 'open'],
+        ['comment.created', commenter.id, null, null],
+        ['comment.replied', editor.id, null, null],
+        ['comment.resolved', editor.id, null, null],
+        ['change-request.status-changed', editor.id, 'open', 'draft'],
+        ['change-request.status-changed', editor.id, 'draft', 'open'],
+        ['review.submitted', reviewer.id, null, null],
+        ['change-request.status-changed', editor.id, 'open', 'merged'],
+      ]);
+      expect(mine.every((e) => e.organizationId === orgId && e.data.spaceId === s)).toBe(true);
+      expect(mine[1].data.commentId).toBe(comment.id);
+      expect(mine[6].data).toMatchObject({ reviewId: r.id, status: 'approved' });
+    } finally {
+      off();
     }
   });
 });

@@ -1,8 +1,8 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessCacheSettings, OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
-import { Clock, IdGenerator, RandomIdGenerator, SystemClock } from '@app/shared-kernel';
+import { Clock, DomainEvents, IdGenerator, InProcessDomainEvents, RandomIdGenerator, SystemClock } from '@app/shared-kernel';
 import { FilesSettings, FileStorageDirectory, ReadCacheSettings, SearchSettings, SpacesAndContentModule } from '@app/spaces-and-content';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -28,6 +28,15 @@ export class CoreModule {
       module: CoreModule,
       providers: [
         { provide: Clock, useClass: SystemClock },
+        {
+          provide: DomainEvents,
+          useFactory: () => {
+            const logger = new Logger('DomainEvents');
+            return new InProcessDomainEvents((e, event) =>
+              logger.error(`a handler of ${event.type} failed: ${e instanceof Error ? e.message : String(e)}`),
+            );
+          },
+        },
         { provide: IdGenerator, useClass: RandomIdGenerator },
         {
           provide: AccessCacheSettings,
@@ -51,6 +60,7 @@ export class CoreModule {
       ],
       exports: [
         Clock,
+        DomainEvents,
         IdGenerator,
         AccessCacheSettings,
         QUIRE_CONFIG,

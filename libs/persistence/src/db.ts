@@ -8,6 +8,7 @@ import { UnitOfWork } from '@app/shared-kernel';
 interface Ambient {
   manager: EntityManager;
   undo: (() => Promise<void>)[];
+  committed: (() => void)[];
 }
 
 const ambient = new AsyncLocalStorage<Ambient>();
@@ -51,9 +52,10 @@ export class Db {
   async transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     const current = ambient.getStore();
     if (current) return work(current.manager);
-    const store: Ambient = { manager: this.ds.manager, undo: [] };
+    const store: Ambient = { manager: this.ds.manager, undo: [], committed: [] };
+    let result: T;
     try {
-      return await this.ds.transaction((em) => {
+      result = await this.ds.transaction((em) => {
         store.manager = em;
         return ambient.run(store, () => work(em));
       });
@@ -66,6 +68,21 @@ export class Db {
       }
       throw e;
     }
+    for (const then of store.committed) {
+      try {
+        then();
+      } catch (e) {
+        this.logger.error(`an after-commit action failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    return result;
+  }
+
+  /** See UnitOfWork.afterCommit. */
+  afterCommit(then: () => void): void {
+    const store = ambient.getStore();
+    if (store) store.committed.push(then);
+    else then();
   }
 
   /** See UnitOfWork.onRollback. */
@@ -189,6 +206,9 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   }
   onRollback(undo: () => Promise<void>): void {
     this.db.onRollback(undo);
+  }
+  afterCommit(then: () => void): void {
+    this.db.afterCommit(then);
   }
 }
 

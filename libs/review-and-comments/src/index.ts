@@ -1,5 +1,7 @@
 // The public surface of the review-and-comments context. Other contexts import only this file.
 export { ReviewAndCommentsModule } from './review-and-comments.module';
+export { REVIEW_EVENT_TYPES } from './application/review-events';
+export type { ReviewEventType } from './application/review-events';
 export { ChangeRequestsService } from './application/change-requests.service';
 // The port itself, for tests that intercept a write (other contexts use ChangeRequestsService).
 export { ChangeRequestRepository } from './domain/change-request';

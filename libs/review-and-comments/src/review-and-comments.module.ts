@@ -16,6 +16,7 @@ import { ReviewsController } from './http/reviews.controller';
 import { OrganizationChangeRequestsController } from './http/organization-change-requests.controller';
 import { SqlReviewRepository } from './infrastructure/reviews.repository';
 import { ExportsService } from './application/exports.service';
+import { ReviewEvents } from './application/review-events';
 import { PdfRenderer } from './domain/export';
 import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
 
@@ -38,6 +39,7 @@ import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
     CommentsService,
     ReviewsService,
     ExportsService,
+    ReviewEvents,
     { provide: PdfRenderer, useClass: PdfkitRenderer },
     { provide: CommentRepository, useClass: SqlCommentRepository },
     { provide: ReviewRepository, useClass: SqlReviewRepository },

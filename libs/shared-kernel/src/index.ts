@@ -9,3 +9,4 @@ export * from './ttl-cache';
 export * from './semaphore';
 export * from './unit-of-work';
 export * from './byte-cache';
+export * from './events';

@@ -10,6 +10,11 @@ export abstract class UnitOfWork {
    * current unit of work: it runs if the unit rolls back. Outside a unit of work it never runs.
    */
   abstract onRollback(undo: () => Promise<void>): void;
+  /**
+   * Runs `then` once the current unit of work has committed (the outermost one, when nested); never if
+   * it rolls back. Outside a unit of work it runs at once. For telling others (domain events).
+   */
+  abstract afterCommit(then: () => void): void;
 }
 
 /** For unit specs with in-memory fakes: runs the work as it is. */
@@ -18,4 +23,7 @@ export class ImmediateUnitOfWork extends UnitOfWork {
     return work();
   }
   onRollback(): void {}
+  afterCommit(then: () => void): void {
+    then();
+  }
 }

@@ -27,6 +27,7 @@ import {
   spacePermissions,
 } from '@app/spaces-and-content';
 import { MergeRuleInput, ReviewRepository, unmetMergeRule } from '../domain/review';
+import { ReviewEvents } from './review-events';
 import {
   applyStatus,
   baseOf,
@@ -56,7 +57,13 @@ export class ChangeRequestsService {
     private readonly uow: UnitOfWork,
     private readonly reviews: ReviewRepository,
     private readonly organizations: OrganizationsService,
+    private readonly events: ReviewEvents,
   ) {}
+
+  private statusChanged(actor: Actor, cr: ChangeRequest, from: ChangeRequestStatus | null, to: ChangeRequestStatus): void {
+    const data = { spaceId: cr.spaceId, changeRequestId: cr.id, number: cr.number, from, to };
+    this.events.publish(from === null ? 'change-request.created' : 'change-request.status-changed', cr.organizationId, actor.userId, data);
+  }
 
   /** The merge rules that apply to the space: its own, or the organization's when it inherits them. */
   private async mergeRules(actor: Actor, space: Space): Promise<MergeRuleInput[]> {
@@ -209,6 +216,7 @@ export class ChangeRequestsService {
       contributors: [],
     });
     await this.refreshCounters(space.id);
+    this.statusChanged(actor, changeRequest, null, changeRequest.status);
     return { changeRequest, space: (await this.spaces.get(actor, spaceId)).space, role };
   }
 
@@ -229,6 +237,7 @@ export class ChangeRequestsService {
       return (await this.changeRequests.updateFields(v.changeRequest, next)) ? { v, next } : undefined;
     }, 'The change request');
     if (patch.status !== undefined) await this.refreshCounters(v.space.id);
+    if (next.status !== v.changeRequest.status) this.statusChanged(actor, next, v.changeRequest.status, next.status);
     return { ...v, changeRequest: next, space: (await this.spaces.get(actor, spaceId)).space };
   }
 
@@ -294,6 +303,7 @@ export class ChangeRequestsService {
       if (!(await this.changeRequests.markMerged(cr.id, outcome.revision!.id, actor.userId, this.clock.now()))) {
         throw new ConflictError(`Change request #${cr.number} was merged or closed meanwhile`);
       }
+      this.statusChanged(actor, cr, cr.status, 'merged');
       return { revision: outcome.revision!.id, space: v.space.id };
     });
     await this.content.refreshSearch(space);

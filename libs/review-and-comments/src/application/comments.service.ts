@@ -27,6 +27,7 @@ import {
   withResolved,
 } from '../domain/comment';
 import { ChangeRequestsService } from './change-requests.service';
+import { ReviewEvents } from './review-events';
 
 /** A comment's body as written: the markdown form, or the JSON document form (official `Document`). */
 export interface BodyInput {
@@ -92,6 +93,7 @@ export class CommentsService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly uow: UnitOfWork,
+    private readonly events: ReviewEvents,
   ) {}
 
   private async scope(actor: Actor, where: Where): Promise<Scope> {
@@ -225,6 +227,11 @@ export class CommentsService {
     };
     await this.comments.insert(comment);
     await this.recount(s.thread);
+    this.events.publish('comment.created', comment.organizationId, actor.userId, {
+      spaceId: comment.spaceId,
+      changeRequestId: comment.changeRequestId,
+      commentId: comment.id,
+    });
     return this.one(actor, s, comment);
   }
 
@@ -253,7 +260,14 @@ export class CommentsService {
     }, 'The comment');
     if (patch.addedReactions?.length || patch.removedReactions?.length)
       await this.comments.react(id, actor.userId, patch.addedReactions ?? [], patch.removedReactions ?? [], this.clock.now());
-    if (after.status !== before.status) await this.recount(s.thread);
+    if (after.status !== before.status) {
+      await this.recount(s.thread);
+      this.events.publish(after.status === 'resolved' ? 'comment.resolved' : 'comment.reopened', after.organizationId, actor.userId, {
+        spaceId: after.spaceId,
+        changeRequestId: after.changeRequestId,
+        commentId: after.id,
+      });
+    }
     return this.one(actor, s, after);
   }
 
@@ -306,6 +320,12 @@ export class CommentsService {
       resolvedBy: null,
     };
     await this.comments.insert(reply);
+    this.events.publish('comment.replied', reply.organizationId, actor.userId, {
+      spaceId: reply.spaceId,
+      changeRequestId: reply.changeRequestId,
+      commentId: parent.id,
+      replyId: reply.id,
+    });
     return this.one(actor, s, reply);
   }
 }

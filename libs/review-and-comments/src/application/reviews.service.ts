@@ -16,6 +16,7 @@ import { SpacesService } from '@app/spaces-and-content';
 import { Review, ReviewRepository, ReviewRequest, ReviewStatus } from '../domain/review';
 import { ChangeRequestsService, ChangeRequestView } from './change-requests.service';
 import { BodyInput, CommentsService, CommentView } from './comments.service';
+import { ReviewEvents } from './review-events';
 
 export interface ReviewView {
   review: Review;
@@ -35,6 +36,7 @@ export class ReviewsService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly uow: UnitOfWork,
+    private readonly events: ReviewEvents,
   ) {}
 
   private async withComments(actor: Actor, v: ChangeRequestView, reviews: Review[]): Promise<ReviewView[]> {
@@ -95,6 +97,12 @@ export class ReviewsService {
         updatedAt: now,
       };
       await this.reviews.insert(review);
+      this.events.publish('review.submitted', review.organizationId, actor.userId, {
+        spaceId: review.spaceId,
+        changeRequestId: review.changeRequestId,
+        reviewId: review.id,
+        status: review.status,
+      });
       return review;
     });
     return (await this.withComments(actor, v, [review]))[0];

@@ -1,0 +1,77 @@
+import { DataSource } from 'typeorm';
+import { createTestDatabase } from '../../../../test/support/database';
+import { Db, TypeOrmUnitOfWork } from '..';
+
+/** The unit of work on a real PostgreSQL: after-commit actions run after the commit, and never on rollback. */
+describe('TypeOrmUnitOfWork (PostgreSQL)', () => {
+  let db: { url: string; drop(): Promise<void> };
+  let ds: DataSource;
+  let d: Db;
+  let uow: TypeOrmUnitOfWork;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = new DataSource({ type: 'postgres', url: db.url, entities: [] });
+    await ds.initialize();
+    d = new Db(ds);
+    uow = new TypeOrmUnitOfWork(d);
+    await d.query('CREATE TABLE uow_probe (n int)');
+  });
+  afterAll(async () => {
+    await ds.destroy();
+    await db.drop();
+  });
+
+  const committedRows = async () => {
+    // Read on another connection than the unit's: only committed rows are visible there.
+    const other = new DataSource({ type: 'postgres', url: db.url, entities: [] });
+    await other.initialize();
+    try {
+      const rows = await other.query<{ n: number }[]>('SELECT count(*)::int AS n FROM uow_probe');
+      return rows[0].n;
+    } finally {
+      await other.destroy();
+    }
+  };
+
+  it('runs after-commit actions once the outermost unit committed, in order; the rows are visible to others then', async () => {
+    const seen: string[] = [];
+    await uow.run(async () => {
+      await d.query('INSERT INTO uow_probe VALUES (1)');
+      uow.afterCommit(() => seen.push('outer'));
+      await uow.run(async () => {
+        uow.afterCommit(() => seen.push('nested'));
+      });
+      expect(seen).toEqual([]);
+    });
+    expect(seen).toEqual(['outer', 'nested']);
+    expect(await committedRows()).toBe(1);
+  });
+
+  it('never runs them when the unit rolls back', async () => {
+    const seen: string[] = [];
+    await expect(
+      uow.run(async () => {
+        await d.query('INSERT INTO uow_probe VALUES (2)');
+        uow.afterCommit(() => seen.push('told'));
+        throw new Error('failure part-way');
+      }),
+    ).rejects.toThrow('failure part-way');
+    expect(seen).toEqual([]);
+    expect(await committedRows()).toBe(1);
+  });
+
+  it('runs them at once outside a unit of work; a failing action does not fail the committed unit', async () => {
+    let ran = false;
+    uow.afterCommit(() => (ran = true));
+    expect(ran).toBe(true);
+    await expect(
+      uow.run(async () => {
+        uow.afterCommit(() => {
+          throw new Error('listener failed');
+        });
+        return 'done';
+      }),
+    ).resolves.toBe('done');
+  });
+});

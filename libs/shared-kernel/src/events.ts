@@ -1,0 +1,49 @@
+/**
+ * Domain events: what happened in a context, told to whoever listens in this process (webhooks and
+ * audit later), without the listeners depending on the context that publishes. Publishers pass the
+ * event to `UnitOfWork.afterCommit`, so nothing is told about writes that rolled back.
+ */
+export interface DomainEvent {
+  /** `<aggregate>.<what happened>`, e.g. `comment.created`, `change-request.status-changed`. */
+  type: string;
+  organizationId: string;
+  occurredAt: Date;
+  /** Who caused it (a user id), when a user did. */
+  actor: string | null;
+  /** Ids and values that say what happened (plain JSON). */
+  data: Record<string, unknown>;
+}
+
+export type DomainEventHandler = (event: DomainEvent) => void | Promise<void>;
+
+export abstract class DomainEvents {
+  abstract publish(event: DomainEvent): void;
+  /** Subscribes to every event; returns the unsubscribe function. */
+  abstract subscribe(handler: DomainEventHandler): () => void;
+}
+
+/**
+ * The in-process bus: handlers run after the publisher's call returns (a microtask later), each on its
+ * own; a failing handler is reported to `onError` and does not affect the publisher or the others.
+ */
+export class InProcessDomainEvents extends DomainEvents {
+  private readonly handlers = new Set<DomainEventHandler>();
+
+  constructor(private readonly onError: (error: unknown, event: DomainEvent) => void = () => undefined) {
+    super();
+  }
+
+  publish(event: DomainEvent): void {
+    for (const handler of this.handlers)
+      queueMicrotask(() => {
+        Promise.resolve()
+          .then(() => handler(event))
+          .catch((e: unknown) => this.onError(e, event));
+      });
+  }
+
+  subscribe(handler: DomainEventHandler): () => void {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+}
