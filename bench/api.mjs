@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 const { freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 
 /** Starts an API process (extra environment on top of the bench defaults); returns its URL and process. */
-export async function startApi({ databaseUrl, dataDir, token, extra = {} }) {
+export async function startApi({ databaseUrl, dataDir, token, extra = {}, nodeArgs = [] }) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/apps/api/src/main.js'], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -30,10 +30,13 @@ export async function startApi({ databaseUrl, dataDir, token, extra = {} }) {
   return { url, child };
 }
 
-/** A starter bound to one bench database: each process it starts is added to `children` (stopped at the end). */
+/**
+ * A starter bound to one bench database: each process it starts is added to `children` (stopped at the
+ * end). `nodeArgs` go to node itself (e.g. `--cpu-prof --cpu-prof-dir=…` to profile the API).
+ */
 export function apiStarter({ databaseUrl, dataDir, token, children }) {
-  return async (extra = {}) => {
-    const api = await startApi({ databaseUrl, dataDir, token, extra });
+  return async (extra = {}, nodeArgs = []) => {
+    const api = await startApi({ databaseUrl, dataDir, token, extra, nodeArgs });
     children.push(api.child);
     return api;
   };

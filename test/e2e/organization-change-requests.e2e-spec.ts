@@ -1,3 +1,5 @@
+import { Db } from '@app/persistence';
+import { SpacesService } from '@app/spaces-and-content';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 
@@ -100,5 +102,43 @@ describe('GET /orgs/{id}/change-requests (listChangeRequestsForOrganization)', (
     const theirs = (await t.http.get(`/v1/orgs/${otherOrg}/change-requests`).set(outsider.auth).expect(200)).body;
     expect(theirs.items.map((c: { subject: string }) => c.subject)).toEqual(['foreign']);
     expectError(await t.http.get(`/v1/orgs/${otherOrg}/change-requests`).set(reviewer.auth), 404);
+  });
+
+  it('follows the spaces: a restored space brings its change requests back, a transfer takes them (and their comments) along, a purge removes them', async () => {
+    const restored = await space(orgId, admin);
+    await create(restored, admin, 'restored');
+    const moving = await space(orgId, admin);
+    const moved = await create(moving, admin, 'moved');
+    const comment = (
+      await t.http
+        .post(`/v1/spaces/${moving}/change-requests/${moved}/comments`)
+        .set(admin.auth)
+        .send({ body: { markdown: 'c' } })
+        .expect(200)
+    ).body;
+    await t.http.delete(`/v1/spaces/${restored}`).set(admin.auth).expect(205);
+    expect(await list(`?space=${restored}`)).toEqual([]);
+    await t.http.post(`/v1/spaces/${restored}/restore`).set(admin.auth).expect(200);
+    expect(await list(`?space=${restored}`)).toEqual(['restored']);
+
+    await t.member(otherOrg, admin, 'admin');
+    await t.http.post(`/v1/spaces/${moving}/transfer`).set(admin.auth).send({ organization: otherOrg }).expect(200);
+    expect(await list(`?space=${moving}`)).toEqual([]);
+    const there = (await t.http.get(`/v1/orgs/${otherOrg}/change-requests?space=${moving}`).set(outsider.auth).expect(200)).body;
+    expect(there.items.map((c: { id: string }) => c.id)).toEqual([moved]);
+    await t.http.get(`/v1/spaces/${moving}/change-requests/${moved}/comments/${comment.id}`).set(outsider.auth).expect(200);
+
+    await t.http.delete(`/v1/spaces/${restored}`).set(admin.auth).expect(205);
+    t.clock.advance(8 * 24 * 3600_000);
+    try {
+      expect(await t.app.get(SpacesService).purgeExpired()).toBeGreaterThanOrEqual(1);
+    } finally {
+      t.clock.advance(-8 * 24 * 3600_000);
+    }
+    expect(await list('?status=open&status=draft&status=archived&status=merged')).not.toContain('restored');
+    const rows: { n: number }[] = await t.app
+      .get(Db)
+      .query('SELECT count(*)::int AS n FROM change_requests WHERE space_id = $1', [restored]);
+    expect(rows[0].n).toBe(0);
   });
 });

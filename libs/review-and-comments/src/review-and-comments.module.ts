@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
-import { MergeOrigins, SpacesAndContentModule } from '@app/spaces-and-content';
+import { MergeOrigins, SpaceLifecycle, SpacesAndContentModule } from '@app/spaces-and-content';
+import { ReviewSpaceLifecycle } from './infrastructure/space-lifecycle.adapter';
 import { ChangeRequestOrigins, ChangeRequestPresenter } from './http/change-request-presenter';
 import { ChangeRequestsService } from './application/change-requests.service';
 import { ChangeRequestRepository } from './domain/change-request';
@@ -21,8 +22,8 @@ import { PdfRenderer } from './domain/export';
 import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
 
 /**
- * Change requests, comments, reviews and PDF exports. Global only to provide
- * the content context's MergeOrigins port (a port the consuming context declares, the owner provides).
+ * Change requests, comments, reviews and PDF exports. Global only to provide the content context's
+ * MergeOrigins and SpaceLifecycle ports (ports the consuming context declares, the owner provides).
  */
 @Global()
 @Module({
@@ -46,7 +47,8 @@ import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
     ChangeRequestPresenter,
     { provide: ChangeRequestRepository, useClass: SqlChangeRequestRepository },
     { provide: MergeOrigins, useClass: ChangeRequestOrigins },
+    { provide: SpaceLifecycle, useClass: ReviewSpaceLifecycle },
   ],
-  exports: [ChangeRequestsService, MergeOrigins],
+  exports: [ChangeRequestsService, MergeOrigins, SpaceLifecycle],
 })
 export class ReviewAndCommentsModule {}

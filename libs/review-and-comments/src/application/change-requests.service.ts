@@ -14,7 +14,7 @@ import {
   UnitOfWork,
   untilWritten,
 } from '@app/shared-kernel';
-import { OrganizationsService } from '@app/organizations-and-teams';
+import { OrganizationAccess, OrganizationsService } from '@app/organizations-and-teams';
 import {
   ChangeOutcome,
   ContentChangeInput,
@@ -57,6 +57,7 @@ export class ChangeRequestsService {
     private readonly uow: UnitOfWork,
     private readonly reviews: ReviewRepository,
     private readonly organizations: OrganizationsService,
+    private readonly access: OrganizationAccess,
     private readonly events: ReviewEvents,
   ) {}
 
@@ -153,14 +154,14 @@ export class ChangeRequestsService {
     },
     page: PageRequest,
   ): Promise<Page<ChangeRequestView>> {
-    const readable = await this.spaces.readableIds(actor, organizationId);
+    // Every member reads every live space today (content permissions will narrow this).
+    await this.access.require(organizationId, actor, 'read');
     if (filter.unlinked) return { items: [], count: 0 };
-    const spaceIds = filter.space === undefined ? readable : readable.filter((id) => id === filter.space);
     const result = await this.changeRequests.listInOrganization(
       organizationId,
       {
         statuses: filter.statuses?.length ? filter.statuses : ['open'],
-        spaceIds,
+        space: filter.space,
         creator: filter.creator,
         contributor: filter.contributor,
         requestedReviewer: filter.requestedReviewer,

@@ -62,10 +62,10 @@ export interface ChangeRequestFilter {
   requestedReviewer?: string;
 }
 
-/** The organization-wide list: several statuses, spaces limited to those the caller reads. */
+/** The organization-wide list: several statuses, change requests of live spaces (or of one space). */
 export interface OrganizationChangeRequestFilter extends Omit<ChangeRequestFilter, 'status'> {
   statuses: ChangeRequestStatus[];
-  spaceIds: string[];
+  space?: string;
   orderBy: 'updatedAt' | 'createdAt';
 }
 

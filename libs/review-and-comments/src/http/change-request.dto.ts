@@ -13,7 +13,8 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { Links, ListQueryDto, Satisfies, Optional, toStrictBool } from '@app/http-kit';
-import { toUserDto, User, UserDto } from '@app/organizations-and-teams';
+import { User, UserDto } from '@app/organizations-and-teams';
+import { userDtos } from './user-dtos';
 import type { ContentChangeInput } from '@app/spaces-and-content';
 import { CHANGE_REQUEST_STATUSES, ChangeRequest, ChangeRequestStatus, SUBJECT_MAX } from '../domain/change-request';
 
@@ -230,11 +231,7 @@ export class ChangeRequestDto {
 }
 
 export function toChangeRequestDto(cr: ChangeRequest, outdated: boolean, users: Map<string, User>, links: Links): ChangeRequestDto {
-  const user = (id: string) =>
-    toUserDto(
-      users.get(id) ?? { id, email: '', displayName: 'Unknown user', photoURL: null, createdAt: cr.createdAt, emailAssertedBy: null },
-      links,
-    );
+  const user = userDtos(users, links);
   const dto: ChangeRequestDto = {
     object: 'change-request',
     id: cr.id,

@@ -13,7 +13,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Links, ListQueryDto, Optional } from '@app/http-kit';
-import { toUserDto, User, UserDto } from '@app/organizations-and-teams';
+import { UserDto } from '@app/organizations-and-teams';
 import { CommentView } from '../application/comments.service';
 import { COMMENT_MARKDOWN_MAX, commentPermissions, EMOJI_MAX, REACTIONS_PER_REQUEST_MAX } from '../domain/comment';
 
@@ -188,15 +188,10 @@ export function usersOf(views: CommentView[]): string[] {
 export function toCommentDto(
   v: CommentView,
   format: 'document' | 'markdown' | undefined,
-  users: Map<string, User>,
+  user: (id: string) => UserDto,
   links: Links,
 ): CommentDto | CommentReplyDto {
   const c = v.comment;
-  const user = (id: string) =>
-    toUserDto(
-      users.get(id) ?? { id, email: '', displayName: 'Unknown user', photoURL: null, createdAt: c.postedAt, emailAssertedBy: null },
-      links,
-    );
   const byEmoji = new Map<string, EmojiReactionDto>();
   for (const r of v.reactions) {
     const e = byEmoji.get(r.emoji) ?? { emoji: r.emoji, count: 0, users: [] };

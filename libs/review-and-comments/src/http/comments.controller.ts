@@ -27,6 +27,7 @@ import {
   UpdateReplyDto,
   usersOf,
 } from './comment.dto';
+import { userDtos } from './user-dtos';
 
 interface PathParams {
   spaceId: string;
@@ -67,12 +68,13 @@ function commentsController(place: 'Space' | 'ChangeRequest', path: string): Typ
     ) {}
 
     async dto(v: CommentView, format: 'document' | 'markdown' | undefined, links: Links) {
-      return toCommentDto(v, format, await this.identity.usersByIds(usersOf([v])), links);
+      return toCommentDto(v, format, userDtos(await this.identity.usersByIds(usersOf([v])), links), links);
     }
 
     async page(page: Page<CommentView>, format: 'document' | 'markdown' | undefined, links: Links) {
       const users = await this.identity.usersByIds(usersOf(page.items));
-      return listEnvelope(page, (v) => toCommentDto(v, format, users, links));
+      const user = userDtos(users, links);
+      return listEnvelope(page, (v) => toCommentDto(v, format, user, links));
     }
 
     @Get()

@@ -13,7 +13,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Links, ListQueryDto, Optional, toStrictBool } from '@app/http-kit';
-import { toUserDto, User, UserDto } from '@app/organizations-and-teams';
+import { UserDto } from '@app/organizations-and-teams';
 import type { ReviewView } from '../application/reviews.service';
 import { REVIEWERS_PER_REQUEST_MAX } from '../application/reviews.service';
 import { SUBJECT_MAX } from '../domain/change-request';
@@ -96,9 +96,6 @@ export class RequestedReviewersDto {
   @ApiProperty({ type: [RequestedReviewerDto] }) users: RequestedReviewerDto[];
 }
 
-const userOr = (users: Map<string, User>, id: string, at: Date, links: Links) =>
-  toUserDto(users.get(id) ?? { id, email: '', displayName: 'Unknown user', photoURL: null, createdAt: at, emailAssertedBy: null }, links);
-
 export function reviewUsers(views: ReviewView[]): string[] {
   return views.flatMap((v) => [
     v.review.reviewer,
@@ -107,31 +104,36 @@ export function reviewUsers(views: ReviewView[]): string[] {
   ]);
 }
 
-export function toReviewDto(v: ReviewView, format: 'document' | 'markdown' | undefined, users: Map<string, User>, links: Links): ReviewDto {
+export function toReviewDto(
+  v: ReviewView,
+  format: 'document' | 'markdown' | undefined,
+  user: (id: string) => UserDto,
+  links: Links,
+): ReviewDto {
   const r = v.review;
   const dto: ReviewDto = {
     object: 'change-request-review',
     id: r.id,
     revision: r.revision,
-    reviewer: userOr(users, r.reviewer, r.createdAt, links),
+    reviewer: user(r.reviewer),
     status: r.status,
     outdated: r.outdated,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
     urls: { location: links.api(`/spaces/${r.spaceId}/change-requests/${r.changeRequestId}/reviews/${r.id}`) },
   };
-  if (r.requestedBy) dto.requestedBy = userOr(users, r.requestedBy, r.createdAt, links);
-  if (v.comment) dto.comment = toCommentDto(v.comment, format, users, links) as CommentDto;
+  if (r.requestedBy) dto.requestedBy = user(r.requestedBy);
+  if (v.comment) dto.comment = toCommentDto(v.comment, format, user, links) as CommentDto;
   return dto;
 }
 
-export function toRequestedReviewerDto(r: ReviewRequest, users: Map<string, User>, links: Links): RequestedReviewerDto {
+export function toRequestedReviewerDto(r: ReviewRequest, user: (id: string) => UserDto): RequestedReviewerDto {
   return {
     object: 'change-request-requested-reviewer',
     revision: r.revision,
-    requestedBy: userOr(users, r.requestedBy, r.createdAt, links),
+    requestedBy: user(r.requestedBy),
     createdAt: r.createdAt.toISOString(),
     kind: 'user',
-    user: userOr(users, r.userId, r.createdAt, links),
+    user: user(r.userId),
   };
 }

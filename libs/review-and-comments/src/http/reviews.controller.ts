@@ -28,6 +28,7 @@ import {
   toRequestedReviewerDto,
   toReviewDto,
 } from './review.dto';
+import { userDtos } from './user-dtos';
 
 /** Reviews and requested reviewers of a change request (official operations). */
 @ApiTags('change-requests')
@@ -51,7 +52,8 @@ export class ReviewsController {
   ) {
     const page = await this.reviews.list(actor, spaceId, ref, { outdated: q.outdated }, q.toPageRequest());
     const users = await this.identity.usersByIds(reviewUsers(page.items));
-    return listEnvelope(page, (v) => toReviewDto(v, q.format, users, links));
+    const user = userDtos(users, links);
+    return listEnvelope(page, (v) => toReviewDto(v, q.format, user, links));
   }
 
   @Post('reviews')
@@ -70,7 +72,7 @@ export class ReviewsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<ReviewDto> {
     const v = await this.reviews.submit(actor, spaceId, ref, body);
-    const dto = toReviewDto(v, undefined, await this.identity.usersByIds(reviewUsers([v])), links);
+    const dto = toReviewDto(v, undefined, userDtos(await this.identity.usersByIds(reviewUsers([v])), links), links);
     res.location(dto.urls.location);
     return dto;
   }
@@ -87,7 +89,7 @@ export class ReviewsController {
     @RequestLinks() links: Links,
   ): Promise<ReviewDto> {
     const v = await this.reviews.get(actor, spaceId, ref, reviewId);
-    return toReviewDto(v, q.format, await this.identity.usersByIds(reviewUsers([v])), links);
+    return toReviewDto(v, q.format, userDtos(await this.identity.usersByIds(reviewUsers([v])), links), links);
   }
 
   @Get('requested-reviewers')
@@ -102,7 +104,8 @@ export class ReviewsController {
   ) {
     const page = await this.reviews.requested(actor, spaceId, ref, q.toPageRequest());
     const users = await this.identity.usersByIds(page.items.flatMap((r) => [r.userId, r.requestedBy]));
-    return listEnvelope(page, (r) => toRequestedReviewerDto(r, users, links));
+    const user = userDtos(users, links);
+    return listEnvelope(page, (r) => toRequestedReviewerDto(r, user));
   }
 
   @Post('requested-reviewers')
@@ -122,7 +125,8 @@ export class ReviewsController {
   ): Promise<RequestedReviewersDto> {
     const requests = await this.reviews.request(actor, spaceId, ref, body);
     const users = await this.identity.usersByIds(requests.flatMap((r) => [r.userId, r.requestedBy]));
-    return { users: requests.map((r) => toRequestedReviewerDto(r, users, links)) };
+    const user = userDtos(users, links);
+    return { users: requests.map((r) => toRequestedReviewerDto(r, user)) };
   }
 
   @Delete('requested-reviewers/:userId')

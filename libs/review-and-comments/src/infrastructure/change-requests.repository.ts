@@ -77,8 +77,9 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     filter: OrganizationChangeRequestFilter,
     page: PageRequest,
   ): Promise<Page<ChangeRequest>> {
-    const params: unknown[] = [organizationId, filter.spaceIds, filter.statuses];
-    let where = 'organization_id = $1 AND space_id = ANY($2::text[]) AND status = ANY($3::text[])';
+    const params: unknown[] = [organizationId, filter.statuses];
+    let where = 'organization_id = $1 AND space_live AND status = ANY($2::text[])';
+    if (filter.space !== undefined) where += ` AND space_id = $${params.push(filter.space)}`;
     if (filter.creator) where += ` AND created_by = $${params.push(filter.creator)}`;
     if (filter.contributor) where += ` AND $${params.push(filter.contributor)} = ANY(contributors)`;
     if (filter.requestedReviewer)

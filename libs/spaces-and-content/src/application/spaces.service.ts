@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import {
   Actor,
   Clock,
@@ -32,6 +32,7 @@ import {
 } from '../domain/space';
 import { ContentAccess, requireRole } from './content-access';
 import { ContentService } from './content.service';
+import { SpaceLifecycle } from './space-lifecycle';
 import { TemplateParams, templateChanges } from '../domain/content/templates';
 
 export interface SpaceView {
@@ -64,6 +65,7 @@ export class SpacesService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly uow: UnitOfWork,
+    @Optional() private readonly lifecycle?: SpaceLifecycle,
   ) {}
 
   /** A space the caller can see: live, or deleted and still restorable (it then carries deletedAt). */
@@ -79,15 +81,6 @@ export class SpacesService {
     if (!space || space.deletedAt) throw new NotFoundError('Space', spaceId);
     const tree = space.parentId ? await this.collections.tree(space.organizationId) : undefined;
     return { space, tree, role: await this.access.spaceRole(space, actor, tree) };
-  }
-
-  /**
-   * The spaces of an organization the caller can read, as ids (for organization-wide lists of what
-   * lives in spaces); 404 for non-members. Every member reads every live space today.
-   */
-  async readableIds(actor: Actor, organizationId: string): Promise<string[]> {
-    await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
-    return this.spaces.liveIds(organizationId);
   }
 
   /** These live spaces of the organization with the caller's role on each (those gone are left out). */
@@ -218,7 +211,11 @@ export class SpacesService {
     }
     requireRole(role, 'admin', 'Deleting a space');
     const now = this.clock.now();
-    return (await this.spaces.update(space, { ...space, deletedAt: now, updatedAt: now })) ? 'deleted' : undefined;
+    return this.uow.run(async () => {
+      if (!(await this.spaces.update(space, { ...space, deletedAt: now, updatedAt: now }))) return undefined;
+      await this.lifecycle?.deleted(space.id);
+      return 'deleted' as const;
+    });
   }
 
   restore(actor: Actor, spaceId: string): Promise<SpaceView> {
@@ -241,7 +238,12 @@ export class SpacesService {
       parentId,
       position: positionAtEnd(await this.spaces.siblings(space.organizationId, parentId)),
     };
-    if (!(await this.spaces.update(space, restored))) return undefined;
+    const written = await this.uow.run(async () => {
+      if (!(await this.spaces.update(space, restored))) return false;
+      await this.lifecycle?.restored(space.id);
+      return true;
+    });
+    if (!written) return undefined;
     return { space: restored, role: await this.access.spaceRole(restored, actor, tree) };
   }
 
@@ -313,6 +315,7 @@ export class SpacesService {
     const written = await this.uow.run(async () => {
       if (!(await this.spaces.update(space, moved))) return false;
       await this.content.moveSpaceContent(space.id, space.organizationId, organizationId);
+      await this.lifecycle?.transferred(space.id, organizationId);
       return true;
     });
     if (!written) return undefined;
@@ -328,7 +331,11 @@ export class SpacesService {
 
   /** Removes spaces deleted 7 days ago or more (the purge job). */
   purgeExpired(): Promise<number> {
-    return this.spaces.purgeDeletedBefore(purgeCutoff(this.clock.now()));
+    return this.uow.run(async () => {
+      const ids = await this.spaces.purgeDeletedBefore(purgeCutoff(this.clock.now()));
+      if (ids.length) await this.lifecycle?.purged(ids);
+      return ids.length;
+    });
   }
 }
 

@@ -142,8 +142,6 @@ export abstract class SpaceRepository {
    * writer got there first (read again). The revision and counters never move here.
    */
   abstract update(before: Space, after: Space): Promise<boolean>;
-  /** Ids of the live spaces of an organization. */
-  abstract liveIds(organizationId: string): Promise<string[]>;
   /** Live spaces of an organization with these ids. */
   abstract findLive(organizationId: string, ids: string[]): Promise<Space[]>;
   /** Live spaces of an organization, ordered by (createdAt, id). */
@@ -163,5 +161,5 @@ export abstract class SpaceRepository {
   abstract compareAndSetRevision(spaceId: string, expected: string, next: string, at: Date): Promise<boolean>;
   abstract setCounters(spaceId: string, counters: Partial<SpaceCounters>): Promise<void>;
   /** Permanently removes spaces deleted at or before `cutoff`; returns how many. */
-  abstract purgeDeletedBefore(cutoff: Date): Promise<number>;
+  abstract purgeDeletedBefore(cutoff: Date): Promise<string[]>;
 }

@@ -175,15 +175,6 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
     };
     return updateChanged(this.rows, { id: before.id }, own(before), own(after), ['organizationId', 'deletedAt']);
   }
-  async liveIds(organizationId: string): Promise<string[]> {
-    const rows = await this.dataSource.namedQuery<{ id: string }>(
-      'live_space_ids',
-      'SELECT id FROM spaces WHERE organization_id = $1 AND deleted_at IS NULL',
-      [organizationId],
-    );
-    return rows.map((r) => r.id);
-  }
-
   async findLive(organizationId: string, ids: string[]): Promise<Space[]> {
     if (!ids.length) return [];
     const rows: SpaceRow[] = await this.dataSource.query(
@@ -252,7 +243,7 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
     if (Object.keys(set).length) await this.rows.update({ id: spaceId }, set);
   }
   /** Removes the spaces and their revisions (page bodies are shared by hash and stay). */
-  async purgeDeletedBefore(cutoff: Date): Promise<number> {
+  async purgeDeletedBefore(cutoff: Date): Promise<string[]> {
     const rows: { id: string }[] = await this.dataSource.query(
       `WITH gone AS (DELETE FROM spaces WHERE deleted_at <= $1 RETURNING id),
             revs AS (DELETE FROM revisions WHERE space_id IN (SELECT id FROM gone)),
@@ -261,6 +252,6 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
        SELECT id FROM gone`,
       [cutoff],
     );
-    return rows.length;
+    return rows.map((r) => r.id);
   }
 }

@@ -106,7 +106,7 @@ describe('spaces-and-content adapters (PostgreSQL)', () => {
     await spaces.insert(space('before', { deletedAt: new Date(cutoff.getTime() - 1) }));
     await spaces.insert(space('after', { deletedAt: new Date(cutoff.getTime() + 1) }));
     await spaces.insert(space('live'));
-    expect(await spaces.purgeDeletedBefore(cutoff)).toBe(2);
+    expect((await spaces.purgeDeletedBefore(cutoff)).length).toBe(2);
     const left: { id: string }[] = await ds.query('SELECT id FROM spaces ORDER BY id');
     expect(left.map((r) => r.id)).toEqual(['after', 'live']);
   });
