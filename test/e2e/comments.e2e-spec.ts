@@ -360,4 +360,24 @@ describe('comments and replies on spaces and change requests', () => {
     resolved.forEach((r) => expect(r.status).toBe(200));
     expect((await spaceOf(space.id)).comments).toBe(13);
   });
+
+  it('a list read again is the same; every write to comments, replies or reactions shows in the next read, for each caller with their own permissions', async () => {
+    const space = await newSpace();
+    const path = `/spaces/${space.id}/comments`;
+    const c = (await post(path, commenter, { body: { markdown: 'one' } }).expect(200)).body as CommentBody;
+    const read = async (who: TestUser) => (await get(path, who).expect(200)).body as { items: CommentBody[]; count: number };
+    expect(await read(reader)).toEqual(await read(reader));
+    expect((await read(commenter)).items[0].permissions.edit).toBe(true);
+    expect((await read(reader)).items[0].permissions.edit).toBe(false);
+    await put(`${path}/${c.id}`, other, { addedReactions: ['👍'] }).expect(200);
+    expect((await read(reader)).items[0].reactions).toEqual([expect.objectContaining({ emoji: '👍', count: 1 })]);
+    await post(`${path}/${c.id}/replies`, other, { body: { markdown: 'r' } }).expect(200);
+    expect((await read(reader)).items[0].replies).toBe(1);
+    await put(`${path}/${c.id}`, commenter, { body: { markdown: 'uno' }, resolved: true }).expect(200);
+    expect((await read(reader)).items[0]).toMatchObject({ body: { markdown: 'uno' }, status: 'resolved' });
+    await post(path, other, { body: { markdown: 'two' } }).expect(200);
+    expect((await read(reader)).count).toBe(2);
+    await t.http.delete(`/v1${path}/${c.id}`).set(commenter.auth).expect(205);
+    expect((await read(reader)).items.map((x) => x.body.markdown)).toEqual(['two']);
+  });
 });

@@ -18,6 +18,7 @@ import { OrganizationChangeRequestsController } from './http/organization-change
 import { SqlReviewRepository } from './infrastructure/reviews.repository';
 import { ExportsService } from './application/exports.service';
 import { ReviewEvents } from './application/review-events';
+import { CommentListCache } from './http/comment-list-cache';
 import { PdfRenderer } from './domain/export';
 import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
 
@@ -41,6 +42,7 @@ import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
     ReviewsService,
     ExportsService,
     ReviewEvents,
+    CommentListCache,
     { provide: PdfRenderer, useClass: PdfkitRenderer },
     { provide: CommentRepository, useClass: SqlCommentRepository },
     { provide: ReviewRepository, useClass: SqlReviewRepository },

@@ -168,6 +168,15 @@ export class CommentsService {
     return c;
   }
 
+  /**
+   * What a rendered list of the thread depends on besides its query: the thread's version (bumped by
+   * every write to its comments, replies and reactions) and who asks (their permissions are in it).
+   */
+  async listKey(actor: Actor, where: Where): Promise<string> {
+    const s = await this.scope(actor, where);
+    return [s.thread.spaceId, s.thread.changeRequestId ?? '', await this.comments.version(s.thread), actor.userId, s.role].join(' ');
+  }
+
   async list(actor: Actor, where: Where, filter: CommentFilter, page: PageRequest): Promise<Page<CommentView>> {
     const s = await this.scope(actor, where);
     const result = await this.comments.list(s.thread, filter, page);
@@ -226,6 +235,7 @@ export class CommentsService {
       resolvedBy: null,
     };
     await this.comments.insert(comment);
+    await this.comments.bump(s.thread);
     await this.recount(s.thread);
     this.events.publish('comment.created', comment.organizationId, actor.userId, {
       spaceId: comment.spaceId,
@@ -260,6 +270,7 @@ export class CommentsService {
     }, 'The comment');
     if (patch.addedReactions?.length || patch.removedReactions?.length)
       await this.comments.react(id, actor.userId, patch.addedReactions ?? [], patch.removedReactions ?? [], this.clock.now());
+    await this.comments.bump(s.thread);
     if (after.status !== before.status) {
       await this.recount(s.thread);
       this.events.publish(after.status === 'resolved' ? 'comment.resolved' : 'comment.reopened', after.organizationId, actor.userId, {
@@ -286,6 +297,7 @@ export class CommentsService {
     if (!c) return 'absent';
     if (!commentPermissions(c, actor.userId, s.role).delete) throw new ForbiddenError('Only the author or an admin deletes a comment');
     const deleted = await this.comments.delete(c.id);
+    await this.comments.bump(s.thread);
     if (!parentId) await this.recount(s.thread);
     return deleted ? 'deleted' : 'absent';
   }
@@ -320,6 +332,7 @@ export class CommentsService {
       resolvedBy: null,
     };
     await this.comments.insert(reply);
+    await this.comments.bump(s.thread);
     this.events.publish('comment.replied', reply.organizationId, actor.userId, {
       spaceId: reply.spaceId,
       changeRequestId: reply.changeRequestId,

@@ -87,6 +87,10 @@ export abstract class CommentRepository {
   /** One reaction per (comment, user, emoji): adding one twice keeps the first. */
   abstract react(id: string, userId: string, added: string[], removed: string[], at: Date): Promise<void>;
   abstract replyStats(ids: string[]): Promise<Map<string, ReplyStats>>;
+  /** Marks a change to the thread's comments, replies or reactions (what rendered lists are cached by). */
+  abstract bump(thread: Thread): Promise<void>;
+  /** The thread's version (0 before any write). */
+  abstract version(thread: Thread): Promise<number>;
   /** Recounts the open comments of a change request (one statement: it sees every committed write). */
   abstract recountChangeRequest(changeRequestId: string): Promise<void>;
   /** Open comments on the space itself, counted under a lock that makes recounts of one space take turns. */

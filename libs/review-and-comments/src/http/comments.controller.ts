@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor, Page } from '@app/shared-kernel';
+import { Actor, Clock, Page } from '@app/shared-kernel';
 import {
   ApiDeleteOperation,
   ApiStandardErrors,
@@ -28,6 +28,7 @@ import {
   usersOf,
 } from './comment.dto';
 import { userDtos } from './user-dtos';
+import { CommentListCache } from './comment-list-cache';
 
 interface PathParams {
   spaceId: string;
@@ -65,6 +66,8 @@ function commentsController(place: 'Space' | 'ChangeRequest', path: string): Typ
     constructor(
       readonly comments: CommentsService,
       readonly identity: IdentityService,
+      readonly cache: CommentListCache,
+      readonly clock: Clock,
     ) {}
 
     async dto(v: CommentView, format: 'document' | 'markdown' | undefined, links: Links) {
@@ -81,14 +84,25 @@ function commentsController(place: 'Space' | 'ChangeRequest', path: string): Typ
     @params()
     @ApiOperation({ operationId: op('list', 'Comments'), summary: 'List comments (newest first by default)' })
     @ApiOkResponse({ type: ListOf(CommentDto) })
-    async list(@CurrentActor() actor: Actor, @Param() p: PathParams, @Query() q: ListCommentsQueryDto, @RequestLinks() links: Links) {
-      const page = await this.comments.list(
-        actor,
-        where(p),
-        { order: q.order ?? 'desc', status: q.status === 'all' ? undefined : q.status, targetPage: q.targetPage, authors: q.authors },
-        q.toPageRequest(),
-      );
-      return this.page(page, q.format, links);
+    async list(
+      @CurrentActor() actor: Actor,
+      @Param() p: PathParams,
+      @Query() q: ListCommentsQueryDto,
+      @RequestLinks() links: Links,
+      @Res() res: Response,
+    ): Promise<void> {
+      const minute = Math.floor(this.clock.now().getTime() / 60_000);
+      const key = [await this.comments.listKey(actor, where(p)), JSON.stringify(q), links.origin, links.appOrigin, minute].join(' ');
+      const body = await this.cache.get(key, async () => {
+        const page = await this.comments.list(
+          actor,
+          where(p),
+          { order: q.order ?? 'desc', status: q.status === 'all' ? undefined : q.status, targetPage: q.targetPage, authors: q.authors },
+          q.toPageRequest(),
+        );
+        return this.page(page, q.format, links);
+      });
+      res.type('application/json').send(body);
     }
 
     @Post()

@@ -197,6 +197,23 @@ export class SqlCommentRepository extends CommentRepository {
     return out;
   }
 
+  async bump(thread: Thread): Promise<void> {
+    await this.db.query(
+      `INSERT INTO comment_threads (space_id, change_request_id, version) VALUES ($1, $2, 1)
+       ON CONFLICT (space_id, change_request_id) DO UPDATE SET version = comment_threads.version + 1`,
+      [thread.spaceId, thread.changeRequestId ?? ''],
+    );
+  }
+
+  async version(thread: Thread): Promise<number> {
+    const rows = await this.db.namedQuery<{ version: string }>(
+      'comment_thread_version',
+      'SELECT version FROM comment_threads WHERE space_id = $1 AND change_request_id = $2',
+      [thread.spaceId, thread.changeRequestId ?? ''],
+    );
+    return rows.length ? Number(rows[0].version) : 0;
+  }
+
   async recountChangeRequest(changeRequestId: string): Promise<void> {
     await this.db.query(
       `UPDATE change_requests SET comments_count =

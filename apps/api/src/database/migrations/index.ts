@@ -8,6 +8,7 @@ import { SsoIdentities1764633600000 } from './1764633600000-sso-identities';
 import { Comments1764720000000 } from './1764720000000-comments';
 import { Reviews1764806400000 } from './1764806400000-reviews';
 import { OrganizationChangeRequests1764892800000 } from './1764892800000-organization-change-requests';
+import { CommentThreads1764979200000 } from './1764979200000-comment-threads';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   Comments1764720000000,
   Reviews1764806400000,
   OrganizationChangeRequests1764892800000,
+  CommentThreads1764979200000,
 ];
