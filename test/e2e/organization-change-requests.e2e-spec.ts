@@ -141,4 +141,59 @@ describe('GET /orgs/{id}/change-requests (listChangeRequestsForOrganization)', (
       .query('SELECT count(*)::int AS n FROM change_requests WHERE space_id = $1', [restored]);
     expect(rows[0].n).toBe(0);
   });
+
+  it('a list read again is the same, and every change shows in the next read (new, status, review request, comments, outdated after a merge, space gone)', async () => {
+    const s = await space(orgId, admin);
+    const read = async () =>
+      (await t.http.get(`/v1/orgs/${orgId}/change-requests?space=${s}&status=open&status=draft`).set(reviewer.auth).expect(200)).body as {
+        items: { id: string; status: string; comments: number; outdated: boolean }[];
+      };
+    const first = await create(s, admin, 'c1');
+    expect((await read()).items.map((c) => c.id)).toEqual([first]);
+    expect(await read()).toEqual(await read());
+    const second = await create(s, admin, 'c2');
+    expect((await read()).items.map((c) => c.id)).toEqual([second, first]);
+    await t.http.patch(`/v1/spaces/${s}/change-requests/${first}`).set(admin.auth).send({ status: 'draft' }).expect(200);
+    expect((await read()).items.find((c) => c.id === first)?.status).toBe('draft');
+    const asked = async () =>
+      (await t.http.get(`/v1/orgs/${orgId}/change-requests?space=${s}&requestedReviewer=${reviewer.id}`).set(reviewer.auth).expect(200))
+        .body.items;
+    expect(await asked()).toEqual([]);
+    await t.http
+      .post(`/v1/spaces/${s}/change-requests/${second}/requested-reviewers`)
+      .set(admin.auth)
+      .send({ users: [reviewer.id] })
+      .expect(200);
+    expect((await asked()).map((c: { id: string }) => c.id)).toEqual([second]);
+    await t.http
+      .post(`/v1/spaces/${s}/change-requests/${second}/comments`)
+      .set(admin.auth)
+      .send({ body: { markdown: 'x' } })
+      .expect(200);
+    expect((await read()).items.find((c) => c.id === second)?.comments).toBe(1);
+    expect((await read()).items.find((c) => c.id === first)?.outdated).toBe(false);
+    await t.http
+      .post(`/v1/spaces/${s}/change-requests/${second}/content`)
+      .set(admin.auth)
+      .send({ changes: [{ operation: 'insert_page', title: 'P', document: { markdown: 'x' } }] })
+      .expect(200);
+    await t.http.post(`/v1/spaces/${s}/change-requests/${second}/merge`).set(admin.auth).expect(200);
+    const afterMerge = await read();
+    expect(afterMerge.items.map((c) => c.id)).toEqual([first]);
+    expect(afterMerge.items[0].outdated).toBe(true);
+    await t.http.delete(`/v1/spaces/${s}`).set(admin.auth).expect(205);
+    expect((await read()).items).toEqual([]);
+  });
+
+  it('a change request becomes outdated in the list when main moves without it (a template applied to the space)', async () => {
+    const s = await space(orgId, admin);
+    const cr = await create(s, admin, 'waiting');
+    const outdated = async () =>
+      (await t.http.get(`/v1/orgs/${orgId}/change-requests?space=${s}`).set(reviewer.auth).expect(200)).body.items.map(
+        (c: { id: string; outdated: boolean }) => [c.id, c.outdated],
+      );
+    expect(await outdated()).toEqual([[cr, false]]);
+    await t.http.post(`/v1/spaces/${s}/content/template`).set(admin.auth).send({ id: 'getting-started' }).expect(204);
+    expect(await outdated()).toEqual([[cr, true]]);
+  });
 });

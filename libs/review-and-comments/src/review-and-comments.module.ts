@@ -18,7 +18,7 @@ import { OrganizationChangeRequestsController } from './http/organization-change
 import { SqlReviewRepository } from './infrastructure/reviews.repository';
 import { ExportsService } from './application/exports.service';
 import { ReviewEvents } from './application/review-events';
-import { CommentListCache } from './http/comment-list-cache';
+import { RenderedLists } from './http/rendered-lists';
 import { PdfRenderer } from './domain/export';
 import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
 
@@ -42,7 +42,7 @@ import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
     ReviewsService,
     ExportsService,
     ReviewEvents,
-    CommentListCache,
+    RenderedLists,
     { provide: PdfRenderer, useClass: PdfkitRenderer },
     { provide: CommentRepository, useClass: SqlCommentRepository },
     { provide: ReviewRepository, useClass: SqlReviewRepository },

@@ -137,6 +137,15 @@ export class ChangeRequestsService {
   }
 
   /**
+   * What the organization's change request list depends on (404 for non-members): the same for every
+   * member, as every member reads every live space today (content permissions will add the caller).
+   */
+  async organizationListKey(actor: Actor, organizationId: string): Promise<string> {
+    await this.access.require(organizationId, actor, 'read');
+    return `${organizationId} ${await this.changeRequests.listVersion(organizationId)}`;
+  }
+
+  /**
    * GET /orgs/{id}/change-requests: over the spaces the caller reads (404 for non-members), newest
    * first. Filters on links Quire does not have (clusters, sites, topics, style guide runs) match none.
    */

@@ -71,6 +71,8 @@ export interface OrganizationChangeRequestFilter extends Omit<ChangeRequestFilte
 
 export abstract class ChangeRequestRepository {
   abstract list(spaceId: string, filter: ChangeRequestFilter, page: PageRequest): Promise<Page<ChangeRequest>>;
+  /** Changes whenever the organization's list could show something else (stamps of its rows and marks). */
+  abstract listVersion(organizationId: string): Promise<string>;
   /** Newest first by `orderBy`. */
   abstract listInOrganization(
     organizationId: string,

@@ -28,7 +28,7 @@ import {
   usersOf,
 } from './comment.dto';
 import { userDtos } from './user-dtos';
-import { CommentListCache } from './comment-list-cache';
+import { RenderedLists } from './rendered-lists';
 
 interface PathParams {
   spaceId: string;
@@ -66,7 +66,7 @@ function commentsController(place: 'Space' | 'ChangeRequest', path: string): Typ
     constructor(
       readonly comments: CommentsService,
       readonly identity: IdentityService,
-      readonly cache: CommentListCache,
+      readonly cache: RenderedLists,
       readonly clock: Clock,
     ) {}
 

@@ -1,10 +1,12 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Actor } from '@app/shared-kernel';
+import { Actor, Clock } from '@app/shared-kernel';
 import { ApiStandardErrors, CurrentActor, ListOf, listEnvelope, Links, RequestLinks } from '@app/http-kit';
 import { ChangeRequestsService } from '../application/change-requests.service';
 import { ChangeRequestPresenter } from './change-request-presenter';
 import { ChangeRequestDto, ListOrganizationChangeRequestsQueryDto } from './change-request.dto';
+import { RenderedLists } from './rendered-lists';
 
 @ApiTags('change-requests')
 @ApiStandardErrors()
@@ -13,6 +15,8 @@ export class OrganizationChangeRequestsController {
   constructor(
     private readonly changeRequests: ChangeRequestsService,
     private readonly presenter: ChangeRequestPresenter,
+    private readonly cache: RenderedLists,
+    private readonly clock: Clock,
   ) {}
 
   @Get()
@@ -26,7 +30,20 @@ export class OrganizationChangeRequestsController {
     @Param('organizationId') organizationId: string,
     @Query() q: ListOrganizationChangeRequestsQueryDto,
     @RequestLinks() links: Links,
-  ) {
+    @Res() res: Response,
+  ): Promise<void> {
+    const minute = Math.floor(this.clock.now().getTime() / 60_000);
+    const key = [
+      await this.changeRequests.organizationListKey(actor, organizationId),
+      JSON.stringify(q),
+      links.origin,
+      links.appOrigin,
+      minute,
+    ];
+    res.type('application/json').send(await this.cache.get(key.join(' '), () => this.render(actor, organizationId, q, links)));
+  }
+
+  private async render(actor: Actor, organizationId: string, q: ListOrganizationChangeRequestsQueryDto, links: Links) {
     const page = await this.changeRequests.listInOrganization(
       actor,
       organizationId,

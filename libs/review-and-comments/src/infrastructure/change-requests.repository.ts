@@ -72,6 +72,23 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     return mapPage(result, toDomain);
   }
 
+  /**
+   * The highest stamp of the organization's rows and of its marks, plus the transactions in progress:
+   * a stamp is taken when a row is written but seen when its transaction commits, so a writer that
+   * was in progress at one read and committed before the next changes the key through that list
+   * (a writer that started after the read takes a higher stamp). Under reads alone the list is stable.
+   */
+  async listVersion(organizationId: string): Promise<string> {
+    const [r] = await this.ds.namedQuery<{ v: string | null; e: string | null; busy: string | null }>(
+      'change_request_list_version',
+      `SELECT (SELECT max(list_version) FROM change_requests WHERE organization_id = $1) AS v,
+              (SELECT max(stamp) FROM change_request_list_marks WHERE organization_id = $1) AS e,
+              (SELECT string_agg(x::text, ',') FROM pg_snapshot_xip(pg_current_snapshot()) AS x) AS busy`,
+      [organizationId],
+    );
+    return `${r.v ?? 0}.${r.e ?? 0}.${r.busy ?? ''}`;
+  }
+
   async listInOrganization(
     organizationId: string,
     filter: OrganizationChangeRequestFilter,

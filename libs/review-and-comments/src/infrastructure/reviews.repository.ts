@@ -128,7 +128,13 @@ export class SqlReviewRepository extends ReviewRepository {
     );
   }
 
+  /** A change in who is asked shows in the `requestedReviewer` filter: the row is stamped anew (trigger). */
+  private async stamp(changeRequestId: string): Promise<void> {
+    await this.db.query('UPDATE change_requests SET list_version = 0 WHERE id = $1', [changeRequestId]);
+  }
+
   async request(requests: ReviewRequest[]): Promise<void> {
+    for (const id of new Set(requests.map((r) => r.changeRequestId))) await this.stamp(id);
     for (const r of requests)
       await this.db.query(
         `INSERT INTO change_request_review_requests (change_request_id, user_id, requested_by, revision, created_at) VALUES ($1, $2, $3, $4, $5)
@@ -143,6 +149,7 @@ export class SqlReviewRepository extends ReviewRepository {
       'WITH d AS (DELETE FROM change_request_review_requests WHERE change_request_id = $1 AND user_id = $2 RETURNING *) SELECT * FROM d',
       [changeRequestId, userId],
     );
+    if (rows.length) await this.stamp(changeRequestId);
     return rows.length ? toRequest(rows[0]) : null;
   }
 }

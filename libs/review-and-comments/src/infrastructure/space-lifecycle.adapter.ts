@@ -24,8 +24,26 @@ export class ReviewSpaceLifecycle extends SpaceLifecycle {
   }
 
   async transferred(spaceId: string, toOrganizationId: string): Promise<void> {
+    // Rows leave the old organization's list: its cached lists must not survive that.
+    await this.mark(spaceId);
     for (const table of ['change_requests', 'comments', 'change_request_reviews'])
       await this.db.query(`UPDATE ${table} SET organization_id = $2 WHERE space_id = $1`, [spaceId, toOrganizationId]);
+  }
+
+  /**
+   * Main moved: whether each change request of the space is `outdated` may have changed. Marked, not
+   * written on the rows: concurrent merges into the space hold those rows (a write would deadlock).
+   */
+  async revisionMoved(spaceId: string): Promise<void> {
+    await this.mark(spaceId);
+  }
+
+  /** A stamp for the organization whose change requests live in the space (no row lock taken). */
+  private async mark(spaceId: string): Promise<void> {
+    await this.db.query(
+      'INSERT INTO change_request_list_marks (organization_id) SELECT DISTINCT organization_id FROM change_requests WHERE space_id = $1',
+      [spaceId],
+    );
   }
 
   async purged(spaceIds: string[]): Promise<void> {

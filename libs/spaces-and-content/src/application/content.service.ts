@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { Clock, IdGenerator, KeyedMutex, NotFoundError, PreconditionError, UnitOfWork } from '@app/shared-kernel';
 import { applyChanges, ChangeOutcome, ContentChange } from '../domain/content/changes';
 import type { JsonDocument } from '../domain/content/document';
@@ -7,6 +7,7 @@ import { Revision, RevisionRepository, RevisionType } from '../domain/content/re
 import { locate, PageNode, PageTree } from '../domain/content/tree';
 import { Space, SpaceRepository } from '../domain/space';
 import { SearchService } from './search.service';
+import { SpaceLifecycle } from './space-lifecycle';
 import { FileInput, FilesService } from './files.service';
 import type { FileNode } from '../domain/content/files';
 
@@ -48,6 +49,7 @@ export class ContentService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly uow: UnitOfWork,
+    @Optional() private readonly lifecycle?: SpaceLifecycle,
   ) {}
 
   /** Writers of one space's content, in this process (see writeSpace). */
@@ -330,6 +332,7 @@ export class ContentService {
     if (!(await this.spaces.compareAndSetRevision(space.id, space.revision, revisionId, this.clock.now()))) {
       throw new Error(`space ${space.id} moved while its row was locked`);
     }
+    await this.lifecycle?.revisionMoved(space.id);
   }
 
   /** Change request counters of a space (the review context reports them after every change). */

@@ -9,6 +9,7 @@ import { Comments1764720000000 } from './1764720000000-comments';
 import { Reviews1764806400000 } from './1764806400000-reviews';
 import { OrganizationChangeRequests1764892800000 } from './1764892800000-organization-change-requests';
 import { CommentThreads1764979200000 } from './1764979200000-comment-threads';
+import { ChangeRequestListVersions1765065600000 } from './1765065600000-change-request-list-versions';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   Reviews1764806400000,
   OrganizationChangeRequests1764892800000,
   CommentThreads1764979200000,
+  ChangeRequestListVersions1765065600000,
 ];

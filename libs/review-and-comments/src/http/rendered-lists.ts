@@ -3,12 +3,13 @@ import { ByteLruCache } from '@app/shared-kernel';
 import { ReadCacheSettings } from '@app/spaces-and-content';
 
 /**
- * Rendered comment lists as UTF-8 JSON, by thread version, caller, query and minute (so names and
- * photos of users are at most a minute old): a hit costs the authorization and one version lookup.
- * Bounded by bytes (QUIRE_READ_CACHE_MB, as the rendered-read cache).
+ * Rendered lists (comment threads, the organization's change requests) as UTF-8 JSON, by a key that
+ * holds everything they depend on: the version of what they list, the caller where permissions are in
+ * the answer, the query, and the minute (names and photos of users are at most a minute old). A hit
+ * costs the authorization and one version lookup. Bounded by bytes (QUIRE_READ_CACHE_MB).
  */
 @Injectable()
-export class CommentListCache {
+export class RenderedLists {
   private readonly lists: ByteLruCache;
 
   constructor(settings: ReadCacheSettings) {
