@@ -21,6 +21,16 @@ interface HttpLikeError {
   message?: string;
 }
 
+/**
+ * PostgreSQL aborted the transaction to resolve a deadlock (40P01) or a serialization failure (40001):
+ * the request wrote nothing and may simply be sent again (TypeORM keeps the driver's code on the error).
+ */
+function isConcurrencyFailure(exception: unknown): boolean {
+  const codes = ['40P01', '40001'];
+  const e = exception as { code?: unknown; driverError?: { code?: unknown } } | null;
+  return !!e && typeof e === 'object' && (codes.includes(e.code as string) || codes.includes(e.driverError?.code as string));
+}
+
 export function errorBody(code: number, message: string) {
   return { error: { code, message } };
 }
@@ -60,6 +70,8 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       return { status, message: status >= 500 ? 'Internal server error' : message };
     }
     if (exception instanceof URIError) return { status: 400, message: 'Malformed percent-encoding in the URL' };
+    if (isConcurrencyFailure(exception))
+      return { status: 409, message: 'A concurrent write conflicted with this request; nothing was written: try again' };
     const e = exception as HttpLikeError;
     if (e && typeof e === 'object' && typeof e.type === 'string') {
       switch (e.type) {
