@@ -7,6 +7,8 @@ import { FilesSettings, FileStorageDirectory, ReadCacheSettings, SearchSettings,
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';
+import { SitesAndPublishingModule } from '@app/sites-and-publishing';
+import { SpaceLifecycleModule } from './space-lifecycle.module';
 import { PersistenceModule } from '@app/persistence';
 import { Authenticator, BearerAuthGuard } from './auth/bearer-auth.guard';
 import { AuthFailureLimiter } from './auth/auth-failures';
@@ -86,6 +88,8 @@ export class AppModule {
         OrganizationsAndTeamsModule,
         SpacesAndContentModule,
         ReviewAndCommentsModule,
+        SitesAndPublishingModule,
+        SpaceLifecycleModule,
       ],
       controllers: [HealthController],
       providers: [

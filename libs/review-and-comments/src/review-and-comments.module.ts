@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
-import { MergeOrigins, SpaceLifecycle, SpacesAndContentModule } from '@app/spaces-and-content';
+import { MergeOrigins, SpacesAndContentModule } from '@app/spaces-and-content';
 import { ReviewSpaceLifecycle } from './infrastructure/space-lifecycle.adapter';
 import { ChangeRequestOrigins, ChangeRequestPresenter } from './http/change-request-presenter';
 import { ChangeRequestsService } from './application/change-requests.service';
@@ -24,7 +24,8 @@ import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
 
 /**
  * Change requests, comments, reviews and PDF exports. Global only to provide the content context's
- * MergeOrigins and SpaceLifecycle ports (ports the consuming context declares, the owner provides).
+ * MergeOrigins port (ports the consuming context declares, the owner provides); its SpaceLifecycle
+ * provider (ReviewSpaceLifecycle) is composed with the other contexts' by the app.
  */
 @Global()
 @Module({
@@ -49,8 +50,8 @@ import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
     ChangeRequestPresenter,
     { provide: ChangeRequestRepository, useClass: SqlChangeRequestRepository },
     { provide: MergeOrigins, useClass: ChangeRequestOrigins },
-    { provide: SpaceLifecycle, useClass: ReviewSpaceLifecycle },
+    ReviewSpaceLifecycle,
   ],
-  exports: [ChangeRequestsService, MergeOrigins, SpaceLifecycle],
+  exports: [ChangeRequestsService, MergeOrigins, ReviewSpaceLifecycle],
 })
 export class ReviewAndCommentsModule {}

@@ -32,7 +32,7 @@ export { documentText } from './domain/content/document';
 export { SpaceDto, toSpaceDto } from './http/content-response.dto';
 export { spacePermissions } from './domain/access';
 export { MergeOrigins } from './application/merge-origins';
-export { SpaceLifecycle } from './application/space-lifecycle';
+export { SpaceLifecycle, SpaceLifecycles } from './application/space-lifecycle';
 export { ReadCacheSettings, RevisionReader } from './http/revision-reader';
 export type { RevisionScope } from './http/revision-reader';
 export { LinksService } from './application/links.service';

@@ -46,6 +46,9 @@ export class ReviewSpaceLifecycle extends SpaceLifecycle {
     );
   }
 
+  /** A space's own fields are not copied into change requests or comments: nothing to do. */
+  async updated(): Promise<void> {}
+
   async purged(spaceIds: string[]): Promise<void> {
     await this.db.query('DELETE FROM comments WHERE space_id = ANY($1::text[])', [spaceIds]);
     await this.db.query('DELETE FROM change_requests WHERE space_id = ANY($1::text[])', [spaceIds]);

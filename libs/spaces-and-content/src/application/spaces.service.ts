@@ -188,10 +188,19 @@ export class SpacesService {
       if (adminFields.length) requireRole(role, 'admin', `Changing ${adminFields.join(', ')}`);
       else requireRole(role, 'edit', 'Updating a space');
       const next = applySpacePatch(space, patch, this.clock.now());
-      return (await this.spaces.update(space, next)) ? { space, next } : undefined;
+      return (await this.writeAndTell(space, next)) ? { space, next } : undefined;
     }, 'The space');
     if (patch.language !== undefined && patch.language !== space.language) await this.content.reindex(space.id);
     return { space: next, role: await this.access.spaceRole(next, actor) };
+  }
+
+  /** A guarded write of the space's own fields, told to the other contexts in the same unit of work. */
+  private writeAndTell(space: Space, next: Space): Promise<boolean> {
+    return this.uow.run(async () => {
+      if (!(await this.spaces.update(space, next))) return false;
+      await this.lifecycle?.updated(space.id);
+      return true;
+    });
   }
 
   /** Soft delete. Answers 'absent' for a space that does not exist (or is already deleted) for the caller. */
@@ -291,7 +300,7 @@ export class SpacesService {
       parentId === space.parentId,
     );
     const moved: Space = { ...space, parentId, position, updatedAt: this.clock.now() };
-    if (!(await this.spaces.update(space, moved))) return undefined;
+    if (!(await this.writeAndTell(space, moved))) return undefined;
     return { space: moved, role: await this.access.spaceRole(moved, actor, tree) };
   }
 

@@ -10,6 +10,7 @@ import { Reviews1764806400000 } from './1764806400000-reviews';
 import { OrganizationChangeRequests1764892800000 } from './1764892800000-organization-change-requests';
 import { CommentThreads1764979200000 } from './1764979200000-comment-threads';
 import { ChangeRequestListVersions1765065600000 } from './1765065600000-change-request-list-versions';
+import { Sites1765152000000 } from './1765152000000-sites';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   OrganizationChangeRequests1764892800000,
   CommentThreads1764979200000,
   ChangeRequestListVersions1765065600000,
+  Sites1765152000000,
 ];

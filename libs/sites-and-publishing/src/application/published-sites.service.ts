@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { Actor, InvalidInputError, NotFoundError } from '@app/shared-kernel';
+import { OrganizationAccess } from '@app/organizations-and-teams';
+import { SpacesService, SpaceView } from '@app/spaces-and-content';
+import { AdaptiveJsonSchema, checkClaims, Condition } from '../domain/adaptive';
+import { CustomizationSettings, defaultCustomization } from '../domain/customization';
+import { conditionsOf, Site, spaceIdsOf, Structure, visibleStructure } from '../domain/site';
+import { SiteRepository } from '../domain/site-repository';
+import { SITE_ROLES } from './sites.service';
+
+/** Everything a published read of one site version needs; immutable once built. */
+export interface PublishedModel {
+  site: Site;
+  spaces: Map<string, SpaceView>;
+  customization: { settings: CustomizationSettings; updatedAt?: Date };
+  schema: AdaptiveJsonSchema | null;
+  /** Parsed conditions by source, in structure order. */
+  conditions: Map<string, Condition>;
+}
+
+/** What one visitor sees: the model, the structure after their claims, and the key of that outcome. */
+export interface PublishedView {
+  model: PublishedModel;
+  structure: Structure;
+  /** `<site id> <version> <outcome of each condition>`: equal keys, equal answers. */
+  key: string;
+}
+
+const MODELS_MAX = 500;
+export const CLAIMS_JSON_MAX = 4096;
+
+/**
+ * GET /orgs/{id}/sites/{siteId}/published: the site as a visitor sees it. The caller must be a member of
+ * the organization (any role); beyond that the site answers as it would answer a visitor: unpublished →
+ * 404; `share-link` → 404 without the key of an active share link; `visitor-auth` → 404 (visitor tokens
+ * are not implemented yet). One indexed query per request decides that (the site's version and the
+ * key's validity, so a deactivated link stops working at once in every process); the model of a
+ * version is built once per process.
+ */
+@Injectable()
+export class PublishedSitesService {
+  private readonly models = new Map<string, PublishedModel>();
+
+  constructor(
+    private readonly sites: SiteRepository,
+    private readonly access: OrganizationAccess,
+    private readonly spaces: SpacesService,
+  ) {}
+
+  async open(actor: Actor, organizationId: string, siteId: string, shareKey?: string, claimsJson?: string): Promise<PublishedView> {
+    await this.access.require(organizationId, actor, SITE_ROLES.read);
+    const state = await this.sites.publishedState(organizationId, siteId, shareKey);
+    if (!state || !state.published) throw new NotFoundError('Site', siteId);
+    if (state.visibility === 'share-link' && !state.keyValid) throw new NotFoundError('Site', siteId);
+    if (state.visibility === 'visitor-auth') throw new NotFoundError('Site', siteId);
+    const model = await this.model(actor, organizationId, siteId, state.version);
+    const claims = checkClaims(model.schema, parseClaims(claimsJson));
+    const adaptive = model.site.adaptiveContent;
+    const outcomes = adaptive ? [...model.conditions.values()].map((c) => (c.test(claims) ? '1' : '0')).join('') : '';
+    const structure = adaptive
+      ? visibleStructure(model.site.structure, (c) => model.conditions.get(c)!.test(claims))
+      : model.site.structure;
+    return { model, structure, key: `${siteId} ${model.site.version} ${outcomes}` };
+  }
+
+  private async model(actor: Actor, organizationId: string, siteId: string, version: number): Promise<PublishedModel> {
+    const key = `${siteId} ${version}`;
+    const cached = this.models.get(key);
+    if (cached) return cached;
+    const site = await this.sites.find(organizationId, siteId);
+    if (!site) throw new NotFoundError('Site', siteId);
+    const [spaces, settings] = await Promise.all([
+      this.spaces.viewsOf(actor, organizationId, spaceIdsOf(site.structure)),
+      this.sites.settings(site.id),
+    ]);
+    const model: PublishedModel = {
+      site,
+      spaces,
+      customization: settings.customization ?? { settings: defaultCustomization() },
+      schema: settings.adaptiveSchema?.jsonSchema ?? null,
+      conditions: new Map(conditionsOf(site.structure).map((c) => [c, Condition.parse(c)])),
+    };
+    // Cache under the version read with the site (it can be newer than the state's: still consistent).
+    if (this.models.size >= MODELS_MAX) this.models.delete(this.models.keys().next().value!);
+    this.models.set(`${siteId} ${site.version}`, model);
+    return model;
+  }
+}
+
+function parseClaims(json: string | undefined): unknown {
+  if (json === undefined) return {};
+  if (json.length > CLAIMS_JSON_MAX) throw new InvalidInputError(`visitorClaims must be at most ${CLAIMS_JSON_MAX} characters`);
+  try {
+    return JSON.parse(json);
+  } catch {
+    throw new InvalidInputError('visitorClaims must be a JSON object');
+  }
+}

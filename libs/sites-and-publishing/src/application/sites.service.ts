@@ -1,0 +1,396 @@
+import { Injectable } from '@nestjs/common';
+import {
+  Actor,
+  Clock,
+  IdGenerator,
+  InvalidInputError,
+  NotFoundError,
+  Page,
+  PageRequest,
+  pageInMemory,
+  Role,
+  UnitOfWork,
+} from '@app/shared-kernel';
+import { OrganizationAccess } from '@app/organizations-and-teams';
+import { SpacesService, SpaceView } from '@app/spaces-and-content';
+import { AdaptiveJsonSchema, checkAdaptiveJsonSchema, Condition, templateConditions } from '../domain/adaptive';
+import { checkCustomization, CustomizationSettings, defaultCustomization } from '../domain/customization';
+import * as S from '../domain/site';
+import { Site, SiteType, SiteVisibility, Structure } from '../domain/site';
+import { SiteFilter, SiteRepository } from '../domain/site-repository';
+import { SiteEvents, SiteEventType } from './site-events';
+
+/** A site as the caller sees it, with their organization role (permissions are computed from it). */
+export interface SiteView {
+  site: Site;
+  role: Role;
+}
+
+/** A site with the live spaces its site spaces show (for site spaces' `space` and `title`). */
+export interface SiteWithSpaces extends SiteView {
+  spaces: Map<string, SpaceView>;
+}
+
+export interface CreateSiteInput {
+  type?: SiteType;
+  title?: string;
+  visibility?: SiteVisibility;
+  spaces?: string[];
+}
+
+export interface SitePatch {
+  title?: string;
+  visibility?: SiteVisibility;
+  basename?: string | null;
+  hostname?: string | null;
+  adaptiveContent?: { enabled: boolean };
+  agentsContext?: S.AgentsContext;
+  defaultSiteSpace?: string;
+  defaultSiteSection?: string;
+  /** null removes the proxy. */
+  proxy?: string | null;
+}
+
+/** Who may do what (docs/permissions.md): reading needs membership, the structure `create`, settings `admin`. */
+export const SITE_ROLES = { read: 'read', structure: 'create', create: 'create', admin: 'admin' } as const satisfies Record<string, Role>;
+
+@Injectable()
+export class SitesService {
+  constructor(
+    private readonly sites: SiteRepository,
+    private readonly access: OrganizationAccess,
+    private readonly spaces: SpacesService,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly events: SiteEvents,
+  ) {}
+
+  // -------------------------------------------------------------------------------------------
+  // Sites
+
+  async list(actor: Actor, organizationId: string, filter: SiteFilter, page: PageRequest): Promise<Page<SiteView>> {
+    const role = await this.access.require(organizationId, actor, SITE_ROLES.read);
+    const result = await this.sites.list(organizationId, filter, page);
+    return { ...result, items: result.items.map((site) => ({ site, role })) };
+  }
+
+  async get(actor: Actor, organizationId: string, siteId: string): Promise<SiteView> {
+    const role = await this.access.require(organizationId, actor, SITE_ROLES.read);
+    return { site: await this.found(organizationId, siteId), role };
+  }
+
+  /** The site with the spaces it shows; `shareKey`, when given, must open the site (else 404). */
+  async getWithSpaces(actor: Actor, organizationId: string, siteId: string, shareKey?: string): Promise<SiteWithSpaces> {
+    const view = await this.get(actor, organizationId, siteId);
+    if (shareKey !== undefined && !(await this.sites.publishedState(organizationId, siteId, shareKey))?.keyValid)
+      throw new NotFoundError('Share link');
+    return { ...view, spaces: await this.spacesOf(actor, view.site) };
+  }
+
+  async create(actor: Actor, organizationId: string, input: CreateSiteInput): Promise<SiteWithSpaces> {
+    const role = await this.access.require(organizationId, actor, SITE_ROLES.create);
+    const spaceIds = [...new Set(input.spaces ?? [])];
+    const spaces = await this.liveSpaces(actor, organizationId, spaceIds);
+    const structure = S.emptyStructure();
+    for (const id of spaceIds) S.addSiteSpace(structure, { id: this.ids.next(), spaceId: id, spaceTitle: spaces.get(id)!.space.title });
+    const site: Site = {
+      id: this.ids.next(),
+      organizationId,
+      type: input.type ?? 'basic',
+      title: S.checkSiteTitle(input.title ?? 'Untitled site'),
+      hostname: null,
+      basename: null,
+      proxy: null,
+      visibility: input.visibility ?? 'public',
+      published: false,
+      adaptiveContent: false,
+      agentsContext: 'included',
+      createdAt: this.clock.now(),
+      version: 1,
+      structure,
+    };
+    await this.uow.run(async () => {
+      await this.sites.insert(site);
+      this.events.publish('site.created', organizationId, actor.userId, { siteId: site.id });
+    });
+    return { site, role, spaces };
+  }
+
+  async update(actor: Actor, organizationId: string, siteId: string, patch: SitePatch): Promise<SiteView> {
+    const result = await this.mutate(actor, organizationId, siteId, SITE_ROLES.admin, 'site.updated', (site) => {
+      if (patch.title !== undefined) site.title = S.checkSiteTitle(patch.title);
+      if (patch.visibility !== undefined) site.visibility = patch.visibility;
+      if (patch.basename !== undefined) site.basename = patch.basename === null ? null : S.checkPath(patch.basename);
+      if (patch.hostname !== undefined) {
+        if (patch.hostname !== null && !S.HOSTNAME_PATTERN.test(patch.hostname))
+          throw new InvalidInputError('hostname must be a lowercase host name with at least three labels (docs.example.com)');
+        site.hostname = patch.hostname;
+      }
+      if (patch.proxy !== undefined) {
+        if (patch.proxy !== null && !S.PROXY_PATTERN.test(patch.proxy))
+          throw new InvalidInputError('proxy must be a host followed by one or more path segments (example.com/docs)');
+        site.proxy = patch.proxy;
+      }
+      if (patch.adaptiveContent !== undefined) site.adaptiveContent = patch.adaptiveContent.enabled;
+      if (patch.agentsContext !== undefined) site.agentsContext = patch.agentsContext;
+      if (patch.defaultSiteSection !== undefined) S.setDefaultSection(site.structure, patch.defaultSiteSection);
+      if (patch.defaultSiteSpace !== undefined) S.setDefaultSiteSpace(site.structure, patch.defaultSiteSpace);
+    });
+    return { site: result.site, role: result.role };
+  }
+
+  async delete(actor: Actor, organizationId: string, siteId: string): Promise<'deleted' | 'absent'> {
+    const role = await this.access.roleOf(organizationId, actor);
+    if (role === null) return 'absent';
+    const site = await this.sites.find(organizationId, siteId);
+    if (!site) return 'absent';
+    await this.access.require(organizationId, actor, SITE_ROLES.admin);
+    return this.uow.run(async () => {
+      if (!(await this.sites.delete(organizationId, siteId))) return 'absent';
+      this.events.publish('site.deleted', organizationId, actor.userId, { siteId });
+      return 'deleted';
+    });
+  }
+
+  async setPublished(actor: Actor, organizationId: string, siteId: string, published: boolean): Promise<SiteView> {
+    const { site, role } = await this.mutate(
+      actor,
+      organizationId,
+      siteId,
+      SITE_ROLES.admin,
+      published ? 'site.published' : 'site.unpublished',
+      (s) => {
+        s.published = published;
+      },
+    );
+    return { site, role };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Structure: sections, section groups, site spaces
+
+  async addSection(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+    input: { spaceId: string; title?: string | null; icon?: string | null; siteSectionGroupId?: string },
+  ): Promise<{ section: S.SectionNode } & SiteWithSpaces> {
+    const [space] = (await this.liveSpaces(actor, organizationId, [input.spaceId])).values();
+    const title = input.title ?? sectionTitleFrom(space.space.title);
+    const r = await this.mutateStructure(actor, organizationId, siteId, (site) => {
+      const section = S.addSection(site.structure, {
+        id: this.ids.next(),
+        title,
+        icon: input.icon ?? undefined,
+        siteSpace: { id: this.ids.next(), spaceId: space.space.id, spaceTitle: space.space.title },
+      });
+      if (input.siteSectionGroupId !== undefined) S.addSectionToGroup(site.structure, input.siteSectionGroupId, section.id);
+      return section;
+    });
+    return { section: r.result, ...r };
+  }
+
+  updateSection(actor: Actor, organizationId: string, siteId: string, sectionId: string, patch: S.SectionPatch) {
+    if (patch.condition) Condition.parse(patch.condition);
+    return this.mutateStructure(actor, organizationId, siteId, (site) => S.updateSection(site.structure, sectionId, patch));
+  }
+
+  async deleteSection(actor: Actor, organizationId: string, siteId: string, sectionId: string): Promise<'deleted' | 'absent'> {
+    return this.deleteIn(actor, organizationId, siteId, (site) => S.deleteSection(site.structure, sectionId));
+  }
+
+  addGroup(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+    input: { title: string; icon?: string; sections?: string[]; parent?: string },
+  ) {
+    return this.mutateStructure(actor, organizationId, siteId, (site) =>
+      S.addGroup(site.structure, {
+        id: this.ids.next(),
+        title: input.title,
+        icon: input.icon,
+        sectionIds: input.sections ?? [],
+        parentId: input.parent,
+      }),
+    );
+  }
+
+  updateGroup(actor: Actor, organizationId: string, siteId: string, groupId: string, patch: { title?: string; icon?: string | null }) {
+    return this.mutateStructure(actor, organizationId, siteId, (site) => S.updateGroup(site.structure, groupId, patch));
+  }
+
+  deleteGroup(actor: Actor, organizationId: string, siteId: string, groupId: string): Promise<'deleted' | 'absent'> {
+    return this.deleteIn(actor, organizationId, siteId, (site) => S.deleteGroup(site.structure, groupId));
+  }
+
+  addSectionToGroup(actor: Actor, organizationId: string, siteId: string, groupId: string, sectionId: string) {
+    return this.mutateStructure(actor, organizationId, siteId, (site) => S.addSectionToGroup(site.structure, groupId, sectionId));
+  }
+
+  async removeSectionFromGroup(actor: Actor, organizationId: string, siteId: string, groupId: string, sectionId: string) {
+    // The group must exist (404 otherwise); a section that is not in it is a 204 with nothing changed.
+    return this.deleteIn(actor, organizationId, siteId, (site) => S.removeSectionFromGroup(site.structure, groupId, sectionId), false);
+  }
+
+  async addSiteSpace(actor: Actor, organizationId: string, siteId: string, input: { spaceId: string; sectionId?: string }) {
+    const [space] = (await this.liveSpaces(actor, organizationId, [input.spaceId])).values();
+    return this.mutateStructure(actor, organizationId, siteId, (site) =>
+      S.addSiteSpace(site.structure, {
+        id: this.ids.next(),
+        spaceId: space.space.id,
+        spaceTitle: space.space.title,
+        sectionId: input.sectionId,
+      }),
+    );
+  }
+
+  async updateSiteSpace(actor: Actor, organizationId: string, siteId: string, siteSpaceId: string, patch: S.SiteSpacePatch) {
+    if (patch.condition) Condition.parse(patch.condition);
+    if (patch.spaceId !== undefined) await this.liveSpaces(actor, organizationId, [patch.spaceId]);
+    return this.mutateStructure(actor, organizationId, siteId, (site) => S.updateSiteSpace(site.structure, siteSpaceId, patch));
+  }
+
+  deleteSiteSpace(actor: Actor, organizationId: string, siteId: string, siteSpaceId: string): Promise<'deleted' | 'absent'> {
+    return this.deleteIn(actor, organizationId, siteId, (site) => S.deleteSiteSpace(site.structure, siteSpaceId));
+  }
+
+  /** sortSiteStructure: the deprecated moves of sections, groups and site spaces come here too. */
+  sort(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+    item: S.StructurePointer,
+    position: { before?: S.StructurePointer; after?: S.StructurePointer },
+  ) {
+    return this.mutateStructure(actor, organizationId, siteId, (site) => S.sortStructure(site.structure, item, position));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Settings: adaptive schema and customization
+
+  async adaptiveSchema(actor: Actor, organizationId: string, siteId: string): Promise<{ jsonSchema: AdaptiveJsonSchema; updatedAt: Date }> {
+    const { site } = await this.get(actor, organizationId, siteId);
+    const { adaptiveSchema } = await this.sites.settings(site.id);
+    if (!adaptiveSchema) throw new NotFoundError('Adaptive schema of site', siteId);
+    return adaptiveSchema;
+  }
+
+  async setAdaptiveSchema(actor: Actor, organizationId: string, siteId: string, jsonSchema: unknown) {
+    const checked = checkAdaptiveJsonSchema(jsonSchema);
+    const at = this.clock.now();
+    await this.mutate(actor, organizationId, siteId, SITE_ROLES.admin, 'site.updated', async (site) => {
+      await this.sites.setAdaptiveSchema(site.id, checked, at);
+    });
+    return { jsonSchema: checked, updatedAt: at };
+  }
+
+  async templateConditions(actor: Actor, organizationId: string, siteId: string) {
+    const { site } = await this.get(actor, organizationId, siteId);
+    return templateConditions((await this.sites.settings(site.id)).adaptiveSchema?.jsonSchema ?? null);
+  }
+
+  async customization(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+  ): Promise<{ settings: CustomizationSettings; updatedAt?: Date }> {
+    const { site } = await this.get(actor, organizationId, siteId);
+    return (await this.sites.settings(site.id)).customization ?? { settings: defaultCustomization() };
+  }
+
+  async setCustomization(actor: Actor, organizationId: string, siteId: string, settings: unknown) {
+    const checked = checkCustomization(settings);
+    const at = this.clock.now();
+    await this.mutate(actor, organizationId, siteId, SITE_ROLES.admin, 'site.updated', async (site) => {
+      await this.sites.setCustomization(site.id, checked, at);
+    });
+    return { settings: checked, updatedAt: at };
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  /** Lists of structure items are short and in structure order: paged in memory by position. */
+  static pageOf<T>(items: T[], page: PageRequest): Page<T> {
+    const keyed = items.map((item, i) => ({ item, key: String(i).padStart(6, '0') }));
+    const result = pageInMemory(keyed, (k) => k.key, page);
+    return { ...result, items: result.items.map((k) => k.item) };
+  }
+
+  private async found(organizationId: string, siteId: string): Promise<Site> {
+    const site = await this.sites.find(organizationId, siteId);
+    if (!site) throw new NotFoundError('Site', siteId);
+    return site;
+  }
+
+  /** The live spaces of the organization the site may show; one that is not (deleted, elsewhere, unknown) is a 404. */
+  private async liveSpaces(actor: Actor, organizationId: string, ids: string[]): Promise<Map<string, SpaceView>> {
+    if (ids.length === 0) return new Map();
+    const views = await this.spaces.viewsOf(actor, organizationId, ids);
+    const missing = ids.find((id) => !views.has(id));
+    if (missing !== undefined) throw new NotFoundError('Space', missing);
+    return views;
+  }
+
+  spacesOf(actor: Actor, site: Site): Promise<Map<string, SpaceView>> {
+    return this.spaces.viewsOf(actor, site.organizationId, S.spaceIdsOf(site.structure));
+  }
+
+  /** Read, change and write one site under its row lock: nothing half-written, no lost update. */
+  private async mutate<T>(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+    minimum: Role,
+    event: SiteEventType,
+    change: (site: Site) => T | Promise<T>,
+  ): Promise<SiteView & { result: T }> {
+    const role = await this.access.require(organizationId, actor, minimum);
+    return this.uow.run(async () => {
+      const before = await this.sites.findForUpdate(organizationId, siteId);
+      if (!before) throw new NotFoundError('Site', siteId);
+      const site: Site = { ...before, structure: S.cloneStructure(before.structure) };
+      const result = await change(site);
+      await this.sites.save(site);
+      site.version += 1;
+      this.events.publish(event, organizationId, actor.userId, { siteId });
+      return { site, role, result };
+    });
+  }
+
+  private async mutateStructure<T>(actor: Actor, organizationId: string, siteId: string, change: (site: Site) => T) {
+    const r = await this.mutate(actor, organizationId, siteId, SITE_ROLES.structure, 'site.structure-changed', change);
+    return { ...r, spaces: await this.spacesOf(actor, r.site) };
+  }
+
+  /** A structure delete: 'absent' (204) when the item was not there (nothing is written then). */
+  private async deleteIn(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+    remove: (site: Site) => boolean,
+    siteMayBeAbsent = true,
+  ): Promise<'deleted' | 'absent'> {
+    const role = await this.access.roleOf(organizationId, actor);
+    if (role === null) return 'absent';
+    if (siteMayBeAbsent && !(await this.sites.find(organizationId, siteId))) return 'absent';
+    await this.access.require(organizationId, actor, SITE_ROLES.structure);
+    return this.uow.run(async () => {
+      const before = await this.sites.findForUpdate(organizationId, siteId);
+      if (!before) throw new NotFoundError('Site', siteId);
+      const site: Site = { ...before, structure: S.cloneStructure(before.structure) };
+      if (!remove(site)) return 'absent';
+      await this.sites.save(site);
+      this.events.publish('site.structure-changed', organizationId, actor.userId, { siteId });
+      return 'deleted';
+    });
+  }
+}
+
+function sectionTitleFrom(spaceTitle: string): string {
+  const title = spaceTitle.trim().slice(0, S.SECTION_TITLE.max);
+  return title.length >= S.SECTION_TITLE.min ? title : 'Untitled section';
+}
+
+export type { Structure };

@@ -1,0 +1,64 @@
+import { Page, PageRequest } from '@app/shared-kernel';
+import type { AdaptiveJsonSchema } from './adaptive';
+import type { CustomizationSettings } from './customization';
+import type { Site, SiteType } from './site';
+
+export const SHARE_LINK_NAME_MAX = 50;
+
+export interface ShareLink {
+  id: string;
+  organizationId: string;
+  siteId: string;
+  name: string;
+  /** The secret a visitor presents as `shareKey`. */
+  key: string;
+  active: boolean;
+  createdAt: Date;
+}
+
+export interface SiteFilter {
+  spaceId?: string;
+  title?: string;
+  published?: boolean;
+  types?: SiteType[];
+}
+
+/** Settings kept beside the site, read only by the operations that need them. */
+export interface SiteSettings {
+  adaptiveSchema: { jsonSchema: AdaptiveJsonSchema; updatedAt: Date } | null;
+  customization: { settings: CustomizationSettings; updatedAt: Date } | null;
+}
+
+/** What every published read checks first, in one query: the site's version and whether the key opens it. */
+export interface PublishedState {
+  version: number;
+  published: boolean;
+  visibility: Site['visibility'];
+  /** True when `shareKey` is the key of an active share link of this site. */
+  keyValid: boolean;
+}
+
+export abstract class SiteRepository {
+  abstract insert(site: Site): Promise<void>;
+  abstract find(organizationId: string, siteId: string): Promise<Site | null>;
+  /** The site locked for a read-modify-write (inside a unit of work). */
+  abstract findForUpdate(organizationId: string, siteId: string): Promise<Site | null>;
+  /** Writes the site's fields and structure and moves its version. */
+  abstract save(site: Site): Promise<void>;
+  abstract delete(organizationId: string, siteId: string): Promise<boolean>;
+  abstract list(organizationId: string, filter: SiteFilter, page: PageRequest): Promise<Page<Site>>;
+  /** Sites showing any of these spaces, locked (the space lifecycle changes them). */
+  abstract showingSpaces(spaceIds: string[]): Promise<Site[]>;
+  /** Moves the version of every site showing this space (its title or content changed). */
+  abstract touchShowing(spaceId: string): Promise<void>;
+  abstract settings(siteId: string): Promise<SiteSettings>;
+  abstract setAdaptiveSchema(siteId: string, jsonSchema: AdaptiveJsonSchema, at: Date): Promise<void>;
+  abstract setCustomization(siteId: string, settings: CustomizationSettings, at: Date): Promise<void>;
+  abstract publishedState(organizationId: string, siteId: string, shareKey: string | undefined): Promise<PublishedState | null>;
+
+  abstract listShareLinks(siteId: string, page: PageRequest): Promise<Page<ShareLink>>;
+  abstract findShareLink(siteId: string, shareLinkId: string): Promise<ShareLink | null>;
+  abstract insertShareLink(link: ShareLink): Promise<void>;
+  abstract updateShareLink(link: ShareLink): Promise<void>;
+  abstract deleteShareLink(siteId: string, shareLinkId: string): Promise<boolean>;
+}

@@ -1,0 +1,413 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Actor, InvalidInputError } from '@app/shared-kernel';
+import {
+  ApiDeleteOperation,
+  ApiStandardErrors,
+  CurrentActor,
+  Links,
+  listEnvelope,
+  ListOf,
+  ListQueryDto,
+  RequestLinks,
+  setDeleteStatus,
+} from '@app/http-kit';
+import { SitesService, SiteWithSpaces } from '../application/sites.service';
+import { findGroup, findSection, findSiteSpace, groups, parentGroupOf, sections, siteSpaces, StructurePointer } from '../domain/site';
+import {
+  AddGroupDto,
+  AddSectionDto,
+  AddSectionToGroupDto,
+  AddSiteSpaceDto,
+  ListSiteSpacesQueryDto,
+  ListWithShareKeyQueryDto,
+  MoveGroupDto,
+  MoveSectionDto,
+  MoveSiteSpaceDto,
+  ShareKeyQueryDto,
+  SiteSectionDto,
+  SiteSectionGroupDto,
+  SiteSpaceDto,
+  SiteStructureDto,
+  SortStructureDto,
+  StructurePresenter,
+  UpdateGroupDto,
+  UpdateSectionDto,
+  UpdateSiteSpaceDto,
+} from './site.dto';
+
+type Ctx = { actor: Actor; organizationId: string; siteId: string };
+
+/** Sections, section groups, site spaces and the whole structure of a site (official operations). */
+@ApiTags('sites')
+@ApiStandardErrors()
+@ApiExtraModels(SiteSectionDto, SiteSectionGroupDto, SiteSpaceDto)
+@Controller('orgs/:organizationId/sites/:siteId')
+export class SiteStructureController {
+  constructor(private readonly sites: SitesService) {}
+
+  private presenter(v: SiteWithSpaces, links: Links) {
+    return new StructurePresenter(v.site, v.spaces, links);
+  }
+
+  private sectionDto(v: SiteWithSpaces, id: string, links: Links): SiteSectionDto {
+    return this.presenter(v, links).section(findSection(v.site.structure, id), parentGroupOf(v.site.structure, id));
+  }
+
+  private groupDto(v: SiteWithSpaces, id: string, links: Links): SiteSectionGroupDto {
+    return this.presenter(v, links).group(findGroup(v.site.structure, id), parentGroupOf(v.site.structure, id));
+  }
+
+  private siteSpaceDto(v: SiteWithSpaces, id: string, links: Links): SiteSpaceDto {
+    const { node, section } = findSiteSpace(v.site.structure, id);
+    const dto = this.presenter(v, links).siteSpace(node, section);
+    if (!dto) throw new InvalidInputError('The space of this site space is gone');
+    return dto;
+  }
+
+  // ----------------------------------------------------------------------------------- structure
+
+  @Get('structure')
+  @ApiOperation({ operationId: 'getSiteStructure', summary: 'The structure of a site: sections and groups, or site spaces, in order' })
+  @ApiOkResponse({ type: SiteStructureDto })
+  async structure(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Query() q: ShareKeyQueryDto,
+    @RequestLinks() links: Links,
+  ): Promise<SiteStructureDto> {
+    const v = await this.sites.getWithSpaces(actor, organizationId, siteId, q.shareKey);
+    return this.presenter(v, links).structure(v.site.structure);
+  }
+
+  @Patch('structure/sort')
+  @ApiOperation({
+    operationId: 'sortSiteStructure',
+    summary: 'Move a site space, section or section group before or after a sibling (or to the end of its level)',
+  })
+  @ApiOkResponse({
+    schema: {
+      oneOf: [{ $ref: getSchemaPath(SiteSpaceDto) }, { $ref: getSchemaPath(SiteSectionDto) }, { $ref: getSchemaPath(SiteSectionGroupDto) }],
+    },
+  })
+  async sort(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Body() body: SortStructureDto,
+    @RequestLinks() links: Links,
+  ) {
+    return this.move({ actor, organizationId, siteId }, body.item, body.position, links);
+  }
+
+  private async move(
+    c: Ctx,
+    item: StructurePointer,
+    position: { before?: StructurePointer; after?: StructurePointer },
+    links: Links,
+  ): Promise<SiteSpaceDto | SiteSectionDto | SiteSectionGroupDto> {
+    const v = await this.sites.sort(c.actor, c.organizationId, c.siteId, item, position);
+    if (item.type === 'site-space') return this.siteSpaceDto(v, item.id, links);
+    if (item.type === 'site-section') return this.sectionDto(v, item.id, links);
+    return this.groupDto(v, item.id, links);
+  }
+
+  // ------------------------------------------------------------------------------------ sections
+
+  @Get('sections')
+  @ApiOperation({ operationId: 'listSiteSections', summary: 'List the sections of a site, in structure order' })
+  @ApiOkResponse({ type: ListOf(SiteSectionDto) })
+  async listSections(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Query() q: ListWithShareKeyQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    const v = await this.sites.getWithSpaces(actor, organizationId, siteId, q.shareKey);
+    const presenter = this.presenter(v, links);
+    const page = SitesService.pageOf(sections(v.site.structure), q.toPageRequest());
+    return listEnvelope(page, (s) => presenter.section(s, parentGroupOf(v.site.structure, s.id)));
+  }
+
+  @Post('sections')
+  @ApiOperation({
+    operationId: 'addSectionToSite',
+    summary: 'Add a section holding a space (the first section adopts the root site spaces)',
+  })
+  @ApiCreatedResponse({ type: SiteSectionDto })
+  async addSection(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Body() body: AddSectionDto,
+    @RequestLinks() links: Links,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SiteSectionDto> {
+    const v = await this.sites.addSection(actor, organizationId, siteId, body);
+    const id = v.section.id;
+    res.location(`${links.api(`/orgs/${organizationId}/sites/${siteId}/sections`)}/${id}`);
+    return this.sectionDto(v, id, links);
+  }
+
+  @Patch('sections/:siteSectionId')
+  @ApiOperation({
+    operationId: 'updateSiteSectionById',
+    summary: 'Update a section (path unique within the site; condition null removes it)',
+  })
+  @ApiOkResponse({ type: SiteSectionDto })
+  async updateSection(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteSectionId') sectionId: string,
+    @Body() body: UpdateSectionDto,
+    @RequestLinks() links: Links,
+  ): Promise<SiteSectionDto> {
+    const v = await this.sites.updateSection(actor, organizationId, siteId, sectionId, body);
+    return this.sectionDto(v, sectionId, links);
+  }
+
+  @Delete('sections/:siteSectionId')
+  @ApiDeleteOperation('deleteSiteSectionById', 'Delete a section and its site spaces', 'The section')
+  async deleteSection(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteSectionId') sectionId: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
+    setDeleteStatus(res, await this.sites.deleteSection(actor, organizationId, siteId, sectionId));
+  }
+
+  @Post('sections/:siteSectionId/move')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'moveSiteSection', summary: 'Deprecated: use sortSiteStructure', deprecated: true })
+  @ApiOkResponse({ type: SiteSectionDto })
+  async moveSection(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteSectionId') sectionId: string,
+    @Body() body: MoveSectionDto,
+    @RequestLinks() links: Links,
+  ) {
+    const p = body.position ?? {};
+    const ptr = (x?: { siteSection: string }) => (x ? { type: 'site-section' as const, id: x.siteSection } : undefined);
+    return this.move(
+      { actor, organizationId, siteId },
+      { type: 'site-section', id: sectionId },
+      { before: ptr(p.before), after: ptr(p.after) },
+      links,
+    );
+  }
+
+  // ------------------------------------------------------------------------------ section groups
+
+  @Get('section-groups')
+  @ApiOperation({ operationId: 'listSiteSectionGroups', summary: 'List the section groups of a site, in structure order' })
+  @ApiOkResponse({ type: ListOf(SiteSectionGroupDto) })
+  async listGroups(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Query() q: ListQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    const v = await this.sites.getWithSpaces(actor, organizationId, siteId);
+    const presenter = this.presenter(v, links);
+    const page = SitesService.pageOf(groups(v.site.structure), q.toPageRequest());
+    return listEnvelope(page, (g) => presenter.group(g, parentGroupOf(v.site.structure, g.id)));
+  }
+
+  @Post('section-groups')
+  @ApiOperation({ operationId: 'addSectionGroupToSite', summary: 'Add a section group (the sections given move into it)' })
+  @ApiCreatedResponse({ type: SiteSectionGroupDto })
+  async addGroup(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Body() body: AddGroupDto,
+    @RequestLinks() links: Links,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SiteSectionGroupDto> {
+    const v = await this.sites.addGroup(actor, organizationId, siteId, { ...body, icon: body.icon ?? undefined });
+    res.location(`${links.api(`/orgs/${organizationId}/sites/${siteId}/section-groups`)}/${v.result.id}`);
+    return this.groupDto(v, v.result.id, links);
+  }
+
+  @Patch('section-groups/:siteSectionGroupId')
+  @ApiOperation({ operationId: 'updateSiteSectionGroupById', summary: 'Update a section group' })
+  @ApiOkResponse({ type: SiteSectionGroupDto })
+  async updateGroup(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteSectionGroupId') groupId: string,
+    @Body() body: UpdateGroupDto,
+    @RequestLinks() links: Links,
+  ): Promise<SiteSectionGroupDto> {
+    const v = await this.sites.updateGroup(actor, organizationId, siteId, groupId, body);
+    return this.groupDto(v, groupId, links);
+  }
+
+  @Delete('section-groups/:siteSectionGroupId')
+  @ApiDeleteOperation('deleteSiteSectionGroupById', 'Delete a section group (what it holds takes its place)', 'The section group')
+  async deleteGroup(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteSectionGroupId') groupId: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
+    setDeleteStatus(res, await this.sites.deleteGroup(actor, organizationId, siteId, groupId));
+  }
+
+  @Post('section-groups/:siteSectionGroupId/sections')
+  @ApiOperation({ operationId: 'addSectionToGroup', summary: 'Move a section into a section group (at its end)' })
+  @ApiCreatedResponse({ type: SiteSectionGroupDto })
+  async addSectionToGroup(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteSectionGroupId') groupId: string,
+    @Body() body: AddSectionToGroupDto,
+    @RequestLinks() links: Links,
+  ): Promise<SiteSectionGroupDto> {
+    const v = await this.sites.addSectionToGroup(actor, organizationId, siteId, groupId, body.sectionId);
+    return this.groupDto(v, groupId, links);
+  }
+
+  @Delete('section-groups/:siteSectionGroupId/sections/:siteSectionId')
+  @ApiDeleteOperation('removeSectionFromGroup', 'Take a section out of a group (it goes right after the group)', 'The section')
+  async removeSectionFromGroup(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteSectionGroupId') groupId: string,
+    @Param('siteSectionId') sectionId: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
+    setDeleteStatus(res, await this.sites.removeSectionFromGroup(actor, organizationId, siteId, groupId, sectionId));
+  }
+
+  @Post('section-groups/:siteSectionGroupId/move')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'moveSiteSectionGroup', summary: 'Deprecated: use sortSiteStructure', deprecated: true })
+  @ApiOkResponse({ type: SiteSectionGroupDto })
+  async moveGroup(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteSectionGroupId') groupId: string,
+    @Body() body: MoveGroupDto,
+    @RequestLinks() links: Links,
+  ) {
+    const p = body.position ?? {};
+    return this.move(
+      { actor, organizationId, siteId },
+      { type: 'site-section-group', id: groupId },
+      { before: p.before, after: p.after },
+      links,
+    );
+  }
+
+  // --------------------------------------------------------------------------------- site spaces
+
+  @Get('site-spaces')
+  @ApiOperation({ operationId: 'listSiteSpaces', summary: 'List the site spaces of a site, in structure order' })
+  @ApiOkResponse({ type: ListOf(SiteSpaceDto) })
+  async listSiteSpaces(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Query() q: ListSiteSpacesQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    const v = await this.sites.getWithSpaces(actor, organizationId, siteId, q.shareKey);
+    const presenter = this.presenter(v, links);
+    const all = siteSpaces(v.site.structure)
+      .filter(({ node, section }) => q.default === undefined || isSiteDefault(node.default, section?.default) === q.default)
+      .map(({ node, section }) => presenter.siteSpace(node, section))
+      .filter((s): s is SiteSpaceDto => s !== null);
+    return listEnvelope(SitesService.pageOf(all, q.toPageRequest()), (s) => s);
+  }
+
+  @Post('site-spaces')
+  @ApiOperation({
+    operationId: 'addSpaceToSite',
+    summary: 'Add a space to a site (to the given section, else the default one, else the root)',
+  })
+  @ApiCreatedResponse({ type: SiteSpaceDto })
+  async addSiteSpace(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Body() body: AddSiteSpaceDto,
+    @RequestLinks() links: Links,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SiteSpaceDto> {
+    const v = await this.sites.addSiteSpace(actor, organizationId, siteId, body);
+    res.location(`${links.api(`/orgs/${organizationId}/sites/${siteId}/site-spaces`)}/${v.result.id}`);
+    return this.siteSpaceDto(v, v.result.id, links);
+  }
+
+  @Patch('site-spaces/:siteSpaceId')
+  @ApiOperation({
+    operationId: 'updateSiteSpaceById',
+    summary: 'Update a site space (path unique within its section; condition null removes it)',
+  })
+  @ApiOkResponse({ type: SiteSpaceDto })
+  async updateSiteSpace(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteSpaceId') siteSpaceId: string,
+    @Body() body: UpdateSiteSpaceDto,
+    @RequestLinks() links: Links,
+  ): Promise<SiteSpaceDto> {
+    const v = await this.sites.updateSiteSpace(actor, organizationId, siteId, siteSpaceId, body);
+    return this.siteSpaceDto(v, siteSpaceId, links);
+  }
+
+  @Delete('site-spaces/:siteSpaceId')
+  @ApiDeleteOperation('deleteSiteSpaceById', 'Remove a space from a site', 'The site space')
+  async deleteSiteSpace(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteSpaceId') siteSpaceId: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
+    setDeleteStatus(res, await this.sites.deleteSiteSpace(actor, organizationId, siteId, siteSpaceId));
+  }
+
+  @Post('site-spaces/:siteSpaceId/move')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'moveSiteSpace', summary: 'Deprecated: use sortSiteStructure', deprecated: true })
+  @ApiOkResponse({ type: SiteSpaceDto })
+  async moveSiteSpace(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteSpaceId') siteSpaceId: string,
+    @Body() body: MoveSiteSpaceDto,
+    @RequestLinks() links: Links,
+  ) {
+    const p = body.position ?? {};
+    const ptr = (x?: { siteSpace: string }) => (x ? { type: 'site-space' as const, id: x.siteSpace } : undefined);
+    return this.move(
+      { actor, organizationId, siteId },
+      { type: 'site-space', id: siteSpaceId },
+      { before: ptr(p.before), after: ptr(p.after) },
+      links,
+    );
+  }
+}
+
+/** The default site space of the site: the default of the root, or of the default section. */
+function isSiteDefault(nodeDefault: boolean, sectionDefault: boolean | undefined): boolean {
+  return nodeDefault && sectionDefault !== false;
+}

@@ -1,0 +1,257 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Actor, ByteLruCache } from '@app/shared-kernel';
+import {
+  ApiDeleteOperation,
+  ApiStandardErrors,
+  CurrentActor,
+  ErrorDto,
+  Links,
+  listEnvelope,
+  ListOf,
+  RequestLinks,
+  setDeleteStatus,
+} from '@app/http-kit';
+import { ReadCacheSettings } from '@app/spaces-and-content';
+import { Delete } from '@nestjs/common';
+import { SitesService } from '../application/sites.service';
+import { PublishedSitesService } from '../application/published-sites.service';
+import {
+  AdaptiveSchemaDto,
+  CreateSiteDto,
+  CustomizationDto,
+  ListSitesQueryDto,
+  PublishedQueryDto,
+  PublishedSiteDto,
+  SiteDto,
+  StructurePresenter,
+  TemplateConditionsDto,
+  toSiteDto,
+  UpdateAdaptiveSchemaDto,
+  UpdateSiteDto,
+} from './site.dto';
+
+@ApiTags('sites')
+@ApiStandardErrors()
+@Controller('orgs/:organizationId/sites')
+export class SitesController {
+  private readonly published: ByteLruCache;
+
+  constructor(
+    private readonly sites: SitesService,
+    private readonly publishedSites: PublishedSitesService,
+    settings: ReadCacheSettings,
+  ) {
+    this.published = new ByteLruCache(Math.max(1, Math.floor(settings.maxBytes / 4)));
+  }
+
+  @Get()
+  @ApiOperation({ operationId: 'listSites', summary: 'List the sites of an organization' })
+  @ApiOkResponse({ type: ListOf(SiteDto) })
+  async list(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Query() q: ListSitesQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    const page = await this.sites.list(
+      actor,
+      organizationId,
+      { spaceId: q.space, title: q.title, published: q.published, types: q.type },
+      q.toPageRequest(),
+    );
+    return listEnvelope(page, (v) => toSiteDto(v.site, v.role, links));
+  }
+
+  @Post()
+  @ApiOperation({ operationId: 'createSite', summary: 'Create a site (type basic unless told; the spaces given become its site spaces)' })
+  @ApiCreatedResponse({ type: SiteDto })
+  async create(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Body() body: CreateSiteDto,
+    @RequestLinks() links: Links,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SiteDto> {
+    const v = await this.sites.create(actor, organizationId, body);
+    const dto = toSiteDto(v.site, v.role, links);
+    res.location(dto.urls.location);
+    return dto;
+  }
+
+  @Get(':siteId')
+  @ApiOperation({ operationId: 'getSiteById', summary: 'Get a site' })
+  @ApiOkResponse({ type: SiteDto })
+  async get(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @RequestLinks() links: Links,
+  ) {
+    const v = await this.sites.get(actor, organizationId, siteId);
+    return toSiteDto(v.site, v.role, links);
+  }
+
+  @Patch(':siteId')
+  @ApiOperation({ operationId: 'updateSiteById', summary: 'Update a site (admin)' })
+  @ApiOkResponse({ type: SiteDto })
+  async update(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Body() body: UpdateSiteDto,
+    @RequestLinks() links: Links,
+  ): Promise<SiteDto> {
+    const v = await this.sites.update(actor, organizationId, siteId, body);
+    return toSiteDto(v.site, v.role, links);
+  }
+
+  @Delete(':siteId')
+  @ApiDeleteOperation('deleteSiteById', 'Delete a site with its structure and share links (admin)', 'The site')
+  async delete(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
+    setDeleteStatus(res, await this.sites.delete(actor, organizationId, siteId));
+  }
+
+  @Post(':siteId/publish')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'publishSite', summary: 'Publish a site: its audience (visibility) can read it (admin)' })
+  @ApiOkResponse({ type: SiteDto })
+  async publish(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @RequestLinks() links: Links,
+  ) {
+    const v = await this.sites.setPublished(actor, organizationId, siteId, true);
+    return toSiteDto(v.site, v.role, links);
+  }
+
+  @Post(':siteId/unpublish')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'unpublishSite', summary: 'Unpublish a site (admin)' })
+  @ApiOkResponse({ type: SiteDto })
+  async unpublish(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @RequestLinks() links: Links,
+  ) {
+    const v = await this.sites.setPublished(actor, organizationId, siteId, false);
+    return toSiteDto(v.site, v.role, links);
+  }
+
+  @Get(':siteId/adaptive-schema')
+  @ApiOperation({ operationId: 'getSiteAdaptiveSchema', summary: 'Get the visitor schema of an adaptive site (404 when it has none)' })
+  @ApiOkResponse({ type: AdaptiveSchemaDto })
+  async adaptiveSchema(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+  ): Promise<AdaptiveSchemaDto> {
+    const s = await this.sites.adaptiveSchema(actor, organizationId, siteId);
+    return { object: 'site-adaptive-schema', jsonSchema: s.jsonSchema, updatedAt: s.updatedAt.toISOString() };
+  }
+
+  @Put(':siteId/adaptive-schema')
+  @ApiOperation({
+    operationId: 'updateSiteAdaptiveSchema',
+    summary: 'Set the visitor schema (JSON Schema draft-07 of boolean claims, validated with Ajv; admin)',
+  })
+  @ApiOkResponse({ type: AdaptiveSchemaDto })
+  async setAdaptiveSchema(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Body() body: UpdateAdaptiveSchemaDto,
+  ): Promise<AdaptiveSchemaDto> {
+    const s = await this.sites.setAdaptiveSchema(actor, organizationId, siteId, body.jsonSchema);
+    return { object: 'site-adaptive-schema', jsonSchema: s.jsonSchema, updatedAt: s.updatedAt.toISOString() };
+  }
+
+  @Get(':siteId/adaptive-schema/template-conditions')
+  @ApiOperation({
+    operationId: 'listSiteAdaptiveTemplateConditions',
+    summary: 'Conditions suggested by the visitor schema (one per claim)',
+  })
+  @ApiOkResponse({ type: TemplateConditionsDto })
+  async templateConditions(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+  ): Promise<TemplateConditionsDto> {
+    return { items: await this.sites.templateConditions(actor, organizationId, siteId) };
+  }
+
+  @Get(':siteId/customization')
+  @ApiOperation({ operationId: 'getSiteCustomizationById', summary: 'Get the customization of a site (defaults until it is set)' })
+  @ApiOkResponse({ type: CustomizationDto })
+  async customization(@CurrentActor() actor: Actor, @Param('organizationId') organizationId: string, @Param('siteId') siteId: string) {
+    const c = await this.sites.customization(actor, organizationId, siteId);
+    return c.updatedAt ? { ...c.settings, updatedAt: c.updatedAt.toISOString() } : c.settings;
+  }
+
+  @Put(':siteId/customization')
+  @ApiOperation({
+    operationId: 'updateSiteCustomizationById',
+    summary: 'Replace the customization of a site (validated against the official SiteCustomizationSettingsInput schema; admin)',
+  })
+  @ApiBody({ schema: { type: 'object', additionalProperties: true } })
+  @ApiOkResponse({ type: CustomizationDto })
+  async setCustomization(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Body() body: unknown,
+  ) {
+    const c = await this.sites.setCustomization(actor, organizationId, siteId, body);
+    return { ...c.settings, updatedAt: c.updatedAt.toISOString() };
+  }
+
+  @Get(':siteId/published')
+  @ApiOperation({
+    operationId: 'getPublishedContentSite',
+    summary:
+      'The published site as a visitor sees it: 404 when unpublished, for a share-link site without the key of an active link, and for visitor-auth sites',
+  })
+  @ApiOkResponse({ type: PublishedSiteDto })
+  @ApiNotFoundResponse({ type: ErrorDto })
+  async getPublished(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Query() q: PublishedQueryDto,
+    @RequestLinks() links: Links,
+    @Res() res: Response,
+  ): Promise<void> {
+    const view = await this.publishedSites.open(actor, organizationId, siteId, q.shareKey, q.visitorClaims);
+    const key = `${view.key} ${links.origin} ${links.appOrigin}`;
+    let body = this.published.get(key);
+    if (body === undefined) {
+      const { model } = view;
+      const presenter = new StructurePresenter(model.site, model.spaces, links, 'read');
+      const dto: PublishedSiteDto = {
+        object: 'published-content-site',
+        site: toSiteDto(model.site, 'read', links),
+        structure: presenter.structure(view.structure),
+        customizations: {
+          site: {
+            title: model.site.title,
+            ...model.customization.settings,
+            ...(model.customization.updatedAt ? { updatedAt: model.customization.updatedAt.toISOString() } : {}),
+          },
+          siteSpaces: {},
+        },
+        scripts: [],
+      };
+      body = Buffer.from(JSON.stringify(dto), 'utf8');
+      this.published.set(key, body);
+    }
+    res.type('application/json').send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+  }
+}

@@ -1,0 +1,279 @@
+import { Injectable } from '@nestjs/common';
+import { Db, keysetPage } from '@app/persistence';
+import { ConflictError, mapPage, Page, PageRequest } from '@app/shared-kernel';
+import type { AdaptiveJsonSchema } from '../domain/adaptive';
+import type { CustomizationSettings } from '../domain/customization';
+import { AgentsContext, Site, siteSpaces, SiteType, SiteVisibility, spaceIdsOf, Structure } from '../domain/site';
+import { PublishedState, ShareLink, SiteFilter, SiteRepository, SiteSettings } from '../domain/site-repository';
+
+interface SiteRow {
+  id: string;
+  seq: string;
+  organization_id: string;
+  type: string;
+  title: string;
+  hostname: string | null;
+  basename: string | null;
+  proxy: string | null;
+  visibility: string;
+  published: boolean;
+  adaptive_content: boolean;
+  agents_context: string;
+  structure: Structure;
+  version: string;
+  created_at: Date;
+}
+
+interface ShareLinkRow {
+  id: string;
+  seq: string;
+  organization_id: string;
+  site_id: string;
+  name: string;
+  key: string;
+  active: boolean;
+  created_at: Date;
+}
+
+const SITE_COLUMNS =
+  'id, seq, organization_id, type, title, hostname, basename, proxy, visibility, published, adaptive_content, agents_context, structure, version, created_at';
+
+const toSite = (r: SiteRow): Site => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  type: r.type as SiteType,
+  title: r.title,
+  hostname: r.hostname,
+  basename: r.basename,
+  proxy: r.proxy,
+  visibility: r.visibility as SiteVisibility,
+  published: r.published,
+  adaptiveContent: r.adaptive_content,
+  agentsContext: r.agents_context as AgentsContext,
+  structure: r.structure,
+  version: Number(r.version),
+  createdAt: r.created_at,
+});
+
+const toShareLink = (r: ShareLinkRow): ShareLink => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  siteId: r.site_id,
+  name: r.name,
+  key: r.key,
+  active: r.active,
+  createdAt: r.created_at,
+});
+
+const UNIQUE_VIOLATION = '23505';
+
+function isUniqueViolation(e: unknown, constraint: string): boolean {
+  const err = e as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
+  const code = err.code ?? err.driverError?.code;
+  return code === UNIQUE_VIOLATION && (err.constraint ?? err.driverError?.constraint) === constraint;
+}
+
+@Injectable()
+export class SqlSiteRepository extends SiteRepository {
+  constructor(private readonly db: Db) {
+    super();
+  }
+
+  async insert(site: Site): Promise<void> {
+    await this.write(() =>
+      this.db.query(
+        `INSERT INTO sites (id, organization_id, type, title, hostname, basename, proxy, visibility, published, adaptive_content,
+           agents_context, structure, space_ids, site_spaces, version, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+        [...this.values(site), site.version, site.createdAt],
+      ),
+    );
+  }
+
+  async find(organizationId: string, siteId: string): Promise<Site | null> {
+    const rows: SiteRow[] = await this.db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE id = $1 AND organization_id = $2`, [
+      siteId,
+      organizationId,
+    ]);
+    return rows[0] ? toSite(rows[0]) : null;
+  }
+
+  async findForUpdate(organizationId: string, siteId: string): Promise<Site | null> {
+    const rows: SiteRow[] = await this.db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE id = $1 AND organization_id = $2 FOR UPDATE`, [
+      siteId,
+      organizationId,
+    ]);
+    return rows[0] ? toSite(rows[0]) : null;
+  }
+
+  async save(site: Site): Promise<void> {
+    await this.write(() =>
+      this.db.query(
+        `UPDATE sites SET organization_id = $2, type = $3, title = $4, hostname = $5, basename = $6, proxy = $7, visibility = $8,
+           published = $9, adaptive_content = $10, agents_context = $11, structure = $12, space_ids = $13, site_spaces = $14,
+           version = version + 1
+         WHERE id = $1`,
+        this.values(site),
+      ),
+    );
+  }
+
+  private values(site: Site): unknown[] {
+    return [
+      site.id,
+      site.organizationId,
+      site.type,
+      site.title,
+      site.hostname,
+      site.basename,
+      site.proxy,
+      site.visibility,
+      site.published,
+      site.adaptiveContent,
+      site.agentsContext,
+      JSON.stringify(site.structure),
+      spaceIdsOf(site.structure),
+      siteSpaces(site.structure).length,
+    ];
+  }
+
+  private async write(work: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (e) {
+      if (isUniqueViolation(e, 'sites_hostname')) throw new ConflictError('Another site already uses this hostname');
+      throw e;
+    }
+  }
+
+  async delete(organizationId: string, siteId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      'WITH d AS (DELETE FROM sites WHERE id = $1 AND organization_id = $2 RETURNING id) SELECT id FROM d',
+      [siteId, organizationId],
+    );
+    return rows.length === 1;
+  }
+
+  async list(organizationId: string, filter: SiteFilter, page: PageRequest): Promise<Page<Site>> {
+    const params: unknown[] = [organizationId];
+    const where = ['organization_id = $1'];
+    if (filter.spaceId !== undefined) where.push(`space_ids @> ARRAY[$${params.push(filter.spaceId)}]::text[]`);
+    if (filter.title !== undefined) where.push(`strpos(lower(title), lower($${params.push(filter.title)})) > 0`);
+    if (filter.published !== undefined) where.push(`published = $${params.push(filter.published)}`);
+    if (filter.types?.length) where.push(`type = ANY($${params.push(filter.types)}::text[])`);
+    const result = await keysetPage<SiteRow>(
+      this.db,
+      `SELECT ${SITE_COLUMNS} FROM sites WHERE ${where.join(' AND ')}`,
+      params,
+      { columns: ['q.seq'], shape: ['int'], keyOf: (r) => [Number(r.seq)] },
+      page,
+    );
+    return mapPage(result, toSite);
+  }
+
+  async showingSpaces(spaceIds: string[]): Promise<Site[]> {
+    const rows: SiteRow[] = await this.db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE space_ids && $1::text[] ORDER BY id FOR UPDATE`, [
+      spaceIds,
+    ]);
+    return rows.map(toSite);
+  }
+
+  async touchShowing(spaceId: string): Promise<void> {
+    await this.db.query('UPDATE sites SET version = version + 1 WHERE space_ids @> ARRAY[$1]::text[]', [spaceId]);
+  }
+
+  async settings(siteId: string): Promise<SiteSettings> {
+    const rows: {
+      adaptive_schema: AdaptiveJsonSchema | null;
+      adaptive_schema_updated_at: Date | null;
+      customization: CustomizationSettings | null;
+      customization_updated_at: Date | null;
+    }[] = await this.db.query(
+      'SELECT adaptive_schema, adaptive_schema_updated_at, customization, customization_updated_at FROM sites WHERE id = $1',
+      [siteId],
+    );
+    const r = rows[0];
+    return {
+      adaptiveSchema: r?.adaptive_schema ? { jsonSchema: r.adaptive_schema, updatedAt: r.adaptive_schema_updated_at! } : null,
+      customization: r?.customization ? { settings: r.customization, updatedAt: r.customization_updated_at! } : null,
+    };
+  }
+
+  async setAdaptiveSchema(siteId: string, jsonSchema: AdaptiveJsonSchema, at: Date): Promise<void> {
+    await this.db.query('UPDATE sites SET adaptive_schema = $2, adaptive_schema_updated_at = $3, version = version + 1 WHERE id = $1', [
+      siteId,
+      JSON.stringify(jsonSchema),
+      at,
+    ]);
+  }
+
+  async setCustomization(siteId: string, settings: CustomizationSettings, at: Date): Promise<void> {
+    await this.db.query('UPDATE sites SET customization = $2, customization_updated_at = $3, version = version + 1 WHERE id = $1', [
+      siteId,
+      JSON.stringify(settings),
+      at,
+    ]);
+  }
+
+  async publishedState(organizationId: string, siteId: string, shareKey: string | undefined): Promise<PublishedState | null> {
+    const rows: { version: string; published: boolean; visibility: SiteVisibility; key_valid: boolean }[] = await this.db.namedQuery(
+      'site-published-state',
+      `SELECT s.version, s.published, s.visibility,
+              ($3::text IS NOT NULL AND EXISTS (SELECT 1 FROM site_share_links l WHERE l.key = $3 AND l.site_id = s.id AND l.active)) AS key_valid
+         FROM sites s WHERE s.id = $1 AND s.organization_id = $2`,
+      [siteId, organizationId, shareKey ?? null],
+    );
+    const r = rows[0];
+    return r ? { version: Number(r.version), published: r.published, visibility: r.visibility, keyValid: r.key_valid } : null;
+  }
+
+  async listShareLinks(siteId: string, page: PageRequest): Promise<Page<ShareLink>> {
+    const result = await keysetPage<ShareLinkRow>(
+      this.db,
+      'SELECT * FROM site_share_links WHERE site_id = $1',
+      [siteId],
+      { columns: ['q.seq'], shape: ['int'], keyOf: (r) => [Number(r.seq)] },
+      page,
+    );
+    return mapPage(result, toShareLink);
+  }
+
+  async findShareLink(siteId: string, shareLinkId: string): Promise<ShareLink | null> {
+    const rows: ShareLinkRow[] = await this.db.query('SELECT * FROM site_share_links WHERE site_id = $1 AND id = $2', [
+      siteId,
+      shareLinkId,
+    ]);
+    return rows[0] ? toShareLink(rows[0]) : null;
+  }
+
+  async insertShareLink(l: ShareLink): Promise<void> {
+    await this.db.query(
+      'INSERT INTO site_share_links (id, organization_id, site_id, name, key, active, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [l.id, l.organizationId, l.siteId, l.name, l.key, l.active, l.createdAt],
+    );
+    await this.touch(l.siteId);
+  }
+
+  async updateShareLink(l: ShareLink): Promise<void> {
+    await this.db.query('UPDATE site_share_links SET name = $3, active = $4 WHERE site_id = $1 AND id = $2', [
+      l.siteId,
+      l.id,
+      l.name,
+      l.active,
+    ]);
+    await this.touch(l.siteId);
+  }
+
+  async deleteShareLink(siteId: string, shareLinkId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      'WITH d AS (DELETE FROM site_share_links WHERE site_id = $1 AND id = $2 RETURNING id) SELECT id FROM d',
+      [siteId, shareLinkId],
+    );
+    if (rows.length === 1) await this.touch(siteId);
+    return rows.length === 1;
+  }
+
+  private async touch(siteId: string): Promise<void> {
+    await this.db.query('UPDATE sites SET version = version + 1 WHERE id = $1', [siteId]);
+  }
+}

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
+import { SpacesAndContentModule } from '@app/spaces-and-content';
+import { PublishedSitesService } from './application/published-sites.service';
+import { ShareLinksService } from './application/share-links.service';
+import { SiteEvents } from './application/site-events';
+import { SitesService } from './application/sites.service';
+import { SiteRepository } from './domain/site-repository';
+import { ShareLinksController } from './http/share-links.controller';
+import { SiteStructureController } from './http/site-structure.controller';
+import { SitesController } from './http/sites.controller';
+import { SiteSpaceLifecycle } from './infrastructure/site-space-lifecycle';
+import { SqlSiteRepository } from './infrastructure/sites.repository';
+
+/** Sites, their structure, share links, adaptive schema, customization and the published site. */
+@Module({
+  imports: [SpacesAndContentModule, OrganizationsAndTeamsModule],
+  controllers: [SitesController, SiteStructureController, ShareLinksController],
+  providers: [
+    SitesService,
+    ShareLinksService,
+    PublishedSitesService,
+    SiteEvents,
+    SiteSpaceLifecycle,
+    { provide: SiteRepository, useClass: SqlSiteRepository },
+  ],
+  exports: [SitesService, SiteSpaceLifecycle],
+})
+export class SitesAndPublishingModule {}
