@@ -161,6 +161,13 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     const collection = (await t.http.post(`/v1/orgs/${orgId}/collections`).set(admin.auth).send({ title: 'Shelf' }).expect(201)).body;
     const team = (await t.http.put(`/v1/orgs/${orgId}/teams`).set(admin.auth).send({ title: 'Cursor team' }).expect(201)).body;
     const cr = (await t.http.post(`/v1/spaces/${space.id}/change-requests`).set(admin.auth).send({}).expect(201)).body;
+    const site = (
+      await t.http
+        .post(`/v1/orgs/${orgId}/sites`)
+        .set(admin.auth)
+        .send({ title: 'Cursor site', spaces: [space.id] })
+        .expect(201)
+    ).body;
     const written = await t.http
       .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`)
       .set(admin.auth)
@@ -200,6 +207,7 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       fileId,
       revisionId,
       userId: admin.id,
+      siteId: site.id,
     };
     const forge = (k: unknown[]) => Buffer.from(JSON.stringify({ v: 1, k }), 'utf8').toString('base64url');
     // Wrong for every list, whatever its key: wrong arity (no list has four keys), objects, NUL, not a cursor.

@@ -28,8 +28,8 @@ describe('permission matrix', () => {
 
   const as = (who: Who) => users[who].auth;
   /** The resource the last helper made: a foreign DELETE must leave it in place. */
-  let last: { path: string } = { path: '' };
-  const made = (path: string, id: string) => ((last = { path }), id);
+  let last: { path: string; exists?: (body: unknown) => boolean } = { path: '' };
+  const made = (path: string, id: string, exists?: (body: unknown) => boolean) => ((last = { path, exists }), id);
   const space = async () => {
     const id = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'S' }).expect(201)).body.id as string;
     return made(`/v1/spaces/${id}`, id);
@@ -89,7 +89,39 @@ describe('permission matrix', () => {
   };
   const lastTargetExists = async () => {
     const res = await t.http.get(last.path).set(admin.auth);
-    return res.status === 200 && !res.body.deletedAt;
+    return res.status === 200 && !res.body.deletedAt && (last.exists?.(res.body) ?? true);
+  };
+  /** A site of the owner: one section holding one site space, a section group, a share link, a schema. */
+  const site = async () => {
+    const s = await space();
+    const id = (
+      await t.http
+        .post(`/v1/orgs/${orgId}/sites`)
+        .set(admin.auth)
+        .send({ title: 'Site', spaces: [s] })
+        .expect(201)
+    ).body.id as string;
+    const base = `/v1/orgs/${orgId}/sites/${id}`;
+    const section = (await t.http.post(`${base}/sections`).set(admin.auth).send({ spaceId: s, title: 'Section' }).expect(201)).body;
+    const group = (
+      await t.http
+        .post(`${base}/section-groups`)
+        .set(admin.auth)
+        .send({ title: 'Group', sections: [section.id] })
+        .expect(201)
+    ).body.id;
+    const link = (await t.http.post(`${base}/share-links`).set(admin.auth).send({ name: 'Link' }).expect(201)).body.id as string;
+    await t.http.post(`${base}/publish`).set(admin.auth).expect(200);
+    made(base, id);
+    return { base, space: s, section: section.id as string, siteSpace: section.siteSpaces[0].id as string, group: group as string, link };
+  };
+  /** The site's structure still holds this id (for DELETE rows on structure items). */
+  const inStructure = (base: string, itemId: string) =>
+    made(`${base}/structure`, itemId, (body) => JSON.stringify(body).includes(`"${itemId}"`));
+  const schema = {
+    type: 'object',
+    properties: { beta: { type: 'boolean', description: 'Beta' } },
+    additionalProperties: false,
   };
 
   /** [operation, minimum role, request]; `delete` marks operations whose non-member answer is 204. */
@@ -382,6 +414,243 @@ describe('permission matrix', () => {
       async (w) => t.http.delete(`${await changeRequest()}/requested-reviewers/${users.review.id}`).set(as(w)),
       'delete',
     ],
+    ['GET /orgs/{id}/sites', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/sites`).set(as(w))],
+    ['POST /orgs/{id}/sites', 'create', 201, (w) => t.http.post(`/v1/orgs/${orgId}/sites`).set(as(w)).send({ title: 'New site' })],
+    ['GET /orgs/{id}/sites/{siteId}', 'read', 200, async (w) => t.http.get((await site()).base).set(as(w))],
+    [
+      'PATCH /orgs/{id}/sites/{siteId}',
+      'admin',
+      200,
+      async (w) =>
+        t.http
+          .patch((await site()).base)
+          .set(as(w))
+          .send({ title: 'Renamed' }),
+    ],
+    ['DELETE /orgs/{id}/sites/{siteId}', 'admin', 205, async (w) => t.http.delete((await site()).base).set(as(w)), 'delete'],
+    ['POST …/sites/{siteId}/publish', 'admin', 200, async (w) => t.http.post(`${(await site()).base}/publish`).set(as(w))],
+    ['POST …/sites/{siteId}/unpublish', 'admin', 200, async (w) => t.http.post(`${(await site()).base}/unpublish`).set(as(w))],
+    ['GET …/sites/{siteId}/published', 'read', 200, async (w) => t.http.get(`${(await site()).base}/published`).set(as(w))],
+    ['GET …/sites/{siteId}/structure', 'read', 200, async (w) => t.http.get(`${(await site()).base}/structure`).set(as(w))],
+    [
+      'PATCH …/sites/{siteId}/structure/sort',
+      'create',
+      200,
+      async (w) => {
+        const x = await site();
+        return t.http
+          .patch(`${x.base}/structure/sort`)
+          .set(as(w))
+          .send({ item: { type: 'site-section-group', id: x.group }, position: {} });
+      },
+    ],
+    [
+      'GET …/sites/{siteId}/adaptive-schema/template-conditions',
+      'read',
+      200,
+      async (w) => t.http.get(`${(await site()).base}/adaptive-schema/template-conditions`).set(as(w)),
+    ],
+    [
+      'GET …/sites/{siteId}/adaptive-schema',
+      'read',
+      200,
+      async (w) => {
+        const x = await site();
+        await t.http.put(`${x.base}/adaptive-schema`).set(admin.auth).send({ jsonSchema: schema }).expect(200);
+        return t.http.get(`${x.base}/adaptive-schema`).set(as(w));
+      },
+    ],
+    [
+      'PUT …/sites/{siteId}/adaptive-schema',
+      'admin',
+      200,
+      async (w) =>
+        t.http
+          .put(`${(await site()).base}/adaptive-schema`)
+          .set(as(w))
+          .send({ jsonSchema: schema }),
+    ],
+    ['GET …/sites/{siteId}/customization', 'read', 200, async (w) => t.http.get(`${(await site()).base}/customization`).set(as(w))],
+    [
+      'PUT …/sites/{siteId}/customization',
+      'admin',
+      200,
+      async (w) => {
+        const x = await site();
+        const current = (await t.http.get(`${x.base}/customization`).set(admin.auth).expect(200)).body;
+        return t.http.put(`${x.base}/customization`).set(as(w)).send(current);
+      },
+    ],
+    ['GET …/sites/{siteId}/sections', 'read', 200, async (w) => t.http.get(`${(await site()).base}/sections`).set(as(w))],
+    [
+      'POST …/sites/{siteId}/sections',
+      'create',
+      201,
+      async (w) => {
+        const x = await site();
+        return t.http.post(`${x.base}/sections`).set(as(w)).send({ spaceId: x.space, title: 'Another' });
+      },
+    ],
+    [
+      'PATCH …/sections/{siteSectionId}',
+      'create',
+      200,
+      async (w) => {
+        const x = await site();
+        return t.http.patch(`${x.base}/sections/${x.section}`).set(as(w)).send({ title: 'Renamed' });
+      },
+    ],
+    [
+      'DELETE …/sections/{siteSectionId}',
+      'create',
+      205,
+      async (w) => {
+        const x = await site();
+        inStructure(x.base, x.section);
+        return t.http.delete(`${x.base}/sections/${x.section}`).set(as(w));
+      },
+      'delete',
+    ],
+    [
+      'POST …/sections/{siteSectionId}/move',
+      'create',
+      200,
+      async (w) => {
+        const x = await site();
+        return t.http.post(`${x.base}/sections/${x.section}/move`).set(as(w)).send({});
+      },
+    ],
+    ['GET …/sites/{siteId}/section-groups', 'read', 200, async (w) => t.http.get(`${(await site()).base}/section-groups`).set(as(w))],
+    [
+      'POST …/sites/{siteId}/section-groups',
+      'create',
+      201,
+      async (w) =>
+        t.http
+          .post(`${(await site()).base}/section-groups`)
+          .set(as(w))
+          .send({ title: 'G2' }),
+    ],
+    [
+      'PATCH …/section-groups/{siteSectionGroupId}',
+      'create',
+      200,
+      async (w) => {
+        const x = await site();
+        return t.http.patch(`${x.base}/section-groups/${x.group}`).set(as(w)).send({ title: 'Renamed' });
+      },
+    ],
+    [
+      'DELETE …/section-groups/{siteSectionGroupId}',
+      'create',
+      205,
+      async (w) => {
+        const x = await site();
+        inStructure(x.base, x.group);
+        return t.http.delete(`${x.base}/section-groups/${x.group}`).set(as(w));
+      },
+      'delete',
+    ],
+    [
+      'POST …/section-groups/{siteSectionGroupId}/sections',
+      'create',
+      201,
+      async (w) => {
+        const x = await site();
+        await t.http.delete(`${x.base}/section-groups/${x.group}/sections/${x.section}`).set(admin.auth).expect(205);
+        return t.http.post(`${x.base}/section-groups/${x.group}/sections`).set(as(w)).send({ sectionId: x.section });
+      },
+    ],
+    [
+      'DELETE …/section-groups/{siteSectionGroupId}/sections/{siteSectionId}',
+      'create',
+      205,
+      async (w) => {
+        const x = await site();
+        made(`${x.base}/section-groups`, x.section, (body) => JSON.stringify(body).includes(`"sectionGroup":"${x.group}"`));
+        return t.http.delete(`${x.base}/section-groups/${x.group}/sections/${x.section}`).set(as(w));
+      },
+      'delete',
+    ],
+    [
+      'POST …/section-groups/{siteSectionGroupId}/move',
+      'create',
+      200,
+      async (w) => {
+        const x = await site();
+        return t.http.post(`${x.base}/section-groups/${x.group}/move`).set(as(w)).send({});
+      },
+    ],
+    ['GET …/sites/{siteId}/site-spaces', 'read', 200, async (w) => t.http.get(`${(await site()).base}/site-spaces`).set(as(w))],
+    [
+      'POST …/sites/{siteId}/site-spaces',
+      'create',
+      201,
+      async (w) => {
+        const x = await site();
+        return t.http.post(`${x.base}/site-spaces`).set(as(w)).send({ spaceId: x.space });
+      },
+    ],
+    [
+      'PATCH …/site-spaces/{siteSpaceId}',
+      'create',
+      200,
+      async (w) => {
+        const x = await site();
+        return t.http.patch(`${x.base}/site-spaces/${x.siteSpace}`).set(as(w)).send({ path: 'renamed' });
+      },
+    ],
+    [
+      'DELETE …/site-spaces/{siteSpaceId}',
+      'create',
+      205,
+      async (w) => {
+        const x = await site();
+        inStructure(x.base, x.siteSpace);
+        return t.http.delete(`${x.base}/site-spaces/${x.siteSpace}`).set(as(w));
+      },
+      'delete',
+    ],
+    [
+      'POST …/site-spaces/{siteSpaceId}/move',
+      'create',
+      200,
+      async (w) => {
+        const x = await site();
+        return t.http.post(`${x.base}/site-spaces/${x.siteSpace}/move`).set(as(w)).send({});
+      },
+    ],
+    ['GET …/sites/{siteId}/share-links', 'read', 200, async (w) => t.http.get(`${(await site()).base}/share-links`).set(as(w))],
+    [
+      'POST …/sites/{siteId}/share-links',
+      'admin',
+      201,
+      async (w) =>
+        t.http
+          .post(`${(await site()).base}/share-links`)
+          .set(as(w))
+          .send({ name: 'New' }),
+    ],
+    [
+      'PATCH …/share-links/{shareLinkId}',
+      'admin',
+      200,
+      async (w) => {
+        const x = await site();
+        return t.http.patch(`${x.base}/share-links/${x.link}`).set(as(w)).send({ active: false });
+      },
+    ],
+    [
+      'DELETE …/share-links/{shareLinkId}',
+      'admin',
+      205,
+      async (w) => {
+        const x = await site();
+        made(`${x.base}/share-links`, x.link, (body) => JSON.stringify(body).includes(`"${x.link}"`));
+        return t.http.delete(`${x.base}/share-links/${x.link}`).set(as(w));
+      },
+      'delete',
+    ],
   ];
 
   describe.each(operations)('%s (needs %s, answers %s)', (_name, minimum, success, run, kind) => {
@@ -419,6 +688,16 @@ describe('permission matrix', () => {
     ).body.permissions;
     expect(c.admin).toBe(roleAtLeast(role, 'admin'));
     expect(c.create).toBe(roleAtLeast(role, 'create'));
+    const st = (
+      await t.http
+        .get((await site()).base)
+        .set(as(role))
+        .expect(200)
+    ).body.permissions;
+    expect([st.admin, st.editAdaptiveSchema, st.installIntegration]).toEqual(Array(3).fill(roleAtLeast(role, 'admin')));
+    expect(st.create).toBe(roleAtLeast(role, 'create'));
+    expect(st.edit).toBe(roleAtLeast(role, 'edit'));
+    expect(st.view && st.viewAdaptiveSchema).toBe(true);
     const tm = (
       await t.http
         .get(`/v1/orgs/${orgId}/teams/${await team()}`)

@@ -13,6 +13,7 @@ export function officialValidator(pkg: '@gitbook/api' | 'gitbook-api-0167' = '@g
   addFormats(ajv);
   // OpenAPI-only formats the official document uses; "emoji" is free text there.
   ajv.addFormat('emoji', true);
+  ajv.addFormat('icon', true);
   ajv.addFormat('int32', true);
   ajv.addFormat('int64', true);
   ajv.addFormat('double', true);
