@@ -33,6 +33,28 @@ describe('several API processes on one database', () => {
     await a.close();
   });
 
+  it('a published site cached in one process follows share links, the site and its spaces changed in the other at once', async () => {
+    const space = (await a.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Shown' }).expect(201)).body.id;
+    const site = (
+      await a.http
+        .post(`/v1/orgs/${orgId}/sites`)
+        .set(admin.auth)
+        .send({ title: 'Shared', visibility: 'share-link', spaces: [space] })
+        .expect(201)
+    ).body.id;
+    const base = `/v1/orgs/${orgId}/sites/${site}`;
+    const link = (await a.http.post(`${base}/share-links`).set(admin.auth).send({ name: 'L' }).expect(201)).body;
+    await a.http.post(`${base}/publish`).set(admin.auth).expect(200);
+    const read = (t: TestApp) => t.http.get(`${base}/published?shareKey=${link.key}`).set(admin.auth);
+    expect((await read(b).expect(200)).body.structure.structure[0].title).toBe('Shown'); // cached in b
+    await a.http.patch(`/v1/spaces/${space}`).set(admin.auth).send({ title: 'Renamed in a' }).expect(200);
+    expect((await read(b).expect(200)).body.structure.structure[0].title).toBe('Renamed in a');
+    await a.http.patch(base).set(admin.auth).send({ title: 'Retitled in a' }).expect(200);
+    expect((await read(b).expect(200)).body.site.title).toBe('Retitled in a');
+    await a.http.patch(`${base}/share-links/${link.id}`).set(admin.auth).send({ active: false }).expect(200);
+    expectError(await read(b), 404);
+  });
+
   it('a token revoked in one process is refused by the other on its next request', async () => {
     const user = await a.user('revoked');
     await b.http.get('/v1/user').set(user.auth).expect(200); // cached in b

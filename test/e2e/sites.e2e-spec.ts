@@ -732,4 +732,57 @@ describe('sites: sites, sections, section groups, site spaces and the structure 
     await t.http.patch(`/v1/spaces/${b}`).set(admin.auth).send({ title: 'Renamed' }).expect(200);
     expect((await structure(s1.id)).structure[0].title).toBe('Renamed');
   });
+
+  it('two writers changing one site at once lose nothing (the site is written under its row lock)', async () => {
+    const spaces = await Promise.all(Array.from({ length: 8 }, (_, i) => space(`Racer ${i}`)));
+    const s = await site();
+    const results = await Promise.all(
+      spaces.map((spaceId) =>
+        t.http
+          .post(`${base(s.id)}/site-spaces`)
+          .set(creator.auth)
+          .send({ spaceId }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
+    const st = await structure(s.id);
+    expect(st.structure.map((x: { space: { id: string } }) => x.space.id).sort()).toEqual([...spaces].sort());
+    expect(st.structure.filter((x: { default: boolean }) => x.default)).toHaveLength(1);
+    // sections and renames racing
+    const more = await Promise.all([
+      t.http
+        .post(`${base(s.id)}/sections`)
+        .set(creator.auth)
+        .send({ spaceId: spaces[0], title: 'One' }),
+      t.http
+        .post(`${base(s.id)}/sections`)
+        .set(creator.auth)
+        .send({ spaceId: spaces[1], title: 'Two' }),
+      t.http.patch(base(s.id)).set(admin.auth).send({ title: 'Raced' }),
+      t.http
+        .post(`${base(s.id)}/share-links`)
+        .set(admin.auth)
+        .send({ name: 'During' }),
+    ]);
+    expect(more.map((r) => r.status)).toEqual([201, 201, 200, 201]);
+    const after = (await t.http.get(base(s.id)).set(reader.auth).expect(200)).body;
+    expect(after).toMatchObject({ title: 'Raced', siteSpaces: 10 });
+    expect(
+      (
+        await t.http
+          .get(`${base(s.id)}/sections`)
+          .set(reader.auth)
+          .expect(200)
+      ).body.count,
+    ).toBe(2);
+  });
+
+  it('a space transferred to another organization leaves the sites of the first', async () => {
+    const moving = await space('Moving');
+    const s = await site({ spaces: [moving] });
+    await t.member(otherOrgId, admin, 'admin');
+    await t.http.post(`/v1/spaces/${moving}/transfer`).set(admin.auth).send({ organization: otherOrgId }).expect(200);
+    expect((await structure(s.id)).structure).toEqual([]);
+    expect((await t.http.get(base(s.id)).set(reader.auth).expect(200)).body.siteSpaces).toBe(0);
+  });
 });
