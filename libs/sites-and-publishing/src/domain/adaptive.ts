@@ -61,7 +61,8 @@ function describe(errors: ErrorObject[] | null | undefined, root: string): strin
   const e = errors?.[0];
   if (!e) return `${root} is invalid`;
   const where = `${root}${e.instancePath}`;
-  if (e.propertyName !== undefined) return `${where} has a property name "${e.propertyName}" that is not an identifier (letters, digits, "_")`;
+  if (e.propertyName !== undefined)
+    return `${where} has a property name "${e.propertyName}" that is not an identifier (letters, digits, "_")`;
   if (e.keyword === 'const') return `${where} must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
   if (e.keyword === 'additionalProperties')
     return `${where} has an unknown property "${(e.params as { additionalProperty: string }).additionalProperty}"`;
