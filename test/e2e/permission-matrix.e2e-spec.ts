@@ -470,6 +470,23 @@ describe('permission matrix', () => {
           .set(as(w))
           .send({ jsonSchema: schema }),
     ],
+    ['GET …/sites/{siteId}/publishing/auth', 'admin', 200, async (w) => t.http.get(`${(await site()).base}/publishing/auth`).set(as(w))],
+    [
+      'PATCH …/sites/{siteId}/publishing/auth',
+      'admin',
+      200,
+      async (w) =>
+        t.http
+          .patch(`${(await site()).base}/publishing/auth`)
+          .set(as(w))
+          .send({ fallbackURL: 'https://login.example.com/' }),
+    ],
+    [
+      'POST …/publishing/auth/regenerate',
+      'admin',
+      200,
+      async (w) => t.http.post(`${(await site()).base}/publishing/auth/regenerate`).set(as(w)),
+    ],
     ['GET …/sites/{siteId}/customization', 'read', 200, async (w) => t.http.get(`${(await site()).base}/customization`).set(as(w))],
     [
       'PUT …/sites/{siteId}/customization',

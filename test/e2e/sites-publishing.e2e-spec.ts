@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 import { officialValidator } from '../support/official-schemas';
@@ -236,7 +237,7 @@ describe('sites: share links, adaptive schema and conditions, customization, the
       .expect(205);
     expectError(await published(s, `?shareKey=${link.key}`), 404);
 
-    // visitor-auth: not readable without a visitor token (not implemented yet)
+    // visitor-auth: not readable without a visitor token
     await t.http.patch(base(s)).set(admin.auth).send({ visibility: 'visitor-auth' }).expect(200);
     expectError(await published(s), 404);
     await t.http.patch(base(s)).set(admin.auth).send({ visibility: 'unlisted' }).expect(200);
@@ -517,5 +518,149 @@ describe('sites: share links, adaptive schema and conditions, customization, the
     const pub = (await published(s).expect(200)).body;
     expect(pub.customizations.site.styling.corners).toBe('straight');
     expect(official.check('PublishedContentSite', pub)).toBe('');
+  });
+
+  it('visitor-auth: a visitor token signed with the site key opens the site; its claims drive the conditions', async () => {
+    const [a, b] = [await space('Public part'), await space('Partner part')];
+    const s = await site({ visibility: 'visitor-auth' });
+    await t.http
+      .post(`${base(s)}/sections`)
+      .set(admin.auth)
+      .send({ spaceId: a, title: 'Open' })
+      .expect(201);
+    const partner = (
+      await t.http
+        .post(`${base(s)}/sections`)
+        .set(admin.auth)
+        .send({ spaceId: b, title: 'Partners' })
+        .expect(201)
+    ).body;
+    await t.http
+      .patch(`${base(s)}/sections/${partner.id}`)
+      .set(admin.auth)
+      .send({ condition: 'visitor.claims.partner' })
+      .expect(200);
+    await t.http
+      .put(`${base(s)}/adaptive-schema`)
+      .set(admin.auth)
+      .send({
+        jsonSchema: {
+          type: 'object',
+          properties: {
+            partner: { type: 'boolean', description: 'Partner' },
+            unsigned: {
+              type: 'object',
+              description: 'Unsigned claims of the site visitor.',
+              properties: { tour: { type: 'boolean', description: 'Tour' } },
+              additionalProperties: false,
+            },
+          },
+          additionalProperties: false,
+        },
+      })
+      .expect(200);
+    await t.http
+      .patch(base(s))
+      .set(admin.auth)
+      .send({ adaptiveContent: { enabled: true } })
+      .expect(200);
+    await t.http
+      .post(`${base(s)}/publish`)
+      .set(admin.auth)
+      .expect(200);
+
+    expectError(await t.http.get(`${base(s)}/publishing/auth`).set(creator.auth), 403);
+    const auth = (
+      await t.http
+        .get(`${base(s)}/publishing/auth`)
+        .set(admin.auth)
+        .expect(200)
+    ).body;
+    expect(auth).toMatchObject({ object: 'publishing-auth', backend: 'custom', privateKey: expect.any(String) });
+    expect(official.check('SitePublishingAuth', auth)).toBe('');
+    expect(
+      (
+        await t.http
+          .get(`${base(s)}/publishing/auth`)
+          .set(admin.auth)
+          .expect(200)
+      ).body.privateKey,
+    ).toBe(auth.privateKey);
+    const sign = (claims: object, key: string = auth.privateKey, expiresIn: string | number = '1h') =>
+      new SignJWT({ ...claims })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt()
+        .setExpirationTime(expiresIn)
+        .sign(new TextEncoder().encode(key));
+    const read = (token: string, claims?: object) =>
+      published(
+        s,
+        `?visitorToken=${encodeURIComponent(token)}${claims ? `&visitorClaims=${encodeURIComponent(JSON.stringify(claims))}` : ''}`,
+      );
+    const titles = (body: { structure: { structure: { title: string }[] } }) => body.structure.structure.map((x) => x.title);
+
+    expectError(await published(s), 404);
+    expect(titles((await read(await sign({ sub: 'v1', partner: false, team: 'ignored' })).expect(200)).body)).toEqual(['Open']);
+    expect(titles((await read(await sign({ partner: true })).expect(200)).body)).toEqual(['Open', 'Partners']);
+    expect(titles((await read(await sign({}), { unsigned: { tour: true } }).expect(200)).body)).toEqual(['Open']);
+    // a visitor cannot sign their own claims through visitorClaims
+    expectError(await read(await sign({}), { partner: true }), 400, /visitor token/);
+    // wrong key, expired, no expiry, another algorithm, garbage: 404 as for a visitor who is not logged in
+    expectError(await read(await sign({ partner: true }, 'another key')), 404);
+    expectError(await read(await sign({ partner: true }, auth.privateKey, Math.floor(t.clock.now().getTime() / 1000) - 10)), 404);
+    const noExp = await new SignJWT({ partner: true }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(auth.privateKey));
+    expectError(await read(noExp), 404);
+    const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"partner":true,"exp":9999999999}').toString('base64url')}.`;
+    expectError(await read(unsigned), 404);
+    expectError(await read('not.a.jwt'), 404);
+
+    const patched = await t.http
+      .patch(`${base(s)}/publishing/auth`)
+      .set(admin.auth)
+      .send({ backend: 'custom', fallbackURL: 'https://login.acme.example/', logoutURL: 'https://login.acme.example/out' })
+      .expect(200);
+    expect(patched.body).toMatchObject({
+      fallbackURL: 'https://login.acme.example/',
+      logoutURL: 'https://login.acme.example/out',
+      privateKey: auth.privateKey,
+    });
+    expect(
+      (
+        await t.http
+          .patch(`${base(s)}/publishing/auth`)
+          .set(admin.auth)
+          .send({ logoutURL: null })
+          .expect(200)
+      ).body.logoutURL,
+    ).toBeUndefined();
+    expectError(
+      await t.http
+        .patch(`${base(s)}/publishing/auth`)
+        .set(admin.auth)
+        .send({ fallbackURL: 'javascript:alert(1)' }),
+      400,
+      /fallbackURL/,
+    );
+    expectError(
+      await t.http
+        .patch(`${base(s)}/publishing/auth`)
+        .set(admin.auth)
+        .send({ backend: 'integration' }),
+      400,
+      /integration/,
+    );
+
+    const token = await sign({ partner: true });
+    await read(token).expect(200);
+    const regenerated = (
+      await t.http
+        .post(`${base(s)}/publishing/auth/regenerate`)
+        .set(admin.auth)
+        .expect(200)
+    ).body;
+    expect(regenerated.privateKey).not.toBe(auth.privateKey);
+    expect(regenerated.fallbackURL).toBe('https://login.acme.example/');
+    expectError(await read(token), 404);
+    await read(await sign({ partner: true }, regenerated.privateKey)).expect(200);
   });
 });

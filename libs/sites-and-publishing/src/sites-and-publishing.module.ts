@@ -5,7 +5,8 @@ import { PublishedSitesService } from './application/published-sites.service';
 import { ShareLinksService } from './application/share-links.service';
 import { SiteEvents } from './application/site-events';
 import { SitesService } from './application/sites.service';
-import { SiteRepository } from './domain/site-repository';
+import { SiteRepository, VisitorTokens } from './domain/site-repository';
+import { JoseVisitorTokens } from './infrastructure/jose-visitor-tokens';
 import { ShareLinksController } from './http/share-links.controller';
 import { SiteStructureController } from './http/site-structure.controller';
 import { SitesController } from './http/sites.controller';
@@ -23,6 +24,7 @@ import { SqlSiteRepository } from './infrastructure/sites.repository';
     SiteEvents,
     SiteSpaceLifecycle,
     { provide: SiteRepository, useClass: SqlSiteRepository },
+    { provide: VisitorTokens, useClass: JoseVisitorTokens },
   ],
   exports: [SitesService, SiteSpaceLifecycle],
 })

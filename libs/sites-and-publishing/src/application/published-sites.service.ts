@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, InvalidInputError, NotFoundError } from '@app/shared-kernel';
+import { Actor, Clock, InvalidInputError, NotFoundError } from '@app/shared-kernel';
 import { OrganizationAccess } from '@app/organizations-and-teams';
 import { SpacesService, SpaceView } from '@app/spaces-and-content';
-import { AdaptiveJsonSchema, checkClaims, Condition } from '../domain/adaptive';
+import { AdaptiveJsonSchema, Condition, visitorClaims } from '../domain/adaptive';
 import { CustomizationSettings, defaultCustomization } from '../domain/customization';
 import { conditionsOf, Site, spaceIdsOf, Structure, visibleStructure } from '../domain/site';
-import { SiteRepository } from '../domain/site-repository';
+import { SiteRepository, VisitorTokens } from '../domain/site-repository';
 import { SITE_ROLES } from './sites.service';
 
 /** Everything a published read of one site version needs; immutable once built. */
@@ -32,10 +32,11 @@ export const CLAIMS_JSON_MAX = 4096;
 /**
  * GET /orgs/{id}/sites/{siteId}/published: the site as a visitor sees it. The caller must be a member of
  * the organization (any role); beyond that the site answers as it would answer a visitor: unpublished →
- * 404; `share-link` → 404 without the key of an active share link; `visitor-auth` → 404 (visitor tokens
- * are not implemented yet). One indexed query per request decides that (the site's version and the
- * key's validity, so a deactivated link stops working at once in every process); the model of a
- * version is built once per process.
+ * 404; `share-link` → 404 without the key of an active share link; `visitor-auth` → 404 without a
+ * valid visitor token (a JWT signed with the site's key, GET …/publishing/auth). One indexed query
+ * per request decides that (the site's version and the key's validity, so a deactivated link or a
+ * regenerated key stops working at once in every process); the model of a version is built once per
+ * process.
  */
 @Injectable()
 export class PublishedSitesService {
@@ -45,16 +46,29 @@ export class PublishedSitesService {
     private readonly sites: SiteRepository,
     private readonly access: OrganizationAccess,
     private readonly spaces: SpacesService,
+    private readonly tokens: VisitorTokens,
+    private readonly clock: Clock,
   ) {}
 
-  async open(actor: Actor, organizationId: string, siteId: string, shareKey?: string, claimsJson?: string): Promise<PublishedView> {
+  async open(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+    visitor: { shareKey?: string; claims?: string; token?: string } = {},
+  ): Promise<PublishedView> {
+    const { shareKey } = visitor;
     await this.access.require(organizationId, actor, SITE_ROLES.read);
     const state = await this.sites.publishedState(organizationId, siteId, shareKey);
     if (!state || !state.published) throw new NotFoundError('Site', siteId);
     if (state.visibility === 'share-link' && !state.keyValid) throw new NotFoundError('Site', siteId);
-    if (state.visibility === 'visitor-auth') throw new NotFoundError('Site', siteId);
+    let signed: Record<string, unknown> | null = null;
+    if (state.visibility === 'visitor-auth') {
+      const ok = visitor.token && state.visitorAuthKey && (await this.tokens.verify(visitor.token, state.visitorAuthKey, this.clock.now()));
+      if (!ok) throw new NotFoundError('Site', siteId);
+      signed = ok;
+    }
     const model = await this.model(actor, organizationId, siteId, state.version);
-    const claims = checkClaims(model.schema, parseClaims(claimsJson));
+    const claims = visitorClaims(model.schema, parseClaims(visitor.claims), signed);
     const adaptive = model.site.adaptiveContent;
     const outcomes = adaptive ? [...model.conditions.values()].map((c) => (c.test(claims) ? '1' : '0')).join('') : '';
     const structure = adaptive

@@ -17,7 +17,7 @@ import { AdaptiveJsonSchema, checkAdaptiveJsonSchema, Condition, templateConditi
 import { checkCustomization, CustomizationSettings, defaultCustomization } from '../domain/customization';
 import * as S from '../domain/site';
 import { Site, SiteType, SiteVisibility, Structure } from '../domain/site';
-import { SiteFilter, SiteRepository } from '../domain/site-repository';
+import { PublishingAuth, SiteFilter, SiteRepository } from '../domain/site-repository';
 import { SiteEvents, SiteEventType } from './site-events';
 
 /** A site as the caller sees it, with their organization role (permissions are computed from it). */
@@ -307,6 +307,64 @@ export class SitesService {
       await this.sites.setCustomization(site.id, checked, at);
     });
     return { settings: checked, updatedAt: at };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Visitor authentication (official getSitePublishingAuthById & co; backend `custom` only)
+
+  /** The key visitor tokens are signed with; made on first read (admins only: it is a secret). */
+  async publishingAuth(actor: Actor, organizationId: string, siteId: string): Promise<PublishingAuth> {
+    await this.access.require(organizationId, actor, SITE_ROLES.admin);
+    const site = await this.found(organizationId, siteId);
+    const existing = await this.sites.publishingAuth(site.id);
+    if (existing) return existing;
+    return this.changePublishingAuth(actor, organizationId, siteId, (current) => current ?? this.newAuth());
+  }
+
+  updatePublishingAuth(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+    patch: { fallbackURL?: string | null; logoutURL?: string | null },
+  ) {
+    return this.changePublishingAuth(actor, organizationId, siteId, (current) => {
+      const auth = current ?? this.newAuth();
+      return {
+        ...auth,
+        fallbackURL: patch.fallbackURL === undefined ? auth.fallbackURL : patch.fallbackURL,
+        logoutURL: patch.logoutURL === undefined ? auth.logoutURL : patch.logoutURL,
+      };
+    });
+  }
+
+  /** A new key: every token signed with the old one stops working at once. */
+  regeneratePublishingAuth(actor: Actor, organizationId: string, siteId: string) {
+    return this.changePublishingAuth(actor, organizationId, siteId, (current) => ({
+      ...(current ?? this.newAuth()),
+      privateKey: this.newKey(),
+    }));
+  }
+
+  private async changePublishingAuth(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+    change: (current: PublishingAuth | null) => PublishingAuth,
+  ): Promise<PublishingAuth> {
+    const r = await this.mutate(actor, organizationId, siteId, SITE_ROLES.admin, 'site.updated', async (site) => {
+      const next = change(await this.sites.publishingAuth(site.id));
+      await this.sites.setPublishingAuth(site.id, next);
+      return next;
+    });
+    return r.result;
+  }
+
+  private newKey(): string {
+    return `${this.ids.next()}${this.ids.next()}`;
+  }
+
+  private newAuth(): PublishingAuth {
+    return { privateKey: this.newKey(), fallbackURL: null, logoutURL: null };
   }
 
   // -------------------------------------------------------------------------------------------

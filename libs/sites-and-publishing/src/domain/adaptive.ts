@@ -117,6 +117,27 @@ export function checkClaims(schema: AdaptiveJsonSchema | null, claims: unknown):
   return claims as Record<string, unknown>;
 }
 
+/**
+ * The claims of one visitor. On a `visitor-auth` site the signed claims come from their token (only
+ * those the schema declares are kept: issuers add their own) and the visitor may add `unsigned` ones
+ * only; elsewhere every claim is the visitor's word (`given`). Checked against the schema either way.
+ */
+export function visitorClaims(
+  schema: AdaptiveJsonSchema | null,
+  given: unknown,
+  signed: Record<string, unknown> | null,
+): Record<string, unknown> {
+  if (signed === null) return checkClaims(schema, given);
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new InvalidInputError('claims must be a JSON object');
+  const extra = Object.keys(given).filter((k) => k !== 'unsigned');
+  if (extra.length)
+    throw new InvalidInputError(`claims "${extra[0]}" of a visitor-auth site come from the visitor token, not visitorClaims`);
+  if (!schema) return {};
+  const declared = Object.keys(schema.properties).filter((k) => k !== 'unsigned');
+  const kept = Object.fromEntries(Object.entries(signed).filter(([k]) => declared.includes(k)));
+  return checkClaims(schema, { ...kept, ...given });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Conditions: parsed by jsep (no eval), evaluated here over a whitelist of node types.
 

@@ -36,6 +36,20 @@ export interface PublishedState {
   visibility: Site['visibility'];
   /** True when `shareKey` is the key of an active share link of this site. */
   keyValid: boolean;
+  /** The key visitor tokens are signed with (visitor-auth sites); null until an admin reads it. */
+  visitorAuthKey: string | null;
+}
+
+/** Visitor authentication of a `visitor-auth` site (official SitePublishingAuth, backend `custom`). */
+export interface PublishingAuth {
+  privateKey: string;
+  fallbackURL: string | null;
+  logoutURL: string | null;
+}
+
+/** Port: checks a visitor token (a JWT signed with the site's key) and answers its claims, or null. */
+export abstract class VisitorTokens {
+  abstract verify(token: string, key: string, now: Date): Promise<Record<string, unknown> | null>;
 }
 
 export abstract class SiteRepository {
@@ -54,6 +68,9 @@ export abstract class SiteRepository {
   abstract settings(siteId: string): Promise<SiteSettings>;
   abstract setAdaptiveSchema(siteId: string, jsonSchema: AdaptiveJsonSchema, at: Date): Promise<void>;
   abstract setCustomization(siteId: string, settings: CustomizationSettings, at: Date): Promise<void>;
+  abstract publishingAuth(siteId: string): Promise<PublishingAuth | null>;
+  /** Writes the visitor authentication settings and moves the site's version (a new key ends every old token). */
+  abstract setPublishingAuth(siteId: string, auth: PublishingAuth): Promise<void>;
   abstract publishedState(organizationId: string, siteId: string, shareKey: string | undefined): Promise<PublishedState | null>;
 
   abstract listShareLinks(siteId: string, page: PageRequest): Promise<Page<ShareLink>>;

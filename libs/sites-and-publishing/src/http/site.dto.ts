@@ -8,6 +8,7 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  IsUrl,
   Matches,
   MaxLength,
   MinLength,
@@ -120,6 +121,46 @@ export class PublishedQueryDto extends ShareKeyQueryDto {
    * against them when adaptive content is enabled.
    */
   @Optional() @IsString() @MaxLength(CLAIMS_JSON_MAX) visitorClaims?: string;
+  /**
+   * Quire extension, for `visitor-auth` sites: the visitor's token, a JWT signed (HS256) with the site's
+   * `privateKey` (GET …/publishing/auth) and carrying `exp`; its claims are the visitor's signed claims.
+   */
+  @Optional() @IsString() @MaxLength(8192) visitorToken?: string;
+}
+
+const AUTH_BACKENDS = ['custom', 'integration'] as const;
+
+export class UpdatePublishingAuthDto {
+  /** Only `custom` is supported (a backend of your own signs visitor tokens) */
+  @ApiPropertyOptional({ enum: AUTH_BACKENDS }) @Optional() @IsIn(AUTH_BACKENDS) backend?: (typeof AUTH_BACKENDS)[number];
+  /** Where visitors go when their token is refused; null unsets it */
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri' })
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
+  @MaxLength(2048)
+  fallbackURL?: string | null;
+  /** Where visitors log out of your backend; null unsets it */
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uri' })
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
+  @MaxLength(2048)
+  logoutURL?: string | null;
+}
+
+export class PublishingAuthDto {
+  @ApiProperty({ enum: ['publishing-auth'] }) object: 'publishing-auth';
+  @ApiProperty({ enum: ['custom'] }) backend: 'custom';
+  /** The key visitor tokens are signed with (HS256) */
+  privateKey: string;
+  @ApiPropertyOptional({ format: 'uri' }) fallbackURL?: string;
+  @ApiPropertyOptional({ format: 'uri' }) logoutURL?: string;
+}
+
+export function toPublishingAuthDto(auth: { privateKey: string; fallbackURL: string | null; logoutURL: string | null }): PublishingAuthDto {
+  const dto: PublishingAuthDto = { object: 'publishing-auth', backend: 'custom', privateKey: auth.privateKey };
+  if (auth.fallbackURL) dto.fallbackURL = auth.fallbackURL;
+  if (auth.logoutURL) dto.logoutURL = auth.logoutURL;
+  return dto;
 }
 
 export class ListWithShareKeyQueryDto extends ListQueryDto {

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor, ByteLruCache } from '@app/shared-kernel';
+import { Actor, ByteLruCache, InvalidInputError } from '@app/shared-kernel';
 import {
   ApiDeleteOperation,
   ApiStandardErrors,
@@ -26,8 +26,11 @@ import {
   PublishedSiteDto,
   SiteDto,
   StructurePresenter,
+  PublishingAuthDto,
   TemplateConditionsDto,
+  toPublishingAuthDto,
   toSiteDto,
+  UpdatePublishingAuthDto,
   UpdateAdaptiveSchemaDto,
   UpdateSiteDto,
 } from './site.dto';
@@ -213,11 +216,52 @@ export class SitesController {
     return { ...c.settings, updatedAt: c.updatedAt.toISOString() };
   }
 
+  @Get(':siteId/publishing/auth')
+  @ApiOperation({
+    operationId: 'getSitePublishingAuthById',
+    summary: 'The key visitor tokens of a visitor-auth site are signed with (made on first read; admin)',
+  })
+  @ApiOkResponse({ type: PublishingAuthDto })
+  async publishingAuth(@CurrentActor() actor: Actor, @Param('organizationId') organizationId: string, @Param('siteId') siteId: string) {
+    return toPublishingAuthDto(await this.sites.publishingAuth(actor, organizationId, siteId));
+  }
+
+  @Patch(':siteId/publishing/auth')
+  @ApiOperation({
+    operationId: 'updateSitePublishingAuthById',
+    summary: 'Set the fallback and logout URLs of visitor authentication (admin)',
+  })
+  @ApiOkResponse({ type: PublishingAuthDto })
+  async updatePublishingAuth(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Body() body: UpdatePublishingAuthDto,
+  ) {
+    if (body.backend === 'integration') throw new InvalidInputError('The "integration" backend is not supported: use "custom"');
+    return toPublishingAuthDto(await this.sites.updatePublishingAuth(actor, organizationId, siteId, body));
+  }
+
+  @Post(':siteId/publishing/auth/regenerate')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'regenerateSitePublishingAuthById',
+    summary: 'A new signing key: tokens signed with the old one stop working at once (admin)',
+  })
+  @ApiOkResponse({ type: PublishingAuthDto })
+  async regeneratePublishingAuth(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+  ) {
+    return toPublishingAuthDto(await this.sites.regeneratePublishingAuth(actor, organizationId, siteId));
+  }
+
   @Get(':siteId/published')
   @ApiOperation({
     operationId: 'getPublishedContentSite',
     summary:
-      'The published site as a visitor sees it: 404 when unpublished, for a share-link site without the key of an active link, and for visitor-auth sites',
+      'The published site as a visitor sees it: 404 when unpublished, for a share-link site without the key of an active link, and for a visitor-auth site without a valid visitor token',
   })
   @ApiOkResponse({ type: PublishedSiteDto })
   @ApiNotFoundResponse({ type: ErrorDto })
@@ -229,7 +273,11 @@ export class SitesController {
     @RequestLinks() links: Links,
     @Res() res: Response,
   ): Promise<void> {
-    const view = await this.publishedSites.open(actor, organizationId, siteId, q.shareKey, q.visitorClaims);
+    const view = await this.publishedSites.open(actor, organizationId, siteId, {
+      shareKey: q.shareKey,
+      claims: q.visitorClaims,
+      token: q.visitorToken,
+    });
     const key = `${view.key} ${links.origin} ${links.appOrigin}`;
     let body = this.published.get(key);
     if (body === undefined) {

@@ -4,7 +4,7 @@ import { ConflictError, mapPage, Page, PageRequest } from '@app/shared-kernel';
 import type { AdaptiveJsonSchema } from '../domain/adaptive';
 import type { CustomizationSettings } from '../domain/customization';
 import { AgentsContext, Site, siteSpaces, SiteType, SiteVisibility, spaceIdsOf, Structure } from '../domain/site';
-import { PublishedState, ShareLink, SiteFilter, SiteRepository, SiteSettings } from '../domain/site-repository';
+import { PublishedState, PublishingAuth, ShareLink, SiteFilter, SiteRepository, SiteSettings } from '../domain/site-repository';
 
 interface SiteRow {
   id: string;
@@ -216,15 +216,41 @@ export class SqlSiteRepository extends SiteRepository {
   }
 
   async publishedState(organizationId: string, siteId: string, shareKey: string | undefined): Promise<PublishedState | null> {
-    const rows: { version: string; published: boolean; visibility: SiteVisibility; key_valid: boolean }[] = await this.db.namedQuery(
-      'site-published-state',
-      `SELECT s.version, s.published, s.visibility,
+    const rows: { version: string; published: boolean; visibility: SiteVisibility; key_valid: boolean; visitor_auth_key: string | null }[] =
+      await this.db.namedQuery(
+        'site-published-state',
+        `SELECT s.version, s.published, s.visibility, s.visitor_auth_key,
               ($3::text IS NOT NULL AND EXISTS (SELECT 1 FROM site_share_links l WHERE l.key = $3 AND l.site_id = s.id AND l.active)) AS key_valid
          FROM sites s WHERE s.id = $1 AND s.organization_id = $2`,
-      [siteId, organizationId, shareKey ?? null],
-    );
+        [siteId, organizationId, shareKey ?? null],
+      );
     const r = rows[0];
-    return r ? { version: Number(r.version), published: r.published, visibility: r.visibility, keyValid: r.key_valid } : null;
+    return r
+      ? {
+          version: Number(r.version),
+          published: r.published,
+          visibility: r.visibility,
+          keyValid: r.key_valid,
+          visitorAuthKey: r.visitor_auth_key,
+        }
+      : null;
+  }
+
+  async publishingAuth(siteId: string): Promise<PublishingAuth | null> {
+    const rows: { visitor_auth_key: string | null; visitor_auth_fallback_url: string | null; visitor_auth_logout_url: string | null }[] =
+      await this.db.query('SELECT visitor_auth_key, visitor_auth_fallback_url, visitor_auth_logout_url FROM sites WHERE id = $1', [siteId]);
+    const r = rows[0];
+    return r?.visitor_auth_key
+      ? { privateKey: r.visitor_auth_key, fallbackURL: r.visitor_auth_fallback_url, logoutURL: r.visitor_auth_logout_url }
+      : null;
+  }
+
+  async setPublishingAuth(siteId: string, auth: PublishingAuth): Promise<void> {
+    await this.db.query(
+      `UPDATE sites SET visitor_auth_key = $2, visitor_auth_fallback_url = $3, visitor_auth_logout_url = $4, version = version + 1
+       WHERE id = $1`,
+      [siteId, auth.privateKey, auth.fallbackURL, auth.logoutURL],
+    );
   }
 
   async listShareLinks(siteId: string, page: PageRequest): Promise<Page<ShareLink>> {

@@ -6,6 +6,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   JSON document written whole under a row lock; `space_ids` indexes the spaces it shows (the `space`
  *   filter and the space lifecycle); `version` moves on every change of the site, its settings, its
  *   share links or a space it shows (the published-site cache key).
+ *   `visitor_auth_*`: the key visitor tokens of a `visitor-auth` site are signed with (HS256), and its URLs.
  * - `site_share_links`: share links with their secret key.
  */
 export class Sites1765152000000 implements MigrationInterface {
@@ -34,6 +35,9 @@ export class Sites1765152000000 implements MigrationInterface {
         adaptive_schema_updated_at timestamptz,
         customization jsonb,
         customization_updated_at timestamptz,
+        visitor_auth_key text,
+        visitor_auth_fallback_url text,
+        visitor_auth_logout_url text,
         created_at timestamptz NOT NULL
       )`);
     await q.query('CREATE INDEX sites_organization ON sites (organization_id, seq)');
