@@ -785,4 +785,38 @@ describe('sites: sites, sections, section groups, site spaces and the structure 
     expect((await structure(s.id)).structure).toEqual([]);
     expect((await t.http.get(base(s.id)).set(reader.auth).expect(200)).body.siteSpaces).toBe(0);
   });
+
+  it('hostnames are unique across sites; structure lists page in structure order', async () => {
+    const a = await site();
+    const b = await site();
+    await t.http.patch(base(a.id)).set(admin.auth).send({ hostname: 'help.unique.example' }).expect(200);
+    expectError(await t.http.patch(base(b.id)).set(admin.auth).send({ hostname: 'help.unique.example' }), 409, /hostname/);
+    await t.http.patch(base(a.id)).set(admin.auth).send({ hostname: null }).expect(200);
+    await t.http.patch(base(b.id)).set(admin.auth).send({ hostname: 'help.unique.example' }).expect(200);
+
+    const sp = await space('Paged');
+    for (const title of ['One', 'Two', 'Three'])
+      await t.http
+        .post(`${base(a.id)}/sections`)
+        .set(creator.auth)
+        .send({ spaceId: sp, title })
+        .expect(201);
+    const first = (
+      await t.http
+        .get(`${base(a.id)}/sections?limit=2`)
+        .set(reader.auth)
+        .expect(200)
+    ).body;
+    expect(first.items.map((x: { title: string }) => x.title)).toEqual(['One', 'Two']);
+    expect(first.count).toBe(3);
+    const second = (
+      await t.http
+        .get(`${base(a.id)}/sections?limit=2&page=${first.next.page}`)
+        .set(reader.auth)
+        .expect(200)
+    ).body;
+    expect(second.items.map((x: { title: string }) => x.title)).toEqual(['Three']);
+    expect(second.next).toBeUndefined();
+    expectError(await t.http.get(`${base(a.id)}/sections?limit=1001`).set(reader.auth), 400, /limit/);
+  });
 });
