@@ -10,3 +10,4 @@ export * from './semaphore';
 export * from './unit-of-work';
 export * from './byte-cache';
 export * from './events';
+export * from './safe-get';

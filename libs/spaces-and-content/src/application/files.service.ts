@@ -1,11 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
-import { IncomingMessage, request as httpRequest, RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
 import { Injectable } from '@nestjs/common';
 import { imageSize } from 'image-size';
-import { InvalidInputError, UnitOfWork } from '@app/shared-kernel';
+import { InvalidInputError, safeGet, SafeGetError, SafeGetResult, UnitOfWork } from '@app/shared-kernel';
 import type { ResolvedFile } from '../domain/content/changes';
 import { FILE_MAX_BYTES, FILE_NAME_MAX, FileNode, FileStorage } from '../domain/content/files';
 
@@ -38,50 +35,6 @@ export class SystemHostResolver extends HostResolver {
   async lookup(host: string): Promise<string[]> {
     return (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
   }
-}
-
-/**
- * GET `url` on a connection to `address` (the one that was checked), never resolving the name again:
- * a DNS answer that changes between the check and the connection (rebinding) cannot redirect it. TLS
- * still verifies the certificate for the URL's host name. Redirects are not followed.
- */
-function pinnedGet(url: URL, address: string, timeoutMs: number): Promise<IncomingMessage> {
-  const family = isIP(address);
-  const pinned = ((_host: string, options: { all?: boolean }, callback: (...a: unknown[]) => void) => {
-    if (options?.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  }) as unknown as RequestOptions['lookup'];
-  return new Promise((resolve, reject) => {
-    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
-      url,
-      { method: 'GET', lookup: pinned, signal: AbortSignal.timeout(timeoutMs), headers: { 'user-agent': 'Quire' } },
-      resolve,
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function isPrivateAddress(address: string): boolean {
-  if (isIP(address) === 6) {
-    const a = address.toLowerCase();
-    if (a === '::1' || a === '::' || a.startsWith('fe80:') || a.startsWith('fc') || a.startsWith('fd')) return true;
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
-    return mapped ? isPrivateAddress(mapped[1]) : false;
-  }
-  const [a, b] = address.split('.').map(Number);
-  // this network, private, loopback, link-local (cloud metadata 169.254.169.254), CGNAT, benchmarking, multicast and reserved
-  return (
-    a === 10 ||
-    a === 127 ||
-    a === 0 ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    (a === 198 && (b === 18 || b === 19)) ||
-    a >= 224
-  );
 }
 
 /** Uploads (base64 or allowlisted URLs), content-addressed storage, and signed, expiring download URLs. */
@@ -167,48 +120,27 @@ export class FilesService {
 
   /** Fetches a URL source: allowlisted host, public addresses only (unless allowed), no redirects, 1 MB at most. */
   private async fetch(raw: string, where: string): Promise<{ bytes: Buffer; contentType?: string }> {
-    let url: URL;
+    let res: SafeGetResult;
     try {
-      url = new URL(raw);
-    } catch {
-      throw new InvalidInputError(`${where}.url is not a URL`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new InvalidInputError(`${where}.url must be http(s)`);
-    if (!this.settings.urlAllowlist.includes(url.hostname)) {
-      throw new InvalidInputError(
-        `${where}.url: host "${url.hostname}" is not in the URL allowlist (QUIRE_FILE_URL_ALLOWLIST); send the file as base64`,
-      );
-    }
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    // Resolved once; every address must be acceptable, and the connection goes to the first of them.
-    const addresses = isIP(host) ? [host] : await this.resolver.lookup(host);
-    if (!addresses.length) throw new InvalidInputError(`${where}.url: host "${url.hostname}" does not resolve`);
-    if (!this.settings.allowPrivateNetworks && addresses.some(isPrivateAddress))
-      throw new InvalidInputError(`${where}.url resolves to a private or loopback address`);
-    let res: IncomingMessage;
-    try {
-      res = await pinnedGet(url, addresses[0], 10_000);
+      res = await safeGet(raw, {
+        maxBytes: FILE_MAX_BYTES,
+        timeoutMs: 10_000,
+        maxRedirects: 0,
+        hostAllowed: (host) => this.settings.urlAllowlist.includes(host),
+        privateAllowed: () => this.settings.allowPrivateNetworks,
+        resolve: (host) => this.resolver.lookup(host),
+      });
     } catch (e) {
-      throw new InvalidInputError(`${where}.url could not be fetched: ${e instanceof Error ? e.message : String(e)}`);
+      if (!(e instanceof SafeGetError)) throw e;
+      if (e.reason === 'host-not-allowed')
+        throw new InvalidInputError(
+          `${where}.url: ${e.message} (not in the URL allowlist, QUIRE_FILE_URL_ALLOWLIST); send the file as base64`,
+        );
+      if (e.reason === 'too-large') throw new InvalidInputError(`${where} is larger than ${FILE_MAX_BYTES} bytes`);
+      throw new InvalidInputError(`${where}.url ${e.message}`);
     }
-    try {
-      if (res.statusCode !== 200) throw new InvalidInputError(`${where}.url answered ${res.statusCode}`);
-      const declared = Number(res.headers['content-length'] ?? 0);
-      if (declared > FILE_MAX_BYTES) throw new InvalidInputError(`${where} is larger than ${FILE_MAX_BYTES} bytes`);
-      const chunks: Buffer[] = [];
-      let total = 0;
-      for await (const chunk of res as AsyncIterable<Buffer>) {
-        total += chunk.length;
-        if (total > FILE_MAX_BYTES) throw new InvalidInputError(`${where} is larger than ${FILE_MAX_BYTES} bytes`);
-        chunks.push(chunk);
-      }
-      return { bytes: Buffer.concat(chunks), contentType: res.headers['content-type']?.split(';')[0].trim() || undefined };
-    } catch (e) {
-      if (e instanceof InvalidInputError) throw e;
-      throw new InvalidInputError(`${where}.url could not be fetched: ${e instanceof Error ? e.message : String(e)}`);
-    } finally {
-      res.destroy();
-    }
+    if (res.status !== 200) throw new InvalidInputError(`${where}.url answered ${res.status}`);
+    return { bytes: res.bytes, contentType: res.contentType };
   }
 
   private signature(organizationId: string, file: FileNode, expires: number): string {
