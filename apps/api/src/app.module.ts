@@ -2,12 +2,23 @@ import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessCacheSettings, OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
-import { Clock, DomainEvents, IdGenerator, InProcessDomainEvents, RandomIdGenerator, SystemClock } from '@app/shared-kernel';
+import {
+  Clock,
+  DomainEvents,
+  HostResolver,
+  IdGenerator,
+  InProcessDomainEvents,
+  JobQueue,
+  RandomIdGenerator,
+  SystemClock,
+  SystemHostResolver,
+} from '@app/shared-kernel';
 import { FilesSettings, FileStorageDirectory, ReadCacheSettings, SearchSettings, SpacesAndContentModule } from '@app/spaces-and-content';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';
 import { SitesAndPublishingModule } from '@app/sites-and-publishing';
+import { OpenApiSettings, OpenApiSpecsModule } from '@app/openapi-specs';
 import { SpaceLifecycleModule } from './space-lifecycle.module';
 import { PersistenceModule } from '@app/persistence';
 import { Authenticator, BearerAuthGuard } from './auth/bearer-auth.guard';
@@ -40,6 +51,7 @@ export class CoreModule {
           },
         },
         { provide: IdGenerator, useClass: RandomIdGenerator },
+        { provide: HostResolver, useClass: SystemHostResolver },
         {
           provide: AccessCacheSettings,
           useValue: { tokenTtlMs: config.tokenCacheTtlMs, roleTtlMs: config.roleCacheTtlMs, maxEntries: 50_000 },
@@ -59,11 +71,16 @@ export class CoreModule {
         { provide: SearchSettings, useValue: { concurrency: config.searchConcurrency, resultCacheEntries: config.searchCacheEntries } },
         { provide: ReadCacheSettings, useValue: { maxBytes: config.readCacheMb * 1024 * 1024 } },
         { provide: DATABASE_URL, useValue: databaseUrl },
+        {
+          provide: OpenApiSettings,
+          useValue: { privateHostAllowlist: config.openApiPrivateHosts, fetchTimeoutMs: config.openApiFetchTimeoutMs },
+        },
       ],
       exports: [
         Clock,
         DomainEvents,
         IdGenerator,
+        HostResolver,
         AccessCacheSettings,
         QUIRE_CONFIG,
         DATABASE_URL,
@@ -71,10 +88,20 @@ export class CoreModule {
         FilesSettings,
         SearchSettings,
         ReadCacheSettings,
+        OpenApiSettings,
       ],
     };
   }
 }
+
+/** Background jobs: the JobQueue port every context sends to and registers its handlers with. */
+@Global()
+@Module({
+  imports: [SpacesAndContentModule],
+  providers: [JobsService, { provide: JobQueue, useExisting: JobsService }],
+  exports: [JobsService, JobQueue],
+})
+export class JobsModule {}
 
 @Module({})
 export class AppModule {
@@ -89,7 +116,9 @@ export class AppModule {
         SpacesAndContentModule,
         ReviewAndCommentsModule,
         SitesAndPublishingModule,
+        OpenApiSpecsModule,
         SpaceLifecycleModule,
+        JobsModule,
       ],
       controllers: [HealthController],
       providers: [
@@ -99,7 +128,6 @@ export class AppModule {
         BootstrapService,
         AuthFailureLimiter,
         Authenticator,
-        JobsService,
       ],
     };
   }

@@ -23,6 +23,9 @@ export interface QuireConfig {
   fileSigningSecret: string | null;
   fileUrlAllowlist: string[];
   fileUrlAllowPrivate: boolean;
+  /** Hosts an OpenAPI source URL may resolve to a private, loopback or link-local address (tests, internal mirrors). */
+  openApiPrivateHosts: string[];
+  openApiFetchTimeoutMs: number;
   /** Search ranking statements run at once per process (0: no limit). */
   searchConcurrency: number;
   /** Search result pages cached per process (0: no cache). */
@@ -102,6 +105,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     fileUrlAllowPrivate: (env.QUIRE_FILE_URL_ALLOW_PRIVATE || 'false').toLowerCase() === 'true',
+    openApiPrivateHosts: (env.QUIRE_OPENAPI_URL_ALLOWLIST || '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    openApiFetchTimeoutMs: int(env, 'QUIRE_OPENAPI_FETCH_TIMEOUT_MS', 30_000, 100, 600_000)!,
     searchConcurrency: int(env, 'QUIRE_SEARCH_CONCURRENCY', 4, 0, 1000)!,
     searchCacheEntries: int(env, 'QUIRE_SEARCH_CACHE_ENTRIES', 1000, 0, 1_000_000)!,
   };

@@ -17,6 +17,9 @@ import { createRootLogger, PinoNestLogger, requestLogger } from './http/logger';
 import { mountSwagger } from './swagger';
 
 const CONTENT_WRITE_ROUTE = /^\/v1\/spaces\/[^/]+\/change-requests\/[^/]+\/content$/;
+/** OpenAPI documents sent as `text` (up to 10 MB of text, more once JSON-escaped): create, and PUT by slug. */
+const OPENAPI_CREATE_ROUTE = /^\/v1\/orgs\/[^/]+\/openapi$/;
+const OPENAPI_PUT_ROUTE = /^\/v1\/orgs\/[^/]+\/openapi\/[^/]+$/;
 
 function flatten(errors: ValidationError[], prefix = ''): string[] {
   return errors.flatMap((e) => {
@@ -58,12 +61,16 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
-  // Content batches may carry up to 20 files of 1 MB as base64: a larger limit on that one route only,
-  // and only for an authenticated caller (an anonymous client cannot make the server parse 32 MB).
+  // Content batches may carry up to 20 files of 1 MB as base64, OpenAPI documents up to 10 MB: a larger
+  // limit on those routes only, and only for an authenticated caller (an anonymous client cannot make
+  // the server parse 32 MB).
   const authenticator = app.get(Authenticator);
   const contentJson = json({ limit: config.contentBodyLimit, verify: verifyJsonDepth });
-  app.use(CONTENT_WRITE_ROUTE, (req: Request & { actor?: Actor }, res: Response, next: NextFunction) => {
-    if (req.method !== 'POST') return next();
+  const largeBody = (req: Request) =>
+    (req.method === 'POST' && (CONTENT_WRITE_ROUTE.test(req.path) || OPENAPI_CREATE_ROUTE.test(req.path))) ||
+    (req.method === 'PUT' && OPENAPI_PUT_ROUTE.test(req.path));
+  app.use((req: Request & { actor?: Actor }, res: Response, next: NextFunction) => {
+    if (!largeBody(req)) return next();
     authenticator.authenticate(req, res).then(
       (actor) => {
         req.actor = actor;

@@ -11,3 +11,4 @@ export * from './unit-of-work';
 export * from './byte-cache';
 export * from './events';
 export * from './safe-get';
+export * from './job-queue';

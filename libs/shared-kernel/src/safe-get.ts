@@ -1,6 +1,18 @@
+import { lookup } from 'node:dns/promises';
 import { IncomingMessage, request as httpRequest, RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+
+/** Port: resolves a host name to its addresses (the system resolver; tests give their own). */
+export abstract class HostResolver {
+  abstract lookup(host: string): Promise<string[]>;
+}
+
+export class SystemHostResolver extends HostResolver {
+  async lookup(host: string): Promise<string[]> {
+    return (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
+  }
+}
 
 /**
  * The one outbound GET of the service (file imports, OpenAPI sources): http(s) only, every address a

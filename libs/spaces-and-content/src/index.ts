@@ -40,7 +40,7 @@ export { linksResponse, backlinksResponse, LinksQueryDto, LinksResponseDto, Cont
 export type { LocationContext } from './http/links.dto';
 export type { ContentChangeInput } from './application/content.service';
 export type { FileNode } from './domain/content/files';
-export { FilesService, FilesSettings, HostResolver } from './application/files.service';
+export { FilesService, FilesSettings } from './application/files.service';
 export { FileStorageDirectory } from './infrastructure/local-file-storage';
 export { fileDto, RevisionFileDto } from './http/files.dto';
 export { filesPage } from './http/files-page';

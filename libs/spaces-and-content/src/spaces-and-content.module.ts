@@ -16,7 +16,7 @@ import { ContentService } from './application/content.service';
 import { SearchService } from './application/search.service';
 import { ContentSearch } from './application/content-search';
 import { LinksService } from './application/links.service';
-import { FilesService, HostResolver, SystemHostResolver } from './application/files.service';
+import { FilesService } from './application/files.service';
 import { FileStorage } from './domain/content/files';
 import { LocalDiskFileStorage } from './infrastructure/local-file-storage';
 import { SqlSearchIndex } from './infrastructure/search-index.repository';
@@ -40,7 +40,6 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     LinksService,
     FilesService,
     { provide: FileStorage, useClass: LocalDiskFileStorage },
-    { provide: HostResolver, useClass: SystemHostResolver },
     { provide: SearchIndex, useClass: SqlSearchIndex },
     RevisionReader,
     { provide: RevisionRepository, useClass: SqlRevisionRepository },

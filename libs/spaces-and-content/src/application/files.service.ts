@@ -1,8 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
 import { Injectable } from '@nestjs/common';
 import { imageSize } from 'image-size';
-import { InvalidInputError, safeGet, SafeGetError, SafeGetResult, UnitOfWork } from '@app/shared-kernel';
+import { HostResolver, InvalidInputError, safeGet, SafeGetError, SafeGetResult, UnitOfWork } from '@app/shared-kernel';
 import type { ResolvedFile } from '../domain/content/changes';
 import { FILE_MAX_BYTES, FILE_NAME_MAX, FileNode, FileStorage } from '../domain/content/files';
 
@@ -23,18 +22,6 @@ export interface FileInput {
   contentType?: string;
   base64?: string;
   url?: string;
-}
-
-/** Resolves a host name to its addresses (port: the system resolver; tests give their own). */
-export abstract class HostResolver {
-  abstract lookup(host: string): Promise<string[]>;
-}
-
-@Injectable()
-export class SystemHostResolver extends HostResolver {
-  async lookup(host: string): Promise<string[]> {
-    return (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
-  }
 }
 
 /** Uploads (base64 or allowlisted URLs), content-addressed storage, and signed, expiring download URLs. */

@@ -11,6 +11,7 @@ import { OrganizationChangeRequests1764892800000 } from './1764892800000-organiz
 import { CommentThreads1764979200000 } from './1764979200000-comment-threads';
 import { ChangeRequestListVersions1765065600000 } from './1765065600000-change-request-list-versions';
 import { Sites1765152000000 } from './1765152000000-sites';
+import { OpenApiSpecs1765238400000 } from './1765238400000-openapi-specs';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   CommentThreads1764979200000,
   ChangeRequestListVersions1765065600000,
   Sites1765152000000,
+  OpenApiSpecs1765238400000,
 ];

@@ -1,0 +1,10 @@
+// The public surface of the openapi-specs context. Other contexts import only this file.
+export { OpenApiSpecsModule } from './openapi-specs.module';
+export { OpenApiSpecsService } from './application/openapi-specs.service';
+export { OpenApiProcessing, PROCESS_QUEUE, SWEEP_QUEUE } from './application/openapi-processing.service';
+export { OpenApiSettings } from './application/openapi-settings';
+export { OPENAPI_EVENT_TYPES } from './application/openapi-events';
+export type { OpenApiEventType } from './application/openapi-events';
+// The parser port and its adapter (the served OpenAPI document is checked with it too).
+export { SpecParser } from './domain/openapi-spec';
+export { WorkerSpecParser } from './infrastructure/worker-spec-parser';
