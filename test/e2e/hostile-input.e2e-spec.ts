@@ -168,6 +168,11 @@ describe('hostile input on every operation of the OpenAPI document', () => {
         .send({ title: 'Cursor site', spaces: [space.id] })
         .expect(201)
     ).body;
+    await t.http
+      .post(`/v1/orgs/${orgId}/openapi`)
+      .set(admin.auth)
+      .send({ slug: 'cursor-spec', source: { text: '{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{}}' } })
+      .expect(201);
     const written = await t.http
       .post(`/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`)
       .set(admin.auth)
@@ -208,6 +213,7 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       revisionId,
       userId: admin.id,
       siteId: site.id,
+      specSlug: 'cursor-spec',
     };
     const forge = (k: unknown[]) => Buffer.from(JSON.stringify({ v: 1, k }), 'utf8').toString('base64url');
     // Wrong for every list, whatever its key: wrong arity (no list has four keys), objects, NUL, not a cursor.

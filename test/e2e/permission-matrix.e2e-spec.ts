@@ -115,6 +115,16 @@ describe('permission matrix', () => {
     made(base, id);
     return { base, space: s, section: section.id as string, siteSpace: section.siteSpaces[0].id as string, group: group as string, link };
   };
+  /** An OpenAPI spec of the owner, from text (jobs are off here: it stays pending, with no version). */
+  const spec = async () => {
+    const slug = `spec-${Math.random().toString(36).slice(2, 10)}`;
+    await t.http
+      .post(`/v1/orgs/${orgId}/openapi`)
+      .set(admin.auth)
+      .send({ slug, source: { text: '{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{}}' } })
+      .expect(201);
+    return made(`/v1/orgs/${orgId}/openapi/${slug}`, `/v1/orgs/${orgId}/openapi/${slug}`);
+  };
   /** The site's structure still holds this id (for DELETE rows on structure items). */
   const inStructure = (base: string, itemId: string) =>
     made(`${base}/structure`, itemId, (body) => JSON.stringify(body).includes(`"${itemId}"`));
@@ -414,6 +424,40 @@ describe('permission matrix', () => {
       async (w) => t.http.delete(`${await changeRequest()}/requested-reviewers/${users.review.id}`).set(as(w)),
       'delete',
     ],
+    ['GET /orgs/{id}/openapi', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/openapi`).set(as(w))],
+    [
+      'POST /orgs/{id}/openapi',
+      'create',
+      201,
+      (w) =>
+        t.http
+          .post(`/v1/orgs/${orgId}/openapi`)
+          .set(as(w))
+          .send({ slug: `new-${w}`, source: { text: '{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{}}' } }),
+    ],
+    ['GET /orgs/{id}/openapi/{specSlug}', 'read', 200, async (w) => t.http.get(await spec()).set(as(w))],
+    ['GET …/openapi/{specSlug}/versions', 'read', 200, async (w) => t.http.get(`${await spec()}/versions`).set(as(w))],
+    [
+      'PUT /orgs/{id}/openapi/{specSlug}',
+      'create',
+      200,
+      async (w) =>
+        t.http
+          .put(await spec())
+          .set(as(w))
+          .send({ source: { text: '{"openapi":"3.0.3","info":{"title":"y","version":"1"},"paths":{}}' } }),
+    ],
+    [
+      'PATCH /orgs/{id}/openapi/{specSlug}',
+      'create',
+      200,
+      async (w) =>
+        t.http
+          .patch(await spec())
+          .set(as(w))
+          .send({ visibility: 'public' }),
+    ],
+    ['DELETE /orgs/{id}/openapi/{specSlug}', 'create', 205, async (w) => t.http.delete(await spec()).set(as(w)), 'delete'],
     ['GET /orgs/{id}/sites', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/sites`).set(as(w))],
     ['POST /orgs/{id}/sites', 'create', 201, (w) => t.http.post(`/v1/orgs/${orgId}/sites`).set(as(w)).send({ title: 'New site' })],
     ['GET /orgs/{id}/sites/{siteId}', 'read', 200, async (w) => t.http.get((await site()).base).set(as(w))],

@@ -98,6 +98,7 @@ export class OpenApiSpecsService {
   }
 
   async delete(actor: Actor, organizationId: string, slug: string): Promise<'deleted' | 'absent'> {
+    checkSlug(slug); // a slug no spec can have is a mistake, not an absent spec
     if ((await this.access.roleOf(organizationId, actor)) === null) return 'absent';
     const spec = await this.specs.findBySlug(organizationId, slug);
     if (!spec) return 'absent';
