@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DAY_MS } from '@app/shared-kernel';
+import { SWEEP_QUEUE } from '@app/openapi-specs';
 import { BootstrapService } from '../../apps/api/src/auth/bootstrap.service';
 import { JobsService, PURGE_SPACES_QUEUE } from '../../apps/api/src/jobs/jobs.service';
 import { createTestApp, TestApp } from '../support/app';
@@ -13,8 +14,11 @@ describe('background jobs on PostgreSQL (pg-boss)', () => {
 
   it('schedules the purge and a queued purge removes spaces deleted 7 days ago', async () => {
     const ds = t.app.get(DataSource);
-    const schedules = await ds.query('SELECT name, cron FROM pgboss.schedule');
-    expect(schedules).toEqual([{ name: PURGE_SPACES_QUEUE, cron: '*/15 * * * *' }]);
+    const schedules = await ds.query('SELECT name, cron FROM pgboss.schedule ORDER BY name');
+    expect(schedules).toEqual([
+      { name: SWEEP_QUEUE, cron: '* * * * *' },
+      { name: PURGE_SPACES_QUEUE, cron: '*/15 * * * *' },
+    ]);
 
     const admin = await t.user('admin');
     const org = await t.organization(admin);
