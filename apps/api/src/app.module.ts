@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';
 import { SitesAndPublishingModule } from '@app/sites-and-publishing';
 import { OpenApiSettings, OpenApiSpecsModule } from '@app/openapi-specs';
+import { ConversationsModule } from '@app/conversations';
 import { SpaceLifecycleModule } from './space-lifecycle.module';
 import { PersistenceModule } from '@app/persistence';
 import { Authenticator, BearerAuthGuard } from './auth/bearer-auth.guard';
@@ -117,6 +118,7 @@ export class AppModule {
         ReviewAndCommentsModule,
         SitesAndPublishingModule,
         OpenApiSpecsModule,
+        ConversationsModule,
         SpaceLifecycleModule,
         JobsModule,
       ],

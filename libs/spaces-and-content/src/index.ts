@@ -27,7 +27,7 @@ export {
   pageWithBody,
   relativeRefs,
 } from './http/revision.dto';
-export { refToUrl, markdownToDocument, documentToMarkdown } from './domain/content/markdown';
+export { refToUrl, markdownToDocument, documentToMarkdown, checkDocumentInput } from './domain/content/markdown';
 export { documentText } from './domain/content/document';
 export { SpaceDto, toSpaceDto } from './http/content-response.dto';
 export { spacePermissions } from './domain/access';

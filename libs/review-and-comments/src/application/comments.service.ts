@@ -12,7 +12,7 @@ import {
   UnitOfWork,
   untilWritten,
 } from '@app/shared-kernel';
-import { ContentService, documentToMarkdown, JsonDocument, markdownToDocument, Space, SpacesService } from '@app/spaces-and-content';
+import { checkDocumentInput, ContentService, JsonDocument, markdownToDocument, Space, SpacesService } from '@app/spaces-and-content';
 import {
   checkEmojis,
   Comment,
@@ -118,17 +118,8 @@ export class CommentsService {
         throw new InvalidInputError(`body.markdown: at most ${COMMENT_MARKDOWN_MAX} characters`);
       return { document: markdownToDocument(input.markdown).document, markdown: input.markdown };
     }
-    const doc = input.document as Partial<JsonDocument>;
-    if (doc.object !== 'document' || !Array.isArray(doc.nodes))
-      throw new InvalidInputError('body.document: a JSON document ({object: "document", nodes: [...]}) is expected');
-    let markdown: string;
-    try {
-      markdown = documentToMarkdown(doc as JsonDocument);
-    } catch {
-      throw new InvalidInputError('body.document: not a valid document');
-    }
-    if (markdown.length > COMMENT_MARKDOWN_MAX) throw new InvalidInputError(`body: at most ${COMMENT_MARKDOWN_MAX} characters of markdown`);
-    return { document: { object: 'document', data: doc.data ?? {}, nodes: doc.nodes }, markdown };
+    const checked = checkDocumentInput(input.document, 'body.document', COMMENT_MARKDOWN_MAX);
+    return { document: checked.document, markdown: checked.markdown };
   }
 
   private requireComment(role: Role): void {

@@ -12,6 +12,7 @@ import { CommentThreads1764979200000 } from './1764979200000-comment-threads';
 import { ChangeRequestListVersions1765065600000 } from './1765065600000-change-request-list-versions';
 import { Sites1765152000000 } from './1765152000000-sites';
 import { OpenApiSpecs1765238400000 } from './1765238400000-openapi-specs';
+import { Conversations1765324800000 } from './1765324800000-conversations';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   ChangeRequestListVersions1765065600000,
   Sites1765152000000,
   OpenApiSpecs1765238400000,
+  Conversations1765324800000,
 ];

@@ -701,3 +701,22 @@ export function documentToMarkdown(doc: JsonDocument, refUrl: (ref: ContentRef) 
     currentRefUrl = refToUrl;
   }
 }
+
+/**
+ * A JSON document given by a client (comment bodies, agent instructions …): it must be
+ * `{object: "document", nodes: [...]}` and render to markdown of at most `maxMarkdown` characters;
+ * answers the document as stored and its markdown, or a 400 naming `where`.
+ */
+export function checkDocumentInput(value: unknown, where: string, maxMarkdown: number): { document: JsonDocument; markdown: string } {
+  const doc = value as Partial<JsonDocument> | null;
+  if (typeof doc !== 'object' || doc === null || doc.object !== 'document' || !Array.isArray(doc.nodes))
+    throw new InvalidInputError(`${where}: a JSON document ({object: "document", nodes: [...]}) is expected`);
+  let markdown: string;
+  try {
+    markdown = documentToMarkdown(doc as JsonDocument);
+  } catch {
+    throw new InvalidInputError(`${where}: not a valid document`);
+  }
+  if (markdown.length > maxMarkdown) throw new InvalidInputError(`${where}: at most ${maxMarkdown} characters of markdown`);
+  return { document: { object: 'document', data: doc.data ?? {}, nodes: doc.nodes } as JsonDocument, markdown };
+}

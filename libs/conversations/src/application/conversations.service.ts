@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import { Actor, Clock, InvalidInputError, NotFoundError, Page, PageRequest, Role, UnitOfWork } from '@app/shared-kernel';
+import { OrganizationAccess } from '@app/organizations-and-teams';
+import {
+  ACTIVE_DAYS,
+  checkConversation,
+  ClusterOrderBy,
+  ClusterStatus,
+  Conversation,
+  ConversationInput,
+  ConversationIssue,
+  ConversationRepository,
+  IssuesCluster,
+  LIMITS,
+  weeklyPulse,
+} from '../domain/conversation';
+import { ConversationProcessing } from './conversation-processing.service';
+
+/** Ingesting needs the admin role (the organization's `ingestConversations`); reading needs membership. */
+export const CONVERSATION_ROLES = { read: 'read', ingest: 'admin' } as const satisfies Record<string, Role>;
+
+export interface ClusterView {
+  cluster: IssuesCluster;
+  weeklyPulse: number[];
+  sources: Record<string, number>;
+  conversations: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+@Injectable()
+export class ConversationsService {
+  constructor(
+    private readonly conversations: ConversationRepository,
+    private readonly access: OrganizationAccess,
+    private readonly processing: ConversationProcessing,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /** One conversation or a batch (≤ 500): inserted, or replaced by id; processed in the background. */
+  async ingest(actor: Actor, organizationId: string, inputs: ConversationInput[]): Promise<number> {
+    await this.access.require(organizationId, actor, CONVERSATION_ROLES.ingest);
+    if (inputs.length === 0 || inputs.length > LIMITS.batch) throw new InvalidInputError(`conversations: 1 to ${LIMITS.batch} per request`);
+    const now = this.clock.now();
+    const seen = new Set<string>();
+    const checked: Conversation[] = inputs.map((input, i) => {
+      const c = checkConversation(input, now, inputs.length > 1 ? `conversations[${i}]` : 'conversation');
+      if (seen.has(c.id)) throw new InvalidInputError(`conversations[${i}].id "${c.id}" appears twice in the batch`);
+      seen.add(c.id);
+      return { ...c, organizationId, ingestedAt: now, processedAt: null };
+    });
+    await this.uow.run(async () => {
+      await this.conversations.upsert(checked);
+      this.processing.request(organizationId);
+    });
+    return checked.length;
+  }
+
+  async list(actor: Actor, organizationId: string, source: string | undefined, page: PageRequest): Promise<Page<Conversation>> {
+    await this.access.require(organizationId, actor, CONVERSATION_ROLES.read);
+    return this.conversations.list(organizationId, source, page);
+  }
+
+  async get(actor: Actor, organizationId: string, id: string): Promise<Conversation> {
+    await this.access.require(organizationId, actor, CONVERSATION_ROLES.read);
+    const found = await this.conversations.find(organizationId, id);
+    if (!found) throw new NotFoundError('Conversation', id);
+    return found;
+  }
+
+  async issues(
+    actor: Actor,
+    organizationId: string,
+    filter: { cluster?: string; conversation?: string },
+    page: PageRequest,
+  ): Promise<Page<{ issue: ConversationIssue; conversation: Conversation }>> {
+    await this.access.require(organizationId, actor, CONVERSATION_ROLES.read);
+    const result = await this.conversations.listIssues(organizationId, filter, page);
+    return { ...result, items: await this.withConversations(organizationId, result.items) };
+  }
+
+  async issue(actor: Actor, organizationId: string, id: string): Promise<{ issue: ConversationIssue; conversation: Conversation }> {
+    await this.access.require(organizationId, actor, CONVERSATION_ROLES.read);
+    const issue = await this.conversations.findIssue(organizationId, id);
+    if (!issue) throw new NotFoundError('Conversation issue', id);
+    return (await this.withConversations(organizationId, [issue]))[0];
+  }
+
+  async clusters(
+    actor: Actor,
+    organizationId: string,
+    q: { orderBy: ClusterOrderBy; order: 'asc' | 'desc'; status?: ClusterStatus },
+    page: PageRequest,
+  ): Promise<Page<ClusterView>> {
+    await this.access.require(organizationId, actor, CONVERSATION_ROLES.read);
+    const now = this.clock.now();
+    const result = await this.conversations.listClusters(
+      organizationId,
+      { ...q, activeSince: new Date(now.getTime() - ACTIVE_DAYS * DAY_MS) },
+      page,
+    );
+    const facts = await this.conversations.clusterFacts(
+      result.items.map((c) => c.id),
+      new Date(now.getTime() - 13 * 7 * DAY_MS),
+    );
+    return {
+      ...result,
+      items: result.items.map((cluster) => {
+        const f = facts.get(cluster.id)!;
+        return { cluster, weeklyPulse: weeklyPulse(f.pulseDates, now), sources: f.sources, conversations: f.conversations };
+      }),
+    };
+  }
+
+  private async withConversations(organizationId: string, issues: ConversationIssue[]) {
+    const conversations = new Map(
+      (
+        await this.conversations.findMany(
+          organizationId,
+          issues.map((i) => i.conversationId),
+        )
+      ).map((c) => [c.id, c]),
+    );
+    return issues.map((issue) => ({ issue, conversation: conversations.get(issue.conversationId)! }));
+  }
+}

@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
+import { AgentInstructionsRepository, AgentInstructionsService } from './application/agent-instructions.service';
+import { ConversationProcessing } from './application/conversation-processing.service';
+import { ConversationsService } from './application/conversations.service';
+import { ConversationRepository, TextAnalyzer } from './domain/conversation';
+import { AgentInstructionsController } from './http/agent-instructions.controller';
+import { ConversationsController } from './http/conversations.controller';
+import { SqlAgentInstructionsRepository } from './infrastructure/agent-instructions.repository';
+import { SqlConversationRepository } from './infrastructure/conversations.repository';
+import { WinkTextAnalyzer } from './infrastructure/wink-text-analyzer';
+
+/** Support conversations, issue clustering and the organization's agent instructions. */
+@Module({
+  imports: [OrganizationsAndTeamsModule],
+  controllers: [ConversationsController, AgentInstructionsController],
+  providers: [
+    ConversationsService,
+    ConversationProcessing,
+    AgentInstructionsService,
+    { provide: ConversationRepository, useClass: SqlConversationRepository },
+    { provide: AgentInstructionsRepository, useClass: SqlAgentInstructionsRepository },
+    { provide: TextAnalyzer, useClass: WinkTextAnalyzer },
+  ],
+  exports: [ConversationsService, ConversationProcessing],
+})
+export class ConversationsModule {}

@@ -1,0 +1,369 @@
+import { Injectable } from '@nestjs/common';
+import { Db, isoSortKey, keysetPage } from '@app/persistence';
+import { mapPage, Page, PageRequest } from '@app/shared-kernel';
+import {
+  ClusterFacts,
+  ClusterOrderBy,
+  ClusterStatus,
+  Conversation,
+  ConversationIssue,
+  ConversationPart,
+  ConversationRepository,
+  IssuesCluster,
+} from '../domain/conversation';
+
+interface ConversationRow {
+  organization_id: string;
+  id: string;
+  seq: string;
+  subject: string;
+  source: string;
+  url: string | null;
+  attributes: Record<string, string>;
+  parts: ConversationPart[];
+  created_at: Date;
+  ingested_at: Date;
+  processed_at: Date | null;
+}
+
+interface IssueRow {
+  id: string;
+  seq: string;
+  organization_id: string;
+  conversation_id: string;
+  cluster_id: string;
+  title: string;
+  summary: string;
+  source: string;
+  vector: Record<string, number>;
+  created_at: Date;
+  ingested_at: Date;
+}
+
+interface ClusterRow {
+  id: string;
+  organization_id: string;
+  label: string;
+  summary: string;
+  icon: string;
+  centroid: Record<string, number>;
+  best_similarity: number;
+  issues_count: number;
+  last_issue_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  sort_key?: string;
+}
+
+const toConversation = (r: ConversationRow): Conversation => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  subject: r.subject,
+  source: r.source,
+  url: r.url,
+  attributes: r.attributes,
+  parts: r.parts,
+  createdAt: r.created_at,
+  ingestedAt: r.ingested_at,
+  processedAt: r.processed_at,
+});
+
+const toIssue = (r: IssueRow): ConversationIssue => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  conversationId: r.conversation_id,
+  clusterId: r.cluster_id,
+  title: r.title,
+  summary: r.summary,
+  source: r.source,
+  vector: r.vector,
+  createdAt: r.created_at,
+  ingestedAt: r.ingested_at,
+});
+
+const toCluster = (r: ClusterRow): IssuesCluster => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  label: r.label,
+  summary: r.summary,
+  icon: r.icon,
+  centroid: r.centroid,
+  bestSimilarity: r.best_similarity,
+  issuesCount: r.issues_count,
+  lastIssueAt: r.last_issue_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const SORT_COLUMN: Record<ClusterOrderBy, string> = {
+  updatedAt: isoSortKey('updated_at'),
+  createdAt: isoSortKey('created_at'),
+  issues: `lpad(issues_count::text, 10, '0')`,
+};
+
+@Injectable()
+export class SqlConversationRepository extends ConversationRepository {
+  constructor(private readonly db: Db) {
+    super();
+  }
+
+  async upsert(conversations: Conversation[]): Promise<void> {
+    if (conversations.length === 0) return;
+    const rows = conversations.map((c) => ({
+      organization_id: c.organizationId,
+      id: c.id,
+      subject: c.subject,
+      source: c.source,
+      url: c.url,
+      attributes: c.attributes,
+      parts: c.parts,
+      created_at: c.createdAt.toISOString(),
+      ingested_at: c.ingestedAt.toISOString(),
+    }));
+    await this.db.query(
+      `INSERT INTO conversations (organization_id, id, subject, source, url, attributes, parts, created_at, ingested_at)
+       SELECT organization_id, id, subject, source, url, attributes, parts, created_at, ingested_at
+         FROM jsonb_to_recordset($1::jsonb) AS x(organization_id text, id text, subject text, source text, url text, attributes jsonb,
+           parts jsonb, created_at timestamptz, ingested_at timestamptz)
+       ON CONFLICT (organization_id, id) DO UPDATE SET subject = EXCLUDED.subject, source = EXCLUDED.source, url = EXCLUDED.url,
+         attributes = EXCLUDED.attributes, parts = EXCLUDED.parts, created_at = EXCLUDED.created_at,
+         ingested_at = EXCLUDED.ingested_at, processed_at = NULL`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  async find(organizationId: string, id: string): Promise<Conversation | null> {
+    const rows: ConversationRow[] = await this.db.query('SELECT * FROM conversations WHERE organization_id = $1 AND id = $2', [
+      organizationId,
+      id,
+    ]);
+    return rows[0] ? toConversation(rows[0]) : null;
+  }
+
+  async findMany(organizationId: string, ids: string[]): Promise<Conversation[]> {
+    if (ids.length === 0) return [];
+    const rows: ConversationRow[] = await this.db.query('SELECT * FROM conversations WHERE organization_id = $1 AND id = ANY($2::text[])', [
+      organizationId,
+      [...new Set(ids)],
+    ]);
+    return rows.map(toConversation);
+  }
+
+  async list(organizationId: string, source: string | undefined, page: PageRequest): Promise<Page<Conversation>> {
+    const params: unknown[] = [organizationId];
+    let where = 'organization_id = $1';
+    if (source !== undefined) where += ` AND source = $${params.push(source)}`;
+    const result = await keysetPage<ConversationRow>(
+      this.db,
+      `SELECT * FROM conversations WHERE ${where}`,
+      params,
+      { columns: ['q.seq'], shape: ['int'], keyOf: (r) => [Number(r.seq)], direction: 'desc' },
+      page,
+    );
+    return mapPage(result, toConversation);
+  }
+
+  async unprocessed(organizationId: string, limit: number): Promise<Conversation[]> {
+    const rows: ConversationRow[] = await this.db.query(
+      'SELECT * FROM conversations WHERE organization_id = $1 AND processed_at IS NULL ORDER BY ingested_at, id LIMIT $2',
+      [organizationId, limit],
+    );
+    return rows.map(toConversation);
+  }
+
+  async waitingOrganizations(before: Date): Promise<string[]> {
+    const rows: { organization_id: string }[] = await this.db.query(
+      'SELECT DISTINCT organization_id FROM conversations WHERE processed_at IS NULL AND ingested_at < $1 LIMIT 1000',
+      [before],
+    );
+    return rows.map((r) => r.organization_id);
+  }
+
+  async lockOrganization(organizationId: string): Promise<void> {
+    await this.db.query(`SELECT pg_advisory_xact_lock(hashtext('conversations:' || $1))`, [organizationId]);
+  }
+
+  async markProcessed(organizationId: string, conversations: { id: string; ingestedAt: Date }[], at: Date): Promise<void> {
+    // Only the content that was processed: a conversation re-ingested meanwhile stays waiting.
+    await this.db.query(
+      `UPDATE conversations c SET processed_at = $3
+         FROM jsonb_to_recordset($2::jsonb) AS x(id text, ingested_at timestamptz)
+        WHERE c.organization_id = $1 AND c.id = x.id AND c.ingested_at = x.ingested_at`,
+      [organizationId, JSON.stringify(conversations.map((c) => ({ id: c.id, ingested_at: c.ingestedAt.toISOString() }))), at],
+    );
+  }
+
+  async documentCount(organizationId: string): Promise<number> {
+    const [{ n }]: { n: number }[] = await this.db.query('SELECT count(*)::int AS n FROM conversations WHERE organization_id = $1', [
+      organizationId,
+    ]);
+    return n;
+  }
+
+  async documentFrequencies(organizationId: string, terms: string[]): Promise<Map<string, number>> {
+    if (terms.length === 0) return new Map();
+    const rows: { term: string; df: number }[] = await this.db.query(
+      'SELECT term, df FROM conversation_terms WHERE organization_id = $1 AND term = ANY($2::text[])',
+      [organizationId, terms],
+    );
+    return new Map(rows.map((r) => [r.term, r.df]));
+  }
+
+  async addDocumentFrequencies(organizationId: string, counts: Map<string, number>): Promise<void> {
+    if (counts.size === 0) return;
+    const sorted = [...counts].sort(([a], [b]) => (a < b ? -1 : 1)); // one order for every writer: no deadlock
+    await this.db.query(
+      `INSERT INTO conversation_terms (organization_id, term, df)
+       SELECT $1, t, n FROM unnest($2::text[], $3::int[]) AS x(t, n)
+       ON CONFLICT (organization_id, term) DO UPDATE SET df = conversation_terms.df + EXCLUDED.df`,
+      [organizationId, sorted.map(([t]) => t), sorted.map(([, n]) => n)],
+    );
+  }
+
+  async issuesOf(organizationId: string, conversationIds: string[]): Promise<ConversationIssue[]> {
+    if (conversationIds.length === 0) return [];
+    const rows: IssueRow[] = await this.db.query(
+      'SELECT * FROM conversation_issues WHERE organization_id = $1 AND conversation_id = ANY($2::text[])',
+      [organizationId, conversationIds],
+    );
+    return rows.map(toIssue);
+  }
+
+  async deleteIssues(ids: string[]): Promise<void> {
+    if (ids.length) await this.db.query('DELETE FROM conversation_issues WHERE id = ANY($1::text[])', [ids]);
+  }
+
+  async insertIssues(issues: ConversationIssue[]): Promise<void> {
+    if (issues.length === 0) return;
+    const rows = issues.map((i) => ({
+      id: i.id,
+      organization_id: i.organizationId,
+      conversation_id: i.conversationId,
+      cluster_id: i.clusterId,
+      title: i.title,
+      summary: i.summary,
+      source: i.source,
+      vector: i.vector,
+      created_at: i.createdAt.toISOString(),
+      ingested_at: i.ingestedAt.toISOString(),
+    }));
+    await this.db.query(
+      `INSERT INTO conversation_issues (id, organization_id, conversation_id, cluster_id, title, summary, source, vector, created_at, ingested_at)
+       SELECT id, organization_id, conversation_id, cluster_id, title, summary, source, vector, created_at, ingested_at
+         FROM jsonb_to_recordset($1::jsonb) AS x(id text, organization_id text, conversation_id text, cluster_id text, title text,
+           summary text, source text, vector jsonb, created_at timestamptz, ingested_at timestamptz)`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  async listIssues(
+    organizationId: string,
+    filter: { cluster?: string; conversation?: string },
+    page: PageRequest,
+  ): Promise<Page<ConversationIssue>> {
+    const params: unknown[] = [organizationId];
+    let where = 'organization_id = $1';
+    if (filter.cluster !== undefined) where += ` AND cluster_id = $${params.push(filter.cluster)}`;
+    if (filter.conversation !== undefined) where += ` AND conversation_id = $${params.push(filter.conversation)}`;
+    const result = await keysetPage<IssueRow>(
+      this.db,
+      `SELECT * FROM conversation_issues WHERE ${where}`,
+      params,
+      { columns: ['q.seq'], shape: ['int'], keyOf: (r) => [Number(r.seq)], direction: 'desc' },
+      page,
+    );
+    return mapPage(result, toIssue);
+  }
+
+  async findIssue(organizationId: string, id: string): Promise<ConversationIssue | null> {
+    const rows: IssueRow[] = await this.db.query('SELECT * FROM conversation_issues WHERE organization_id = $1 AND id = $2', [
+      organizationId,
+      id,
+    ]);
+    return rows[0] ? toIssue(rows[0]) : null;
+  }
+
+  async clusters(organizationId: string): Promise<IssuesCluster[]> {
+    const rows: ClusterRow[] = await this.db.query(
+      'SELECT * FROM conversation_clusters WHERE organization_id = $1 ORDER BY created_at, id',
+      [organizationId],
+    );
+    return rows.map(toCluster);
+  }
+
+  async saveClusters(clusters: IssuesCluster[]): Promise<void> {
+    if (clusters.length === 0) return;
+    const rows = clusters.map((c) => ({
+      id: c.id,
+      organization_id: c.organizationId,
+      label: c.label,
+      summary: c.summary,
+      icon: c.icon,
+      centroid: c.centroid,
+      best_similarity: c.bestSimilarity,
+      issues_count: c.issuesCount,
+      last_issue_at: c.lastIssueAt?.toISOString() ?? null,
+      created_at: c.createdAt.toISOString(),
+      updated_at: c.updatedAt.toISOString(),
+    }));
+    await this.db.query(
+      `INSERT INTO conversation_clusters (id, organization_id, label, summary, icon, centroid, best_similarity, issues_count, last_issue_at,
+         created_at, updated_at)
+       SELECT id, organization_id, label, summary, icon, centroid, best_similarity, issues_count, last_issue_at, created_at, updated_at
+         FROM jsonb_to_recordset($1::jsonb) AS x(id text, organization_id text, label text, summary text, icon text, centroid jsonb,
+           best_similarity float8, issues_count int, last_issue_at timestamptz, created_at timestamptz, updated_at timestamptz)
+       ON CONFLICT (id) DO UPDATE SET label = EXCLUDED.label, summary = EXCLUDED.summary, icon = EXCLUDED.icon, centroid = EXCLUDED.centroid,
+         best_similarity = EXCLUDED.best_similarity, issues_count = EXCLUDED.issues_count, last_issue_at = EXCLUDED.last_issue_at,
+         updated_at = EXCLUDED.updated_at`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  async deleteClusters(ids: string[]): Promise<void> {
+    if (ids.length) await this.db.query('DELETE FROM conversation_clusters WHERE id = ANY($1::text[])', [ids]);
+  }
+
+  async listClusters(
+    organizationId: string,
+    q: { orderBy: ClusterOrderBy; order: 'asc' | 'desc'; status?: ClusterStatus; activeSince: Date },
+    page: PageRequest,
+  ): Promise<Page<IssuesCluster>> {
+    const params: unknown[] = [organizationId];
+    let where = 'organization_id = $1';
+    if (q.status === 'active') where += ` AND last_issue_at >= $${params.push(q.activeSince)}`;
+    if (q.status === 'inactive') where += ` AND (last_issue_at IS NULL OR last_issue_at < $${params.push(q.activeSince)})`;
+    const result = await keysetPage<ClusterRow>(
+      this.db,
+      `SELECT *, ${SORT_COLUMN[q.orderBy]} AS sort_key FROM conversation_clusters WHERE ${where}`,
+      params,
+      { columns: ['q.sort_key', 'q.id'], shape: ['text', 'text'], keyOf: (r) => [r.sort_key!, r.id], direction: q.order },
+      page,
+    );
+    return mapPage(result, toCluster);
+  }
+
+  async clusterFacts(clusterIds: string[], since: Date): Promise<Map<string, ClusterFacts>> {
+    const facts = new Map<string, ClusterFacts>(clusterIds.map((id) => [id, { pulseDates: [], sources: {}, conversations: 0 }]));
+    if (clusterIds.length === 0) return facts;
+    type SourceRow = { cluster_id: string; source: string; n: number; conversations: number };
+    type PulseRow = { cluster_id: string; created_at: Date };
+    const [sources, pulse] = await Promise.all([
+      this.db.query<SourceRow[]>(
+        `SELECT cluster_id, source, count(*)::int AS n, count(DISTINCT conversation_id)::int AS conversations
+             FROM conversation_issues WHERE cluster_id = ANY($1::text[]) GROUP BY cluster_id, source`,
+        [clusterIds],
+      ),
+      this.db.query<PulseRow[]>(
+        'SELECT cluster_id, created_at FROM conversation_issues WHERE cluster_id = ANY($1::text[]) AND created_at >= $2',
+        [clusterIds, since],
+      ),
+    ]);
+    for (const r of sources) {
+      const f = facts.get(r.cluster_id)!;
+      f.sources[r.source] = r.n;
+      f.conversations += r.conversations;
+    }
+    for (const r of pulse) facts.get(r.cluster_id)!.pulseDates.push(r.created_at);
+    return facts;
+  }
+}
