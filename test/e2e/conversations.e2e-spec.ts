@@ -1,5 +1,5 @@
 import { markdownToDocument } from '@app/spaces-and-content';
-import { SUPPORT_CONVERSATIONS } from '../../libs/conversations/src/test/fixtures/support-conversations';
+import { SUPPORT_CONVERSATIONS } from '../fixtures/support-conversations';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 
