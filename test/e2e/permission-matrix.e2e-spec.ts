@@ -424,6 +424,30 @@ describe('permission matrix', () => {
       async (w) => t.http.delete(`${await changeRequest()}/requested-reviewers/${users.review.id}`).set(as(w)),
       'delete',
     ],
+    ['GET /orgs/{id}/conversations', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/conversations`).set(as(w))],
+    ['GET /orgs/{id}/conversations-issues', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/conversations-issues`).set(as(w))],
+    ['GET /orgs/{id}/conversations-clusters', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/conversations-clusters`).set(as(w))],
+    [
+      'POST /orgs/{id}/conversations',
+      'admin',
+      204,
+      (w) =>
+        t.http
+          .post(`/v1/orgs/${orgId}/conversations`)
+          .set(as(w))
+          .send({ id: `c-${w}`, parts: [{ type: 'message', role: 'user', body: 'Search is broken' }] }),
+    ],
+    ['GET /orgs/{id}/agent-instructions', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/agent-instructions`).set(as(w))],
+    [
+      'PUT /orgs/{id}/agent-instructions',
+      'admin',
+      200,
+      (w) =>
+        t.http
+          .put(`/v1/orgs/${orgId}/agent-instructions`)
+          .set(as(w))
+          .send({ instructions: { object: 'document', nodes: [] } }),
+    ],
     ['GET /orgs/{id}/openapi', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/openapi`).set(as(w))],
     [
       'POST /orgs/{id}/openapi',

@@ -13,7 +13,8 @@ import {
   SystemClock,
   SystemHostResolver,
 } from '@app/shared-kernel';
-import { FilesSettings, FileStorageDirectory, ReadCacheSettings, SearchSettings, SpacesAndContentModule } from '@app/spaces-and-content';
+import { FilesSettings, FileStorageDirectory, SearchSettings, SpacesAndContentModule } from '@app/spaces-and-content';
+import { ReadCacheSettings } from '@app/http-kit';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';

@@ -6,6 +6,7 @@ import { ConversationsService } from './application/conversations.service';
 import { ConversationRepository, TextAnalyzer } from './domain/conversation';
 import { AgentInstructionsController } from './http/agent-instructions.controller';
 import { ConversationsController } from './http/conversations.controller';
+import { RenderedClusters } from './http/rendered-clusters';
 import { SqlAgentInstructionsRepository } from './infrastructure/agent-instructions.repository';
 import { SqlConversationRepository } from './infrastructure/conversations.repository';
 import { WinkTextAnalyzer } from './infrastructure/wink-text-analyzer';
@@ -18,6 +19,7 @@ import { WinkTextAnalyzer } from './infrastructure/wink-text-analyzer';
     ConversationsService,
     ConversationProcessing,
     AgentInstructionsService,
+    RenderedClusters,
     { provide: ConversationRepository, useClass: SqlConversationRepository },
     { provide: AgentInstructionsRepository, useClass: SqlAgentInstructionsRepository },
     { provide: TextAnalyzer, useClass: WinkTextAnalyzer },

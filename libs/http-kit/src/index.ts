@@ -8,3 +8,4 @@ export * from './api-errors';
 export * from './delete-status';
 export * from './satisfies';
 export * from './validation';
+export * from './rendered-lists';

@@ -18,7 +18,7 @@ import { OrganizationChangeRequestsController } from './http/organization-change
 import { SqlReviewRepository } from './infrastructure/reviews.repository';
 import { ExportsService } from './application/exports.service';
 import { ReviewEvents } from './application/review-events';
-import { RenderedLists } from './http/rendered-lists';
+import { RenderedLists } from '@app/http-kit';
 import { PdfRenderer } from './domain/export';
 import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
 

@@ -33,7 +33,7 @@ export { SpaceDto, toSpaceDto } from './http/content-response.dto';
 export { spacePermissions } from './domain/access';
 export { MergeOrigins } from './application/merge-origins';
 export { SpaceLifecycle, SpaceLifecycles } from './application/space-lifecycle';
-export { ReadCacheSettings, RevisionReader } from './http/revision-reader';
+export { RevisionReader } from './http/revision-reader';
 export type { RevisionScope } from './http/revision-reader';
 export { LinksService } from './application/links.service';
 export { linksResponse, backlinksResponse, LinksQueryDto, LinksResponseDto, ContentLocationDto } from './http/links.dto';

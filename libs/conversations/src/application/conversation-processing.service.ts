@@ -163,6 +163,7 @@ export class ConversationProcessing implements OnModuleInit {
     await this.conversations.insertIssues(issues);
     await this.conversations.deleteClusters(touched.filter((c) => c.issuesCount <= 0).map((c) => c.id));
     await this.conversations.markProcessed(organizationId, batch, now);
+    await this.conversations.bumpVersion(organizationId);
     return batch.length;
   }
 }

@@ -113,6 +113,13 @@ export class ConversationsService {
     };
   }
 
+  /** What a cached cluster list depends on: the organization's version and the minute (pulse and status follow the clock). */
+  async clustersKey(actor: Actor, organizationId: string): Promise<string> {
+    await this.access.require(organizationId, actor, CONVERSATION_ROLES.read);
+    const minute = Math.floor(this.clock.now().getTime() / 60_000);
+    return `${organizationId} ${await this.conversations.version(organizationId)} ${minute}`;
+  }
+
   private async withConversations(organizationId: string, issues: ConversationIssue[]) {
     const conversations = new Map(
       (

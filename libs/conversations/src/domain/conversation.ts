@@ -308,4 +308,8 @@ export abstract class ConversationRepository {
     page: PageRequest,
   ): Promise<Page<IssuesCluster>>;
   abstract clusterFacts(clusterIds: string[], since: Date): Promise<Map<string, ClusterFacts>>;
+  /** Moves the organization's version (inside the processing run's unit of work). */
+  abstract bumpVersion(organizationId: string): Promise<void>;
+  /** The organization's version: equal versions, equal issues and clusters. */
+  abstract version(organizationId: string): Promise<number>;
 }

@@ -1,8 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Actor, InvalidInputError } from '@app/shared-kernel';
 import { ApiStandardErrors, CurrentActor, Links, listEnvelope, ListOf, RequestLinks } from '@app/http-kit';
 import { ConversationsService } from '../application/conversations.service';
+import { RenderedClusters } from './rendered-clusters';
 import type { ConversationInput } from '../domain/conversation';
 import {
   ConversationDto,
@@ -24,7 +26,10 @@ import {
 @ApiStandardErrors()
 @Controller('orgs/:organizationId')
 export class ConversationsController {
-  constructor(private readonly conversations: ConversationsService) {}
+  constructor(
+    private readonly conversations: ConversationsService,
+    private readonly cache: RenderedClusters,
+  ) {}
 
   @Post('conversations')
   @HttpCode(204)
@@ -116,13 +121,21 @@ export class ConversationsController {
     @Param('organizationId') organizationId: string,
     @Query() q: ListClustersQueryDto,
     @RequestLinks() links: Links,
-  ) {
-    const page = await this.conversations.clusters(
-      actor,
-      organizationId,
-      { orderBy: q.orderBy ?? 'updatedAt', order: q.order ?? 'desc', status: q.status },
-      q.toPageRequest(),
+    @Res() res: Response,
+  ): Promise<void> {
+    const query = { orderBy: q.orderBy ?? 'updatedAt', order: q.order ?? 'desc', status: q.status } as const;
+    const key = [
+      await this.conversations.clustersKey(actor, organizationId),
+      query.orderBy,
+      query.order,
+      query.status,
+      q.page,
+      q.limit,
+      links.origin,
+    ];
+    const body = await this.cache.get(key.join(' '), async () =>
+      listEnvelope(await this.conversations.clusters(actor, organizationId, query, q.toPageRequest()), (v) => toClusterDto(v, links)),
     );
-    return listEnvelope(page, (v) => toClusterDto(v, links));
+    res.type('application/json').send(body);
   }
 }

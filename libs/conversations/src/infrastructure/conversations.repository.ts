@@ -347,17 +347,16 @@ export class SqlConversationRepository extends ConversationRepository {
     if (clusterIds.length === 0) return facts;
     type SourceRow = { cluster_id: string; source: string; n: number; conversations: number };
     type PulseRow = { cluster_id: string; created_at: Date };
-    const [sources, pulse] = await Promise.all([
-      this.db.query<SourceRow[]>(
-        `SELECT cluster_id, source, count(*)::int AS n, count(DISTINCT conversation_id)::int AS conversations
-             FROM conversation_issues WHERE cluster_id = ANY($1::text[]) GROUP BY cluster_id, source`,
-        [clusterIds],
-      ),
-      this.db.query<PulseRow[]>(
-        'SELECT cluster_id, created_at FROM conversation_issues WHERE cluster_id = ANY($1::text[]) AND created_at >= $2',
-        [clusterIds, since],
-      ),
-    ]);
+    // One after the other: they may share the connection of a unit of work.
+    const sources = await this.db.query<SourceRow[]>(
+      `SELECT cluster_id, source, count(*)::int AS n, count(DISTINCT conversation_id)::int AS conversations
+         FROM conversation_issues WHERE cluster_id = ANY($1::text[]) GROUP BY cluster_id, source`,
+      [clusterIds],
+    );
+    const pulse = await this.db.query<PulseRow[]>(
+      'SELECT cluster_id, created_at FROM conversation_issues WHERE cluster_id = ANY($1::text[]) AND created_at >= $2',
+      [clusterIds, since],
+    );
     for (const r of sources) {
       const f = facts.get(r.cluster_id)!;
       f.sources[r.source] = r.n;
@@ -365,5 +364,22 @@ export class SqlConversationRepository extends ConversationRepository {
     }
     for (const r of pulse) facts.get(r.cluster_id)!.pulseDates.push(r.created_at);
     return facts;
+  }
+
+  async bumpVersion(organizationId: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO conversation_versions (organization_id, version) VALUES ($1, 1)
+       ON CONFLICT (organization_id) DO UPDATE SET version = conversation_versions.version + 1`,
+      [organizationId],
+    );
+  }
+
+  async version(organizationId: string): Promise<number> {
+    const rows = await this.db.namedQuery<{ version: string }>(
+      'conversation-version',
+      'SELECT version FROM conversation_versions WHERE organization_id = $1',
+      [organizationId],
+    );
+    return rows[0] ? Number(rows[0].version) : 0;
   }
 }

@@ -28,7 +28,7 @@ import {
   usersOf,
 } from './comment.dto';
 import { userDtos } from './user-dtos';
-import { RenderedLists } from './rendered-lists';
+import { RenderedLists } from '@app/http-kit';
 
 interface PathParams {
   spaceId: string;

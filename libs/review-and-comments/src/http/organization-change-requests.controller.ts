@@ -6,7 +6,7 @@ import { ApiStandardErrors, CurrentActor, ListOf, listEnvelope, Links, RequestLi
 import { ChangeRequestsService } from '../application/change-requests.service';
 import { ChangeRequestPresenter } from './change-request-presenter';
 import { ChangeRequestDto, ListOrganizationChangeRequestsQueryDto } from './change-request.dto';
-import { RenderedLists } from './rendered-lists';
+import { RenderedLists } from '@app/http-kit';
 
 @ApiTags('change-requests')
 @ApiStandardErrors()

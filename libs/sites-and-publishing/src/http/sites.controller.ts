@@ -10,10 +10,10 @@ import {
   Links,
   listEnvelope,
   ListOf,
+  ReadCacheSettings,
   RequestLinks,
   setDeleteStatus,
 } from '@app/http-kit';
-import { ReadCacheSettings } from '@app/spaces-and-content';
 import { Delete } from '@nestjs/common';
 import { SitesService } from '../application/sites.service';
 import { PublishedSitesService } from '../application/published-sites.service';

@@ -1,7 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { OrganizationsService, toOrganizationDto } from '@app/organizations-and-teams';
 import { Actor, ByteLruCache, Clock, NotFoundError, Role } from '@app/shared-kernel';
-import { Links, ListQueryDto } from '@app/http-kit';
+import { Links, ListQueryDto, ReadCacheSettings } from '@app/http-kit';
 import { ContentService } from '../application/content.service';
 import { FilesService } from '../application/files.service';
 import { LinksService } from '../application/links.service';
@@ -28,11 +28,6 @@ export interface RevisionScope {
   appBase: string;
   /** For change requests: the revision they started from, so link stats count the links they broke. */
   linksBase?: string;
-}
-
-/** How many bytes of rendered content (page trees, page bodies) each process keeps (QUIRE_READ_CACHE_MB). */
-export abstract class ReadCacheSettings {
-  abstract readonly maxBytes: number;
 }
 
 /**

@@ -9,6 +9,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - `conversation_clusters`: issue clusters with their centroid (sum of member vectors, top terms), the
  *   best representative so far (label, summary) and counters.
  * - `conversation_terms`: per organization, in how many issues a term occurs (the IDF of TF-IDF).
+ * - `conversation_versions`: moves whenever a processing run changes an organization's issues and
+ *   clusters (the key of the cached cluster lists).
  * - `agent_instructions`: one document per organization.
  */
 export class Conversations1765324800000 implements MigrationInterface {
@@ -72,6 +74,7 @@ export class Conversations1765324800000 implements MigrationInterface {
         df int NOT NULL,
         PRIMARY KEY (organization_id, term)
       )`);
+    await q.query('CREATE TABLE conversation_versions (organization_id text PRIMARY KEY, version bigint NOT NULL)');
     await q.query(`
       CREATE TABLE agent_instructions (
         organization_id text PRIMARY KEY,
@@ -82,7 +85,14 @@ export class Conversations1765324800000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['agent_instructions', 'conversation_terms', 'conversation_issues', 'conversation_clusters', 'conversations'])
+    for (const t of [
+      'agent_instructions',
+      'conversation_versions',
+      'conversation_terms',
+      'conversation_issues',
+      'conversation_clusters',
+      'conversations',
+    ])
       await q.query(`DROP TABLE ${t}`);
   }
 }

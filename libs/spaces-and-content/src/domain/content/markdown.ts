@@ -718,5 +718,5 @@ export function checkDocumentInput(value: unknown, where: string, maxMarkdown: n
     throw new InvalidInputError(`${where}: not a valid document`);
   }
   if (markdown.length > maxMarkdown) throw new InvalidInputError(`${where}: at most ${maxMarkdown} characters of markdown`);
-  return { document: { object: 'document', data: doc.data ?? {}, nodes: doc.nodes } as JsonDocument, markdown };
+  return { document: { object: 'document', data: doc.data ?? {}, nodes: doc.nodes }, markdown };
 }

@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { ByteLruCache } from '@app/shared-kernel';
-import { ReadCacheSettings } from '@app/spaces-and-content';
+
+/** How many bytes of rendered answers each process keeps (QUIRE_READ_CACHE_MB). */
+export abstract class ReadCacheSettings {
+  abstract readonly maxBytes: number;
+}
 
 /**
- * Rendered lists (comment threads, the organization's change requests) as UTF-8 JSON, by a key that
- * holds everything they depend on: the version of what they list, the caller where permissions are in
- * the answer, the query, and the minute (names and photos of users are at most a minute old). A hit
- * costs the authorization and one version lookup. Bounded by bytes (QUIRE_READ_CACHE_MB).
+ * Rendered answers (comment threads, the organization's change requests, cluster lists …) as UTF-8
+ * JSON, by a key that holds everything they depend on: the version of what they list, the caller
+ * where permissions are in the answer, the query, and the time bucket where time matters. A hit
+ * costs the authorization and one version lookup. Bounded by bytes (QUIRE_READ_CACHE_MB); each
+ * context provides its own instance.
  */
 @Injectable()
 export class RenderedLists {
