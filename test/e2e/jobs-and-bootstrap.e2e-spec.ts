@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { DAY_MS } from '@app/shared-kernel';
 import { SWEEP_QUEUE } from '@app/openapi-specs';
+import { SWEEP_QUEUE as CONVERSATIONS_SWEEP } from '@app/conversations';
 import { BootstrapService } from '../../apps/api/src/auth/bootstrap.service';
 import { JobsService, PURGE_SPACES_QUEUE } from '../../apps/api/src/jobs/jobs.service';
 import { createTestApp, TestApp } from '../support/app';
@@ -16,6 +17,7 @@ describe('background jobs on PostgreSQL (pg-boss)', () => {
     const ds = t.app.get(DataSource);
     const schedules = await ds.query('SELECT name, cron FROM pgboss.schedule ORDER BY name');
     expect(schedules).toEqual([
+      { name: CONVERSATIONS_SWEEP, cron: '* * * * *' },
       { name: SWEEP_QUEUE, cron: '* * * * *' },
       { name: PURGE_SPACES_QUEUE, cron: '*/15 * * * *' },
     ]);
