@@ -266,4 +266,64 @@ describe('conversations: ingest, issues, clusters, agent instructions', () => {
     expectError(await t.http.put(url('/agent-instructions')).set(admin.auth).send({}), 400, /instructions/);
     expectError(await t.http.get(url('/agent-instructions')).set(outsider.auth), 404);
   });
+
+  it('a change request links to a cluster: the change request lists filter by it and the cluster counts it as a task', async () => {
+    const clusters = (
+      await t.http
+        .get(`${url('/conversations-clusters')}?limit=1000&orderBy=issues`)
+        .set(reader.auth)
+        .expect(200)
+    ).body.items;
+    const cluster = clusters[0];
+    const space = (await t.http.post(url('/spaces')).set(admin.auth).send({ title: 'Fixes' }).expect(201)).body.id as string;
+    const cr = (await t.http.post(`/v1/spaces/${space}/change-requests`).set(admin.auth).send({ subject: 'Fix it' }).expect(201)).body;
+    const linked = await t.http
+      .patch(`/v1/spaces/${space}/change-requests/${cr.id}`)
+      .set(admin.auth)
+      .send({ conversationsIssuesCluster: cluster.id, status: 'open' })
+      .expect(200);
+    expect(linked.body.conversationsIssuesCluster).toBe(cluster.id);
+    const inSpace = (
+      await t.http.get(`/v1/spaces/${space}/change-requests?conversationsIssuesCluster=${cluster.id}`).set(reader.auth).expect(200)
+    ).body;
+    expect(inSpace.items.map((c: { id: string }) => c.id)).toEqual([cr.id]);
+    expect(
+      (await t.http.get(`/v1/spaces/${space}/change-requests?conversationsIssuesCluster=${clusters[1].id}`).set(reader.auth).expect(200))
+        .body.count,
+    ).toBe(0);
+    const inOrg = (
+      await t.http
+        .get(`${url('/change-requests')}?conversationsIssuesCluster=${cluster.id}`)
+        .set(reader.auth)
+        .expect(200)
+    ).body;
+    expect(inOrg.items.map((c: { id: string }) => c.id)).toEqual([cr.id]);
+    t.clock.advance(60_000); // cluster lists are cached for the minute
+    const counted = (
+      await t.http
+        .get(`${url('/conversations-clusters')}?limit=1000&orderBy=issues`)
+        .set(reader.auth)
+        .expect(200)
+    ).body.items[0];
+    expect(counted.stats).toMatchObject({ tasksTotal: 1, tasksStarted: 1, tasksBacklog: 0 });
+    expectError(
+      await t.http.patch(`/v1/spaces/${space}/change-requests/${cr.id}`).set(admin.auth).send({ conversationsIssuesCluster: 'nope' }),
+      404,
+      /cluster/,
+    );
+    await ingest(conversation('theirs', ['Search is broken']), outsider, otherOrgId).expect(204);
+    await allProcessed(otherOrgId, outsider);
+    const theirs = (await t.http.get(url('/conversations-clusters', otherOrgId)).set(outsider.auth).expect(200)).body.items[0].id;
+    expectError(
+      await t.http.patch(`/v1/spaces/${space}/change-requests/${cr.id}`).set(admin.auth).send({ conversationsIssuesCluster: theirs }),
+      404,
+      /cluster/,
+    );
+    const unlinked = await t.http
+      .patch(`/v1/spaces/${space}/change-requests/${cr.id}`)
+      .set(admin.auth)
+      .send({ conversationsIssuesCluster: null })
+      .expect(200);
+    expect(unlinked.body.conversationsIssuesCluster).toBeUndefined();
+  });
 });

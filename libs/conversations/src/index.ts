@@ -3,3 +3,6 @@ export { ConversationsModule } from './conversations.module';
 export { ConversationsService } from './application/conversations.service';
 export { ConversationProcessing, PROCESS_QUEUE, SWEEP_QUEUE } from './application/conversation-processing.service';
 export { AgentInstructionsService } from './application/agent-instructions.service';
+// The port the context owning change requests provides (tasks of a cluster).
+export { ClusterTasks } from './domain/conversation';
+export type { ClusterTaskCounts } from './domain/conversation';

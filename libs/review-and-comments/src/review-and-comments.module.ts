@@ -1,4 +1,6 @@
 import { Global, Module } from '@nestjs/common';
+import { ClusterTasks, ConversationsModule } from '@app/conversations';
+import { ChangeRequestClusterTasks } from './infrastructure/cluster-tasks.adapter';
 import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import { MergeOrigins, SpacesAndContentModule } from '@app/spaces-and-content';
 import { ReviewSpaceLifecycle } from './infrastructure/space-lifecycle.adapter';
@@ -29,7 +31,7 @@ import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
  */
 @Global()
 @Module({
-  imports: [SpacesAndContentModule, OrganizationsAndTeamsModule],
+  imports: [SpacesAndContentModule, OrganizationsAndTeamsModule, ConversationsModule],
   controllers: [
     ChangeRequestsController,
     OrganizationChangeRequestsController,
@@ -50,8 +52,9 @@ import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
     ChangeRequestPresenter,
     { provide: ChangeRequestRepository, useClass: SqlChangeRequestRepository },
     { provide: MergeOrigins, useClass: ChangeRequestOrigins },
+    { provide: ClusterTasks, useClass: ChangeRequestClusterTasks },
     ReviewSpaceLifecycle,
   ],
-  exports: [ChangeRequestsService, MergeOrigins, ReviewSpaceLifecycle],
+  exports: [ChangeRequestsService, MergeOrigins, ReviewSpaceLifecycle, ClusterTasks],
 })
 export class ReviewAndCommentsModule {}

@@ -1,10 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { Actor, Clock, InvalidInputError, NotFoundError, Page, PageRequest, Role, UnitOfWork } from '@app/shared-kernel';
 import { OrganizationAccess } from '@app/organizations-and-teams';
 import {
   ACTIVE_DAYS,
   checkConversation,
   ClusterOrderBy,
+  ClusterTaskCounts,
+  ClusterTasks,
   ClusterStatus,
   Conversation,
   ConversationInput,
@@ -24,6 +26,7 @@ export interface ClusterView {
   weeklyPulse: number[];
   sources: Record<string, number>;
   conversations: number;
+  tasks: ClusterTaskCounts;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -36,6 +39,7 @@ export class ConversationsService {
     private readonly processing: ConversationProcessing,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    @Optional() private readonly tasks?: ClusterTasks,
   ) {}
 
   /** One conversation or a batch (≤ 500): inserted, or replaced by id; processed in the background. */
@@ -100,17 +104,28 @@ export class ConversationsService {
       { ...q, activeSince: new Date(now.getTime() - ACTIVE_DAYS * DAY_MS) },
       page,
     );
-    const facts = await this.conversations.clusterFacts(
-      result.items.map((c) => c.id),
-      new Date(now.getTime() - 13 * 7 * DAY_MS),
-    );
+    const ids = result.items.map((c) => c.id);
+    const facts = await this.conversations.clusterFacts(ids, new Date(now.getTime() - 13 * 7 * DAY_MS));
+    const tasks = (await this.tasks?.counts(organizationId, ids)) ?? new Map<string, ClusterTaskCounts>();
+    const none: ClusterTaskCounts = { backlog: 0, started: 0, completed: 0, cancelled: 0 };
     return {
       ...result,
       items: result.items.map((cluster) => {
         const f = facts.get(cluster.id)!;
-        return { cluster, weeklyPulse: weeklyPulse(f.pulseDates, now), sources: f.sources, conversations: f.conversations };
+        return {
+          cluster,
+          weeklyPulse: weeklyPulse(f.pulseDates, now),
+          sources: f.sources,
+          conversations: f.conversations,
+          tasks: tasks.get(cluster.id) ?? none,
+        };
       }),
     };
+  }
+
+  /** Whether the organization has this issues cluster (a change request links to it). */
+  async clusterExists(organizationId: string, clusterId: string): Promise<boolean> {
+    return (await this.conversations.findCluster(organizationId, clusterId)) !== null;
   }
 
   /** What a cached cluster list depends on: the organization's version and the minute (pulse and status follow the clock). */

@@ -300,6 +300,7 @@ export abstract class ConversationRepository {
   abstract findIssue(organizationId: string, id: string): Promise<ConversationIssue | null>;
 
   abstract clusters(organizationId: string): Promise<IssuesCluster[]>;
+  abstract findCluster(organizationId: string, id: string): Promise<IssuesCluster | null>;
   abstract saveClusters(clusters: IssuesCluster[]): Promise<void>;
   abstract deleteClusters(ids: string[]): Promise<void>;
   abstract listClusters(
@@ -312,4 +313,19 @@ export abstract class ConversationRepository {
   abstract bumpVersion(organizationId: string): Promise<void>;
   /** The organization's version: equal versions, equal issues and clusters. */
   abstract version(organizationId: string): Promise<number>;
+}
+
+export interface ClusterTaskCounts {
+  backlog: number;
+  started: number;
+  completed: number;
+  cancelled: number;
+}
+
+/**
+ * Port: the tasks (change requests) linked to clusters, counted by state. Declared here, provided by
+ * the context that owns change requests (review-and-comments); without a provider every count is 0.
+ */
+export abstract class ClusterTasks {
+  abstract counts(organizationId: string, clusterIds: string[]): Promise<Map<string, ClusterTaskCounts>>;
 }

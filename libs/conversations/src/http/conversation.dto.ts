@@ -152,7 +152,7 @@ export class IssueWithConversationDto {
 export class ClusterStatsDto {
   issues: number;
   conversations: number;
-  /** Quire has no tasks yet: 0 */
+  /** Change requests linked to the cluster (`conversationsIssuesCluster`): all, draft (backlog), open (started), merged (completed), archived (cancelled) */
   tasksTotal: number;
   tasksBacklog: number;
   tasksStarted: number;
@@ -232,11 +232,11 @@ export function toClusterDto(v: ClusterView, links: Links): IssuesClusterDto {
     stats: {
       issues: c.issuesCount,
       conversations: v.conversations,
-      tasksTotal: 0,
-      tasksBacklog: 0,
-      tasksStarted: 0,
-      tasksCompleted: 0,
-      tasksCancelled: 0,
+      tasksTotal: v.tasks.backlog + v.tasks.started + v.tasks.completed + v.tasks.cancelled,
+      tasksBacklog: v.tasks.backlog,
+      tasksStarted: v.tasks.started,
+      tasksCompleted: v.tasks.completed,
+      tasksCancelled: v.tasks.cancelled,
     },
     urls: {
       location: links.api(`/orgs/${c.organizationId}/conversations-issues?cluster=${c.id}`),

@@ -291,6 +291,14 @@ export class SqlConversationRepository extends ConversationRepository {
     return rows.map(toCluster);
   }
 
+  async findCluster(organizationId: string, id: string): Promise<IssuesCluster | null> {
+    const rows: ClusterRow[] = await this.db.query('SELECT * FROM conversation_clusters WHERE organization_id = $1 AND id = $2', [
+      organizationId,
+      id,
+    ]);
+    return rows[0] ? toCluster(rows[0]) : null;
+  }
+
   async saveClusters(clusters: IssuesCluster[]): Promise<void> {
     if (clusters.length === 0) return;
     const rows = clusters.map((c) => ({

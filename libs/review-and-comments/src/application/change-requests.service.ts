@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ConversationsService } from '@app/conversations';
 import {
   Actor,
   Clock,
@@ -59,6 +60,7 @@ export class ChangeRequestsService {
     private readonly organizations: OrganizationsService,
     private readonly access: OrganizationAccess,
     private readonly events: ReviewEvents,
+    private readonly clusters: ConversationsService,
   ) {}
 
   private statusChanged(actor: Actor, cr: ChangeRequest, from: ChangeRequestStatus | null, to: ChangeRequestStatus): void {
@@ -121,8 +123,6 @@ export class ChangeRequestsService {
     page: PageRequest,
   ) {
     const { space, role } = await this.space(actor, spaceId);
-    // Links between change requests and conversation clusters do not exist yet: that filter matches none.
-    if (filter.conversationsIssuesCluster !== undefined) return { items: [], count: 0 } as Page<ChangeRequestView>;
     const result = await this.changeRequests.list(
       space.id,
       {
@@ -130,6 +130,7 @@ export class ChangeRequestsService {
         creator: filter.creator,
         contributor: filter.contributor,
         requestedReviewer: filter.requestedReviewer,
+        conversationsIssuesCluster: filter.conversationsIssuesCluster,
       },
       page,
     );
@@ -147,7 +148,7 @@ export class ChangeRequestsService {
 
   /**
    * GET /orgs/{id}/change-requests: over the spaces the caller reads (404 for non-members), newest
-   * first. Filters on links Quire does not have (clusters, sites, topics, style guide runs) match none.
+   * first. Filters on links Quire does not have (sites, topics, style guide runs) match none.
    */
   async listInOrganization(
     actor: Actor,
@@ -158,6 +159,7 @@ export class ChangeRequestsService {
       contributor?: string;
       requestedReviewer?: string;
       space?: string;
+      conversationsIssuesCluster?: string;
       unlinked?: boolean;
       orderBy?: 'updatedAt' | 'createdAt';
     },
@@ -174,6 +176,7 @@ export class ChangeRequestsService {
         creator: filter.creator,
         contributor: filter.contributor,
         requestedReviewer: filter.requestedReviewer,
+        conversationsIssuesCluster: filter.conversationsIssuesCluster,
         orderBy: filter.orderBy ?? 'updatedAt',
       },
       page,
@@ -224,6 +227,7 @@ export class ChangeRequestsService {
       revisionMergedAncestor: null,
       revisionMerged: null,
       contributors: [],
+      conversationsIssuesCluster: null,
     });
     await this.refreshCounters(space.id);
     this.statusChanged(actor, changeRequest, null, changeRequest.status);
@@ -235,8 +239,13 @@ export class ChangeRequestsService {
     actor: Actor,
     spaceId: string,
     ref: string,
-    patch: { subject?: string; description?: object | null; status?: ChangeRequestStatus },
+    patch: { subject?: string; description?: object | null; status?: ChangeRequestStatus; conversationsIssuesCluster?: string | null },
   ): Promise<ChangeRequestView> {
+    if (patch.conversationsIssuesCluster) {
+      const { space } = await this.spaces.getLive(actor, spaceId);
+      if (!(await this.clusters.clusterExists(space.organizationId, patch.conversationsIssuesCluster)))
+        throw new NotFoundError('Issues cluster', patch.conversationsIssuesCluster);
+    }
     const { v, next } = await untilWritten(async () => {
       const v = await this.view(actor, spaceId, ref);
       this.requireEdit(v.role);
@@ -244,6 +253,7 @@ export class ChangeRequestsService {
       if (patch.subject !== undefined) next.subject = patch.subject;
       if (patch.description !== undefined) next.description = patch.description;
       if (patch.status !== undefined) next.status = applyStatus(v.changeRequest, patch.status);
+      if (patch.conversationsIssuesCluster !== undefined) next.conversationsIssuesCluster = patch.conversationsIssuesCluster;
       return (await this.changeRequests.updateFields(v.changeRequest, next)) ? { v, next } : undefined;
     }, 'The change request');
     if (patch.status !== undefined) await this.refreshCounters(v.space.id);

@@ -30,6 +30,8 @@ export interface ChangeRequest {
   contributors: string[];
   /** Open comments on it (kept by the comments of this context). */
   comments: number;
+  /** The issues cluster (conversations) it addresses. */
+  conversationsIssuesCluster: string | null;
 }
 
 /** The common ancestor of the change request and the space's main content. */
@@ -60,6 +62,8 @@ export interface ChangeRequestFilter {
   contributor?: string;
   /** Change requests with a pending review request to this user. */
   requestedReviewer?: string;
+  /** Change requests linked to this issues cluster. */
+  conversationsIssuesCluster?: string;
 }
 
 /** The organization-wide list: several statuses, change requests of live spaces (or of one space). */

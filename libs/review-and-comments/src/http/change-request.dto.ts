@@ -196,6 +196,13 @@ export class UpdateChangeRequestDto {
   )
   description?: object | null;
 
+  /** Quire extension: the issues cluster (conversations) this change request addresses; null unlinks it */
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  conversationsIssuesCluster?: string | null;
+
   @ApiPropertyOptional({ enum: ['draft', 'open', 'archived'] })
   @Optional()
   @IsIn(['draft', 'open', 'archived'])
@@ -224,6 +231,8 @@ export class ChangeRequestDto {
   revisionInitial: string;
   revisionMergedAncestor?: string;
   revisionMerged?: string;
+  /** The issues cluster it addresses */
+  conversationsIssuesCluster?: string;
   comments: number;
   /** True when main moved past the change request's base */
   outdated: boolean;
@@ -256,6 +265,7 @@ export function toChangeRequestDto(cr: ChangeRequest, outdated: boolean, users: 
   if (cr.mergedAt) dto.mergedAt = cr.mergedAt.toISOString();
   if (cr.revisionMergedAncestor) dto.revisionMergedAncestor = cr.revisionMergedAncestor;
   if (cr.revisionMerged) dto.revisionMerged = cr.revisionMerged;
+  if (cr.conversationsIssuesCluster) dto.conversationsIssuesCluster = cr.conversationsIssuesCluster;
   return dto;
 }
 

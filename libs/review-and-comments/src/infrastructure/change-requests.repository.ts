@@ -22,6 +22,7 @@ interface Row {
   revision_merged: string | null;
   contributors: string[];
   comments_count: number;
+  conversations_issues_cluster: string | null;
 }
 
 function toDomain(r: Row): ChangeRequest {
@@ -44,6 +45,7 @@ function toDomain(r: Row): ChangeRequest {
     revisionMerged: r.revision_merged,
     contributors: r.contributors,
     comments: r.comments_count,
+    conversationsIssuesCluster: r.conversations_issues_cluster,
   };
 }
 
@@ -67,6 +69,8 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     }
     if (filter.requestedReviewer)
       where += ` AND EXISTS (SELECT 1 FROM change_request_review_requests r WHERE r.change_request_id = change_requests.id AND r.user_id = $${params.push(filter.requestedReviewer)})`;
+    if (filter.conversationsIssuesCluster !== undefined)
+      where += ` AND conversations_issues_cluster = $${params.push(filter.conversationsIssuesCluster)}`;
     const keyset = { columns: ['q.number'], shape: ['int' as const], keyOf: (r: Row) => [r.number], direction: 'desc' as const };
     const result = await keysetPage<Row>(this.ds, `SELECT * FROM change_requests WHERE ${where}`, params, keyset, page);
     return mapPage(result, toDomain);
@@ -101,6 +105,8 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     if (filter.contributor) where += ` AND $${params.push(filter.contributor)} = ANY(contributors)`;
     if (filter.requestedReviewer)
       where += ` AND EXISTS (SELECT 1 FROM change_request_review_requests r WHERE r.change_request_id = change_requests.id AND r.user_id = $${params.push(filter.requestedReviewer)})`;
+    if (filter.conversationsIssuesCluster !== undefined)
+      where += ` AND conversations_issues_cluster = $${params.push(filter.conversationsIssuesCluster)}`;
     const column = filter.orderBy === 'createdAt' ? 'created_at' : 'updated_at';
     const keyset = {
       columns: [`q.${column}`, 'q.id'],
@@ -159,6 +165,8 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     if (JSON.stringify(after.description) !== JSON.stringify(before.description))
       sets.push(`description = $${params.push(after.description)}`);
     if (after.status !== before.status) sets.push(`status = $${params.push(after.status)}`);
+    if (after.conversationsIssuesCluster !== before.conversationsIssuesCluster)
+      sets.push(`conversations_issues_cluster = $${params.push(after.conversationsIssuesCluster)}`);
     const affected = await this.ds.execute(`UPDATE change_requests SET ${sets.join(', ')} WHERE id = $1 AND status = $2`, params);
     return affected === 1;
   }

@@ -13,6 +13,7 @@ import { ChangeRequestListVersions1765065600000 } from './1765065600000-change-r
 import { Sites1765152000000 } from './1765152000000-sites';
 import { OpenApiSpecs1765238400000 } from './1765238400000-openapi-specs';
 import { Conversations1765324800000 } from './1765324800000-conversations';
+import { ChangeRequestClusters1765411200000 } from './1765411200000-change-request-clusters';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   Sites1765152000000,
   OpenApiSpecs1765238400000,
   Conversations1765324800000,
+  ChangeRequestClusters1765411200000,
 ];
