@@ -1,5 +1,6 @@
 // Shared by the bench scripts: start the built API on a bench database and wait until it is ready.
 import { spawn } from 'node:child_process';
+import autocannon from 'autocannon';
 
 const { freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 
@@ -40,4 +41,31 @@ export function apiStarter({ databaseUrl, dataDir, token, children }) {
     children.push(api.child);
     return api;
   };
+}
+
+/** autocannon as a promise. */
+export function load(opts) {
+  return new Promise((resolve, reject) => autocannon(opts, (err, r) => (err ? reject(err) : resolve(r))));
+}
+
+/** GETs `path` (or several paths in turn) with `connections` for BENCH_SECONDS (default 10) after a 3 s warm-up. */
+export async function cannon(base, path, headers, connections = 50) {
+  const requests = (Array.isArray(path) ? path : [path]).map((p) => ({ method: 'GET', path: p }));
+  const duration = Number(process.env.BENCH_SECONDS || 10);
+  await load({ url: base, requests, headers, connections, duration: 3 });
+  return load({ url: base, requests, headers, connections, duration });
+}
+
+/** A row of a result table: rps, latencies, errors and the ratio to the ceiling measured in the same run. */
+export function resultRow(ceiling) {
+  return (read, r, target) => ({
+    read,
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    'p97.5': r.latency.p97_5,
+    p99: r.latency.p99,
+    errors: r.non2xx + r.errors,
+    ratio: (r.requests.average / ceiling.requests.average).toFixed(2),
+    target,
+  });
 }

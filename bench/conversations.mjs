@@ -6,11 +6,9 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
-import { apiStarter } from './api.mjs';
+import { apiStarter, cannon, resultRow } from './api.mjs';
 
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
-const DURATION = Number(process.env.BENCH_SECONDS || 10);
 const TOKEN = 'bench-token-0123456789abcdef';
 const CONVERSATIONS = 10_000;
 const PROBLEMS = 500;
@@ -43,14 +41,6 @@ const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-conversations-'));
 const db = await startEmbeddedPostgres({ dataDir, persistent: false });
 const children = [];
 const startApi = apiStarter({ databaseUrl: db.url, dataDir, token: TOKEN, children });
-
-function load(opts) {
-  return new Promise((resolve, reject) => autocannon(opts, (err, r) => (err ? reject(err) : resolve(r))));
-}
-async function cannon(base, path, headers, connections) {
-  await load({ url: base, requests: [{ method: 'GET', path }], headers, connections, duration: 3 });
-  return load({ url: base, requests: [{ method: 'GET', path }], headers, connections, duration: DURATION });
-}
 
 try {
   const { url: base } = await startApi({ QUIRE_JOBS: 'on' });
@@ -87,15 +77,7 @@ try {
   const bare = await cannon(`http://127.0.0.1:${ceilingPort}`, `/spaces/${space.id}`, {}, 50);
   ceiling.kill('SIGTERM');
   const list = await cannon(base, `/v1/orgs/${org}/conversations-clusters?limit=100`, auth, 50);
-  const row = (read, r, target) => ({
-    read,
-    rps: Math.round(r.requests.average),
-    p50: r.latency.p50,
-    'p97.5': r.latency.p97_5,
-    errors: r.non2xx + r.errors,
-    ratio: (r.requests.average / bare.requests.average).toFixed(2),
-    target,
-  });
+  const row = resultRow(bare);
   console.table([
     row('ceiling: node http + pg, same row (c=50)', bare, ''),
     row(`GET …/conversations-clusters?limit=100 (${clusters.count} clusters, c=50)`, list, '≥ 0.15'),

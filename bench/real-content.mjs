@@ -7,8 +7,7 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
-import { apiStarter } from './api.mjs';
+import { apiStarter, cannon } from './api.mjs';
 
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
@@ -23,16 +22,7 @@ const startApi = apiStarter({ databaseUrl: db.url, dataDir, token: TOKEN, childr
 
 const rssMb = (pid) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024);
 
-function load(opts) {
-  return new Promise((resolve, reject) => autocannon(opts, (err, r) => (err ? reject(err) : resolve(r))));
-}
 /** A 3 s warm-up, then the measured run; `paths` cycle (one per request). */
-async function cannon(base, paths, headers, connections = 50) {
-  const requests = paths.map((path) => ({ method: 'GET', path }));
-  await load({ url: base, requests, headers, connections, duration: 3 });
-  return load({ url: base, requests, headers, connections, duration: DURATION });
-}
-
 try {
   const { url: base, child: api } = await startApi();
   const idleRss = rssMb(api.pid);

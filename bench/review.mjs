@@ -9,9 +9,8 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
-import { apiStarter } from './api.mjs';
+import { apiStarter, cannon, resultRow } from './api.mjs';
 
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
@@ -24,14 +23,6 @@ const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-review-'));
 const db = await startEmbeddedPostgres({ dataDir, persistent: false });
 const children = [];
 const startApi = apiStarter({ databaseUrl: db.url, dataDir, token: TOKEN, children });
-
-function load(opts) {
-  return new Promise((resolve, reject) => autocannon(opts, (err, r) => (err ? reject(err) : resolve(r))));
-}
-async function cannon(base, path, headers, connections) {
-  await load({ url: base, requests: [{ method: 'GET', path }], headers, connections, duration: 3 });
-  return load({ url: base, requests: [{ method: 'GET', path }], headers, connections, duration: DURATION });
-}
 
 const client = new pg.Client({ connectionString: db.url });
 try {
@@ -114,16 +105,7 @@ try {
 
   const comments = await cannon(base, `/v1/spaces/${space.id}/change-requests/${cr.id}/comments?limit=100`, auth, 50);
   const orgList = await cannon(base, `/v1/orgs/${org}/change-requests?limit=100`, auth, 10);
-  const row = (read, r, target) => ({
-    read,
-    rps: Math.round(r.requests.average),
-    p50: r.latency.p50,
-    'p97.5': r.latency.p97_5,
-    p99: r.latency.p99,
-    errors: r.non2xx + r.errors,
-    ratio: (r.requests.average / bare.requests.average).toFixed(2),
-    target,
-  });
+  const row = resultRow(bare);
   console.table([
     row('ceiling: node http + pg, same row (c=50)', bare, ''),
     row('GET …/change-requests/{id}/comments?limit=100 (1,000 comments, c=50)', comments, '≥ 0.15'),

@@ -5,8 +5,7 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
-import { apiStarter } from './api.mjs';
+import { apiStarter, cannon, resultRow } from './api.mjs';
 
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
@@ -18,14 +17,6 @@ const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-sites-'));
 const db = await startEmbeddedPostgres({ dataDir, persistent: false });
 const children = [];
 const startApi = apiStarter({ databaseUrl: db.url, dataDir, token: TOKEN, children });
-
-function load(opts) {
-  return new Promise((resolve, reject) => autocannon(opts, (err, r) => (err ? reject(err) : resolve(r))));
-}
-async function cannon(base, path, headers, connections) {
-  await load({ url: base, requests: [{ method: 'GET', path }], headers, connections, duration: 3 });
-  return load({ url: base, requests: [{ method: 'GET', path }], headers, connections, duration: DURATION });
-}
 
 try {
   const { url: base } = await startApi();
@@ -60,16 +51,7 @@ try {
   ceiling.kill('SIGTERM');
 
   const published = await cannon(base, `${path}/published?shareKey=${link.key}`, auth, 50);
-  const row = (read, r, target) => ({
-    read,
-    rps: Math.round(r.requests.average),
-    p50: r.latency.p50,
-    'p97.5': r.latency.p97_5,
-    p99: r.latency.p99,
-    errors: r.non2xx + r.errors,
-    ratio: (r.requests.average / bare.requests.average).toFixed(2),
-    target,
-  });
+  const row = resultRow(bare);
   console.table([
     row('ceiling: node http + pg, same row (c=50)', bare, ''),
     row(`GET …/sites/{id}/published (${SECTIONS}×${PER_SECTION}, share key, c=50)`, published, '≥ 0.30'),
