@@ -3,6 +3,7 @@ import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import { AgentInstructionsRepository, AgentInstructionsService } from './application/agent-instructions.service';
 import { ConversationProcessing } from './application/conversation-processing.service';
 import { ConversationsService } from './application/conversations.service';
+import { ConversationEvents } from './application/conversation-events';
 import { ConversationRepository, TextAnalyzer } from './domain/conversation';
 import { AgentInstructionsController } from './http/agent-instructions.controller';
 import { ConversationsController } from './http/conversations.controller';
@@ -20,6 +21,7 @@ import { WinkTextAnalyzer } from './infrastructure/wink-text-analyzer';
     ConversationProcessing,
     AgentInstructionsService,
     RenderedClusters,
+    ConversationEvents,
     { provide: ConversationRepository, useClass: SqlConversationRepository },
     { provide: AgentInstructionsRepository, useClass: SqlAgentInstructionsRepository },
     { provide: TextAnalyzer, useClass: WinkTextAnalyzer },

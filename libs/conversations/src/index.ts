@@ -6,3 +6,5 @@ export { AgentInstructionsService } from './application/agent-instructions.servi
 // The port the context owning change requests provides (tasks of a cluster).
 export { ClusterTasks } from './domain/conversation';
 export type { ClusterTaskCounts } from './domain/conversation';
+export { CONVERSATION_EVENT_TYPES } from './application/conversation-events';
+export type { ConversationEventType } from './application/conversation-events';

@@ -1,3 +1,6 @@
+import { Clock } from './clock';
+import { UnitOfWork } from './unit-of-work';
+
 /**
  * Domain events: what happened in a context, told to whoever listens in this process (webhooks and
  * audit later), without the listeners depending on the context that publishes. Publishers pass the
@@ -45,5 +48,23 @@ export class InProcessDomainEvents extends DomainEvents {
   subscribe(handler: DomainEventHandler): () => void {
     this.handlers.add(handler);
     return () => this.handlers.delete(handler);
+  }
+}
+
+/**
+ * A context's publisher of its own event types: the event is made now (time from the Clock) and
+ * published once the current unit of work commits (at once outside one; never on rollback). Each
+ * context subclasses it (with its DI decorator and a constructor passing the three ports through).
+ */
+export abstract class ContextEvents<T extends string> {
+  constructor(
+    private readonly bus: DomainEvents,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  publish(type: T, organizationId: string, actor: string | null, data: Record<string, unknown>): void {
+    const event: DomainEvent = { type, organizationId, occurredAt: this.clock.now(), actor, data };
+    this.uow.afterCommit(() => this.bus.publish(event));
   }
 }

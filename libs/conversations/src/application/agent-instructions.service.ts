@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, DomainEvents, UnitOfWork } from '@app/shared-kernel';
+import { Actor, Clock, UnitOfWork } from '@app/shared-kernel';
+import { ConversationEvents } from './conversation-events';
 import { OrganizationAccess } from '@app/organizations-and-teams';
 import { checkDocumentInput, JsonDocument } from '@app/spaces-and-content';
 
@@ -28,7 +29,7 @@ export class AgentInstructionsService {
     private readonly access: OrganizationAccess,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
-    private readonly events: DomainEvents,
+    private readonly events: ConversationEvents,
   ) {}
 
   /** Never set: an empty document, as of the organization's creation is unknown — `updatedAt` is then now. */
@@ -43,8 +44,7 @@ export class AgentInstructionsService {
     const next: AgentInstructions = { organizationId, instructions: document, updatedAt: this.clock.now(), updatedBy: actor.userId };
     await this.uow.run(async () => {
       await this.repo.save(next);
-      const event = { type: 'agent-instructions.updated', organizationId, occurredAt: next.updatedAt, actor: actor.userId, data: {} };
-      this.uow.afterCommit(() => this.events.publish(event));
+      this.events.publish('agent-instructions.updated', organizationId, actor.userId, {});
     });
     return next;
   }

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Clock, DomainEvents, IdGenerator, JobQueue, UnitOfWork } from '@app/shared-kernel';
+import { Clock, IdGenerator, JobQueue, UnitOfWork } from '@app/shared-kernel';
+import { ConversationEvents } from './conversation-events';
 import {
   ConversationIssue,
   ConversationRepository,
@@ -36,7 +37,7 @@ export class ConversationProcessing implements OnModuleInit {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    private readonly events: DomainEvents,
+    private readonly events: ConversationEvents,
   ) {}
 
   onModuleInit(): void {
@@ -67,16 +68,7 @@ export class ConversationProcessing implements OnModuleInit {
       total += n;
       if (n < CHUNK) break;
     }
-    if (total > 0) {
-      const event = {
-        type: 'conversations.processed',
-        organizationId,
-        occurredAt: this.clock.now(),
-        actor: null,
-        data: { conversations: total },
-      };
-      this.events.publish(event);
-    }
+    if (total > 0) this.events.publish('conversations.processed', organizationId, null, { conversations: total });
     return total;
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainEvents, UnitOfWork } from '@app/shared-kernel';
+import { Clock, ContextEvents, DomainEvents, UnitOfWork } from '@app/shared-kernel';
 
 /** The domain events this context publishes (docs/adding-a-context.md §4b). */
 export const OPENAPI_EVENT_TYPES = [
@@ -11,16 +11,10 @@ export const OPENAPI_EVENT_TYPES = [
 ] as const;
 export type OpenApiEventType = (typeof OPENAPI_EVENT_TYPES)[number];
 
+/** Publishes this context's events after the unit of work commits (ContextEvents in the kernel). */
 @Injectable()
-export class OpenApiEvents {
-  constructor(
-    private readonly events: DomainEvents,
-    private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
-  ) {}
-
-  publish(type: OpenApiEventType, organizationId: string, actor: string | null, data: Record<string, unknown>): void {
-    const event = { type, organizationId, occurredAt: this.clock.now(), actor, data };
-    this.uow.afterCommit(() => this.events.publish(event));
+export class OpenApiEvents extends ContextEvents<OpenApiEventType> {
+  constructor(events: DomainEvents, uow: UnitOfWork, clock: Clock) {
+    super(events, uow, clock);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainEvents, UnitOfWork } from '@app/shared-kernel';
+import { Clock, ContextEvents, DomainEvents, UnitOfWork } from '@app/shared-kernel';
 
 /** The domain events this context publishes (docs/adding-a-context.md §4b). `data` holds ids only. */
 export const SITE_EVENT_TYPES = [
@@ -15,17 +15,10 @@ export const SITE_EVENT_TYPES = [
 ] as const;
 export type SiteEventType = (typeof SITE_EVENT_TYPES)[number];
 
+/** Publishes this context's events after the unit of work commits (ContextEvents in the kernel). */
 @Injectable()
-export class SiteEvents {
-  constructor(
-    private readonly events: DomainEvents,
-    private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
-  ) {}
-
-  /** Publishes once the current unit of work commits (at once outside one; never on rollback). */
-  publish(type: SiteEventType, organizationId: string, actor: string | null, data: Record<string, unknown>): void {
-    const event = { type, organizationId, occurredAt: this.clock.now(), actor, data };
-    this.uow.afterCommit(() => this.events.publish(event));
+export class SiteEvents extends ContextEvents<SiteEventType> {
+  constructor(events: DomainEvents, uow: UnitOfWork, clock: Clock) {
+    super(events, uow, clock);
   }
 }
