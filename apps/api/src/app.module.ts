@@ -13,7 +13,7 @@ import {
   SystemClock,
   SystemHostResolver,
 } from '@app/shared-kernel';
-import { FilesSettings, FileStorageDirectory, SearchSettings, SpacesAndContentModule } from '@app/spaces-and-content';
+import { FilesSettings, FileStorageDirectory, SearchSettings, SpacesAndContentModule, TranslationSettings } from '@app/spaces-and-content';
 import { ReadCacheSettings } from '@app/http-kit';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -73,6 +73,7 @@ export class CoreModule {
         { provide: SearchSettings, useValue: { concurrency: config.searchConcurrency, resultCacheEntries: config.searchCacheEntries } },
         { provide: ReadCacheSettings, useValue: { maxBytes: config.readCacheMb * 1024 * 1024 } },
         { provide: DATABASE_URL, useValue: databaseUrl },
+        { provide: TranslationSettings, useValue: config.translation },
         {
           provide: OpenApiSettings,
           useValue: { privateHostAllowlist: config.openApiPrivateHosts, fetchTimeoutMs: config.openApiFetchTimeoutMs },
@@ -91,6 +92,7 @@ export class CoreModule {
         SearchSettings,
         ReadCacheSettings,
         OpenApiSettings,
+        TranslationSettings,
       ],
     };
   }

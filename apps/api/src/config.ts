@@ -30,6 +30,12 @@ export interface QuireConfig {
   searchConcurrency: number;
   /** Search result pages cached per process (0: no cache). */
   searchCacheEntries: number;
+  /** Translators of translation runs: Apertium on this machine, and optional HTTP services (preferred when set). */
+  translation: {
+    apertium: boolean;
+    libreTranslate: { url: string; apiKey?: string } | null;
+    chatCompletions: { url: string; model: string; apiKey?: string } | null;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -80,6 +86,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
   const bootstrap = (env.QUIRE_BOOTSTRAP || 'on').toLowerCase();
   if (bootstrap !== 'on' && bootstrap !== 'off') throw new ConfigError('QUIRE_BOOTSTRAP must be "on" or "off"');
   const dataDir = env.QUIRE_DATA_DIR || './data';
+  const apertium = (env.QUIRE_APERTIUM || 'on').toLowerCase();
+  if (apertium !== 'on' && apertium !== 'off') throw new ConfigError('QUIRE_APERTIUM must be "on" or "off"');
+  const libreUrl = url(env, 'QUIRE_LIBRETRANSLATE_URL', ['http:', 'https:']);
+  const llmUrl = url(env, 'QUIRE_TRANSLATION_LLM_URL', ['http:', 'https:']);
+  if (llmUrl && !env.QUIRE_TRANSLATION_LLM_MODEL) throw new ConfigError('QUIRE_TRANSLATION_LLM_URL needs QUIRE_TRANSLATION_LLM_MODEL');
   return {
     port: int(env, 'PORT', 3000, 0, 65535)!,
     host: env.HOST || '0.0.0.0',
@@ -112,5 +123,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     openApiFetchTimeoutMs: int(env, 'QUIRE_OPENAPI_FETCH_TIMEOUT_MS', 30_000, 100, 600_000)!,
     searchConcurrency: int(env, 'QUIRE_SEARCH_CONCURRENCY', 4, 0, 1000)!,
     searchCacheEntries: int(env, 'QUIRE_SEARCH_CACHE_ENTRIES', 1000, 0, 1_000_000)!,
+    translation: {
+      apertium: apertium === 'on',
+      libreTranslate: libreUrl ? { url: libreUrl, apiKey: env.QUIRE_LIBRETRANSLATE_API_KEY || undefined } : null,
+      chatCompletions: llmUrl
+        ? { url: llmUrl, model: env.QUIRE_TRANSLATION_LLM_MODEL!, apiKey: env.QUIRE_TRANSLATION_LLM_API_KEY || undefined }
+        : null,
+    },
   };
 }

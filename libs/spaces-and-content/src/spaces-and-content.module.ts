@@ -24,12 +24,30 @@ import { SearchIndex } from './domain/content/search-index';
 import { RevisionRepository } from './domain/content/revision';
 import { SqlRevisionRepository } from './infrastructure/revisions.repository';
 import { CONTENT_ENTITIES } from './infrastructure/orm-entities';
+import { TranslationEvents, TranslationsService } from './application/translations.service';
+import { TranslationSettings } from './application/translation-settings';
+import { TranslationRepository } from './domain/translation';
+import { FirstAvailableTranslator, Translator } from './domain/translator';
+import { SqlTranslationRepository } from './infrastructure/translations.repository';
+import { ApertiumTranslator } from './infrastructure/apertium-translator';
+import { ChatCompletionsTranslator, LibreTranslateTranslator } from './infrastructure/http-translators';
+import { TranslationsController } from './http/translations.controller';
+
+/** The translators the settings name, first preferred: LibreTranslate, a chat-completions model, then Apertium (the default). */
+function translatorFrom(settings?: TranslationSettings): Translator {
+  const s = settings ?? { apertium: true, libreTranslate: null, chatCompletions: null };
+  const list: Translator[] = [];
+  if (s.libreTranslate) list.push(new LibreTranslateTranslator(s.libreTranslate.url, s.libreTranslate.apiKey));
+  if (s.chatCompletions) list.push(new ChatCompletionsTranslator(s.chatCompletions.url, s.chatCompletions.model, s.chatCompletions.apiKey));
+  if (s.apertium) list.push(new ApertiumTranslator());
+  return new FirstAvailableTranslator(list);
+}
 import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastructure/spaces-and-collections.repositories';
 
 /** Collections and spaces (content comes with the content engine). Needs global `Clock` and `IdGenerator`. */
 @Module({
   imports: [TypeOrmModule.forFeature(CONTENT_ENTITIES), OrganizationsAndTeamsModule],
-  controllers: [SpacesController, CollectionsController, ContentController, SearchController, DownloadsController],
+  controllers: [SpacesController, CollectionsController, ContentController, SearchController, DownloadsController, TranslationsController],
   providers: [
     SpacesService,
     CollectionsService,
@@ -42,10 +60,14 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     { provide: FileStorage, useClass: LocalDiskFileStorage },
     { provide: SearchIndex, useClass: SqlSearchIndex },
     RevisionReader,
+    TranslationsService,
+    TranslationEvents,
+    { provide: TranslationRepository, useClass: SqlTranslationRepository },
+    { provide: Translator, useFactory: translatorFrom, inject: [{ token: TranslationSettings, optional: true }] },
     { provide: RevisionRepository, useClass: SqlRevisionRepository },
     { provide: SpaceRepository, useClass: TypeOrmSpaceRepository },
     { provide: CollectionRepository, useClass: TypeOrmCollectionRepository },
   ],
-  exports: [SpacesService, CollectionsService, ContentService, RevisionReader, LinksService, FilesService],
+  exports: [SpacesService, CollectionsService, ContentService, RevisionReader, LinksService, FilesService, TranslationsService],
 })
 export class SpacesAndContentModule {}

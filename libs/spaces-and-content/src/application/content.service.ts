@@ -309,6 +309,24 @@ export class ContentService {
     return revision;
   }
 
+  /**
+   * Writes a whole new tree as the space's next revision (a translation run), taking its turn like
+   * merges; `documents` are the bodies it introduces. Inside the caller's unit of work.
+   */
+  replaceContent(
+    spaceId: string,
+    tree: PageTree,
+    files: FileNode[],
+    documents: Map<string, JsonDocument>,
+    createdBy: string,
+  ): Promise<Revision> {
+    return this.writeSpace(spaceId, 'translations', async (space) => {
+      const revision = await this.storeRevision(space, tree, files, documents, [space.revision], 'update', createdBy);
+      await this.moveSpaceTo(space, revision.id);
+      return revision;
+    });
+  }
+
   /** Brings the space's search index up to its current revision (after a write has committed). */
   async refreshSearch(spaceId: string): Promise<void> {
     await this.search.reindex(spaceId);

@@ -28,6 +28,7 @@ import {
   Space,
   SpacePatch,
   SpaceRepository,
+  SPACE_TITLE_MAX,
   ZERO_COUNTERS,
 } from '../domain/space';
 import { ContentAccess, requireRole } from './content-access';
@@ -278,6 +279,36 @@ export class SpacesService {
       await this.content.copyContent(space, copy, actor.userId);
     });
     return { space: copy, role: await this.access.spaceRole(copy, actor, tree) };
+  }
+
+  /**
+   * The target space of a translation's first run: beside its source, in the target language, empty
+   * (the run writes its content). Written inside the caller's unit of work; no caller role (a job).
+   */
+  async createTranslationTarget(source: Space, language: Language, createdBy: string): Promise<Space> {
+    const now = this.clock.now();
+    const siblings = await this.spaces.siblings(source.organizationId, source.parentId);
+    const suffix = ` (${language})`;
+    const space: Space = {
+      ...source,
+      id: this.ids.next(),
+      title: source.title.slice(0, SPACE_TITLE_MAX - suffix.length) + suffix,
+      visibility: 'private',
+      editMode: 'live',
+      language,
+      defaultLevel: 'inherit',
+      position: positionAfter(siblings, { kind: 'space', id: source.id, position: source.position }),
+      revision: this.ids.next(),
+      counters: ZERO_COUNTERS,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    };
+    await this.uow.run(async () => {
+      await this.spaces.insert(space);
+      await this.content.createInitialRevision(space, createdBy);
+    });
+    return space;
   }
 
   move(actor: Actor, spaceId: string, input: MoveInput): Promise<SpaceView> {

@@ -73,7 +73,7 @@ export class ApertiumTranslator extends Translator {
 
   async translate(fragments: string[], pair: LanguagePair): Promise<string[]> {
     if (fragments.length === 0) return [];
-    if (!(await this.pairs()).some((p) => p.source === pair.source && p.target === pair.target)) throw this.unavailable(pair);
+    await this.require(pair);
     const mode = `${APERTIUM[pair.source]}-${APERTIUM[pair.target]}`;
     const output = await this.apertium(mode, fragments.join(SEPARATOR));
     const parts = output.split(SEPARATOR);
@@ -81,7 +81,7 @@ export class ApertiumTranslator extends Translator {
     return parts;
   }
 
-  private unavailable(pair: LanguagePair): PairUnavailableError {
+  protected override unavailable(pair: LanguagePair): PairUnavailableError {
     const a = APERTIUM[pair.source];
     const b = APERTIUM[pair.target];
     const hint =

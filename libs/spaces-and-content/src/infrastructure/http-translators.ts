@@ -41,8 +41,7 @@ export class LibreTranslateTranslator extends Translator {
 
   async translate(fragments: string[], pair: LanguagePair): Promise<string[]> {
     if (fragments.length === 0) return [];
-    if (!(await this.pairs()).some((p) => p.source === pair.source && p.target === pair.target))
-      throw new PairUnavailableError(pair, `The LibreTranslate server does not translate ${pair.source} → ${pair.target}`);
+    await this.require(pair);
     const body: Record<string, unknown> = { q: fragments, source: pair.source, target: pair.target, format: 'html' };
     if (this.apiKey) body.api_key = this.apiKey;
     const answer = (await postJson(`${this.baseUrl}/translate`, body, {}, this.timeoutMs)) as { translatedText?: unknown };
@@ -76,7 +75,7 @@ export class ChatCompletionsTranslator extends Translator {
     );
   }
 
-  async translate(fragments: string[], pair: LanguagePair): Promise<string[]> {
+  async translate(fragments: string[], pair: LanguagePair, instructions?: string): Promise<string[]> {
     if (fragments.length === 0) return [];
     const languages: readonly string[] = TRANSLATION_LANGUAGES;
     if (!languages.includes(pair.source) || !languages.includes(pair.target))
@@ -84,7 +83,8 @@ export class ChatCompletionsTranslator extends Translator {
     const system =
       `Translate each HTML fragment of the JSON array from the language "${pair.source}" to "${pair.target}". ` +
       'Keep every tag and attribute as it is, never translate the content of <code> elements or URLs, keep the order. ' +
-      'Answer only with a JSON object {"fragments": [...]} holding one translated fragment per fragment.';
+      'Answer only with a JSON object {"fragments": [...]} holding one translated fragment per fragment.' +
+      (instructions?.trim() ? `\nThe organization's instructions for its translations:\n${instructions.trim()}` : '');
     const answer = (await postJson(
       `${this.baseUrl}/chat/completions`,
       {

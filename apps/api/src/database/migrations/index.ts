@@ -14,6 +14,7 @@ import { Sites1765152000000 } from './1765152000000-sites';
 import { OpenApiSpecs1765238400000 } from './1765238400000-openapi-specs';
 import { Conversations1765324800000 } from './1765324800000-conversations';
 import { ChangeRequestClusters1765411200000 } from './1765411200000-change-request-clusters';
+import { Translations1765497600000 } from './1765497600000-translations';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   OpenApiSpecs1765238400000,
   Conversations1765324800000,
   ChangeRequestClusters1765411200000,
+  Translations1765497600000,
 ];

@@ -720,3 +720,18 @@ export function checkDocumentInput(value: unknown, where: string, maxMarkdown: n
   if (markdown.length > maxMarkdown) throw new InvalidInputError(`${where}: at most ${maxMarkdown} characters of markdown`);
   return { document: { object: 'document', data: doc.data ?? {}, nodes: doc.nodes }, markdown };
 }
+
+/**
+ * A table cell's markdown source as inline nodes (null when it is not one paragraph of inlines), and
+ * inline nodes back to a cell's source: what translations rewrite in a table.
+ */
+export function cellInlines(source: string): (DocText | DocInline)[] | null {
+  const { document } = markdownToDocument(source);
+  const first = document.nodes[0];
+  if (document.nodes.length !== 1 || first.type !== 'paragraph') return null;
+  return (first.nodes ?? []).filter((n): n is DocText | DocInline => n.object !== 'block');
+}
+
+export function cellSourceOf(nodes: (DocText | DocInline)[]): string {
+  return cellMarkdown(toPhrasing(nodes));
+}

@@ -1,0 +1,182 @@
+import { Injectable } from '@nestjs/common';
+import { Db, isoSortKey, keysetPage } from '@app/persistence';
+import { mapPage, Page, PageRequest } from '@app/shared-kernel';
+import type { JsonDocument } from '../domain/content/document';
+import type { Language } from '../domain/space';
+import {
+  Translation,
+  TranslationRepository,
+  TranslationRun,
+  TranslationStats,
+  TranslationStatus,
+  TranslatedPage,
+} from '../domain/translation';
+
+interface Row {
+  id: string;
+  organization_id: string;
+  source_space_id: string;
+  source_language: Language;
+  language: Language;
+  instructions: JsonDocument;
+  status: TranslationStatus;
+  target_space_id: string | null;
+  result_revision: string | null;
+  stats: TranslationStats;
+  latest_run: (Omit<TranslationRun, 'startedAt' | 'finishedAt'> & { startedAt: string; finishedAt: string }) | null;
+  pages: Record<string, TranslatedPage>;
+  requested_at: Date | null;
+  run_started_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  created_by: string;
+  sort_key?: string;
+}
+
+const toTranslation = (r: Row): Translation => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  sourceSpaceId: r.source_space_id,
+  sourceLanguage: r.source_language,
+  language: r.language,
+  instructions: r.instructions,
+  status: r.status,
+  targetSpaceId: r.target_space_id,
+  resultRevision: r.result_revision,
+  stats: r.stats,
+  latestRun: r.latest_run
+    ? { ...r.latest_run, startedAt: new Date(r.latest_run.startedAt), finishedAt: new Date(r.latest_run.finishedAt) }
+    : null,
+  pages: r.pages,
+  requestedAt: r.requested_at,
+  runStartedAt: r.run_started_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  createdBy: r.created_by,
+});
+
+@Injectable()
+export class SqlTranslationRepository extends TranslationRepository {
+  constructor(private readonly db: Db) {
+    super();
+  }
+
+  async insert(t: Translation): Promise<void> {
+    await this.db.query(
+      `INSERT INTO translations (id, organization_id, source_space_id, source_language, language, instructions, status,
+         target_space_id, result_revision, stats, latest_run, pages, requested_at, run_started_at, created_at, updated_at, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+      [
+        t.id,
+        t.organizationId,
+        t.sourceSpaceId,
+        t.sourceLanguage,
+        t.language,
+        JSON.stringify(t.instructions),
+        t.status,
+        t.targetSpaceId,
+        t.resultRevision,
+        JSON.stringify(t.stats),
+        t.latestRun ? JSON.stringify(t.latestRun) : null,
+        JSON.stringify(t.pages),
+        t.requestedAt,
+        t.runStartedAt,
+        t.createdAt,
+        t.updatedAt,
+        t.createdBy,
+      ],
+    );
+  }
+
+  async find(organizationId: string, id: string): Promise<Translation | null> {
+    const rows: Row[] = await this.db.query('SELECT * FROM translations WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+    return rows[0] ? toTranslation(rows[0]) : null;
+  }
+
+  async findById(id: string): Promise<Translation | null> {
+    const rows: Row[] = await this.db.query('SELECT * FROM translations WHERE id = $1', [id]);
+    return rows[0] ? toTranslation(rows[0]) : null;
+  }
+
+  async list(organizationId: string, page: PageRequest): Promise<Page<Translation>> {
+    const result = await keysetPage<Row>(
+      this.db,
+      `SELECT *, ${isoSortKey('created_at')} AS sort_key FROM translations WHERE organization_id = $1`,
+      [organizationId],
+      { columns: ['q.sort_key', 'q.id'], shape: ['text', 'text'], keyOf: (r) => [r.sort_key ?? '', r.id] },
+      page,
+    );
+    return mapPage(result, toTranslation);
+  }
+
+  async setInstructions(id: string, instructions: JsonDocument, now: Date): Promise<Translation | null> {
+    const rows: Row[] = await this.db.query('UPDATE translations SET instructions = $2, updated_at = $3 WHERE id = $1 RETURNING *', [
+      id,
+      JSON.stringify(instructions),
+      now,
+    ]);
+    return rows[0] ? toTranslation(rows[0]) : null;
+  }
+
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query('DELETE FROM translations WHERE organization_id = $1 AND id = $2 RETURNING id', [
+      organizationId,
+      id,
+    ]);
+    return rows.length > 0;
+  }
+
+  async request(id: string, now: Date): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `UPDATE translations SET requested_at = COALESCE(requested_at, $2), updated_at = $2,
+         status = CASE WHEN status = 'running' THEN status ELSE 'pending' END
+       WHERE id = $1 RETURNING id`,
+      [id, now],
+    );
+    return rows.length > 0;
+  }
+
+  async claim(id: string, now: Date, staleBefore: Date): Promise<Translation | null> {
+    const rows: Row[] = await this.db.query(
+      `UPDATE translations SET status = 'running', requested_at = NULL, run_started_at = $2, updated_at = $2
+       WHERE id = $1 AND (
+         (requested_at IS NOT NULL AND (run_started_at IS NULL OR run_started_at < $3))
+         OR (run_started_at IS NOT NULL AND run_started_at < $3))
+       RETURNING *`,
+      [id, now, staleBefore],
+    );
+    return rows[0] ? toTranslation(rows[0]) : null;
+  }
+
+  async finish(t: Translation, startedAt: Date): Promise<boolean> {
+    // A run wanted meanwhile leaves the status pending (its requested_at is kept).
+    const rows: unknown[] = await this.db.query(
+      `UPDATE translations SET status = CASE WHEN requested_at IS NOT NULL THEN 'pending' ELSE $2 END,
+         target_space_id = $3, result_revision = $4, stats = $5, latest_run = $6, pages = $7, run_started_at = NULL, updated_at = $8
+       WHERE id = $1 AND run_started_at = $9 RETURNING id`,
+      [
+        t.id,
+        t.status,
+        t.targetSpaceId,
+        t.resultRevision,
+        JSON.stringify(t.stats),
+        t.latestRun ? JSON.stringify(t.latestRun) : null,
+        JSON.stringify(t.pages),
+        t.updatedAt,
+        startedAt,
+      ],
+    );
+    return rows.length > 0;
+  }
+
+  async waiting(before: Date, staleBefore: Date): Promise<string[]> {
+    const rows: { id: string }[] = await this.db.query(
+      `SELECT id FROM translations
+       WHERE (requested_at IS NOT NULL AND requested_at < $1 AND (run_started_at IS NULL OR run_started_at < $2))
+          OR (run_started_at IS NOT NULL AND run_started_at < $2)
+       LIMIT 1000`,
+      [before, staleBefore],
+    );
+    return rows.map((r) => r.id);
+  }
+}
