@@ -168,7 +168,14 @@ export class TranslationsService implements OnModuleInit {
 
   /** The target space stays (it is a space of the organization like any other). */
   async delete(actor: Actor, organizationId: string, id: string): Promise<'deleted' | 'absent'> {
-    const role = await this.access.memberRole(organizationId, actor, 'Translation', id);
+    let role: Role;
+    try {
+      role = await this.access.memberRole(organizationId, actor, 'Translation', id);
+    } catch (e) {
+      if (e instanceof NotFoundError) return 'absent';
+      throw e;
+    }
+    if (!(await this.repo.find(organizationId, id))) return 'absent';
     requireRole(role, 'create', 'Deleting a translation');
     return (await this.repo.delete(organizationId, id)) ? 'deleted' : 'absent';
   }

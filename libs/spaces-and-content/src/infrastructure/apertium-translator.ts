@@ -86,7 +86,7 @@ export class ApertiumTranslator extends Translator {
     const b = APERTIUM[pair.target];
     const hint =
       a && b
-        ? `install the Debian package of the pair if Debian has one (\`apt-cache search apertium-${a}\`, e.g. apertium-eng-spa for en → es)`
+        ? `install the Debian package of the pair (apertium-${a}-${b}, or the two-letter name such as apertium-${pair.source}-${pair.target}; \`apt-cache search apertium-\` lists the pairs Debian has)`
         : 'Apertium has no codes for these languages';
     return new PairUnavailableError(pair, `Apertium cannot translate ${pair.source} → ${pair.target} here: ${hint}`);
   }
