@@ -38,7 +38,7 @@ export class TranslationSourceDto {
 }
 
 export class CreateTranslationDto {
-  @ApiProperty({ type: TranslationSourceDto }) @ValidateNested() @Type(() => TranslationSourceDto) source: TranslationSourceDto;
+  @ApiProperty({ type: TranslationSourceDto }) @IsObject() @ValidateNested() @Type(() => TranslationSourceDto) source: TranslationSourceDto;
   /** The language to translate into */
   @ApiProperty({ enum: LANGUAGES }) @IsIn(LANGUAGES) language: Language;
   /** Guidance for the translator, a JSON document (`{object: "document", nodes: [...]}`, at most 20,000 characters as markdown); used by language-model translators */

@@ -110,27 +110,26 @@ export class SqlTranslationRepository extends TranslationRepository {
   }
 
   async setInstructions(id: string, instructions: JsonDocument, now: Date): Promise<Translation | null> {
-    const rows: Row[] = await this.db.query('UPDATE translations SET instructions = $2, updated_at = $3 WHERE id = $1 RETURNING *', [
-      id,
-      JSON.stringify(instructions),
-      now,
-    ]);
+    const rows: Row[] = await this.db.query(
+      'WITH u AS (UPDATE translations SET instructions = $2, updated_at = $3 WHERE id = $1 RETURNING *) SELECT * FROM u',
+      [id, JSON.stringify(instructions), now],
+    );
     return rows[0] ? toTranslation(rows[0]) : null;
   }
 
   async delete(organizationId: string, id: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query('DELETE FROM translations WHERE organization_id = $1 AND id = $2 RETURNING id', [
-      organizationId,
-      id,
-    ]);
+    const rows: unknown[] = await this.db.query(
+      'WITH d AS (DELETE FROM translations WHERE organization_id = $1 AND id = $2 RETURNING id) SELECT id FROM d',
+      [organizationId, id],
+    );
     return rows.length > 0;
   }
 
   async request(id: string, now: Date): Promise<boolean> {
     const rows: unknown[] = await this.db.query(
-      `UPDATE translations SET requested_at = COALESCE(requested_at, $2), updated_at = $2,
+      `WITH u AS (UPDATE translations SET requested_at = COALESCE(requested_at, $2), updated_at = $2,
          status = CASE WHEN status = 'running' THEN status ELSE 'pending' END
-       WHERE id = $1 RETURNING id`,
+       WHERE id = $1 RETURNING id) SELECT id FROM u`,
       [id, now],
     );
     return rows.length > 0;
@@ -138,11 +137,11 @@ export class SqlTranslationRepository extends TranslationRepository {
 
   async claim(id: string, now: Date, staleBefore: Date): Promise<Translation | null> {
     const rows: Row[] = await this.db.query(
-      `UPDATE translations SET status = 'running', requested_at = NULL, run_started_at = $2, updated_at = $2
+      `WITH u AS (UPDATE translations SET status = 'running', requested_at = NULL, run_started_at = $2, updated_at = $2
        WHERE id = $1 AND (
          (requested_at IS NOT NULL AND (run_started_at IS NULL OR run_started_at < $3))
          OR (run_started_at IS NOT NULL AND run_started_at < $3))
-       RETURNING *`,
+       RETURNING *) SELECT * FROM u`,
       [id, now, staleBefore],
     );
     return rows[0] ? toTranslation(rows[0]) : null;
@@ -151,9 +150,9 @@ export class SqlTranslationRepository extends TranslationRepository {
   async finish(t: Translation, startedAt: Date): Promise<boolean> {
     // A run wanted meanwhile leaves the status pending (its requested_at is kept).
     const rows: unknown[] = await this.db.query(
-      `UPDATE translations SET status = CASE WHEN requested_at IS NOT NULL THEN 'pending' ELSE $2 END,
+      `WITH u AS (UPDATE translations SET status = CASE WHEN requested_at IS NOT NULL THEN 'pending' ELSE $2 END,
          target_space_id = $3, result_revision = $4, stats = $5, latest_run = $6, pages = $7, run_started_at = NULL, updated_at = $8
-       WHERE id = $1 AND run_started_at = $9 RETURNING id`,
+       WHERE id = $1 AND run_started_at = $9 RETURNING id) SELECT id FROM u`,
       [
         t.id,
         t.status,

@@ -80,6 +80,17 @@ describe('documents as translation fragments', () => {
     expect(() => p3.rebuild(p3.fragments.slice(1))).toThrow(TranslationMangledError);
   });
 
+  it('a link split around reordered words comes back as one link; links interleaved are refused', () => {
+    const doc = markdownToDocument('Read the [installation guide](https://example.com/i) now.').document;
+    const p1 = prepareDocument(doc);
+    expect(p1.fragments).toEqual(['Read the <a data-q="0">installation guide</a> now.']);
+    const md = documentToMarkdown(p1.rebuild(['Leer la <a data-q="0">guía</a> de <a data-q="0">instalación</a> ahora.']));
+    expect(md).toBe('Leer la [guía de instalación](https://example.com/i) ahora.\n');
+    const two = markdownToDocument('See [a](https://a.test) and [b](https://b.test).').document;
+    const p2 = prepareDocument(two);
+    expect(() => p2.rebuild(['<a data-q="0">x</a> <a data-q="1">y</a> <a data-q="0">z</a>'])).toThrow(TranslationMangledError);
+  });
+
   it('titles go as escaped text and come back as text', () => {
     expect(titleFragment('Tips & <tricks>')).toBe('Tips &amp; &lt;tricks&gt;');
     expect(titleFrom('Consejos &amp; <b>trucos</b>  ')).toBe('Consejos & trucos');

@@ -88,22 +88,25 @@ class InlineRun {
 
   read(translated: string): Inline[] {
     const seen = new Set<number>();
-    const out = this.readNodes(parseDocument(translated).children, [], seen);
+    const links = new WeakMap<DocInline, number>();
+    const out = this.readNodes(parseDocument(translated).children, [], seen, links);
     if (seen.size !== this.held.length) throw new TranslationMangledError('the translation lost a link, an image or inline code');
-    return merge(out);
+    return merge(joinSplitLinks(out, links));
   }
 
+  /** The original behind a placeholder; a link may come back split in parts (word order), code and images once. */
   private placeholder(attrs: Record<string, string>, seen: Set<number>): DocLeaf | DocInline | null {
     const raw = attrs['data-q'];
     if (raw === undefined || !/^\d+$/.test(raw)) return null;
     const i = Number(raw);
     const held = this.held[i];
-    if (!held || seen.has(i)) throw new TranslationMangledError('the translation repeated or invented a placeholder');
+    if (!held || (seen.has(i) && !(held.object === 'inline' && held.type === 'link')))
+      throw new TranslationMangledError('the translation repeated or invented a placeholder');
     seen.add(i);
     return held;
   }
 
-  private readNodes(nodes: ChildNode[], marks: Marks, seen: Set<number>): Inline[] {
+  private readNodes(nodes: ChildNode[], marks: Marks, seen: Set<number>, links: WeakMap<DocInline, number>): Inline[] {
     const out: Inline[] = [];
     for (const node of nodes) {
       if (isText(node)) {
@@ -123,16 +126,42 @@ class InlineRun {
             ),
           ],
         });
-      else if (held?.type === 'link') out.push({ ...held, nodes: this.readNodes(node.children, marks, seen) });
-      else if (held) out.push(held);
+      else if (held?.type === 'link') {
+        const link: DocInline = { ...held, nodes: this.readNodes(node.children, marks, seen, links) };
+        links.set(link, this.held.indexOf(held));
+        out.push(link);
+      } else if (held) out.push(held);
       else if (name === 'br') out.push({ object: 'text', leaves: [leaf('\n', marks)] });
       else {
         const mark = MARK_TAGS[name];
-        out.push(...this.readNodes(node.children, mark && !marks.includes(mark) ? [...marks, mark] : marks, seen));
+        out.push(...this.readNodes(node.children, mark && !marks.includes(mark) ? [...marks, mark] : marks, seen, links));
       }
     }
     return out;
   }
+}
+
+/**
+ * A link a translator split around reordered words (`the <a>installation guide</a>` → `la <a>guía</a> de
+ * <a>instalación</a>`) becomes one link again, over everything from its first part to its last.
+ */
+function joinSplitLinks(nodes: Inline[], links: WeakMap<DocInline, number>): Inline[] {
+  const out: Inline[] = [];
+  const at = new Map<number, number>();
+  for (const n of nodes) {
+    const i = n.object === 'inline' ? links.get(n) : undefined;
+    if (i === undefined || !at.has(i)) {
+      if (i !== undefined) at.set(i, out.length);
+      out.push(n);
+      continue;
+    }
+    const first = out[at.get(i)!] as DocInline;
+    const between = out.splice(at.get(i)! + 1);
+    if (between.some((b) => b.object === 'inline' && b.type === 'link'))
+      throw new TranslationMangledError('the translation interleaved two links');
+    first.nodes = merge([...(first.nodes ?? []), ...between, ...((n as DocInline).nodes ?? [])]);
+  }
+  return out;
 }
 
 /** Adjacent texts become one text (as the importers write them). */
