@@ -125,6 +125,17 @@ describe('permission matrix', () => {
       .expect(201);
     return made(`/v1/orgs/${orgId}/openapi/${slug}`, `/v1/orgs/${orgId}/openapi/${slug}`);
   };
+  /** A translation of a new space by the owner (jobs are off here: it stays pending). */
+  const translation = async () => {
+    const id = (
+      await t.http
+        .post(`/v1/orgs/${orgId}/translations`)
+        .set(admin.auth)
+        .send({ language: 'es', source: { space: await space(), language: 'en' } })
+        .expect(201)
+    ).body.id as string;
+    return made(`/v1/orgs/${orgId}/translations/${id}`, `/v1/orgs/${orgId}/translations/${id}`);
+  };
   /** The site's structure still holds this id (for DELETE rows on structure items). */
   const inStructure = (base: string, itemId: string) =>
     made(`${base}/structure`, itemId, (body) => JSON.stringify(body).includes(`"${itemId}"`));
@@ -448,6 +459,30 @@ describe('permission matrix', () => {
           .set(as(w))
           .send({ instructions: { object: 'document', nodes: [] } }),
     ],
+    ['GET /orgs/{id}/translations', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/translations`).set(as(w))],
+    ['GET /orgs/{id}/translations/{id}', 'read', 200, async (w) => t.http.get(await translation()).set(as(w))],
+    [
+      'POST /orgs/{id}/translations',
+      'create',
+      201,
+      async (w) =>
+        t.http
+          .post(`/v1/orgs/${orgId}/translations`)
+          .set(as(w))
+          .send({ language: 'es', source: { space: await space(), language: 'en' } }),
+    ],
+    [
+      'PUT /orgs/{id}/translations/{id}',
+      'create',
+      200,
+      async (w) =>
+        t.http
+          .put(await translation())
+          .set(as(w))
+          .send({ instructions: { object: 'document', nodes: [] } }),
+    ],
+    ['POST /orgs/{id}/translations/{id}/run', 'create', 204, async (w) => t.http.post(`${await translation()}/run`).set(as(w))],
+    ['DELETE /orgs/{id}/translations/{id}', 'create', 205, async (w) => t.http.delete(await translation()).set(as(w)), 'delete'],
     ['GET /orgs/{id}/openapi', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/openapi`).set(as(w))],
     [
       'POST /orgs/{id}/openapi',
@@ -790,5 +825,12 @@ describe('permission matrix', () => {
         .expect(200)
     ).body.permissions;
     expect(tm).toEqual({ admin: roleAtLeast(role, 'admin'), view: true });
+    const tr = (
+      await t.http
+        .get(await translation())
+        .set(as(role))
+        .expect(200)
+    ).body.permissions;
+    expect(tr).toEqual({ view: true, edit: roleAtLeast(role, 'create') });
   });
 });

@@ -46,7 +46,12 @@ export { fileDto, RevisionFileDto } from './http/files.dto';
 export { filesPage } from './http/files-page';
 export { SearchIndex } from './domain/content/search-index';
 export { SearchSettings } from './application/search.service';
-export { TranslationsService, TranslationEvents, TRANSLATION_EVENT_TYPES } from './application/translations.service';
+export {
+  TranslationsService,
+  TranslationEvents,
+  TRANSLATION_EVENT_TYPES,
+  SWEEP_QUEUE as TRANSLATIONS_SWEEP_QUEUE,
+} from './application/translations.service';
 export { TranslationSettings } from './application/translation-settings';
 export { Translator, PairUnavailableError } from './domain/translator';
 export type { LanguagePair } from './domain/translator';
