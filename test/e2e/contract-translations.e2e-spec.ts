@@ -1,4 +1,4 @@
-import { GitBookAPI } from '@gitbook/api';
+import { GitBookAPI, TranslationLanguage } from '@gitbook/api';
 import { TranslationsService } from '@app/spaces-and-content';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { officialValidator } from '../support/official-schemas';
@@ -22,7 +22,10 @@ describe('contract: translations', () => {
   it('lists, creates, reads, updates, runs and deletes translations as the official client expects', async () => {
     const org = (await api.orgs.createOrganization({ title: 'Translated Org' })).data.id;
     const space = (await api.orgs.createSpace(org, { title: 'Docs' })).data.id;
-    const created = await api.orgs.createTranslation(org, { language: 'es', source: { space, language: 'en' } });
+    const created = await api.orgs.createTranslation(org, {
+      language: TranslationLanguage.Es,
+      source: { space, language: TranslationLanguage.En },
+    });
     expect(created.status).toBe(201);
     expect(schemas.check('Translation', created.data)).toBe('');
 
