@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';
 import { SitesAndPublishingModule } from '@app/sites-and-publishing';
 import { OpenApiSettings, OpenApiSpecsModule } from '@app/openapi-specs';
-import { ConversationsModule } from '@app/conversations';
+import { ConversationsModule, ConversationsSettings } from '@app/conversations';
 import { SpaceLifecycleModule } from './space-lifecycle.module';
 import { PersistenceModule } from '@app/persistence';
 import { Authenticator, BearerAuthGuard } from './auth/bearer-auth.guard';
@@ -74,6 +74,7 @@ export class CoreModule {
         { provide: ReadCacheSettings, useValue: { maxBytes: config.readCacheMb * 1024 * 1024 } },
         { provide: DATABASE_URL, useValue: databaseUrl },
         { provide: TranslationSettings, useValue: config.translation },
+        { provide: ConversationsSettings, useValue: { llm: config.conversationsLlm } },
         {
           provide: OpenApiSettings,
           useValue: { privateHostAllowlist: config.openApiPrivateHosts, fetchTimeoutMs: config.openApiFetchTimeoutMs },
@@ -93,6 +94,7 @@ export class CoreModule {
         ReadCacheSettings,
         OpenApiSettings,
         TranslationSettings,
+        ConversationsSettings,
       ],
     };
   }

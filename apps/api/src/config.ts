@@ -36,6 +36,8 @@ export interface QuireConfig {
     libreTranslate: { url: string; apiKey?: string } | null;
     chatCompletions: { url: string; model: string; apiKey?: string } | null;
   };
+  /** An OpenAI-compatible chat completions API for conversation issue titles and summaries (optional). */
+  conversationsLlm: { url: string; model: string; apiKey?: string } | null;
 }
 
 export class ConfigError extends Error {}
@@ -89,8 +91,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
   const apertium = (env.QUIRE_APERTIUM || 'on').toLowerCase();
   if (apertium !== 'on' && apertium !== 'off') throw new ConfigError('QUIRE_APERTIUM must be "on" or "off"');
   const libreUrl = url(env, 'QUIRE_LIBRETRANSLATE_URL', ['http:', 'https:']);
-  const llmUrl = url(env, 'QUIRE_TRANSLATION_LLM_URL', ['http:', 'https:']);
-  if (llmUrl && !env.QUIRE_TRANSLATION_LLM_MODEL) throw new ConfigError('QUIRE_TRANSLATION_LLM_URL needs QUIRE_TRANSLATION_LLM_MODEL');
+  const llmUrl = url(env, 'QUIRE_LLM_URL', ['http:', 'https:']);
+  if (llmUrl && !env.QUIRE_LLM_MODEL) throw new ConfigError('QUIRE_LLM_URL needs QUIRE_LLM_MODEL');
+  const llm = llmUrl ? { url: llmUrl, model: env.QUIRE_LLM_MODEL!, apiKey: env.QUIRE_LLM_API_KEY || undefined } : null;
+  const llmFor = (env.QUIRE_LLM_FOR ?? 'translations,conversations')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  const unknownUse = llmFor.find((x) => x !== 'translations' && x !== 'conversations');
+  if (unknownUse) throw new ConfigError(`QUIRE_LLM_FOR takes "translations" and "conversations" (got "${unknownUse}")`);
   return {
     port: int(env, 'PORT', 3000, 0, 65535)!,
     host: env.HOST || '0.0.0.0',
@@ -126,9 +135,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     translation: {
       apertium: apertium === 'on',
       libreTranslate: libreUrl ? { url: libreUrl, apiKey: env.QUIRE_LIBRETRANSLATE_API_KEY || undefined } : null,
-      chatCompletions: llmUrl
-        ? { url: llmUrl, model: env.QUIRE_TRANSLATION_LLM_MODEL!, apiKey: env.QUIRE_TRANSLATION_LLM_API_KEY || undefined }
-        : null,
+      chatCompletions: llmFor.includes('translations') ? llm : null,
     },
+    conversationsLlm: llmFor.includes('conversations') ? llm : null,
   };
 }

@@ -4,7 +4,9 @@ import { AgentInstructionsRepository, AgentInstructionsService } from './applica
 import { ConversationProcessing } from './application/conversation-processing.service';
 import { ConversationsService } from './application/conversations.service';
 import { ConversationEvents } from './application/conversation-events';
-import { ConversationRepository, TextAnalyzer } from './domain/conversation';
+import { ConversationRepository, IssueWriter, TextAnalyzer } from './domain/conversation';
+import { ConversationsSettings } from './application/conversations-settings';
+import { ChatCompletionsIssueWriter } from './infrastructure/chat-completions-issue-writer';
 import { AgentInstructionsController } from './http/agent-instructions.controller';
 import { ConversationsController } from './http/conversations.controller';
 import { RenderedClusters } from './http/rendered-clusters';
@@ -25,6 +27,12 @@ import { WinkTextAnalyzer } from './infrastructure/wink-text-analyzer';
     { provide: ConversationRepository, useClass: SqlConversationRepository },
     { provide: AgentInstructionsRepository, useClass: SqlAgentInstructionsRepository },
     { provide: TextAnalyzer, useClass: WinkTextAnalyzer },
+    {
+      provide: IssueWriter,
+      useFactory: (settings?: ConversationsSettings) =>
+        settings?.llm ? new ChatCompletionsIssueWriter(settings.llm.url, settings.llm.model, settings.llm.apiKey) : null,
+      inject: [{ token: ConversationsSettings, optional: true }],
+    },
   ],
   exports: [ConversationsService, ConversationProcessing],
 })

@@ -8,3 +8,4 @@ export { ClusterTasks } from './domain/conversation';
 export type { ClusterTaskCounts } from './domain/conversation';
 export { CONVERSATION_EVENT_TYPES } from './application/conversation-events';
 export type { ConversationEventType } from './application/conversation-events';
+export { ConversationsSettings } from './application/conversations-settings';

@@ -1,16 +1,19 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { Clock, IdGenerator, JobQueue, UnitOfWork } from '@app/shared-kernel';
 import { ConversationEvents } from './conversation-events';
 import {
   ConversationIssue,
   ConversationRepository,
   extractIssue,
+  customerText,
   iconFor,
   IssuesCluster,
+  IssueWriter,
   moveCentroid,
   nearestCluster,
   TextAnalyzer,
   tfidf,
+  writtenIssue,
 } from '../domain/conversation';
 
 export const PROCESS_QUEUE = 'conversations-process';
@@ -38,7 +41,10 @@ export class ConversationProcessing implements OnModuleInit {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly events: ConversationEvents,
+    @Optional() private readonly writer?: IssueWriter,
   ) {}
+
+  private readonly logger = new Logger('ConversationProcessing');
 
   onModuleInit(): void {
     this.jobs.work(PROCESS_QUEUE, async (data) => {
@@ -64,18 +70,41 @@ export class ConversationProcessing implements OnModuleInit {
   async processOrganization(organizationId: string): Promise<number> {
     let total = 0;
     for (;;) {
-      const n = await this.uow.run(() => this.chunk(organizationId));
-      total += n;
-      if (n < CHUNK) break;
+      const { processed, issues } = await this.uow.run(() => this.chunk(organizationId));
+      total += processed;
+      // After the commit: the extracted wording is already visible; a language model may reword it.
+      if (this.writer) await this.reword(this.writer, issues);
+      if (processed < CHUNK) break;
     }
     if (total > 0) this.events.publish('conversations.processed', organizationId, null, { conversations: total });
     return total;
   }
 
-  private async chunk(organizationId: string): Promise<number> {
+  /**
+   * Asks the configured language model for each new issue's title and summary (4 at a time); an answer
+   * that fails or is unusable keeps the extracted wording.
+   */
+  private async reword(writer: IssueWriter, issues: { issue: ConversationIssue; subject: string; text: string }[]): Promise<void> {
+    const queue = [...issues];
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        try {
+          const wording = writtenIssue(await writer.write({ subject: next.subject, text: next.text }));
+          if (wording) await this.conversations.rewordIssue(next.issue, wording);
+        } catch (e) {
+          this.logger.warn(`the language model did not word issue ${next.issue.id}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, worker));
+  }
+
+  private async chunk(
+    organizationId: string,
+  ): Promise<{ processed: number; issues: { issue: ConversationIssue; subject: string; text: string }[] }> {
     await this.conversations.lockOrganization(organizationId);
     const batch = await this.conversations.unprocessed(organizationId, CHUNK);
-    if (batch.length === 0) return 0;
+    if (batch.length === 0) return { processed: 0, issues: [] };
     const now = this.clock.now();
     const clusters = new Map((await this.conversations.clusters(organizationId)).map((c) => [c.id, c]));
     const changed = new Set<string>();
@@ -156,6 +185,13 @@ export class ConversationProcessing implements OnModuleInit {
     await this.conversations.deleteClusters(touched.filter((c) => c.issuesCount <= 0).map((c) => c.id));
     await this.conversations.markProcessed(organizationId, batch, now);
     await this.conversations.bumpVersion(organizationId);
-    return batch.length;
+    const byConversation = new Map(batch.map((c) => [c.id, c]));
+    return {
+      processed: batch.length,
+      issues: issues.map((issue) => {
+        const c = byConversation.get(issue.conversationId)!;
+        return { issue, subject: c.subject, text: customerText(c) };
+      }),
+    };
   }
 }

@@ -159,6 +159,31 @@ export function extractIssue(c: Pick<Conversation, 'subject' | 'parts'>): { titl
   return { title, summary, text: `${c.subject}\n${text}` };
 }
 
+/**
+ * Port (optional): a language model that words an issue's title and summary from the conversation
+ * (an OpenAI-compatible chat completions API when configured). The deterministic extractor always runs
+ * first; a writer only rewords, and a failed or unusable answer leaves the extracted wording.
+ */
+export abstract class IssueWriter {
+  abstract write(conversation: { subject: string; text: string }): Promise<unknown>;
+}
+
+/** A writer's answer as an issue's wording, bounded like extracted ones; null when it is not `{title, summary}` text. */
+export function writtenIssue(answer: unknown): { title: string; summary: string } | null {
+  if (typeof answer !== 'object' || answer === null) return null;
+  const { title, summary } = answer as Record<string, unknown>;
+  if (typeof title !== 'string' || typeof summary !== 'string') return null;
+  const clean = (s: string) =>
+    s
+      .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+  const t = clean(title);
+  const m = clean(summary);
+  if (!t || !m) return null;
+  return { title: cut(t, TITLE_MAX), summary: cut(m, SUMMARY_MAX) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Clustering: TF-IDF vectors, cosine similarity, leader clustering with running centroids
 
@@ -309,6 +334,11 @@ export abstract class ConversationRepository {
     page: PageRequest,
   ): Promise<Page<IssuesCluster>>;
   abstract clusterFacts(clusterIds: string[], since: Date): Promise<Map<string, ClusterFacts>>;
+  /**
+   * Rewords an issue (unless it changed since), and its cluster's label and summary when they were that
+   * issue's words; moves the organization's version when something changed.
+   */
+  abstract rewordIssue(issue: ConversationIssue, to: { title: string; summary: string }): Promise<boolean>;
   /** Moves the organization's version (inside the processing run's unit of work). */
   abstract bumpVersion(organizationId: string): Promise<void>;
   /** The organization's version: equal versions, equal issues and clusters. */

@@ -374,6 +374,22 @@ export class SqlConversationRepository extends ConversationRepository {
     return facts;
   }
 
+  async rewordIssue(issue: ConversationIssue, to: { title: string; summary: string }): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `WITH i AS (
+         UPDATE conversation_issues SET title = $3, summary = $4
+         WHERE organization_id = $1 AND id = $2 AND title = $5 AND summary = $6 RETURNING cluster_id),
+       c AS (
+         UPDATE conversation_clusters SET label = $3, summary = $4
+         WHERE id IN (SELECT cluster_id FROM i) AND label = $5 AND summary = $6 RETURNING id)
+       SELECT 1 FROM i`,
+      [issue.organizationId, issue.id, to.title, to.summary, issue.title, issue.summary],
+    );
+    if (rows.length === 0) return false;
+    await this.bumpVersion(issue.organizationId);
+    return true;
+  }
+
   async bumpVersion(organizationId: string): Promise<void> {
     await this.db.query(
       `INSERT INTO conversation_versions (organization_id, version) VALUES ($1, 1)
