@@ -81,6 +81,12 @@ describe('the served OpenAPI document', () => {
       'deleteOrganizationSAMLProvider',
       'listSSOProviderLoginsInOrganization',
       'listSpacesForOrganizationMember',
+      'listTranslations',
+      'createTranslation',
+      'getTranslation',
+      'updateTranslation',
+      'deleteTranslation',
+      'runTranslation',
     ]) {
       expect(ids).toContain(id);
     }
