@@ -4,6 +4,7 @@ import { ConversationProcessing } from '@app/conversations';
 import { markdownToDocument, TranslationsService } from '@app/spaces-and-content';
 import { loadConfig } from '../../apps/api/src/config';
 import { createTestApp, TestApp, TestUser } from '../support/app';
+import { spaceWithPages } from '../support/content';
 
 /**
  * The optional language model (QUIRE_LLM_URL / QUIRE_LLM_MODEL): an OpenAI-compatible chat completions
@@ -101,16 +102,7 @@ describe('an OpenAI-compatible language model, when configured', () => {
   });
 
   it('translates through the model when no other translator is set; the translation’s instructions reach its prompt', async () => {
-    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Docs' }).expect(201)).body.id;
-    const cr = (await t.http.post(`/v1/spaces/${space}/change-requests`).set(admin.auth).send({}).expect(201)).body.id;
-    await t.http
-      .post(`/v1/spaces/${space}/change-requests/${cr}/content`)
-      .set(admin.auth)
-      .send({
-        changes: [{ operation: 'insert_page', title: 'Intro', document: { markdown: 'Run `npm test` and see [docs](https://x.test/d).' } }],
-      })
-      .expect(200);
-    await t.http.post(`/v1/spaces/${space}/change-requests/${cr}/merge`).set(admin.auth).expect(200);
+    const space = await spaceWithPages(t, admin, orgId, [{ title: 'Intro', markdown: 'Run `npm test` and see [docs](https://x.test/d).' }]);
     const id = (
       await t.http
         .post(`/v1/orgs/${orgId}/translations`)

@@ -2,6 +2,7 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { markdownToDocument, TranslationsService } from '@app/spaces-and-content';
 import { createTestApp, TestApp, TestUser } from '../support/app';
+import { mergeChanges, spaceWithPages } from '../support/content';
 import { expectError } from '../support/expect';
 import { officialValidator } from '../support/official-schemas';
 
@@ -60,21 +61,9 @@ describe('translations', () => {
   afterAll(async () => t.close());
 
   const base = (org = orgId) => `/v1/orgs/${org}/translations`;
-  /** A space whose main content holds the pages (written through a merged change request); page ids by title. */
-  const spaceWith = async (pages: { title: string; markdown: string }[], org = orgId, who = admin) => {
-    const space = (await t.http.post(`/v1/orgs/${org}/spaces`).set(who.auth).send({ title: 'Handbook', language: 'en' }).expect(201)).body;
-    await merge(
-      space.id,
-      pages.map((p) => ({ operation: 'insert_page', title: p.title, document: { markdown: p.markdown } })),
-      who,
-    );
-    return space.id as string;
-  };
-  const merge = async (spaceId: string, changes: object[], who = admin) => {
-    const cr = (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(who.auth).send({}).expect(201)).body;
-    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content`).set(who.auth).send({ changes }).expect(200);
-    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`).set(who.auth).expect(200);
-  };
+  const spaceWith = (pages: { title: string; markdown: string }[], org = orgId, who = admin) =>
+    spaceWithPages(t, who, org, pages, { title: 'Handbook', language: 'en' });
+  const merge = (spaceId: string, changes: object[], who = admin) => mergeChanges(t, who, spaceId, changes);
   const pagesOf = async (spaceId: string) =>
     (await t.http.get(`/v1/spaces/${spaceId}/content/pages`).set(admin.auth).expect(200)).body.pages as {
       id: string;
@@ -417,16 +406,7 @@ describe('translations through a configured LibreTranslate service', () => {
   });
 
   it('serves the pair it offers (HTML format); when it stops offering it, the run fails with the reason and writes nothing', async () => {
-    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Docs' }).expect(201)).body.id;
-    const cr = (await t.http.post(`/v1/spaces/${space}/change-requests`).set(admin.auth).send({}).expect(201)).body.id;
-    await t.http
-      .post(`/v1/spaces/${space}/change-requests/${cr}/content`)
-      .set(admin.auth)
-      .send({
-        changes: [{ operation: 'insert_page', title: 'Intro', document: { markdown: 'Read `the code` and [this](https://x.test/a).' } }],
-      })
-      .expect(200);
-    await t.http.post(`/v1/spaces/${space}/change-requests/${cr}/merge`).set(admin.auth).expect(200);
+    const space = await spaceWithPages(t, admin, orgId, [{ title: 'Intro', markdown: 'Read `the code` and [this](https://x.test/a).' }]);
     expectError(
       await t.http
         .post(`/v1/orgs/${orgId}/translations`)
@@ -479,14 +459,7 @@ describe('translation runs as background jobs', () => {
 
   it('creating a translation starts its first run in the background; POST …/run starts the next', async () => {
     const orgId = await t.organization(admin);
-    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Docs' }).expect(201)).body.id;
-    const cr = (await t.http.post(`/v1/spaces/${space}/change-requests`).set(admin.auth).send({}).expect(201)).body.id;
-    await t.http
-      .post(`/v1/spaces/${space}/change-requests/${cr}/content`)
-      .set(admin.auth)
-      .send({ changes: [{ operation: 'insert_page', title: 'Welcome', document: { markdown: 'The house is red.' } }] })
-      .expect(200);
-    await t.http.post(`/v1/spaces/${space}/change-requests/${cr}/merge`).set(admin.auth).expect(200);
+    const space = await spaceWithPages(t, admin, orgId, [{ title: 'Welcome', markdown: 'The house is red.' }]);
     const id = (
       await t.http
         .post(`/v1/orgs/${orgId}/translations`)
