@@ -34,7 +34,7 @@ describe('the Apertium translator', () => {
   it('names the Debian package to install when the pair is missing', async () => {
     await expect(translator.translate(['Hello'], { source: 'en', target: 'ja' })).rejects.toThrow(PairUnavailableError);
     await expect(translator.translate(['Hello'], { source: 'en', target: 'fr' })).rejects.toThrow(
-      /Debian package.*apt-cache search apertium-eng/,
+      /Debian package of the pair \(apertium-eng-fra.*apt-cache search apertium-/,
     );
   });
 });
