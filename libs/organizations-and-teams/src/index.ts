@@ -10,3 +10,6 @@ export type { ApiToken } from './domain/api-token';
 export { ORGANIZATION_ENTITIES } from './infrastructure/orm-entities';
 export { toUserDto, UserDto } from './http/organization.dto';
 export { toOrganizationDto, OrganizationDto } from './http/organization.dto';
+export { TeamsService } from './application/teams.service';
+export type { TeamView } from './domain/team';
+export { toTeamDto, TeamDto } from './http/people.dto';

@@ -1,5 +1,10 @@
 /** A change that makes cached access answers stale: a revoked token, a changed organization role. */
-export type AccessChange = { kind: 'token'; hash: string } | { kind: 'role'; organizationId: string; userId: string } | { kind: 'reset' };
+export type AccessChange =
+  | { kind: 'token'; hash: string }
+  | { kind: 'role'; organizationId: string; userId: string }
+  /** Content permissions or team memberships of the organization changed (the effective roles of its members). */
+  | { kind: 'grants'; organizationId: string }
+  | { kind: 'reset' };
 
 /**
  * Tells every API process that a cached access answer is stale. The in-process caches of tokens and

@@ -45,6 +45,7 @@ export class OrganizationAccess {
     private readonly clock: Clock,
     settings: AccessCacheSettings,
     private readonly changes: AccessChanges,
+    private readonly teams: TeamRepository,
   ) {
     this.roles = new TtlCache(settings.roleTtlMs, settings.maxEntries);
     changes.subscribe((c) => {
@@ -71,6 +72,16 @@ export class OrganizationAccess {
     const role = member && !member.disabled ? member.role : null;
     this.roles.set(key, { role }, now);
     return role;
+  }
+
+  /** The teams of the organization the user belongs to (content permissions granted to teams reach them). */
+  teamIdsOf(organizationId: string, userId: string): Promise<string[]> {
+    return this.teams.teamIdsOf(organizationId, userId);
+  }
+
+  /** Content permissions or team memberships of the organization changed: every process drops cached grants. */
+  grantsChanged(organizationId: string): Promise<void> {
+    return this.changes.publish({ kind: 'grants', organizationId });
   }
 
   /** Called by this context whenever a membership changes: every process drops the cached role. */

@@ -123,7 +123,9 @@ export class TeamsService {
     const role = await this.access.roleOf(organizationId, actor);
     if (role === null || !(await this.teams.view(organizationId, teamId))) return 'absent';
     await this.loadManaged(actor, organizationId, teamId);
-    return (await this.teams.delete(organizationId, teamId)) ? 'deleted' : 'absent';
+    const deleted = await this.teams.delete(organizationId, teamId);
+    if (deleted) await this.access.grantsChanged(organizationId);
+    return deleted ? 'deleted' : 'absent';
   }
 
   async listMembers(actor: Actor, organizationId: string, teamId: string, page: PageRequest): Promise<Page<TeamMemberView>> {
@@ -145,6 +147,7 @@ export class TeamsService {
     Object.values(input.memberships ?? {}).forEach((m, i) => (roles[membershipIds[i]] = m.role));
     const plan = planTeamMembers(add, remove, roles);
     await this.teams.applyMembers(organizationId, teamId, plan.upsert, plan.remove, this.clock.now());
+    await this.access.grantsChanged(organizationId);
   }
 
   /** Removals accept ids or emails of anyone; unknown ones simply are not in the team. */
@@ -157,13 +160,21 @@ export class TeamsService {
     await this.loadManaged(actor, organizationId, teamId);
     const [id] = await this.resolveMembers(organizationId, [userId], 'userId');
     await this.teams.applyMembers(organizationId, teamId, new Map([[id, role ?? null]]), new Set(), this.clock.now());
+    await this.access.grantsChanged(organizationId);
   }
 
   async deleteMember(actor: Actor, organizationId: string, teamId: string, userId: string): Promise<'deleted' | 'absent'> {
     const role = await this.access.roleOf(organizationId, actor);
     if (role === null || !(await this.teams.view(organizationId, teamId))) return 'absent';
     await this.loadManaged(actor, organizationId, teamId);
-    return (await this.teams.removeMember(teamId, userId)) ? 'deleted' : 'absent';
+    const removed = await this.teams.removeMember(teamId, userId);
+    if (removed) await this.access.grantsChanged(organizationId);
+    return removed ? 'deleted' : 'absent';
+  }
+
+  /** These teams of the organization (for content permission lists; unknown ids are left out). */
+  viewsOf(organizationId: string, teamIds: string[]): Promise<TeamView[]> {
+    return this.teams.views(organizationId, teamIds);
   }
 
   /** True when the user owns at least one team of the organization (Organization `permissions.ownTeam`). */

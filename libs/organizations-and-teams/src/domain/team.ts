@@ -61,6 +61,10 @@ export abstract class TeamRepository {
   abstract organizationsOwningTeams(userId: string): Promise<Set<string>>;
   /** Ids of the organization's teams that the user owns. */
   abstract ownedTeamIds(organizationId: string, userId: string): Promise<Set<string>>;
+  /** The teams of the organization the user belongs to (any team role). */
+  abstract teamIdsOf(organizationId: string, userId: string): Promise<string[]>;
+  /** These teams of the organization (unknown ids left out). */
+  abstract views(organizationId: string, teamIds: string[]): Promise<TeamView[]>;
   abstract listMembers(organizationId: string, teamId: string, page: PageRequest): Promise<Page<TeamMemberView>>;
   /** Applies adds (role null keeps an existing role, else `member`), role changes and removals in one transaction. */
   abstract applyMembers(

@@ -50,6 +50,7 @@ function parse(payload: string): AccessChange | null {
     if (c.kind === 'token' && typeof c.hash === 'string') return { kind: 'token', hash: c.hash };
     if (c.kind === 'role' && typeof c.organizationId === 'string' && typeof c.userId === 'string')
       return { kind: 'role', organizationId: c.organizationId, userId: c.userId };
+    if (c.kind === 'grants' && typeof c.organizationId === 'string') return { kind: 'grants', organizationId: c.organizationId };
   } catch {
     // not ours
   }

@@ -234,6 +234,23 @@ export class SqlTeamRepository extends TeamRepository {
     return new Set(rows.map((r) => r.team_id));
   }
 
+  async teamIdsOf(organizationId: string, userId: string): Promise<string[]> {
+    const rows: { team_id: string }[] = await this.ds.query('SELECT team_id FROM team_members WHERE organization_id = $1 AND user_id = $2', [
+      organizationId,
+      userId,
+    ]);
+    return rows.map((r) => r.team_id);
+  }
+
+  async views(organizationId: string, teamIds: string[]): Promise<TeamView[]> {
+    if (teamIds.length === 0) return [];
+    const rows: TeamSqlRow[] = await this.ds.query(`${TEAM_SELECT} FROM teams t WHERE t.organization_id = $1 AND t.id = ANY($2::text[])`, [
+      organizationId,
+      teamIds,
+    ]);
+    return rows.map(teamView);
+  }
+
   async listMembers(organizationId: string, teamId: string, page: PageRequest): Promise<Page<TeamMemberView>> {
     const base = `${MEMBER_SELECT}, tm.role AS team_role,
         ${isoSortKey('tm.added_at')} AS sort_key
