@@ -63,6 +63,6 @@ import {
     { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
     { provide: MemberRepository, useClass: TypeOrmMemberRepository },
   ],
-  exports: [IdentityService, OrganizationsService, OrganizationAccess, TeamsService],
+  exports: [IdentityService, OrganizationsService, OrganizationAccess, TeamsService, AccessChanges],
 })
 export class OrganizationsAndTeamsModule {}

@@ -32,6 +32,10 @@ import { SqlTranslationRepository } from './infrastructure/translations.reposito
 import { ApertiumTranslator } from './infrastructure/apertium-translator';
 import { ChatCompletionsTranslator, LibreTranslateTranslator } from './infrastructure/http-translators';
 import { TranslationsController } from './http/translations.controller';
+import { CollectionPermissionsController, SpacePermissionsController } from './http/content-permissions.controller';
+import { ContentPermissionsService } from './application/content-permissions.service';
+import { ContentPermissionRepository } from './domain/permissions';
+import { SqlContentPermissionRepository } from './infrastructure/content-permissions.repository';
 
 /** The translators the settings name, first preferred: LibreTranslate, a chat-completions model, then Apertium (the default). */
 function translatorFrom(settings?: TranslationSettings): Translator {
@@ -47,7 +51,16 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
 /** Collections and spaces (content comes with the content engine). Needs global `Clock` and `IdGenerator`. */
 @Module({
   imports: [TypeOrmModule.forFeature(CONTENT_ENTITIES), OrganizationsAndTeamsModule],
-  controllers: [SpacesController, CollectionsController, ContentController, SearchController, DownloadsController, TranslationsController],
+  controllers: [
+    SpacesController,
+    CollectionsController,
+    ContentController,
+    SearchController,
+    DownloadsController,
+    TranslationsController,
+    SpacePermissionsController,
+    CollectionPermissionsController,
+  ],
   providers: [
     SpacesService,
     CollectionsService,
@@ -62,6 +75,8 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     RevisionReader,
     TranslationsService,
     TranslationEvents,
+    ContentPermissionsService,
+    { provide: ContentPermissionRepository, useClass: SqlContentPermissionRepository },
     { provide: TranslationRepository, useClass: SqlTranslationRepository },
     { provide: Translator, useFactory: translatorFrom, inject: [{ token: TranslationSettings, optional: true }] },
     { provide: RevisionRepository, useClass: SqlRevisionRepository },

@@ -235,10 +235,10 @@ export class SqlTeamRepository extends TeamRepository {
   }
 
   async teamIdsOf(organizationId: string, userId: string): Promise<string[]> {
-    const rows: { team_id: string }[] = await this.ds.query('SELECT team_id FROM team_members WHERE organization_id = $1 AND user_id = $2', [
-      organizationId,
-      userId,
-    ]);
+    const rows: { team_id: string }[] = await this.ds.query(
+      'SELECT team_id FROM team_members WHERE organization_id = $1 AND user_id = $2',
+      [organizationId, userId],
+    );
     return rows.map((r) => r.team_id);
   }
 

@@ -12,11 +12,11 @@ import {
   UnitOfWork,
   untilWritten,
 } from '@app/shared-kernel';
-import { contentRole } from '../domain/access';
 import { applyCollectionPatch, Collection, COLLECTION_TITLE_MAX, CollectionPatch, CollectionRepository } from '../domain/collection';
 import { placeAmong, positionAtEnd } from '../domain/position';
 import { SpaceRepository } from '../domain/space';
-import { ContentAccess, requireRole } from './content-access';
+import { effectiveRole } from '../domain/permissions';
+import { collectionChain, ContentAccess, requireRole } from './content-access';
 import { ContentService } from './content.service';
 import { MoveInput, requireMoveInput } from './spaces.service';
 
@@ -45,13 +45,14 @@ export class CollectionsService {
 
   async list(actor: Actor, organizationId: string, nested: boolean, page: PageRequest): Promise<Page<CollectionView>> {
     const member = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
-    const [result, tree] = await Promise.all([this.collections.list(organizationId, !nested, page), this.collections.tree(organizationId)]);
+    const [result, tree, grants] = await Promise.all([
+      this.collections.list(organizationId, !nested, page),
+      this.collections.tree(organizationId),
+      this.access.grantsOf(organizationId, actor.userId),
+    ]);
     return {
       ...result,
-      items: result.items.map((collection) => ({
-        collection,
-        role: contentRole(member, [collection.defaultLevel, ...tree.levelsFrom(collection.parentId)])!,
-      })),
+      items: result.items.map((collection) => ({ collection, role: effectiveRole(member, collectionChain(collection, tree), grants)! })),
     };
   }
 

@@ -12,8 +12,6 @@ import {
   UnitOfWork,
   untilWritten,
 } from '@app/shared-kernel';
-import { DefaultLevel } from '../domain/access';
-import { contentRole } from '../domain/access';
 import { CollectionRepository, CollectionTree } from '../domain/collection';
 import { ContentPosition, placeAmong, positionAfter, positionAtEnd } from '../domain/position';
 import {
@@ -31,7 +29,8 @@ import {
   SPACE_TITLE_MAX,
   ZERO_COUNTERS,
 } from '../domain/space';
-import { ContentAccess, requireRole } from './content-access';
+import { ContentAccess, requireRole, spaceChain } from './content-access';
+import { effectiveRole } from '../domain/permissions';
 import { ContentService } from './content.service';
 import { SpaceLifecycle } from './space-lifecycle';
 import { TemplateParams, templateChanges } from '../domain/content/templates';
@@ -87,22 +86,28 @@ export class SpacesService {
   /** These live spaces of the organization with the caller's role on each (those gone are left out). */
   async viewsOf(actor: Actor, organizationId: string, ids: string[]): Promise<Map<string, SpaceView>> {
     const member = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
-    const [spaces, tree] = await Promise.all([
+    const [spaces, tree, grants] = await Promise.all([
       this.spaces.findLive(organizationId, [...new Set(ids)]),
       this.collections.tree(organizationId),
+      this.access.grantsOf(organizationId, actor.userId),
     ]);
-    return new Map(spaces.map((space) => [space.id, { space, role: roleIn(member, space, tree) }]));
+    return new Map(spaces.map((space) => [space.id, { space, role: roleIn(member, grants, space, tree) }]));
   }
 
   async listInOrganization(actor: Actor, organizationId: string, page: PageRequest): Promise<Page<SpaceView>> {
     const member = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
-    const [result, tree] = await Promise.all([this.spaces.listByOrganization(organizationId, page), this.collections.tree(organizationId)]);
-    return { ...result, items: result.items.map((space) => ({ space, role: roleIn(member, space, tree) })) };
+    const [result, tree, grants] = await Promise.all([
+      this.spaces.listByOrganization(organizationId, page),
+      this.collections.tree(organizationId),
+      this.access.grantsOf(organizationId, actor.userId),
+    ]);
+    return { ...result, items: result.items.map((space) => ({ space, role: roleIn(member, grants, space, tree) })) };
   }
 
   /**
    * GET /orgs/{id}/members/{userId}/spaces: the spaces a member can access, with their role on each
-   * (listSpacesForOrganizationMember). Every member can read every space today, so all live spaces are listed.
+   * (listSpacesForOrganizationMember). Every member can read every space (grants only widen), so all live
+   * spaces are listed, with the member's effective role on each.
    */
   async listForMember(
     actor: Actor,
@@ -113,13 +118,19 @@ export class SpacesService {
   ): Promise<Page<SpaceView & { permission: Role }>> {
     const caller = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
     const target = await this.access.userRole(organizationId, userId, 'Member', userId);
-    const [result, tree] = await Promise.all([
+    const [result, tree, callerGrants, targetGrants] = await Promise.all([
       order === 'asc' ? this.spaces.listByOrganization(organizationId, page) : this.spaces.listByOrganizationDesc(organizationId, page),
       this.collections.tree(organizationId),
+      this.access.grantsOf(organizationId, actor.userId),
+      this.access.grantsOf(organizationId, userId),
     ]);
     return {
       ...result,
-      items: result.items.map((space) => ({ space, role: roleIn(caller, space, tree), permission: roleIn(target, space, tree) })),
+      items: result.items.map((space) => ({
+        space,
+        role: roleIn(caller, callerGrants, space, tree),
+        permission: roleIn(target, targetGrants, space, tree),
+      })),
     };
   }
 
@@ -127,11 +138,12 @@ export class SpacesService {
     const collection = await this.collections.findById(collectionId);
     if (!collection) throw new NotFoundError('Collection', collectionId);
     const member = await this.access.memberRole(collection.organizationId, actor, 'Collection', collectionId);
-    const [result, tree] = await Promise.all([
+    const [result, tree, grants] = await Promise.all([
       this.spaces.listByParent(collection.organizationId, collectionId, page),
       this.collections.tree(collection.organizationId),
+      this.access.grantsOf(collection.organizationId, actor.userId),
     ]);
-    return { ...result, items: result.items.map((space) => ({ space, role: roleIn(member, space, tree) })) };
+    return { ...result, items: result.items.map((space) => ({ space, role: roleIn(member, grants, space, tree) })) };
   }
 
   async create(actor: Actor, organizationId: string, input: CreateSpaceInput): Promise<SpaceView> {
@@ -379,9 +391,8 @@ export class SpacesService {
   }
 }
 
-function roleIn(member: Role, space: Space, tree: CollectionTree): Role {
-  const levels: DefaultLevel[] = [space.defaultLevel, ...tree.levelsFrom(space.parentId)];
-  return contentRole(member, levels)!;
+function roleIn(member: Role, grants: ReadonlyMap<string, Role>, space: Space, tree: CollectionTree): Role {
+  return effectiveRole(member, spaceChain(space, tree), grants)!;
 }
 
 /** The official body has minProperties 1: a move names a parent, a position, or both. */

@@ -73,6 +73,21 @@ export class CollectionTree {
     return levels;
   }
 
+  /** The collections from `collectionId` up to the root with their default levels (cycle-safe). */
+  chainFrom(collectionId: string | null): { id: string; level: DefaultLevel }[] {
+    const chain: { id: string; level: DefaultLevel }[] = [];
+    const seen = new Set<string>();
+    let id = collectionId;
+    while (id !== null && !seen.has(id)) {
+      seen.add(id);
+      const node = this.byId.get(id);
+      if (!node) break;
+      chain.push({ id, level: node.defaultLevel });
+      id = node.parentId;
+    }
+    return chain;
+  }
+
   /** `id` and every collection below it. */
   subtree(id: string): string[] {
     const children = new Map<string, string[]>();

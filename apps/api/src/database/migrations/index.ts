@@ -15,6 +15,7 @@ import { OpenApiSpecs1765238400000 } from './1765238400000-openapi-specs';
 import { Conversations1765324800000 } from './1765324800000-conversations';
 import { ChangeRequestClusters1765411200000 } from './1765411200000-change-request-clusters';
 import { Translations1765497600000 } from './1765497600000-translations';
+import { ContentPermissions1765584000000 } from './1765584000000-content-permissions';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   Conversations1765324800000,
   ChangeRequestClusters1765411200000,
   Translations1765497600000,
+  ContentPermissions1765584000000,
 ];

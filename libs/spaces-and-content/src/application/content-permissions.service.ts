@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import { IdentityService, OrganizationAccess, TeamsService, TeamView, User } from '@app/organizations-and-teams';
+import { Actor, Clock, InvalidInputError, NotFoundError, Page, PageRequest, Role, UnitOfWork } from '@app/shared-kernel';
+import { CollectionRepository } from '../domain/collection';
+import { ContentKind, ContentPermission, ContentPermissionRepository, Principal } from '../domain/permissions';
+import { SpaceRepository } from '../domain/space';
+import { ContentAccess, requireRole } from './content-access';
+
+/** Users and teams one invitation may name. */
+export const INVITE_MAX = 100;
+
+export interface InviteInput {
+  /** null: a guest (Quire has no guests: 400). */
+  role: Role | null;
+  users?: string[];
+  teams?: string[];
+}
+
+export interface ContentRef {
+  kind: ContentKind;
+  id: string;
+}
+
+interface Loaded {
+  organizationId: string;
+  role: Role;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/**
+ * Who is granted what on a space or a collection (official inviteToSpace, list/update/remove user and team
+ * permissions, and the same under collections). Members see the grants; the item's admins (effective role
+ * admin: organization admins, or members granted admin on it or a parent) change them. Only members and
+ * teams of the item's organization can be granted anything (404 otherwise, as the official document says).
+ */
+@Injectable()
+export class ContentPermissionsService {
+  constructor(
+    private readonly permissions: ContentPermissionRepository,
+    private readonly spaces: SpaceRepository,
+    private readonly collections: CollectionRepository,
+    private readonly access: ContentAccess,
+    private readonly organizations: OrganizationAccess,
+    private readonly identity: IdentityService,
+    private readonly teams: TeamsService,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  /** The item, with the caller's effective role on it; 404 for non-members and unknown or deleted items. */
+  private async load(actor: Actor, content: ContentRef): Promise<Loaded> {
+    if (content.kind === 'space') {
+      const space = await this.spaces.findById(content.id);
+      if (!space || space.deletedAt) throw new NotFoundError('Space', content.id);
+      return { organizationId: space.organizationId, role: await this.access.spaceRole(space, actor) };
+    }
+    const collection = await this.collections.findById(content.id);
+    if (!collection) throw new NotFoundError('Collection', content.id);
+    return { organizationId: collection.organizationId, role: await this.access.collectionRole(collection, actor) };
+  }
+
+  private async manage(actor: Actor, content: ContentRef): Promise<Loaded> {
+    const loaded = await this.load(actor, content);
+    requireRole(loaded.role, 'admin', `Changing who can access this ${content.kind}`);
+    return loaded;
+  }
+
+  async invite(actor: Actor, content: ContentRef, input: InviteInput): Promise<void> {
+    const { organizationId } = await this.manage(actor, content);
+    const role = requireGrantRole(input.role);
+    const users = [...new Set(input.users ?? [])];
+    const teams = [...new Set(input.teams ?? [])];
+    if (users.length + teams.length === 0) throw new InvalidInputError('Name at least one of `users` or `teams`');
+    if (users.length + teams.length > INVITE_MAX) throw new InvalidInputError(`At most ${INVITE_MAX} users and teams per invitation`);
+    const userIds = await this.memberIds(organizationId, users);
+    const found = new Set((await this.teams.viewsOf(organizationId, teams)).map((v) => v.team.id));
+    const missing = teams.find((t) => !found.has(t));
+    if (missing !== undefined) throw new NotFoundError('Team', missing);
+    const grantedAt = this.clock.now();
+    const grants: ContentPermission[] = [
+      ...userIds.map((id) => ({ organizationId, content, principal: { kind: 'user' as const, id }, role, grantedAt })),
+      ...teams.map((id) => ({ organizationId, content, principal: { kind: 'team' as const, id }, role, grantedAt })),
+    ];
+    await this.uow.run(() => this.permissions.grant(grants));
+    await this.access.grantsChanged(organizationId);
+  }
+
+  /** Users by id or email; each must be a member of the organization (404 naming the first that is not). */
+  private async memberIds(organizationId: string, refs: string[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (const ref of refs) {
+      const id = EMAIL.test(ref) ? (await this.identity.findUserByEmail(ref))?.id : ref;
+      if (!id || (await this.organizations.roleOfUser(organizationId, id)) === null) throw new NotFoundError('User', ref);
+      ids.push(id);
+    }
+    return [...new Set(ids)];
+  }
+
+  async listUsers(actor: Actor, content: ContentRef, page: PageRequest): Promise<Page<{ permission: Role; user: User }>> {
+    await this.load(actor, content);
+    const result = await this.permissions.list(content.id, 'user', page);
+    const users = await this.identity.usersByIds(result.items.map((p) => p.principal.id));
+    return {
+      ...result,
+      items: result.items.flatMap((p) => {
+        const user = users.get(p.principal.id);
+        return user ? [{ permission: p.role, user }] : [];
+      }),
+    };
+  }
+
+  /** `teamAdmin`: the caller administers teams (an organization admin), for each team's `permissions`. */
+  async listTeams(
+    actor: Actor,
+    content: ContentRef,
+    page: PageRequest,
+  ): Promise<Page<{ permission: Role; team: TeamView }> & { teamAdmin: boolean }> {
+    const { organizationId } = await this.load(actor, content);
+    const teamAdmin = (await this.organizations.roleOf(organizationId, actor)) === 'admin';
+    const result = await this.permissions.list(content.id, 'team', page);
+    const teams = new Map(
+      (
+        await this.teams.viewsOf(
+          organizationId,
+          result.items.map((p) => p.principal.id),
+        )
+      ).map((v) => [v.team.id, v]),
+    );
+    return {
+      ...result,
+      teamAdmin,
+      items: result.items.flatMap((p) => {
+        const team = teams.get(p.principal.id);
+        return team ? [{ permission: p.role, team }] : [];
+      }),
+    };
+  }
+
+  async update(actor: Actor, content: ContentRef, principal: Principal, role: Role | null | undefined): Promise<void> {
+    const { organizationId } = await this.manage(actor, content);
+    const next = requireGrantRole(role);
+    if (!(await this.permissions.update(content.id, principal, next)))
+      throw new NotFoundError(principal.kind === 'user' ? 'User' : 'Team', principal.id);
+    await this.access.grantsChanged(organizationId);
+  }
+
+  /** 'absent' (204) for non-members, unknown items and principals without a grant there. */
+  async remove(actor: Actor, content: ContentRef, principal: Principal): Promise<'deleted' | 'absent'> {
+    let loaded: Loaded;
+    try {
+      loaded = await this.load(actor, content);
+    } catch (e) {
+      if (e instanceof NotFoundError) return 'absent';
+      throw e;
+    }
+    requireRole(loaded.role, 'admin', `Changing who can access this ${content.kind}`);
+    if (!(await this.permissions.revoke(content.id, principal))) return 'absent';
+    await this.access.grantsChanged(loaded.organizationId);
+    return 'deleted';
+  }
+
+  /** Every grant on the space goes (it left the organization: its grants named that organization's people). */
+  revokeAll(spaceId: string): Promise<void> {
+    return this.permissions.revokeAll(spaceId);
+  }
+}
+
+function requireGrantRole(role: Role | null | undefined): Role {
+  if (role === undefined) throw new InvalidInputError('role is required');
+  if (role === null) throw new InvalidInputError('role: Quire has no guests; grant one of admin, create, review, edit, comment, read');
+  return role;
+}

@@ -1,0 +1,50 @@
+import { Page, PageRequest, Role, strongestRole } from '@app/shared-kernel';
+import type { DefaultLevel } from './access';
+
+export type ContentKind = 'space' | 'collection';
+export type Principal = { kind: 'user'; id: string } | { kind: 'team'; id: string };
+
+/** A role granted on a space or a collection to a member or a team of its organization. */
+export interface ContentPermission {
+  organizationId: string;
+  content: { kind: ContentKind; id: string };
+  principal: Principal;
+  role: Role;
+  grantedAt: Date;
+}
+
+/** Port: the grants of an organization's content. */
+export abstract class ContentPermissionRepository {
+  /** Grants or changes the role of each principal on the content (one statement). */
+  abstract grant(permissions: ContentPermission[]): Promise<void>;
+  /** Changes the role of a principal already granted; false when it had no grant there. */
+  abstract update(contentId: string, principal: Principal, role: Role): Promise<boolean>;
+  abstract revoke(contentId: string, principal: Principal): Promise<boolean>;
+  /** The grants on one piece of content to this kind of principal, keyset-paged by principal id. */
+  abstract list(contentId: string, kind: Principal['kind'], page: PageRequest): Promise<Page<ContentPermission>>;
+  /** The strongest role per piece of content this user was granted, directly or through these teams. */
+  abstract grantsOf(organizationId: string, userId: string, teamIds: string[]): Promise<Map<string, Role>>;
+  /** Removes every grant on the content (it left the organization). */
+  abstract revokeAll(contentId: string): Promise<void>;
+}
+
+/** A piece of content and its parents up to the top level: their ids and default levels. */
+export type ContentChain = { id: string; level: DefaultLevel }[];
+
+/**
+ * The effective role of a member on a piece of content: the strongest of their organization role, the
+ * content's default level (the first level up the chain that is not `inherit`), and every role granted
+ * to them — directly or through a team — on the content or any parent collection. Grants and levels
+ * only widen: an organization admin is never narrowed. Non-members get null.
+ */
+export function effectiveRole(member: Role | null, chain: ContentChain, grants: ReadonlyMap<string, Role>): Role | null {
+  if (member === null) return null;
+  let role: Role = member;
+  const level = chain.find((c) => c.level !== 'inherit')?.level;
+  if (level && level !== 'inherit') role = strongestRole(role, level)!;
+  for (const c of chain) {
+    const granted = grants.get(c.id);
+    if (granted) role = strongestRole(role, granted)!;
+  }
+  return role;
+}

@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { Db, keysetPage } from '@app/persistence';
+import { mapPage, Page, PageRequest, Role, strongestRole } from '@app/shared-kernel';
+import { ContentPermission, ContentPermissionRepository, Principal } from '../domain/permissions';
+
+interface Row {
+  organization_id: string;
+  space_id: string | null;
+  collection_id: string | null;
+  user_id: string | null;
+  team_id: string | null;
+  role: Role;
+  granted_at: Date;
+}
+
+const toPermission = (r: Row): ContentPermission => ({
+  organizationId: r.organization_id,
+  content: r.space_id ? { kind: 'space', id: r.space_id } : { kind: 'collection', id: r.collection_id! },
+  principal: r.user_id ? { kind: 'user', id: r.user_id } : { kind: 'team', id: r.team_id! },
+  role: r.role,
+  grantedAt: r.granted_at,
+});
+
+const column = (p: Principal) => (p.kind === 'user' ? 'user_id' : 'team_id');
+
+@Injectable()
+export class SqlContentPermissionRepository extends ContentPermissionRepository {
+  constructor(private readonly db: Db) {
+    super();
+  }
+
+  async grant(permissions: ContentPermission[]): Promise<void> {
+    if (permissions.length === 0) return;
+    await this.db.query(
+      `INSERT INTO content_permissions (organization_id, space_id, collection_id, user_id, team_id, role, granted_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+       ON CONFLICT (content_id, principal_id) DO UPDATE SET role = EXCLUDED.role`,
+      [
+        permissions.map((p) => p.organizationId),
+        permissions.map((p) => (p.content.kind === 'space' ? p.content.id : null)),
+        permissions.map((p) => (p.content.kind === 'collection' ? p.content.id : null)),
+        permissions.map((p) => (p.principal.kind === 'user' ? p.principal.id : null)),
+        permissions.map((p) => (p.principal.kind === 'team' ? p.principal.id : null)),
+        permissions.map((p) => p.role),
+        permissions.map((p) => p.grantedAt),
+      ],
+    );
+  }
+
+  async update(contentId: string, principal: Principal, role: Role): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `WITH u AS (UPDATE content_permissions SET role = $3 WHERE content_id = $1 AND ${column(principal)} = $2 RETURNING 1) SELECT * FROM u`,
+      [contentId, principal.id, role],
+    );
+    return rows.length > 0;
+  }
+
+  async revoke(contentId: string, principal: Principal): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `WITH d AS (DELETE FROM content_permissions WHERE content_id = $1 AND ${column(principal)} = $2 RETURNING 1) SELECT * FROM d`,
+      [contentId, principal.id],
+    );
+    return rows.length > 0;
+  }
+
+  async list(contentId: string, kind: Principal['kind'], page: PageRequest): Promise<Page<ContentPermission>> {
+    const result = await keysetPage<Row & { principal_id: string }>(
+      this.db,
+      `SELECT * FROM content_permissions WHERE content_id = $1 AND ${kind === 'user' ? 'user_id' : 'team_id'} IS NOT NULL`,
+      [contentId],
+      { columns: ['q.principal_id'], shape: ['text'], keyOf: (r) => [r.principal_id] },
+      page,
+    );
+    return mapPage(result, toPermission);
+  }
+
+  async grantsOf(organizationId: string, userId: string, teamIds: string[]): Promise<Map<string, Role>> {
+    const rows: { content_id: string; role: Role }[] = await this.db.query(
+      `SELECT content_id, role FROM content_permissions
+       WHERE organization_id = $1 AND (user_id = $2 OR team_id = ANY($3::text[]))`,
+      [organizationId, userId, teamIds],
+    );
+    const out = new Map<string, Role>();
+    for (const r of rows) out.set(r.content_id, strongestRole(out.get(r.content_id), r.role)!);
+    return out;
+  }
+
+  async revokeAll(contentId: string): Promise<void> {
+    await this.db.query('DELETE FROM content_permissions WHERE content_id = $1', [contentId]);
+  }
+}
