@@ -136,6 +136,33 @@ describe('permission matrix', () => {
     ).body.id as string;
     return made(`/v1/orgs/${orgId}/translations/${id}`, `/v1/orgs/${orgId}/translations/${id}`);
   };
+  /** A space or collection of the owner on which the read-role member was granted `comment`, and a team granted `read`. */
+  const granted = async (kind: 'spaces' | 'collections') => {
+    const id = kind === 'spaces' ? await space() : await collection();
+    const base = `/v1/${kind}/${id}/permissions`;
+    const teamId = (await t.http.put(`/v1/orgs/${orgId}/teams`).set(admin.auth).send({ title: 'G' }).expect(201)).body.id as string;
+    await t.http
+      .post(base)
+      .set(admin.auth)
+      .send({ role: 'comment', users: [users.read.id] })
+      .expect(204);
+    await t.http
+      .post(base)
+      .set(admin.auth)
+      .send({ role: 'read', teams: [teamId] })
+      .expect(204);
+    return { base, team: teamId };
+  };
+  const grantedUser = async (kind: 'spaces' | 'collections') => {
+    const g = await granted(kind);
+    made(`${g.base}/users`, users.read.id, (body) => JSON.stringify(body).includes(`"${users.read.id}"`));
+    return `${g.base}/users/${users.read.id}`;
+  };
+  const grantedTeam = async (kind: 'spaces' | 'collections') => {
+    const g = await granted(kind);
+    made(`${g.base}/teams`, g.team, (body) => JSON.stringify(body).includes(`"${g.team}"`));
+    return `${g.base}/teams/${g.team}`;
+  };
   /** The site's structure still holds this id (for DELETE rows on structure items). */
   const inStructure = (base: string, itemId: string) =>
     made(`${base}/structure`, itemId, (body) => JSON.stringify(body).includes(`"${itemId}"`));
@@ -458,6 +485,108 @@ describe('permission matrix', () => {
           .put(`/v1/orgs/${orgId}/agent-instructions`)
           .set(as(w))
           .send({ instructions: { object: 'document', nodes: [] } }),
+    ],
+    [
+      'POST /spaces/{id}/permissions',
+      'admin',
+      204,
+      async (w) =>
+        t.http
+          .post(`${(await granted('spaces')).base}`)
+          .set(as(w))
+          .send({ role: 'edit', users: [users.edit.id] }),
+    ],
+    ['GET /spaces/{id}/permissions/users', 'read', 200, async (w) => t.http.get(`${(await granted('spaces')).base}/users`).set(as(w))],
+    ['GET /spaces/{id}/permissions/teams', 'read', 200, async (w) => t.http.get(`${(await granted('spaces')).base}/teams`).set(as(w))],
+    [
+      'PATCH /spaces/{id}/permissions/users/{userId}',
+      'admin',
+      204,
+      async (w) =>
+        t.http
+          .patch(await grantedUser('spaces'))
+          .set(as(w))
+          .send({ role: 'edit' }),
+    ],
+    [
+      'PATCH /spaces/{id}/permissions/teams/{teamId}',
+      'admin',
+      204,
+      async (w) =>
+        t.http
+          .patch(await grantedTeam('spaces'))
+          .set(as(w))
+          .send({ role: 'edit' }),
+    ],
+    [
+      'DELETE /spaces/{id}/permissions/users/{userId}',
+      'admin',
+      205,
+      async (w) => t.http.delete(await grantedUser('spaces')).set(as(w)),
+      'delete',
+    ],
+    [
+      'DELETE /spaces/{id}/permissions/teams/{teamId}',
+      'admin',
+      205,
+      async (w) => t.http.delete(await grantedTeam('spaces')).set(as(w)),
+      'delete',
+    ],
+    [
+      'POST /collections/{id}/permissions',
+      'admin',
+      204,
+      async (w) =>
+        t.http
+          .post(`${(await granted('collections')).base}`)
+          .set(as(w))
+          .send({ role: 'edit', users: [users.edit.id] }),
+    ],
+    [
+      'GET /collections/{id}/permissions/users',
+      'read',
+      200,
+      async (w) => t.http.get(`${(await granted('collections')).base}/users`).set(as(w)),
+    ],
+    [
+      'GET /collections/{id}/permissions/teams',
+      'read',
+      200,
+      async (w) => t.http.get(`${(await granted('collections')).base}/teams`).set(as(w)),
+    ],
+    [
+      'PATCH /collections/{id}/permissions/users/{userId}',
+      'admin',
+      204,
+      async (w) =>
+        t.http
+          .patch(await grantedUser('collections'))
+          .set(as(w))
+          .send({ role: 'edit' }),
+    ],
+    [
+      'PATCH /collections/{id}/permissions/teams/{teamId}',
+      'admin',
+      204,
+      async (w) =>
+        t.http
+          .patch(await grantedTeam('collections'))
+          .set(as(w))
+          .send({ role: 'edit' }),
+    ],
+    [
+      'DELETE /collections/{id}/permissions/users/{userId}',
+      'admin',
+      205,
+      async (w) => t.http.delete(await grantedUser('collections')).set(as(w)),
+      'delete',
+    ],
+    [
+      'DELETE /collections/{id}/permissions/teams/{teamId}',
+      'admin',
+      205,
+      async (w) => t.http.delete(await grantedTeam('collections')).set(as(w)),
+      'delete',
     ],
     ['GET /orgs/{id}/translations', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/translations`).set(as(w))],
     ['GET /orgs/{id}/translations/{id}', 'read', 200, async (w) => t.http.get(await translation()).set(as(w))],

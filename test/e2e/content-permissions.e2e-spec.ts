@@ -1,0 +1,187 @@
+import { createTestApp, TestApp, TestUser } from '../support/app';
+import { expectError } from '../support/expect';
+import { officialValidator } from '../support/official-schemas';
+
+/**
+ * Sharing spaces and collections with members and teams: grants widen the organization role (never
+ * narrow it), reach a space through its parent collections and through teams, and go away at once.
+ */
+describe('content permissions: spaces and collections shared with members and teams', () => {
+  let t: TestApp;
+  let owner: TestUser;
+  let alice: TestUser;
+  let bob: TestUser;
+  let carol: TestUser;
+  let outsider: TestUser;
+  let orgId: string;
+  let otherOrgId: string;
+  const schemas = officialValidator();
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await t.user('owner');
+    alice = await t.user('alice');
+    bob = await t.user('bob');
+    carol = await t.user('carol');
+    outsider = await t.user('outsider');
+    orgId = await t.organization(owner);
+    for (const u of [alice, bob, carol]) await t.member(orgId, u, 'read');
+    otherOrgId = await t.organization(outsider, 'Elsewhere');
+  });
+  afterAll(async () => t.close());
+
+  /** A collection `outer` holding a collection `inner` holding a space. */
+  const tree = async () => {
+    const outer = (await t.http.post(`/v1/orgs/${orgId}/collections`).set(owner.auth).send({ title: 'Outer' }).expect(201)).body.id;
+    const inner = (await t.http.post(`/v1/orgs/${orgId}/collections`).set(owner.auth).send({ title: 'Inner', parent: outer }).expect(201))
+      .body.id;
+    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(owner.auth).send({ title: 'Docs', parent: inner }).expect(201)).body
+      .id;
+    return { outer: outer as string, inner: inner as string, space: space as string };
+  };
+  const team = async (title: string, members: TestUser[], org = orgId, who = owner) =>
+    (
+      await t.http
+        .put(`/v1/orgs/${org}/teams`)
+        .set(who.auth)
+        .send({ title, members: members.map((m) => m.id) })
+        .expect(201)
+    ).body.id as string;
+  const spacePermissions = async (space: string, who: TestUser) =>
+    (await t.http.get(`/v1/spaces/${space}`).set(who.auth).expect(200)).body.permissions as Record<string, boolean>;
+  const invite = (path: string, body: object, who = owner) => t.http.post(`${path}/permissions`).set(who.auth).send(body);
+
+  it('a role granted to a member on a space widens what they may do there, and only there', async () => {
+    const { space } = await tree();
+    const other = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(owner.auth).send({ title: 'Other' }).expect(201)).body.id;
+    expect((await spacePermissions(space, alice)).edit).toBe(false);
+    await invite(`/v1/spaces/${space}`, { role: 'edit', users: [alice.id] }).expect(204);
+    expect(await spacePermissions(space, alice)).toMatchObject({ view: true, edit: true, merge: true, admin: false });
+    expect((await spacePermissions(other, alice)).edit).toBe(false);
+    // The grant lets alice edit: a change request of hers is accepted.
+    await t.http.post(`/v1/spaces/${space}/change-requests`).set(alice.auth).send({}).expect(201);
+    expectError(await t.http.post(`/v1/spaces/${other}/change-requests`).set(alice.auth).send({}), 403);
+
+    const users = (await t.http.get(`/v1/spaces/${space}/permissions/users`).set(bob.auth).expect(200)).body;
+    expect(users.items).toHaveLength(1);
+    expect(users.items[0]).toMatchObject({ permission: 'edit', user: { id: alice.id } });
+    expect(schemas.check('UserContentPermission', users.items[0])).toBe('');
+
+    // An admin of the space (by grant) manages its permissions; a mere editor may not.
+    expectError(await invite(`/v1/spaces/${space}`, { role: 'read', users: [bob.id] }, alice), 403);
+    await t.http.patch(`/v1/spaces/${space}/permissions/users/${alice.id}`).set(owner.auth).send({ role: 'admin' }).expect(204);
+    await invite(`/v1/spaces/${space}`, { role: 'comment', users: [bob.email] }, alice).expect(204);
+    expect((await spacePermissions(space, bob)).comment).toBe(true);
+
+    await t.http.delete(`/v1/spaces/${space}/permissions/users/${alice.id}`).set(owner.auth).expect(205);
+    await t.http.delete(`/v1/spaces/${space}/permissions/users/${alice.id}`).set(owner.auth).expect(204);
+    expect((await spacePermissions(space, alice)).edit).toBe(false);
+    expectError(
+      await t.http.patch(`/v1/spaces/${space}/permissions/users/${alice.id}`).set(owner.auth).send({ role: 'edit' }),
+      404,
+      /User/,
+    );
+  });
+
+  it('a team granted a role on a parent collection reaches every space below it; leaving the team takes it away at once', async () => {
+    const { outer, inner, space } = await tree();
+    const writers = await team('Writers', [bob]);
+    await invite(`/v1/collections/${outer}`, { role: 'edit', teams: [writers] }).expect(204);
+    expect((await spacePermissions(space, bob)).edit).toBe(true);
+    expect((await spacePermissions(space, carol)).edit).toBe(false);
+    const inInner = (await t.http.get(`/v1/collections/${inner}/spaces`).set(bob.auth).expect(200)).body.items[0];
+    expect(inInner.permissions.edit).toBe(true);
+
+    const teams = (await t.http.get(`/v1/collections/${outer}/permissions/teams`).set(carol.auth).expect(200)).body;
+    expect(teams.items).toHaveLength(1);
+    expect(teams.items[0]).toMatchObject({ permission: 'edit', team: { id: writers } });
+
+    // The member's spaces list shows the effective role too.
+    const bobs = (await t.http.get(`/v1/orgs/${orgId}/members/${bob.id}/spaces?limit=1000`).set(owner.auth).expect(200)).body.items;
+    expect(bobs.find((x: { space: { id: string } }) => x.space.id === space).permission).toBe('edit');
+
+    await t.http.put(`/v1/orgs/${orgId}/teams/${writers}/members/${carol.id}`).set(owner.auth).send({}).expect(204);
+    expect((await spacePermissions(space, carol)).edit).toBe(true);
+    await t.http.delete(`/v1/orgs/${orgId}/teams/${writers}/members/${bob.id}`).set(owner.auth).expect(205);
+    expect((await spacePermissions(space, bob)).edit).toBe(false);
+
+    await t.http.patch(`/v1/collections/${outer}/permissions/teams/${writers}`).set(owner.auth).send({ role: 'create' }).expect(204);
+    // `create` on a collection lets carol create spaces in it (and in the collections below).
+    await t.http.post(`/v1/orgs/${orgId}/spaces`).set(carol.auth).send({ title: 'Carol’s', parent: inner }).expect(201);
+    expectError(await t.http.post(`/v1/orgs/${orgId}/spaces`).set(carol.auth).send({ title: 'Top' }), 403);
+
+    // Deleting the team removes its grants.
+    await t.http.delete(`/v1/orgs/${orgId}/teams/${writers}`).set(owner.auth).expect(205);
+    expect((await spacePermissions(space, carol)).edit).toBe(false);
+    expect((await t.http.get(`/v1/collections/${outer}/permissions/teams`).set(owner.auth).expect(200)).body.items).toEqual([]);
+  });
+
+  it('grants never narrow: an admin granted read stays admin; the strongest of several grants wins', async () => {
+    const { outer, space } = await tree();
+    await invite(`/v1/spaces/${space}`, { role: 'read', users: [owner.id] }).expect(204);
+    expect((await spacePermissions(space, owner)).admin).toBe(true);
+    const reviewers = await team('Reviewers', [carol]);
+    await invite(`/v1/spaces/${space}`, { role: 'comment', users: [carol.id] }).expect(204);
+    await invite(`/v1/collections/${outer}`, { role: 'review', teams: [reviewers] }).expect(204);
+    // `review` ranks above `edit` and `comment` (admin > create > review > edit > comment > read).
+    expect(await spacePermissions(space, carol)).toMatchObject({ review: true, comment: true, edit: true, admin: false });
+  });
+
+  it('removing a member from the organization takes their access and their grants away', async () => {
+    const { space } = await tree();
+    const dave = await t.user('dave');
+    await t.member(orgId, dave, 'read');
+    await invite(`/v1/spaces/${space}`, { role: 'edit', users: [dave.id] }).expect(204);
+    expect((await spacePermissions(space, dave)).edit).toBe(true);
+    await t.http.delete(`/v1/orgs/${orgId}/members/${dave.id}`).set(owner.auth).expect(205);
+    expectError(await t.http.get(`/v1/spaces/${space}`).set(dave.auth), 404);
+    const users = (await t.http.get(`/v1/spaces/${space}/permissions/users`).set(owner.auth).expect(200)).body.items;
+    expect(users.map((u: { user: { id: string } }) => u.user.id)).not.toContain(dave.id);
+  });
+
+  it('tenant isolation: people and teams of another organization cannot be granted anything; outsiders see nothing', async () => {
+    const { space, outer } = await tree();
+    const theirs = await team('Theirs', [], otherOrgId, outsider);
+    expectError(await invite(`/v1/spaces/${space}`, { role: 'edit', users: [outsider.id] }), 404, /User/);
+    expectError(await invite(`/v1/spaces/${space}`, { role: 'edit', users: [outsider.email] }), 404, /User/);
+    expectError(await invite(`/v1/collections/${outer}`, { role: 'edit', teams: [theirs] }), 404, /Team/);
+    expectError(await invite(`/v1/spaces/${space}`, { role: 'edit', users: ['nobody'] }), 404, /User/);
+    // Nothing was written by a refused invitation (all or nothing).
+    expectError(await invite(`/v1/spaces/${space}`, { role: 'edit', users: [alice.id, outsider.id] }), 404);
+    expect((await t.http.get(`/v1/spaces/${space}/permissions/users`).set(owner.auth).expect(200)).body.items).toEqual([]);
+    expectError(await t.http.get(`/v1/spaces/${space}/permissions/users`).set(outsider.auth), 404);
+    expectError(await t.http.get(`/v1/collections/${outer}/permissions/teams`).set(outsider.auth), 404);
+    expectError(await invite(`/v1/spaces/${space}`, { role: 'admin', users: [outsider.id] }, outsider), 404);
+    await t.http.delete(`/v1/spaces/${space}/permissions/users/${alice.id}`).set(outsider.auth).expect(204);
+  });
+
+  it('hostile input answers 400, never 500', async () => {
+    const { space } = await tree();
+    const bad: [object, RegExp][] = [
+      [{ role: 'owner', users: [alice.id] }, /role/],
+      [{ role: null, users: [alice.id] }, /guests/],
+      [{ users: [alice.id] }, /role/],
+      [{ role: 'edit' }, /users.*teams/],
+      [{ role: 'edit', users: [] }, /users/],
+      [{ role: 'edit', users: 'alice' }, /users/],
+      [{ role: 'edit', users: [null] }, /users/],
+      [{ role: 'edit', users: [0x10] }, /users/],
+      [{ role: 'edit', teams: [''] }, /teams/],
+      [{ role: 'edit', users: Array.from({ length: 101 }, (_, i) => `u${i}`) }, /users/],
+      [{ role: ['edit'], users: [alice.id] }, /role/],
+    ];
+    for (const [body, message] of bad) expectError(await invite(`/v1/spaces/${space}`, body), 400, message);
+    expectError(
+      await t.http.patch(`/v1/spaces/${space}/permissions/users/${alice.id}`).set(owner.auth).send({ role: 'boss' }),
+      400,
+      /role/,
+    );
+    expectError(
+      await t.http.patch(`/v1/spaces/${space}/permissions/users/${alice.id}`).set(owner.auth).send({ role: null }),
+      400,
+      /guests/,
+    );
+    expectError(await t.http.get(`/v1/spaces/${space}/permissions/users?page=forged`).set(owner.auth), 400, /page/);
+    expectError(await t.http.get(`/v1/spaces/${space}/permissions/teams?limit=0x10`).set(owner.auth), 400, /limit/);
+  });
+});
