@@ -116,6 +116,31 @@ describe('content permissions: spaces and collections shared with members and te
     expect((await t.http.get(`/v1/collections/${outer}/permissions/teams`).set(owner.auth).expect(200)).body.items).toEqual([]);
   });
 
+  it('the aggregate lists everyone with their effective role, filterable by role', async () => {
+    const org = await t.organization(owner, 'Aggregate');
+    const [x, y, z] = [await t.user('x'), await t.user('y'), await t.user('z')];
+    for (const u of [x, y, z]) await t.member(org, u, 'read');
+    const folder = (await t.http.post(`/v1/orgs/${org}/collections`).set(owner.auth).send({ title: 'F' }).expect(201)).body.id;
+    const space = (await t.http.post(`/v1/orgs/${org}/spaces`).set(owner.auth).send({ title: 'S', parent: folder }).expect(201)).body.id;
+    const crew = await team('Crew', [y], org);
+    await invite(`/v1/spaces/${space}`, { role: 'edit', users: [x.id] }).expect(204);
+    await invite(`/v1/collections/${folder}`, { role: 'review', teams: [crew] }).expect(204);
+    const all = (await t.http.get(`/v1/spaces/${space}/permissions/aggregate?limit=2`).set(z.auth).expect(200)).body;
+    expect(all.count).toBe(4);
+    const rest = (await t.http.get(`/v1/spaces/${space}/permissions/aggregate?limit=2&page=${all.next.page}`).set(z.auth).expect(200)).body;
+    const roles = Object.fromEntries(
+      [...all.items, ...rest.items].map((i: { permission: string; user: { id: string } }) => [i.user.id, i.permission]),
+    );
+    expect(roles).toEqual({ [owner.id]: 'admin', [x.id]: 'edit', [y.id]: 'review', [z.id]: 'read' });
+    expect(schemas.check('UserContentPermission', all.items[0])).toBe('');
+    const editors = (await t.http.get(`/v1/spaces/${space}/permissions/aggregate?role=edit`).set(z.auth).expect(200)).body.items;
+    expect(editors.map((i: { user: { id: string } }) => i.user.id)).toEqual([x.id]);
+    const onFolder = (await t.http.get(`/v1/collections/${folder}/permissions/aggregate?role=review`).set(z.auth).expect(200)).body.items;
+    expect(onFolder.map((i: { user: { id: string } }) => i.user.id)).toEqual([y.id]);
+    expectError(await t.http.get(`/v1/spaces/${space}/permissions/aggregate?role=guest`).set(z.auth), 400, /role/);
+    expectError(await t.http.get(`/v1/spaces/${space}/permissions/aggregate`).set(outsider.auth), 404);
+  });
+
   it('grants never narrow: an admin granted read stays admin; the strongest of several grants wins', async () => {
     const { outer, space } = await tree();
     await invite(`/v1/spaces/${space}`, { role: 'read', users: [owner.id] }).expect(204);

@@ -79,6 +79,18 @@ export class OrganizationAccess {
     return this.teams.teamIdsOf(organizationId, userId);
   }
 
+  /** Every active member with their organization role, and the members of these teams (aggregate access lists). */
+  async accessFacts(
+    organizationId: string,
+    teamIds: string[],
+  ): Promise<{ members: { userId: string; role: Role }[]; teamMembers: { teamId: string; userId: string }[] }> {
+    const [members, teamMembers] = await Promise.all([
+      this.members.activeRoles(organizationId),
+      this.teams.membersOfTeams(organizationId, teamIds),
+    ]);
+    return { members, teamMembers };
+  }
+
   /** Content permissions or team memberships of the organization changed: every process drops cached grants. */
   grantsChanged(organizationId: string): Promise<void> {
     return this.changes.publish({ kind: 'grants', organizationId });

@@ -41,6 +41,8 @@ export abstract class MemberRepository {
   abstract find(organizationId: string, userId: string): Promise<Member | null>;
   /** The ids among `userIds` that are members of the organization. */
   abstract memberIds(organizationId: string, userIds: string[]): Promise<Set<string>>;
+  /** Every active (not disabled) member of the organization with their role. */
+  abstract activeRoles(organizationId: string): Promise<{ userId: string; role: Role }[]>;
   abstract upsert(member: Member): Promise<void>;
   /** Organizations with `sso: true` in which the user is a member but not an SSO member. */
   abstract organizationsRequiringSso(userId: string): Promise<string[]>;

@@ -61,6 +61,8 @@ export abstract class TeamRepository {
   abstract organizationsOwningTeams(userId: string): Promise<Set<string>>;
   /** Ids of the organization's teams that the user owns. */
   abstract ownedTeamIds(organizationId: string, userId: string): Promise<Set<string>>;
+  /** The members of these teams of the organization. */
+  abstract membersOfTeams(organizationId: string, teamIds: string[]): Promise<{ teamId: string; userId: string }[]>;
   /** The teams of the organization the user belongs to (any team role). */
   abstract teamIdsOf(organizationId: string, userId: string): Promise<string[]>;
   /** These teams of the organization (unknown ids left out). */

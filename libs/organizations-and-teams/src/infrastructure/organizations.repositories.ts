@@ -148,6 +148,10 @@ export class TypeOrmMemberRepository extends MemberRepository {
     const rows = await this.rows.find({ select: { userId: true }, where: { organizationId, userId: In(userIds) } });
     return new Set(rows.map((r) => r.userId));
   }
+  async activeRoles(organizationId: string): Promise<{ userId: string; role: Role }[]> {
+    const rows = await this.rows.find({ select: { userId: true, role: true }, where: { organizationId, disabled: false } });
+    return rows.map((r) => ({ userId: r.userId, role: r.role as Role }));
+  }
   async upsert(member: Member): Promise<void> {
     await this.rows.upsert(member, ['organizationId', 'userId']);
   }

@@ -234,6 +234,15 @@ export class SqlTeamRepository extends TeamRepository {
     return new Set(rows.map((r) => r.team_id));
   }
 
+  async membersOfTeams(organizationId: string, teamIds: string[]): Promise<{ teamId: string; userId: string }[]> {
+    if (teamIds.length === 0) return [];
+    const rows: { team_id: string; user_id: string }[] = await this.ds.query(
+      'SELECT team_id, user_id FROM team_members WHERE organization_id = $1 AND team_id = ANY($2::text[])',
+      [organizationId, teamIds],
+    );
+    return rows.map((r) => ({ teamId: r.team_id, userId: r.user_id }));
+  }
+
   async teamIdsOf(organizationId: string, userId: string): Promise<string[]> {
     const rows: { team_id: string }[] = await this.ds.query(
       'SELECT team_id FROM team_members WHERE organization_id = $1 AND user_id = $2',

@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { IdentityService, OrganizationAccess, TeamsService, TeamView, User } from '@app/organizations-and-teams';
-import { Actor, Clock, InvalidInputError, NotFoundError, Page, PageRequest, Role, UnitOfWork } from '@app/shared-kernel';
+import { Actor, Clock, InvalidInputError, NotFoundError, Page, PageRequest, pageInMemory, Role, UnitOfWork } from '@app/shared-kernel';
 import { CollectionRepository } from '../domain/collection';
-import { ContentKind, ContentPermission, ContentPermissionRepository, Principal } from '../domain/permissions';
+import {
+  ContentChain,
+  ContentKind,
+  ContentPermission,
+  ContentPermissionRepository,
+  effectiveRoles,
+  Principal,
+} from '../domain/permissions';
 import { SpaceRepository } from '../domain/space';
-import { ContentAccess, requireRole } from './content-access';
+import { collectionChain, ContentAccess, requireRole, spaceChain } from './content-access';
 
 /** Users and teams one invitation may name. */
 export const INVITE_MAX = 100;
@@ -24,6 +31,7 @@ export interface ContentRef {
 interface Loaded {
   organizationId: string;
   role: Role;
+  chain: ContentChain;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -53,11 +61,21 @@ export class ContentPermissionsService {
     if (content.kind === 'space') {
       const space = await this.spaces.findById(content.id);
       if (!space || space.deletedAt) throw new NotFoundError('Space', content.id);
-      return { organizationId: space.organizationId, role: await this.access.spaceRole(space, actor) };
+      const tree = await this.collections.tree(space.organizationId);
+      return {
+        organizationId: space.organizationId,
+        role: await this.access.spaceRole(space, actor, tree),
+        chain: spaceChain(space, tree),
+      };
     }
     const collection = await this.collections.findById(content.id);
     if (!collection) throw new NotFoundError('Collection', content.id);
-    return { organizationId: collection.organizationId, role: await this.access.collectionRole(collection, actor) };
+    const tree = await this.collections.tree(collection.organizationId);
+    return {
+      organizationId: collection.organizationId,
+      role: await this.access.collectionRole(collection, actor, tree),
+      chain: collectionChain(collection, tree),
+    };
   }
 
   private async manage(actor: Actor, content: ContentRef): Promise<Loaded> {
@@ -158,6 +176,33 @@ export class ContentPermissionsService {
     if (!(await this.permissions.revoke(content.id, principal))) return 'absent';
     await this.access.grantsChanged(loaded.organizationId);
     return 'deleted';
+  }
+
+  /**
+   * Everyone who can access the item, with their effective role (official listPermissionsAggregateIn…):
+   * every active member of the organization (grants only widen), ordered by user id; `role` keeps those
+   * whose effective role is exactly it.
+   */
+  async aggregate(
+    actor: Actor,
+    content: ContentRef,
+    role: Role | undefined,
+    page: PageRequest,
+  ): Promise<Page<{ permission: Role; user: User }>> {
+    const { organizationId, chain } = await this.load(actor, content);
+    const grants = await this.permissions.onContent(chain.map((c) => c.id));
+    const teamIds = [...new Set(grants.flatMap((g) => (g.principal.kind === 'team' ? [g.principal.id] : [])))];
+    const { members, teamMembers } = await this.organizations.accessFacts(organizationId, teamIds);
+    const all = effectiveRoles(members, chain, grants, teamMembers).filter((m) => role === undefined || m.role === role);
+    const result = pageInMemory(all, (m) => m.userId, page);
+    const users = await this.identity.usersByIds(result.items.map((m) => m.userId));
+    return {
+      ...result,
+      items: result.items.flatMap((m) => {
+        const user = users.get(m.userId);
+        return user ? [{ permission: m.role, user }] : [];
+      }),
+    };
   }
 
   /** Every grant on the space goes (it left the organization: its grants named that organization's people). */

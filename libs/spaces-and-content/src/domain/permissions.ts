@@ -24,6 +24,8 @@ export abstract class ContentPermissionRepository {
   abstract list(contentId: string, kind: Principal['kind'], page: PageRequest): Promise<Page<ContentPermission>>;
   /** The strongest role per piece of content this user was granted, directly or through these teams. */
   abstract grantsOf(organizationId: string, userId: string, teamIds: string[]): Promise<Map<string, Role>>;
+  /** Every grant on these pieces of content (a chain). */
+  abstract onContent(contentIds: string[]): Promise<ContentPermission[]>;
   /** Removes every grant on the content (it left the organization). */
   abstract revokeAll(contentId: string): Promise<void>;
 }
@@ -47,4 +49,27 @@ export function effectiveRole(member: Role | null, chain: ContentChain, grants: 
     if (granted) role = strongestRole(role, granted)!;
   }
   return role;
+}
+
+/**
+ * Every member's effective role on content with this chain (aggregate lists): their organization role,
+ * the default level, and the grants on the chain to them or to a team they are in.
+ */
+export function effectiveRoles(
+  members: { userId: string; role: Role }[],
+  chain: ContentChain,
+  grants: ContentPermission[],
+  teamMembers: { teamId: string; userId: string }[],
+): { userId: string; role: Role }[] {
+  const teamsOf = new Map<string, string[]>();
+  for (const m of teamMembers) teamsOf.set(m.userId, [...(teamsOf.get(m.userId) ?? []), m.teamId]);
+  return members.map((m) => {
+    const mine = new Map<string, Role>();
+    const teams = new Set(teamsOf.get(m.userId) ?? []);
+    for (const g of grants) {
+      if ((g.principal.kind === 'user' && g.principal.id === m.userId) || (g.principal.kind === 'team' && teams.has(g.principal.id)))
+        mine.set(g.content.id, strongestRole(mine.get(g.content.id), g.role)!);
+    }
+    return { userId: m.userId, role: effectiveRole(m.role, chain, mine)! };
+  });
 }

@@ -50,6 +50,11 @@ export class UpdateContentPermissionDto {
   @ApiProperty({ enum: ROLES, nullable: true }) @ValidateIf((_o, v) => v !== null) @IsIn(ROLES) role: Role | null;
 }
 
+export class AggregateQueryDto extends ListQueryDto {
+  /** Only those whose effective role is this one */
+  @ApiPropertyOptional({ enum: ROLES }) @Optional() @IsIn(ROLES) role?: Role;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Responses
 
@@ -78,6 +83,11 @@ abstract class ContentPermissionsEndpoints {
     return listEnvelope(page, (p): UserContentPermissionDto => ({ permission: p.permission, user: toUserDto(p.user, links) }));
   }
 
+  protected async aggregated(actor: Actor, content: ContentRef, q: AggregateQueryDto, links: Links) {
+    const page = await this.permissions.aggregate(actor, content, q.role, q.toPageRequest());
+    return listEnvelope(page, (p): UserContentPermissionDto => ({ permission: p.permission, user: toUserDto(p.user, links) }));
+  }
+
   protected async teams(actor: Actor, content: ContentRef, q: ListQueryDto) {
     const page = await this.permissions.listTeams(actor, content, q.toPageRequest());
     return listEnvelope(page, (p): TeamContentPermissionDto => ({
@@ -101,6 +111,16 @@ export class SpacePermissionsController extends ContentPermissionsEndpoints {
   @ApiNoContentResponse({ description: 'OK' })
   post(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Body() body: InviteUsersAndTeamsDto): Promise<void> {
     return this.invite(actor, { kind: 'space', id: spaceId }, body);
+  }
+
+  @Get('aggregate')
+  @ApiOperation({
+    operationId: 'listPermissionsAggregateInSpace',
+    summary: 'Everyone who can access the space, with their effective role (organization role, default levels, grants)',
+  })
+  @ApiOkResponse({ type: ListOf(UserContentPermissionDto) })
+  aggregate(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Query() q: AggregateQueryDto, @RequestLinks() links: Links) {
+    return this.aggregated(actor, { kind: 'space', id: spaceId }, q, links);
   }
 
   @Get('users')
@@ -183,6 +203,21 @@ export class CollectionPermissionsController extends ContentPermissionsEndpoints
   @ApiNoContentResponse({ description: 'OK' })
   post(@CurrentActor() actor: Actor, @Param('collectionId') collectionId: string, @Body() body: InviteUsersAndTeamsDto): Promise<void> {
     return this.invite(actor, { kind: 'collection', id: collectionId }, body);
+  }
+
+  @Get('aggregate')
+  @ApiOperation({
+    operationId: 'listPermissionsAggregateInCollection',
+    summary: 'Everyone who can access the collection, with their effective role (organization role, default levels, grants)',
+  })
+  @ApiOkResponse({ type: ListOf(UserContentPermissionDto) })
+  aggregate(
+    @CurrentActor() actor: Actor,
+    @Param('collectionId') collectionId: string,
+    @Query() q: AggregateQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    return this.aggregated(actor, { kind: 'collection', id: collectionId }, q, links);
   }
 
   @Get('users')

@@ -85,6 +85,12 @@ export class SqlContentPermissionRepository extends ContentPermissionRepository 
     return out;
   }
 
+  async onContent(contentIds: string[]): Promise<ContentPermission[]> {
+    if (contentIds.length === 0) return [];
+    const rows: Row[] = await this.db.query('SELECT * FROM content_permissions WHERE content_id = ANY($1::text[])', [contentIds]);
+    return rows.map(toPermission);
+  }
+
   async revokeAll(contentId: string): Promise<void> {
     await this.db.query('DELETE FROM content_permissions WHERE content_id = $1', [contentId]);
   }
