@@ -497,6 +497,12 @@ describe('permission matrix', () => {
           .send({ role: 'edit', users: [users.edit.id] }),
     ],
     ['GET /spaces/{id}/permissions/users', 'read', 200, async (w) => t.http.get(`${(await granted('spaces')).base}/users`).set(as(w))],
+    [
+      'GET /spaces/{id}/permissions/aggregate',
+      'read',
+      200,
+      async (w) => t.http.get(`${(await granted('spaces')).base}/aggregate`).set(as(w)),
+    ],
     ['GET /spaces/{id}/permissions/teams', 'read', 200, async (w) => t.http.get(`${(await granted('spaces')).base}/teams`).set(as(w))],
     [
       'PATCH /spaces/{id}/permissions/users/{userId}',
@@ -547,6 +553,12 @@ describe('permission matrix', () => {
       'read',
       200,
       async (w) => t.http.get(`${(await granted('collections')).base}/users`).set(as(w)),
+    ],
+    [
+      'GET /collections/{id}/permissions/aggregate',
+      'read',
+      200,
+      async (w) => t.http.get(`${(await granted('collections')).base}/aggregate`).set(as(w)),
     ],
     [
       'GET /collections/{id}/permissions/teams',
