@@ -92,9 +92,15 @@ describe('content permissions: spaces and collections shared with members and te
     const inInner = (await t.http.get(`/v1/collections/${inner}/spaces`).set(bob.auth).expect(200)).body.items[0];
     expect(inInner.permissions.edit).toBe(true);
 
+    // The team reaches the space below the collection (and a space granted to it directly): its `spaces` count.
+    const solo = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(owner.auth).send({ title: 'Solo' }).expect(201)).body.id;
+    await invite(`/v1/spaces/${solo}`, { role: 'read', teams: [writers] }).expect(204);
+    expect((await t.http.get(`/v1/orgs/${orgId}/teams/${writers}`).set(owner.auth).expect(200)).body.spaces).toBe(2);
+    await t.http.delete(`/v1/spaces/${solo}`).set(owner.auth).expect(205);
+    expect((await t.http.get(`/v1/orgs/${orgId}/teams/${writers}`).set(owner.auth).expect(200)).body.spaces).toBe(1);
     const teams = (await t.http.get(`/v1/collections/${outer}/permissions/teams`).set(carol.auth).expect(200)).body;
     expect(teams.items).toHaveLength(1);
-    expect(teams.items[0]).toMatchObject({ permission: 'edit', team: { id: writers } });
+    expect(teams.items[0]).toMatchObject({ permission: 'edit', team: { id: writers, spaces: 1 } });
 
     // The member's spaces list shows the effective role too.
     const bobs = (await t.http.get(`/v1/orgs/${orgId}/members/${bob.id}/spaces?limit=1000`).set(owner.auth).expect(200)).body.items;

@@ -1,23 +1,26 @@
 import { Global, Module } from '@nestjs/common';
 import { ReviewAndCommentsModule, ReviewSpaceLifecycle } from '@app/review-and-comments';
 import { SitesAndPublishingModule, SiteSpaceLifecycle } from '@app/sites-and-publishing';
-import { SpaceLifecycle, SpaceLifecycles } from '@app/spaces-and-content';
+import { GrantedTeamSpaces, SpaceLifecycle, SpaceLifecycles, SpacesAndContentModule } from '@app/spaces-and-content';
+import { TeamSpaces } from '@app/organizations-and-teams';
 
 /**
- * The composition root of the content context's SpaceLifecycle port: every context that keeps rows per
+ * The composition root of ports one context defines and others answer. The content context's SpaceLifecycle port: every context that keeps rows per
  * space provides its own adapter; here they become the one `SpaceLifecycle` SpacesService and
  * ContentService call inside the space's unit of work. A new context adds its adapter to the list.
  */
 @Global()
 @Module({
-  imports: [ReviewAndCommentsModule, SitesAndPublishingModule],
+  imports: [ReviewAndCommentsModule, SitesAndPublishingModule, SpacesAndContentModule],
   providers: [
     {
       provide: SpaceLifecycle,
       useFactory: (...all: SpaceLifecycle[]) => new SpaceLifecycles(all),
       inject: [ReviewSpaceLifecycle, SiteSpaceLifecycle],
     },
+    // The teams context's TeamSpaces port, answered from the content permissions.
+    { provide: TeamSpaces, useExisting: GrantedTeamSpaces },
   ],
-  exports: [SpaceLifecycle],
+  exports: [SpaceLifecycle, TeamSpaces],
 })
 export class SpaceLifecycleModule {}

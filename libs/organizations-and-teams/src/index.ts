@@ -13,3 +13,4 @@ export { toOrganizationDto, OrganizationDto } from './http/organization.dto';
 export { TeamsService } from './application/teams.service';
 export type { TeamView } from './domain/team';
 export { toTeamDto, TeamDto } from './http/people.dto';
+export { TeamSpaces } from './domain/team';

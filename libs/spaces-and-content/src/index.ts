@@ -55,3 +55,4 @@ export {
 export { TranslationSettings } from './application/translation-settings';
 export { Translator, PairUnavailableError } from './domain/translator';
 export type { LanguagePair } from './domain/translator';
+export { GrantedTeamSpaces } from './infrastructure/team-spaces.adapter';

@@ -36,6 +36,7 @@ import { CollectionPermissionsController, SpacePermissionsController } from './h
 import { ContentPermissionsService } from './application/content-permissions.service';
 import { ContentPermissionRepository } from './domain/permissions';
 import { SqlContentPermissionRepository } from './infrastructure/content-permissions.repository';
+import { GrantedTeamSpaces } from './infrastructure/team-spaces.adapter';
 
 /** The translators the settings name, first preferred: LibreTranslate, a chat-completions model, then Apertium (the default). */
 function translatorFrom(settings?: TranslationSettings): Translator {
@@ -76,6 +77,7 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     TranslationsService,
     TranslationEvents,
     ContentPermissionsService,
+    GrantedTeamSpaces,
     { provide: ContentPermissionRepository, useClass: SqlContentPermissionRepository },
     { provide: TranslationRepository, useClass: SqlTranslationRepository },
     { provide: Translator, useFactory: translatorFrom, inject: [{ token: TranslationSettings, optional: true }] },
@@ -83,6 +85,15 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     { provide: SpaceRepository, useClass: TypeOrmSpaceRepository },
     { provide: CollectionRepository, useClass: TypeOrmCollectionRepository },
   ],
-  exports: [SpacesService, CollectionsService, ContentService, RevisionReader, LinksService, FilesService, TranslationsService],
+  exports: [
+    SpacesService,
+    CollectionsService,
+    ContentService,
+    RevisionReader,
+    LinksService,
+    FilesService,
+    TranslationsService,
+    GrantedTeamSpaces,
+  ],
 })
 export class SpacesAndContentModule {}

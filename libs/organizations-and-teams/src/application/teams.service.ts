@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import {
   Actor,
   Clock,
@@ -12,7 +12,17 @@ import {
   roleAtLeast,
 } from '@app/shared-kernel';
 import { MemberRepository } from '../domain/member';
-import { checkTeamTitle, planTeamMembers, Team, TeamMemberView, teamPermissions, TeamRepository, TeamRole, TeamView } from '../domain/team';
+import {
+  checkTeamTitle,
+  planTeamMembers,
+  Team,
+  TeamMemberView,
+  teamPermissions,
+  TeamRepository,
+  TeamRole,
+  TeamSpaces,
+  TeamView,
+} from '../domain/team';
 import { isEmail, normalizeEmail, UserRepository } from '../domain/user';
 import { OrganizationAccess } from './organizations.service';
 
@@ -30,11 +40,23 @@ export class TeamsService {
     private readonly access: OrganizationAccess,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    @Optional() private readonly teamSpaces?: TeamSpaces,
   ) {}
 
   private async forCaller(actor: Actor, organizationId: string, views: TeamView[], role: Role): Promise<TeamForCaller[]> {
     const owned = roleAtLeast(role, 'admin') ? new Set<string>() : await this.teams.ownedTeamIds(organizationId, actor.userId);
-    return views.map((view) => ({ view, permissions: teamPermissions(role, owned.has(view.team.id) ? 'owner' : null) }));
+    const counted = await this.withSpaces(organizationId, views);
+    return counted.map((view) => ({ view, permissions: teamPermissions(role, owned.has(view.team.id) ? 'owner' : null) }));
+  }
+
+  /** The views with their `spaces` count (through the TeamSpaces port). */
+  private async withSpaces(organizationId: string, views: TeamView[]): Promise<TeamView[]> {
+    if (!this.teamSpaces || views.length === 0) return views;
+    const counts = await this.teamSpaces.counts(
+      organizationId,
+      views.map((v) => v.team.id),
+    );
+    return views.map((v) => ({ ...v, spaces: counts.get(v.team.id) ?? 0 }));
   }
 
   async list(
@@ -60,7 +82,8 @@ export class TeamsService {
     const view = await this.teams.view(organizationId, teamId);
     if (!view) throw new NotFoundError('Team', teamId);
     const teamRole = roleAtLeast(role, 'admin') ? null : await this.teams.roleOf(teamId, actor.userId);
-    return { view, permissions: teamPermissions(role, teamRole) };
+    const [counted] = await this.withSpaces(organizationId, [view]);
+    return { view: counted, permissions: teamPermissions(role, teamRole) };
   }
 
   private async loadManaged(actor: Actor, organizationId: string, teamId: string): Promise<TeamForCaller> {
@@ -173,8 +196,8 @@ export class TeamsService {
   }
 
   /** These teams of the organization (for content permission lists; unknown ids are left out). */
-  viewsOf(organizationId: string, teamIds: string[]): Promise<TeamView[]> {
-    return this.teams.views(organizationId, teamIds);
+  async viewsOf(organizationId: string, teamIds: string[]): Promise<TeamView[]> {
+    return this.withSpaces(organizationId, await this.teams.views(organizationId, teamIds));
   }
 
   /** True when the user owns at least one team of the organization (Organization `permissions.ownTeam`). */

@@ -15,6 +15,16 @@ export interface Team {
 export interface TeamView {
   team: Team;
   members: number;
+  /** Spaces the team was granted a role on, directly or through a collection (set where it is known). */
+  spaces?: number;
+}
+
+/**
+ * Port (provided by the context owning content permissions): how many live spaces each team reaches
+ * through its grants. Without it, teams report 0 spaces.
+ */
+export abstract class TeamSpaces {
+  abstract counts(organizationId: string, teamIds: string[]): Promise<Map<string, number>>;
 }
 
 export interface TeamMemberView {

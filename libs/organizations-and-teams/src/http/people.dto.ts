@@ -164,7 +164,7 @@ export function toTeamDto(v: TeamView, permissions: { admin: boolean; view: bool
     id: v.team.id,
     title: v.team.title,
     members: v.members,
-    spaces: 0,
+    spaces: v.spaces ?? 0,
     createdAt: v.team.createdAt.toISOString(),
     permissions,
   };
