@@ -170,6 +170,20 @@ describe('content permissions: spaces and collections shared with members and te
     expect(users.map((u: { user: { id: string } }) => u.user.id)).not.toContain(dave.id);
   });
 
+  it('a space or collection transferred to another organization leaves its grants behind', async () => {
+    const { outer, space } = await tree();
+    const elsewhere = await t.organization(owner, 'Elsewhere too');
+    await invite(`/v1/spaces/${space}`, { role: 'edit', users: [alice.id] }).expect(204);
+    await invite(`/v1/collections/${outer}`, { role: 'admin', users: [bob.id] }).expect(204);
+    const solo = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(owner.auth).send({ title: 'Solo' }).expect(201)).body.id;
+    await invite(`/v1/spaces/${solo}`, { role: 'edit', users: [carol.id] }).expect(204);
+    await t.http.post(`/v1/spaces/${solo}/transfer`).set(owner.auth).send({ organization: elsewhere }).expect(200);
+    expect((await t.http.get(`/v1/spaces/${solo}/permissions/users`).set(owner.auth).expect(200)).body.items).toEqual([]);
+    await t.http.post(`/v1/collections/${outer}/transfer`).set(owner.auth).send({ organization: elsewhere }).expect(200);
+    expect((await t.http.get(`/v1/collections/${outer}/permissions/users`).set(owner.auth).expect(200)).body.items).toEqual([]);
+    expect((await t.http.get(`/v1/spaces/${space}/permissions/users`).set(owner.auth).expect(200)).body.items).toEqual([]);
+  });
+
   it('tenant isolation: people and teams of another organization cannot be granted anything; outsiders see nothing', async () => {
     const { space, outer } = await tree();
     const theirs = await team('Theirs', [], otherOrgId, outsider);

@@ -15,7 +15,7 @@ import {
 import { applyCollectionPatch, Collection, COLLECTION_TITLE_MAX, CollectionPatch, CollectionRepository } from '../domain/collection';
 import { placeAmong, positionAtEnd } from '../domain/position';
 import { SpaceRepository } from '../domain/space';
-import { effectiveRole } from '../domain/permissions';
+import { ContentPermissionRepository, effectiveRole } from '../domain/permissions';
 import { collectionChain, ContentAccess, requireRole } from './content-access';
 import { ContentService } from './content.service';
 import { MoveInput, requireMoveInput } from './spaces.service';
@@ -35,6 +35,7 @@ export class CollectionsService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly uow: UnitOfWork,
+    private readonly permissions: ContentPermissionRepository,
   ) {}
 
   async get(actor: Actor, collectionId: string): Promise<CollectionView> {
@@ -156,7 +157,10 @@ export class CollectionsService {
         now,
       );
       for (const spaceId of movedSpaces) await this.content.moveSpaceContent(spaceId, collection.organizationId, organizationId);
+      // Their grants named the old organization's people and teams.
+      await this.permissions.revokeAll([...tree.subtree(collectionId), ...movedSpaces]);
     });
+    await this.access.grantsChanged(collection.organizationId);
     const moved: Collection = { ...collection, organizationId, parentId: null, position, updatedAt: now };
     return { collection: moved, role: await this.access.collectionRole(moved, actor) };
   }

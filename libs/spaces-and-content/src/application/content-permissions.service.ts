@@ -204,11 +204,6 @@ export class ContentPermissionsService {
       }),
     };
   }
-
-  /** Every grant on the space goes (it left the organization: its grants named that organization's people). */
-  revokeAll(spaceId: string): Promise<void> {
-    return this.permissions.revokeAll(spaceId);
-  }
 }
 
 function requireGrantRole(role: Role | null | undefined): Role {

@@ -30,7 +30,7 @@ import {
   ZERO_COUNTERS,
 } from '../domain/space';
 import { ContentAccess, requireRole, spaceChain } from './content-access';
-import { effectiveRole } from '../domain/permissions';
+import { ContentPermissionRepository, effectiveRole } from '../domain/permissions';
 import { ContentService } from './content.service';
 import { SpaceLifecycle } from './space-lifecycle';
 import { TemplateParams, templateChanges } from '../domain/content/templates';
@@ -65,6 +65,7 @@ export class SpacesService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly uow: UnitOfWork,
+    private readonly permissions: ContentPermissionRepository,
     @Optional() private readonly lifecycle?: SpaceLifecycle,
   ) {}
 
@@ -367,10 +368,13 @@ export class SpacesService {
     const written = await this.uow.run(async () => {
       if (!(await this.spaces.update(space, moved))) return false;
       await this.content.moveSpaceContent(space.id, space.organizationId, organizationId);
+      // Its grants named the old organization's people and teams.
+      await this.permissions.revokeAll([space.id]);
       await this.lifecycle?.transferred(space.id, organizationId);
       return true;
     });
     if (!written) return undefined;
+    await this.access.grantsChanged(space.organizationId);
     return { space: moved, role: await this.access.spaceRole(moved, actor) };
   }
 

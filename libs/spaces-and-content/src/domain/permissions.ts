@@ -26,8 +26,8 @@ export abstract class ContentPermissionRepository {
   abstract grantsOf(organizationId: string, userId: string, teamIds: string[]): Promise<Map<string, Role>>;
   /** Every grant on these pieces of content (a chain). */
   abstract onContent(contentIds: string[]): Promise<ContentPermission[]>;
-  /** Removes every grant on the content (it left the organization). */
-  abstract revokeAll(contentId: string): Promise<void>;
+  /** Removes every grant on these pieces of content (they left the organization, whose people the grants named). */
+  abstract revokeAll(contentIds: string[]): Promise<void>;
 }
 
 /** A piece of content and its parents up to the top level: their ids and default levels. */

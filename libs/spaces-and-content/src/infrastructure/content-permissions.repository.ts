@@ -91,7 +91,7 @@ export class SqlContentPermissionRepository extends ContentPermissionRepository 
     return rows.map(toPermission);
   }
 
-  async revokeAll(contentId: string): Promise<void> {
-    await this.db.query('DELETE FROM content_permissions WHERE content_id = $1', [contentId]);
+  async revokeAll(contentIds: string[]): Promise<void> {
+    if (contentIds.length) await this.db.query('DELETE FROM content_permissions WHERE content_id = ANY($1::text[])', [contentIds]);
   }
 }
