@@ -55,6 +55,31 @@ describe('several API processes on one database', () => {
     expectError(await read(b), 404);
   });
 
+  it('a grant, a team membership and a revocation in one process change the role the other computes at once', async () => {
+    const member = await a.user('granted');
+    await a.member(orgId, member, 'read');
+    const space = (await a.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Shared' }).expect(201)).body.id;
+    const edit = async (t: TestApp) => (await t.http.get(`/v1/spaces/${space}`).set(member.auth).expect(200)).body.permissions.edit;
+    expect(await edit(b)).toBe(false); // cached in b
+    await a.http
+      .post(`/v1/spaces/${space}/permissions`)
+      .set(admin.auth)
+      .send({ role: 'edit', users: [member.id] })
+      .expect(204);
+    await eventually(async () => (await edit(b)) === true, 'the grant reaches b');
+    await a.http.delete(`/v1/spaces/${space}/permissions/users/${member.id}`).set(admin.auth).expect(205);
+    await eventually(async () => (await edit(b)) === false, 'the revocation reaches b');
+    const team = (await a.http.put(`/v1/orgs/${orgId}/teams`).set(admin.auth).send({ title: 'Editors' }).expect(201)).body.id;
+    await a.http
+      .post(`/v1/spaces/${space}/permissions`)
+      .set(admin.auth)
+      .send({ role: 'edit', teams: [team] })
+      .expect(204);
+    expect(await edit(b)).toBe(false);
+    await a.http.put(`/v1/orgs/${orgId}/teams/${team}/members/${member.id}`).set(admin.auth).send({}).expect(204);
+    await eventually(async () => (await edit(b)) === true, 'the team membership reaches b');
+  });
+
   it('a token revoked in one process is refused by the other on its next request', async () => {
     const user = await a.user('revoked');
     await b.http.get('/v1/user').set(user.auth).expect(200); // cached in b
