@@ -87,6 +87,22 @@ describe('the served OpenAPI document', () => {
       'updateTranslation',
       'deleteTranslation',
       'runTranslation',
+      'inviteToSpace',
+      'listUserPermissionsInSpace',
+      'updateUserPermissionInSpace',
+      'removeUserFromSpace',
+      'listTeamPermissionsInSpace',
+      'updateTeamPermissionInSpace',
+      'removeTeamFromSpace',
+      'listPermissionsAggregateInSpace',
+      'inviteToCollection',
+      'listUserPermissionsInCollection',
+      'updateUserPermissionInCollection',
+      'removeUserFromCollection',
+      'listTeamPermissionsInCollection',
+      'updateTeamPermissionInCollection',
+      'removeTeamFromCollection',
+      'listPermissionsAggregateInCollection',
     ]) {
       expect(ids).toContain(id);
     }
