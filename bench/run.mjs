@@ -1,11 +1,13 @@
 // npm run bench — not a test. Seeds an organization with 1,000 spaces, then measures with autocannon
 // (c=50, 10 s) GET /v1/spaces/{id} and GET /v1/orgs/{id}/spaces?limit=100 against the built server,
-// and a bare Node http + pg handler doing the same single-row query as the ceiling.
+// and a bare Node http + pg handler doing the same single-row query as the ceiling; then GET
+// /v1/spaces/{id} again with 50 teams and 1,050 content grants in the organization.
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import postgres from 'pg';
 
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
@@ -96,6 +98,51 @@ try {
   results.push(row('GET /v1/spaces/{id}', get, bare.requests.average));
   const list = await cannon(`${base}/v1/orgs/${org}/spaces?limit=100`, auth);
   results.push(row('GET /v1/orgs/{id}/spaces?limit=100', list, bare.requests.average));
+
+  // Content permissions: 200 members, 50 teams (the caller in 10 of them), 1,000 direct grants and a
+  // grant per team — the effective role must stay out of the request path (cached per member).
+  const client = new postgres.Client({ connectionString: pg.url });
+  await client.connect();
+  const [{ user_id: me }] = (await client.query('SELECT user_id FROM organization_members WHERE organization_id = $1', [org])).rows;
+  const spaceIds = (await client.query('SELECT id FROM spaces WHERE organization_id = $1 ORDER BY id', [org])).rows.map((r) => r.id);
+  await client.query(
+    `INSERT INTO users (id, email, display_name, created_at) SELECT 'bench-u' || i, 'bench' || i || '@example.com', 'Bench ' || i, now()
+     FROM generate_series(1, 200) i`,
+  );
+  await client.query(
+    `INSERT INTO organization_members (organization_id, user_id, role, joined_at) SELECT $1, 'bench-u' || i, 'read', now()
+     FROM generate_series(1, 200) i`,
+    [org],
+  );
+  await client.query(
+    `INSERT INTO teams (id, organization_id, title, created_at) SELECT 'bench-t' || i, $1, 'Team ' || i, now() FROM generate_series(1, 50) i`,
+    [org],
+  );
+  await client.query(
+    `INSERT INTO team_members (team_id, organization_id, user_id, role, added_at)
+     SELECT 'bench-t' || t, $1, 'bench-u' || u, 'member', now() FROM generate_series(1, 50) t, generate_series(1, 4) u`,
+    [org],
+  );
+  await client.query(
+    `INSERT INTO team_members (team_id, organization_id, user_id, role, added_at) SELECT 'bench-t' || t, $1, $2, 'member', now()
+     FROM generate_series(1, 10) t`,
+    [org, me],
+  );
+  await client.query(
+    `INSERT INTO content_permissions (organization_id, space_id, user_id, role, granted_at)
+     SELECT $1, s.id, 'bench-u' || (1 + (s.n % 200)), 'edit', now()
+     FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM unnest($2::text[]) id) s`,
+    [org, spaceIds],
+  );
+  await client.query(
+    `INSERT INTO content_permissions (organization_id, space_id, team_id, role, granted_at)
+     SELECT $1, $2, 'bench-t' || i, 'review', now() FROM generate_series(1, 50) i`,
+    [org, spaceId],
+  );
+  await client.query('ANALYZE');
+  await client.end();
+  const granted = await cannon(`${base}/v1/spaces/${spaceId}`, auth);
+  results.push(row('GET /v1/spaces/{id}, 50 teams and 1,050 grants in the organization', granted, bare.requests.average));
   console.table(results);
   console.log(`c=${CONNECTIONS}, ${DURATION} s each; latency in ms. Target: GET /v1/spaces/{id} ≥ 40 % of the ceiling.`);
 } finally {
