@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ReviewAndCommentsModule, ReviewSpaceLifecycle } from '@app/review-and-comments';
-import { SitesAndPublishingModule, SiteSpaceLifecycle } from '@app/sites-and-publishing';
-import { GrantedTeamSpaces, SpaceLifecycle, SpaceLifecycles, SpacesAndContentModule } from '@app/spaces-and-content';
+import { SitesAndPublishingModule, SiteSpaceLifecycle, SqlSiteDirectory } from '@app/sites-and-publishing';
+import { GrantedTeamSpaces, SiteDirectory, SpaceLifecycle, SpaceLifecycles, SpacesAndContentModule } from '@app/spaces-and-content';
 import { TeamSpaces } from '@app/organizations-and-teams';
 
 /**
@@ -20,7 +20,9 @@ import { TeamSpaces } from '@app/organizations-and-teams';
     },
     // The teams context's TeamSpaces port, answered from the content permissions.
     { provide: TeamSpaces, useExisting: GrantedTeamSpaces },
+    // The content context's SiteDirectory port (sites are shared like spaces), answered by the sites context.
+    { provide: SiteDirectory, useExisting: SqlSiteDirectory },
   ],
-  exports: [SpaceLifecycle, TeamSpaces],
+  exports: [SpaceLifecycle, TeamSpaces, SiteDirectory],
 })
 export class SpaceLifecycleModule {}

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { SitePermissionsController } from './http/site-permissions.controller';
+import { SqlSiteDirectory } from './infrastructure/site-directory.adapter';
 import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import { SpacesAndContentModule } from '@app/spaces-and-content';
 import { PublishedSitesService } from './application/published-sites.service';
@@ -16,8 +18,9 @@ import { SqlSiteRepository } from './infrastructure/sites.repository';
 /** Sites, their structure, share links, adaptive schema, customization and the published site. */
 @Module({
   imports: [SpacesAndContentModule, OrganizationsAndTeamsModule],
-  controllers: [SitesController, SiteStructureController, ShareLinksController],
+  controllers: [SitesController, SiteStructureController, ShareLinksController, SitePermissionsController],
   providers: [
+    SqlSiteDirectory,
     SitesService,
     ShareLinksService,
     PublishedSitesService,
@@ -26,6 +29,6 @@ import { SqlSiteRepository } from './infrastructure/sites.repository';
     { provide: SiteRepository, useClass: SqlSiteRepository },
     { provide: VisitorTokens, useClass: JoseVisitorTokens },
   ],
-  exports: [SitesService, SiteSpaceLifecycle],
+  exports: [SitesService, SiteSpaceLifecycle, SqlSiteDirectory],
 })
 export class SitesAndPublishingModule {}

@@ -56,3 +56,13 @@ export { TranslationSettings } from './application/translation-settings';
 export { Translator, PairUnavailableError } from './domain/translator';
 export type { LanguagePair } from './domain/translator';
 export { GrantedTeamSpaces } from './infrastructure/team-spaces.adapter';
+export { ContentAccess } from './application/content-access';
+export { ContentPermissionsService } from './application/content-permissions.service';
+export type { ContentRef } from './application/content-permissions.service';
+export { SiteDirectory } from './application/site-directory';
+export {
+  InviteUsersAndTeamsDto,
+  UpdateContentPermissionDto,
+  UserContentPermissionDto,
+  TeamContentPermissionDto,
+} from './http/content-permissions.controller';

@@ -94,6 +94,8 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     FilesService,
     TranslationsService,
     GrantedTeamSpaces,
+    ContentAccess,
+    ContentPermissionsService,
   ],
 })
 export class SpacesAndContentModule {}

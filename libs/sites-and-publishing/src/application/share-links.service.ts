@@ -4,7 +4,7 @@ import { OrganizationAccess } from '@app/organizations-and-teams';
 import { ShareLink, SiteRepository } from '../domain/site-repository';
 import { Site } from '../domain/site';
 import { SiteEvents } from './site-events';
-import { SITE_ROLES } from './sites.service';
+import { SITE_ROLES, SitesService } from './sites.service';
 
 export interface ShareLinkView {
   link: ShareLink;
@@ -23,17 +23,18 @@ export class ShareLinksService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly events: SiteEvents,
+    private readonly siteAccess: SitesService,
   ) {}
 
   async list(actor: Actor, organizationId: string, siteId: string, page: PageRequest): Promise<Page<ShareLinkView>> {
-    const role = await this.access.require(organizationId, actor, SITE_ROLES.read);
+    const role = await this.siteAccess.siteRole(organizationId, actor, siteId, SITE_ROLES.read);
     const site = await this.site(organizationId, siteId);
     const result = await this.sites.listShareLinks(site.id, page);
     return { ...result, items: result.items.map((link) => ({ link, site, showKey: showKey(role) })) };
   }
 
   async create(actor: Actor, organizationId: string, siteId: string, name: string): Promise<ShareLinkView> {
-    await this.access.require(organizationId, actor, SITE_ROLES.admin);
+    await this.siteAccess.siteRole(organizationId, actor, siteId, SITE_ROLES.admin);
     return this.uow.run(async () => {
       const site = await this.lockedSite(organizationId, siteId);
       const link: ShareLink = {
@@ -58,7 +59,7 @@ export class ShareLinksService {
     shareLinkId: string,
     patch: { name?: string; active?: boolean },
   ): Promise<ShareLinkView> {
-    await this.access.require(organizationId, actor, SITE_ROLES.admin);
+    await this.siteAccess.siteRole(organizationId, actor, siteId, SITE_ROLES.admin);
     return this.uow.run(async () => {
       const site = await this.lockedSite(organizationId, siteId);
       const link = await this.sites.findShareLink(site.id, shareLinkId);
@@ -73,7 +74,7 @@ export class ShareLinksService {
   async delete(actor: Actor, organizationId: string, siteId: string, shareLinkId: string): Promise<'deleted' | 'absent'> {
     if ((await this.access.roleOf(organizationId, actor)) === null) return 'absent';
     if (!(await this.sites.find(organizationId, siteId))) return 'absent';
-    await this.access.require(organizationId, actor, SITE_ROLES.admin);
+    await this.siteAccess.siteRole(organizationId, actor, siteId, SITE_ROLES.admin);
     return this.uow.run(async () => {
       const site = await this.lockedSite(organizationId, siteId);
       if (!(await this.sites.deleteShareLink(site.id, shareLinkId))) return 'absent';

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   Actor,
   Clock,
+  ForbiddenError,
   IdGenerator,
   InvalidInputError,
   NotFoundError,
@@ -9,10 +10,11 @@ import {
   PageRequest,
   pageInMemory,
   Role,
+  roleAtLeast,
   UnitOfWork,
 } from '@app/shared-kernel';
 import { OrganizationAccess } from '@app/organizations-and-teams';
-import { SpacesService, SpaceView } from '@app/spaces-and-content';
+import { ContentAccess, SpacesService, SpaceView } from '@app/spaces-and-content';
 import { AdaptiveJsonSchema, checkAdaptiveJsonSchema, Condition, templateConditions } from '../domain/adaptive';
 import { checkCustomization, CustomizationSettings, defaultCustomization } from '../domain/customization';
 import * as S from '../domain/site';
@@ -64,19 +66,21 @@ export class SitesService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly events: SiteEvents,
+    private readonly content: ContentAccess,
   ) {}
 
   // -------------------------------------------------------------------------------------------
   // Sites
 
   async list(actor: Actor, organizationId: string, filter: SiteFilter, page: PageRequest): Promise<Page<SiteView>> {
-    const role = await this.access.require(organizationId, actor, SITE_ROLES.read);
+    const roleOn = await this.content.rolesOnItems(organizationId, actor);
+    if (!roleOn) throw new NotFoundError('Organization', organizationId);
     const result = await this.sites.list(organizationId, filter, page);
-    return { ...result, items: result.items.map((site) => ({ site, role })) };
+    return { ...result, items: result.items.map((site) => ({ site, role: roleOn(site.id) })) };
   }
 
   async get(actor: Actor, organizationId: string, siteId: string): Promise<SiteView> {
-    const role = await this.access.require(organizationId, actor, SITE_ROLES.read);
+    const role = await this.siteRole(organizationId, actor, siteId, SITE_ROLES.read);
     return { site: await this.found(organizationId, siteId), role };
   }
 
@@ -145,7 +149,7 @@ export class SitesService {
     if (role === null) return 'absent';
     const site = await this.sites.find(organizationId, siteId);
     if (!site) return 'absent';
-    await this.access.require(organizationId, actor, SITE_ROLES.admin);
+    await this.siteRole(organizationId, actor, siteId, SITE_ROLES.admin);
     return this.uow.run(async () => {
       if (!(await this.sites.delete(organizationId, siteId))) return 'absent';
       this.events.publish('site.deleted', organizationId, actor.userId, { siteId });
@@ -314,7 +318,7 @@ export class SitesService {
 
   /** The key visitor tokens are signed with; made on first read (admins only: it is a secret). */
   async publishingAuth(actor: Actor, organizationId: string, siteId: string): Promise<PublishingAuth> {
-    await this.access.require(organizationId, actor, SITE_ROLES.admin);
+    await this.siteRole(organizationId, actor, siteId, SITE_ROLES.admin);
     const site = await this.found(organizationId, siteId);
     const existing = await this.sites.publishingAuth(site.id);
     if (existing) return existing;
@@ -395,6 +399,16 @@ export class SitesService {
     return this.spaces.viewsOf(actor, site.organizationId, S.spaceIdsOf(site.structure));
   }
 
+  /**
+   * The caller's role on the site: their organization role widened by the roles granted on the site to
+   * them or their teams (official inviteToSite); 404 for non-members, 403 below `minimum`.
+   */
+  async siteRole(organizationId: string, actor: Actor, siteId: string, minimum: Role): Promise<Role> {
+    const role = await this.content.roleOnItem(organizationId, actor, siteId, 'Site');
+    if (!roleAtLeast(role, minimum)) throw new ForbiddenError(`This needs the "${minimum}" role on the site`);
+    return role;
+  }
+
   /** Read, change and write one site under its row lock: nothing half-written, no lost update. */
   private async mutate<T>(
     actor: Actor,
@@ -404,7 +418,7 @@ export class SitesService {
     event: SiteEventType,
     change: (site: Site) => T | Promise<T>,
   ): Promise<SiteView & { result: T }> {
-    const role = await this.access.require(organizationId, actor, minimum);
+    const role = await this.siteRole(organizationId, actor, siteId, minimum);
     return this.uow.run(async () => {
       const before = await this.sites.findForUpdate(organizationId, siteId);
       if (!before) throw new NotFoundError('Site', siteId);
@@ -433,7 +447,7 @@ export class SitesService {
     const role = await this.access.roleOf(organizationId, actor);
     if (role === null) return 'absent';
     if (siteMayBeAbsent && !(await this.sites.find(organizationId, siteId))) return 'absent';
-    await this.access.require(organizationId, actor, SITE_ROLES.structure);
+    await this.siteRole(organizationId, actor, siteId, SITE_ROLES.structure);
     return this.uow.run(async () => {
       const before = await this.sites.findForUpdate(organizationId, siteId);
       if (!before) throw new NotFoundError('Site', siteId);

@@ -73,6 +73,23 @@ export class ContentAccess {
     return effectiveRole(member, chain, await this.grantsOf(organizationId, userId))!;
   }
 
+  /**
+   * The caller's role on an item shared on its own (a site): the organization role widened by the roles
+   * granted on it to the caller or their teams; 404 naming `what` for non-members.
+   */
+  async roleOnItem(organizationId: string, actor: Actor, itemId: string, what: string): Promise<Role> {
+    const member = await this.memberRole(organizationId, actor, what, itemId);
+    return this.roleOn(organizationId, actor.userId, member, [{ id: itemId, level: 'inherit' }]);
+  }
+
+  /** The caller's organization role (null: not a member) and grants, for lists of items shared on their own. */
+  async rolesOnItems(organizationId: string, actor: Actor): Promise<((itemId: string) => Role) | null> {
+    const member = await this.organizations.roleOf(organizationId, actor);
+    if (member === null) return null;
+    const grants = await this.grantsOf(organizationId, actor.userId);
+    return (itemId) => effectiveRole(member, [{ id: itemId, level: 'inherit' }], grants)!;
+  }
+
   async spaceRole(space: Space, actor: Actor, tree?: CollectionTree): Promise<Role> {
     const member = await this.memberRole(space.organizationId, actor, 'Space', space.id);
     const t = space.parentId === null ? null : (tree ?? (await this.collections.tree(space.organizationId)));

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { SiteDirectory } from './site-directory';
 import { IdentityService, OrganizationAccess, TeamsService, TeamView, User } from '@app/organizations-and-teams';
-import { Actor, Clock, InvalidInputError, NotFoundError, Page, PageRequest, pageInMemory, Role, UnitOfWork } from '@app/shared-kernel';
+import { Actor, Clock, cursorKey, InvalidInputError, NotFoundError, Page, PageRequest, Role, toPage, UnitOfWork } from '@app/shared-kernel';
 import { CollectionRepository } from '../domain/collection';
 import {
   ContentChain,
@@ -21,6 +22,14 @@ export interface InviteInput {
   role: Role | null;
   users?: string[];
   teams?: string[];
+}
+
+export interface AggregateFilter {
+  role?: Role;
+  team?: string;
+  search?: string;
+  /** By user id; `asc` by default. */
+  order?: 'asc' | 'desc';
 }
 
 export interface ContentRef {
@@ -54,10 +63,20 @@ export class ContentPermissionsService {
     private readonly teams: TeamsService,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    @Optional() private readonly sites?: SiteDirectory,
   ) {}
 
   /** The item, with the caller's effective role on it; 404 for non-members and unknown or deleted items. */
   private async load(actor: Actor, content: ContentRef): Promise<Loaded> {
+    if (content.kind === 'site') {
+      const organizationId = (await this.sites?.organizationOf(content.id)) ?? null;
+      if (organizationId === null) throw new NotFoundError('Site', content.id);
+      return {
+        organizationId,
+        role: await this.access.roleOnItem(organizationId, actor, content.id, 'Site'),
+        chain: [{ id: content.id, level: 'inherit' }],
+      };
+    }
     if (content.kind === 'space') {
       const space = await this.spaces.findById(content.id);
       if (!space || space.deletedAt) throw new NotFoundError('Space', content.id);
@@ -180,27 +199,47 @@ export class ContentPermissionsService {
 
   /**
    * Everyone who can access the item, with their effective role (official listPermissionsAggregateIn…):
-   * every active member of the organization (grants only widen), ordered by user id; `role` keeps those
-   * whose effective role is exactly it.
+   * every active member of the organization (grants only widen). Filters: `role` (exactly this effective
+   * role), `team` (members of this team), `search` (in the display name or email); ordered by user id.
    */
   async aggregate(
     actor: Actor,
     content: ContentRef,
-    role: Role | undefined,
+    filter: AggregateFilter,
     page: PageRequest,
-  ): Promise<Page<{ permission: Role; user: User }>> {
+  ): Promise<Page<{ permission: Role; user: User; via: { kind: 'user' } | { kind: 'team'; id: string } | null }>> {
     const { organizationId, chain } = await this.load(actor, content);
     const grants = await this.permissions.onContent(chain.map((c) => c.id));
-    const teamIds = [...new Set(grants.flatMap((g) => (g.principal.kind === 'team' ? [g.principal.id] : [])))];
+    const teamIds = [
+      ...new Set([...grants.flatMap((g) => (g.principal.kind === 'team' ? [g.principal.id] : [])), ...(filter.team ? [filter.team] : [])]),
+    ];
     const { members, teamMembers } = await this.organizations.accessFacts(organizationId, teamIds);
-    const all = effectiveRoles(members, chain, grants, teamMembers).filter((m) => role === undefined || m.role === role);
-    const result = pageInMemory(all, (m) => m.userId, page);
-    const users = await this.identity.usersByIds(result.items.map((m) => m.userId));
+    let all = effectiveRoles(members, chain, grants, teamMembers);
+    if (filter.role !== undefined) all = all.filter((m) => m.role === filter.role);
+    if (filter.team !== undefined) {
+      const inTeam = new Set(teamMembers.filter((m) => m.teamId === filter.team).map((m) => m.userId));
+      all = all.filter((m) => inTeam.has(m.userId));
+    }
+    let users = new Map<string, User>();
+    if (filter.search !== undefined) {
+      users = await this.identity.usersByIds(all.map((m) => m.userId));
+      const q = filter.search.toLowerCase();
+      all = all.filter((m) => {
+        const u = users.get(m.userId);
+        return !!u && (u.displayName.toLowerCase().includes(q) || u.email.toLowerCase().includes(q));
+      });
+    }
+    const desc = filter.order === 'desc';
+    all.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0) * (desc ? -1 : 1));
+    const after = cursorKey(page, ['text'])?.[0] as string | undefined;
+    const rows = all.filter((m) => after === undefined || (desc ? m.userId < after : m.userId > after)).slice(0, page.limit + 1);
+    const result = toPage(rows, page, all.length, (m) => [m.userId]);
+    if (filter.search === undefined) users = await this.identity.usersByIds(result.items.map((m) => m.userId));
     return {
       ...result,
       items: result.items.flatMap((m) => {
         const user = users.get(m.userId);
-        return user ? [{ permission: m.role, user }] : [];
+        return user ? [{ permission: m.role, user, via: m.via }] : [];
       }),
     };
   }

@@ -1,7 +1,8 @@
 import { Page, PageRequest, Role, strongestRole } from '@app/shared-kernel';
 import type { DefaultLevel } from './access';
 
-export type ContentKind = 'space' | 'collection';
+/** What can be shared: spaces and collections (this context), sites (through the SiteDirectory port). */
+export type ContentKind = 'space' | 'collection' | 'site';
 export type Principal = { kind: 'user'; id: string } | { kind: 'team'; id: string };
 
 /** A role granted on a space or a collection to a member or a team of its organization. */
@@ -53,23 +54,29 @@ export function effectiveRole(member: Role | null, chain: ContentChain, grants: 
 
 /**
  * Every member's effective role on content with this chain (aggregate lists): their organization role,
- * the default level, and the grants on the chain to them or to a team they are in.
+ * the default level, and the grants on the chain to them or to a team they are in. `via` says where a
+ * role above the organization role and default level came from: a grant to the member, or to a team.
  */
 export function effectiveRoles(
   members: { userId: string; role: Role }[],
   chain: ContentChain,
   grants: ContentPermission[],
   teamMembers: { teamId: string; userId: string }[],
-): { userId: string; role: Role }[] {
+): { userId: string; role: Role; organizationRole: Role; via: { kind: 'user' } | { kind: 'team'; id: string } | null }[] {
   const teamsOf = new Map<string, string[]>();
   for (const m of teamMembers) teamsOf.set(m.userId, [...(teamsOf.get(m.userId) ?? []), m.teamId]);
   return members.map((m) => {
-    const mine = new Map<string, Role>();
     const teams = new Set(teamsOf.get(m.userId) ?? []);
+    const base = effectiveRole(m.role, chain, new Map())!;
+    let role = base;
+    let via: { kind: 'user' } | { kind: 'team'; id: string } | null = null;
     for (const g of grants) {
-      if ((g.principal.kind === 'user' && g.principal.id === m.userId) || (g.principal.kind === 'team' && teams.has(g.principal.id)))
-        mine.set(g.content.id, strongestRole(mine.get(g.content.id), g.role)!);
+      const mine =
+        (g.principal.kind === 'user' && g.principal.id === m.userId) || (g.principal.kind === 'team' && teams.has(g.principal.id));
+      if (!mine || strongestRole(role, g.role) === role) continue;
+      role = g.role;
+      via = g.principal.kind === 'user' ? { kind: 'user' } : { kind: 'team', id: g.principal.id };
     }
-    return { userId: m.userId, role: effectiveRole(m.role, chain, mine)! };
+    return { userId: m.userId, role, organizationRole: m.role, via };
   });
 }

@@ -84,7 +84,7 @@ abstract class ContentPermissionsEndpoints {
   }
 
   protected async aggregated(actor: Actor, content: ContentRef, q: AggregateQueryDto, links: Links) {
-    const page = await this.permissions.aggregate(actor, content, q.role, q.toPageRequest());
+    const page = await this.permissions.aggregate(actor, content, { role: q.role }, q.toPageRequest());
     return listEnvelope(page, (p): UserContentPermissionDto => ({ permission: p.permission, user: toUserDto(p.user, links) }));
   }
 

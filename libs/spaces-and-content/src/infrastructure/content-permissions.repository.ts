@@ -7,6 +7,7 @@ interface Row {
   organization_id: string;
   space_id: string | null;
   collection_id: string | null;
+  site_id: string | null;
   user_id: string | null;
   team_id: string | null;
   role: Role;
@@ -15,7 +16,11 @@ interface Row {
 
 const toPermission = (r: Row): ContentPermission => ({
   organizationId: r.organization_id,
-  content: r.space_id ? { kind: 'space', id: r.space_id } : { kind: 'collection', id: r.collection_id! },
+  content: r.space_id
+    ? { kind: 'space', id: r.space_id }
+    : r.collection_id
+      ? { kind: 'collection', id: r.collection_id }
+      : { kind: 'site', id: r.site_id! },
   principal: r.user_id ? { kind: 'user', id: r.user_id } : { kind: 'team', id: r.team_id! },
   role: r.role,
   grantedAt: r.granted_at,
@@ -32,13 +37,14 @@ export class SqlContentPermissionRepository extends ContentPermissionRepository 
   async grant(permissions: ContentPermission[]): Promise<void> {
     if (permissions.length === 0) return;
     await this.db.query(
-      `INSERT INTO content_permissions (organization_id, space_id, collection_id, user_id, team_id, role, granted_at)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+      `INSERT INTO content_permissions (organization_id, space_id, collection_id, site_id, user_id, team_id, role, granted_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
        ON CONFLICT (content_id, principal_id) DO UPDATE SET role = EXCLUDED.role`,
       [
         permissions.map((p) => p.organizationId),
         permissions.map((p) => (p.content.kind === 'space' ? p.content.id : null)),
         permissions.map((p) => (p.content.kind === 'collection' ? p.content.id : null)),
+        permissions.map((p) => (p.content.kind === 'site' ? p.content.id : null)),
         permissions.map((p) => (p.principal.kind === 'user' ? p.principal.id : null)),
         permissions.map((p) => (p.principal.kind === 'team' ? p.principal.id : null)),
         permissions.map((p) => p.role),

@@ -1,10 +1,10 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Content permissions (official inviteToSpace / inviteToCollection …): a role granted on a space or a
- * collection to a member or a team. A grant only widens the member's organization role and default
- * levels. Removing the member from the organization, deleting the team, the space or the collection
- * removes the grant with it.
+ * Content permissions (official inviteToSpace / inviteToCollection / inviteToSite …): a role granted on a
+ * space, a collection or a site to a member or a team. A grant only widens the member's organization role and default
+ * levels. Removing the member from the organization, deleting the team, the space, the collection or
+ * the site removes the grant with it.
  */
 export class ContentPermissions1765584000000 implements MigrationInterface {
   name = 'ContentPermissions1765584000000';
@@ -15,13 +15,14 @@ export class ContentPermissions1765584000000 implements MigrationInterface {
         organization_id text NOT NULL,
         space_id text REFERENCES spaces (id) ON DELETE CASCADE,
         collection_id text REFERENCES collections (id) ON DELETE CASCADE,
+        site_id text REFERENCES sites (id) ON DELETE CASCADE,
         user_id text,
         team_id text REFERENCES teams (id) ON DELETE CASCADE,
         role text NOT NULL,
         granted_at timestamptz NOT NULL,
-        content_id text GENERATED ALWAYS AS (COALESCE(space_id, collection_id)) STORED,
+        content_id text GENERATED ALWAYS AS (COALESCE(space_id, collection_id, site_id)) STORED,
         principal_id text GENERATED ALWAYS AS (COALESCE(user_id, team_id)) STORED,
-        CHECK ((space_id IS NULL) <> (collection_id IS NULL)),
+        CHECK (num_nonnulls(space_id, collection_id, site_id) = 1),
         CHECK ((user_id IS NULL) <> (team_id IS NULL)),
         FOREIGN KEY (organization_id, user_id) REFERENCES organization_members (organization_id, user_id) ON DELETE CASCADE
       )`);
