@@ -54,4 +54,24 @@ describe('contract: content permissions', () => {
     expect((await api.collections.updateUserPermissionInCollection(collection, member.id, { role: MemberRole.Edit })).status).toBe(204);
     expect((await api.collections.removeUserFromCollection(collection, member.id)).status).toBe(205);
   });
+
+  it('sites: invite, list users, teams and the aggregate, update and remove', async () => {
+    const org = (await api.orgs.createOrganization({ title: 'Perm Org 3' })).data.id;
+    await t.member(org, member, 'read');
+    const team = (await t.http.put(`/v1/orgs/${org}/teams`).set(admin.auth).send({ title: 'Team' }).expect(201)).body.id as string;
+    const site = (await t.http.post(`/v1/orgs/${org}/sites`).set(admin.auth).send({ title: 'Site' }).expect(201)).body.id as string;
+    expect((await api.orgs.inviteToSite(org, site, { role: MemberRole.Admin, users: [member.id] })).status).toBe(204);
+    expect((await api.orgs.inviteToSite(org, site, { role: MemberRole.Edit, teams: [team] })).status).toBe(204);
+    const users = await api.orgs.listUserPermissionsInSite(org, site);
+    expect(users.data.items.map((i) => schemas.check('UserSitePermissionOverride', i)).join('')).toBe('');
+    const teams = await api.orgs.listTeamPermissionsInSite(org, site);
+    expect(teams.data.items.map((i) => schemas.check('TeamSitePermissionOverride', i)).join('')).toBe('');
+    const aggregate = await api.orgs.listPermissionsAggregateInSite(org, site);
+    expect(aggregate.data.items).toHaveLength(2);
+    expect(aggregate.data.items.map((i) => schemas.check('UserSitePermission', i)).join('')).toBe('');
+    expect((await api.orgs.updateUserPermissionInSite(org, site, member.id, { role: MemberRole.Read })).status).toBe(204);
+    expect((await api.orgs.updateTeamPermissionInSite(org, site, team, { role: MemberRole.Read })).status).toBe(204);
+    expect((await api.orgs.removeUserFromSite(org, site, member.id)).status).toBe(205);
+    expect((await api.orgs.removeTeamFromSite(org, site, team)).status).toBe(205);
+  });
 });

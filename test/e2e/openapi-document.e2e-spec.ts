@@ -103,6 +103,14 @@ describe('the served OpenAPI document', () => {
       'updateTeamPermissionInCollection',
       'removeTeamFromCollection',
       'listPermissionsAggregateInCollection',
+      'inviteToSite',
+      'listUserPermissionsInSite',
+      'updateUserPermissionInSite',
+      'removeUserFromSite',
+      'listTeamPermissionsInSite',
+      'updateTeamPermissionInSite',
+      'removeTeamFromSite',
+      'listPermissionsAggregateInSite',
     ]) {
       expect(ids).toContain(id);
     }

@@ -163,6 +163,23 @@ describe('permission matrix', () => {
     made(`${g.base}/teams`, g.team, (body) => JSON.stringify(body).includes(`"${g.team}"`));
     return `${g.base}/teams/${g.team}`;
   };
+  /** A site of the owner on which the read-role member was granted `comment`, and a team granted `read`. */
+  const grantedSite = async () => {
+    const x = await site();
+    const base = `${x.base}/permissions`;
+    const teamId = (await t.http.put(`/v1/orgs/${orgId}/teams`).set(admin.auth).send({ title: 'S' }).expect(201)).body.id as string;
+    await t.http
+      .post(base)
+      .set(admin.auth)
+      .send({ role: 'comment', users: [users.read.id] })
+      .expect(204);
+    await t.http
+      .post(base)
+      .set(admin.auth)
+      .send({ role: 'read', teams: [teamId] })
+      .expect(204);
+    return { base, team: teamId };
+  };
   /** The site's structure still holds this id (for DELETE rows on structure items). */
   const inStructure = (base: string, itemId: string) =>
     made(`${base}/structure`, itemId, (body) => JSON.stringify(body).includes(`"${itemId}"`));
@@ -598,6 +615,65 @@ describe('permission matrix', () => {
       'admin',
       205,
       async (w) => t.http.delete(await grantedTeam('collections')).set(as(w)),
+      'delete',
+    ],
+    [
+      'POST …/sites/{siteId}/permissions',
+      'admin',
+      204,
+      async (w) =>
+        t.http
+          .post((await grantedSite()).base)
+          .set(as(w))
+          .send({ role: 'edit', users: [users.edit.id] }),
+    ],
+    ['GET …/sites/{siteId}/permissions/users', 'read', 200, async (w) => t.http.get(`${(await grantedSite()).base}/users`).set(as(w))],
+    ['GET …/sites/{siteId}/permissions/teams', 'read', 200, async (w) => t.http.get(`${(await grantedSite()).base}/teams`).set(as(w))],
+    [
+      'GET …/sites/{siteId}/permissions/aggregate',
+      'read',
+      200,
+      async (w) => t.http.get(`${(await grantedSite()).base}/aggregate`).set(as(w)),
+    ],
+    [
+      'PATCH …/sites/{siteId}/permissions/users/{userId}',
+      'admin',
+      204,
+      async (w) =>
+        t.http
+          .patch(`${(await grantedSite()).base}/users/${users.read.id}`)
+          .set(as(w))
+          .send({ role: 'edit' }),
+    ],
+    [
+      'PATCH …/sites/{siteId}/permissions/teams/{teamId}',
+      'admin',
+      204,
+      async (w) => {
+        const g = await grantedSite();
+        return t.http.patch(`${g.base}/teams/${g.team}`).set(as(w)).send({ role: 'edit' });
+      },
+    ],
+    [
+      'DELETE …/sites/{siteId}/permissions/users/{userId}',
+      'admin',
+      205,
+      async (w) => {
+        const g = await grantedSite();
+        made(`${g.base}/users`, users.read.id, (body) => JSON.stringify(body).includes(`"${users.read.id}"`));
+        return t.http.delete(`${g.base}/users/${users.read.id}`).set(as(w));
+      },
+      'delete',
+    ],
+    [
+      'DELETE …/sites/{siteId}/permissions/teams/{teamId}',
+      'admin',
+      205,
+      async (w) => {
+        const g = await grantedSite();
+        made(`${g.base}/teams`, g.team, (body) => JSON.stringify(body).includes(`"${g.team}"`));
+        return t.http.delete(`${g.base}/teams/${g.team}`).set(as(w));
+      },
       'delete',
     ],
     ['GET /orgs/{id}/translations', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/translations`).set(as(w))],
