@@ -229,4 +229,73 @@ describe('content permissions: spaces and collections shared with members and te
     expectError(await t.http.get(`/v1/spaces/${space}/permissions/users?page=forged`).set(owner.auth), 400, /page/);
     expectError(await t.http.get(`/v1/spaces/${space}/permissions/teams?limit=0x10`).set(owner.auth), 400, /limit/);
   });
+
+  /**
+   * The permission matrix's "access through" axis: a `read` member reaches `edit` (or `admin`) on a space
+   * through each documented way, and exactly that: editing is allowed, administering only with `admin`;
+   * and no way narrows an organization admin.
+   */
+  describe('access through', () => {
+    type Way = (space: string, parent: string, who: TestUser, role: string) => Promise<void>;
+    const ways: [string, Way][] = [
+      ['organization role', async (_s, _p, who, role) => t.member(orgId, who, role as 'edit')],
+      [
+        'default level of the space',
+        async (s) => void (await t.http.patch(`/v1/spaces/${s}`).set(owner.auth).send({ defaultLevel: 'edit' }).expect(200)),
+      ],
+      [
+        'default level of the parent collection',
+        async (_s, p) => void (await t.http.patch(`/v1/collections/${p}`).set(owner.auth).send({ defaultLevel: 'edit' }).expect(200)),
+      ],
+      ['direct user permission', async (s, _p, who, role) => void (await invite(`/v1/spaces/${s}`, { role, users: [who.id] }).expect(204))],
+      [
+        'team permission',
+        async (s, _p, who, role) => void (await invite(`/v1/spaces/${s}`, { role, teams: [await team(`T ${who.id}`, [who])] }).expect(204)),
+      ],
+      [
+        'user permission on the parent collection',
+        async (_s, p, who, role) => void (await invite(`/v1/collections/${p}`, { role, users: [who.id] }).expect(204)),
+      ],
+      [
+        'team permission on the parent collection',
+        async (_s, p, who, role) =>
+          void (await invite(`/v1/collections/${p}`, { role, teams: [await team(`P ${who.id}`, [who])] }).expect(204)),
+      ],
+    ];
+    const fresh = async () => {
+      const parent = (await t.http.post(`/v1/orgs/${orgId}/collections`).set(owner.auth).send({ title: 'Axis' }).expect(201)).body.id;
+      const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(owner.auth).send({ title: 'Axis', parent }).expect(201)).body.id;
+      const who = await t.user('axis');
+      await t.member(orgId, who, 'read');
+      return { space: space as string, parent: parent as string, who };
+    };
+
+    it.each(ways)('%s: edit widens a read member to edit, not to admin', async (_name, widen) => {
+      const { space, parent, who } = await fresh();
+      expectError(await t.http.patch(`/v1/spaces/${space}`).set(who.auth).send({ title: 'Before' }), 403);
+      await widen(space, parent, who, 'edit');
+      await t.http.patch(`/v1/spaces/${space}`).set(who.auth).send({ title: 'Edited' }).expect(200);
+      expectError(await t.http.patch(`/v1/spaces/${space}`).set(who.auth).send({ editMode: 'locked' }), 403);
+      expect(await spacePermissions(space, who)).toMatchObject({ edit: true, admin: false });
+    });
+
+    it.each(ways.filter(([name]) => !name.startsWith('default level')))('%s: admin widens to admin', async (_name, widen) => {
+      const { space, parent, who } = await fresh();
+      await widen(space, parent, who, 'admin');
+      await t.http.patch(`/v1/spaces/${space}`).set(who.auth).send({ editMode: 'locked' }).expect(200);
+      expect((await spacePermissions(space, who)).admin).toBe(true);
+    });
+
+    it('nothing narrows an organization admin', async () => {
+      const { space, parent } = await fresh();
+      const boss = await t.user('boss');
+      await t.member(orgId, boss, 'admin');
+      await t.http.patch(`/v1/spaces/${space}`).set(owner.auth).send({ defaultLevel: 'read' }).expect(200);
+      await t.http.patch(`/v1/collections/${parent}`).set(owner.auth).send({ defaultLevel: 'read' }).expect(200);
+      await invite(`/v1/spaces/${space}`, { role: 'read', users: [boss.id] }).expect(204);
+      await invite(`/v1/collections/${parent}`, { role: 'read', teams: [await team('Readers', [boss])] }).expect(204);
+      expect((await spacePermissions(space, boss)).admin).toBe(true);
+      await t.http.patch(`/v1/spaces/${space}`).set(boss.auth).send({ editMode: 'locked' }).expect(200);
+    });
+  });
 });
