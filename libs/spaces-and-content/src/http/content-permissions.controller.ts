@@ -16,7 +16,7 @@ import {
   RequestLinks,
   setDeleteStatus,
 } from '@app/http-kit';
-import { ContentPermissionsService, ContentRef, INVITE_MAX } from '../application/content-permissions.service';
+import { ContentPermissionsService, INVITE_MAX } from '../application/content-permissions.service';
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -70,223 +70,108 @@ export class TeamContentPermissionDto {
 
 // ---------------------------------------------------------------------------------------------
 
-/** The operations shared by spaces and collections: the same service, another kind of content. */
-abstract class ContentPermissionsEndpoints {
-  constructor(protected readonly permissions: ContentPermissionsService) {}
+/**
+ * The permission operations of spaces and collections: one controller class per kind, made by one
+ * function (the same handlers, another path, kind and official operationIds).
+ */
+function permissionsController(kind: 'space' | 'collection') {
+  const Kind = kind === 'space' ? 'Space' : 'Collection';
+  const param = `${kind}Id`;
 
-  protected invite(actor: Actor, content: ContentRef, body: InviteUsersAndTeamsDto): Promise<void> {
-    return this.permissions.invite(actor, content, body);
-  }
+  @ApiTags(`${kind === 'space' ? 'spaces' : 'collections'}`)
+  @ApiStandardErrors()
+  @Controller(`${kind === 'space' ? 'spaces' : 'collections'}/:${param}/permissions`)
+  class PermissionsController {
+    constructor(readonly permissions: ContentPermissionsService) {}
 
-  protected async users(actor: Actor, content: ContentRef, q: ListQueryDto, links: Links) {
-    const page = await this.permissions.listUsers(actor, content, q.toPageRequest());
-    return listEnvelope(page, (p): UserContentPermissionDto => ({ permission: p.permission, user: toUserDto(p.user, links) }));
-  }
+    @Post()
+    @HttpCode(204)
+    @ApiOperation({ operationId: `inviteTo${Kind}`, summary: `Grant a role on the ${kind} to members and teams (admin of the ${kind})` })
+    @ApiNoContentResponse({ description: 'OK' })
+    invite(@CurrentActor() actor: Actor, @Param(param) id: string, @Body() body: InviteUsersAndTeamsDto): Promise<void> {
+      return this.permissions.invite(actor, { kind, id }, body);
+    }
 
-  protected async aggregated(actor: Actor, content: ContentRef, q: AggregateQueryDto, links: Links) {
-    const page = await this.permissions.aggregate(actor, content, { role: q.role }, q.toPageRequest());
-    return listEnvelope(page, (p): UserContentPermissionDto => ({ permission: p.permission, user: toUserDto(p.user, links) }));
-  }
+    @Get('aggregate')
+    @ApiOperation({
+      operationId: `listPermissionsAggregateIn${Kind}`,
+      summary: `Everyone who can access the ${kind}, with their effective role (organization role, default levels, grants)`,
+    })
+    @ApiOkResponse({ type: ListOf(UserContentPermissionDto) })
+    async aggregate(@CurrentActor() actor: Actor, @Param(param) id: string, @Query() q: AggregateQueryDto, @RequestLinks() links: Links) {
+      const page = await this.permissions.aggregate(actor, { kind, id }, { role: q.role }, q.toPageRequest());
+      return listEnvelope(page, (p): UserContentPermissionDto => ({ permission: p.permission, user: toUserDto(p.user, links) }));
+    }
 
-  protected async teams(actor: Actor, content: ContentRef, q: ListQueryDto) {
-    const page = await this.permissions.listTeams(actor, content, q.toPageRequest());
-    return listEnvelope(page, (p): TeamContentPermissionDto => ({
-      permission: p.permission,
-      team: toTeamDto(p.team, { admin: page.teamAdmin, view: true }),
-    }));
+    @Get('users')
+    @ApiOperation({ operationId: `listUserPermissionsIn${Kind}`, summary: `The members granted a role on the ${kind}` })
+    @ApiOkResponse({ type: ListOf(UserContentPermissionDto) })
+    async users(@CurrentActor() actor: Actor, @Param(param) id: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
+      const page = await this.permissions.listUsers(actor, { kind, id }, q.toPageRequest());
+      return listEnvelope(page, (p): UserContentPermissionDto => ({ permission: p.permission, user: toUserDto(p.user, links) }));
+    }
+
+    @Patch('users/:userId')
+    @HttpCode(204)
+    @ApiOperation({ operationId: `updateUserPermissionIn${Kind}`, summary: `Change the role granted to a member (admin of the ${kind})` })
+    @ApiNoContentResponse({ description: 'User permission was updated' })
+    patchUser(
+      @CurrentActor() actor: Actor,
+      @Param(param) id: string,
+      @Param('userId') userId: string,
+      @Body() body: UpdateContentPermissionDto,
+    ): Promise<void> {
+      return this.permissions.update(actor, { kind, id }, { kind: 'user', id: userId }, body.role);
+    }
+
+    @Delete('users/:userId')
+    @ApiDeleteOperation(`removeUserFrom${Kind}`, `Take back the role granted to a member (admin of the ${kind})`, 'The user permission')
+    async deleteUser(
+      @CurrentActor() actor: Actor,
+      @Param(param) id: string,
+      @Param('userId') userId: string,
+      @Res({ passthrough: true }) res: Response,
+    ): Promise<void> {
+      setDeleteStatus(res, await this.permissions.remove(actor, { kind, id }, { kind: 'user', id: userId }));
+    }
+
+    @Get('teams')
+    @ApiOperation({ operationId: `listTeamPermissionsIn${Kind}`, summary: `The teams granted a role on the ${kind}` })
+    @ApiOkResponse({ type: ListOf(TeamContentPermissionDto) })
+    async teams(@CurrentActor() actor: Actor, @Param(param) id: string, @Query() q: ListQueryDto) {
+      const page = await this.permissions.listTeams(actor, { kind, id }, q.toPageRequest());
+      return listEnvelope(page, (p): TeamContentPermissionDto => ({
+        permission: p.permission,
+        team: toTeamDto(p.team, { admin: page.teamAdmin, view: true }),
+      }));
+    }
+
+    @Patch('teams/:teamId')
+    @HttpCode(204)
+    @ApiOperation({ operationId: `updateTeamPermissionIn${Kind}`, summary: `Change the role granted to a team (admin of the ${kind})` })
+    @ApiNoContentResponse({ description: 'Team permission was updated' })
+    patchTeam(
+      @CurrentActor() actor: Actor,
+      @Param(param) id: string,
+      @Param('teamId') teamId: string,
+      @Body() body: UpdateContentPermissionDto,
+    ): Promise<void> {
+      return this.permissions.update(actor, { kind, id }, { kind: 'team', id: teamId }, body.role);
+    }
+
+    @Delete('teams/:teamId')
+    @ApiDeleteOperation(`removeTeamFrom${Kind}`, `Take back the role granted to a team (admin of the ${kind})`, 'The team permission')
+    async deleteTeam(
+      @CurrentActor() actor: Actor,
+      @Param(param) id: string,
+      @Param('teamId') teamId: string,
+      @Res({ passthrough: true }) res: Response,
+    ): Promise<void> {
+      setDeleteStatus(res, await this.permissions.remove(actor, { kind, id }, { kind: 'team', id: teamId }));
+    }
   }
+  return PermissionsController;
 }
 
-@ApiTags('spaces')
-@ApiStandardErrors()
-@Controller('spaces/:spaceId/permissions')
-export class SpacePermissionsController extends ContentPermissionsEndpoints {
-  constructor(permissions: ContentPermissionsService) {
-    super(permissions);
-  }
-
-  @Post()
-  @HttpCode(204)
-  @ApiOperation({ operationId: 'inviteToSpace', summary: 'Grant a role on the space to members and teams (admin of the space)' })
-  @ApiNoContentResponse({ description: 'OK' })
-  post(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Body() body: InviteUsersAndTeamsDto): Promise<void> {
-    return this.invite(actor, { kind: 'space', id: spaceId }, body);
-  }
-
-  @Get('aggregate')
-  @ApiOperation({
-    operationId: 'listPermissionsAggregateInSpace',
-    summary: 'Everyone who can access the space, with their effective role (organization role, default levels, grants)',
-  })
-  @ApiOkResponse({ type: ListOf(UserContentPermissionDto) })
-  aggregate(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Query() q: AggregateQueryDto, @RequestLinks() links: Links) {
-    return this.aggregated(actor, { kind: 'space', id: spaceId }, q, links);
-  }
-
-  @Get('users')
-  @ApiOperation({ operationId: 'listUserPermissionsInSpace', summary: 'The members granted a role on the space' })
-  @ApiOkResponse({ type: ListOf(UserContentPermissionDto) })
-  listUsers(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
-    return this.users(actor, { kind: 'space', id: spaceId }, q, links);
-  }
-
-  @Patch('users/:userId')
-  @HttpCode(204)
-  @ApiOperation({ operationId: 'updateUserPermissionInSpace', summary: 'Change the role granted to a member (admin of the space)' })
-  @ApiNoContentResponse({ description: 'User permission was updated' })
-  patchUser(
-    @CurrentActor() actor: Actor,
-    @Param('spaceId') spaceId: string,
-    @Param('userId') userId: string,
-    @Body() body: UpdateContentPermissionDto,
-  ): Promise<void> {
-    return this.permissions.update(actor, { kind: 'space', id: spaceId }, { kind: 'user', id: userId }, body.role);
-  }
-
-  @Delete('users/:userId')
-  @ApiDeleteOperation('removeUserFromSpace', 'Take back the role granted to a member (admin of the space)', 'The user permission')
-  async deleteUser(
-    @CurrentActor() actor: Actor,
-    @Param('spaceId') spaceId: string,
-    @Param('userId') userId: string,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
-    setDeleteStatus(res, await this.permissions.remove(actor, { kind: 'space', id: spaceId }, { kind: 'user', id: userId }));
-  }
-
-  @Get('teams')
-  @ApiOperation({ operationId: 'listTeamPermissionsInSpace', summary: 'The teams granted a role on the space' })
-  @ApiOkResponse({ type: ListOf(TeamContentPermissionDto) })
-  listTeams(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @Query() q: ListQueryDto) {
-    return this.teams(actor, { kind: 'space', id: spaceId }, q);
-  }
-
-  @Patch('teams/:teamId')
-  @HttpCode(204)
-  @ApiOperation({ operationId: 'updateTeamPermissionInSpace', summary: 'Change the role granted to a team (admin of the space)' })
-  @ApiNoContentResponse({ description: 'Team permission was updated' })
-  patchTeam(
-    @CurrentActor() actor: Actor,
-    @Param('spaceId') spaceId: string,
-    @Param('teamId') teamId: string,
-    @Body() body: UpdateContentPermissionDto,
-  ): Promise<void> {
-    return this.permissions.update(actor, { kind: 'space', id: spaceId }, { kind: 'team', id: teamId }, body.role);
-  }
-
-  @Delete('teams/:teamId')
-  @ApiDeleteOperation('removeTeamFromSpace', 'Take back the role granted to a team (admin of the space)', 'The team permission')
-  async deleteTeam(
-    @CurrentActor() actor: Actor,
-    @Param('spaceId') spaceId: string,
-    @Param('teamId') teamId: string,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
-    setDeleteStatus(res, await this.permissions.remove(actor, { kind: 'space', id: spaceId }, { kind: 'team', id: teamId }));
-  }
-}
-
-@ApiTags('collections')
-@ApiStandardErrors()
-@Controller('collections/:collectionId/permissions')
-export class CollectionPermissionsController extends ContentPermissionsEndpoints {
-  constructor(permissions: ContentPermissionsService) {
-    super(permissions);
-  }
-
-  @Post()
-  @HttpCode(204)
-  @ApiOperation({
-    operationId: 'inviteToCollection',
-    summary: 'Grant a role on the collection (and everything in it) to members and teams (admin of the collection)',
-  })
-  @ApiNoContentResponse({ description: 'OK' })
-  post(@CurrentActor() actor: Actor, @Param('collectionId') collectionId: string, @Body() body: InviteUsersAndTeamsDto): Promise<void> {
-    return this.invite(actor, { kind: 'collection', id: collectionId }, body);
-  }
-
-  @Get('aggregate')
-  @ApiOperation({
-    operationId: 'listPermissionsAggregateInCollection',
-    summary: 'Everyone who can access the collection, with their effective role (organization role, default levels, grants)',
-  })
-  @ApiOkResponse({ type: ListOf(UserContentPermissionDto) })
-  aggregate(
-    @CurrentActor() actor: Actor,
-    @Param('collectionId') collectionId: string,
-    @Query() q: AggregateQueryDto,
-    @RequestLinks() links: Links,
-  ) {
-    return this.aggregated(actor, { kind: 'collection', id: collectionId }, q, links);
-  }
-
-  @Get('users')
-  @ApiOperation({ operationId: 'listUserPermissionsInCollection', summary: 'The members granted a role on the collection' })
-  @ApiOkResponse({ type: ListOf(UserContentPermissionDto) })
-  listUsers(
-    @CurrentActor() actor: Actor,
-    @Param('collectionId') collectionId: string,
-    @Query() q: ListQueryDto,
-    @RequestLinks() links: Links,
-  ) {
-    return this.users(actor, { kind: 'collection', id: collectionId }, q, links);
-  }
-
-  @Patch('users/:userId')
-  @HttpCode(204)
-  @ApiOperation({
-    operationId: 'updateUserPermissionInCollection',
-    summary: 'Change the role granted to a member (admin of the collection)',
-  })
-  @ApiNoContentResponse({ description: 'User permission was updated' })
-  patchUser(
-    @CurrentActor() actor: Actor,
-    @Param('collectionId') collectionId: string,
-    @Param('userId') userId: string,
-    @Body() body: UpdateContentPermissionDto,
-  ): Promise<void> {
-    return this.permissions.update(actor, { kind: 'collection', id: collectionId }, { kind: 'user', id: userId }, body.role);
-  }
-
-  @Delete('users/:userId')
-  @ApiDeleteOperation('removeUserFromCollection', 'Take back the role granted to a member (admin of the collection)', 'The user permission')
-  async deleteUser(
-    @CurrentActor() actor: Actor,
-    @Param('collectionId') collectionId: string,
-    @Param('userId') userId: string,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
-    setDeleteStatus(res, await this.permissions.remove(actor, { kind: 'collection', id: collectionId }, { kind: 'user', id: userId }));
-  }
-
-  @Get('teams')
-  @ApiOperation({ operationId: 'listTeamPermissionsInCollection', summary: 'The teams granted a role on the collection' })
-  @ApiOkResponse({ type: ListOf(TeamContentPermissionDto) })
-  listTeams(@CurrentActor() actor: Actor, @Param('collectionId') collectionId: string, @Query() q: ListQueryDto) {
-    return this.teams(actor, { kind: 'collection', id: collectionId }, q);
-  }
-
-  @Patch('teams/:teamId')
-  @HttpCode(204)
-  @ApiOperation({ operationId: 'updateTeamPermissionInCollection', summary: 'Change the role granted to a team (admin of the collection)' })
-  @ApiNoContentResponse({ description: 'Team permission was updated' })
-  patchTeam(
-    @CurrentActor() actor: Actor,
-    @Param('collectionId') collectionId: string,
-    @Param('teamId') teamId: string,
-    @Body() body: UpdateContentPermissionDto,
-  ): Promise<void> {
-    return this.permissions.update(actor, { kind: 'collection', id: collectionId }, { kind: 'team', id: teamId }, body.role);
-  }
-
-  @Delete('teams/:teamId')
-  @ApiDeleteOperation('removeTeamFromCollection', 'Take back the role granted to a team (admin of the collection)', 'The team permission')
-  async deleteTeam(
-    @CurrentActor() actor: Actor,
-    @Param('collectionId') collectionId: string,
-    @Param('teamId') teamId: string,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
-    setDeleteStatus(res, await this.permissions.remove(actor, { kind: 'collection', id: collectionId }, { kind: 'team', id: teamId }));
-  }
-}
+export const SpacePermissionsController = permissionsController('space');
+export const CollectionPermissionsController = permissionsController('collection');
