@@ -58,7 +58,7 @@ describe('spaces-and-content adapters (PostgreSQL)', () => {
     await db.drop();
   });
   beforeEach(async () => {
-    await ds.query('TRUNCATE spaces, collections');
+    await ds.query('TRUNCATE spaces, collections, content_permissions');
   });
 
   it('round-trips a space through the prepared read with every field', async () => {
