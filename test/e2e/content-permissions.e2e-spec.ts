@@ -96,6 +96,8 @@ describe('content permissions: spaces and collections shared with members and te
     const solo = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(owner.auth).send({ title: 'Solo' }).expect(201)).body.id;
     await invite(`/v1/spaces/${solo}`, { role: 'read', teams: [writers] }).expect(204);
     expect((await t.http.get(`/v1/orgs/${orgId}/teams/${writers}`).set(owner.auth).expect(200)).body.spaces).toBe(2);
+    const ofBob = (await t.http.get(`/v1/orgs/${orgId}/members/${bob.id}/teams`).set(owner.auth).expect(200)).body.items;
+    expect(ofBob.find((x: { team: { id: string } }) => x.team.id === writers).team.spaces).toBe(2);
     await t.http.delete(`/v1/spaces/${solo}`).set(owner.auth).expect(205);
     expect((await t.http.get(`/v1/orgs/${orgId}/teams/${writers}`).set(owner.auth).expect(200)).body.spaces).toBe(1);
     const teams = (await t.http.get(`/v1/collections/${outer}/permissions/teams`).set(carol.auth).expect(200)).body;

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import {
   Actor,
   Clock,
@@ -14,7 +14,7 @@ import {
 } from '@app/shared-kernel';
 import { MemberFilter, MemberRepository, MemberSort, MemberView, SortOrder } from '../domain/member';
 import { OrganizationRepository } from '../domain/organization';
-import { TeamRepository, TeamRole, TeamView } from '../domain/team';
+import { TeamRepository, TeamRole, TeamSpaces, TeamView } from '../domain/team';
 import { UserRepository } from '../domain/user';
 import { OrganizationAccess } from './organizations.service';
 
@@ -28,6 +28,7 @@ export class MembersService {
     private readonly teams: TeamRepository,
     private readonly access: OrganizationAccess,
     private readonly clock: Clock,
+    @Optional() private readonly teamSpaces?: TeamSpaces,
   ) {}
 
   list(
@@ -85,7 +86,14 @@ export class MembersService {
   ): Promise<Page<{ team: TeamView; role: TeamRole }>> {
     await this.access.require(organizationId, actor, 'read');
     if (!(await this.members.find(organizationId, userId))) throw new NotFoundError('Member', userId);
-    return this.teams.teamsOfMember(organizationId, userId, title, page);
+    const result = await this.teams.teamsOfMember(organizationId, userId, title, page);
+    const counts = this.teamSpaces
+      ? await this.teamSpaces.counts(
+          organizationId,
+          result.items.map((i) => i.team.team.id),
+        )
+      : new Map<string, number>();
+    return { ...result, items: result.items.map((i) => ({ ...i, team: { ...i.team, spaces: counts.get(i.team.team.id) ?? 0 } })) };
   }
 
   /**
