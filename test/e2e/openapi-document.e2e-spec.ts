@@ -111,6 +111,8 @@ describe('the served OpenAPI document', () => {
       'updateTeamPermissionInSite',
       'removeTeamFromSite',
       'listPermissionsAggregateInSite',
+      'getRevisionSemanticChanges',
+      'getChangeRequestChanges',
     ]) {
       expect(ids).toContain(id);
     }

@@ -676,6 +676,21 @@ describe('permission matrix', () => {
       },
       'delete',
     ],
+    [
+      'GET /spaces/{id}/revisions/{revisionId}/changes',
+      'read',
+      200,
+      async (w) => {
+        const s = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'R' }).expect(201)).body;
+        return t.http.get(`/v1/spaces/${s.id}/revisions/${s.revision}/changes`).set(as(w));
+      },
+    ],
+    [
+      'GET …/change-requests/{changeRequestId}/changes',
+      'read',
+      200,
+      async (w) => t.http.get(`${await changeRequest()}/changes`).set(as(w)),
+    ],
     ['GET /orgs/{id}/translations', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/translations`).set(as(w))],
     ['GET /orgs/{id}/translations/{id}', 'read', 200, async (w) => t.http.get(await translation()).set(as(w))],
     [

@@ -17,6 +17,8 @@ export type { MergeConflict } from './domain/content/merge';
 export type { Revision } from './domain/content/revision';
 export type { JsonDocument } from './domain/content/document';
 export {
+  ChangesQueryDto,
+  RevisionSemanticChangesDto,
   ContentQueryDto,
   PageQueryDto,
   PagesDto,

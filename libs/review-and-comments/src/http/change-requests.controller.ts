@@ -12,7 +12,9 @@ import { Actor, Clock } from '@app/shared-kernel';
 import { ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks } from '@app/http-kit';
 import {
   ContentLocationDto,
+  ChangesQueryDto,
   ContentQueryDto,
+  RevisionSemanticChangesDto,
   FilesService,
   fileDto,
   LinksQueryDto,
@@ -301,6 +303,24 @@ export class ChangeRequestsController {
     @RequestLinks() links: Links,
   ) {
     return this.reader.pageBacklinks(await this.scope(actor, spaceId, ref), pageId, q, links);
+  }
+
+  @Get(':changeRequestId/changes')
+  @ApiTags('change-request-content')
+  @ApiOperation({
+    operationId: 'getChangeRequestChanges',
+    summary: 'What the change request changes against its base: pages created, edited, moved, deleted; files',
+  })
+  @ApiOkResponse({ type: RevisionSemanticChangesDto })
+  async changes(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Query() q: ChangesQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    const scope = await this.scope(actor, spaceId, ref);
+    return this.reader.changes(scope, q.limit ?? 10, links, scope.linksBase);
   }
 
   @Get(':changeRequestId/content')

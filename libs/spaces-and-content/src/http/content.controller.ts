@@ -6,7 +6,15 @@ import { ApiStandardErrors, CurrentActor, Links, ListOf, ListQueryDto, RequestLi
 import { SpacesService } from '../application/spaces.service';
 import { RevisionFileDto } from './files.dto';
 import { ContentLocationDto, LinksQueryDto, LinksResponseDto } from './links.dto';
-import { ContentQueryDto, PageQueryDto, PagesDto, RevisionDto, RevisionPageDto } from './revision.dto';
+import {
+  ChangesQueryDto,
+  ContentQueryDto,
+  PageQueryDto,
+  PagesDto,
+  RevisionDto,
+  RevisionPageDto,
+  RevisionSemanticChangesDto,
+} from './revision.dto';
 import { RevisionReader, RevisionScope } from './revision-reader';
 
 /** Reads of a space's content: its current revision, or any revision by id (spec part 1 §4.4). */
@@ -70,6 +78,22 @@ export class ContentController {
     @RequestLinks() links: Links,
   ) {
     return this.reader.revision(await this.scope(actor, id, revisionId), links);
+  }
+
+  @Get('revisions/:revisionId/changes')
+  @ApiOperation({
+    operationId: 'getRevisionSemanticChanges',
+    summary: 'What changed in a revision against its first parent: pages created, edited, moved, deleted; files',
+  })
+  @ApiOkResponse({ type: RevisionSemanticChangesDto })
+  async changes(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('revisionId') revisionId: string,
+    @Query() q: ChangesQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    return this.reader.changes(await this.scope(actor, id, revisionId), q.limit ?? 10, links);
   }
 
   @Get('revisions/:revisionId/pages')

@@ -7,6 +7,8 @@ import { FilesService } from '../application/files.service';
 import { LinksService } from '../application/links.service';
 import { MergeOrigins } from '../application/merge-origins';
 import { refToUrl } from '../domain/content/markdown';
+import { SemanticChange, semanticChanges } from '../domain/content/semantic-changes';
+import type { FileNode } from '../domain/content/files';
 import type { Space } from '../domain/space';
 import { toSpaceDto } from './content-response.dto';
 import { filesPage } from './files-page';
@@ -67,6 +69,38 @@ export class RevisionReader {
 
   private keyOf(s: RevisionScope, links: Links, ...rest: string[]): string {
     return [s.space.id, s.revisionId, s.appBase, links.origin, links.appOrigin, ...rest].join(' ');
+  }
+
+  /** Semantic changes per (before, after) revision pair: both are immutable, so an entry never goes stale. */
+  private readonly changeLists = new Map<string, SemanticChange[]>();
+
+  /**
+   * What changed (official getRevisionSemanticChanges / getChangeRequestChanges): `s.revisionId` against
+   * `against` (a change request's base), else against its first parent (none: everything is created).
+   * The first `limit` changes, and in `more` how many were left out.
+   */
+  async changes(s: RevisionScope, limit: number, links: Links, against?: string) {
+    const after = await this.content.revision(s.space.id, s.revisionId);
+    const baseId = against ?? after.parents[0] ?? null;
+    const key = `${baseId ?? ''}>${after.id}`;
+    let list = this.changeLists.get(key);
+    if (!list) {
+      const before = baseId ? await this.content.revision(s.space.id, baseId) : null;
+      list = semanticChanges(before, after);
+      if (this.changeLists.size >= 1000) this.changeLists.delete(this.changeLists.keys().next().value!);
+      this.changeLists.set(key, list);
+    }
+    const now = this.clock.now().getTime();
+    const file = (f: FileNode) => {
+      const dto = fileDto(f, s.space.organizationId, this.files, links, now);
+      return { id: dto.id, name: dto.name, contentType: dto.contentType, downloadURL: dto.downloadURL };
+    };
+    const shown = list.slice(0, limit).map((c) => (c.type.startsWith('file_') ? { ...c, file: file((c as { file: FileNode }).file) } : c));
+    const body: Record<string, unknown> = { changes: shown };
+    if (list.length > limit) body.more = list.length - limit;
+    if (!against && after.mergedFrom && this.origins)
+      body.mergedFrom = await this.origins.render(s.actor, s.space.id, after.mergedFrom, links);
+    return body;
   }
 
   async revision(s: RevisionScope, links: Links) {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn } from 'class-validator';
-import { Links, Optional, toStrictBool } from '@app/http-kit';
+import { IsBoolean, IsIn, IsInt, Max, Min } from 'class-validator';
+import { Links, Optional, toStrictBool, toStrictInt } from '@app/http-kit';
 import type { ContentRef, JsonDocument } from '../domain/content/document';
 import { documentToMarkdown, refToUrl } from '../domain/content/markdown';
 import type { Revision } from '../domain/content/revision';
@@ -22,6 +22,52 @@ export class ContentQueryDto {
   @Transform(toStrictBool)
   @IsBoolean()
   computed?: boolean;
+}
+
+export class ChangesQueryDto extends ContentQueryDto {
+  /** How many changes to return (1 to 1,000; default 10); `more` says how many were left out */
+  @ApiPropertyOptional({ type: Number, default: 10, minimum: 1, maximum: 1000 })
+  @Optional()
+  @Transform(toStrictInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+}
+
+class ChangedPageDto {
+  id: string;
+  @ApiProperty({ enum: ['document', 'group'] }) type: string;
+  title: string;
+  path: string;
+}
+
+class ChangedFileDto {
+  id: string;
+  name: string;
+  contentType: string;
+  downloadURL: string;
+}
+
+class SemanticChangeDto {
+  @ApiProperty({ enum: ['page_created', 'page_edited', 'page_deleted', 'page_moved', 'file_created', 'file_edited', 'file_deleted'] })
+  type: string;
+  @ApiPropertyOptional({ type: ChangedPageDto }) page?: ChangedPageDto;
+  @ApiPropertyOptional({ type: ChangedFileDto }) file?: ChangedFileDto;
+  /** page_edited, file_edited: `{field: {before, after}}` (`document`: the content hashes of the bodies) */
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) attributes?: object;
+  /** page_moved: the parent page before and after (absent: top level) */
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) parent?: object;
+  /** page_moved among the same siblings: its index before and after (a Quire extension) */
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) position?: object;
+}
+
+export class RevisionSemanticChangesDto {
+  @ApiProperty({ type: [SemanticChangeDto] }) changes: SemanticChangeDto[];
+  /** How many changes were left out above `limit` */
+  more?: number;
+  /** The change request a merge revision merged */
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) mergedFrom?: object;
 }
 
 export class PageQueryDto extends ContentQueryDto {

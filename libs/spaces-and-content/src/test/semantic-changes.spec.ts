@@ -1,0 +1,74 @@
+import { semanticChanges } from '../domain/content/semantic-changes';
+import type { FileNode } from '../domain/content/files';
+import type { PageNode } from '../domain/content/tree';
+
+const page = (id: string, pages: PageNode[] = [], extra: Partial<PageNode> = {}): PageNode => ({
+  id,
+  type: 'document',
+  title: id.toUpperCase(),
+  slug: id,
+  document: `h-${id}`,
+  pages,
+  ...extra,
+});
+const file = (id: string, extra: Partial<FileNode> = {}): FileNode => ({
+  id,
+  name: `${id}.txt`,
+  contentType: 'text/plain',
+  size: 1,
+  hash: `f-${id}`,
+  ...extra,
+});
+
+describe('semantic changes between two revisions', () => {
+  it('a page reordered among the same siblings is moved with its positions; one shifted by an insertion is not', () => {
+    const before = { tree: [page('a'), page('b'), page('c')], files: [] };
+    const swapped = semanticChanges(before, { tree: [page('a'), page('c'), page('b')], files: [] });
+    expect(swapped.map((c) => [c.type, 'page' in c ? c.page.id : ''])).toEqual([
+      ['page_moved', 'c'],
+      ['page_moved', 'b'],
+    ]);
+    expect(swapped[0]).toMatchObject({ position: { before: 2, after: 1 } });
+    const inserted = semanticChanges(before, { tree: [page('n'), page('a'), page('b'), page('c')], files: [] });
+    expect(inserted.map((c) => c.type)).toEqual(['page_created']);
+  });
+
+  it('edits name the attributes that changed; removed emoji has only a before', () => {
+    const out = semanticChanges(
+      { tree: [page('a', [], { emoji: '1f600', description: 'old' })], files: [] },
+      { tree: [page('a', [], { description: 'new', slug: 'a2' })], files: [] },
+    );
+    expect(out).toEqual([
+      {
+        type: 'page_edited',
+        page: { id: 'a', type: 'document', title: 'A', path: 'a2' },
+        attributes: { description: { before: 'old', after: 'new' }, slug: { before: 'a', after: 'a2' }, emoji: { before: '1f600' } },
+      },
+    ]);
+  });
+
+  it('files created, edited (name, type, bytes) and deleted', () => {
+    const out = semanticChanges(
+      { tree: [], files: [file('x'), file('y'), file('z')] },
+      { tree: [], files: [file('x', { name: 'renamed.txt' }), file('y', { hash: 'other' }), file('w')] },
+    );
+    expect(out.map((c) => [c.type, 'file' in c ? c.file.id : ''])).toEqual([
+      ['file_edited', 'x'],
+      ['file_edited', 'y'],
+      ['file_created', 'w'],
+      ['file_deleted', 'z'],
+    ]);
+    expect(out[0]).toMatchObject({ attributes: { name: { before: 'x.txt', after: 'renamed.txt' } } });
+    expect(out[1]).toMatchObject({ attributes: { downloadURL: {} } });
+  });
+
+  it('no parent: everything is created; equal revisions: nothing changed', () => {
+    const tree = [page('a', [page('b')])];
+    expect(semanticChanges(null, { tree, files: [file('x')] }).map((c) => c.type)).toEqual([
+      'page_created',
+      'page_created',
+      'file_created',
+    ]);
+    expect(semanticChanges({ tree, files: [] }, { tree, files: [] })).toEqual([]);
+  });
+});

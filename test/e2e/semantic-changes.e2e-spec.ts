@@ -1,0 +1,121 @@
+import { createTestApp, TestApp, TestUser } from '../support/app';
+import { expectError } from '../support/expect';
+import { officialValidator } from '../support/official-schemas';
+
+/** What changed (official getRevisionSemanticChanges, getChangeRequestChanges), from the immutable revisions. */
+describe('semantic changes of revisions and change requests', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let outsider: TestUser;
+  let orgId: string;
+  const schemas = officialValidator();
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.user('admin');
+    outsider = await t.user('outsider');
+    orgId = await t.organization(admin);
+  });
+  afterAll(async () => t.close());
+
+  const cr = async (space: string, changes: object[]) => {
+    const id = (await t.http.post(`/v1/spaces/${space}/change-requests`).set(admin.auth).send({}).expect(201)).body.id as string;
+    const written = (await t.http.post(`/v1/spaces/${space}/change-requests/${id}/content`).set(admin.auth).send({ changes }).expect(200))
+      .body;
+    return { id, written };
+  };
+  const merge = (space: string, id: string) => t.http.post(`/v1/spaces/${space}/change-requests/${id}/merge`).set(admin.auth).expect(200);
+  /**
+   * Each change against its official schema. The official `page_edited.attributes` is a oneOf of
+   * document / group / link attributes that share their properties without forbidding others, so any
+   * attributes object matches several branches and no answer can satisfy that oneOf: the attributes of
+   * an edited document page are checked against RevisionPageDocumentChangeAttributes instead.
+   */
+  const check = (body: { changes: Change[] }) =>
+    body.changes
+      .map((c) => {
+        if (c.type !== 'page_edited') {
+          const name = { page_created: 'PageCreated', page_deleted: 'PageDeleted', page_moved: 'PageMoved', file_created: 'FileCreated' }[
+            c.type as 'page_created'
+          ];
+          return schemas.check(`RevisionSemanticChange${name}`, c);
+        }
+        return schemas.check('ChangedRevisionPage', c.page) + schemas.check('RevisionPageDocumentChangeAttributes', c.attributes);
+      })
+      .join('');
+  type Change = {
+    type: string;
+    page?: { id: string; title: string; path: string };
+    file?: { name: string };
+    attributes?: object;
+    parent?: object;
+  };
+
+  it('a merge revision lists what it created, with the change request it merged; a change request what it changes', async () => {
+    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Docs' }).expect(201)).body.id;
+    const first = await cr(space, [
+      { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'Read me.' } },
+      { operation: 'insert_page', ref: 'setup', into: 'guide', title: 'Setup', document: { markdown: 'Install.' } },
+      { operation: 'insert_page', title: 'FAQ', document: { markdown: 'Questions.' } },
+      {
+        operation: 'insert_files',
+        files: [{ name: 'notes.txt', contentType: 'text/plain', base64: Buffer.from('hello').toString('base64') }],
+      },
+    ]);
+    await merge(space, first.id);
+    const head = (await t.http.get(`/v1/spaces/${space}`).set(admin.auth).expect(200)).body.revision;
+    const created = (await t.http.get(`/v1/spaces/${space}/revisions/${head}/changes?limit=100`).set(admin.auth).expect(200)).body;
+    expect(schemas.check('RevisionSemanticChanges', created)).toBe('');
+    expect(check(created)).toBe('');
+    expect(created.changes.map((c: Change) => [c.type, c.page?.path ?? c.file?.name])).toEqual([
+      ['page_created', 'guide'],
+      ['page_created', 'guide/setup'],
+      ['page_created', 'faq'],
+      ['file_created', 'notes.txt'],
+    ]);
+    expect(created.mergedFrom).toMatchObject({ id: first.id });
+    expect(created.more).toBeUndefined();
+
+    const pages = (await t.http.get(`/v1/spaces/${space}/content/pages`).set(admin.auth).expect(200)).body.pages;
+    const [guide, faq] = pages;
+    const setup = guide.pages[0];
+    const second = await cr(space, [
+      { operation: 'update_page', page: guide.id, title: 'User guide', document: { markdown: 'Read me first.' } },
+      { operation: 'update_page', page: faq.id, into: guide.id },
+      { operation: 'delete_page', page: setup.id },
+    ]);
+    const res = (await t.http.get(`/v1/spaces/${space}/change-requests/${second.id}/changes`).set(admin.auth).expect(200)).body;
+    expect(check(res)).toBe('');
+    const byType = Object.fromEntries(res.changes.map((c: Change) => [c.type, c]));
+    expect(byType.page_edited).toMatchObject({
+      page: { id: guide.id, title: 'User guide' },
+      attributes: { title: { before: 'Guide', after: 'User guide' } },
+    });
+    expect(byType.page_edited.attributes.document.before).not.toBe(byType.page_edited.attributes.document.after);
+    expect(byType.page_moved).toMatchObject({ page: { id: faq.id }, parent: { after: { id: guide.id } } });
+    expect(byType.page_moved.parent.before).toBeUndefined();
+    expect(byType.page_deleted).toMatchObject({ page: { id: setup.id, path: 'guide/setup' } });
+    expect(res.changes).toHaveLength(3);
+
+    const limited = (await t.http.get(`/v1/spaces/${space}/change-requests/${second.id}/changes?limit=1`).set(admin.auth).expect(200)).body;
+    expect(limited.changes).toHaveLength(1);
+    expect(limited.more).toBe(2);
+    // Merged, the space's new revision says the same against its first parent.
+    await merge(space, second.id);
+    const merged = (await t.http.get(`/v1/spaces/${space}`).set(admin.auth).expect(200)).body.revision;
+    const after = (await t.http.get(`/v1/spaces/${space}/revisions/${merged}/changes`).set(admin.auth).expect(200)).body;
+    expect(after.changes.map((c: Change) => c.type).sort()).toEqual(['page_deleted', 'page_edited', 'page_moved']);
+  });
+
+  it('the first revision of a space has no parent: nothing changed; bad input and strangers get errors', async () => {
+    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Empty' }).expect(201)).body;
+    expect((await t.http.get(`/v1/spaces/${space.id}/revisions/${space.revision}/changes`).set(admin.auth).expect(200)).body).toEqual({
+      changes: [],
+    });
+    for (const q of ['limit=0', 'limit=0x10', 'limit=1001', 'limit=abc', 'metadata=maybe'])
+      expectError(await t.http.get(`/v1/spaces/${space.id}/revisions/${space.revision}/changes?${q}`).set(admin.auth), 400);
+    expectError(await t.http.get(`/v1/spaces/${space.id}/revisions/nope/changes`).set(admin.auth), 404, /Revision/);
+    expectError(await t.http.get(`/v1/spaces/${space.id}/revisions/${space.revision}/changes`).set(outsider.auth), 404);
+    expectError(await t.http.get(`/v1/spaces/${space.id}/change-requests/nope/changes`).set(admin.auth), 404);
+  });
+});
