@@ -113,6 +113,10 @@ describe('the served OpenAPI document', () => {
       'listPermissionsAggregateInSite',
       'getRevisionSemanticChanges',
       'getChangeRequestChanges',
+      'getPageDocumentInRevisionById',
+      'listFilesInRevisionById',
+      'getFileInRevisionById',
+      'getFileById',
     ]) {
       expect(ids).toContain(id);
     }

@@ -107,6 +107,30 @@ describe('semantic changes of revisions and change requests', () => {
     expect(after.changes.map((c: Change) => c.type).sort()).toEqual(['page_deleted', 'page_edited', 'page_moved']);
   });
 
+  it('reads an older revision: its files, a file, a page body as a JSON document (official revision reads)', async () => {
+    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Old' }).expect(201)).body.id;
+    const first = await cr(space, [
+      { operation: 'insert_page', title: 'Intro', document: { markdown: 'Version **one**.' } },
+      { operation: 'insert_files', files: [{ name: 'a.txt', contentType: 'text/plain', base64: Buffer.from('a').toString('base64') }] },
+    ]);
+    await merge(space, first.id);
+    const old = (await t.http.get(`/v1/spaces/${space}`).set(admin.auth).expect(200)).body.revision;
+    const intro = (await t.http.get(`/v1/spaces/${space}/content/pages`).set(admin.auth).expect(200)).body.pages[0].id;
+    const second = await cr(space, [{ operation: 'update_page', page: intro, document: { markdown: 'Version two.' } }]);
+    await merge(space, second.id);
+    const doc = (await t.http.get(`/v1/spaces/${space}/revisions/${old}/page/${intro}/document`).set(admin.auth).expect(200)).body;
+    expect(schemas.check('JSONDocument', doc)).toBe('');
+    expect(JSON.stringify(doc)).toContain('one');
+    const files = (await t.http.get(`/v1/spaces/${space}/revisions/${old}/files`).set(admin.auth).expect(200)).body;
+    expect(files.items.map((f: { name: string }) => f.name)).toEqual(['a.txt']);
+    const file = (await t.http.get(`/v1/spaces/${space}/revisions/${old}/files/${files.items[0].id}`).set(admin.auth).expect(200)).body;
+    expect(schemas.check('RevisionFile', file)).toBe('');
+    expectError(await t.http.get(`/v1/spaces/${space}/revisions/${old}/files/nope`).set(admin.auth), 404, /File/);
+    expectError(await t.http.get(`/v1/spaces/${space}/revisions/${old}/page/nope/document`).set(admin.auth), 404, /Page/);
+    expectError(await t.http.get(`/v1/spaces/${space}/revisions/${old}/page/${intro}/document?evaluated=perhaps`).set(admin.auth), 400);
+    expectError(await t.http.get(`/v1/spaces/${space}/revisions/${old}/files`).set(outsider.auth), 404);
+  });
+
   it('the first revision of a space has no parent: nothing changed; bad input and strangers get errors', async () => {
     const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Empty' }).expect(201)).body;
     expect((await t.http.get(`/v1/spaces/${space.id}/revisions/${space.revision}/changes`).set(admin.auth).expect(200)).body).toEqual({

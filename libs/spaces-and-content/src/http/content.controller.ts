@@ -9,6 +9,7 @@ import { ContentLocationDto, LinksQueryDto, LinksResponseDto } from './links.dto
 import {
   ChangesQueryDto,
   ContentQueryDto,
+  DocumentQueryDto,
   PageQueryDto,
   PagesDto,
   RevisionDto,
@@ -125,6 +126,46 @@ export class ContentController {
     res.type('application/json').send(await this.reader.pageJson(await this.scope(actor, id, revisionId), pageId, q, links));
   }
 
+  @Get('revisions/:revisionId/page/:pageId/document')
+  @ApiOperation({ operationId: 'getPageDocumentInRevisionById', summary: 'The body of a page in a revision, as a JSON document' })
+  @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
+  async revisionPageDocument(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('revisionId') revisionId: string,
+    @Param('pageId') pageId: string,
+    @Query() _q: DocumentQueryDto,
+  ) {
+    return this.reader.pageDocument(await this.scope(actor, id, revisionId), pageId);
+  }
+
+  @Get('revisions/:revisionId/files')
+  @ApiOperation({ operationId: 'listFilesInRevisionById', summary: 'The files of a revision' })
+  @ApiOkResponse({ type: ListOf(RevisionFileDto) })
+  async revisionFiles(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('revisionId') revisionId: string,
+    @Query() q: ListQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    return this.reader.fileList(await this.scope(actor, id, revisionId), q, links);
+  }
+
+  @Get('revisions/:revisionId/files/:fileId')
+  @ApiOperation({ operationId: 'getFileInRevisionById', summary: 'A file of a revision, with a signed download URL' })
+  @ApiOkResponse({ type: RevisionFileDto })
+  async revisionFile(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('revisionId') revisionId: string,
+    @Param('fileId') fileId: string,
+    @Query() _q: ContentQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    return this.reader.file(await this.scope(actor, id, revisionId), fileId, links);
+  }
+
   @Get('content/files')
   @ApiOperation({ operationId: 'listFiles', summary: 'The files of the current revision' })
   @ApiOkResponse({ type: ListOf(RevisionFileDto) })
@@ -133,7 +174,7 @@ export class ContentController {
   }
 
   @Get('content/files/:fileId')
-  @ApiOperation({ operationId: 'getFileInRevisionById', summary: 'A file of the current revision, with a signed download URL' })
+  @ApiOperation({ operationId: 'getFileById', summary: 'A file of the current revision, with a signed download URL' })
   @ApiOkResponse({ type: RevisionFileDto })
   async file(
     @CurrentActor() actor: Actor,

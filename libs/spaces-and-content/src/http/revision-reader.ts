@@ -127,6 +127,12 @@ export class RevisionReader {
     });
   }
 
+  /** A page's body as the official JSONDocument (an empty document for a page without one). */
+  async pageDocument(s: RevisionScope, pageId: string) {
+    const { document } = await this.content.page(s.space, s.revisionId, pageId);
+    return document ?? { object: 'document', data: {}, nodes: [] };
+  }
+
   async fileList(s: RevisionScope, q: ListQueryDto, links: Links) {
     const rev = await this.content.revision(s.space.id, s.revisionId);
     return filesPage(rev.files, q, (f) => fileDto(f, s.space.organizationId, this.files, links, this.clock.now().getTime()));

@@ -24,6 +24,12 @@ export class ContentQueryDto {
   computed?: boolean;
 }
 
+/** The official `evaluated` and `dereferenced` flags of a document read (Quire's documents have nothing to evaluate). */
+export class DocumentQueryDto {
+  @ApiPropertyOptional({ type: Boolean }) @Optional() @Transform(toStrictBool) @IsBoolean() evaluated?: boolean;
+  @ApiPropertyOptional({ type: Boolean }) @Optional() @Transform(toStrictBool) @IsBoolean() dereferenced?: boolean;
+}
+
 export class ChangesQueryDto extends ContentQueryDto {
   /** How many changes to return (1 to 1,000; default 10); `more` says how many were left out */
   @ApiPropertyOptional({ type: Number, default: 10, minimum: 1, maximum: 1000 })
