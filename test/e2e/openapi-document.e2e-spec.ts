@@ -117,6 +117,7 @@ describe('the served OpenAPI document', () => {
       'listFilesInRevisionById',
       'getFileInRevisionById',
       'getFileById',
+      'listRevisionsInSpace',
     ]) {
       expect(ids).toContain(id);
     }

@@ -131,6 +131,27 @@ describe('semantic changes of revisions and change requests', () => {
     expectError(await t.http.get(`/v1/spaces/${space}/revisions/${old}/files`).set(outsider.auth), 404);
   });
 
+  it('a space history lists its revisions newest first, keyset-paged, with who merged which change request', async () => {
+    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'History' }).expect(201)).body;
+    const a = await cr(space.id, [{ operation: 'insert_page', title: 'A', document: { markdown: 'a' } }]);
+    await merge(space.id, a.id);
+    const b = await cr(space.id, [{ operation: 'insert_page', title: 'B', document: { markdown: 'b' } }]);
+    await merge(space.id, b.id);
+    const head = (await t.http.get(`/v1/spaces/${space.id}`).set(admin.auth).expect(200)).body.revision;
+    const first = (await t.http.get(`/v1/spaces/${space.id}/revisions?limit=1`).set(admin.auth).expect(200)).body;
+    expect(first.count).toBe(3);
+    expect(first.items[0]).toMatchObject({ id: head, type: 'merge', mergedFrom: b.id, createdBy: admin.id });
+    const rest = (await t.http.get(`/v1/spaces/${space.id}/revisions?limit=5&page=${first.next.page}`).set(admin.auth).expect(200)).body;
+    expect(rest.items.map((r: { type: string; mergedFrom: string | null }) => [r.type, r.mergedFrom])).toEqual([
+      ['merge', a.id],
+      ['edits', null],
+    ]);
+    expect(rest.items[1].id).toBe(space.revision);
+    expect(rest.next).toBeUndefined();
+    expectError(await t.http.get(`/v1/spaces/${space.id}/revisions?page=forged`).set(admin.auth), 400, /page/);
+    expectError(await t.http.get(`/v1/spaces/${space.id}/revisions`).set(outsider.auth), 404);
+  });
+
   it('the first revision of a space has no parent: nothing changed; bad input and strangers get errors', async () => {
     const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Empty' }).expect(201)).body;
     expect((await t.http.get(`/v1/spaces/${space.id}/revisions/${space.revision}/changes`).set(admin.auth).expect(200)).body).toEqual({

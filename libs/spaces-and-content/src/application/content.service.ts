@@ -1,9 +1,9 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { Clock, IdGenerator, KeyedMutex, NotFoundError, PreconditionError, UnitOfWork } from '@app/shared-kernel';
+import { Clock, IdGenerator, KeyedMutex, NotFoundError, Page, PageRequest, PreconditionError, UnitOfWork } from '@app/shared-kernel';
 import { applyChanges, ChangeOutcome, ContentChange } from '../domain/content/changes';
 import type { JsonDocument } from '../domain/content/document';
 import { bodiesToMerge, mergeTrees, MergeConflict } from '../domain/content/merge';
-import { Revision, RevisionRepository, RevisionType } from '../domain/content/revision';
+import { Revision, RevisionRepository, RevisionSummary, RevisionType } from '../domain/content/revision';
 import { locate, PageNode, PageTree } from '../domain/content/tree';
 import { Space, SpaceRepository } from '../domain/space';
 import { SearchService } from './search.service';
@@ -99,6 +99,14 @@ export class ContentService {
     const r = await this.revisions.find(spaceId, revisionId);
     if (!r) throw new NotFoundError('Revision', revisionId);
     return r;
+  }
+
+  /**
+   * The space's history: its current revision and the first parents before it (main's line; the
+   * revisions of change requests show up as the merges that brought them), newest first.
+   */
+  history(space: Space, page: PageRequest): Promise<Page<RevisionSummary>> {
+    return this.revisions.history(space.id, space.revision, page);
   }
 
   /** A page of a revision with its body (null for an empty page); 404 when the page is not there. */

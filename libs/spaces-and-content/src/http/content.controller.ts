@@ -2,8 +2,9 @@ import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Actor } from '@app/shared-kernel';
-import { ApiStandardErrors, CurrentActor, Links, ListOf, ListQueryDto, RequestLinks } from '@app/http-kit';
+import { ApiStandardErrors, CurrentActor, Links, listEnvelope, ListOf, ListQueryDto, RequestLinks } from '@app/http-kit';
 import { SpacesService } from '../application/spaces.service';
+import { ContentService } from '../application/content.service';
 import { RevisionFileDto } from './files.dto';
 import { ContentLocationDto, LinksQueryDto, LinksResponseDto } from './links.dto';
 import {
@@ -14,6 +15,7 @@ import {
   PagesDto,
   RevisionDto,
   RevisionPageDto,
+  RevisionHistoryItemDto,
   RevisionSemanticChangesDto,
 } from './revision.dto';
 import { RevisionReader, RevisionScope } from './revision-reader';
@@ -26,6 +28,7 @@ export class ContentController {
   constructor(
     private readonly spaces: SpacesService,
     private readonly reader: RevisionReader,
+    private readonly content: ContentService,
   ) {}
 
   /** The space's current revision (`revisionId` absent) or the one named, addressed as the space's own content. */
@@ -66,6 +69,27 @@ export class ContentController {
     @Res() res: Response,
   ): Promise<void> {
     res.type('application/json').send(await this.reader.pageJson(await this.scope(actor, id), pageId, q, links));
+  }
+
+  @Get('revisions')
+  @ApiOperation({
+    operationId: 'listRevisionsInSpace',
+    summary: 'The history of a space: its current revision and the first parents before it, newest first (not in the official document)',
+  })
+  @ApiOkResponse({ type: ListOf(RevisionHistoryItemDto) })
+  async history(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
+    const { space } = await this.spaces.getLive(actor, id);
+    const page = await this.content.history(space, q.toPageRequest());
+    return listEnvelope(page, (r): RevisionHistoryItemDto => ({
+      object: 'revision-summary',
+      id: r.id,
+      type: r.type,
+      parents: r.parents,
+      createdAt: r.createdAt.toISOString(),
+      createdBy: r.createdBy,
+      mergedFrom: r.mergedFrom,
+      urls: { location: links.api(`/spaces/${space.id}/revisions/${r.id}`), app: links.app(`/s/${space.id}/~/revisions/${r.id}`) },
+    }));
   }
 
   @Get('revisions/:revisionId')

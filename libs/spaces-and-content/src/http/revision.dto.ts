@@ -76,6 +76,25 @@ export class RevisionSemanticChangesDto {
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) mergedFrom?: object;
 }
 
+class RevisionHistoryUrlsDto {
+  location: string;
+  app: string;
+}
+
+/** A revision in a space's history (Quire's own list: the official document has none). */
+export class RevisionHistoryItemDto {
+  @ApiProperty({ enum: ['revision-summary'] }) object: 'revision-summary';
+  id: string;
+  @ApiProperty({ enum: ['edits', 'merge', 'update', 'rollback'] }) type: string;
+  parents: string[];
+  createdAt: string;
+  /** Who made it (for a merge revision: who merged); null for revisions made by the system */
+  @ApiProperty({ type: 'string', nullable: true }) createdBy: string | null;
+  /** The change request a merge revision merged */
+  @ApiProperty({ type: 'string', nullable: true }) mergedFrom: string | null;
+  urls: RevisionHistoryUrlsDto;
+}
+
 export class PageQueryDto extends ContentQueryDto {
   @ApiPropertyOptional({ enum: ['document', 'markdown'], default: 'document', description: 'Output format of the page body' })
   @Optional()

@@ -1,8 +1,8 @@
-import { Db } from '@app/persistence';
+import { Db, keysetPage } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { TtlCache } from '@app/shared-kernel';
+import { mapPage, Page, PageRequest, TtlCache } from '@app/shared-kernel';
 import type { JsonDocument } from '../domain/content/document';
-import { Revision, RevisionRepository } from '../domain/content/revision';
+import { Revision, RevisionRepository, RevisionSummary } from '../domain/content/revision';
 import { extractLinks, ExtractedLink } from '../domain/content/links';
 
 interface RevisionRow {
@@ -29,6 +29,38 @@ export class SqlRevisionRepository extends RevisionRepository {
    * JSON to fetch and parse). Callers must not mutate what they get (the domain copies before writing).
    */
   private readonly cache = new TtlCache<string, Revision>(10 * 60_000, 64);
+
+  async history(spaceId: string, head: string, page: PageRequest): Promise<Page<RevisionSummary>> {
+    const result = await keysetPage<{
+      id: string;
+      parents: string[];
+      type: string;
+      created_at: Date;
+      created_by: string | null;
+      merged_from: string | null;
+      seq: string;
+    }>(
+      this.ds,
+      `WITH RECURSIVE main (id) AS (
+         SELECT $2::text
+         UNION
+         SELECT r.parents[1] FROM revisions r JOIN main m ON r.id = m.id WHERE r.space_id = $1 AND cardinality(r.parents) > 0
+       )
+       SELECT r.id, r.parents, r.type, r.created_at, r.created_by, r.merged_from, r.seq FROM revisions r JOIN main m ON m.id = r.id
+       WHERE r.space_id = $1`,
+      [spaceId, head],
+      { columns: ['q.seq'], shape: ['int'], keyOf: (r) => [Number(r.seq)], direction: 'desc' },
+      page,
+    );
+    return mapPage(result, (r) => ({
+      id: r.id,
+      parents: r.parents,
+      type: r.type as Revision['type'],
+      createdAt: r.created_at,
+      createdBy: r.created_by,
+      mergedFrom: r.merged_from,
+    }));
+  }
 
   async find(spaceId: string, id: string): Promise<Revision | null> {
     const key = `${spaceId}/${id}`;

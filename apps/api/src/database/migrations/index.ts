@@ -16,6 +16,7 @@ import { Conversations1765324800000 } from './1765324800000-conversations';
 import { ChangeRequestClusters1765411200000 } from './1765411200000-change-request-clusters';
 import { Translations1765497600000 } from './1765497600000-translations';
 import { ContentPermissions1765584000000 } from './1765584000000-content-permissions';
+import { RevisionHistory1765670400000 } from './1765670400000-revision-history';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   ChangeRequestClusters1765411200000,
   Translations1765497600000,
   ContentPermissions1765584000000,
+  RevisionHistory1765670400000,
 ];

@@ -1,3 +1,4 @@
+import type { Page, PageRequest } from '@app/shared-kernel';
 import type { JsonDocument } from './document';
 import type { ExtractedLink } from './links';
 import type { FileNode } from './files';
@@ -21,7 +22,12 @@ export interface Revision {
   mergedFrom?: string | null;
 }
 
+/** A revision as a space's history lists it (no tree). */
+export type RevisionSummary = Pick<Revision, 'id' | 'parents' | 'type' | 'createdAt' | 'createdBy'> & { mergedFrom: string | null };
+
 export abstract class RevisionRepository {
+  /** The space's main line: `head` and its first parents back to the first revision, newest first, keyset-paged. */
+  abstract history(spaceId: string, head: string, page: PageRequest): Promise<Page<RevisionSummary>>;
   abstract find(spaceId: string, id: string): Promise<Revision | null>;
   /** Inserts the revision and the bodies it introduces (bodies already stored are kept), atomically. */
   abstract insert(revision: Revision, documents: Map<string, JsonDocument>): Promise<void>;
