@@ -685,6 +685,7 @@ describe('permission matrix', () => {
         return t.http.get(`/v1/spaces/${s.id}/revisions/${s.revision}/changes`).set(as(w));
       },
     ],
+    ['GET /spaces/{id}/revisions', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/revisions`).set(as(w))],
     [
       'GET …/change-requests/{changeRequestId}/changes',
       'read',
