@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { toTeamDto, toUserDto, TeamDto, UserDto } from '@app/organizations-and-teams';
-import { Actor, Role, ROLES } from '@app/shared-kernel';
+import { Actor, NotFoundError, Role, ROLES } from '@app/shared-kernel';
 import {
   ApiDeleteOperation,
   ApiStandardErrors,
@@ -218,8 +218,9 @@ export class SitePermissionsController {
     let content: ContentRef;
     try {
       content = await this.site(actor, organizationId, siteId);
-    } catch {
-      return 'absent';
+    } catch (e) {
+      if (e instanceof NotFoundError) return 'absent';
+      throw e;
     }
     return this.permissions.remove(actor, content, principal);
   }

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res
 import type { Response } from 'express';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { toTeamDto, TeamDto, toUserDto, UserDto } from '@app/organizations-and-teams';
+import { toTeamDto, TeamDto, toUserDto, User, UserDto } from '@app/organizations-and-teams';
 import { Actor, Role, ROLES } from '@app/shared-kernel';
 import {
   ApiDeleteOperation,
@@ -70,6 +70,11 @@ export class TeamContentPermissionDto {
 
 // ---------------------------------------------------------------------------------------------
 
+/** A member's grant or effective role as the official UserContentPermission. */
+const userPermission =
+  (links: Links) =>
+  (p: { permission: Role; user: User }): UserContentPermissionDto => ({ permission: p.permission, user: toUserDto(p.user, links) });
+
 /**
  * The permission operations of spaces and collections: one controller class per kind, made by one
  * function (the same handlers, another path, kind and official operationIds).
@@ -100,7 +105,7 @@ function permissionsController(kind: 'space' | 'collection') {
     @ApiOkResponse({ type: ListOf(UserContentPermissionDto) })
     async aggregate(@CurrentActor() actor: Actor, @Param(param) id: string, @Query() q: AggregateQueryDto, @RequestLinks() links: Links) {
       const page = await this.permissions.aggregate(actor, { kind, id }, { role: q.role }, q.toPageRequest());
-      return listEnvelope(page, (p): UserContentPermissionDto => ({ permission: p.permission, user: toUserDto(p.user, links) }));
+      return listEnvelope(page, userPermission(links));
     }
 
     @Get('users')
@@ -108,7 +113,7 @@ function permissionsController(kind: 'space' | 'collection') {
     @ApiOkResponse({ type: ListOf(UserContentPermissionDto) })
     async users(@CurrentActor() actor: Actor, @Param(param) id: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
       const page = await this.permissions.listUsers(actor, { kind, id }, q.toPageRequest());
-      return listEnvelope(page, (p): UserContentPermissionDto => ({ permission: p.permission, user: toUserDto(p.user, links) }));
+      return listEnvelope(page, userPermission(links));
     }
 
     @Patch('users/:userId')

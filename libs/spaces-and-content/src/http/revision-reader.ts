@@ -1,6 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { OrganizationsService, toOrganizationDto } from '@app/organizations-and-teams';
-import { Actor, ByteLruCache, Clock, NotFoundError, Role } from '@app/shared-kernel';
+import { Actor, ByteLruCache, Clock, NotFoundError, Role, TtlCache } from '@app/shared-kernel';
 import { Links, ListQueryDto, ReadCacheSettings } from '@app/http-kit';
 import { ContentService } from '../application/content.service';
 import { FilesService } from '../application/files.service';
@@ -72,7 +72,7 @@ export class RevisionReader {
   }
 
   /** Semantic changes per (before, after) revision pair: both are immutable, so an entry never goes stale. */
-  private readonly changeLists = new Map<string, SemanticChange[]>();
+  private readonly changeLists = new TtlCache<string, SemanticChange[]>(60 * 60_000, 1000);
 
   /**
    * What changed (official getRevisionSemanticChanges / getChangeRequestChanges): `s.revisionId` against
@@ -83,14 +83,13 @@ export class RevisionReader {
     const after = await this.content.revision(s.space.id, s.revisionId);
     const baseId = against ?? after.parents[0] ?? null;
     const key = `${baseId ?? ''}>${after.id}`;
-    let list = this.changeLists.get(key);
+    const now = this.clock.now().getTime();
+    let list = this.changeLists.get(key, now);
     if (!list) {
       const before = baseId ? await this.content.revision(s.space.id, baseId) : null;
       list = semanticChanges(before, after);
-      if (this.changeLists.size >= 1000) this.changeLists.delete(this.changeLists.keys().next().value!);
-      this.changeLists.set(key, list);
+      this.changeLists.set(key, list, now);
     }
-    const now = this.clock.now().getTime();
     const file = (f: FileNode) => {
       const dto = fileDto(f, s.space.organizationId, this.files, links, now);
       return { id: dto.id, name: dto.name, contentType: dto.contentType, downloadURL: dto.downloadURL };
