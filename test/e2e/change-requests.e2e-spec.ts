@@ -491,6 +491,15 @@ describe('change requests: authoring, reads, merge and update', () => {
     expect(counters).toMatchObject({ changeRequests: 30, changeRequestsOpen: 0 });
   });
 
+  it('20 change requests created at once in one space get the numbers 1..20, each recorded once in the audit log', async () => {
+    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Numbered' }).expect(201)).body;
+    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => newCr(space.id, `at once ${i}`)));
+    expect(created.map((cr) => cr.number).sort((a: number, b: number) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    const audit = await t.http.get(`/v1/orgs/${orgId}/audit-events`).query({ action: 'createChangeRequest', limit: 100 }).set(admin.auth);
+    const onSpace = audit.body.items.filter((e: { target: { id: string } }) => created.some((cr) => cr.id === e.target.id));
+    expect(onSpace).toHaveLength(20);
+  });
+
   it('50 concurrent content batches into one change request all succeed and lose nothing', async () => {
     const space = await newSpace();
     const cr = await newCr(space.id, 'many writers');

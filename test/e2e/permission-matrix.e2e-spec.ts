@@ -305,6 +305,18 @@ describe('permission matrix', () => {
     ['GET /orgs/{id}/saml', 'admin', 200, (w) => t.http.get(`/v1/orgs/${orgId}/saml`).set(as(w))],
     ['POST /orgs/{id}/saml', 'admin', 201, (w) => t.http.post(`/v1/orgs/${orgId}/saml`).set(as(w)).send({ label: 'IdP' })],
     ['GET /orgs/{id}/sso', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/sso`).set(as(w))],
+    ['GET /orgs/{id}/audit-events', 'admin', 200, (w) => t.http.get(`/v1/orgs/${orgId}/audit-events`).set(as(w))],
+    ['GET /orgs/{id}/audit-event-actions', 'admin', 200, (w) => t.http.get(`/v1/orgs/${orgId}/audit-event-actions`).set(as(w))],
+    [
+      'GET /orgs/{id}/audit-events/{auditEventId}',
+      'admin',
+      200,
+      async (w) => {
+        await t.http.post(`/v1/orgs/${orgId}/spaces`).set(as('admin')).send({ title: 'Audited' }).expect(201);
+        const newest = await t.http.get(`/v1/orgs/${orgId}/audit-events?limit=1`).set(as('admin'));
+        return t.http.get(`/v1/orgs/${orgId}/audit-events/${newest.body.items[0].id}`).set(as(w));
+      },
+    ],
     ['GET /spaces/{id}/content/pages', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/content/pages`).set(as(w))],
     ['GET /spaces/{id}/search', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/search?query=x`).set(as(w))],
     ['GET /orgs/{id}/search', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/search?query=x`).set(as(w))],

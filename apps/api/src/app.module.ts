@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessCacheSettings, OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import {
@@ -22,6 +22,7 @@ import { SitesAndPublishingModule } from '@app/sites-and-publishing';
 import { OpenApiSettings, OpenApiSpecsModule } from '@app/openapi-specs';
 import { ConversationsModule, ConversationsSettings } from '@app/conversations';
 import { SpaceLifecycleModule } from './space-lifecycle.module';
+import { AuditAndWebhooksModule, AuditInterceptor, AuditSettings } from '@app/audit-and-webhooks';
 import { PersistenceModule } from '@app/persistence';
 import { Authenticator, BearerAuthGuard } from './auth/bearer-auth.guard';
 import { AuthFailureLimiter } from './auth/auth-failures';
@@ -74,6 +75,7 @@ export class CoreModule {
         { provide: ReadCacheSettings, useValue: { maxBytes: config.readCacheMb * 1024 * 1024 } },
         { provide: DATABASE_URL, useValue: databaseUrl },
         { provide: TranslationSettings, useValue: config.translation },
+        { provide: AuditSettings, useValue: { retentionDays: config.auditRetentionDays } },
         { provide: ConversationsSettings, useValue: { llm: config.conversationsLlm } },
         {
           provide: OpenApiSettings,
@@ -95,6 +97,7 @@ export class CoreModule {
         OpenApiSettings,
         TranslationSettings,
         ConversationsSettings,
+        AuditSettings,
       ],
     };
   }
@@ -124,6 +127,7 @@ export class AppModule {
         SitesAndPublishingModule,
         OpenApiSpecsModule,
         ConversationsModule,
+        AuditAndWebhooksModule,
         SpaceLifecycleModule,
         JobsModule,
       ],
@@ -132,6 +136,8 @@ export class AppModule {
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
+        // Every authenticated write records its audit event in its own transaction.
+        { provide: APP_INTERCEPTOR, useExisting: AuditInterceptor },
         BootstrapService,
         AuthFailureLimiter,
         Authenticator,

@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { IdentityService, OrganizationsService } from '@app/organizations-and-teams';
-import { isRole, ROLES } from '@app/shared-kernel';
+import { Clock, isRole, ROLES, UnitOfWork } from '@app/shared-kernel';
+import { AuditLog, AuditTarget } from '@app/audit-and-webhooks';
+import { userInfo } from 'node:os';
 import { SpacesService } from '@app/spaces-and-content';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config';
@@ -23,6 +25,15 @@ const USAGE = `Quire administration CLI — npm run cli -- <command> [options]
 Uses DATABASE_URL, or the embedded PostgreSQL of QUIRE_DATA_DIR (the running one, if \`npm start\` is up).`;
 
 class UsageError extends Error {}
+
+/** Who ran the CLI, as the operating system knows them (the audit event's actor label). */
+function operatorName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'unknown';
+  }
+}
 
 function need(values: Record<string, string | undefined>, name: string): string {
   const v = values[name];
@@ -70,6 +81,27 @@ async function main(argv: string[]): Promise<number> {
     try {
       const identity = app.get(IdentityService);
       const organizations = app.get(OrganizationsService);
+      const uow = app.get(UnitOfWork);
+      const audit = app.get(AuditLog);
+      const clock = app.get(Clock);
+      // Every write of the CLI records its audit event in the write's own transaction (actor: the system, source: script).
+      const audited = <T>(action: string, work: () => Promise<{ result: T; organizationId: string | null; target: AuditTarget }>) =>
+        uow.run(async () => {
+          const { result, organizationId, target } = await work();
+          await audit.record({
+            organizationId,
+            occurredAt: clock.now(),
+            action: `cli.${action}`,
+            actor: { type: 'system', id: 'cli', label: operatorName() },
+            tokenId: null,
+            source: 'script',
+            target,
+            clientAddress: null,
+            requestId: null,
+            payload: { command: command },
+          });
+          return result;
+        });
       const resolveUser = async (ref: string) => {
         const user = ref.includes('@') ? await identity.findUserByEmail(ref) : await identity.getUser(ref);
         if (!user) throw new UsageError(`no user ${ref}`);
@@ -77,13 +109,21 @@ async function main(argv: string[]): Promise<number> {
       };
       switch (command) {
         case 'user:create': {
-          const user = await identity.createUser({ email: need(values, 'email'), displayName: values.name });
+          const email = need(values, 'email');
+          const user = await audited('user-create', async () => {
+            const u = await identity.createUser({ email, displayName: values.name });
+            return { result: u, organizationId: null, target: { type: 'user', id: u.id, label: u.email } };
+          });
           process.stdout.write(`${JSON.stringify({ id: user.id, email: user.email, displayName: user.displayName })}\n`);
           return 0;
         }
         case 'org:create': {
           const owner = await resolveUser(need(values, 'owner'));
-          const view = await organizations.createFor(owner.id, need(values, 'title'));
+          const title = need(values, 'title');
+          const view = await audited('org-create', async () => {
+            const v = await organizations.createFor(owner.id, title);
+            return { result: v, organizationId: v.organization.id, target: { type: 'organization', id: v.organization.id, label: title } };
+          });
           process.stdout.write(`${JSON.stringify({ id: view.organization.id, title: view.organization.title, admin: owner.id })}\n`);
           return 0;
         }
@@ -91,7 +131,11 @@ async function main(argv: string[]): Promise<number> {
           const role = need(values, 'role');
           if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
           const user = await resolveUser(need(values, 'user'));
-          await organizations.addMember(need(values, 'org'), user.id, role);
+          const org = need(values, 'org');
+          await audited('member-add', async () => {
+            await organizations.addMember(org, user.id, role);
+            return { result: null, organizationId: org, target: { type: 'user', id: user.id, label: user.email } };
+          });
           process.stdout.write(`${JSON.stringify({ organization: values.org, user: user.id, role })}\n`);
           return 0;
         }
@@ -101,7 +145,10 @@ async function main(argv: string[]): Promise<number> {
           if (days !== undefined && !(Number.isInteger(Number(days)) && Number(days) > 0))
             throw new UsageError('--expires-in-days must be a positive integer');
           const expiresAt = days ? new Date(Date.now() + Number(days) * 86_400_000) : null;
-          const { token, record } = await identity.issueToken(user.id, { label: values.label, expiresAt });
+          const { token, record } = await audited('token-create', async () => {
+            const issued = await identity.issueToken(user.id, { label: values.label, expiresAt });
+            return { result: issued, organizationId: null, target: { type: 'api-token', id: issued.record.id } };
+          });
           process.stdout.write(`${JSON.stringify({ id: record.id, token, prefix: record.prefix, expiresAt: record.expiresAt })}\n`);
           process.stderr.write('The token is shown only this once.\n');
           return 0;
@@ -116,13 +163,20 @@ async function main(argv: string[]): Promise<number> {
           return 0;
         }
         case 'token:revoke': {
-          const t = await identity.revokeToken(need(values, 'id'));
+          const id = need(values, 'id');
+          const t = await audited('token-revoke', async () => {
+            const revoked = await identity.revokeToken(id);
+            return { result: revoked, organizationId: null, target: { type: 'api-token', id } };
+          });
           process.stdout.write(`${JSON.stringify({ id: t.id, revokedAt: t.revokedAt })}\n`);
           process.stderr.write('Revoked. Running API processes stop accepting it within QUIRE_TOKEN_CACHE_TTL_MS (30 s by default).\n');
           return 0;
         }
         case 'spaces:purge': {
-          const n = await app.get(SpacesService).purgeExpired();
+          const n = await audited('spaces-purge', async () => {
+            const purged = await app.get(SpacesService).purgeExpired();
+            return { result: purged, organizationId: null, target: { type: 'spaces', id: 'deleted-7-days-ago' } };
+          });
           process.stdout.write(`${JSON.stringify({ purged: n })}\n`);
           return 0;
         }

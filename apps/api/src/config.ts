@@ -38,6 +38,8 @@ export interface QuireConfig {
   };
   /** An OpenAI-compatible chat completions API for conversation issue titles and summaries (optional). */
   conversationsLlm: { url: string; model: string; apiKey?: string } | null;
+  /** Days audit events are kept (null: forever, the default). */
+  auditRetentionDays: number | null;
 }
 
 export class ConfigError extends Error {}
@@ -138,5 +140,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
       chatCompletions: llmFor.includes('translations') ? llm : null,
     },
     conversationsLlm: llmFor.includes('conversations') ? llm : null,
+    auditRetentionDays: int(env, 'QUIRE_AUDIT_RETENTION_DAYS', null, 1, 36_500),
   };
 }

@@ -1,7 +1,16 @@
 import { Global, Module } from '@nestjs/common';
 import { ReviewAndCommentsModule, ReviewSpaceLifecycle } from '@app/review-and-comments';
 import { SitesAndPublishingModule, SiteSpaceLifecycle, SqlSiteDirectory } from '@app/sites-and-publishing';
-import { GrantedTeamSpaces, SiteDirectory, SpaceLifecycle, SpaceLifecycles, SpacesAndContentModule } from '@app/spaces-and-content';
+import {
+  CollectionsService,
+  GrantedTeamSpaces,
+  SiteDirectory,
+  SpaceLifecycle,
+  SpaceLifecycles,
+  SpacesAndContentModule,
+  SpacesService,
+} from '@app/spaces-and-content';
+import { AuditScopes } from '@app/audit-and-webhooks';
 import { TeamSpaces } from '@app/organizations-and-teams';
 
 /**
@@ -22,7 +31,15 @@ import { TeamSpaces } from '@app/organizations-and-teams';
     { provide: TeamSpaces, useExisting: GrantedTeamSpaces },
     // The content context's SiteDirectory port (sites are shared like spaces), answered by the sites context.
     { provide: SiteDirectory, useExisting: SqlSiteDirectory },
+    // The audit context's AuditScopes port: which organization a space or collection is in.
+    {
+      provide: AuditScopes,
+      useFactory: (spaces: SpacesService, collections: CollectionsService): AuditScopes => ({
+        organizationOf: (kind, id) => (kind === 'space' ? spaces.organizationOf(id) : collections.organizationOf(id)),
+      }),
+      inject: [SpacesService, CollectionsService],
+    },
   ],
-  exports: [SpaceLifecycle, TeamSpaces, SiteDirectory],
+  exports: [SpaceLifecycle, TeamSpaces, SiteDirectory, AuditScopes],
 })
 export class SpaceLifecycleModule {}

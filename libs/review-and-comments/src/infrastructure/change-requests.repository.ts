@@ -127,32 +127,32 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
   }
 
   async insert(cr: Omit<ChangeRequest, 'number' | 'comments'>): Promise<ChangeRequest> {
-    // The unique (space_id, number) constraint arbitrates concurrent creations; the loser retries.
+    // Creations in one space take turns on a transaction-scoped lock (inside the request's transaction, so numbers
+    // are taken in commit order); the unique (space_id, number) constraint still arbitrates, with ON CONFLICT rather
+    // than a caught error, which would abort the surrounding transaction.
+    if (this.ds.inTransaction) await this.ds.query(`SELECT pg_advisory_xact_lock(hashtext('change-request-number:' || $1))`, [cr.spaceId]);
     for (let attempt = 0; ; attempt++) {
-      try {
-        const rows: Row[] = await this.ds.query(
-          `INSERT INTO change_requests (id, organization_id, space_id, number, status, subject, description, created_by, created_at, updated_at,
+      const rows: Row[] = await this.ds.query(
+        `INSERT INTO change_requests (id, organization_id, space_id, number, status, subject, description, created_by, created_at, updated_at,
              revision, revision_initial, contributors)
            SELECT $1, $2, $3, COALESCE(MAX(number), 0) + 1, $4, $5, $6, $7, $8, $8, $9, $10, $11 FROM change_requests WHERE space_id = $3
-           RETURNING *`,
-          [
-            cr.id,
-            cr.organizationId,
-            cr.spaceId,
-            cr.status,
-            cr.subject,
-            cr.description,
-            cr.createdBy,
-            cr.createdAt,
-            cr.revision,
-            cr.revisionInitial,
-            cr.contributors,
-          ],
-        );
-        return toDomain(rows[0]);
-      } catch (e) {
-        if ((e as { code?: string }).code !== '23505' || attempt >= 10) throw e;
-      }
+           ON CONFLICT (space_id, number) DO NOTHING RETURNING *`,
+        [
+          cr.id,
+          cr.organizationId,
+          cr.spaceId,
+          cr.status,
+          cr.subject,
+          cr.description,
+          cr.createdBy,
+          cr.createdAt,
+          cr.revision,
+          cr.revisionInitial,
+          cr.contributors,
+        ],
+      );
+      if (rows.length) return toDomain(rows[0]);
+      if (attempt >= 50) throw new Error('could not number a new change request after 50 attempts');
     }
   }
 

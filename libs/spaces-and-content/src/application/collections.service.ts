@@ -38,6 +38,11 @@ export class CollectionsService {
     private readonly permissions: ContentPermissionRepository,
   ) {}
 
+  /** The organization a collection belongs to (a deleted one too), without an access check: for the audit log. */
+  async organizationOf(collectionId: string): Promise<string | null> {
+    return (await this.collections.findById(collectionId))?.organizationId ?? null;
+  }
+
   async get(actor: Actor, collectionId: string): Promise<CollectionView> {
     const collection = await this.collections.findById(collectionId);
     if (!collection) throw new NotFoundError('Collection', collectionId);

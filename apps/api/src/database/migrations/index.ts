@@ -17,6 +17,7 @@ import { ChangeRequestClusters1765411200000 } from './1765411200000-change-reque
 import { Translations1765497600000 } from './1765497600000-translations';
 import { ContentPermissions1765584000000 } from './1765584000000-content-permissions';
 import { RevisionHistory1765670400000 } from './1765670400000-revision-history';
+import { AuditEvents1765756800000 } from './1765756800000-audit-events';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   Translations1765497600000,
   ContentPermissions1765584000000,
   RevisionHistory1765670400000,
+  AuditEvents1765756800000,
 ];
