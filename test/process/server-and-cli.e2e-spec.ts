@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { clusterDir, freePort } from '../../apps/api/src/database/embedded-postgres';
 import { createTestDatabase } from '../support/database';
+import { Client } from 'pg';
 
 const run = promisify(execFile);
 const MAIN = join(process.cwd(), 'dist/apps/api/src/main.js');
@@ -175,6 +176,32 @@ describe('the built server and CLI', () => {
       expect(bad.stderr).toMatch(/--role must be one of/);
       const unknown = await run(process.execPath, [CLI, 'frobnicate'], { env }).catch((e) => e);
       expect(unknown.code).toBe(2);
+      // Every write of the CLI left one audit event (actor: the system, source: script); the refused one none.
+      const pg = new Client({ connectionString: db.url });
+      await pg.connect();
+      try {
+        const { rows } = await pg.query(
+          'SELECT action, organization_id, actor_type, actor_id, source, target_id FROM audit_events ORDER BY seq',
+        );
+        expect(rows.map((r) => r.action)).toEqual([
+          'cli.user-create',
+          'cli.org-create',
+          'cli.user-create',
+          'cli.member-add',
+          'cli.token-create',
+          'cli.token-revoke',
+        ]);
+        expect(rows[1]).toMatchObject({
+          organization_id: org.id,
+          actor_type: 'system',
+          actor_id: 'cli',
+          source: 'script',
+          target_id: org.id,
+        });
+        expect(rows[3]).toMatchObject({ organization_id: org.id, target_id: reader.id });
+      } finally {
+        await pg.end();
+      }
     } finally {
       await db.drop();
     }
