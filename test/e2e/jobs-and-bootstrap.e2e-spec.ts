@@ -3,6 +3,7 @@ import { DAY_MS } from '@app/shared-kernel';
 import { SWEEP_QUEUE } from '@app/openapi-specs';
 import { SWEEP_QUEUE as CONVERSATIONS_SWEEP } from '@app/conversations';
 import { TRANSLATIONS_SWEEP_QUEUE } from '@app/spaces-and-content';
+import { WEBHOOKS_SWEEP_QUEUE } from '@app/audit-and-webhooks';
 import { BootstrapService } from '../../apps/api/src/auth/bootstrap.service';
 import { JobsService, PURGE_SPACES_QUEUE } from '../../apps/api/src/jobs/jobs.service';
 import { createTestApp, TestApp } from '../support/app';
@@ -22,6 +23,7 @@ describe('background jobs on PostgreSQL (pg-boss)', () => {
       { name: SWEEP_QUEUE, cron: '* * * * *' },
       { name: PURGE_SPACES_QUEUE, cron: '*/15 * * * *' },
       { name: TRANSLATIONS_SWEEP_QUEUE, cron: '* * * * *' },
+      { name: WEBHOOKS_SWEEP_QUEUE, cron: '* * * * *' },
     ]);
 
     const admin = await t.user('admin');

@@ -42,6 +42,11 @@ describe('permission matrix', () => {
     const id = (await t.http.put(`/v1/orgs/${orgId}/teams`).set(admin.auth).send({ title: 'T' }).expect(201)).body.id as string;
     return made(`/v1/orgs/${orgId}/teams/${id}`, id);
   };
+  const webhook = async () => {
+    const body = { url: 'https://hooks.example.com/in', events: ['space.created'] };
+    const id = (await t.http.post(`/v1/orgs/${orgId}/webhooks`).set(admin.auth).send(body).expect(201)).body.id as string;
+    return made(`/v1/orgs/${orgId}/webhooks/${id}`, id);
+  };
   const person = async () => {
     const u = await t.user('target');
     await t.member(orgId, u, 'read');
@@ -306,6 +311,72 @@ describe('permission matrix', () => {
     ['POST /orgs/{id}/saml', 'admin', 201, (w) => t.http.post(`/v1/orgs/${orgId}/saml`).set(as(w)).send({ label: 'IdP' })],
     ['GET /orgs/{id}/sso', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/sso`).set(as(w))],
     ['GET /orgs/{id}/audit-events', 'admin', 200, (w) => t.http.get(`/v1/orgs/${orgId}/audit-events`).set(as(w))],
+    ['GET /orgs/{id}/webhooks', 'admin', 200, (w) => t.http.get(`/v1/orgs/${orgId}/webhooks`).set(as(w))],
+    [
+      'POST /orgs/{id}/webhooks',
+      'admin',
+      201,
+      (w) =>
+        t.http
+          .post(`/v1/orgs/${orgId}/webhooks`)
+          .set(as(w))
+          .send({ url: 'https://hooks.example.com/in', events: ['space.created'] }),
+    ],
+    [
+      'GET /orgs/{id}/webhooks/{webhookId}',
+      'admin',
+      200,
+      async (w) => t.http.get(`/v1/orgs/${orgId}/webhooks/${await webhook()}`).set(as(w)),
+    ],
+    [
+      'PATCH /orgs/{id}/webhooks/{webhookId}',
+      'admin',
+      200,
+      async (w) =>
+        t.http
+          .patch(`/v1/orgs/${orgId}/webhooks/${await webhook()}`)
+          .set(as(w))
+          .send({ description: 'changed' }),
+    ],
+    [
+      'DELETE /orgs/{id}/webhooks/{webhookId}',
+      'admin',
+      205,
+      async (w) => t.http.delete(`/v1/orgs/${orgId}/webhooks/${await webhook()}`).set(as(w)),
+      'delete',
+    ],
+    [
+      'GET /orgs/{id}/webhooks/{webhookId}/deliveries',
+      'admin',
+      200,
+      async (w) => t.http.get(`/v1/orgs/${orgId}/webhooks/${await webhook()}/deliveries`).set(as(w)),
+    ],
+    [
+      'POST /orgs/{id}/webhooks/{webhookId}/ping',
+      'admin',
+      201,
+      async (w) => t.http.post(`/v1/orgs/${orgId}/webhooks/${await webhook()}/ping`).set(as(w)),
+    ],
+    [
+      'GET /orgs/{id}/webhooks/{webhookId}/deliveries/{deliveryId}',
+      'admin',
+      200,
+      async (w) => {
+        const id = await webhook();
+        const ping = await t.http.post(`/v1/orgs/${orgId}/webhooks/${id}/ping`).set(as('admin')).expect(201);
+        return t.http.get(`/v1/orgs/${orgId}/webhooks/${id}/deliveries/${ping.body.id}`).set(as(w));
+      },
+    ],
+    [
+      'POST /orgs/{id}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
+      'admin',
+      201,
+      async (w) => {
+        const id = await webhook();
+        const ping = await t.http.post(`/v1/orgs/${orgId}/webhooks/${id}/ping`).set(as('admin')).expect(201);
+        return t.http.post(`/v1/orgs/${orgId}/webhooks/${id}/deliveries/${ping.body.id}/redeliver`).set(as(w));
+      },
+    ],
     ['GET /orgs/{id}/audit-event-actions', 'admin', 200, (w) => t.http.get(`/v1/orgs/${orgId}/audit-event-actions`).set(as(w))],
     [
       'GET /orgs/{id}/audit-events/{auditEventId}',

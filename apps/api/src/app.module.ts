@@ -22,7 +22,7 @@ import { SitesAndPublishingModule } from '@app/sites-and-publishing';
 import { OpenApiSettings, OpenApiSpecsModule } from '@app/openapi-specs';
 import { ConversationsModule, ConversationsSettings } from '@app/conversations';
 import { SpaceLifecycleModule } from './space-lifecycle.module';
-import { AuditAndWebhooksModule, AuditInterceptor, AuditSettings } from '@app/audit-and-webhooks';
+import { AuditAndWebhooksModule, AuditInterceptor, AuditSettings, WebhookSettings } from '@app/audit-and-webhooks';
 import { PersistenceModule } from '@app/persistence';
 import { Authenticator, BearerAuthGuard } from './auth/bearer-auth.guard';
 import { AuthFailureLimiter } from './auth/auth-failures';
@@ -76,6 +76,7 @@ export class CoreModule {
         { provide: DATABASE_URL, useValue: databaseUrl },
         { provide: TranslationSettings, useValue: config.translation },
         { provide: AuditSettings, useValue: { retentionDays: config.auditRetentionDays } },
+        { provide: WebhookSettings, useValue: { allowlist: config.webhookAllowlist } },
         { provide: ConversationsSettings, useValue: { llm: config.conversationsLlm } },
         {
           provide: OpenApiSettings,
@@ -98,6 +99,7 @@ export class CoreModule {
         TranslationSettings,
         ConversationsSettings,
         AuditSettings,
+        WebhookSettings,
       ],
     };
   }

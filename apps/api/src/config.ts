@@ -40,6 +40,8 @@ export interface QuireConfig {
   conversationsLlm: { url: string; model: string; apiKey?: string } | null;
   /** Days audit events are kept (null: forever, the default). */
   auditRetentionDays: number | null;
+  /** Hosts a webhook may reach over http, or at a private or loopback address. */
+  webhookAllowlist: string[];
 }
 
 export class ConfigError extends Error {}
@@ -141,5 +143,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     },
     conversationsLlm: llmFor.includes('conversations') ? llm : null,
     auditRetentionDays: int(env, 'QUIRE_AUDIT_RETENTION_DAYS', null, 1, 36_500),
+    webhookAllowlist: (env.QUIRE_WEBHOOK_ALLOWLIST || '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
   };
 }

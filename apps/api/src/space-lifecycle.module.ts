@@ -1,6 +1,8 @@
 import { Global, Module } from '@nestjs/common';
-import { ReviewAndCommentsModule, ReviewSpaceLifecycle } from '@app/review-and-comments';
-import { SitesAndPublishingModule, SiteSpaceLifecycle, SqlSiteDirectory } from '@app/sites-and-publishing';
+import { REVIEW_EVENT_TYPES, ReviewAndCommentsModule, ReviewSpaceLifecycle } from '@app/review-and-comments';
+import { SITE_EVENT_TYPES, SitesAndPublishingModule, SiteSpaceLifecycle, SqlSiteDirectory } from '@app/sites-and-publishing';
+import { OPENAPI_EVENT_TYPES } from '@app/openapi-specs';
+import { CONVERSATION_EVENT_TYPES } from '@app/conversations';
 import {
   CollectionsService,
   GrantedTeamSpaces,
@@ -9,8 +11,10 @@ import {
   SpaceLifecycles,
   SpacesAndContentModule,
   SpacesService,
+  SPACE_EVENT_TYPES,
+  TRANSLATION_EVENT_TYPES,
 } from '@app/spaces-and-content';
-import { AuditScopes } from '@app/audit-and-webhooks';
+import { AuditScopes, WebhookEventTypes } from '@app/audit-and-webhooks';
 import { TeamSpaces } from '@app/organizations-and-teams';
 
 /**
@@ -39,7 +43,21 @@ import { TeamSpaces } from '@app/organizations-and-teams';
       }),
       inject: [SpacesService, CollectionsService],
     },
+    // The webhooks' WebhookEventTypes port: the domain events of every context. A new context adds its list.
+    {
+      provide: WebhookEventTypes,
+      useValue: {
+        types: [
+          ...SPACE_EVENT_TYPES,
+          ...TRANSLATION_EVENT_TYPES,
+          ...REVIEW_EVENT_TYPES,
+          ...SITE_EVENT_TYPES,
+          ...OPENAPI_EVENT_TYPES,
+          ...CONVERSATION_EVENT_TYPES,
+        ],
+      },
+    },
   ],
-  exports: [SpaceLifecycle, TeamSpaces, SiteDirectory, AuditScopes],
+  exports: [SpaceLifecycle, TeamSpaces, SiteDirectory, AuditScopes, WebhookEventTypes],
 })
 export class SpaceLifecycleModule {}

@@ -6,15 +6,28 @@ import { AuditEventRepository } from './domain/audit-event';
 import { AuditController } from './http/audit.controller';
 import { AuditInterceptor } from './http/audit.interceptor';
 import { SqlAuditEventRepository } from './infrastructure/audit-events.repository';
+import { WebhooksService } from './application/webhooks.service';
+import { WebhookDeliveries } from './application/webhook-deliveries.service';
+import { WebhookRepository } from './domain/webhook';
+import { WebhooksController } from './http/webhooks.controller';
+import { SqlWebhookRepository } from './infrastructure/webhooks.repository';
 
 /**
  * Who did what (the audit log) and who gets told (webhooks). The app registers AuditInterceptor as a
- * global interceptor and answers the AuditScopes port (which organization a space or collection is in).
+ * global interceptor and answers the AuditScopes port (which organization a space or collection is in) and
+ * the WebhookEventTypes port (the event types of every context), and gives AuditSettings and WebhookSettings.
  */
 @Module({
   imports: [OrganizationsAndTeamsModule, DiscoveryModule],
-  controllers: [AuditController],
-  providers: [AuditLog, AuditInterceptor, { provide: AuditEventRepository, useClass: SqlAuditEventRepository }],
-  exports: [AuditLog, AuditInterceptor],
+  controllers: [AuditController, WebhooksController],
+  providers: [
+    AuditLog,
+    AuditInterceptor,
+    WebhooksService,
+    WebhookDeliveries,
+    { provide: AuditEventRepository, useClass: SqlAuditEventRepository },
+    { provide: WebhookRepository, useClass: SqlWebhookRepository },
+  ],
+  exports: [AuditLog, AuditInterceptor, WebhooksService, WebhookDeliveries],
 })
 export class AuditAndWebhooksModule {}

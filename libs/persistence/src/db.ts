@@ -7,6 +7,7 @@ import { UnitOfWork } from '@app/shared-kernel';
 
 interface Ambient {
   manager: EntityManager;
+  before: (() => Promise<void>)[];
   undo: (() => Promise<void>)[];
   committed: (() => void)[];
 }
@@ -52,12 +53,17 @@ export class Db {
   async transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     const current = ambient.getStore();
     if (current) return work(current.manager);
-    const store: Ambient = { manager: this.ds.manager, undo: [], committed: [] };
+    const store: Ambient = { manager: this.ds.manager, before: [], undo: [], committed: [] };
     let result: T;
     try {
       result = await this.ds.transaction((em) => {
         store.manager = em;
-        return ambient.run(store, () => work(em));
+        return ambient.run(store, async () => {
+          const value = await work(em);
+          // Registered during the work, run in it (a hook may register more).
+          for (let i = 0; i < store.before.length; i++) await store.before[i]();
+          return value;
+        });
       });
     } catch (e) {
       // Rolled back: undo the side effects outside the database, newest first.
@@ -83,6 +89,16 @@ export class Db {
     const store = ambient.getStore();
     if (store) store.committed.push(then);
     else then();
+  }
+
+  /** See UnitOfWork.beforeCommit. */
+  beforeCommit(work: () => Promise<void>): void {
+    const store = ambient.getStore();
+    if (store) store.before.push(work);
+    else
+      work().catch((e: unknown) =>
+        this.logger.error(`a durable record outside a unit of work failed: ${e instanceof Error ? e.message : String(e)}`),
+      );
   }
 
   /** See UnitOfWork.onRollback. */
@@ -209,6 +225,9 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   }
   afterCommit(then: () => void): void {
     this.db.afterCommit(then);
+  }
+  beforeCommit(work: () => Promise<void>): void {
+    this.db.beforeCommit(work);
   }
 }
 

@@ -19,10 +19,17 @@ export interface DomainEvent {
 
 export type DomainEventHandler = (event: DomainEvent) => void | Promise<void>;
 
+/** Writes an event durably in the publisher's unit of work (e.g. webhook deliveries): it commits with the write. */
+export type DomainEventRecorder = (event: DomainEvent) => Promise<void>;
+
 export abstract class DomainEvents {
   abstract publish(event: DomainEvent): void;
   /** Subscribes to every event; returns the unsubscribe function. */
   abstract subscribe(handler: DomainEventHandler): () => void;
+  /** Runs every recorder, in the caller's unit of work (a failing recorder fails the write). */
+  abstract record(event: DomainEvent): Promise<void>;
+  /** Adds a recorder, told of every event before its unit of work commits; returns the removal function. */
+  abstract addRecorder(recorder: DomainEventRecorder): () => void;
 }
 
 /**
@@ -49,11 +56,23 @@ export class InProcessDomainEvents extends DomainEvents {
     this.handlers.add(handler);
     return () => this.handlers.delete(handler);
   }
+
+  private readonly recorders = new Set<DomainEventRecorder>();
+
+  async record(event: DomainEvent): Promise<void> {
+    for (const recorder of this.recorders) await recorder(event);
+  }
+
+  addRecorder(recorder: DomainEventRecorder): () => void {
+    this.recorders.add(recorder);
+    return () => this.recorders.delete(recorder);
+  }
 }
 
 /**
- * A context's publisher of its own event types: the event is made now (time from the Clock) and
- * published once the current unit of work commits (at once outside one; never on rollback). Each
+ * A context's publisher of its own event types: the event is made now (time from the Clock), recorded
+ * durably in the current unit of work (webhook deliveries commit with the write), and published on the
+ * bus once it commits (at once outside one; never on rollback). Each
  * context subclasses it (with its DI decorator and a constructor passing the three ports through).
  */
 export abstract class ContextEvents<T extends string> {
@@ -65,6 +84,7 @@ export abstract class ContextEvents<T extends string> {
 
   publish(type: T, organizationId: string, actor: string | null, data: Record<string, unknown>): void {
     const event: DomainEvent = { type, organizationId, occurredAt: this.clock.now(), actor, data };
+    this.uow.beforeCommit(() => this.bus.record(event));
     this.uow.afterCommit(() => this.bus.publish(event));
   }
 }

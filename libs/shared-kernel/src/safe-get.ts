@@ -15,7 +15,7 @@ export class SystemHostResolver extends HostResolver {
 }
 
 /**
- * The one outbound GET of the service (file imports, OpenAPI sources): http(s) only, every address a
+ * The one outbound HTTP request of the service (GET: file imports, OpenAPI sources; POST: webhook deliveries): http(s) only, every address a
  * name resolves to checked before connecting (loopback, private, link-local — cloud metadata —, CGNAT
  * and reserved ranges refused unless the caller allows the host), the connection pinned to the checked
  * address (no DNS rebinding), bounded in time, size and redirects (each hop checked again).
@@ -30,6 +30,10 @@ export interface SafeGetOptions {
   /** May this host resolve to a private or loopback address? */
   privateAllowed: (host: string) => boolean;
   resolve: (host: string) => Promise<string[]>;
+  /** GET unless told (webhook deliveries POST). */
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: Buffer;
 }
 
 export type SafeGetFailure =
@@ -94,7 +98,7 @@ async function getOnce(url: URL, options: SafeGetOptions, deadline: number): Pro
   const remaining = deadline - Date.now();
   if (remaining <= 0) throw new SafeGetError('timeout', 'did not answer in time');
   try {
-    return await pinnedGet(url, addresses[0], remaining);
+    return await pinnedRequest(url, addresses[0], remaining, options);
   } catch (e) {
     if (isTimeout(e)) throw new SafeGetError('timeout', 'did not answer in time');
     throw new SafeGetError('network', `could not be fetched: ${e instanceof Error ? e.message : String(e)}`);
@@ -126,11 +130,11 @@ function isTimeout(e: unknown): boolean {
 }
 
 /**
- * GET `url` on a connection to `address` (the one that was checked), never resolving the name again:
+ * GET (or POST) `url` on a connection to `address` (the one that was checked), never resolving the name again:
  * a DNS answer that changes between the check and the connection (rebinding) cannot redirect it. TLS
  * still verifies the certificate for the URL's host name. The timeout covers the whole answer.
  */
-function pinnedGet(url: URL, address: string, timeoutMs: number): Promise<IncomingMessage> {
+function pinnedRequest(url: URL, address: string, timeoutMs: number, options: SafeGetOptions): Promise<IncomingMessage> {
   const family = isIP(address);
   const pinned = ((_host: string, options: { all?: boolean }, callback: (...a: unknown[]) => void) => {
     if (options?.all) callback(null, [{ address, family }]);
@@ -139,11 +143,16 @@ function pinnedGet(url: URL, address: string, timeoutMs: number): Promise<Incomi
   return new Promise((resolve, reject) => {
     const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
       url,
-      { method: 'GET', lookup: pinned, signal: AbortSignal.timeout(timeoutMs), headers: { 'user-agent': 'Quire' } },
+      {
+        method: options.method ?? 'GET',
+        lookup: pinned,
+        signal: AbortSignal.timeout(timeoutMs),
+        headers: { 'user-agent': 'Quire', ...options.headers, ...(options.body ? { 'content-length': String(options.body.length) } : {}) },
+      },
       resolve,
     );
     req.on('error', reject);
-    req.end();
+    req.end(options.body);
   });
 }
 

@@ -15,6 +15,13 @@ export abstract class UnitOfWork {
    * it rolls back. Outside a unit of work it runs at once. For telling others (domain events).
    */
   abstract afterCommit(then: () => void): void;
+  /**
+   * Runs `work` inside the current unit of work once its own work is done, just before it commits (the
+   * outermost one, when nested): its writes commit with the rest, and its failure rolls everything back.
+   * For durable records of what happened (webhook deliveries). Outside a unit of work it runs at once
+   * (nothing waits for it; its failure is logged).
+   */
+  abstract beforeCommit(work: () => Promise<void>): void;
 }
 
 /** For unit specs with in-memory fakes: runs the work as it is. */
@@ -25,5 +32,8 @@ export class ImmediateUnitOfWork extends UnitOfWork {
   onRollback(): void {}
   afterCommit(then: () => void): void {
     then();
+  }
+  beforeCommit(work: () => Promise<void>): void {
+    void work();
   }
 }

@@ -25,6 +25,7 @@ import { RevisionRepository } from './domain/content/revision';
 import { SqlRevisionRepository } from './infrastructure/revisions.repository';
 import { CONTENT_ENTITIES } from './infrastructure/orm-entities';
 import { TranslationEvents, TranslationsService } from './application/translations.service';
+import { SpaceEvents } from './application/space-events';
 import { TranslationSettings } from './application/translation-settings';
 import { TranslationRepository } from './domain/translation';
 import { FirstAvailableTranslator, Translator } from './domain/translator';
@@ -76,6 +77,7 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     RevisionReader,
     TranslationsService,
     TranslationEvents,
+    SpaceEvents,
     ContentPermissionsService,
     GrantedTeamSpaces,
     { provide: ContentPermissionRepository, useClass: SqlContentPermissionRepository },

@@ -32,6 +32,7 @@ import {
 import { ContentAccess, requireRole, spaceChain } from './content-access';
 import { ContentPermissionRepository, effectiveRole } from '../domain/permissions';
 import { ContentService } from './content.service';
+import { SpaceEvents } from './space-events';
 import { SpaceLifecycle } from './space-lifecycle';
 import { TemplateParams, templateChanges } from '../domain/content/templates';
 
@@ -66,6 +67,7 @@ export class SpacesService {
     private readonly ids: IdGenerator,
     private readonly uow: UnitOfWork,
     private readonly permissions: ContentPermissionRepository,
+    private readonly events: SpaceEvents,
     @Optional() private readonly lifecycle?: SpaceLifecycle,
   ) {}
 
@@ -183,6 +185,7 @@ export class SpacesService {
     // The space, its first revision and its template content are one unit of work.
     await this.uow.run(async () => {
       await this.spaces.insert(space);
+      this.events.publish('space.created', organizationId, actor.userId, { spaceId: space.id });
       await this.content.createInitialRevision(space, actor.userId);
       if (changes) {
         const revision = await this.content.commitToSpace(space.id, changes, actor.userId);
@@ -207,16 +210,17 @@ export class SpacesService {
       if (adminFields.length) requireRole(role, 'admin', `Changing ${adminFields.join(', ')}`);
       else requireRole(role, 'edit', 'Updating a space');
       const next = applySpacePatch(space, patch, this.clock.now());
-      return (await this.writeAndTell(space, next)) ? { space, next } : undefined;
+      return (await this.writeAndTell(actor, space, next)) ? { space, next } : undefined;
     }, 'The space');
     if (patch.language !== undefined && patch.language !== space.language) await this.content.reindex(space.id);
     return { space: next, role: await this.access.spaceRole(next, actor) };
   }
 
   /** A guarded write of the space's own fields, told to the other contexts in the same unit of work. */
-  private writeAndTell(space: Space, next: Space): Promise<boolean> {
+  private writeAndTell(actor: Actor, space: Space, next: Space): Promise<boolean> {
     return this.uow.run(async () => {
       if (!(await this.spaces.update(space, next))) return false;
+      this.events.publish('space.updated', space.organizationId, actor.userId, { spaceId: space.id });
       await this.lifecycle?.updated(space.id);
       return true;
     });
@@ -241,6 +245,7 @@ export class SpacesService {
     const now = this.clock.now();
     return this.uow.run(async () => {
       if (!(await this.spaces.update(space, { ...space, deletedAt: now, updatedAt: now }))) return undefined;
+      this.events.publish('space.deleted', space.organizationId, actor.userId, { spaceId: space.id });
       await this.lifecycle?.deleted(space.id);
       return 'deleted' as const;
     });
@@ -268,6 +273,7 @@ export class SpacesService {
     };
     const written = await this.uow.run(async () => {
       if (!(await this.spaces.update(space, restored))) return false;
+      this.events.publish('space.restored', space.organizationId, actor.userId, { spaceId: space.id });
       await this.lifecycle?.restored(space.id);
       return true;
     });
@@ -294,6 +300,7 @@ export class SpacesService {
     };
     await this.uow.run(async () => {
       await this.spaces.insert(copy);
+      this.events.publish('space.created', copy.organizationId, actor.userId, { spaceId: copy.id, duplicateOf: space.id });
       await this.content.copyContent(space, copy, actor.userId);
     });
     return { space: copy, role: await this.access.spaceRole(copy, actor, tree) };
@@ -349,7 +356,7 @@ export class SpacesService {
       parentId === space.parentId,
     );
     const moved: Space = { ...space, parentId, position, updatedAt: this.clock.now() };
-    if (!(await this.writeAndTell(space, moved))) return undefined;
+    if (!(await this.writeAndTell(actor, space, moved))) return undefined;
     return { space: moved, role: await this.access.spaceRole(moved, actor, tree) };
   }
 

@@ -18,6 +18,7 @@ import { Translations1765497600000 } from './1765497600000-translations';
 import { ContentPermissions1765584000000 } from './1765584000000-content-permissions';
 import { RevisionHistory1765670400000 } from './1765670400000-revision-history';
 import { AuditEvents1765756800000 } from './1765756800000-audit-events';
+import { Webhooks1765843200000 } from './1765843200000-webhooks';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   ContentPermissions1765584000000,
   RevisionHistory1765670400000,
   AuditEvents1765756800000,
+  Webhooks1765843200000,
 ];
