@@ -202,7 +202,13 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       space: await commentOn(`/v1/spaces/${space.id}`),
       changeRequest: await commentOn(`/v1/spaces/${space.id}/change-requests/${cr.id}`),
     };
+    const webhook = await t.http
+      .post(`/v1/orgs/${orgId}/webhooks`)
+      .set(admin.auth)
+      .send({ url: 'https://hooks.example.com/in', events: ['space.created'] })
+      .expect(201);
     const ids: Record<string, string> = {
+      webhookId: webhook.body.id,
       organizationId: orgId,
       spaceId: space.id,
       collectionId: collection.id,

@@ -163,4 +163,40 @@ describe('semantic changes of revisions and change requests', () => {
     expectError(await t.http.get(`/v1/spaces/${space.id}/revisions/${space.revision}/changes`).set(outsider.auth), 404);
     expectError(await t.http.get(`/v1/spaces/${space.id}/change-requests/nope/changes`).set(admin.auth), 404);
   });
+
+  it('lists the blocks of each edited page: added, deleted, modified, with the keys revert_page takes', async () => {
+    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Blocks' }).expect(201)).body.id;
+    const first = await cr(space, [{ operation: 'insert_page', title: 'Page', document: { markdown: 'Alpha.\n\nBravo.\n\nCharlie.' } }]);
+    await merge(space, first.id);
+    const [page] = (await t.http.get(`/v1/spaces/${space}/content/pages`).set(admin.auth).expect(200)).body.pages;
+    const second = await cr(space, [
+      { operation: 'update_page', page: page.id, document: { markdown: 'Alpha.\n\nBravo, edited.\n\n## Delta\n\nEcho.' } },
+    ]);
+    const res = (await t.http.get(`/v1/spaces/${space}/change-requests/${second.id}/changes`).set(admin.auth).expect(200)).body;
+    expect(check(res)).toBe('');
+    const [edited] = res.changes;
+    expect(edited.type).toBe('page_edited');
+    expect(edited.blocks.map((b: { change: string; type: string; text: object }) => [b.change, b.type, b.text])).toEqual([
+      ['modified', 'paragraph', { before: 'Bravo.', after: 'Bravo, edited.' }],
+      ['deleted', 'paragraph', { before: 'Charlie.' }],
+      ['added', 'heading-2', { after: 'Delta' }],
+      ['added', 'paragraph', { after: 'Echo.' }],
+    ]);
+    // The keys are the ones revert_page takes: undoing the modification through its key restores the block.
+    const modified = edited.blocks[0].key as string;
+    await t.http
+      .post(`/v1/spaces/${space}/change-requests/${second.id}/content`)
+      .set(admin.auth)
+      .send({ changes: [{ operation: 'revert_page', page: page.id, block: [modified] }] })
+      .expect(200);
+    const after = (await t.http.get(`/v1/spaces/${space}/change-requests/${second.id}/changes`).set(admin.auth).expect(200)).body;
+    expect(after.changes[0].blocks.map((b: { change: string }) => b.change)).toEqual(['deleted', 'added', 'added']);
+    // A page created or deleted lists no blocks; a page only renamed neither.
+    const third = await cr(space, [{ operation: 'update_page', page: page.id, title: 'Renamed' }]);
+    const renamed = (await t.http.get(`/v1/spaces/${space}/change-requests/${third.id}/changes`).set(admin.auth).expect(200)).body;
+    expect(renamed.changes).toEqual([
+      expect.objectContaining({ type: 'page_edited', attributes: { title: { before: 'Page', after: 'Renamed' } } }),
+    ]);
+    expect(renamed.changes[0].blocks).toBeUndefined();
+  });
 });

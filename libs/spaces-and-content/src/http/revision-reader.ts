@@ -7,7 +7,7 @@ import { FilesService } from '../application/files.service';
 import { LinksService } from '../application/links.service';
 import { MergeOrigins } from '../application/merge-origins';
 import { refToUrl } from '../domain/content/markdown';
-import { SemanticChange, semanticChanges } from '../domain/content/semantic-changes';
+import { documentsForBlocks, SemanticChange, semanticChanges, withBlocks } from '../domain/content/semantic-changes';
 import type { FileNode } from '../domain/content/files';
 import type { Space } from '../domain/space';
 import { toSpaceDto } from './content-response.dto';
@@ -87,7 +87,8 @@ export class RevisionReader {
     let list = this.changeLists.get(key, now);
     if (!list) {
       const before = baseId ? await this.content.revision(s.space.id, baseId) : null;
-      list = semanticChanges(before, after);
+      const changes = semanticChanges(before, after);
+      list = withBlocks(changes, await this.content.documents(s.space.organizationId, documentsForBlocks(changes)));
       this.changeLists.set(key, list, now);
     }
     const file = (f: FileNode) => {

@@ -55,6 +55,21 @@ class ChangedFileDto {
   downloadURL: string;
 }
 
+class BlockTextDto {
+  before?: string;
+  after?: string;
+}
+
+class BlockChangeDto {
+  @ApiProperty({ enum: ['added', 'deleted', 'modified'] }) change: string;
+  /** The block's key in the newer document (in the older one for a deleted block): what `revert_page` with `block` takes */
+  key: string;
+  /** The block type (paragraph, heading-1, code …) */
+  type: string;
+  /** The start of its text before and after (200 characters at most) */
+  text: BlockTextDto;
+}
+
 class SemanticChangeDto {
   @ApiProperty({ enum: ['page_created', 'page_edited', 'page_deleted', 'page_moved', 'file_created', 'file_edited', 'file_deleted'] })
   type: string;
@@ -66,6 +81,8 @@ class SemanticChangeDto {
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) parent?: object;
   /** page_moved among the same siblings: its index before and after (a Quire extension) */
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) position?: object;
+  /** page_edited with a changed document: its top-level blocks added, deleted, modified (a Quire extension; the first 100 edited pages) */
+  @ApiPropertyOptional({ type: [BlockChangeDto] }) blocks?: BlockChangeDto[];
 }
 
 export class RevisionSemanticChangesDto {

@@ -1,4 +1,6 @@
-import { semanticChanges } from '../domain/content/semantic-changes';
+import { documentsForBlocks, semanticChanges, withBlocks } from '../domain/content/semantic-changes';
+import { blockChanges } from '../domain/content/block-changes';
+import type { DocBlock, JsonDocument } from '../domain/content/document';
 import type { FileNode } from '../domain/content/files';
 import type { PageNode } from '../domain/content/tree';
 
@@ -70,5 +72,44 @@ describe('semantic changes between two revisions', () => {
       'file_created',
     ]);
     expect(semanticChanges({ tree, files: [] }, { tree, files: [] })).toEqual([]);
+  });
+});
+
+describe('block changes of an edited page', () => {
+  const p = (key: string, text: string, type = 'paragraph'): DocBlock => ({
+    object: 'block',
+    type,
+    key,
+    data: {},
+    nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }],
+  });
+  const doc = (...nodes: DocBlock[]): JsonDocument => ({ object: 'document', data: {}, nodes });
+
+  it('aligns by content, not by key: renumbered keys of unchanged blocks are no change', () => {
+    expect(blockChanges(doc(p('a', 'One'), p('b', 'Two')), doc(p('x', 'One'), p('y', 'Two')))).toEqual([]);
+  });
+
+  it('a block of another type is a deletion and an addition; a missing document has no blocks', () => {
+    expect(blockChanges(doc(p('a', 'Title')), doc(p('a', 'Title', 'heading-1')))).toEqual([
+      { change: 'deleted', key: 'a', type: 'paragraph', text: { before: 'Title' } },
+      { change: 'added', key: 'a', type: 'heading-1', text: { after: 'Title' } },
+    ]);
+    expect(blockChanges(null, doc(p('a', 'New')))).toEqual([{ change: 'added', key: 'a', type: 'paragraph', text: { after: 'New' } }]);
+    expect(blockChanges(doc(p('a', 'Old')), null)).toEqual([{ change: 'deleted', key: 'a', type: 'paragraph', text: { before: 'Old' } }]);
+  });
+
+  it('cuts the text to 200 characters; lists blocks for the first 100 edited pages only', () => {
+    const long = 'x'.repeat(500);
+    expect(blockChanges(doc(), doc(p('a', long)))[0].text.after).toHaveLength(200);
+    const edited = Array.from({ length: 101 }, (_, i) => ({
+      type: 'page_edited' as const,
+      page: { id: `p${i}`, type: 'document' as const, title: '', path: '' },
+      attributes: { document: { before: `b${i}`, after: `a${i}` } },
+    }));
+    expect(documentsForBlocks(edited)).toHaveLength(200);
+    const docs = new Map(edited.flatMap((e, i) => [[`b${i}`, doc(p('k', 'old'))] as const, [`a${i}`, doc(p('k', 'new'))] as const]));
+    const out = withBlocks(edited, docs) as { blocks?: unknown[] }[];
+    expect(out[99].blocks).toHaveLength(1);
+    expect(out[100].blocks).toBeUndefined();
   });
 });

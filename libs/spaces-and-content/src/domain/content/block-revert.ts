@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { diffIndices } from 'node-diff3';
 import { InvalidInputError } from '@app/shared-kernel';
 import { innerNodes, type DocBlock, type DocInline, type DocText, type JsonDocument } from './document';
-import { contentHash } from './hash';
+import { alignBlocks } from './block-changes';
 
 type DocNode = DocBlock | DocInline | DocText;
 
@@ -13,17 +12,6 @@ interface BlockChange {
   /** Index in the target document (absent: the block was added). */
   target?: number;
   selected: boolean;
-}
-
-/** A block's content without keys: keys are positional, so a moved or unchanged block may carry another. */
-function withoutKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([k]) => k !== 'key')
-      .map(([k, v]) => [k, withoutKeys(v)]),
-  );
 }
 
 /** Keys of a block and of everything inside it. */
@@ -47,25 +35,16 @@ function keysOf(node: DocNode, out: string[] = []): string[] {
 export function revertBlocks(current: JsonDocument, target: JsonDocument, keys: string[]): JsonDocument {
   const cur = current.nodes;
   const old = target.nodes;
-  const hash = (b: DocBlock) => contentHash(withoutKeys(b));
-  const hunks = diffIndices(old.map(hash), cur.map(hash)) as { buffer1: [number, number]; buffer2: [number, number] }[];
-
   const changes: { at: number; length: number; items: BlockChange[] }[] = [];
   const byCurrentKey = new Map<string, BlockChange>();
   const byTargetKey = new Map<string, BlockChange>();
-  for (const h of hunks) {
-    const [oldAt, oldLength] = h.buffer1;
-    const [curAt, curLength] = h.buffer2;
-    const items: BlockChange[] = [];
-    for (let j = 0; j < Math.max(oldLength, curLength); j++) {
-      const item: BlockChange = { selected: false };
-      if (j < curLength) item.current = curAt + j;
-      if (j < oldLength) item.target = oldAt + j;
+  for (const h of alignBlocks(old, cur)) {
+    const items: BlockChange[] = h.items.map((i) => ({ ...i, selected: false }));
+    for (const item of items) {
       if (item.current !== undefined) for (const k of keysOf(cur[item.current])) byCurrentKey.set(k, item);
       if (item.target !== undefined) for (const k of keysOf(old[item.target])) if (!byTargetKey.has(k)) byTargetKey.set(k, item);
-      items.push(item);
     }
-    changes.push({ at: curAt, length: curLength, items });
+    changes.push({ at: h.at, length: h.length, items });
   }
   for (const key of keys) {
     // Keys are positional, so a deleted block's key may also be the key of an unchanged block now: a

@@ -1,4 +1,6 @@
 import type { FileNode } from './files';
+import { blockChanges, type BlockChange } from './block-changes';
+import type { JsonDocument } from './document';
 import { PageNode, PageTree, walk } from './tree';
 
 /** A page as a change names it: its id, type, title and path in the revision it is read from. */
@@ -15,7 +17,7 @@ type Attribute = { before?: string; after?: string };
 export type SemanticChange =
   | { type: 'page_created'; page: ChangedPage }
   | { type: 'page_deleted'; page: ChangedPage }
-  | { type: 'page_edited'; page: ChangedPage; attributes: Record<string, Attribute> }
+  | { type: 'page_edited'; page: ChangedPage; attributes: Record<string, Attribute>; blocks?: BlockChange[] }
   | {
       type: 'page_moved';
       page: ChangedPage;
@@ -113,4 +115,31 @@ function siblingsReordered(o: Placed, n: Placed): boolean {
   const b = o.siblings.filter((x) => afterIds.has(x.id)).map((x) => x.id);
   const a = n.siblings.filter((x) => beforeIds.has(x.id)).map((x) => x.id);
   return b.indexOf(o.node.id) !== a.indexOf(n.node.id);
+}
+
+/** Pages whose blocks are listed (`blocks` of `page_edited`); the edits of further pages name only their document hashes. */
+export const MAX_PAGES_WITH_BLOCKS = 100;
+
+/** The document hashes whose bodies `withBlocks` needs. */
+export function documentsForBlocks(changes: SemanticChange[]): string[] {
+  const hashes = new Set<string>();
+  let pages = 0;
+  for (const c of changes) {
+    if (c.type !== 'page_edited' || !c.attributes.document || pages++ >= MAX_PAGES_WITH_BLOCKS) continue;
+    const { before, after } = c.attributes.document;
+    if (before) hashes.add(before);
+    if (after) hashes.add(after);
+  }
+  return [...hashes];
+}
+
+/** Adds to each edited page whose document changed (the first MAX_PAGES_WITH_BLOCKS) its block-level changes. */
+export function withBlocks(changes: SemanticChange[], documents: Map<string, JsonDocument>): SemanticChange[] {
+  let pages = 0;
+  return changes.map((c) => {
+    if (c.type !== 'page_edited' || !c.attributes.document || pages++ >= MAX_PAGES_WITH_BLOCKS) return c;
+    const { before, after } = c.attributes.document;
+    const doc = (h?: string) => (h ? (documents.get(h) ?? null) : null);
+    return { ...c, blocks: blockChanges(doc(before), doc(after)) };
+  });
 }
