@@ -118,6 +118,12 @@ describe('the served OpenAPI document', () => {
       'getFileInRevisionById',
       'getFileById',
       'listRevisionsInSpace',
+      'getPageByPath',
+      'getPageInRevisionByPath',
+      'getPageInChangeRequestByPath',
+      'listOrganizationAuditEvents',
+      'getOrganizationAuditEvent',
+      'listOrganizationAuditEventActions',
     ]) {
       expect(ids).toContain(id);
     }

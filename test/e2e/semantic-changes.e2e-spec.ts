@@ -199,4 +199,40 @@ describe('semantic changes of revisions and change requests', () => {
     ]);
     expect(renamed.changes[0].blocks).toBeUndefined();
   });
+
+  it('reads a page by its path: in the current revision, an older revision and a change request', async () => {
+    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Paths' }).expect(201)).body.id;
+    const first = await cr(space, [
+      { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'Read me.' } },
+      { operation: 'insert_page', into: 'guide', title: 'Set up', document: { markdown: 'Install it.' } },
+    ]);
+    await merge(space, first.id);
+    const old = (await t.http.get(`/v1/spaces/${space}`).set(admin.auth).expect(200)).body.revision;
+    const [guide] = (await t.http.get(`/v1/spaces/${space}/content/pages`).set(admin.auth).expect(200)).body.pages;
+    const setup = guide.pages[0];
+    expect(setup.path).toBe('guide/set-up');
+
+    const byId = (await t.http.get(`/v1/spaces/${space}/content/page/${setup.id}?format=markdown`).set(admin.auth).expect(200)).body;
+    for (const path of ['guide/set-up', 'guide%2Fset-up', 'guide/set-up/'])
+      expect((await t.http.get(`/v1/spaces/${space}/content/path/${path}?format=markdown`).set(admin.auth).expect(200)).body).toEqual(byId);
+    const guideById = (await t.http.get(`/v1/spaces/${space}/content/page/${guide.id}`).set(admin.auth).expect(200)).body;
+    expect((await t.http.get(`/v1/spaces/${space}/content/path/guide`).set(admin.auth).expect(200)).body).toEqual(guideById);
+
+    const second = await cr(space, [{ operation: 'update_page', page: setup.id, title: 'Install', slug: 'install' }]);
+    const inCr = await t.http
+      .get(`/v1/spaces/${space}/change-requests/${second.id}/content/path/guide/install`)
+      .set(admin.auth)
+      .expect(200);
+    expect(inCr.body).toMatchObject({ id: setup.id, title: 'Install', path: 'guide/install' });
+    expectError(await t.http.get(`/v1/spaces/${space}/change-requests/${second.id}/content/path/guide/set-up`).set(admin.auth), 404);
+    await merge(space, second.id);
+    expectError(await t.http.get(`/v1/spaces/${space}/content/path/guide/set-up`).set(admin.auth), 404);
+    const then = await t.http.get(`/v1/spaces/${space}/revisions/${old}/path/guide/set-up`).set(admin.auth).expect(200);
+    expect(then.body).toMatchObject({ id: setup.id, title: 'Set up' });
+
+    expectError(await t.http.get(`/v1/spaces/${space}/content/path/nope`).set(admin.auth), 404);
+    expectError(await t.http.get(`/v1/spaces/${space}/content/path/guide/set-up/deeper`).set(admin.auth), 404);
+    expectError(await t.http.get(`/v1/spaces/${space}/content/path/a%00b`).set(admin.auth), 404); // as for every id
+    expectError(await t.http.get(`/v1/spaces/${space}/content/path/guide`).set(outsider.auth), 404);
+  });
 });

@@ -3,6 +3,7 @@ import {
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiOkResponse,
+  ApiParam,
   ApiOperation,
   ApiPreconditionFailedResponse,
   ApiTags,
@@ -350,6 +351,23 @@ export class ChangeRequestsController {
     @Res() res: Response,
   ): Promise<void> {
     res.type('application/json').send(await this.reader.pagesJson(await this.scope(actor, spaceId, ref), links));
+  }
+
+  @Get(':changeRequestId/content/path/*pagePath')
+  @ApiTags('change-request-content')
+  @ApiOperation({ operationId: 'getPageInChangeRequestByPath', summary: 'A page of a change request by its path (slugs joined by /)' })
+  @ApiParam({ name: 'pagePath', type: String, description: 'The page path in the change request, e.g. `guide/setup`' })
+  @ApiOkResponse({ type: RevisionPageDto })
+  async pageByPath(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Param('pagePath') pagePath: string | string[],
+    @Query() q: PageQueryDto,
+    @RequestLinks() links: Links,
+    @Res() res: Response,
+  ): Promise<void> {
+    res.type('application/json').send(await this.reader.pageJsonByPath(await this.scope(actor, spaceId, ref), pagePath, q, links));
   }
 
   @Get(':changeRequestId/content/page/:pageId')

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiParam, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Actor } from '@app/shared-kernel';
 import { ApiStandardErrors, CurrentActor, Links, listEnvelope, ListOf, ListQueryDto, RequestLinks } from '@app/http-kit';
 import { SpacesService } from '../application/spaces.service';
@@ -69,6 +69,21 @@ export class ContentController {
     @Res() res: Response,
   ): Promise<void> {
     res.type('application/json').send(await this.reader.pageJson(await this.scope(actor, id), pageId, q, links));
+  }
+
+  @Get('content/path/*pagePath')
+  @ApiOperation({ operationId: 'getPageByPath', summary: 'Get a page of the current revision by its path (slugs joined by /)' })
+  @ApiParam({ name: 'pagePath', type: String, description: 'The page path, e.g. `guide/setup` (or `guide%2Fsetup`)' })
+  @ApiOkResponse({ type: RevisionPageDto })
+  async pageByPath(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('pagePath') pagePath: string | string[],
+    @Query() q: PageQueryDto,
+    @RequestLinks() links: Links,
+    @Res() res: Response,
+  ): Promise<void> {
+    res.type('application/json').send(await this.reader.pageJsonByPath(await this.scope(actor, id), pagePath, q, links));
   }
 
   @Get('revisions')
@@ -148,6 +163,22 @@ export class ContentController {
     @Res() res: Response,
   ): Promise<void> {
     res.type('application/json').send(await this.reader.pageJson(await this.scope(actor, id, revisionId), pageId, q, links));
+  }
+
+  @Get('revisions/:revisionId/path/*pagePath')
+  @ApiOperation({ operationId: 'getPageInRevisionByPath', summary: 'Get a page of a revision by its path (slugs joined by /)' })
+  @ApiParam({ name: 'pagePath', type: String, description: 'The page path in that revision, e.g. `guide/setup`' })
+  @ApiOkResponse({ type: RevisionPageDto })
+  async revisionPageByPath(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('revisionId') revisionId: string,
+    @Param('pagePath') pagePath: string | string[],
+    @Query() q: PageQueryDto,
+    @RequestLinks() links: Links,
+    @Res() res: Response,
+  ): Promise<void> {
+    res.type('application/json').send(await this.reader.pageJsonByPath(await this.scope(actor, id, revisionId), pagePath, q, links));
   }
 
   @Get('revisions/:revisionId/page/:pageId/document')

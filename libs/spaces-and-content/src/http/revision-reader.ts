@@ -9,6 +9,7 @@ import { MergeOrigins } from '../application/merge-origins';
 import { refToUrl } from '../domain/content/markdown';
 import { documentsForBlocks, SemanticChange, semanticChanges, withBlocks } from '../domain/content/semantic-changes';
 import type { FileNode } from '../domain/content/files';
+import { locateByPath } from '../domain/content/tree';
 import type { Space } from '../domain/space';
 import { toSpaceDto } from './content-response.dto';
 import { filesPage } from './files-page';
@@ -125,6 +126,19 @@ export class RevisionReader {
       const refs = refMode === 'stable' ? refToUrl : relativeRefs(revision.tree, path);
       return pageWithBody(node, path, s.appBase, links, document, format, refs);
     });
+  }
+
+  /**
+   * A page by its path (official getPageByPath, getPageInRevisionByPath, getPageInChangeRequestByPath):
+   * the same answer as by id. `pagePath` is the page's slugs joined by `/` (leading and trailing `/`
+   * ignored), given as path segments or as one encoded segment (`guide%2Fsetup`).
+   */
+  async pageJsonByPath(s: RevisionScope, pagePath: string | string[], q: PageQueryDto, links: Links): Promise<Buffer> {
+    const path = (Array.isArray(pagePath) ? pagePath.join('/') : pagePath).replace(/^\/+|\/+$/g, '');
+    const revision = await this.content.revision(s.space.id, s.revisionId);
+    const found = path ? locateByPath(revision.tree, path) : null;
+    if (!found) throw new NotFoundError('Page', path || '/');
+    return this.pageJson(s, found.node.id, q, links);
   }
 
   /** A page's body as the official JSONDocument (an empty document for a page without one). */

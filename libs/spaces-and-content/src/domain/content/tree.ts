@@ -56,6 +56,25 @@ export function locate(tree: PageTree, id: string): Located | null {
   return found;
 }
 
+/** The page at `path` (its slugs joined by `/`, as `Located.path`), if any. */
+export function locateByPath(tree: PageTree, path: string): Located | null {
+  const slugs = path.split('/');
+  let level = tree;
+  let parent: PageNode | null = null;
+  let found: Located | null = null;
+  let prefix = '';
+  for (const slug of slugs) {
+    const index = level.findIndex((n) => n.slug === slug);
+    if (index < 0) return null;
+    const node: PageNode = level[index];
+    prefix = prefix ? `${prefix}/${slug}` : slug;
+    found = { node, parent, siblings: level, index, path: prefix };
+    parent = node;
+    level = node.pages;
+  }
+  return found;
+}
+
 export function countPages(tree: PageTree): number {
   let n = 0;
   walk(tree, () => (n += 1));
