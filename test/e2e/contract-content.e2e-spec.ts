@@ -97,5 +97,11 @@ describe('contract: change requests and content', () => {
     const revPages = await api.spaces.listPagesInRevisionById(space.id, merge.data.revision);
     expect(revPages.data.pages).toHaveLength(3);
     expect(schemas.check('RevisionPage', (await api.spaces.getPageInRevisionById(space.id, merge.data.revision, homeId)).data)).toBe('');
+    // By path, as the official client sends it (slashes unencoded).
+    const home = (await api.spaces.getPageInRevisionById(space.id, merge.data.revision, homeId)).data as { id: string; path: string };
+    const byPath = await api.spaces.getPageInRevisionByPath(space.id, merge.data.revision, home.path);
+    expect(schemas.check('RevisionPage', byPath.data)).toBe('');
+    expect(byPath.data.id).toBe(homeId);
+    expect((await api.spaces.getPageByPath(space.id, home.path)).data.id).toBe(homeId);
   });
 });
