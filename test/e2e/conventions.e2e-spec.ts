@@ -206,10 +206,24 @@ describe('rate limiting', () => {
     t = await createTestApp({ QUIRE_RATE_LIMIT_PER_MINUTE: '3' });
     const u = await t.user('busy');
     const v = await t.user('calm');
-    for (let i = 0; i < 3; i++) await t.http.get('/v1/user').set(u.auth).expect(200);
+    const reset = String(Math.ceil(t.clock.now().getTime() / 1000) + 60);
+    for (let i = 0; i < 3; i++) {
+      const ok = await t.http.get('/v1/user').set(u.auth).expect(200);
+      expect(ok.headers).toMatchObject({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': String(2 - i), 'x-ratelimit-reset': reset });
+      expect(ok.headers['retry-after']).toBeUndefined();
+    }
     const res = await t.http.get('/v1/user').set(u.auth);
     expectError(res, 429, /Too many requests/);
-    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.headers).toMatchObject({
+      'x-ratelimit-limit': '3',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': reset,
+      'retry-after': '60',
+    });
+    // Errors and writes carry them too; public routes (no token) do not.
+    const missing = await t.http.get('/v1/spaces/nope').set(v.auth).expect(404);
+    expect(missing.headers['x-ratelimit-remaining']).toBe('2');
+    expect((await t.http.get('/health').expect(200)).headers['x-ratelimit-limit']).toBeUndefined();
     await t.http.get('/v1/user').set(v.auth).expect(200);
     t.clock.advance(60_000);
     await t.http.get('/v1/user').set(u.auth).expect(200);

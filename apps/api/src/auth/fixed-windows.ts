@@ -23,6 +23,11 @@ export class FixedWindows {
     return w.count;
   }
 
+  /** When the key's current window ends (ms since the epoch). */
+  resetAt(key: string, now: number): number {
+    return (this.windows.get(key)?.start ?? now) + WINDOW_MS;
+  }
+
   /** Whole seconds until the key's window ends (at least 1). */
   retryAfter(key: string, now: number): number {
     const w = this.windows.get(key);
