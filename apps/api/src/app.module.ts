@@ -13,7 +13,14 @@ import {
   SystemClock,
   SystemHostResolver,
 } from '@app/shared-kernel';
-import { FilesSettings, FileStorageDirectory, SearchSettings, SpacesAndContentModule, TranslationSettings } from '@app/spaces-and-content';
+import {
+  FilesSettings,
+  FileStorageDirectory,
+  FileStorageSettings,
+  SearchSettings,
+  SpacesAndContentModule,
+  TranslationSettings,
+} from '@app/spaces-and-content';
 import { ReadCacheSettings } from '@app/http-kit';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -61,6 +68,7 @@ export class CoreModule {
         },
         { provide: QUIRE_CONFIG, useValue: config },
         { provide: FileStorageDirectory, useValue: { path: join(config.dataDir, 'files') } },
+        { provide: FileStorageSettings, useValue: { s3: config.s3 } },
         {
           provide: FilesSettings,
           useValue: {
@@ -69,6 +77,7 @@ export class CoreModule {
             downloadTtlMs: 60 * 60_000,
             urlAllowlist: config.fileUrlAllowlist,
             allowPrivateNetworks: config.fileUrlAllowPrivate,
+            presignedDownloads: config.presignedDownloads,
           },
         },
         { provide: SearchSettings, useValue: { concurrency: config.searchConcurrency, resultCacheEntries: config.searchCacheEntries } },
@@ -92,6 +101,7 @@ export class CoreModule {
         QUIRE_CONFIG,
         DATABASE_URL,
         FileStorageDirectory,
+        FileStorageSettings,
         FilesSettings,
         SearchSettings,
         ReadCacheSettings,

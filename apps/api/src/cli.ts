@@ -77,6 +77,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'up to date\n');
       return 0;
     }
+    await migrate(url);
     const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, url), { logger: ['error'] });
     try {
       const identity = app.get(IdentityService);

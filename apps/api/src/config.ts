@@ -42,6 +42,10 @@ export interface QuireConfig {
   auditRetentionDays: number | null;
   /** Hosts a webhook may reach over http, or at a private or loopback address. */
   webhookAllowlist: string[];
+  /** File bytes in S3-compatible object storage (null: on local disk under the data dir). */
+  s3: { bucket: string; region: string; endpoint?: string; forcePathStyle?: boolean; prefix?: string } | null;
+  /** Download links redirect to the store's presigned URL (S3 only) instead of passing the bytes through. */
+  presignedDownloads: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -67,6 +71,33 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
   }
   if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
   return raw.replace(/\/+$/, '');
+}
+
+function fileStorage(env: NodeJS.ProcessEnv): Pick<QuireConfig, 's3' | 'presignedDownloads'> {
+  const kind = (env.QUIRE_FILE_STORAGE || 'local').toLowerCase();
+  if (kind !== 'local' && kind !== 's3') throw new ConfigError('QUIRE_FILE_STORAGE must be "local" or "s3"');
+  const downloads = (env.QUIRE_FILE_DOWNLOADS || 'proxy').toLowerCase();
+  if (downloads !== 'proxy' && downloads !== 'presigned') throw new ConfigError('QUIRE_FILE_DOWNLOADS must be "proxy" or "presigned"');
+  if (kind === 'local') {
+    if (downloads === 'presigned') throw new ConfigError('QUIRE_FILE_DOWNLOADS=presigned needs QUIRE_FILE_STORAGE=s3');
+    return { s3: null, presignedDownloads: false };
+  }
+  const bucket = env.QUIRE_S3_BUCKET;
+  if (!bucket) throw new ConfigError('QUIRE_FILE_STORAGE=s3 needs QUIRE_S3_BUCKET');
+  const endpoint = url(env, 'QUIRE_S3_ENDPOINT', ['http:', 'https:']) ?? undefined;
+  const pathStyle = env.QUIRE_S3_FORCE_PATH_STYLE?.toLowerCase();
+  if (pathStyle !== undefined && pathStyle !== 'true' && pathStyle !== 'false')
+    throw new ConfigError('QUIRE_S3_FORCE_PATH_STYLE must be "true" or "false"');
+  return {
+    s3: {
+      bucket,
+      region: env.QUIRE_S3_REGION || env.AWS_REGION || 'us-east-1',
+      endpoint,
+      ...(pathStyle !== undefined ? { forcePathStyle: pathStyle === 'true' } : {}),
+      prefix: env.QUIRE_S3_PREFIX || undefined,
+    },
+    presignedDownloads: downloads === 'presigned',
+  };
 }
 
 function signingSecret(env: NodeJS.ProcessEnv): string | null {
@@ -143,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     },
     conversationsLlm: llmFor.includes('conversations') ? llm : null,
     auditRetentionDays: int(env, 'QUIRE_AUDIT_RETENTION_DAYS', null, 1, 36_500),
+    ...fileStorage(env),
     webhookAllowlist: (env.QUIRE_WEBHOOK_ALLOWLIST || '')
       .split(',')
       .map((h) => h.trim().toLowerCase())

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
 import { createApp, envelopeClientErrors } from './create-app';
 import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './database/embedded-postgres';
+import { migrate } from './database/migrate';
 import { createRootLogger } from './http/logger';
 
 async function main(): Promise<void> {
@@ -15,6 +16,9 @@ async function main(): Promise<void> {
     databaseUrl = embedded.url;
     logger.info({ port: embedded.port }, 'embedded PostgreSQL is up (loopback only)');
   }
+  // One container at a time (advisory lock); the others wait, then find nothing to apply.
+  const applied = await migrate(databaseUrl);
+  if (applied.length) logger.info({ applied }, 'database migrated');
   const app = await createApp(config, databaseUrl, logger);
   envelopeClientErrors(app.getHttpServer());
   await app.listen(config.port, config.host);

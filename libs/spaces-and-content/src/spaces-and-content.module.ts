@@ -18,7 +18,8 @@ import { ContentSearch } from './application/content-search';
 import { LinksService } from './application/links.service';
 import { FilesService } from './application/files.service';
 import { FileStorage } from './domain/content/files';
-import { LocalDiskFileStorage } from './infrastructure/local-file-storage';
+import { FileStorageDirectory, FileStorageSettings, LocalDiskFileStorage } from './infrastructure/local-file-storage';
+import { S3FileStorage } from './infrastructure/s3-file-storage';
 import { SqlSearchIndex } from './infrastructure/search-index.repository';
 import { SearchIndex } from './domain/content/search-index';
 import { RevisionRepository } from './domain/content/revision';
@@ -72,7 +73,12 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     ContentSearch,
     LinksService,
     FilesService,
-    { provide: FileStorage, useClass: LocalDiskFileStorage },
+    {
+      provide: FileStorage,
+      useFactory: (settings: FileStorageSettings, dir: FileStorageDirectory): FileStorage =>
+        settings.s3 ? new S3FileStorage(settings.s3) : new LocalDiskFileStorage(dir),
+      inject: [FileStorageSettings, FileStorageDirectory],
+    },
     { provide: SearchIndex, useClass: SqlSearchIndex },
     RevisionReader,
     TranslationsService,

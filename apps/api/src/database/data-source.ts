@@ -5,14 +5,18 @@ import { MIGRATIONS } from './migrations';
 
 export const ENTITIES = [...ORGANIZATION_ENTITIES, ...CONTENT_ENTITIES];
 
-/** TypeORM options for a database URL: migrations run at start-up, schema synchronization is never on. */
+/**
+ * TypeORM options for a database URL. Migrations are run before (main.ts and the CLI call `migrate`, which
+ * holds an advisory lock so that containers starting together migrate one at a time); schema
+ * synchronization is never on.
+ */
 export function dataSourceOptions(url: string): DataSourceOptions {
   return {
     type: 'postgres',
     url,
     entities: ENTITIES,
     migrations: MIGRATIONS,
-    migrationsRun: true,
+    migrationsRun: false,
     migrationsTransactionMode: 'all',
     synchronize: false,
     logging: ['error'],

@@ -14,6 +14,8 @@ export abstract class FilesSettings {
   abstract readonly urlAllowlist: string[];
   /** Let allowlisted hosts resolve to loopback or private addresses (tests, internal mirrors). Off by default. */
   abstract readonly allowPrivateNetworks: boolean;
+  /** A valid download link redirects to the store's own presigned URL (S3) instead of passing the bytes through. */
+  abstract readonly presignedDownloads: boolean;
 }
 
 export interface FileInput {
@@ -153,18 +155,28 @@ export class FilesService {
     return this.storage.get(organizationId, hash);
   }
 
-  /** The bytes for a download URL; null when the signature is wrong, it expired, or the file is gone. */
+  /**
+   * What a download URL leads to: the bytes, or (presigned downloads on a store that has them) the store's
+   * own URL, valid as long as the link; null when the signature is wrong, it expired, or the file is gone.
+   */
   async download(
     organizationId: string,
     hash: string,
     q: { name: string; type: string; expires: string; sig: string },
     nowMs: number,
-  ): Promise<Buffer | null> {
+  ): Promise<{ bytes: Buffer } | { location: string } | null> {
     const expires = Number(q.expires);
     if (!Number.isInteger(expires) || expires * 1000 < nowMs) return null;
     const expected = Buffer.from(this.signature(organizationId, { id: '', name: q.name, contentType: q.type, size: 0, hash }, expires));
     const given = Buffer.from(q.sig);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-    return this.storage.get(organizationId, hash);
+    if (this.settings.presignedDownloads) {
+      if (!(await this.storage.exists(organizationId, hash))) return null;
+      const options = { name: q.name, contentType: q.type, expiresInSeconds: expires - Math.floor(nowMs / 1000) };
+      const location = await this.storage.presignedUrl(organizationId, hash, options);
+      if (location) return { location };
+    }
+    const bytes = await this.storage.get(organizationId, hash);
+    return bytes ? { bytes } : null;
   }
 }

@@ -11,10 +11,18 @@ export interface FileNode {
 export const FILE_MAX_BYTES = 1024 * 1024;
 export const FILE_NAME_MAX = 256;
 
-/** Where file bytes live (port): a local directory by default. */
+/** Where file bytes live (port): a local directory by default, or S3-compatible object storage. */
 export abstract class FileStorage {
   abstract put(organizationId: string, hash: string, bytes: Buffer): Promise<void>;
   abstract get(organizationId: string, hash: string): Promise<Buffer | null>;
   abstract exists(organizationId: string, hash: string): Promise<boolean>;
   abstract delete(organizationId: string, hash: string): Promise<void>;
+  /** A URL the store itself serves the bytes at until it expires; null when the store has none (local disk). */
+  presignedUrl(
+    _organizationId: string,
+    _hash: string,
+    _options: { name: string; contentType: string; expiresInSeconds: number },
+  ): Promise<string | null> {
+    return Promise.resolve(null);
+  }
 }
