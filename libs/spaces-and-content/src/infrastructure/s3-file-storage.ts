@@ -1,6 +1,9 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { FileStorage } from '../domain/content/files';
+
+// The AWS SDK is large: it is loaded only by a process that stores files on S3.
+type Sdk = typeof import('@aws-sdk/client-s3');
+type Presigner = typeof import('@aws-sdk/s3-request-presigner');
 
 /** Where the S3-compatible file storage keeps bytes; credentials come from the standard AWS environment. */
 export interface S3StorageOptions {
@@ -25,15 +28,22 @@ function missing(e: unknown): boolean {
  * content-addressed, so a put of the same bytes is harmless and every API container sees every file.
  */
 export class S3FileStorage extends FileStorage {
-  private readonly client: S3Client;
+  private loaded: Promise<{ sdk: Sdk; client: S3Client }> | null = null;
 
   constructor(private readonly options: S3StorageOptions) {
     super();
-    this.client = new S3Client({
-      region: options.region,
-      ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: options.forcePathStyle ?? true } : {}),
-      ...(options.forcePathStyle !== undefined ? { forcePathStyle: options.forcePathStyle } : {}),
-    });
+  }
+
+  private sdk(): Promise<{ sdk: Sdk; client: S3Client }> {
+    this.loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: this.options.region,
+        ...(this.options.endpoint ? { endpoint: this.options.endpoint, forcePathStyle: this.options.forcePathStyle ?? true } : {}),
+        ...(this.options.forcePathStyle !== undefined ? { forcePathStyle: this.options.forcePathStyle } : {}),
+      }),
+    }));
+    return this.loaded;
   }
 
   private key(organizationId: string, hash: string): string {
@@ -42,12 +52,16 @@ export class S3FileStorage extends FileStorage {
   }
 
   async put(organizationId: string, hash: string, bytes: Buffer): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: this.key(organizationId, hash), Body: bytes }));
+    const key = this.key(organizationId, hash);
+    const { sdk, client } = await this.sdk();
+    await client.send(new sdk.PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: bytes }));
   }
 
   async get(organizationId: string, hash: string): Promise<Buffer | null> {
+    const key = this.key(organizationId, hash);
+    const { sdk, client } = await this.sdk();
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.key(organizationId, hash) }));
+      const out = await client.send(new sdk.GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
       return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : Buffer.alloc(0);
     } catch (e) {
       if (missing(e)) return null;
@@ -56,8 +70,10 @@ export class S3FileStorage extends FileStorage {
   }
 
   async exists(organizationId: string, hash: string): Promise<boolean> {
+    const key = this.key(organizationId, hash);
+    const { sdk, client } = await this.sdk();
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.key(organizationId, hash) }));
+      await client.send(new sdk.HeadObjectCommand({ Bucket: this.options.bucket, Key: key }));
       return true;
     } catch (e) {
       if (missing(e)) return false;
@@ -66,7 +82,9 @@ export class S3FileStorage extends FileStorage {
   }
 
   async delete(organizationId: string, hash: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.key(organizationId, hash) }));
+    const key = this.key(organizationId, hash);
+    const { sdk, client } = await this.sdk();
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
   }
 
   override async presignedUrl(
@@ -74,16 +92,19 @@ export class S3FileStorage extends FileStorage {
     hash: string,
     o: { name: string; contentType: string; expiresInSeconds: number },
   ): Promise<string | null> {
-    const command = new GetObjectCommand({
+    const key = this.key(organizationId, hash);
+    const { sdk, client } = await this.sdk();
+    const presigner: Presigner = await import('@aws-sdk/s3-request-presigner');
+    const command = new sdk.GetObjectCommand({
       Bucket: this.options.bucket,
-      Key: this.key(organizationId, hash),
+      Key: key,
       ResponseContentType: o.contentType,
       ResponseContentDisposition: `attachment; filename*=UTF-8''${encodeURIComponent(o.name)}`,
     });
-    return getSignedUrl(this.client, command, { expiresIn: Math.max(1, o.expiresInSeconds) });
+    return presigner.getSignedUrl(client, command, { expiresIn: Math.max(1, o.expiresInSeconds) });
   }
 
-  onModuleDestroy(): void {
-    this.client.destroy();
+  async onModuleDestroy(): Promise<void> {
+    if (this.loaded) (await this.loaded).client.destroy();
   }
 }

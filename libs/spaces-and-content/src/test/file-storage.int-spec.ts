@@ -85,7 +85,7 @@ contract('S3 (s3rver on loopback, AWS SDK v3)', true, async () => {
   return {
     storage,
     close: async () => {
-      storage.onModuleDestroy();
+      await storage.onModuleDestroy();
       await s3.close();
     },
   };
