@@ -40,6 +40,7 @@ import { dataSourceOptions } from './database/data-source';
 import { HealthController } from './health/health.controller';
 import { ErrorEnvelopeFilter } from './http/error.filter';
 import { JobsService } from './jobs/jobs.service';
+import { MetricsService } from './metrics/metrics.service';
 import { DATABASE_URL, QUIRE_CONFIG } from './tokens';
 
 /** Ports every context shares: time, identifiers, configuration. Tests override Clock here. */
@@ -153,6 +154,7 @@ export class AppModule {
         BootstrapService,
         AuthFailureLimiter,
         Authenticator,
+        ...(config.metrics ? [MetricsService] : []),
       ],
     };
   }

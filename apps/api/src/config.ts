@@ -46,6 +46,9 @@ export interface QuireConfig {
   s3: { bucket: string; region: string; endpoint?: string; forcePathStyle?: boolean; prefix?: string } | null;
   /** Download links redirect to the store's presigned URL (S3 only) instead of passing the bytes through. */
   presignedDownloads: boolean;
+  /** `GET /metrics` (Prometheus), and the bearer token a scraper must send (null: none). */
+  metrics: boolean;
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -98,6 +101,15 @@ function fileStorage(env: NodeJS.ProcessEnv): Pick<QuireConfig, 's3' | 'presigne
     },
     presignedDownloads: downloads === 'presigned',
   };
+}
+
+function metrics(env: NodeJS.ProcessEnv): Pick<QuireConfig, 'metrics' | 'metricsToken'> {
+  const on = (env.QUIRE_METRICS || 'off').toLowerCase();
+  if (on !== 'on' && on !== 'off') throw new ConfigError('QUIRE_METRICS must be "on" or "off"');
+  const token = env.QUIRE_METRICS_TOKEN || null;
+  if (token !== null && (token.length < 16 || /\s/.test(token)))
+    throw new ConfigError('QUIRE_METRICS_TOKEN must be at least 16 characters without white space');
+  return { metrics: on === 'on', metricsToken: token };
 }
 
 function signingSecret(env: NodeJS.ProcessEnv): string | null {
@@ -175,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     conversationsLlm: llmFor.includes('conversations') ? llm : null,
     auditRetentionDays: int(env, 'QUIRE_AUDIT_RETENTION_DAYS', null, 1, 36_500),
     ...fileStorage(env),
+    ...metrics(env),
     webhookAllowlist: (env.QUIRE_WEBHOOK_ALLOWLIST || '')
       .split(',')
       .map((h) => h.trim().toLowerCase())

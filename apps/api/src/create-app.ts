@@ -15,6 +15,7 @@ import { linksMiddleware } from './http/links.middleware';
 import { preferMinimal } from './http/prefer-minimal';
 import { createRootLogger, PinoNestLogger, requestLogger } from './http/logger';
 import { mountSwagger } from './swagger';
+import { MetricsService } from './metrics/metrics.service';
 
 const CONTENT_WRITE_ROUTE = /^\/v1\/spaces\/[^/]+\/change-requests\/[^/]+\/content$/;
 /** OpenAPI documents sent as `text` (up to 10 MB of text, more once JSON-escaped): create, and PUT by slug. */
@@ -88,6 +89,11 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   app.useBodyParser('urlencoded', { limit: config.bodyLimit, extended: false });
   app.use(rejectHostileStrings);
   app.use(requestLogger(logger));
+  if (config.metrics) {
+    const metrics = app.get(MetricsService);
+    app.use(metrics.middleware());
+    app.use('/metrics', metrics.endpoint(config.metricsToken));
+  }
   app.use(linksMiddleware(config.publicUrl, config.appUrl));
   app.use(preferMinimal);
   app.setGlobalPrefix('v1', { exclude: ['health', 'health/ready'] });

@@ -18,7 +18,7 @@ export class RenderedLists {
   private readonly lists: ByteLruCache;
 
   constructor(settings: ReadCacheSettings) {
-    this.lists = new ByteLruCache(settings.maxBytes);
+    this.lists = new ByteLruCache(settings.maxBytes, 'rendered-lists');
   }
 
   async get(key: string, render: () => Promise<unknown>): Promise<Buffer> {

@@ -106,6 +106,12 @@ export class Db {
     ambient.getStore()?.undo.push(undo);
   }
 
+  /** The pool's connections (all, idle) and the callers waiting for one: for metrics. */
+  poolStats(): { total: number; idle: number; waiting: number } {
+    const pool = (this.ds.driver as unknown as { master?: Pool }).master;
+    return { total: pool?.totalCount ?? 0, idle: pool?.idleCount ?? 0, waiting: pool?.waitingCount ?? 0 };
+  }
+
   /** The connection URL of the data source (for connections of their own, e.g. LISTEN). */
   get url(): string {
     return (this.ds.options as { url?: string }).url ?? '';

@@ -3,11 +3,26 @@
  * by their total size, not by a number of entries: a 60 kB page and a 400-byte page do not weigh the
  * same. For content that can never go stale (rendered revisions, bodies): no TTL.
  */
+/** Every named ByteLruCache of the process (weakly held), for metrics: hits, misses, bytes. */
+export const NAMED_CACHES = new Set<WeakRef<ByteLruCache>>();
+
 export class ByteLruCache {
   private readonly entries = new Map<string, Uint8Array>();
   private bytes = 0;
+  private hits = 0;
+  private misses = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  /** `name` lists the cache in the process's metrics (`quire_cache_*{cache=name}`). */
+  constructor(
+    private readonly maxBytes: number,
+    readonly name = '',
+  ) {
+    if (name) NAMED_CACHES.add(new WeakRef(this));
+  }
+
+  get stats(): { hits: number; misses: number; bytes: number } {
+    return { hits: this.hits, misses: this.misses, bytes: this.bytes };
+  }
 
   private static weight(key: string, value: Uint8Array): number {
     return value.byteLength + key.length * 2;
@@ -15,7 +30,11 @@ export class ByteLruCache {
 
   get(key: string): Uint8Array | undefined {
     const value = this.entries.get(key);
-    if (value === undefined) return undefined;
+    if (value === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     this.entries.delete(key); // most recently used goes last
     this.entries.set(key, value);
     return value;

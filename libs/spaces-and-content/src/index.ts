@@ -51,7 +51,7 @@ export { FileStorage } from './domain/content/files';
 export { fileDto, RevisionFileDto } from './http/files.dto';
 export { filesPage } from './http/files-page';
 export { SearchIndex } from './domain/content/search-index';
-export { SearchSettings } from './application/search.service';
+export { SearchService, SearchSettings } from './application/search.service';
 export {
   TranslationsService,
   TranslationEvents,

@@ -104,6 +104,7 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     GrantedTeamSpaces,
     ContentAccess,
     ContentPermissionsService,
+    SearchService,
   ],
 })
 export class SpacesAndContentModule {}

@@ -46,7 +46,7 @@ export class SitesController {
     private readonly publishedSites: PublishedSitesService,
     settings: ReadCacheSettings,
   ) {
-    this.published = new ByteLruCache(Math.max(1, Math.floor(settings.maxBytes / 4)));
+    this.published = new ByteLruCache(Math.max(1, Math.floor(settings.maxBytes / 4)), 'published-sites');
   }
 
   @Get()

@@ -43,6 +43,10 @@ export class SearchService {
     this.results = new TtlCache(settings.resultCacheEntries > 0 ? RESULT_CACHE_TTL_MS : 0, Math.max(1, settings.resultCacheEntries));
     this.ranking = new Semaphore(settings.concurrency);
   }
+  /** Ranking statements running now, and callers waiting for a slot (metrics). */
+  get load(): { active: number; waiting: number } {
+    return this.ranking.load;
+  }
 
   /**
    * Brings the index of a space to its current revision, rewriting only the pages that changed since

@@ -56,7 +56,7 @@ export class RevisionReader {
     settings: ReadCacheSettings,
     @Optional() private readonly origins?: MergeOrigins,
   ) {
-    this.rendered = new ByteLruCache(settings.maxBytes);
+    this.rendered = new ByteLruCache(settings.maxBytes, 'rendered-content');
   }
 
   /** The response as UTF-8 JSON bytes: encoded once, sent as they are on every hit. */
