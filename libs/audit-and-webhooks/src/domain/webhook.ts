@@ -99,6 +99,16 @@ export function signatureHeader(secret: string, unixSeconds: number, body: strin
   return `t=${unixSeconds},v1=${mac}`;
 }
 
+/** What an attempt leaves on its delivery. */
+export interface DeliveryOutcome {
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+  responseCode: number | null;
+  error: string | null;
+  durationMs: number;
+  at: Date;
+}
+
 export interface DeliveryFilter {
   status?: DeliveryStatus;
 }

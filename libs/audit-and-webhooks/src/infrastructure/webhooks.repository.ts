@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db, keysetPage } from '@app/persistence';
 import { mapPage, Page, PageRequest } from '@app/shared-kernel';
-import { DeliveryFilter, DeliveryStatus, LEASE_MS, Webhook, WebhookDelivery, WebhookRepository } from '../domain/webhook';
+import { DeliveryFilter, DeliveryOutcome, DeliveryStatus, LEASE_MS, Webhook, WebhookDelivery, WebhookRepository } from '../domain/webhook';
 
 interface WebhookRow {
   id: string;
@@ -233,17 +233,7 @@ export class SqlWebhookRepository extends WebhookRepository {
     return hooks[0] ? { delivery: toDelivery(rows[0]), webhook: toWebhook(hooks[0]) } : null;
   }
 
-  async finish(
-    id: string,
-    o: {
-      status: DeliveryStatus;
-      nextAttemptAt: Date | null;
-      responseCode: number | null;
-      error: string | null;
-      durationMs: number;
-      at: Date;
-    },
-  ): Promise<void> {
+  async finish(id: string, o: DeliveryOutcome): Promise<void> {
     await this.db.query(
       `UPDATE webhook_deliveries SET status = $2, next_attempt_at = $3, lease_until = NULL, response_code = $4, error = $5, duration_ms = $6,
          delivered_at = CASE WHEN $2 = 'succeeded' THEN $7::timestamptz ELSE delivered_at END
