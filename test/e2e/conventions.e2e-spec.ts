@@ -70,6 +70,10 @@ describe('authentication and wire conventions', () => {
   describe('error envelope', () => {
     it('unknown route → 404', async () => {
       expectError(await t.http.get('/v1/nothing-here').set(alice.auth), 404, /No route/);
+      // Outside /v1 as well (no HTML page), whatever the method.
+      expectError(await t.http.get('/nothing-here'), 404, /Cannot GET \/nothing-here/);
+      expectError(await t.http.post('/wp-login.php').send({}), 404);
+      expectError(await t.http.delete('/'), 404);
     });
 
     it('malformed JSON → 400', async () => {

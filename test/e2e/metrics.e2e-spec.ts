@@ -45,7 +45,7 @@ describe('metrics', () => {
 
   it('is off by default; with a token, only that bearer scrapes', async () => {
     t = await createTestApp();
-    expect((await t.http.get('/metrics')).status).toBe(404);
+    expectError(await t.http.get('/metrics'), 404);
     await t.close();
     t = await createTestApp({ QUIRE_METRICS: 'on', QUIRE_METRICS_TOKEN: 'scrape-secret-0123456789' });
     expectError(await t.http.get('/metrics'), 401);

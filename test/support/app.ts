@@ -6,7 +6,7 @@ import { IdentityService, OrganizationsService } from '@app/organizations-and-te
 import { Clock, FixedClock, Role } from '@app/shared-kernel';
 import { AppModule } from '../../apps/api/src/app.module';
 import { loadConfig, QuireConfig } from '../../apps/api/src/config';
-import { configureApp, envelopeClientErrors } from '../../apps/api/src/create-app';
+import { answerUnknownPaths, configureApp, envelopeClientErrors } from '../../apps/api/src/create-app';
 import { createRootLogger } from '../../apps/api/src/http/logger';
 import { createTestDatabase } from './database';
 
@@ -56,6 +56,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
   configureApp(app, config, createRootLogger('silent'));
   envelopeClientErrors(app.getHttpServer());
   await app.init();
+  answerUnknownPaths(app);
   const identity = app.get(IdentityService);
   const organizations = app.get(OrganizationsService);
   return {

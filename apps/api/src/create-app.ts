@@ -101,6 +101,16 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   mountSwagger(app);
 }
 
+/**
+ * After `app.init()`: what no route answered, outside `/v1` too (where Nest's own 404 does not reach), gets
+ * the error envelope instead of Express's HTML page.
+ */
+export function answerUnknownPaths(app: NestExpressApplication): void {
+  app.use((req: Request, res: Response) => {
+    res.status(404).json({ error: { code: 404, message: `Cannot ${req.method} ${req.path}` } });
+  });
+}
+
 export async function createApp(
   config: QuireConfig,
   databaseUrl: string,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
-import { createApp, envelopeClientErrors } from './create-app';
+import { answerUnknownPaths, createApp, envelopeClientErrors } from './create-app';
 import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './database/embedded-postgres';
 import { migrate } from './database/migrate';
 import { createRootLogger } from './http/logger';
@@ -20,6 +20,8 @@ async function main(): Promise<void> {
   const applied = await migrate(databaseUrl);
   if (applied.length) logger.info({ applied }, 'database migrated');
   const app = await createApp(config, databaseUrl, logger);
+  await app.init();
+  answerUnknownPaths(app);
   envelopeClientErrors(app.getHttpServer());
   await app.listen(config.port, config.host);
   logger.info({ port: config.port, docs: `/docs` }, `Quire API listening on http://localhost:${config.port} (Swagger UI at /docs)`);
