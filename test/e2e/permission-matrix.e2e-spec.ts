@@ -92,6 +92,20 @@ describe('permission matrix', () => {
     made(base, cr);
     return base;
   };
+  /** A space whose main content holds one page "Guide" (slug `guide`), merged from a change request kept open alongside. */
+  const spaceWithPage = async () => {
+    const s = await space();
+    const cr = (await t.http.post(`/v1/spaces/${s}/change-requests`).set(admin.auth).send({}).expect(201)).body.id as string;
+    await t.http
+      .post(`/v1/spaces/${s}/change-requests/${cr}/content`)
+      .set(admin.auth)
+      .send({ changes: [{ operation: 'insert_page', title: 'Guide', document: {} }] })
+      .expect(200);
+    await t.http.post(`/v1/spaces/${s}/change-requests/${cr}/merge`).set(admin.auth).expect(200);
+    const open = (await t.http.post(`/v1/spaces/${s}/change-requests`).set(admin.auth).send({}).expect(201)).body.id as string;
+    const revision = (await t.http.get(`/v1/spaces/${s}/content`).set(admin.auth).expect(200)).body.id as string;
+    return { space: s, changeRequest: open, revision };
+  };
   const lastTargetExists = async () => {
     const res = await t.http.get(last.path).set(admin.auth);
     return res.status === 200 && !res.body.deletedAt && (last.exists?.(res.body) ?? true);
@@ -389,6 +403,30 @@ describe('permission matrix', () => {
       },
     ],
     ['GET /spaces/{id}/content/pages', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/content/pages`).set(as(w))],
+    [
+      'GET /spaces/{id}/content/path/{pagePath}',
+      'read',
+      200,
+      async (w) => t.http.get(`/v1/spaces/${(await spaceWithPage()).space}/content/path/guide`).set(as(w)),
+    ],
+    [
+      'GET /spaces/{id}/revisions/{revisionId}/path/{pagePath}',
+      'read',
+      200,
+      async (w) => {
+        const p = await spaceWithPage();
+        return t.http.get(`/v1/spaces/${p.space}/revisions/${p.revision}/path/guide`).set(as(w));
+      },
+    ],
+    [
+      'GET …/change-requests/{id}/content/path/{pagePath}',
+      'read',
+      200,
+      async (w) => {
+        const p = await spaceWithPage();
+        return t.http.get(`/v1/spaces/${p.space}/change-requests/${p.changeRequest}/content/path/guide`).set(as(w));
+      },
+    ],
     ['GET /spaces/{id}/search', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/search?query=x`).set(as(w))],
     ['GET /orgs/{id}/search', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/search?query=x`).set(as(w))],
     ['GET /spaces/{id}/links', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/links`).set(as(w))],
