@@ -59,3 +59,26 @@ describe('first start', () => {
     expect(await t.app.get(BootstrapService).run()).toBeNull();
   });
 });
+
+describe('first start of several containers together', () => {
+  let a: TestApp;
+  let b: TestApp;
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('bootstraps once when two processes find the database empty at the same moment', async () => {
+    a = await createTestApp({ QUIRE_BOOTSTRAP: 'off' });
+    b = await createTestApp({ QUIRE_BOOTSTRAP: 'off' }, { sharedDatabaseUrl: a.databaseUrl });
+    // Both count no users before either creates one: only one may go on.
+    const runs = await Promise.all([a, b, a, b].map((t) => t.app.get(BootstrapService).run()));
+    expect(runs.filter((r) => r !== null)).toHaveLength(1);
+    const [counts] = await a.app
+      .get(DataSource)
+      .query<{ users: number; orgs: number; tokens: number }[]>(
+        'SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM organizations) AS orgs, (SELECT count(*)::int FROM api_tokens) AS tokens',
+      );
+    expect(counts).toEqual({ users: 1, orgs: 1, tokens: 1 });
+  });
+});

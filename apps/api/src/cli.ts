@@ -170,7 +170,7 @@ async function main(argv: string[]): Promise<number> {
             return { result: revoked, organizationId: null, target: { type: 'api-token', id } };
           });
           process.stdout.write(`${JSON.stringify({ id: t.id, revokedAt: t.revokedAt })}\n`);
-          process.stderr.write('Revoked. Running API processes stop accepting it within QUIRE_TOKEN_CACHE_TTL_MS (30 s by default).\n');
+          process.stderr.write('Revoked. Running API processes stop accepting it at once (they are notified through PostgreSQL).\n');
           return 0;
         }
         case 'spaces:purge': {

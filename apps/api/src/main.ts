@@ -24,7 +24,10 @@ async function main(): Promise<void> {
   answerUnknownPaths(app);
   envelopeClientErrors(app.getHttpServer());
   await app.listen(config.port, config.host);
-  logger.info({ port: config.port, docs: `/docs` }, `Quire API listening on http://localhost:${config.port} (Swagger UI at /docs)`);
+  // The bound port (PORT=0 asks the system for a free one: process tests and side-cars read it from this line).
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ port, docs: `/docs` }, `Quire API listening on http://localhost:${port} (Swagger UI at /docs)`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

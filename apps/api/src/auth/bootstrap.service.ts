@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { IdentityService, OrganizationsService } from '@app/organizations-and-teams';
+import { Db } from '@app/persistence';
 import { QUIRE_CONFIG } from '../tokens';
 import type { QuireConfig } from '../config';
 
@@ -14,6 +15,7 @@ export class BootstrapService implements OnApplicationBootstrap {
   constructor(
     private readonly identity: IdentityService,
     private readonly organizations: OrganizationsService,
+    private readonly db: Db,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
 
@@ -35,13 +37,28 @@ export class BootstrapService implements OnApplicationBootstrap {
     }
   }
 
-  /** Returns what was created, or null when the database already has users. */
+  /**
+   * Returns what was created, or null when the database already has users. Containers starting together
+   * on an empty database take turns (a transaction-scoped advisory lock): the first creates, the others
+   * then count its user and do nothing. All three rows commit together or not at all.
+   */
   async run(): Promise<{ email: string; organizationId: string; token: string; chosen: boolean } | null> {
-    if ((await this.identity.countUsers()) > 0) return null;
-    const user = await this.identity.createUser({ email: 'admin@quire.local', displayName: 'Administrator' });
-    const org = await this.organizations.createFor(user.id, 'My organization');
-    const { token } = await this.identity.issueToken(user.id, { label: 'bootstrap', chosen: this.config.bootstrapToken ?? undefined });
-    this.logger.log(`created admin user ${user.id} and organization ${org.organization.id}`);
-    return { email: user.email, organizationId: org.organization.id, token, chosen: this.config.bootstrapToken !== null };
+    if ((await this.identity.countUsers()) > 0) return null; // the usual case, without a lock
+    const created = await this.db.transaction(async () => {
+      await this.db.query(`SELECT pg_advisory_xact_lock(hashtext('quire:bootstrap'))`);
+      if ((await this.identity.countUsers()) > 0) return null;
+      const user = await this.identity.createUser({ email: 'admin@quire.local', displayName: 'Administrator' });
+      const org = await this.organizations.createFor(user.id, 'My organization');
+      const { token } = await this.identity.issueToken(user.id, { label: 'bootstrap', chosen: this.config.bootstrapToken ?? undefined });
+      return { email: user.email, organizationId: org.organization.id, token, userId: user.id };
+    });
+    if (!created) return null;
+    this.logger.log(`created admin user ${created.userId} and organization ${created.organizationId}`);
+    return {
+      email: created.email,
+      organizationId: created.organizationId,
+      token: created.token,
+      chosen: this.config.bootstrapToken !== null,
+    };
   }
 }

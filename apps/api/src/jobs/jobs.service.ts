@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Client } from 'pg';
 import PgBoss from 'pg-boss';
 import { JobHandler, JobQueue, UnitOfWork } from '@app/shared-kernel';
 import { SpacesService } from '@app/spaces-and-content';
@@ -59,17 +60,33 @@ export class JobsService extends JobQueue implements OnApplicationBootstrap, OnA
     const boss = new PgBoss({ connectionString: this.databaseUrl, application_name: 'quire-jobs', max: 4 });
     boss.on('error', (e) => this.logger.error(e instanceof Error ? e.message : String(e)));
     await boss.start();
+    await this.declareQueues(boss);
     for (const [queue, handler] of this.handlers) {
-      await boss.createQueue(queue);
       await boss.work(queue, { pollingIntervalSeconds: 0.5 }, async (jobs) => {
         for (const job of jobs) await handler((job.data ?? {}) as Record<string, unknown>);
       });
     }
-    for (const [queue, cron] of this.schedules) {
-      await boss.createQueue(queue);
-      await boss.schedule(queue, cron);
-    }
     this.boss = boss;
+  }
+
+  /**
+   * Creates the missing queues and (re)writes the schedules, one process at a time: pg-boss's
+   * create_queue attaches a partition to the job table, and two containers starting together on a
+   * fresh database deadlock doing it at once (seen in test/e2e/api-processes.e2e-spec.ts).
+   */
+  private async declareQueues(boss: PgBoss): Promise<void> {
+    const lock = new Client({ connectionString: this.databaseUrl, application_name: 'quire-jobs-setup' });
+    await lock.connect();
+    try {
+      await lock.query(`SELECT pg_advisory_lock(hashtext('quire:job-queues'))`);
+      const existing = new Set((await boss.getQueues()).map((q) => q.name));
+      for (const queue of new Set([...this.handlers.keys(), ...this.schedules.keys()])) {
+        if (!existing.has(queue)) await boss.createQueue(queue);
+      }
+      for (const [queue, cron] of this.schedules) await boss.schedule(queue, cron);
+    } finally {
+      await lock.end(); // ends the session, and with it the lock
+    }
   }
 
   /** Queues a purge now (the CLI and tests use it); returns the job id. */
