@@ -32,10 +32,10 @@ export async function startApiProcess(env: Record<string, string>, timeoutMs = 6
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const port = await new Promise<number>((resolve, reject) => {
     let pending = '';
-    const timer = setTimeout(
-      () => reject(new Error(`no "listening" line within ${timeoutMs} ms:\n${lines.join('\n')}\n${stderr}`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // nothing left running behind a failed start
+      reject(new Error(`no "listening" line within ${timeoutMs} ms (it is logged at LOG_LEVEL=info):\n${lines.join('\n')}\n${stderr}`));
+    }, timeoutMs);
     child.stdout!.on('data', (d: Buffer) => {
       pending += d.toString();
       const parts = pending.split('\n');

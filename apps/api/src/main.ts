@@ -1,48 +1,14 @@
-import 'reflect-metadata';
-import { ConfigError, loadConfig } from './config';
-import { answerUnknownPaths, createApp, envelopeClientErrors } from './create-app';
-import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './database/embedded-postgres';
-import { migrate } from './database/migrate';
-import { createRootLogger } from './http/logger';
+import { ConfigError } from './config';
+import { startTracing } from './tracing';
 
+/**
+ * The container's entry point. Tracing (when configured) starts before the app's modules load, so
+ * that their `pg` and `http` are the instrumented ones; then the server starts.
+ */
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const logger = createRootLogger(config.logLevel);
-  let embedded: EmbeddedPostgresHandle | null = null;
-  let databaseUrl = config.databaseUrl;
-  if (!databaseUrl) {
-    logger.info({ dataDir: config.dataDir }, 'DATABASE_URL not set: starting the embedded PostgreSQL');
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
-    databaseUrl = embedded.url;
-    logger.info({ port: embedded.port }, 'embedded PostgreSQL is up (loopback only)');
-  }
-  // One container at a time (advisory lock); the others wait, then find nothing to apply.
-  const applied = await migrate(databaseUrl);
-  if (applied.length) logger.info({ applied }, 'database migrated');
-  const app = await createApp(config, databaseUrl, logger);
-  await app.init();
-  answerUnknownPaths(app);
-  envelopeClientErrors(app.getHttpServer());
-  await app.listen(config.port, config.host);
-  // The bound port (PORT=0 asks the system for a free one: process tests and side-cars read it from this line).
-  const address = app.getHttpServer().address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ port, docs: `/docs` }, `Quire API listening on http://localhost:${port} (Swagger UI at /docs)`);
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'draining in-flight requests');
-    try {
-      await app.close(); // stops accepting, waits for in-flight requests, runs shutdown hooks
-      await embedded?.stop();
-    } finally {
-      process.exit(0);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  const tracing = await startTracing();
+  const { runServer } = await import('./server.js');
+  await runServer(tracing);
 }
 
 main().catch((e: unknown) => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LoggerService } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import pino, { Logger } from 'pino';
+import { routeTemplate } from './route-template';
 
 export function createRootLogger(level: string): Logger {
   return pino({ level, base: { service: 'quire' }, timestamp: pino.stdTimeFunctions.isoTime });
@@ -50,12 +51,11 @@ export function requestLogger(logger: Logger) {
         const level = status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
         if (!logger.isLevelEnabled(level)) return;
         const ms = Number(process.hrtime.bigint() - start) / 1e6;
-        const route = (req.route as { path?: string } | undefined)?.path;
         logger[level](
           {
             reqId: id,
             method: req.method,
-            route: route ? `${req.baseUrl ?? ''}${route}` : null,
+            route: routeTemplate(req),
             url: req.originalUrl,
             status,
             ms: Math.round(ms * 10) / 10,

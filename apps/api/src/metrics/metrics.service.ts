@@ -5,6 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { Db } from '@app/persistence';
 import { NAMED_CACHES } from '@app/shared-kernel';
 import { SearchService } from '@app/spaces-and-content';
+import { routeTemplate } from '../http/route-template';
 
 /**
  * Prometheus metrics of this process (prom-client, its own registry): requests per route template and
@@ -121,8 +122,7 @@ export class MetricsService {
     return (req: Request, res: Response, next: NextFunction) => {
       const end = this.durations.startTimer();
       res.once('finish', () => {
-        const route = (req.route as { path?: string } | undefined)?.path;
-        const labels = { method: req.method, route: route ? `${req.baseUrl}${route}` : 'unmatched', status: String(res.statusCode) };
+        const labels = { method: req.method, route: routeTemplate(req) ?? 'unmatched', status: String(res.statusCode) };
         this.requests.inc(labels);
         end(labels);
       });

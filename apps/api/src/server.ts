@@ -1,0 +1,49 @@
+import 'reflect-metadata';
+import { loadConfig } from './config';
+import { answerUnknownPaths, createApp, envelopeClientErrors } from './create-app';
+import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './database/embedded-postgres';
+import { migrate } from './database/migrate';
+import { createRootLogger } from './http/logger';
+import type { Tracing } from './tracing';
+
+/** Starts the API server (see main.ts, which starts tracing first). */
+export async function runServer(tracing: Tracing | null): Promise<void> {
+  const config = loadConfig();
+  const logger = createRootLogger(config.logLevel);
+  let embedded: EmbeddedPostgresHandle | null = null;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    logger.info({ dataDir: config.dataDir }, 'DATABASE_URL not set: starting the embedded PostgreSQL');
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
+    databaseUrl = embedded.url;
+    logger.info({ port: embedded.port }, 'embedded PostgreSQL is up (loopback only)');
+  }
+  // One container at a time (advisory lock); the others wait, then find nothing to apply.
+  const applied = await migrate(databaseUrl);
+  if (applied.length) logger.info({ applied }, 'database migrated');
+  const app = await createApp(config, databaseUrl, logger);
+  await app.init();
+  answerUnknownPaths(app);
+  envelopeClientErrors(app.getHttpServer());
+  await app.listen(config.port, config.host);
+  // The bound port (PORT=0 asks the system for a free one: process tests and side-cars read it from this line).
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ port, docs: `/docs` }, `Quire API listening on http://localhost:${port} (Swagger UI at /docs)`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'draining in-flight requests');
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests, runs shutdown hooks
+      await embedded?.stop();
+      await tracing?.shutdown().catch(() => undefined); // exports the last spans
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
