@@ -1,11 +1,10 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
-import { clusterDir, freePort, startEmbeddedPostgres } from '../../apps/api/src/database/embedded-postgres';
+import { startApiProcess } from '../support/process';
+import { clusterDir, startEmbeddedPostgres } from '../../apps/api/src/database/embedded-postgres';
 
-const MAIN = join(process.cwd(), 'dist/apps/api/src/main.js');
 const asRoot = process.getuid?.() === 0;
 
 /**
@@ -69,38 +68,17 @@ describe('the embedded PostgreSQL under a directory only root may enter', () => 
   });
 
   it('the built server starts with QUIRE_DATA_DIR under that directory (npm start as root)', async () => {
-    if (!existsSync(MAIN)) throw new Error('Build first: npm run build (npm test does it)');
-    const dataDir = join(home, 'server-data');
-    const port = await freePort();
-    let output = '';
-    const child: ChildProcess = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        DATABASE_URL: '',
-        PORT: String(port),
-        QUIRE_DATA_DIR: dataDir,
-        QUIRE_EMBEDDED_PG_RUNTIME: runtime,
-        QUIRE_JOBS: 'off',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const server = await startApiProcess({
+      DATABASE_URL: '',
+      QUIRE_DATA_DIR: join(home, 'server-data'),
+      QUIRE_EMBEDDED_PG_RUNTIME: runtime,
+      QUIRE_JOBS: 'off',
     });
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
     try {
-      let ready = false;
-      for (let i = 0; i < 300 && !ready && child.exitCode === null; i++) {
-        ready = await fetch(`http://127.0.0.1:${port}/health/ready`)
-          .then((r) => r.ok)
-          .catch(() => false);
-        if (!ready) await new Promise((r) => setTimeout(r, 200));
-      }
-      if (!ready) throw new Error(`server did not start: ${output}`);
-      const token = /API token:\s+(\S+)/.exec(output)?.[1];
-      expect((await fetch(`http://127.0.0.1:${port}/v1/orgs`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+      const token = /API token:\s+(\S+)/.exec(server.output())?.[1];
+      expect((await fetch(`${server.url}/v1/orgs`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r(null) : child.on('exit', r)));
+      expect(await server.stop()).toBe(0);
     }
-    expect(child.exitCode).toBe(0);
   });
 });

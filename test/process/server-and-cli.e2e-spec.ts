@@ -1,10 +1,11 @@
-import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { clusterDir, freePort } from '../../apps/api/src/database/embedded-postgres';
+import { clusterDir } from '../../apps/api/src/database/embedded-postgres';
 import { createTestDatabase } from '../support/database';
+import { startApiProcess } from '../support/process';
 import { Client } from 'pg';
 
 const run = promisify(execFile);
@@ -17,31 +18,8 @@ describe('the built server and CLI', () => {
     if (!existsSync(MAIN) || !existsSync(CLI)) throw new Error('Build first: npm run build (npm test does it)');
   });
 
-  async function start(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; output: () => string }> {
-    const port = await freePort();
-    let output = '';
-    const child = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, DATABASE_URL: '', PORT: String(port), LOG_LEVEL: 'info', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok) return { child, port, output: () => output };
-      } catch {
-        /* not up yet */
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    child.kill('SIGKILL');
-    throw new Error(`server did not start: ${output}`);
-  }
-
-  const exited = (child: ChildProcess) =>
-    new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.on('exit', (code) => r(code))));
+  // DATABASE_URL unset: the server starts its embedded PostgreSQL (in QUIRE_DATA_DIR).
+  const start = (env: Record<string, string>) => startApiProcess({ DATABASE_URL: '', ...env });
 
   it('starts on an embedded PostgreSQL, prints a bootstrap token, drains on SIGTERM, and recovers from a SIGKILL', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'quire-proc-'));
@@ -52,21 +30,18 @@ describe('the built server and CLI', () => {
       const orgs = await fetch(`http://127.0.0.1:${first.port}/v1/orgs`, { headers: { Authorization: `Bearer ${token}` } });
       expect(orgs.status).toBe(200);
       expect(first.output()).toMatch(/"msg":"Quire API listening/);
-      first.child.kill('SIGTERM');
-      expect(await exited(first.child)).toBe(0);
+      expect(await first.stop()).toBe(0);
 
       // A SIGKILLed server leaves its postgres behind, holding the data dir: the next start recovers it.
       const second = await start({ QUIRE_DATA_DIR: dataDir });
       expect(second.output()).not.toMatch(/API token:/); // not a first start any more
       const pgPid = Number(readFileSync(join(clusterDir(dataDir), 'postmaster.pid'), 'utf8').split('\n')[0]);
-      second.child.kill('SIGKILL');
-      await exited(second.child);
+      await second.kill('SIGKILL');
       const third = await start({ QUIRE_DATA_DIR: dataDir });
       const again = await fetch(`http://127.0.0.1:${third.port}/v1/user`, { headers: { Authorization: `Bearer ${token}` } });
       expect(again.status).toBe(200);
       expect(() => process.kill(pgPid, 0)).toThrow(); // the orphan was stopped
-      third.child.kill('SIGTERM');
-      expect(await exited(third.child)).toBe(0);
+      expect(await third.stop()).toBe(0);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -111,8 +86,7 @@ describe('the built server and CLI', () => {
       let done = 0;
       for (const m of merges) void m.then(() => (done += 1));
       while (done < 3) await new Promise((r) => setTimeout(r, 5));
-      first.child.kill('SIGKILL');
-      await exited(first.child);
+      await first.kill('SIGKILL');
       await Promise.all(merges);
 
       const second = await start({ DATABASE_URL: db.url, QUIRE_JOBS: 'off', QUIRE_RATE_LIMIT_PER_MINUTE: '0' });
@@ -135,8 +109,7 @@ describe('the built server and CLI', () => {
       for (const cr of crs)
         if (!onMain.has(cr.title)) expect((await again('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`)).status).toBe(200);
       expect((await again('GET', `/spaces/${space.id}/content/pages`)).body.pages).toHaveLength(30);
-      second.child.kill('SIGTERM');
-      expect(await exited(second.child)).toBe(0);
+      expect(await second.stop()).toBe(0);
     } finally {
       await db.drop();
     }

@@ -14,29 +14,38 @@ function built(file: string): string {
 
 export interface ApiProcess {
   url: string;
+  port: number;
   /** Everything the process wrote to stdout so far, one log line per entry. */
   lines: string[];
+  /** stdout and stderr so far. */
+  output(): string;
+  /** Sends a signal (SIGKILL: a crash) and waits for the exit code. */
+  kill(signal: NodeJS.Signals): Promise<number | null>;
   /** SIGTERM, then waits for the exit code (the graceful drain). */
   stop(): Promise<number | null>;
 }
 
-/** Starts `node dist/apps/api/src/main.js` with PORT=0 on loopback and waits for its "listening" log line. */
+/**
+ * Starts `node dist/apps/api/src/main.js` (what the container runs) with PORT=0 on loopback and waits
+ * for its "listening" log line, which names the bound port. A process that does not get there is killed.
+ */
 export async function startApiProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ApiProcess> {
   const child: ChildProcess = spawn(process.execPath, [built('main.js')], {
-    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
-  let stderr = '';
+  let all = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (all += d.toString()));
   const port = await new Promise<number>((resolve, reject) => {
     let pending = '';
     const timer = setTimeout(() => {
-      child.kill('SIGKILL'); // nothing left running behind a failed start
-      reject(new Error(`no "listening" line within ${timeoutMs} ms (it is logged at LOG_LEVEL=info):\n${lines.join('\n')}\n${stderr}`));
+      child.kill('SIGKILL');
+      reject(new Error(`no "listening" line within ${timeoutMs} ms (it is logged at LOG_LEVEL=info):\n${all}`));
     }, timeoutMs);
     child.stdout!.on('data', (d: Buffer) => {
+      all += d.toString();
       pending += d.toString();
       const parts = pending.split('\n');
       pending = parts.pop()!;
@@ -51,18 +60,14 @@ export async function startApiProcess(env: Record<string, string>, timeoutMs = 6
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`the API process exited (${code}) before listening:\n${lines.join('\n')}\n${stderr}`));
+      reject(new Error(`the API process exited (${code}) before listening:\n${all}`));
     });
   });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    lines,
-    async stop() {
-      if (child.exitCode !== null) return child.exitCode;
-      child.kill('SIGTERM');
-      return exited;
-    },
+  const kill = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
   };
+  return { url: `http://127.0.0.1:${port}`, port, lines, output: () => all, kill, stop: () => kill('SIGTERM') };
 }
 
 /** Runs the built CLI (`npm run cli -- …`) and returns its stdout's JSON line. */

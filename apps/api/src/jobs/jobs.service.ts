@@ -72,7 +72,7 @@ export class JobsService extends JobQueue implements OnApplicationBootstrap, OnA
   /**
    * Creates the missing queues and (re)writes the schedules, one process at a time: pg-boss's
    * create_queue attaches a partition to the job table, and two containers starting together on a
-   * fresh database deadlock doing it at once (seen in test/e2e/api-processes.e2e-spec.ts).
+   * fresh database deadlock doing it at once (seen in test/process/api-processes.e2e-spec.ts).
    */
   private async declareQueues(boss: PgBoss): Promise<void> {
     const lock = new Client({ connectionString: this.databaseUrl, application_name: 'quire-jobs-setup' });
