@@ -20,6 +20,7 @@ const api = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, 'd
     QUIRE_JOBS: 'off',
     QUIRE_RATE_LIMIT_PER_MINUTE: '0',
     QUIRE_BOOTSTRAP_TOKEN: TOKEN,
+    QUIRE_METRICS: process.env.QUIRE_METRICS ?? 'off', // QUIRE_METRICS=on node bench/profile.mjs: with the metrics middleware
   },
   stdio: 'inherit',
 });
