@@ -58,6 +58,7 @@ export class Db {
     try {
       result = await this.ds.transaction((em) => {
         store.manager = em;
+        oneAtATime(em);
         return ambient.run(store, async () => {
           const value = await work(em);
           // Registered during the work, run in it (a hook may register more).
@@ -139,6 +140,25 @@ export class Db {
     const pool = (this.ds.driver as unknown as { master: Pool }).master;
     return (await pool.query<R & object>({ name, text, values })).rows;
   }
+}
+
+/**
+ * A transaction is one connection, and a use case may start several reads at once (`Promise.all`).
+ * pg queues them on the client, but that is deprecated and goes away in pg 9 ("Calling client.query()
+ * when the client is already executing a query"). So the transaction's query runner, through which
+ * every statement of the manager and its repositories goes, takes them one after the other here, in
+ * the order they were issued: what pg does now, without relying on it.
+ */
+function oneAtATime(em: EntityManager): void {
+  const runner = em.queryRunner;
+  if (!runner) return;
+  const query = runner.query.bind(runner);
+  let tail: Promise<unknown> = Promise.resolve();
+  runner.query = ((...args: Parameters<typeof query>) => {
+    const run = tail.then(() => query(...args));
+    tail = run.catch(() => undefined);
+    return run;
+  }) as typeof runner.query;
 }
 
 /** A LISTEN on its own connection; `connected` tells whether notifications are flowing now. */

@@ -74,4 +74,36 @@ describe('TypeOrmUnitOfWork (PostgreSQL)', () => {
       }),
     ).resolves.toBe('done');
   });
+
+  it('reads started together in a unit of work run one after the other on its connection, each with its own answer', async () => {
+    // pg 8 queues a query sent while another runs on the same client (deprecated: pg 9 drops it). Its own
+    // test for that, `_queryQueue.length > 0` when `query()` is called, is what is counted here.
+    const queuedOnClient: number[] = [];
+    const watch = () => {
+      const client = (
+        d.manager.queryRunner as unknown as { databaseConnection: { query: (...a: unknown[]) => unknown; _queryQueue: unknown[] } }
+      ).databaseConnection;
+      const query = client.query;
+      client.query = function (this: typeof client, ...args: unknown[]) {
+        queuedOnClient.push(this._queryQueue.length);
+        return query.apply(this, args);
+      };
+    };
+    const answers = await uow.run(async () => {
+      await d.query('SELECT 1'); // the transaction's connection is taken
+      watch();
+      return Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          d.query<{ n: number }[]>(i % 3 === 0 ? 'SELECT $1::int AS n, pg_sleep(0.005)' : 'SELECT $1::int AS n', [i]).then((r) => r[0].n),
+        ),
+      );
+    });
+    expect(answers).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(queuedOnClient).toHaveLength(21); // the 20 reads and the COMMIT
+    expect(queuedOnClient.filter((n) => n > 0)).toEqual([]);
+    // A failing statement fails its caller (and, as always in PostgreSQL, the transaction).
+    await expect(
+      uow.run(() => Promise.all([d.query('SELECT 1'), d.query('SELECT * FROM no_such_table'), d.query('SELECT 2')])),
+    ).rejects.toThrow(/no_such_table/);
+  });
 });
