@@ -2,6 +2,7 @@ import { DataSourceOptions } from 'typeorm';
 import { ORGANIZATION_ENTITIES } from '@app/organizations-and-teams';
 import { CONTENT_ENTITIES } from '@app/spaces-and-content';
 import { MIGRATIONS } from './migrations';
+import { TypeOrmLogger } from './typeorm-logger';
 
 export const ENTITIES = [...ORGANIZATION_ENTITIES, ...CONTENT_ENTITIES];
 
@@ -19,7 +20,9 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     migrationsRun: false,
     migrationsTransactionMode: 'all',
     synchronize: false,
-    logging: ['error'],
+    logging: ['error', 'warn', 'migration'],
+    logger: new TypeOrmLogger(),
+    maxQueryExecutionTime: 1000, // slower statements are logged at warn
     extra: { max: 20, application_name: 'quire' },
   };
 }
