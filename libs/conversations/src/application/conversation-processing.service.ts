@@ -123,10 +123,11 @@ export class ConversationProcessing implements OnModuleInit {
     }
     await this.conversations.deleteIssues(old.map((i) => i.id));
 
-    const extracted = batch.map((conversation) => {
+    const extracted = [];
+    for (const conversation of batch) {
       const issue = extractIssue(conversation);
-      return { conversation, ...issue, terms: this.analyzer.terms(issue.text) };
-    });
+      extracted.push({ conversation, ...issue, terms: await this.analyzer.terms(issue.text) });
+    }
     const counts = new Map<string, number>();
     for (const e of extracted) for (const t of new Set(e.terms)) counts.set(t, (counts.get(t) ?? 0) + 1);
     await this.conversations.addDocumentFrequencies(organizationId, counts);

@@ -194,7 +194,7 @@ export const VECTOR_TERMS = 48;
 
 /** Port: the terms of a text (tokenized, stop words out, stemmed) — wink-nlp in the infrastructure. */
 export abstract class TextAnalyzer {
-  abstract terms(text: string): string[];
+  abstract terms(text: string): Promise<string[]>;
 }
 
 export function tfidf(terms: string[], df: (term: string) => number, documents: number): Record<string, number> {

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
-import PDFDocument from 'pdfkit';
 import { documentText, JsonDocument, markdownToDocument } from '@app/spaces-and-content';
 import { PdfInput, PdfRenderer } from '../domain/export';
 
@@ -34,6 +33,8 @@ function isImage(bytes: Buffer): boolean {
 @Injectable()
 export class PdfkitRenderer extends PdfRenderer {
   async render(input: PdfInput): Promise<Buffer> {
+    // pdfkit (with its fonts, ~5 MB of heap) loads on the first export, not with every process.
+    const { default: PDFDocument } = await import('pdfkit');
     const doc = new PDFDocument({
       size: 'A4',
       margin: 56,
