@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessCacheSettings, OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import {
@@ -29,7 +29,7 @@ import { SitesAndPublishingModule } from '@app/sites-and-publishing';
 import { OpenApiSettings, OpenApiSpecsModule } from '@app/openapi-specs';
 import { ConversationsModule, ConversationsSettings } from '@app/conversations';
 import { SpaceLifecycleModule } from './space-lifecycle.module';
-import { AuditAndWebhooksModule, AuditInterceptor, AuditSettings, WebhookSettings } from '@app/audit-and-webhooks';
+import { AuditAndWebhooksModule, AuditSettings, WebhookSettings } from '@app/audit-and-webhooks';
 import { PersistenceModule } from '@app/persistence';
 import { Authenticator, BearerAuthGuard } from './auth/bearer-auth.guard';
 import { AuthFailureLimiter } from './auth/auth-failures';
@@ -150,7 +150,6 @@ export class AppModule {
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         // Every authenticated write records its audit event in its own transaction.
-        { provide: APP_INTERCEPTOR, useExisting: AuditInterceptor },
         BootstrapService,
         AuthFailureLimiter,
         Authenticator,

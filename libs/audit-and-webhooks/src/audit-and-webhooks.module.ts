@@ -13,8 +13,8 @@ import { WebhooksController } from './http/webhooks.controller';
 import { SqlWebhookRepository } from './infrastructure/webhooks.repository';
 
 /**
- * Who did what (the audit log) and who gets told (webhooks). The app registers AuditInterceptor as a
- * global interceptor and answers the AuditScopes port (which organization a space or collection is in) and
+ * Who did what (the audit log) and who gets told (webhooks). AuditInterceptor binds itself to every
+ * authenticated write handler of the app (reads get no interceptor). The app answers the AuditScopes port (which organization a space or collection is in) and
  * the WebhookEventTypes port (the event types of every context), and gives AuditSettings and WebhookSettings.
  */
 @Module({
