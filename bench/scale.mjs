@@ -9,11 +9,11 @@
 //   - the metrics middleware: the same read against a process with QUIRE_METRICS=off and one with
 //     QUIRE_METRICS=on, measured off/on/off/on (target: on costs ≤ 3 % rps);
 //   - the cost of a scrape of GET /metrics after the load (target: < 5 ms).
-import { fork, spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import { apiStarter, load as autocannonRun } from './api.mjs';
 
 const { startEmbeddedPostgres, freePort, clusterDir } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
@@ -64,36 +64,14 @@ async function withCpu(named, work) {
   return { result, cpu };
 }
 
-async function startApi(env) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: pg.url,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      QUIRE_JOBS: 'off',
-      QUIRE_RATE_LIMIT_PER_MINUTE: '0',
-      QUIRE_BOOTSTRAP_TOKEN: TOKEN,
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.push(child);
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${base}/health/ready`)).ok) return { base, pid: child.pid, child };
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${base} did not come up`);
+const start = apiStarter({ databaseUrl: pg.url, dataDir, token: TOKEN, children });
+async function startApi(extra) {
+  const api = await start(extra);
+  return { base: api.url, pid: api.child.pid, child: api.child };
 }
 
 function load(url, headers, duration) {
-  return new Promise((resolve, reject) =>
-    autocannon({ url, connections: CONNECTIONS, duration, headers }, (err, r) => (err ? reject(err) : resolve(r))),
-  );
+  return autocannonRun({ url, connections: CONNECTIONS, duration, headers });
 }
 
 /** A 3 s warm-up (JIT, pools, caches), then the measured run. */
