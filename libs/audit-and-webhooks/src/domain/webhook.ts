@@ -128,17 +128,7 @@ export abstract class WebhookRepository {
   abstract deliveries(webhookId: string, filter: DeliveryFilter, page: PageRequest): Promise<Page<WebhookDelivery>>;
   /** Takes a due delivery for one attempt (compare-and-set: one process at a time); null when not due or taken. */
   abstract claim(id: string, now: Date): Promise<{ delivery: WebhookDelivery; webhook: Webhook } | null>;
-  abstract finish(
-    id: string,
-    outcome: {
-      status: DeliveryStatus;
-      nextAttemptAt: Date | null;
-      responseCode: number | null;
-      error: string | null;
-      durationMs: number;
-      at: Date;
-    },
-  ): Promise<void>;
+  abstract finish(id: string, outcome: DeliveryOutcome): Promise<void>;
   /** A success resets the streak; a final failure adds to it and may turn the webhook off with its reason. */
   abstract recordSuccess(webhookId: string): Promise<void>;
   abstract recordFailure(webhookId: string, at: Date, deactivateReason: string | null, streakLimit: number): Promise<void>;
