@@ -6,7 +6,7 @@ import { documentToMarkdown, markdownToDocument } from '../domain/content/markdo
 
 const FIXTURES = join(process.cwd(), 'libs/spaces-and-content/src/test/fixtures/markdown');
 
-describe('markdown ↔ document (unified/remark, GFM)', () => {
+describe('markdown ↔ document (markdown-it, GFM)', () => {
   const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.md'));
 
   it('has a fixture corpus', () => {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** JSON with object keys sorted, so equal values always serialize (and hash) the same. */
 export function canonicalJson(value: unknown): string {
@@ -12,5 +12,5 @@ export function canonicalJson(value: unknown): string {
 
 /** The content address of a document: SHA-256 of its canonical JSON. */
 export function contentHash(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+  return hash('sha256', canonicalJson(value), 'hex');
 }

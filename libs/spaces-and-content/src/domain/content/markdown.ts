@@ -9,17 +9,11 @@ import type {
   ListItem,
   Nodes,
   PhrasingContent,
-  Root,
   RootContent,
   TableCell,
 } from 'mdast';
 import { decodeHTML } from 'entities';
 import sanitizeHtml from 'sanitize-html';
-import remarkFrontmatter from 'remark-frontmatter';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import remarkStringify from 'remark-stringify';
-import { unified } from 'unified';
 import { parse as parseYaml } from 'yaml';
 import { InvalidInputError } from '@app/shared-kernel';
 import { block, inlineItems, keyOf, leaf, nestMarks, type InlineItem, type Marks } from './doc-build';
@@ -36,10 +30,13 @@ import {
   MARK_TAGS,
   type HtmlContext,
 } from './html';
+import { parseMarkdown, recordedSource } from './markdown-read';
+import { writeMarkdown, writePhrasing } from './markdown-write';
 
 /**
- * Markdown ↔ document through the unified/remark ecosystem (GFM + YAML frontmatter). remark does all
- * the parsing and printing; this file only maps mdast nodes to document blocks and back.
+ * Markdown ↔ document through mdast (GFM + YAML frontmatter): markdown-it parses (markdown-read.ts), a writer
+ * for the mdast subset Quire produces prints (markdown-write.ts); this file maps mdast nodes to document blocks
+ * and back.
  */
 
 export interface ParsedMarkdown {
@@ -77,29 +74,17 @@ export function refToUrl(ref: ContentRef): string {
   }
 }
 
-const parser = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
-const printer = unified()
-  .use(remarkStringify, { bullet: '-', emphasis: '_', strong: '*', fences: true, rule: '-', listItemIndent: 'one' })
-  .use(remarkGfm)
-  .use(remarkFrontmatter, ['yaml']);
-
-/** What conversion needs besides the nodes: link resolution, reference definitions, and the source text. */
+/** What conversion needs besides the nodes: link resolution, notes, and the HTML mapping context. */
 interface Ctx {
   resolve: LinkResolver;
-  /** `[label]: url "title"` definitions, by normalized label (mdast `identifier`). */
-  definitions: Map<string, { url: string; title?: string | null }>;
-  source: string;
   /** Normalizations met on the way (see ParsedMarkdown.normalized). */
   notes: Set<string>;
   html: HtmlContext;
 }
 
 /** The markdown a node was written as (a construct the document model has no place for is kept as it was). */
-function sourceOf(n: Nodes, ctx: Ctx): string {
-  const start = n.position?.start.offset;
-  const end = n.position?.end.offset;
-  if (start === undefined || end === undefined) return printer.stringify({ type: 'root', children: [n as RootContent] }).trim();
-  return ctx.source.slice(start, end);
+function sourceOf(n: Nodes): string {
+  return recordedSource(n) ?? '';
 }
 
 const SANITIZE: sanitizeHtml.IOptions = {
@@ -161,21 +146,6 @@ function keptHtml(html: string, ctx: Ctx): string {
   return safe;
 }
 
-/** Reference definitions anywhere in the tree (they can sit in lists and quotes too). */
-function definitionsOf(tree: Root): Ctx['definitions'] {
-  const defs: Ctx['definitions'] = new Map();
-  const walk = (nodes: readonly Nodes[]) => {
-    for (const n of nodes) {
-      if (n.type === 'definition') {
-        const d = n;
-        if (!defs.has(d.identifier)) defs.set(d.identifier, { url: d.url, title: d.title });
-      } else if ('children' in n) walk(n.children as Nodes[]);
-    }
-  };
-  walk(tree.children);
-  return defs;
-}
-
 /** Turns phrasing content into texts and inlines, merging adjacent leaves into one text node. */
 function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks = []): (DocText | DocInline)[] {
   const out: (DocText | DocInline)[] = [];
@@ -212,15 +182,8 @@ function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks 
           x.object === 'text' ? x.leaves.forEach(pushLeaf) : out.push(x),
         );
         break;
-      case 'link':
-      case 'linkReference': {
-        const target = n.type === 'link' ? { url: n.url, title: n.title } : ctx.definitions.get(n.identifier);
-        if (!target) {
-          // A reference without a definition is what it was written as: text.
-          ctx.notes.add(`reference "${sourceOf(n, ctx)}" has no definition: kept as text`);
-          pushLeaf(leaf(sourceOf(n, ctx), marks));
-          break;
-        }
+      case 'link': {
+        const target = { url: n.url, title: n.title };
         const content = inlines(n.children, ctx, `${path}.${i}`, marks).filter((x) => x.object === 'text' || x.type === 'inline-image');
         const data: DocInline['data'] = { ref: ctx.resolve(target.url) };
         if (target.title) data.title = target.title;
@@ -237,22 +200,6 @@ function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks 
       case 'image':
         out.push({ object: 'inline', type: 'inline-image', key: keyOf(`${path}.${i}`), isVoid: true, data: imageData(n.url, n.alt, ctx) });
         break;
-      case 'imageReference': {
-        const target = ctx.definitions.get(n.identifier);
-        if (target)
-          out.push({
-            object: 'inline',
-            type: 'inline-image',
-            key: keyOf(`${path}.${i}`),
-            isVoid: true,
-            data: imageData(target.url, n.alt, ctx),
-          });
-        else {
-          ctx.notes.add(`image reference "${sourceOf(n, ctx)}" has no definition: kept as text`);
-          pushLeaf(leaf(sourceOf(n, ctx), marks));
-        }
-        break;
-      }
       case 'html': {
         const mapped = inlineHtml(nodes, i, ctx, `${path}.${i}`, marks);
         if (mapped) {
@@ -275,13 +222,13 @@ function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks 
           type: 'markdown',
           key: keyOf(`${path}.${i}`),
           isVoid: true,
-          data: { ref: { kind: 'url', url: '' }, markdown: sourceOf(n, ctx) },
+          data: { ref: { kind: 'url', url: '' }, markdown: sourceOf(n) },
         });
         break;
       default:
         // Other constructs without a place in the model: kept as their source text.
         ctx.notes.add(`${(n as Nodes).type} kept as text`);
-        pushLeaf(leaf(sourceOf(n, ctx), marks));
+        pushLeaf(leaf(sourceOf(n), marks));
     }
   }
   if (out.length === 0) out.push({ object: 'text', leaves: [leaf('', [])] });
@@ -352,8 +299,7 @@ function cellMarkdown(children: PhrasingContent[]): string {
     nodes.map((n) =>
       n.type === 'break' ? { type: 'html', value: '<br>' } : 'children' in n ? { ...n, children: oneLine(n.children) } : n,
     );
-  return printer
-    .stringify({ type: 'root', children: [{ type: 'paragraph', children: oneLine(children) }] })
+  return writePhrasing(oneLine(children), true)
     .trim()
     .replace(/\r?\n/g, ' ')
     .replace(/(?<!\\)\|/g, '\\|');
@@ -468,7 +414,7 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], ctx
       default:
         // Constructs the model has no block for (footnote definitions…): kept as they were written.
         ctx.notes.add(n.type === 'footnoteDefinition' ? 'footnotes kept as written (markdown)' : `${n.type} kept as written (markdown)`);
-        out.push(block('markdown', p, { markdown: sourceOf(n, ctx) }, undefined, true));
+        out.push(block('markdown', p, { markdown: sourceOf(n) }, undefined, true));
     }
   }
   return out;
@@ -492,7 +438,7 @@ export function markdownToDocument(
   resolve: LinkResolver = defaultLinkResolver,
   options: { titleFromHeading?: boolean } = {},
 ): ParsedMarkdown {
-  const tree = parser.parse(markdown);
+  const tree = parseMarkdown(markdown);
   const meta: ParsedMarkdown['meta'] = {};
   let children = tree.children;
   const front = children[0]?.type === 'yaml' ? children[0] : null;
@@ -514,7 +460,7 @@ export function markdownToDocument(
   }
   let leadingTitle: string | undefined;
   if (options.titleFromHeading && children[0]?.type === 'heading' && children[0].depth === 1) {
-    leadingTitle = printer.stringify({ type: 'root', children: [{ type: 'paragraph', children: children[0].children }] }).trim();
+    leadingTitle = writePhrasing(children[0].children, true).trim();
     children = children.slice(1);
   }
   const notes = new Set<string>();
@@ -526,8 +472,6 @@ export function markdownToDocument(
   };
   const ctx: Ctx = {
     resolve: safeResolve,
-    definitions: definitionsOf(tree),
-    source: markdown,
     notes,
     html: { resolve: safeResolve, notes, inlineMarkdown: (nodes) => cellMarkdown(toPhrasing(nodes)) },
   };
@@ -696,7 +640,7 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
 export function documentToMarkdown(doc: JsonDocument, refUrl: (ref: ContentRef) => string = refToUrl): string {
   currentRefUrl = refUrl;
   try {
-    return printer.stringify({ type: 'root', children: toMdast(doc.nodes) });
+    return writeMarkdown({ type: 'root', children: toMdast(doc.nodes) });
   } finally {
     currentRefUrl = refToUrl;
   }
