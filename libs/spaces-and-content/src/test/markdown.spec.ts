@@ -81,6 +81,12 @@ describe('markdown ↔ document (markdown-it, GFM)', () => {
     expect(() => markdownToDocument('---\ntitle: [unclosed\n---\n\nBody')).toThrow(InvalidInputError);
   });
 
+  it('refuses markdown nested deeper than the parser reads (it would drop the rest of the block), and reads 98 levels', () => {
+    expect(() => markdownToDocument('>'.repeat(5000) + ' x\n')).toThrow(InvalidInputError);
+    expect(() => markdownToDocument('- '.repeat(300) + 'deep\n')).toThrow(/nests quotes and lists more than 99 levels/);
+    expect(documentText(markdownToDocument('>'.repeat(98) + ' x\n').document)).toBe('x');
+  });
+
   it('keeps the text of every block for search', () => {
     const { document } = markdownToDocument(readFileSync(join(FIXTURES, 'unicode.md'), 'utf8'));
     expect(documentText(document)).toContain('これは日本語の文章です');

@@ -2,6 +2,7 @@ import type { Nodes, Parents, PhrasingContent, Root, RootContent, Table } from '
 import MarkdownIt from 'markdown-it';
 
 import footnote from 'markdown-it-footnote';
+import { InvalidInputError } from '@app/shared-kernel';
 
 /**
  * Markdown → mdast, parsed by markdown-it (CommonMark + GFM tables, strikethrough and autolinks, footnotes), after
@@ -18,7 +19,12 @@ import footnote from 'markdown-it-footnote';
  */
 type Token = ReturnType<InstanceType<typeof MarkdownIt>['parse']>[number];
 
-const md = new MarkdownIt('default', { html: true, linkify: true }).use(footnote).disable(['footnote_inline', 'footnote_tail']); // footnote definitions stay where they were written
+/** Containers (quotes, lists) nest at most this deep: markdown-it stops reading a block there (its default preset). */
+export const MAX_NESTING = 100;
+
+const md = new MarkdownIt('default', { html: true, linkify: true })
+  .use(footnote)
+  .disable(['footnote_inline', 'footnote_tail']); // footnote definitions stay where they were written
 md.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
 // URLs are kept as written (no percent-encoding, no punycode); dangerous schemes are refused later, with a note.
 md.validateLink = () => true;
@@ -121,6 +127,9 @@ export function parseMarkdown(markdown: string): Root {
   const front = FRONTMATTER.exec(markdown);
   const source = front ? markdown.slice(front[0].length) : markdown;
   const tokens = md.parse(source, {});
+  // Past the limit markdown-it drops the rest of the block silently: refused rather than half-imported.
+  if (tokens.some((t) => t.nesting === 1 && t.level >= MAX_NESTING - 1))
+    throw new InvalidInputError(`Markdown nests quotes and lists more than ${MAX_NESTING - 1} levels deep`);
   const root: Root = { type: 'root', children: front ? [{ type: 'yaml', value: front[1] ?? '' }] : [] };
   const stack: Parents[] = [root];
   const lines = source.split('\n');
