@@ -22,9 +22,7 @@ type Token = ReturnType<InstanceType<typeof MarkdownIt>['parse']>[number];
 /** Containers (quotes, lists) nest at most this deep: markdown-it stops reading a block there (its default preset). */
 export const MAX_NESTING = 100;
 
-const md = new MarkdownIt('default', { html: true, linkify: true })
-  .use(footnote)
-  .disable(['footnote_inline', 'footnote_tail']); // footnote definitions stay where they were written
+const md = new MarkdownIt('default', { html: true, linkify: true }).use(footnote).disable(['footnote_inline', 'footnote_tail']); // footnote definitions stay where they were written
 md.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
 // URLs are kept as written (no percent-encoding, no punycode); dangerous schemes are refused later, with a note.
 md.validateLink = () => true;
