@@ -13,13 +13,15 @@ export interface Keyset<R> {
 
 const CAST: Record<CursorField, string> = { timestamp: '::timestamptz', int: '::bigint', number: '::float8', text: '' };
 
+const COUNT = '__keyset_count';
+
 interface Queryable {
   query(sql: string, params?: unknown[]): Promise<unknown>;
 }
 
 /**
- * The one keyset-paged list: the total count of `base`, then `limit + 1` of its rows after the
- * cursor in key order (the extra row only tells that there is a next page). Rows added or removed
+ * The one keyset-paged list: the total count of `base` and `limit + 1` of its rows after the
+ * cursor in key order (the extra row only tells that there is a next page), in one statement. Rows added or removed
  * meanwhile never shift a page.
  */
 export async function keysetPage<R>(
@@ -30,7 +32,6 @@ export async function keysetPage<R>(
   page: PageRequest,
 ): Promise<Page<R>> {
   const after = cursorKey(page, keyset.shape);
-  const [{ count }] = (await db.query(`SELECT count(*)::int AS count FROM (${base}) AS q`, params)) as { count: number }[];
   const direction = keyset.direction ?? 'asc';
   const p = [...params];
   let where = '';
@@ -39,7 +40,19 @@ export async function keysetPage<R>(
     where = `WHERE (${keyset.columns.join(', ')}) ${direction === 'asc' ? '>' : '<'} (${values.join(', ')})`;
   }
   const order = keyset.columns.map((c) => `${c} ${direction}`).join(', ');
-  const rows = (await db.query(`SELECT * FROM (${base}) AS q ${where} ORDER BY ${order} LIMIT $${p.push(page.limit + 1)}`, p)) as R[];
+  // One statement (one round trip, one snapshot): the count is an uncorrelated subquery, computed once.
+  const rows = (await db.query(
+    `SELECT q.*, (SELECT count(*)::int FROM (${base}) AS c) AS "${COUNT}" FROM (${base}) AS q ${where} ORDER BY ${order} LIMIT $${p.push(page.limit + 1)}`,
+    p,
+  )) as (R & { [COUNT]?: number })[];
+  let count: number;
+  if (rows.length) {
+    count = rows[0][COUNT] ?? 0;
+    for (const row of rows) delete row[COUNT];
+  } else {
+    // A page past the end has no row to carry the count.
+    [{ count }] = (await db.query(`SELECT count(*)::int AS count FROM (${base}) AS q`, params)) as { count: number }[];
+  }
   return toPage(rows, page, count, keyset.keyOf);
 }
 

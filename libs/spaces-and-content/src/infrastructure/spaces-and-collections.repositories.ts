@@ -89,8 +89,12 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
     );
   }
   async tree(organizationId: string): Promise<CollectionTree> {
-    const rows = await this.rows.find({ select: { id: true, parentId: true, defaultLevel: true }, where: { organizationId } });
-    return new CollectionTree(rows.map((r) => ({ id: r.id, parentId: r.parentId, defaultLevel: r.defaultLevel as DefaultLevel })));
+    // Read on every space list and space read: raw rows, no entity hydration.
+    const rows = await this.dataSource.query<{ id: string; parentId: string | null; defaultLevel: DefaultLevel }[]>(
+      'SELECT id, parent_id AS "parentId", default_level AS "defaultLevel" FROM collections WHERE organization_id = $1',
+      [organizationId],
+    );
+    return new CollectionTree(rows);
   }
   list(organizationId: string, topLevelOnly: boolean, page: PageRequest): Promise<Page<Collection>> {
     const base = `SELECT ${COLLECTION_COLUMNS} FROM collections WHERE organization_id = $1${topLevelOnly ? ' AND parent_id IS NULL' : ''}`;
