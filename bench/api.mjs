@@ -3,11 +3,13 @@ import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 
 const { freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
+// The V8 flags `npm start` and the image run the API with (apps/api/src/runtime-flags.ts).
+const { NODE_FLAGS } = await import('../dist/apps/api/src/runtime-flags.js');
 
 /** Starts an API process (extra environment on top of the bench defaults); returns its URL and process. */
 export async function startApi({ databaseUrl, dataDir, token, extra = {}, nodeArgs = [] }) {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/apps/api/src/main.js'], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...nodeArgs, 'dist/apps/api/src/main.js'], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,

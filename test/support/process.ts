@@ -2,6 +2,7 @@ import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { NODE_FLAGS } from '../../apps/api/src/runtime-flags';
 
 const DIST = join(process.cwd(), 'dist', 'apps', 'api', 'src');
 
@@ -30,7 +31,7 @@ export interface ApiProcess {
  * for its "listening" log line, which names the bound port. A process that does not get there is killed.
  */
 export async function startApiProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ApiProcess> {
-  const child: ChildProcess = spawn(process.execPath, [built('main.js')], {
+  const child: ChildProcess = spawn(process.execPath, [...NODE_FLAGS, built('main.js')], {
     env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -146,7 +146,7 @@ export class SsoService {
     return this.saml.authorizeUrl(await this.loginProvider(providerId), sp, '');
   }
 
-  metadata(provider: SamlProvider, sp: ServiceProviderUrls): string {
+  metadata(provider: SamlProvider, sp: ServiceProviderUrls): Promise<string> {
     return this.saml.metadata(provider, sp);
   }
 

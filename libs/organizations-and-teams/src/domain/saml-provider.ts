@@ -82,7 +82,7 @@ export abstract class SamlGateway {
   abstract authorizeUrl(provider: SamlProvider, sp: ServiceProviderUrls, relayState: string): Promise<string>;
   /** Verifies a POSTed SAMLResponse; throws InvalidInputError with the reason when it is not acceptable. */
   abstract verify(provider: SamlProvider, sp: ServiceProviderUrls, samlResponse: string): Promise<SamlIdentity>;
-  abstract metadata(provider: SamlProvider, sp: ServiceProviderUrls): string;
+  abstract metadata(provider: SamlProvider, sp: ServiceProviderUrls): Promise<string>;
 }
 
 /** Quire's own endpoints for one provider (the `service` member of the provider). */

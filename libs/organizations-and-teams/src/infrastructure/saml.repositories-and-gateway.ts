@@ -1,6 +1,6 @@
 import { Db, isoSortKey, keysetPage } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { CacheProvider, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
+import type { CacheProvider, SAML } from '@node-saml/node-saml';
 import { InvalidInputError, mapPage, Page, PageRequest, Role } from '@app/shared-kernel';
 import {
   isConfigured,
@@ -179,16 +179,22 @@ const NAME_ATTRIBUTES = [
   'urn:oid:2.16.840.1.113730.3.1.241',
 ];
 
-/** The SAML protocol through @node-saml/node-saml. */
+/**
+ * The SAML protocol through @node-saml/node-saml, loaded on first use (with its XML stack, ~10 MB of a process
+ * that may never see a SAML login).
+ */
 @Injectable()
 export class NodeSamlGateway extends SamlGateway {
+  private library?: Promise<typeof import('@node-saml/node-saml')>;
+
   constructor(private readonly ds: Db) {
     super();
   }
 
-  private saml(p: SamlProvider, sp: ServiceProviderUrls): SAML {
+  private async saml(p: SamlProvider, sp: ServiceProviderUrls): Promise<SAML> {
     if (!isConfigured(p))
       throw new InvalidInputError('This SAML provider is not fully configured (entityID, certificate and ssoURL are needed)');
+    const { SAML, ValidateInResponseTo } = await (this.library ??= import('@node-saml/node-saml'));
     return new SAML({
       callbackUrl: sp.acsURL,
       entryPoint: p.ssoURL,
@@ -207,14 +213,15 @@ export class NodeSamlGateway extends SamlGateway {
     });
   }
 
-  authorizeUrl(p: SamlProvider, sp: ServiceProviderUrls, relayState: string): Promise<string> {
-    return this.saml(p, sp).getAuthorizeUrlAsync(relayState, undefined, {});
+  async authorizeUrl(p: SamlProvider, sp: ServiceProviderUrls, relayState: string): Promise<string> {
+    return (await this.saml(p, sp)).getAuthorizeUrlAsync(relayState, undefined, {});
   }
 
   async verify(p: SamlProvider, sp: ServiceProviderUrls, samlResponse: string): Promise<SamlIdentity> {
+    const saml = await this.saml(p, sp);
     let result: Awaited<ReturnType<SAML['validatePostResponseAsync']>>;
     try {
-      result = await this.saml(p, sp).validatePostResponseAsync({ SAMLResponse: samlResponse });
+      result = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse });
     } catch (e) {
       throw new InvalidInputError(`SAML response refused: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -236,7 +243,7 @@ export class NodeSamlGateway extends SamlGateway {
     return { nameID, email, displayName: NAME_ATTRIBUTES.map((a) => firstString(attrs[a])).find(Boolean) ?? null, assertionId, validUntil };
   }
 
-  metadata(p: SamlProvider, sp: ServiceProviderUrls): string {
-    return this.saml(p, sp).generateServiceProviderMetadata(null, null);
+  async metadata(p: SamlProvider, sp: ServiceProviderUrls): Promise<string> {
+    return (await this.saml(p, sp)).generateServiceProviderMetadata(null, null);
   }
 }
