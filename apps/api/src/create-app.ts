@@ -15,6 +15,7 @@ import { linksMiddleware } from './http/links.middleware';
 import { preferMinimal } from './http/prefer-minimal';
 import { createRootLogger, PinoNestLogger, requestLogger } from './http/logger';
 import { mountSwagger } from './swagger';
+import { memoizeValidationMetadata } from './http/validation-metadata-memo';
 import { MetricsService } from './metrics/metrics.service';
 
 const CONTENT_WRITE_ROUTE = /^\/v1\/spaces\/[^/]+\/change-requests\/[^/]+\/content$/;
@@ -97,6 +98,7 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   app.use(linksMiddleware(config.publicUrl, config.appUrl));
   app.use(preferMinimal);
   app.setGlobalPrefix('v1', { exclude: ['health', 'health/ready'] });
+  memoizeValidationMetadata();
   app.useGlobalPipes(new PathParamPipe(), validationPipe);
   mountSwagger(app);
 }
