@@ -1,5 +1,6 @@
 // Shared by the bench scripts: start the built API on a bench database and wait until it is ready.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 const { freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
@@ -43,6 +44,18 @@ export function apiStarter({ databaseUrl, dataDir, token, children }) {
     children.push(api.child);
     return api;
   };
+}
+
+const TICKS = 100; // USER_HZ of /proc/<pid>/stat on Linux
+
+/** CPU seconds (user + system) of a process so far. */
+export function cpuOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return 0; // gone
+  }
 }
 
 /** autocannon as a promise. */

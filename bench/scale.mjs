@@ -13,28 +13,17 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiStarter, load as autocannonRun } from './api.mjs';
+import { apiStarter, cpuOf, load as autocannonRun } from './api.mjs';
 
 const { startEmbeddedPostgres, freePort, clusterDir } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = 50;
 const TOKEN = 'bench-token-0123456789abcdef';
 const ROUNDS = 4;
-const TICKS = 100; // USER_HZ of /proc/<pid>/stat on Linux
 
 const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-scale-'));
 const pg = await startEmbeddedPostgres({ dataDir, persistent: false });
 const children = [];
-
-/** CPU seconds (user + system) of a process so far. */
-function cpuOf(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS;
-  } catch {
-    return 0; // gone
-  }
-}
 
 /** The postmaster and every process it forked (backends, writer, WAL …). */
 function postgresPids() {
