@@ -6,7 +6,8 @@ import { InvalidInputError } from '@app/shared-kernel';
 
 /**
  * Markdown → mdast, parsed by markdown-it (CommonMark + GFM tables, strikethrough and autolinks, footnotes), after
- * YAML frontmatter (between `---` lines at the very start, as remark-frontmatter reads it) is taken off: its token stream is mapped to the mdast nodes the document conversion reads.
+ * YAML frontmatter (between `---` lines at the very start, as remark-frontmatter reads it) is taken off: its token
+ * stream is mapped to the mdast nodes the document conversion reads.
  *
  * Why markdown-it and not remark's parser: at 15 kB of real markdown, micromark alone takes ~34 ms, markdown-it
  * ~1.2 ms (the import target is 5 ms for the whole conversion). Both are maintained CommonMark parsers; the fidelity
@@ -20,7 +21,7 @@ import { InvalidInputError } from '@app/shared-kernel';
 type Token = ReturnType<InstanceType<typeof MarkdownIt>['parse']>[number];
 
 /** Containers (quotes, lists) nest at most this deep: markdown-it stops reading a block there (its default preset). */
-export const MAX_NESTING = 100;
+const MAX_NESTING = 100;
 
 const md = new MarkdownIt('default', { html: true, linkify: true }).use(footnote).disable(['footnote_inline', 'footnote_tail']); // footnote definitions stay where they were written
 md.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
@@ -130,7 +131,6 @@ export function parseMarkdown(markdown: string): Root {
     throw new InvalidInputError(`Markdown nests quotes and lists more than ${MAX_NESTING - 1} levels deep`);
   const root: Root = { type: 'root', children: front ? [{ type: 'yaml', value: front[1] ?? '' }] : [] };
   const stack: Parents[] = [root];
-  const lines = source.split('\n');
   const footnotes: { node: Nodes; first: number; last: number }[] = [];
   const add = <T extends RootContent>(node: T): T => {
     (stack[stack.length - 1] as { children: RootContent[] }).children.push(node);
@@ -204,7 +204,7 @@ export function parseMarkdown(markdown: string): Root {
         withSource(
           f.node,
           f.last > f.first
-            ? lines.slice(f.first, f.last).join('\n').trimEnd()
+            ? source.split('\n').slice(f.first, f.last).join('\n').trimEnd()
             : `[^${f.node.type === 'footnoteDefinition' ? f.node.label : ''}]:`,
         );
         break;

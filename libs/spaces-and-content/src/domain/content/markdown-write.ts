@@ -22,7 +22,7 @@ const LINE_START = /^[ \t#>=|:+\-\d]/;
 const charRef = (ch: string) => `&#x${ch.codePointAt(0)!.toString(16).toUpperCase()};`;
 
 /** Escapes text so it is read back as this text, `lineStart` when it begins a line of a block. */
-export function escapeText(value: string, lineStart: boolean): string {
+function escapeText(value: string, lineStart: boolean): string {
   // Most text has nothing to escape: one test instead of a walk.
   if (!SPECIAL.test(value) && !(lineStart && LINE_START.test(value))) return value;
   let out = '';
@@ -116,6 +116,9 @@ function inlineCode(value: string): string {
   return fence + pad + v + pad + fence;
 }
 
+/** A run of one marker character at either end of a mark's content. */
+const RUN_EDGES: Readonly<Record<string, RegExp>> = { '*': /^\*+|\*+$/g, _: /^_+|_+$/g, '~': /^~+|~+$/g };
+
 interface Piece {
   out: string;
   /** For emphasis, strong and strikethrough: the written content and the marker. */
@@ -132,8 +135,8 @@ function lastChar(s: string): string {
 }
 
 /**
- * Phrasing content. `where` tells whether it starts a line of a block (line-start escapes apply) and whether a hard
- * break can be written (not in an ATX heading: it becomes a space there).
+ * Phrasing content. `lineStart`: it starts a line of a block (line-start escapes apply); `inHeading`: a hard break
+ * cannot be written there (an ATX heading is one line), it becomes a space.
  */
 export function writePhrasing(nodes: readonly PhrasingContent[], lineStart: boolean, inHeading = false): string {
   const pieces: Piece[] = [];
@@ -214,8 +217,7 @@ function joinPieces(pieces: Piece[]): string {
     const after = trail ? ' ' : next ? firstChar(next.attention ? next.attention.marker : next.out) : '';
     const marker = emphasis && (WORD.test(before) || WORD.test(after)) ? '*' : p.attention.marker;
     // A delimiter run is all the marker characters in a row: nested markers of the same character belong to it.
-    const same = new RegExp(`^\\${marker[0]}+|\\${marker[0]}+$`, 'g');
-    const bare = core.replace(same, '');
+    const bare = core.replace(RUN_EDGES[marker[0]], '');
     if (WORD.test(before) && PUNCT.test(firstChar(bare))) out = out.slice(0, -before.length) + charRef(before);
     out += marker + core + marker + trail;
     if (next && !next.attention && WORD.test(after) && PUNCT.test(lastChar(bare))) next.out = charRef(after) + next.out.slice(after.length);

@@ -183,10 +183,9 @@ function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks 
         );
         break;
       case 'link': {
-        const target = { url: n.url, title: n.title };
         const content = inlines(n.children, ctx, `${path}.${i}`, marks).filter((x) => x.object === 'text' || x.type === 'inline-image');
-        const data: DocInline['data'] = { ref: ctx.resolve(target.url) };
-        if (target.title) data.title = target.title;
+        const data: DocInline['data'] = { ref: ctx.resolve(n.url) };
+        if (n.title) data.title = n.title;
         out.push({
           object: 'inline',
           type: 'link',
