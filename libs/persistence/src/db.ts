@@ -13,6 +13,8 @@ interface Ambient {
 }
 
 const ambient = new AsyncLocalStorage<Ambient>();
+/** SQLSTATE 0A000, which PostgreSQL answers when a prepared statement's result columns changed under it. */
+const FEATURE_NOT_SUPPORTED = '0A000';
 
 /**
  * The one way adapters reach PostgreSQL. Inside a unit of work (`UnitOfWork.run`) every call goes
@@ -22,6 +24,8 @@ const ambient = new AsyncLocalStorage<Ambient>();
 @Injectable()
 export class Db {
   private readonly logger = new Logger('Db');
+  /** Bumped when prepared statements went stale (see namedQuery): part of every statement name after that. */
+  private statementGeneration = 0;
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
@@ -138,7 +142,17 @@ export class Db {
     const current = ambient.getStore();
     if (current) return current.manager.query(text, values);
     const pool = (this.ds.driver as unknown as { master: Pool }).master;
-    return (await pool.query<R & object>({ name, text, values })).rows;
+    const generation = this.statementGeneration;
+    try {
+      return (await pool.query<R & object>({ name: generation ? `${name}_${generation}` : name, text, values })).rows;
+    } catch (e) {
+      // A prepared `SELECT *` whose table gained a column since (another process's migration, in a rolling
+      // deploy) fails with "cached plan must not change result type" on every connection that prepared it.
+      // Statements are then prepared again under new names: the old ones go with their connections.
+      if ((e as { code?: string }).code !== FEATURE_NOT_SUPPORTED) throw e;
+      if (this.statementGeneration === generation) this.statementGeneration++;
+      return (await pool.query<R & object>({ name: `${name}_${this.statementGeneration}`, text, values })).rows;
+    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { CursorField, CursorKey, cursorKey, Page, PageRequest, toPage } from '@app/shared-kernel';
 
 /** How a list is ordered and paged: the one description every keyset-paged list gives. */
@@ -17,12 +18,28 @@ const COUNT = '__keyset_count';
 
 interface Queryable {
   query(sql: string, params?: unknown[]): Promise<unknown>;
+  /** A prepared statement named by the caller (Db's, outside a transaction): planned once per connection. */
+  namedQuery?<R>(name: string, text: string, values: unknown[]): Promise<R[]>;
+}
+
+/**
+ * Runs a list statement as a prepared statement when the database offers them: a list's statement
+ * text depends only on its call site and whether a cursor is given, so there are few of them, and
+ * PostgreSQL then plans each once per connection instead of on every page. The name is the text's
+ * hash (a name is bound to one text per connection).
+ */
+function run(db: Queryable, text: string, values: unknown[]): Promise<unknown> {
+  if (!db.namedQuery) return db.query(text, values);
+  return db.namedQuery(`keyset_${hash('sha1', text).slice(0, 24)}`, text, values);
 }
 
 /**
  * The one keyset-paged list: the total count of `base` and `limit + 1` of its rows after the
  * cursor in key order (the extra row only tells that there is a next page), in one statement. Rows added or removed
  * meanwhile never shift a page.
+ *
+ * `base` must be built from constants and `$n` placeholders only (optional filters may add clauses): it is
+ * prepared on each connection that runs it, so its distinct texts must stay few, and no value belongs in SQL text.
  */
 export async function keysetPage<R>(
   db: Queryable,
@@ -41,7 +58,8 @@ export async function keysetPage<R>(
   }
   const order = keyset.columns.map((c) => `${c} ${direction}`).join(', ');
   // One statement (one round trip, one snapshot): the count is an uncorrelated subquery, computed once.
-  const rows = (await db.query(
+  const rows = (await run(
+    db,
     `SELECT q.*, (SELECT count(*)::int FROM (${base}) AS c) AS "${COUNT}" FROM (${base}) AS q ${where} ORDER BY ${order} LIMIT $${p.push(page.limit + 1)}`,
     p,
   )) as (R & { [COUNT]?: number })[];
@@ -51,7 +69,7 @@ export async function keysetPage<R>(
     for (const row of rows) delete row[COUNT];
   } else {
     // A page past the end has no row to carry the count.
-    [{ count }] = (await db.query(`SELECT count(*)::int AS count FROM (${base}) AS q`, params)) as { count: number }[];
+    [{ count }] = (await run(db, `SELECT count(*)::int AS count FROM (${base}) AS q`, params)) as { count: number }[];
   }
   return toPage(rows, page, count, keyset.keyOf);
 }

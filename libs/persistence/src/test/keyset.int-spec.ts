@@ -1,12 +1,13 @@
 import { DataSource } from 'typeorm';
 import { decodeCursor, InvalidInputError } from '@app/shared-kernel';
 import { createTestDatabase } from '../../../../test/support/database';
-import { keysetPage, type Keyset } from '..';
+import { Db, keysetPage, type Keyset } from '..';
 
 /** The one keyset-paged list on a real PostgreSQL: count and page in one statement, a page past the end, no extra column. */
 describe('keysetPage (PostgreSQL)', () => {
   let db: { url: string; drop(): Promise<void> };
   let ds: DataSource;
+  let single: DataSource | undefined;
   interface Row {
     id: number;
     org: string;
@@ -22,6 +23,7 @@ describe('keysetPage (PostgreSQL)', () => {
     await ds.query(`INSERT INTO keyset_probe SELECT n, CASE WHEN n <= 5 THEN 'a' ELSE 'b' END FROM generate_series(1, 8) AS n`);
   });
   afterAll(async () => {
+    await single?.destroy();
     await ds.destroy();
     await db.drop();
   });
@@ -46,6 +48,26 @@ describe('keysetPage (PostgreSQL)', () => {
     const past = await keysetPage<Row>(ds, base, ['a'], keyset, { limit: 2, after: [99] });
     expect(past).toEqual({ items: [], count: 5, next: undefined });
     expect(await keysetPage<Row>(ds, base, ['nobody'], keyset, { limit: 2 })).toEqual({ items: [], count: 0, next: undefined });
+  });
+
+  it('runs as prepared statements through Db (planned once per connection), with the same pages', async () => {
+    // One connection, so the statements it prepared can be seen from it.
+    single = new DataSource({ type: 'postgres', url: db.url, entities: [], extra: { max: 1 } });
+    await single.initialize();
+    const named = new Db(single);
+    const first = await keysetPage<Row>(named, base, ['a'], keyset, { limit: 2 });
+    expect(first).toEqual(await keysetPage<Row>(ds, base, ['a'], keyset, { limit: 2 }));
+    const after = decodeCursor(first.next!);
+    expect(await keysetPage<Row>(named, base, ['a'], keyset, { limit: 2, after })).toEqual(
+      await keysetPage<Row>(ds, base, ['a'], keyset, { limit: 2, after }),
+    );
+    expect(await keysetPage<Row>(named, base, ['a'], keyset, { limit: 2, after: [99] })).toEqual({ items: [], count: 5, next: undefined });
+    const prepared = await single.query<{ name: string; statement: string }[]>('SELECT name, statement FROM pg_prepared_statements');
+    // The first page, a page after a cursor, and the count of a page past the end: three statements, each named by its text.
+    expect(prepared.filter((p) => p.name.startsWith('keyset_'))).toHaveLength(3);
+    // Run again, nothing new is prepared.
+    await keysetPage<Row>(named, base, ['b'], keyset, { limit: 2 });
+    expect(await single.query('SELECT count(*)::int AS n FROM pg_prepared_statements')).toEqual([{ n: prepared.length }]);
   });
 
   it('refuses a cursor of another shape before any query', async () => {

@@ -90,7 +90,8 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
   }
   async tree(organizationId: string): Promise<CollectionTree> {
     // Read on every space list and space read: raw rows, no entity hydration.
-    const rows = await this.dataSource.query<{ id: string; parentId: string | null; defaultLevel: DefaultLevel }[]>(
+    const rows = await this.dataSource.namedQuery<{ id: string; parentId: string | null; defaultLevel: DefaultLevel }>(
+      'collection_tree',
       'SELECT id, parent_id AS "parentId", default_level AS "defaultLevel" FROM collections WHERE organization_id = $1',
       [organizationId],
     );
