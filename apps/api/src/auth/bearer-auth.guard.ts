@@ -5,6 +5,7 @@ import { IdentityService } from '@app/organizations-and-teams';
 import { Actor, UnauthenticatedError } from '@app/shared-kernel';
 import { IS_PUBLIC } from '@app/http-kit';
 import { AuthFailureLimiter } from './auth-failures';
+import { clientAddress } from '../http/client-address';
 
 /**
  * Resolves `Authorization: Bearer <token>` to the caller. Failures count against the client address;
@@ -18,7 +19,7 @@ export class Authenticator {
   ) {}
 
   async authenticate(req: Request, res: Response): Promise<Actor> {
-    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const address = clientAddress(req) ?? 'unknown';
     try {
       this.failures.check(address);
     } catch (e) {

@@ -4,6 +4,7 @@ import { Actor, Clock } from '@app/shared-kernel';
 import type { QuireConfig } from '../config';
 import { QUIRE_CONFIG } from '../tokens';
 import { FixedWindows } from './fixed-windows';
+import { clientAddress } from '../http/client-address';
 
 /**
  * Fixed-window rate limit per API token (per client address on public routes), in process memory:
@@ -26,7 +27,7 @@ export class RateLimitGuard implements CanActivate {
     if (limit === 0) return true;
     const http = context.switchToHttp();
     const req = http.getRequest<Request & { actor?: Actor }>();
-    const key = req.actor ? `t:${req.actor.tokenId}` : `ip:${req.ip}`;
+    const key = req.actor ? `t:${req.actor.tokenId}` : `ip:${clientAddress(req)}`;
     const now = this.clock.now().getTime();
     const count = this.windows.hit(key, now);
     const res = http.getResponse<Response>();

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   Actor,
@@ -35,7 +35,7 @@ interface CachedToken {
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** Users and API tokens: issuing (shown once), verifying (cached), revoking. */
