@@ -7,6 +7,7 @@ import { Clock, FixedClock, Role } from '@app/shared-kernel';
 import { AppModule } from '../../apps/api/src/app.module';
 import { loadConfig, QuireConfig } from '../../apps/api/src/config';
 import { answerUnknownPaths, configureApp, envelopeClientErrors } from '../../apps/api/src/create-app';
+import { QuireExpressAdapter } from '../../apps/api/src/http/express-adapter';
 import { createRootLogger } from '../../apps/api/src/http/logger';
 import { createTestDatabase } from './database';
 
@@ -52,7 +53,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
     .overrideProvider(Clock)
     .useValue(clock)
     .compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(new QuireExpressAdapter(), { bodyParser: false });
   configureApp(app, config, createRootLogger('silent'));
   envelopeClientErrors(app.getHttpServer());
   await app.init();

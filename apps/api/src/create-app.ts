@@ -17,6 +17,7 @@ import { createRootLogger, PinoNestLogger, requestLogger } from './http/logger';
 import { mountSwagger } from './swagger';
 import { memoizeValidationMetadata } from './http/validation-metadata-memo';
 import { MetricsService } from './metrics/metrics.service';
+import { QuireExpressAdapter } from './http/express-adapter';
 
 const CONTENT_WRITE_ROUTE = /^\/v1\/spaces\/[^/]+\/change-requests\/[^/]+\/content$/;
 /** OpenAPI documents sent as `text` (up to 10 MB of text, more once JSON-escaped): create, and PUT by slug. */
@@ -118,7 +119,7 @@ export async function createApp(
   databaseUrl: string,
   logger = createRootLogger(config.logLevel),
 ): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, databaseUrl), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, databaseUrl), new QuireExpressAdapter(), {
     bodyParser: false,
     logger: new PinoNestLogger(logger),
   });
