@@ -3,7 +3,7 @@ import { Controller, Get, INestApplication, Query, Req } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { Request } from 'express';
 import request from 'supertest';
-import { QuireExpressAdapter } from './express-adapter';
+import { callableConstructors, QuireExpressAdapter } from './express-adapter';
 
 @Controller('probe')
 class ProbeController {
@@ -53,6 +53,10 @@ describe('QuireExpressAdapter', () => {
     const missing = await agent.get('/nowhere');
     expect(missing.status).toBe(404);
     expect(prototypes.every(Boolean)).toBe(true);
+  });
+
+  it('finds Node’s request and response callable on this Node (else it would fall back to Nest’s own server)', () => {
+    expect(callableConstructors()).toBe(true);
   });
 
   it('leaves HTTPS and the shutdown options to Nest’s own server', () => {

@@ -18,11 +18,12 @@ type Application = ExpressApplication & { request: object; response: object };
  * requests per second this way on this machine (docs/benchmarks.md).
  *
  * HTTPS and Nest's shutdown options are left to Nest's own server (Quire uses neither; TLS ends at
- * the proxy in front of it).
+ * the proxy in front of it), and so is everything should a Node version define its request and response
+ * as classes.
  */
 export class QuireExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
-    if (options?.httpsOptions || options?.return503OnClosing || options?.forceCloseConnections) {
+    if (options?.httpsOptions || options?.return503OnClosing || options?.forceCloseConnections || !callableConstructors()) {
       super.initHttpServer(options);
       return;
     }
@@ -37,13 +38,20 @@ export class QuireExpressAdapter extends ExpressAdapter {
 }
 
 /**
- * A constructor for Node's server to call with `new`, building a `base` (IncomingMessage or ServerResponse)
- * whose prototype is `prototype` (`Reflect.construct` works whether Node defines `base` as a class or a function).
+ * A constructor for Node's server to call with `new`: runs `base` (IncomingMessage or ServerResponse, plain
+ * constructor functions in Node) on an object whose prototype is `prototype`. (Building it with
+ * `Reflect.construct` instead made every request ~2× slower: V8 does not inline that path.)
  */
 function constructorOn<T>(base: T, prototype: object): T {
-  function Constructed(this: unknown, ...args: unknown[]) {
-    return Reflect.construct(base as unknown as new (...a: unknown[]) => object, args, new.target ?? Constructed) as object;
+  const init = base as unknown as (this: object, ...args: unknown[]) => void;
+  function Constructed(this: object, ...args: unknown[]) {
+    init.apply(this, args);
   }
   Constructed.prototype = prototype;
   return Constructed as unknown as T;
+}
+
+/** Whether Node defines its request and response as plain constructor functions (a class cannot be called on `this`). */
+export function callableConstructors(): boolean {
+  return [IncomingMessage, ServerResponse].every((c) => !/^class\b/.test(Function.prototype.toString.call(c)));
 }
