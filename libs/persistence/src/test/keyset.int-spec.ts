@@ -7,7 +7,8 @@ import { Db, keysetPage, type Keyset } from '..';
 describe('keysetPage (PostgreSQL)', () => {
   let db: { url: string; drop(): Promise<void> };
   let ds: DataSource;
-  let single: DataSource | undefined;
+  /** One connection, so the statements it prepared can be seen from it. */
+  let single: DataSource;
   interface Row {
     id: number;
     org: string;
@@ -18,13 +19,13 @@ describe('keysetPage (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = new DataSource({ type: 'postgres', url: db.url, entities: [] });
-    await ds.initialize();
+    single = new DataSource({ type: 'postgres', url: db.url, entities: [], extra: { max: 1 } });
+    await Promise.all([ds.initialize(), single.initialize()]);
     await ds.query('CREATE TABLE keyset_probe (id int PRIMARY KEY, org text NOT NULL)');
     await ds.query(`INSERT INTO keyset_probe SELECT n, CASE WHEN n <= 5 THEN 'a' ELSE 'b' END FROM generate_series(1, 8) AS n`);
   });
   afterAll(async () => {
-    await single?.destroy();
-    await ds.destroy();
+    await Promise.all([single.destroy(), ds.destroy()]);
     await db.drop();
   });
 
@@ -51,9 +52,6 @@ describe('keysetPage (PostgreSQL)', () => {
   });
 
   it('runs as prepared statements through Db (planned once per connection), with the same pages', async () => {
-    // One connection, so the statements it prepared can be seen from it.
-    single = new DataSource({ type: 'postgres', url: db.url, entities: [], extra: { max: 1 } });
-    await single.initialize();
     const named = new Db(single);
     const first = await keysetPage<Row>(named, base, ['a'], keyset, { limit: 2 });
     expect(first).toEqual(await keysetPage<Row>(ds, base, ['a'], keyset, { limit: 2 }));
