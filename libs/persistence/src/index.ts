@@ -4,3 +4,4 @@ export type { Listener } from './db';
 export { PersistenceModule } from './persistence.module';
 export { isoSortKey, keysetPage } from './keyset';
 export type { Keyset } from './keyset';
+export { parseTimestamptz, PG_TYPES } from './timestamptz';

@@ -1,5 +1,6 @@
 import { DataSourceOptions } from 'typeorm';
 import { ORGANIZATION_ENTITIES } from '@app/organizations-and-teams';
+import { PG_TYPES } from '@app/persistence';
 import { CONTENT_ENTITIES } from '@app/spaces-and-content';
 import { MIGRATIONS } from './migrations';
 import { TypeOrmLogger } from './typeorm-logger';
@@ -23,6 +24,6 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     logging: ['error', 'warn', 'migration'],
     logger: new TypeOrmLogger(),
     maxQueryExecutionTime: 1000, // slower statements are logged at warn
-    extra: { max: 20, application_name: 'quire' },
+    extra: { max: 20, application_name: 'quire', types: PG_TYPES }, // PG_TYPES: timestamptz read without regexes
   };
 }
