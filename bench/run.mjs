@@ -1,7 +1,9 @@
 // npm run bench — not a test. Seeds an organization with 1,000 spaces, then measures with autocannon
 // (c=50, 10 s) GET /v1/spaces/{id} and GET /v1/orgs/{id}/spaces?limit=100 against the built server,
 // and a bare Node http + pg handler doing the same single-row query as the ceiling; then GET
-// /v1/spaces/{id} again with 50 teams and 1,050 content grants in the organization.
+// /v1/spaces/{id} again with 50 teams and 1,050 content grants in the organization. The list is also
+// given as a ratio to a bare handler reading the same page (bench/ceiling-server.mjs): what is left to
+// the framework, authorization and the response shape.
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +12,8 @@ import autocannon from 'autocannon';
 import postgres from 'pg';
 
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
+// The V8 flags `npm start` and the image run the API with.
+const { NODE_FLAGS } = await import('../dist/apps/api/src/runtime-flags.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = 50;
 const SPACES = 1000;
@@ -41,21 +45,23 @@ async function cannon(url, headers = {}) {
   return load(url, headers, DURATION);
 }
 
-function row(name, r, ceiling) {
+function row(name, r, ceiling, bareList) {
   const rps = r.requests.average;
+  const percent = (of) => `${Math.round((rps / of) * 100)} %`;
   return {
     name,
     rps: Math.round(rps),
     p50: r.latency.p50,
     p99: r.latency.p99,
     errors: r.non2xx + r.errors,
-    ratio: ceiling ? `${Math.round((rps / ceiling) * 100)} %` : '100 %',
+    ratio: ceiling ? percent(ceiling) : '100 %',
+    'of bare list': bareList ? percent(bareList) : '',
   };
 }
 
 try {
   const apiPort = await freePort();
-  const api = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
+  const api = spawn(process.execPath, [...NODE_FLAGS, 'dist/apps/api/src/main.js'], {
     env: {
       ...process.env,
       DATABASE_URL: pg.url,
@@ -93,11 +99,13 @@ try {
   const results = [];
   const bare = await cannon(`http://127.0.0.1:${ceilingPort}/spaces/${spaceId}`);
   results.push(row('ceiling: node http + pg, same row', bare));
+  const bareList = await cannon(`http://127.0.0.1:${ceilingPort}/orgs/${org}/spaces`);
+  results.push(row('bare list: node http + pg, same page of 100', bareList, bare.requests.average, bareList.requests.average));
   ceiling.kill('SIGTERM');
   const get = await cannon(`${base}/v1/spaces/${spaceId}`, auth);
   results.push(row('GET /v1/spaces/{id}', get, bare.requests.average));
   const list = await cannon(`${base}/v1/orgs/${org}/spaces?limit=100`, auth);
-  results.push(row('GET /v1/orgs/{id}/spaces?limit=100', list, bare.requests.average));
+  results.push(row('GET /v1/orgs/{id}/spaces?limit=100', list, bare.requests.average, bareList.requests.average));
 
   // Content permissions: 200 members, 50 teams (the caller in 10 of them), 1,000 direct grants and a
   // grant per team — the effective role must stay out of the request path (cached per member).
