@@ -54,7 +54,19 @@ export class SpaceDto {
   permissions: SpacePermissionsDto;
 }
 
+/**
+ * The permissions object of each role, built once: a list of 100 spaces shares a handful of them instead of
+ * allocating 100 (they are frozen, so no caller can change another answer's).
+ */
+const PERMISSIONS = new Map<Role | null, SpacePermissions>();
+function permissionsOf(role: Role | null): SpacePermissions {
+  let permissions = PERMISSIONS.get(role);
+  if (!permissions) PERMISSIONS.set(role, (permissions = Object.freeze(spacePermissions(role))));
+  return permissions;
+}
+
 export function toSpaceDto(space: Space, role: Role | null, links: Links): SpaceDto {
+  const { counters } = space;
   const dto: SpaceDto = {
     object: 'space',
     id: space.id,
@@ -69,8 +81,11 @@ export function toSpaceDto(space: Space, role: Role | null, links: Links): Space
     organization: space.organizationId,
     revision: space.revision,
     defaultLevel: space.defaultLevel,
-    ...space.counters,
-    permissions: spacePermissions(role),
+    comments: counters.comments,
+    changeRequests: counters.changeRequests,
+    changeRequestsOpen: counters.changeRequestsOpen,
+    changeRequestsDraft: counters.changeRequestsDraft,
+    permissions: permissionsOf(role),
   };
   if (space.deletedAt) dto.deletedAt = space.deletedAt.toISOString();
   if (space.parentId) dto.parent = space.parentId;
