@@ -18,7 +18,7 @@ function two(text: string, i: number): number {
  * other form (`infinity`, BC, years outside 4 digits or below 100, other date styles) goes to pg's own parser.
  * The result is the same millisecond as pg's parser gives: fractions are truncated to milliseconds, as
  * `Date.UTC` truncates pg's `1000 * parseFloat(fraction)` (timestamptz.spec.ts compares every fraction of up
- * to 6 digits, and the int spec every form PostgreSQL writes in several time zones).
+ * to 5 digits and 50,000 of 6 with pg's answer; the int spec, what PostgreSQL writes in seven time zones).
  *
  * Every timestamp of every row goes through this: a page of 100 spaces has 200 of them.
  */
