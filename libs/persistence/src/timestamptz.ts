@@ -71,6 +71,6 @@ export function parseTimestamptz(text: string): Date | number | null {
 export const PG_TYPES = {
   getTypeParser(oid: number, format?: 'text' | 'binary'): unknown {
     if (oid === TIMESTAMPTZ && format !== 'binary') return parseTimestamptz;
-    return format === 'binary' ? types.getTypeParser(oid, 'binary') : types.getTypeParser(oid, 'text');
+    return types.getTypeParser(oid, format ?? 'text');
   },
 };
