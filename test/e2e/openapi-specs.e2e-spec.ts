@@ -423,6 +423,12 @@ describe('OpenAPI source URLs without an allowlist (SSRF)', () => {
       ['metadata-ip', 'http://169.254.169.254/latest/meta-data/'],
       ['private', 'http://inside.quire.test/spec.json'],
       ['mapped', `http://mapped.quire.test:${port}/doc/tiny`],
+      // IPv4-mapped, IPv4-compatible and NAT64 literals of loopback and of the metadata service
+      ['mapped-literal', `http://[::ffff:127.0.0.1]:${port}/doc/tiny`],
+      ['mapped-expanded', `http://[0:0:0:0:0:ffff:127.0.0.1]:${port}/doc/tiny`],
+      ['mapped-metadata', 'http://[::ffff:a9fe:a9fe]/latest/meta-data/'],
+      ['compatible', `http://[::127.0.0.1]:${port}/doc/tiny`],
+      ['nat64', `http://[64:ff9b::7f00:1]:${port}/doc/tiny`],
       ['unresolvable', 'http://nowhere.quire.test/spec.json'],
     ];
     for (const [slug, url] of cases)

@@ -134,6 +134,15 @@ describe('Webhooks: who gets told', () => {
     expectError(await create({ url: 'http://example.com/x', events: ['space.created'] }), 400, /QUIRE_WEBHOOK_ALLOWLIST/);
     expectError(await create({ url: 'https://169.254.169.254/latest', events: ['space.created'] }), 400, /private/);
     expectError(await create({ url: 'https://[::1]/x', events: ['space.created'] }), 400, /private/);
+    for (const literal of [
+      '[::ffff:127.0.0.1]',
+      '[0:0:0:0:0:ffff:127.0.0.1]',
+      '[::ffff:a9fe:a9fe]',
+      '[::127.0.0.1]',
+      '[64:ff9b::a9fe:a9fe]',
+      '2852039166',
+    ])
+      expectError(await create({ url: `https://${literal}/x`, events: ['space.created'] }), 400, /private/);
     expectError(await create({ url: 'https://user:pw@example.com/x', events: ['space.created'] }), 400, /credentials/);
     expectError(await create({ url: 'not a url', events: ['space.created'] }), 400);
     expectError(await create({ url: null, events: ['space.created'] }), 400);

@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { IncomingMessage, request as httpRequest, RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /** Port: resolves a host name to its addresses (the system resolver; tests give their own). */
 export abstract class HostResolver {
@@ -16,8 +17,8 @@ export class SystemHostResolver extends HostResolver {
 
 /**
  * The one outbound HTTP request of the service (GET: file imports, OpenAPI sources; POST: webhook deliveries): http(s) only, every address a
- * name resolves to checked before connecting (loopback, private, link-local — cloud metadata —, CGNAT
- * and reserved ranges refused unless the caller allows the host), the connection pinned to the checked
+ * name resolves to checked before connecting (only plain public unicast,
+ * see isPublicUnicast, unless the caller allows the host), the connection pinned to the checked
  * address (no DNS rebinding), bounded in time, size and redirects (each hop checked again).
  */
 export interface SafeGetOptions {
@@ -93,7 +94,7 @@ async function getOnce(url: URL, options: SafeGetOptions, deadline: number): Pro
   // Resolved once; every address must be acceptable, and the connection goes to the first of them.
   const addresses = isIP(host) ? [host] : await options.resolve(host);
   if (!addresses.length) throw new SafeGetError('unresolvable', `host "${url.hostname}" does not resolve`);
-  if (!options.privateAllowed(url.hostname) && addresses.some(isPrivateAddress))
+  if (!options.privateAllowed(url.hostname) && !addresses.every(isPublicUnicast))
     throw new SafeGetError('private-address', `host "${url.hostname}" resolves to a private or loopback address (or link-local)`);
   const remaining = deadline - Date.now();
   if (remaining <= 0) throw new SafeGetError('timeout', 'did not answer in time');
@@ -156,24 +157,28 @@ function pinnedRequest(url: URL, address: string, timeoutMs: number, options: Sa
   });
 }
 
-export function isPrivateAddress(address: string): boolean {
-  if (isIP(address) === 6) {
-    const a = address.toLowerCase();
-    if (a === '::1' || a === '::' || a.startsWith('fe80:') || a.startsWith('fc') || a.startsWith('fd')) return true;
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
-    return mapped ? isPrivateAddress(mapped[1]) : false;
-  }
-  const [a, b] = address.split('.').map(Number);
-  // this network, private, loopback, link-local (cloud metadata 169.254.169.254), CGNAT, benchmarking, multicast and reserved
-  return (
-    a === 10 ||
-    a === 127 ||
-    a === 0 ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    (a === 198 && (b === 18 || b === 19)) ||
-    a >= 224
-  );
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
+
+/**
+ * Is `address` (an IP literal) plain public unicast, the only kind an outbound request for a user may reach?
+ * Classified by ipaddr.js: an IPv4-mapped IPv6 address (`::ffff:7f00:1`) and the well-known NAT64 prefix
+ * (`64:ff9b::/96`) are judged by the IPv4 address they carry; every other special range is refused:
+ * this network, loopback, private, CGNAT, link-local (cloud metadata), multicast, broadcast, documentation,
+ * benchmarking and reserved IPv4 ranges; IPv4-compatible `::/96`, 6to4, Teredo, site-local, unique-local,
+ * link-local, multicast, documentation, benchmarking, discard, ORCHID and everything outside `2000::/3` in IPv6.
+ * Anything that does not parse is not public.
+ */
+export function isPublicUnicast(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  // ipaddr.js reads the deprecated IPv4-compatible text form `::1.2.3.4` as mapped; it is `::/96`.
+  if (/^::\d+\./.test(address)) return false;
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv4') return ip.range() === 'unicast';
+  const v6 = ip as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
+  if (v6.match(NAT64_WELL_KNOWN)) return ipaddr.fromByteArray(v6.toByteArray().slice(12)).range() === 'unicast';
+  if (v6.match(IPV4_COMPATIBLE) || !v6.match(GLOBAL_UNICAST_V6)) return false;
+  return v6.range() === 'unicast';
 }

@@ -5,9 +5,9 @@ import { QUIRE_CONFIG } from '../tokens';
 import { FixedWindows } from './fixed-windows';
 
 /**
- * Failed authentications per client address (fixed one-minute windows, in process memory). A client
- * over QUIRE_AUTH_FAILURES_PER_MINUTE gets 429 *before* its token is looked up, so a flood of invalid
- * tokens costs neither database queries nor cache work. 0 turns it off.
+ * Failed authentications per client address (fixed one-minute windows, in process memory). Once an
+ * address is over QUIRE_AUTH_FAILURES_PER_MINUTE its failed authentications answer 429 instead of 401;
+ * its valid tokens still pass (the Authenticator checks only after a failure). 0 turns it off.
  */
 @Injectable()
 export class AuthFailureLimiter {
@@ -18,7 +18,7 @@ export class AuthFailureLimiter {
     private readonly clock: Clock,
   ) {}
 
-  /** Throws 429 (with `retryAfter` seconds) while the address is over its limit. */
+  /** Throws 429 (with `retryAfter` seconds) while the address is over its limit of failures. */
   check(address: string): void {
     const limit = this.config.authFailuresPerMinute;
     const now = this.clock.now().getTime();

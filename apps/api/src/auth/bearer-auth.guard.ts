@@ -8,8 +8,11 @@ import { AuthFailureLimiter } from './auth-failures';
 import { clientAddress } from '../http/client-address';
 
 /**
- * Resolves `Authorization: Bearer <token>` to the caller. Failures count against the client address;
- * an address over its limit is refused (429) before any token lookup.
+ * Resolves `Authorization: Bearer <token>` to the caller. Failures are throttled, not addresses: a
+ * failure counts against the client address, and once the address is over its limit a failed
+ * authentication answers 429 instead of 401, while a valid token from the same address (an office
+ * behind one NAT, a script that misconfigured one token) still passes. A token is verified by one
+ * indexed lookup (and cached), so letting every attempt reach it costs nothing worth refusing early.
  */
 @Injectable()
 export class Authenticator {
@@ -19,13 +22,6 @@ export class Authenticator {
   ) {}
 
   async authenticate(req: Request, res: Response): Promise<Actor> {
-    const address = clientAddress(req) ?? 'unknown';
-    try {
-      this.failures.check(address);
-    } catch (e) {
-      res.setHeader('Retry-After', String((e as { retryAfter: number }).retryAfter));
-      throw e;
-    }
     try {
       const header = req.headers.authorization;
       if (!header) throw new UnauthenticatedError();
@@ -34,8 +30,20 @@ export class Authenticator {
       if (match[1].length > 512) throw new UnauthenticatedError('Invalid token');
       return await this.identity.authenticate(match[1]);
     } catch (e) {
-      if (e instanceof UnauthenticatedError) this.failures.failed(address);
+      if (e instanceof UnauthenticatedError) this.failed(clientAddress(req) ?? 'unknown', res);
       throw e;
+    }
+  }
+
+  /** Counts a failure; an address already over its limit gets 429 (with Retry-After) instead of 401. */
+  private failed(address: string, res: Response): void {
+    try {
+      this.failures.check(address);
+    } catch (limited) {
+      res.setHeader('Retry-After', String((limited as { retryAfter: number }).retryAfter));
+      throw limited;
+    } finally {
+      this.failures.failed(address);
     }
   }
 }

@@ -7,7 +7,7 @@ import {
   ConflictError,
   IdGenerator,
   InvalidInputError,
-  isPrivateAddress,
+  isPublicUnicast,
   JobQueue,
   NotFoundError,
   Page,
@@ -222,7 +222,7 @@ export class WebhooksService {
     if (url.protocol === 'http:' && !allowed)
       throw new InvalidInputError(`url: plain http is allowed only for hosts in QUIRE_WEBHOOK_ALLOWLIST ("${host}" is not)`);
     const literal = host.replace(/^\[|\]$/g, '');
-    if (isIP(literal) && isPrivateAddress(literal) && !allowed)
+    if (isIP(literal) && !isPublicUnicast(literal) && !allowed)
       throw new InvalidInputError('url: a private, loopback or link-local address needs its host in QUIRE_WEBHOOK_ALLOWLIST');
     return url.toString();
   }

@@ -17,8 +17,7 @@ import { placeAmong, positionAtEnd } from '../domain/position';
 import { SpaceRepository } from '../domain/space';
 import { ContentPermissionRepository, effectiveRole } from '../domain/permissions';
 import { collectionChain, ContentAccess, requireRole } from './content-access';
-import { ContentService } from './content.service';
-import { MoveInput, requireMoveInput } from './spaces.service';
+import { MoveInput, requireMoveInput, SpacesService } from './spaces.service';
 
 export interface CollectionView {
   collection: Collection;
@@ -31,7 +30,7 @@ export class CollectionsService {
     private readonly collections: CollectionRepository,
     private readonly spaces: SpaceRepository,
     private readonly access: ContentAccess,
-    private readonly content: ContentService,
+    private readonly spacesService: SpacesService,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly uow: UnitOfWork,
@@ -111,7 +110,13 @@ export class CollectionsService {
     }
     requireRole(role, 'admin', 'Deleting a collection');
     const tree = await this.collections.tree(collection.organizationId);
-    await this.collections.deleteTree(collection.organizationId, tree.subtree(collectionId), this.clock.now());
+    const subtree = tree.subtree(collectionId);
+    const now = this.clock.now();
+    // The collections go and the spaces inside are deleted as each space's own delete would, together or not at all.
+    await this.uow.run(async () => {
+      await this.spacesService.deleteInCollections(actor, collection.organizationId, subtree, now);
+      await this.collections.deleteTree(collection.organizationId, subtree);
+    });
     return 'deleted';
   }
 
@@ -154,16 +159,12 @@ export class CollectionsService {
     const now = this.clock.now();
     // The collections, their spaces and the spaces' content move together or not at all.
     await this.uow.run(async () => {
-      const movedSpaces = await this.collections.transferTree(
-        collection.organizationId,
-        tree.subtree(collectionId),
-        { id: collectionId, position },
-        organizationId,
-        now,
-      );
-      for (const spaceId of movedSpaces) await this.content.moveSpaceContent(spaceId, collection.organizationId, organizationId);
-      // Their grants named the old organization's people and teams.
-      await this.permissions.revokeAll([...tree.subtree(collectionId), ...movedSpaces]);
+      const subtree = tree.subtree(collectionId);
+      await this.collections.transferTree(collection.organizationId, subtree, { id: collectionId, position }, organizationId, now);
+      // The spaces inside follow as each space's own transfer would (SpacesService, the one writer of space state).
+      await this.spacesService.transferInCollections(collection.organizationId, subtree, organizationId, now);
+      // The collections' grants named the old organization's people and teams.
+      await this.permissions.revokeAll(subtree);
     });
     await this.access.grantsChanged(collection.organizationId);
     const moved: Collection = { ...collection, organizationId, parentId: null, position, updatedAt: now };

@@ -379,15 +379,52 @@ export class SpacesService {
     };
     const written = await this.uow.run(async () => {
       if (!(await this.spaces.update(space, moved))) return false;
-      await this.content.moveSpaceContent(space.id, space.organizationId, organizationId);
-      // Its grants named the old organization's people and teams.
-      await this.permissions.revokeAll([space.id]);
-      await this.lifecycle?.transferred(space.id, organizationId);
+      await this.followTransfer([space.id], space.organizationId, organizationId);
       return true;
     });
     if (!written) return undefined;
     await this.access.grantsChanged(space.organizationId);
     return { space: moved, role: await this.access.spaceRole(moved, actor) };
+  }
+
+  /**
+   * Inside the caller's unit of work (a collection transfer): moves the live spaces directly in these
+   * collections to another organization, with everything that follows a space (see followTransfer).
+   * Deleted spaces stay behind at the top level. Returns the ids moved.
+   */
+  async transferInCollections(fromOrganizationId: string, collectionIds: string[], toOrganizationId: string, at: Date): Promise<string[]> {
+    const moved = await this.spaces.transferInCollections(fromOrganizationId, collectionIds, toOrganizationId, at);
+    await this.followTransfer(moved, fromOrganizationId, toOrganizationId);
+    return moved;
+  }
+
+  /**
+   * Inside the caller's unit of work (a collection delete): soft-deletes the live spaces directly in
+   * these collections, each as `DELETE /spaces/{id}` would (event, change requests leave the lists,
+   * sites drop it). Restorable for 7 days, at the top level.
+   */
+  async deleteInCollections(actor: Actor, organizationId: string, collectionIds: string[], at: Date): Promise<string[]> {
+    const deleted = await this.spaces.deleteInCollections(organizationId, collectionIds, at);
+    for (const spaceId of deleted) {
+      this.events.publish('space.deleted', organizationId, actor.userId, { spaceId });
+      await this.lifecycle?.deleted(spaceId);
+    }
+    return deleted;
+  }
+
+  /**
+   * What follows spaces into another organization, whichever way they went (their own transfer or
+   * their collection's): revisions and search rows, change requests, comments and reviews (review
+   * context), site spaces (sites context) — and their grants go, since they named the old
+   * organization's people and teams.
+   */
+  private async followTransfer(spaceIds: string[], fromOrganizationId: string, toOrganizationId: string): Promise<void> {
+    if (spaceIds.length === 0) return;
+    for (const spaceId of spaceIds) {
+      await this.content.moveSpaceContent(spaceId, fromOrganizationId, toOrganizationId);
+      await this.lifecycle?.transferred(spaceId, toOrganizationId);
+    }
+    await this.permissions.revokeAll(spaceIds);
   }
 
   /** POST /spaces/{id}/content/template: appends a built-in template's pages to the main content (edit role). */

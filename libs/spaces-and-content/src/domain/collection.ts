@@ -114,11 +114,11 @@ export abstract class CollectionRepository {
   abstract tree(organizationId: string): Promise<CollectionTree>;
   /** Ordered by (createdAt, id); `topLevelOnly` for `nested=false`. */
   abstract list(organizationId: string, topLevelOnly: boolean, page: PageRequest): Promise<Page<Collection>>;
-  /** Deletes the collections and soft-deletes the spaces inside them, atomically. */
-  abstract deleteTree(organizationId: string, collectionIds: string[], deletedAt: Date): Promise<void>;
+  /** Deletes these collection rows (the spaces inside are SpacesService's to delete, in the same unit of work). */
+  abstract deleteTree(organizationId: string, collectionIds: string[]): Promise<void>;
   /**
-   * Moves collections and their live spaces to another organization, atomically; the root gets a new
-   * parent and position. Returns the ids of the spaces moved.
+   * Moves these collection rows to another organization; the root gets a new parent (none) and position.
+   * The spaces inside are SpacesService's to move, in the same unit of work.
    */
   abstract transferTree(
     fromOrganizationId: string,
@@ -126,5 +126,5 @@ export abstract class CollectionRepository {
     root: { id: string; position: string },
     toOrganizationId: string,
     at: Date,
-  ): Promise<string[]>;
+  ): Promise<void>;
 }

@@ -160,6 +160,18 @@ export abstract class SpaceRepository {
   abstract lockForWrite(spaceId: string): Promise<void>;
   abstract compareAndSetRevision(spaceId: string, expected: string, next: string, at: Date): Promise<boolean>;
   abstract setCounters(spaceId: string, counters: Partial<SpaceCounters>): Promise<void>;
-  /** Permanently removes spaces deleted at or before `cutoff`; returns how many. */
+  /** Soft-deletes the live spaces directly in these collections; returns their ids. */
+  abstract deleteInCollections(organizationId: string, collectionIds: string[], at: Date): Promise<string[]>;
+  /**
+   * Moves the live spaces directly in these collections to another organization (they keep their parent);
+   * deleted ones stay behind, restorable at the top level. Returns the ids of the spaces moved.
+   */
+  abstract transferInCollections(
+    fromOrganizationId: string,
+    collectionIds: string[],
+    toOrganizationId: string,
+    at: Date,
+  ): Promise<string[]>;
+  /** Permanently removes spaces deleted at or before `cutoff`; returns their ids. */
   abstract purgeDeletedBefore(cutoff: Date): Promise<string[]>;
 }

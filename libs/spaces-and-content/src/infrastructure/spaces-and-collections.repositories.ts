@@ -1,6 +1,6 @@
 import { Db, Keyset, keysetPage, updateChanged } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { In, IsNull, Not, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { mapPage, Page, PageRequest } from '@app/shared-kernel';
 import { DefaultLevel } from '../domain/access';
 import { Collection, CollectionRepository, CollectionTree } from '../domain/collection';
@@ -103,11 +103,8 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
       mapPage(p, collectionToDomain),
     );
   }
-  async deleteTree(organizationId: string, collectionIds: string[], deletedAt: Date): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      await em.update(SpaceRow, { organizationId, parentId: In(collectionIds), deletedAt: IsNull() }, { deletedAt, updatedAt: deletedAt });
-      await em.delete(CollectionRow, { organizationId, id: In(collectionIds) });
-    });
+  async deleteTree(organizationId: string, collectionIds: string[]): Promise<void> {
+    await this.rows.delete({ organizationId, id: In(collectionIds) });
   }
   async transferTree(
     fromOrganizationId: string,
@@ -115,26 +112,14 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
     root: { id: string; position: string },
     toOrganizationId: string,
     at: Date,
-  ): Promise<string[]> {
-    return this.dataSource.transaction(async (em) => {
+  ): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
       await em.update(
         CollectionRow,
         { organizationId: fromOrganizationId, id: In(collectionIds) },
         { organizationId: toOrganizationId, updatedAt: at },
       );
       await em.update(CollectionRow, { id: root.id }, { parentId: null, position: root.position });
-      // Live spaces move with their collections; deleted ones stay behind, restorable at the top level.
-      const [moved]: [{ id: string }[], number] = await em.query(
-        `UPDATE spaces SET organization_id = $3, updated_at = $4
-         WHERE organization_id = $1 AND parent_id = ANY($2::text[]) AND deleted_at IS NULL RETURNING id`,
-        [fromOrganizationId, collectionIds, toOrganizationId, at],
-      );
-      await em.update(
-        SpaceRow,
-        { organizationId: fromOrganizationId, parentId: In(collectionIds), deletedAt: Not(IsNull()) },
-        { parentId: null },
-      );
-      return moved.map((r) => r.id);
     });
   }
 }
@@ -248,6 +233,30 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
     if (Object.keys(set).length) await this.rows.update({ id: spaceId }, set);
   }
   /** Removes the spaces and their revisions (page bodies are shared by hash and stay). */
+  async deleteInCollections(organizationId: string, collectionIds: string[], at: Date): Promise<string[]> {
+    const [rows]: [{ id: string }[], number] = await this.dataSource.query(
+      `UPDATE spaces SET deleted_at = $3, updated_at = $3
+       WHERE organization_id = $1 AND parent_id = ANY($2::text[]) AND deleted_at IS NULL RETURNING id`,
+      [organizationId, collectionIds, at],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async transferInCollections(fromOrganizationId: string, collectionIds: string[], toOrganizationId: string, at: Date): Promise<string[]> {
+    return this.dataSource.transaction(async (em) => {
+      const [moved]: [{ id: string }[], number] = await em.query(
+        `UPDATE spaces SET organization_id = $3, updated_at = $4
+         WHERE organization_id = $1 AND parent_id = ANY($2::text[]) AND deleted_at IS NULL RETURNING id`,
+        [fromOrganizationId, collectionIds, toOrganizationId, at],
+      );
+      await em.query(
+        'UPDATE spaces SET parent_id = NULL WHERE organization_id = $1 AND parent_id = ANY($2::text[]) AND deleted_at IS NOT NULL',
+        [fromOrganizationId, collectionIds],
+      );
+      return moved.map((r) => r.id);
+    });
+  }
+
   async purgeDeletedBefore(cutoff: Date): Promise<string[]> {
     const rows: { id: string }[] = await this.dataSource.query(
       `WITH gone AS (DELETE FROM spaces WHERE deleted_at <= $1 RETURNING id),

@@ -111,22 +111,29 @@ describe('spaces-and-content adapters (PostgreSQL)', () => {
     expect(left.map((r) => r.id)).toEqual(['after', 'live']);
   });
 
-  it('deleteTree removes the collections and soft-deletes their spaces in one transaction', async () => {
+  it('deleteInCollections soft-deletes the live spaces directly in the collections; deleteTree removes the collections', async () => {
     await collections.insert(collection('c1'));
     await collections.insert(collection('c2', { parentId: 'c1' }));
     await spaces.insert(space('in', { parentId: 'c2' }));
+    await spaces.insert(space('already', { parentId: 'c2', deletedAt: t0 }));
     await spaces.insert(space('out'));
-    await collections.deleteTree('org1', ['c1', 'c2'], new Date('2026-02-01T00:00:00.000Z'));
+    const at = new Date('2026-02-01T00:00:00.000Z');
+    expect(await spaces.deleteInCollections('org1', ['c1', 'c2'], at)).toEqual(['in']);
+    await collections.deleteTree('org1', ['c1', 'c2']);
     expect(await collections.findById('c2')).toBeNull();
-    expect((await spaces.findById('in'))!.deletedAt).toEqual(new Date('2026-02-01T00:00:00.000Z'));
+    expect((await spaces.findById('in'))!.deletedAt).toEqual(at);
+    expect((await spaces.findById('already'))!.deletedAt).toEqual(t0);
     expect((await spaces.findById('out'))!.deletedAt).toBeNull();
+    // Another organization's collection of the same id is not touched.
+    expect(await spaces.deleteInCollections('org2', ['c1', 'c2'], at)).toEqual([]);
   });
 
-  it('transferTree moves collections and live spaces; deleted spaces stay behind at the top level', async () => {
+  it('transferTree moves the collections; transferInCollections their live spaces (deleted ones stay behind at the top level)', async () => {
     await collections.insert(collection('c1', { parentId: 'p' }));
     await spaces.insert(space('live', { parentId: 'c1' }));
     await spaces.insert(space('gone', { parentId: 'c1', deletedAt: t0 }));
     await collections.transferTree('org1', ['c1'], { id: 'c1', position: 'b0' }, 'org2', t0);
+    expect(await spaces.transferInCollections('org1', ['c1'], 'org2', t0)).toEqual(['live']);
     expect(await collections.findById('c1')).toMatchObject({ organizationId: 'org2', parentId: null, position: 'b0' });
     expect(await spaces.findById('live')).toMatchObject({ organizationId: 'org2', parentId: 'c1' });
     expect(await spaces.findById('gone')).toMatchObject({ organizationId: 'org1', parentId: null });
@@ -138,7 +145,12 @@ describe('spaces-and-content adapters (PostgreSQL)', () => {
     await ds.query(`CREATE FUNCTION fail_delete() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
     await ds.query('CREATE TRIGGER no_delete BEFORE DELETE ON collections FOR EACH ROW EXECUTE FUNCTION fail_delete()');
     try {
-      await expect(collections.deleteTree('org1', ['c1'], t0)).rejects.toThrow('boom');
+      await expect(
+        new Db(ds).transaction(async () => {
+          await spaces.deleteInCollections('org1', ['c1'], t0);
+          await collections.deleteTree('org1', ['c1']);
+        }),
+      ).rejects.toThrow('boom');
       expect((await spaces.findById('in'))!.deletedAt).toBeNull();
     } finally {
       await ds.query('DROP TRIGGER no_delete ON collections; DROP FUNCTION fail_delete()');

@@ -1,0 +1,171 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { isPublicUnicast, safeGet, SafeGetError, SafeGetOptions } from '../safe-get';
+
+/**
+ * Outbound requests for a user reach plain public unicast addresses only. A loopback server listens on
+ * both stacks (`::`, so IPv4-mapped literals would reach it too) and must never receive a request,
+ * whatever encoding of a loopback, private or metadata address the URL (or a redirect, or a name) uses.
+ */
+describe('isPublicUnicast', () => {
+  it.each([
+    // IPv4: this network, loopback, private, CGNAT, link-local (metadata), documentation, benchmarking, reserved, multicast, broadcast
+    ['0.0.0.0', false],
+    ['0.1.2.3', false],
+    ['127.0.0.1', false],
+    ['127.255.255.254', false],
+    ['10.1.2.3', false],
+    ['172.16.0.1', false],
+    ['172.31.255.255', false],
+    ['192.168.1.1', false],
+    ['100.64.0.1', false],
+    ['169.254.169.254', false],
+    ['192.0.0.8', false],
+    ['192.0.2.1', false],
+    ['198.51.100.7', false],
+    ['203.0.113.9', false],
+    ['198.18.0.1', false],
+    ['198.19.255.1', false],
+    ['224.0.0.1', false],
+    ['239.255.255.250', false],
+    ['240.0.0.1', false],
+    ['255.255.255.255', false],
+    // IPv6: unspecified, loopback, mapped, compatible, NAT64, 6to4, Teredo, site-local, unique-local, link-local, multicast, documentation, benchmarking, discard, ORCHID
+    ['::', false],
+    ['::1', false],
+    ['::ffff:127.0.0.1', false],
+    ['::ffff:7f00:1', false],
+    ['0:0:0:0:0:ffff:127.0.0.1', false],
+    ['0000:0000:0000:0000:0000:ffff:7f00:0001', false],
+    ['::ffff:a9fe:a9fe', false],
+    ['::ffff:10.0.0.1', false],
+    ['::127.0.0.1', false],
+    ['::7f00:1', false],
+    ['::8.8.8.8', false],
+    ['64:ff9b::127.0.0.1', false],
+    ['64:ff9b::a9fe:a9fe', false],
+    ['64:ff9b:1::8.8.8.8', false],
+    ['2002:7f00:1::', false],
+    ['2002:808:808::1', false],
+    ['2001::1', false],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', false],
+    ['fec0::1', false],
+    ['fc00::1', false],
+    ['fd12:3456::1', false],
+    ['fe80::1', false],
+    ['ff02::1', false],
+    ['2001:db8::1', false],
+    ['3fff::1', false],
+    ['2001:2::1', false],
+    ['100::1', false],
+    ['2001:10::1', false],
+    ['4000::1', false],
+    ['not an address', false],
+    ['', false],
+    // Plain public unicast, in every form that carries it
+    ['8.8.8.8', true],
+    ['93.184.216.34', true],
+    ['::ffff:8.8.8.8', true],
+    ['64:ff9b::8.8.8.8', true],
+    ['2606:4700:4700::1111', true],
+    ['2a00:1450:4007:80e::200e', true],
+  ])('%s → %s', (address, expected) => {
+    expect(isPublicUnicast(address)).toBe(expected);
+  });
+});
+
+describe('safeGet refuses every encoding of a non-public address, without connecting', () => {
+  let target: Server;
+  let redirector: Server;
+  let port: number;
+  let redirectorPort: number;
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    target = createServer((req, res) => {
+      received.push(`${req.headers.host} ${req.url}`);
+      res.end('reached');
+    });
+    // Dual stack: an IPv4-mapped or IPv4 literal would reach it as well as ::1.
+    await new Promise<void>((r) => target.listen(0, '::', r));
+    port = (target.address() as AddressInfo).port;
+    redirector = createServer((req, res) => {
+      res.writeHead(302, { location: decodeURIComponent(req.url!.slice(1)) });
+      res.end();
+    });
+    await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
+    redirectorPort = (redirector.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((r) => target.close(r));
+    await new Promise((r) => redirector.close(r));
+  });
+  afterEach(() => expect(received.splice(0)).toEqual([]));
+
+  /** Names resolve through this table; only the redirector's own name may be private (it is the test's relay). */
+  const names: Record<string, string[]> = {
+    'localhost.quire.test': ['127.0.0.1'],
+    'metadata.quire.test': ['169.254.169.254'],
+    'mapped.quire.test': ['::ffff:127.0.0.1'],
+    'nat64.quire.test': ['64:ff9b::7f00:1'],
+    'mixed.quire.test': ['93.184.216.34', '127.0.0.1'],
+    'relay.quire.test': ['127.0.0.1'],
+  };
+  const options = (): SafeGetOptions => ({
+    maxBytes: 1024,
+    timeoutMs: 2000,
+    maxRedirects: 3,
+    hostAllowed: () => true,
+    privateAllowed: (host) => host === 'relay.quire.test',
+    resolve: async (host) => names[host] ?? [],
+  });
+
+  const encodings = (p: number): [string, string][] => [
+    ['dotted', `http://127.0.0.1:${p}/`],
+    ['decimal', `http://2130706433:${p}/`],
+    ['hex', `http://0x7f000001:${p}/`],
+    ['hex dotted', `http://0x7f.0x0.0x0.0x1:${p}/`],
+    ['octal', `http://0177.0.0.1:${p}/`],
+    ['short', `http://127.1:${p}/`],
+    ['short hex', `http://0x7f.1:${p}/`],
+    ['trailing dot', `http://127.0.0.1.:${p}/`],
+    ['this network', `http://0.0.0.0:${p}/`],
+    ['zero', `http://0:${p}/`],
+    ['IPv6 loopback', `http://[::1]:${p}/`],
+    ['IPv6 unspecified', `http://[::]:${p}/`],
+    ['mapped dotted', `http://[::ffff:127.0.0.1]:${p}/`],
+    ['mapped expanded', `http://[0:0:0:0:0:ffff:127.0.0.1]:${p}/`],
+    ['mapped hex', `http://[::ffff:7f00:1]:${p}/`],
+    ['mapped zero-padded', `http://[0000:0000:0000:0000:0000:ffff:7f00:0001]:${p}/`],
+    ['mapped metadata', `http://[::ffff:a9fe:a9fe]:${p}/`],
+    ['IPv4-compatible', `http://[::127.0.0.1]:${p}/`],
+    ['NAT64', `http://[64:ff9b::127.0.0.1]:${p}/`],
+    ['6to4', `http://[2002:7f00:1::1]:${p}/`],
+    ['Teredo', `http://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${p}/`],
+    ['metadata decimal', `http://2852039166:${p}/`],
+    ['name → loopback', `http://localhost.quire.test:${p}/`],
+    ['name → metadata', `http://metadata.quire.test:${p}/`],
+    ['name → mapped', `http://mapped.quire.test:${p}/`],
+    ['name → NAT64', `http://nat64.quire.test:${p}/`],
+    ['name → public and loopback', `http://mixed.quire.test:${p}/`],
+  ];
+
+  it.each(encodings(0).map(([name], i) => [name, i]))('%s', async (_name, i) => {
+    const [, url] = encodings(port)[i];
+    const error = await safeGet(url, options()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SafeGetError);
+    expect((error as SafeGetError).reason).toBe('private-address');
+  });
+
+  it.each(encodings(0).map(([name], i) => [name, i]))('a redirect to %s', async (_name, i) => {
+    const [, url] = encodings(port)[i];
+    const error = await safeGet(`http://relay.quire.test:${redirectorPort}/${encodeURIComponent(url)}`, options()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SafeGetError);
+    expect((error as SafeGetError).reason).toBe('private-address');
+  });
+
+  it('still fetches what the caller allows (the relay answers its redirect)', async () => {
+    const res = await safeGet(`http://relay.quire.test:${redirectorPort}/x`, { ...options(), maxRedirects: 0 });
+    expect(res.status).toBe(302);
+  });
+});
