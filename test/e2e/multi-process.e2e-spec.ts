@@ -1,12 +1,12 @@
 import { DataSource } from 'typeorm';
 import { AccessChanges, IdentityService } from '@app/organizations-and-teams';
-import { createTestApp, TestApp, TestUser } from '../support/app';
+import { createTestApp, TestApp, TestUser, SHARED_SECRET_KEY } from '../support/app';
 import { expectError } from '../support/expect';
 
 /** Two API processes on one PostgreSQL: revocations and role changes reach the other at once. */
 describe('several API processes on one database', () => {
   // Caches that would stay stale for an hour: only the notification can evict them.
-  const env = { QUIRE_TOKEN_CACHE_TTL_MS: '3600000', QUIRE_ROLE_CACHE_TTL_MS: '600000' };
+  const env = { QUIRE_TOKEN_CACHE_TTL_MS: '3600000', QUIRE_ROLE_CACHE_TTL_MS: '600000', QUIRE_SECRET_KEY: SHARED_SECRET_KEY };
   let a: TestApp;
   let b: TestApp;
   let admin: TestUser;

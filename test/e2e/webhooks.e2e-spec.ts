@@ -5,7 +5,7 @@ import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { WebhookDeliveries } from '@app/audit-and-webhooks';
 import { HostResolver } from '@app/shared-kernel';
-import { createTestApp, TestApp, TestUser } from '../support/app';
+import { createTestApp, TestApp, TestUser, SHARED_SECRET_KEY } from '../support/app';
 import { expectError } from '../support/expect';
 import { createTestDatabase } from '../support/database';
 
@@ -385,7 +385,8 @@ describe('Webhooks: delivery survives a restart between attempts (the job is in 
     const rx = receiver();
     const url = await rx.start();
     const db = await createTestDatabase();
-    const env = { QUIRE_JOBS: 'on', QUIRE_WEBHOOK_ALLOWLIST: '127.0.0.1' };
+    // Two processes with data dirs of their own share the key that seals webhook secrets, as a deployment must.
+    const env = { QUIRE_JOBS: 'on', QUIRE_WEBHOOK_ALLOWLIST: '127.0.0.1', QUIRE_SECRET_KEY: SHARED_SECRET_KEY };
     const a = await createTestApp(env, { sharedDatabaseUrl: db.url });
     let b: TestApp | null = null;
     try {

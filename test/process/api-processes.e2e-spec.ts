@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { createServer, Server } from 'node:http';
 import { Client } from 'pg';
@@ -12,6 +13,9 @@ import { startS3 } from '../support/s3';
  * files on S3: what one writes, the other serves; revocations and role changes cross the process
  * boundary; jobs and schedules run once, not once per process; a merge racing through both loses nothing.
  */
+/** Seals webhook secrets at rest; both processes are given it, as containers of one deployment are. */
+const SHARED_SECRET_KEY = randomBytes(32).toString('base64');
+
 describe('two API processes on one database', () => {
   jest.setTimeout(180_000);
   const bootstrapToken = 'quire-processes-bootstrap-token-0001';
@@ -54,6 +58,8 @@ describe('two API processes on one database', () => {
       AWS_ACCESS_KEY_ID: 'S3RVER',
       AWS_SECRET_ACCESS_KEY: 'S3RVER',
       QUIRE_FILE_SIGNING_SECRET: 'shared-signing-secret-of-both-containers',
+      // Seals webhook secrets at rest: every process must share it (each has a data dir of its own otherwise).
+      QUIRE_SECRET_KEY: SHARED_SECRET_KEY,
       QUIRE_BOOTSTRAP_TOKEN: bootstrapToken,
       QUIRE_JOBS: 'on',
       QUIRE_APERTIUM: 'off',

@@ -179,4 +179,37 @@ describe('the built server and CLI', () => {
       await db.drop();
     }
   }, 60_000);
+
+  it('secrets:rotate seals every stored secret under a new key of the data dir; a plaintext one left from before is sealed too', async () => {
+    const db = await createTestDatabase();
+    const dataDir = mkdtempSync(join(tmpdir(), 'quire-cli-keys-'));
+    const env = { ...process.env, DATABASE_URL: db.url, QUIRE_DATA_DIR: dataDir };
+    const cli = async (...args: string[]) =>
+      JSON.parse((await run(process.execPath, [CLI, ...args], { env })).stdout.trim().split('\n').pop()!);
+    const pg = new Client({ connectionString: db.url });
+    try {
+      await run(process.execPath, [CLI, 'migrate'], { env });
+      await pg.connect();
+      await pg.query(
+        `INSERT INTO webhooks (id, organization_id, url, events, active, secret, created_by, created_at, updated_at)
+         VALUES ('w1', 'o1', 'https://example.com/hook', '{*}', true, 'whsec_plaintext_from_an_older_version_0000', 'u1', now(), now())`,
+      );
+      const rotated = await cli('secrets:rotate');
+      expect(rotated).toMatchObject({ keyId: expect.stringMatching(/^[0-9a-f]{12}$/), resealed: 1, newKey: true });
+      const { rows } = await pg.query<{ secret: string }>('SELECT secret FROM webhooks');
+      expect(rows[0].secret.startsWith(`qenc:v1:${rotated.keyId}:`)).toBe(true);
+      const keys = readFileSync(join(dataDir, 'secret.keys'), 'utf8')
+        .split('\n')
+        .filter((l) => l && !l.startsWith('#'));
+      expect(keys).toHaveLength(2);
+      const audit = await pg.query<{ action: string; target_id: string }>(
+        `SELECT action, target_id FROM audit_events WHERE action = 'cli.secrets-rotate'`,
+      );
+      expect(audit.rows).toEqual([{ action: 'cli.secrets-rotate', target_id: rotated.keyId }]);
+    } finally {
+      await pg.end();
+      rmSync(dataDir, { recursive: true, force: true });
+      await db.drop();
+    }
+  }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
@@ -10,6 +11,9 @@ import { answerUnknownPaths, configureApp, envelopeClientErrors } from '../../ap
 import { QuireExpressAdapter } from '../../apps/api/src/http/express-adapter';
 import { createRootLogger } from '../../apps/api/src/http/logger';
 import { createTestDatabase } from './database';
+
+/** A QUIRE_SECRET_KEY for tests that run several processes on one database (each with a data dir of its own). */
+export const SHARED_SECRET_KEY = randomBytes(32).toString('base64');
 
 export interface TestUser {
   id: string;

@@ -6,6 +6,7 @@ import {
   Clock,
   DomainEvents,
   HostResolver,
+  SecretBox,
   IdGenerator,
   InProcessDomainEvents,
   JobQueue,
@@ -42,6 +43,7 @@ import { ErrorEnvelopeFilter } from './http/error.filter';
 import { JobsService } from './jobs/jobs.service';
 import { MetricsService } from './metrics/metrics.service';
 import { DATABASE_URL, QUIRE_CONFIG } from './tokens';
+import { AesGcmSecretBox, keyringFor } from './secrets';
 
 /** Ports every context shares: time, identifiers, configuration. Tests override Clock here. */
 @Global()
@@ -63,6 +65,7 @@ export class CoreModule {
         },
         { provide: IdGenerator, useClass: RandomIdGenerator },
         { provide: HostResolver, useClass: SystemHostResolver },
+        { provide: SecretBox, useFactory: () => new AesGcmSecretBox(keyringFor(config)) },
         {
           provide: AccessCacheSettings,
           useValue: { tokenTtlMs: config.tokenCacheTtlMs, roleTtlMs: config.roleCacheTtlMs, maxEntries: 50_000 },
@@ -98,6 +101,7 @@ export class CoreModule {
         DomainEvents,
         IdGenerator,
         HostResolver,
+        SecretBox,
         AccessCacheSettings,
         QUIRE_CONFIG,
         DATABASE_URL,

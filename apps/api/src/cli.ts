@@ -3,13 +3,14 @@ import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { IdentityService, OrganizationsService } from '@app/organizations-and-teams';
 import { Clock, isRole, ROLES, UnitOfWork } from '@app/shared-kernel';
-import { AuditLog, AuditTarget } from '@app/audit-and-webhooks';
+import { AuditLog, AuditTarget, WebhooksService } from '@app/audit-and-webhooks';
 import { userInfo } from 'node:os';
 import { SpacesService } from '@app/spaces-and-content';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config';
 import { EmbeddedPostgresHandle, runningEmbeddedUrl, startEmbeddedPostgres } from './database/embedded-postgres';
 import { migrate } from './database/migrate';
+import { rotateSecrets } from './secrets';
 
 const USAGE = `Quire administration CLI — npm run cli -- <command> [options]
 
@@ -20,6 +21,9 @@ const USAGE = `Quire administration CLI — npm run cli -- <command> [options]
   token:list    --user <user id or email>
   token:revoke  --id <token id>
   spaces:purge  remove spaces deleted 7 days ago or more, now
+  secrets:rotate  seal every stored secret (webhook secrets) under a new key: without QUIRE_SECRET_KEY a new
+                key is added to QUIRE_DATA_DIR/secret.keys; with it, set the new key there and the old one in
+                QUIRE_SECRET_KEY_PREVIOUS first (docs/deployment.md)
   migrate       apply pending database migrations
 
 Uses DATABASE_URL, or the embedded PostgreSQL of QUIRE_DATA_DIR (the running one, if \`npm start\` is up).`;
@@ -179,6 +183,14 @@ async function main(argv: string[]): Promise<number> {
             return { result: purged, organizationId: null, target: { type: 'spaces', id: 'deleted-7-days-ago' } };
           });
           process.stdout.write(`${JSON.stringify({ purged: n })}\n`);
+          return 0;
+        }
+        case 'secrets:rotate': {
+          const rotated = await audited('secrets-rotate', async () => {
+            const r = await rotateSecrets(config, () => app.get(WebhooksService).resealSecrets());
+            return { result: r, organizationId: null, target: { type: 'secret-key', id: r.keyId } };
+          });
+          process.stdout.write(`${JSON.stringify(rotated)}\n`);
           return 0;
         }
         default:

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { parseSecretKey, SecretKeyError } from './secrets';
 
 /** Quire's configuration, read from the environment once and validated at start (README lists it). */
 export interface QuireConfig {
@@ -21,6 +22,10 @@ export interface QuireConfig {
   authFailuresPerMinute: number;
   readCacheMb: number;
   fileSigningSecret: string | null;
+  /** QUIRE_SECRET_KEY: the key that seals secrets at rest; null: the data dir's key file. */
+  secretKey: Buffer | null;
+  /** QUIRE_SECRET_KEY_PREVIOUS: older keys, kept to open what is still sealed under them during a rotation. */
+  previousSecretKeys: Buffer[];
   fileUrlAllowlist: string[];
   fileUrlAllowPrivate: boolean;
   /** Hosts an OpenAPI source URL may resolve to a private, loopback or link-local address (tests, internal mirrors). */
@@ -119,6 +124,22 @@ function signingSecret(env: NodeJS.ProcessEnv): string | null {
   return s;
 }
 
+function secretKeys(env: NodeJS.ProcessEnv): Pick<QuireConfig, 'secretKey' | 'previousSecretKeys'> {
+  try {
+    const secretKey = env.QUIRE_SECRET_KEY ? parseSecretKey(env.QUIRE_SECRET_KEY, 'QUIRE_SECRET_KEY') : null;
+    const previous = (env.QUIRE_SECRET_KEY_PREVIOUS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean)
+      .map((k) => parseSecretKey(k, 'QUIRE_SECRET_KEY_PREVIOUS'));
+    if (previous.length && !secretKey) throw new ConfigError('QUIRE_SECRET_KEY_PREVIOUS needs QUIRE_SECRET_KEY (the new key)');
+    return { secretKey, previousSecretKeys: previous };
+  } catch (e) {
+    if (e instanceof SecretKeyError) throw new ConfigError(e.message);
+    throw e;
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
   const logLevel = (env.LOG_LEVEL || 'info') as QuireConfig['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -167,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     authFailuresPerMinute: int(env, 'QUIRE_AUTH_FAILURES_PER_MINUTE', 60, 0, 10_000_000)!,
     readCacheMb: int(env, 'QUIRE_READ_CACHE_MB', 64, 0, 65_536)!,
     fileSigningSecret: signingSecret(env),
+    ...secretKeys(env),
     fileUrlAllowlist: (env.QUIRE_FILE_URL_ALLOWLIST || '')
       .split(',')
       .map((h) => h.trim().toLowerCase())

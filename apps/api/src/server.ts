@@ -5,6 +5,7 @@ import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './database/embedd
 import { migrate } from './database/migrate';
 import { createRootLogger } from './http/logger';
 import type { Tracing } from './tracing';
+import { keyFilePath } from './secrets';
 
 /** Starts the API server (see main.ts, which starts tracing first). */
 export async function runServer(tracing: Tracing | null): Promise<void> {
@@ -19,6 +20,11 @@ export async function runServer(tracing: Tracing | null): Promise<void> {
     logger.info({ port: embedded.port }, 'embedded PostgreSQL is up (loopback only)');
   }
   // One container at a time (advisory lock); the others wait, then find nothing to apply.
+  if (config.databaseUrl && !config.secretKey)
+    logger.warn(
+      { keyFile: keyFilePath(config.dataDir) },
+      'QUIRE_SECRET_KEY is not set: secrets at rest are sealed with the key file in QUIRE_DATA_DIR; several API processes on one database must share it (or set the same QUIRE_SECRET_KEY on each)',
+    );
   const applied = await migrate(databaseUrl);
   if (applied.length) logger.info({ applied }, 'database migrated');
   const app = await createApp(config, databaseUrl, logger);

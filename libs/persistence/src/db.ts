@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Client, type Pool } from 'pg';
-import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, IsNull, ObjectLiteral, Repository } from 'typeorm';
+import { DataSource, EntityManager, EntityTarget, FindOptionsWhere, IsNull, ObjectLiteral, QueryRunner, Repository } from 'typeorm';
 import { UnitOfWork } from '@app/shared-kernel';
 
 interface Ambient {
@@ -60,16 +60,23 @@ export class Db {
     const store: Ambient = { manager: this.ds.manager, before: [], undo: [], committed: [] };
     let result: T;
     try {
-      result = await this.ds.transaction((em) => {
-        store.manager = em;
-        oneAtATime(em);
-        return ambient.run(store, async () => {
-          const value = await work(em);
-          // Registered during the work, run in it (a hook may register more).
-          for (let i = 0; i < store.before.length; i++) await store.before[i]();
-          return value;
+      // The transaction begins with its first statement: until then it holds no connection.
+      const runner = this.ds.createQueryRunner();
+      beginWithFirstStatement(runner);
+      try {
+        result = await runner.manager.transaction((em) => {
+          store.manager = em;
+          oneAtATime(em);
+          return ambient.run(store, async () => {
+            const value = await work(em);
+            // Registered during the work, run in it (a hook may register more).
+            for (let i = 0; i < store.before.length; i++) await store.before[i]();
+            return value;
+          });
         });
-      });
+      } finally {
+        await runner.release();
+      }
     } catch (e) {
       // Rolled back: undo the side effects outside the database, newest first.
       for (const undo of store.undo.reverse()) {
@@ -87,6 +94,11 @@ export class Db {
       }
     }
     return result;
+  }
+
+  /** See UnitOfWork.outside. */
+  outside<T>(work: () => Promise<T>): Promise<T> {
+    return ambient.exit(work);
   }
 
   /** See UnitOfWork.afterCommit. */
@@ -172,6 +184,33 @@ function oneAtATime(em: EntityManager): void {
     const run = tail.then(() => query(...args));
     tail = run.catch(() => undefined);
     return run;
+  }) as typeof runner.query;
+}
+
+/**
+ * Defers `START TRANSACTION` to the unit of work's first statement (and skips COMMIT or ROLLBACK when
+ * there was none): a unit of work that is open but has not touched the database (an audited write
+ * still checking its input, fetching a URL) holds no pool connection. The query runner takes its
+ * connection from the pool on its first query, so nothing is acquired before then either.
+ */
+function beginWithFirstStatement(runner: QueryRunner): void {
+  const query = runner.query.bind(runner);
+  let state: 'none' | 'deferred' | 'open' = 'none';
+  runner.query = ((sql: string, ...rest: unknown[]) => {
+    if (state === 'none' && sql === 'START TRANSACTION') {
+      state = 'deferred';
+      return Promise.resolve(undefined);
+    }
+    if (state === 'deferred') {
+      if (sql === 'COMMIT' || sql === 'ROLLBACK') {
+        state = 'none';
+        return Promise.resolve(undefined);
+      }
+      state = 'open';
+      return query('START TRANSACTION').then(() => query(sql, ...(rest as [])));
+    }
+    if (sql === 'COMMIT' || sql === 'ROLLBACK') state = 'none';
+    return query(sql, ...(rest as []));
   }) as typeof runner.query;
 }
 
@@ -268,6 +307,9 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   }
   beforeCommit(work: () => Promise<void>): void {
     this.db.beforeCommit(work);
+  }
+  outside<T>(work: () => Promise<T>): Promise<T> {
+    return this.db.outside(work);
   }
 }
 

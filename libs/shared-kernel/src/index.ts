@@ -12,3 +12,4 @@ export * from './byte-cache';
 export * from './events';
 export * from './safe-get';
 export * from './job-queue';
+export * from './secret-box';

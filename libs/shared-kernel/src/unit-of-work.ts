@@ -22,6 +22,14 @@ export abstract class UnitOfWork {
    * (nothing waits for it; its failure is logged).
    */
   abstract beforeCommit(work: () => Promise<void>): void;
+  /**
+   * Runs `work` outside any unit of work: its statements go through the pool on connections of their
+   * own, and it commits nothing of the caller's. For what a use case does before it writes and that
+   * must not hold a transaction open: checks, and every outbound request (a unit of work holds no
+   * connection until its first statement, so reading and fetching here first keeps a slow remote from
+   * holding a connection or a lock).
+   */
+  abstract outside<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** For unit specs with in-memory fakes: runs the work as it is. */
@@ -35,5 +43,8 @@ export class ImmediateUnitOfWork extends UnitOfWork {
   }
   beforeCommit(work: () => Promise<void>): void {
     void work();
+  }
+  outside<T>(work: () => Promise<T>): Promise<T> {
+    return work();
   }
 }

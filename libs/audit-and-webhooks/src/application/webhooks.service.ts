@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { isIP } from 'node:net';
 import { OrganizationAccess } from '@app/organizations-and-teams';
 import {
@@ -44,7 +44,7 @@ export interface WebhookInput {
 
 /** Webhooks of an organization: admins only (a webhook carries a secret and sees every event). */
 @Injectable()
-export class WebhooksService {
+export class WebhooksService implements OnApplicationBootstrap {
   constructor(
     private readonly webhooks: WebhookRepository,
     private readonly access: OrganizationAccess,
@@ -55,6 +55,16 @@ export class WebhooksService {
     private readonly uow: UnitOfWork,
     private readonly jobs: JobQueue,
   ) {}
+
+  /** Secrets written before they were sealed (plaintext rows from an older version) are sealed at start. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.webhooks.resealSecrets(true);
+  }
+
+  /** `quire secrets:rotate`: every webhook secret sealed again under the current key; answers how many. */
+  resealSecrets(): Promise<number> {
+    return this.webhooks.resealSecrets(false);
+  }
 
   /** The event types a webhook may subscribe to. */
   eventTypes(): readonly string[] {

@@ -121,6 +121,11 @@ export abstract class WebhookRepository {
   /** Guarded: false when the row changed meanwhile. */
   abstract update(before: Webhook, after: Webhook): Promise<boolean>;
   abstract delete(organizationId: string, id: string): Promise<boolean>;
+  /**
+   * Seals every stored secret under the current key (a rotation), or only those still in plaintext
+   * (kept from before secrets were sealed); answers how many were written.
+   */
+  abstract resealSecrets(onlyPlaintext: boolean): Promise<number>;
   /** One delivery per active webhook of the organization subscribed to the type, sharing a new event id. */
   abstract enqueue(event: { organizationId: string; type: string; occurredAt: Date; data: Record<string, unknown> }): Promise<string[]>;
   abstract insertDelivery(d: Omit<WebhookDelivery, 'id' | 'eventId'> & { eventId: string | null }): Promise<WebhookDelivery>;

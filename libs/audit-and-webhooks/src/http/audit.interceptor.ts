@@ -116,9 +116,11 @@ export class AuditInterceptor implements NestInterceptor, OnApplicationBootstrap
     const actor = req.actor;
     const params = req.params as Record<string, string>;
     const action = op.operationId;
-    return from(
-      this.uow.run(async () => {
-        const scope = await this.organizationOf(params);
+    // The scope is read before the unit of work opens: a unit of work holds no connection until its
+    // first statement, so a write that checks or fetches first (outside it) holds none meanwhile.
+    const audited = async () => {
+      const scope = await this.organizationOf(params);
+      return this.uow.run(async () => {
         const value: unknown = await lastValueFrom(next.handle(), { defaultValue: undefined });
         const target = auditTarget(params, value) ?? { type: 'user', id: actor.userId };
         const body = value as { object?: unknown; id?: unknown } | undefined;
@@ -136,8 +138,9 @@ export class AuditInterceptor implements NestInterceptor, OnApplicationBootstrap
           payload: { method: req.method, route: (req.route as { path?: string } | undefined)?.path ?? req.path, params: { ...params } },
         });
         return value;
-      }),
-    );
+      });
+    };
+    return from(audited());
   }
 
   private async organizationOf(params: Record<string, string>): Promise<string | null> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db, keysetPage } from '@app/persistence';
-import { mapPage, Page, PageRequest } from '@app/shared-kernel';
+import { mapPage, Page, PageRequest, SecretBox } from '@app/shared-kernel';
 import { DeliveryFilter, DeliveryOutcome, DeliveryStatus, LEASE_MS, Webhook, WebhookDelivery, WebhookRepository } from '../domain/webhook';
 
 interface WebhookRow {
@@ -41,7 +41,7 @@ interface DeliveryRow {
   redelivery_of: string | null;
 }
 
-function toWebhook(r: WebhookRow): Webhook {
+function toWebhook(r: WebhookRow, secrets: SecretBox): Webhook {
   return {
     id: r.id,
     organizationId: r.organization_id,
@@ -49,7 +49,7 @@ function toWebhook(r: WebhookRow): Webhook {
     events: r.events,
     active: r.active,
     description: r.description,
-    secret: r.secret,
+    secret: secrets.open(r.secret),
     createdBy: r.created_by,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -85,8 +85,27 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @Injectable()
 export class SqlWebhookRepository extends WebhookRepository {
-  constructor(private readonly db: Db) {
+  /** Secrets are sealed on the way in and opened on the way out: no row holds one in plaintext. */
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretBox,
+  ) {
     super();
+  }
+
+  async resealSecrets(onlyPlaintext: boolean): Promise<number> {
+    const rows: { id: string; secret: string }[] = await this.db.query('SELECT id, secret FROM webhooks');
+    let n = 0;
+    for (const r of rows) {
+      if (onlyPlaintext ? r.secret.startsWith('qenc:') : this.secrets.isCurrent(r.secret)) continue;
+      // Guarded on the value read: a concurrent rotation of the webhook's own secret wins.
+      n += await this.db.execute('UPDATE webhooks SET secret = $3 WHERE id = $1 AND secret = $2', [
+        r.id,
+        r.secret,
+        this.secrets.seal(this.secrets.open(r.secret)),
+      ]);
+    }
+    return n;
   }
 
   async insert(w: Webhook): Promise<void> {
@@ -101,7 +120,7 @@ export class SqlWebhookRepository extends WebhookRepository {
         w.events,
         w.active,
         w.description,
-        w.secret,
+        this.secrets.seal(w.secret),
         w.createdBy,
         w.createdAt,
         w.updatedAt,
@@ -114,7 +133,7 @@ export class SqlWebhookRepository extends WebhookRepository {
 
   async find(organizationId: string, id: string): Promise<Webhook | null> {
     const rows: WebhookRow[] = await this.db.query('SELECT * FROM webhooks WHERE organization_id = $1 AND id = $2', [organizationId, id]);
-    return rows[0] ? toWebhook(rows[0]) : null;
+    return rows[0] ? toWebhook(rows[0], this.secrets) : null;
   }
 
   async list(organizationId: string, page: PageRequest): Promise<Page<Webhook>> {
@@ -125,7 +144,7 @@ export class SqlWebhookRepository extends WebhookRepository {
       { columns: ['q.seq'], shape: ['int'], keyOf: (r) => [Number(r.seq)] },
       page,
     );
-    return mapPage(result, toWebhook);
+    return mapPage(result, (r) => toWebhook(r, this.secrets));
   }
 
   async count(organizationId: string): Promise<number> {
@@ -149,7 +168,7 @@ export class SqlWebhookRepository extends WebhookRepository {
           after.events,
           after.active,
           after.description,
-          after.secret,
+          this.secrets.seal(after.secret),
           after.updatedAt,
           after.deactivatedReason,
           after.deactivatedAt,
@@ -230,7 +249,7 @@ export class SqlWebhookRepository extends WebhookRepository {
     );
     if (!rows[0]) return null;
     const hooks: WebhookRow[] = await this.db.query('SELECT * FROM webhooks WHERE id = $1', [rows[0].webhook_id]);
-    return hooks[0] ? { delivery: toDelivery(rows[0]), webhook: toWebhook(hooks[0]) } : null;
+    return hooks[0] ? { delivery: toDelivery(rows[0]), webhook: toWebhook(hooks[0], this.secrets) } : null;
   }
 
   async finish(id: string, o: DeliveryOutcome): Promise<void> {

@@ -34,6 +34,44 @@ describe('TypeOrmUnitOfWork (PostgreSQL)', () => {
     }
   };
 
+  it('holds no connection until its first statement; then one transaction, committed or rolled back as before', async () => {
+    const pool = () => d.poolStats();
+    const before = pool();
+    await uow.run(async () => {
+      // Open, nothing issued yet: the pool lends nothing out.
+      expect(pool().total - pool().idle).toBe(before.total - before.idle);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(pool().total - pool().idle).toBe(before.total - before.idle);
+      await d.query('INSERT INTO uow_probe VALUES (100)');
+      // The insert's transaction is still open for the next statement (autocommit would show no id here).
+      const xact = await d.query<{ x: string | null }[]>('SELECT pg_current_xact_id_if_assigned()::text AS x');
+      expect(xact[0].x).toMatch(/^\d+$/);
+    });
+    expect(await committedRows()).toBeGreaterThanOrEqual(1);
+    await expect(
+      uow.run(async () => {
+        await d.query('INSERT INTO uow_probe VALUES (101)');
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    const rows = await d.query<{ n: number }[]>('SELECT count(*)::int AS n FROM uow_probe WHERE n = 101');
+    expect(rows[0].n).toBe(0);
+    // A unit that never touched the database commits nothing and lends nothing.
+    await expect(uow.run(async () => 'nothing')).resolves.toBe('nothing');
+    await d.query('DELETE FROM uow_probe WHERE n = 100');
+  });
+
+  it('outside() runs on the pool, not in the unit: its statements commit on their own and see no uncommitted rows', async () => {
+    await uow.run(async () => {
+      await d.query('INSERT INTO uow_probe VALUES (200)');
+      const seenOutside = await uow.outside(() => d.query<{ n: number }[]>('SELECT count(*)::int AS n FROM uow_probe WHERE n = 200'));
+      expect(seenOutside[0].n).toBe(0);
+      const seenInside = await d.query<{ n: number }[]>('SELECT count(*)::int AS n FROM uow_probe WHERE n = 200');
+      expect(seenInside[0].n).toBe(1);
+      await d.query('DELETE FROM uow_probe WHERE n = 200');
+    });
+  });
+
   it('runs after-commit actions once the outermost unit committed, in order; the rows are visible to others then', async () => {
     const seen: string[] = [];
     await uow.run(async () => {

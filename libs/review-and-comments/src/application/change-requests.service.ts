@@ -283,28 +283,40 @@ export class ChangeRequestsService {
     ref: string,
     changes: ContentChangeInput[],
   ): Promise<{ view: ChangeRequestView; outcomes: ChangeOutcome[]; insertedFiles: FileNode[] }> {
-    return this.writeChangeRequest(actor, spaceId, ref, async (v) => {
+    const allowed = (v: ChangeRequestView) => {
       this.requireEdit(v.role);
       requireWritable(v.changeRequest);
       if (v.space.editMode === 'locked') throw new PreconditionError('The space is locked (editMode: locked): edits are refused');
-      const cr = v.changeRequest;
-      const { revision, outcomes, insertedFiles } = await this.content.commitChanges(
-        v.space,
-        cr.revision,
-        changes,
-        actor.userId,
-        baseOf(cr),
-      );
-      const now = this.clock.now();
-      await this.moveHead(cr, revision.id, { contributor: actor.userId, at: now });
-      const updated: ChangeRequest = {
-        ...cr,
-        revision: revision.id,
-        updatedAt: now,
-        contributors: cr.contributors.includes(actor.userId) ? cr.contributors : [...cr.contributors, actor.userId],
-      };
-      return { view: { ...v, changeRequest: updated }, outcomes, insertedFiles };
+    };
+    // Outbound I/O comes first, outside any unit of work: the caller is checked and the URL sources are
+    // fetched on no transaction's connection, so a slow remote holds neither a connection nor this change
+    // request's lock. Inside, everything is checked again on what the lock holds.
+    const preparing = this.uow.outside(async () => {
+      allowed(await this.view(actor, spaceId, ref));
+      return this.content.prepareChanges(changes);
     });
+    return preparing.then((prepared) =>
+      this.writeChangeRequest(actor, spaceId, ref, async (v) => {
+        allowed(v);
+        const cr = v.changeRequest;
+        const { revision, outcomes, insertedFiles } = await this.content.commitChanges(
+          v.space,
+          cr.revision,
+          prepared,
+          actor.userId,
+          baseOf(cr),
+        );
+        const now = this.clock.now();
+        await this.moveHead(cr, revision.id, { contributor: actor.userId, at: now });
+        const updated: ChangeRequest = {
+          ...cr,
+          revision: revision.id,
+          updatedAt: now,
+          contributors: cr.contributors.includes(actor.userId) ? cr.contributors : [...cr.contributors, actor.userId],
+        };
+        return { view: { ...v, changeRequest: updated }, outcomes, insertedFiles };
+      }),
+    );
   }
 
   /**

@@ -17,6 +17,15 @@ export interface CommitResult {
   insertedFiles: FileNode[];
 }
 
+/**
+ * A batch whose file sources were read and checked (base64 decoded, URLs fetched): what commitChanges
+ * applies. Made by prepareChanges, which touches no database, so callers prepare before their unit of work.
+ */
+export interface PreparedChanges {
+  changes: ContentChange[];
+  bytes: { hash: string; bytes: Buffer }[];
+}
+
 /** A change as the API receives it: insert_files carries sources (base64 or url), resolved before applying. */
 export type ContentChangeInput = Exclude<ContentChange, { operation: 'insert_files' }> | { operation: 'insert_files'; files: FileInput[] };
 
@@ -167,15 +176,12 @@ export class ContentService {
     return this.revisions.documents(organizationId, hashes);
   }
 
-  /** Applies a batch of changes on top of `parent` and stores the result as a new revision. */
-  async commitChanges(
-    space: Space,
-    parentId: string,
-    input: ContentChangeInput[],
-    createdBy: string,
-    revertBase: string,
-  ): Promise<CommitResult> {
-    const parent = await this.revision(space.id, parentId);
+  /**
+   * Reads and checks the batch's file sources: base64 decoded, URL sources fetched (the kernel's
+   * safeGet). No database: call it before the unit of work opens, so a slow remote holds no connection
+   * and no lock (UnitOfWork.outside).
+   */
+  async prepareChanges(input: ContentChangeInput[]): Promise<PreparedChanges> {
     const changes: ContentChange[] = [];
     const bytes: { hash: string; bytes: Buffer }[] = [];
     for (const [i, c] of input.entries()) {
@@ -190,6 +196,18 @@ export class ContentService {
         changes.push({ operation: 'insert_files', files });
       }
     }
+    return { changes, bytes };
+  }
+
+  /** Applies a prepared batch of changes on top of `parent` and stores the result as a new revision. */
+  async commitChanges(
+    space: Space,
+    parentId: string,
+    { changes, bytes }: PreparedChanges,
+    createdBy: string,
+    revertBase: string,
+  ): Promise<CommitResult> {
+    const parent = await this.revision(space.id, parentId);
     const trees = new Map<string, PageTree>([['', (await this.revision(space.id, revertBase)).tree]]);
     for (const c of changes) {
       if (c.operation === 'revert_page' && c.revision && !trees.has(c.revision)) {
@@ -308,8 +326,9 @@ export class ContentService {
 
   /** Applies changes directly to the space's main content (templates), taking its turn like merges. */
   async commitToSpace(spaceId: string, changes: ContentChangeInput[], createdBy: string): Promise<Revision> {
+    const prepared = await this.prepareChanges(changes);
     const revision = await this.writeSpace(spaceId, 'edits', async (space) => {
-      const { revision } = await this.commitChanges(space, space.revision, changes, createdBy, space.revision);
+      const { revision } = await this.commitChanges(space, space.revision, prepared, createdBy, space.revision);
       await this.moveSpaceTo(space, revision.id);
       return revision;
     });

@@ -120,14 +120,8 @@ export class TranslationsService implements OnModuleInit {
   }
 
   async create(actor: Actor, organizationId: string, input: CreateTranslationInput): Promise<TranslationView> {
-    const role = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
-    requireRole(role, 'create', 'Creating a translation');
-    const source = await this.spaces.findById(input.source.space);
-    if (!source || source.organizationId !== organizationId || source.deletedAt)
-      throw new InvalidInputError(`source.space: space "${input.source.space}" not found in this organization`);
-    requireRole(await this.access.spaceRole(source, actor), 'read', 'Translating a space');
-    if (input.source.language === input.language) throw new InvalidInputError('language: the target language is the source language');
-    await this.requirePair({ source: input.source.language, target: input.language });
+    // Checks, and the translator's language list (an outbound request), before any unit of work opens.
+    const { role, source } = await this.uow.outside(() => this.checkCreate(actor, organizationId, input));
     const instructions =
       input.instructions === undefined ? EMPTY : checkDocumentInput(input.instructions, 'instructions', INSTRUCTIONS_MARKDOWN_MAX).document;
     const now = this.clock.now();
@@ -158,6 +152,18 @@ export class TranslationsService implements OnModuleInit {
     return { translation, role };
   }
 
+  private async checkCreate(actor: Actor, organizationId: string, input: CreateTranslationInput) {
+    const role = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
+    requireRole(role, 'create', 'Creating a translation');
+    const source = await this.spaces.findById(input.source.space);
+    if (!source || source.organizationId !== organizationId || source.deletedAt)
+      throw new InvalidInputError(`source.space: space "${input.source.space}" not found in this organization`);
+    requireRole(await this.access.spaceRole(source, actor), 'read', 'Translating a space');
+    if (input.source.language === input.language) throw new InvalidInputError('language: the target language is the source language');
+    await this.requirePair({ source: input.source.language, target: input.language });
+    return { role, source };
+  }
+
   async updateInstructions(actor: Actor, organizationId: string, id: string, instructions: unknown): Promise<TranslationView> {
     const { role } = await this.manage(actor, organizationId, id, 'Updating a translation');
     const { document } = checkDocumentInput(instructions, 'instructions', INSTRUCTIONS_MARKDOWN_MAX);
@@ -182,8 +188,11 @@ export class TranslationsService implements OnModuleInit {
 
   /** POST …/run: a run is wanted (one at a time; a run asked for during a run follows it). */
   async requestRun(actor: Actor, organizationId: string, id: string): Promise<void> {
-    const { translation } = await this.manage(actor, organizationId, id, 'Running a translation');
-    await this.requirePair({ source: translation.sourceLanguage, target: translation.language });
+    // The translator's language list (an outbound request) before the unit of work opens.
+    await this.uow.outside(async () => {
+      const { translation } = await this.manage(actor, organizationId, id, 'Running a translation');
+      await this.requirePair({ source: translation.sourceLanguage, target: translation.language });
+    });
     await this.uow.run(async () => {
       if (!(await this.repo.request(id, this.clock.now()))) throw new NotFoundError('Translation', id);
       this.jobs.send(RUN_QUEUE, { translationId: id }, id);
