@@ -1,5 +1,5 @@
 import { InvalidInputError } from '@app/shared-kernel';
-import { EMPTY_DOCUMENT, JsonDocument } from './document';
+import { EMPTY_DOCUMENT, JsonDocument, withDefaults } from './document';
 import type { FileNode } from './files';
 import { revertBlocks } from './block-revert';
 import { contentHash } from './hash';
@@ -85,7 +85,7 @@ function checkDocument(doc: JsonDocument): JsonDocument {
   if (doc.object !== 'document' || !Array.isArray(doc.nodes) || typeof doc.data !== 'object' || doc.data === null) {
     throw new InvalidInputError('document must be {"object":"document","data":{...},"nodes":[...]}');
   }
-  return doc;
+  return { ...doc, nodes: withDefaults(doc.nodes) };
 }
 
 function checkSlug(slug: string): string {

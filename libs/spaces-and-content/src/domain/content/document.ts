@@ -70,6 +70,34 @@ export interface JsonDocument {
   nodes: DocBlock[];
 }
 
+/**
+ * A document as the official schema allows it (a block's or an inline's `data`, a leaf's `marks` may be
+ * left out), with those defaults written in: what every reader of a stored document may rely on. Nothing
+ * is dropped: unknown block types, fields and fragments are kept as given. Input only (a copy; the
+ * stored documents are already complete).
+ */
+export function withDefaults(nodes: unknown[]): DocBlock[] {
+  const fill = (node: unknown): unknown => {
+    if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
+    const n = { ...(node as Record<string, unknown>) };
+    if (n.object === 'block' || n.object === 'inline') {
+      if (n.data === undefined || n.data === null) n.data = {};
+      if (Array.isArray(n.nodes)) n.nodes = n.nodes.map(fill);
+      if (Array.isArray(n.fragments))
+        n.fragments = n.fragments.map((f: unknown) =>
+          f && typeof f === 'object' && Array.isArray((f as DocFragment).nodes) ? { ...f, nodes: (f as DocFragment).nodes.map(fill) } : f,
+        );
+    } else if (n.object === 'text') {
+      if (!Array.isArray(n.leaves)) n.leaves = [];
+      n.leaves = (n.leaves as unknown[]).map((l) =>
+        l && typeof l === 'object' && !Array.isArray((l as DocLeaf).marks) ? { ...l, marks: [] } : l,
+      );
+    }
+    return n;
+  };
+  return nodes.map(fill) as DocBlock[];
+}
+
 export const EMPTY_DOCUMENT: JsonDocument = { object: 'document', data: {}, nodes: [] };
 
 /** Plain text of a document (for search and titles). */

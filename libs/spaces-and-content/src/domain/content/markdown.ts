@@ -17,6 +17,7 @@ import sanitizeHtml from 'sanitize-html';
 import { parse as parseYaml } from 'yaml';
 import { InvalidInputError } from '@app/shared-kernel';
 import { block, inlineItems, keyOf, leaf, nestMarks, type InlineItem, type Marks } from './doc-build';
+import { withDefaults } from './document';
 import type { ContentRef, DocBlock, DocInline, DocLeaf, DocMark, DocText, JsonDocument } from './document';
 import {
   imageData as htmlImageData,
@@ -69,8 +70,12 @@ export function refToUrl(ref: ContentRef): string {
       return `/files/${ref.file}`;
     case 'anchor':
       return `#${ref.anchor}`;
-    default:
+    case 'url':
       return ref.url;
+    default:
+      // The official kinds markdown has no URL for (a collection, space, user, reusable content …):
+      // the link keeps its text and an empty target here; the stored document keeps the reference.
+      return typeof (ref as { url?: unknown }).url === 'string' ? (ref as { url: string }).url : '';
   }
 }
 
@@ -654,14 +659,15 @@ export function checkDocumentInput(value: unknown, where: string, maxMarkdown: n
   const doc = value as Partial<JsonDocument> | null;
   if (typeof doc !== 'object' || doc === null || doc.object !== 'document' || !Array.isArray(doc.nodes))
     throw new InvalidInputError(`${where}: a JSON document ({object: "document", nodes: [...]}) is expected`);
+  const document: JsonDocument = { object: 'document', data: doc.data ?? {}, nodes: withDefaults(doc.nodes) };
   let markdown: string;
   try {
-    markdown = documentToMarkdown(doc as JsonDocument);
+    markdown = documentToMarkdown(document);
   } catch {
     throw new InvalidInputError(`${where}: not a valid document`);
   }
   if (markdown.length > maxMarkdown) throw new InvalidInputError(`${where}: at most ${maxMarkdown} characters of markdown`);
-  return { document: { object: 'document', data: doc.data ?? {}, nodes: doc.nodes }, markdown };
+  return { document, markdown };
 }
 
 /**
