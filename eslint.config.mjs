@@ -2,7 +2,7 @@
 // (`@app/<context>`), never its src/** internals. Domain code stays free of framework imports.
 import tseslint from 'typescript-eslint';
 
-const contexts = ['shared-kernel', 'http-kit', 'persistence', 'organizations-and-teams', 'spaces-and-content', 'review-and-comments', 'sites-and-publishing', 'openapi-specs', 'conversations', 'audit-and-webhooks'];
+const contexts = ['shared-kernel', 'content-model', 'http-kit', 'persistence', 'organizations-and-teams', 'spaces-and-content', 'review-and-comments', 'sites-and-publishing', 'openapi-specs', 'conversations', 'audit-and-webhooks'];
 const internals = contexts.flatMap((c) => [`@app/${c}/*`, `**/libs/${c}/src/*`]);
 
 export default tseslint.config(
@@ -56,7 +56,7 @@ export default tseslint.config(
   })),
   {
     // The kernel and every domain folder are plain TypeScript: no framework, no HTTP kit, no persistence.
-    files: ['libs/*/src/domain/**/*.ts', 'libs/shared-kernel/src/**/*.ts'],
+    files: ['libs/*/src/domain/**/*.ts', 'libs/shared-kernel/src/**/*.ts', 'libs/content-model/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -67,6 +67,25 @@ export default tseslint.config(
               group: ['@nestjs/*', 'typeorm', 'class-validator', 'class-transformer', 'express', 'pg', '@app/http-kit', '@app/persistence'],
               message: 'Domain code and the shared kernel are plain TypeScript: no framework imports.',
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The content model is a leaf: plain TypeScript that every context may use, and that uses none of them.
+    files: ['libs/content-model/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@nestjs/*', 'typeorm', 'class-validator', 'class-transformer', 'express', 'pg', '@app/http-kit', '@app/persistence'],
+              message: 'Domain code and the shared kernel are plain TypeScript: no framework imports.',
+            },
+            { group: ['@app/*', '!@app/shared-kernel'], message: 'The content model is a leaf: it imports only the shared kernel.' },
+            { group: ['**/libs/*/src/**', '../../*/src/**', '../../../*/src/**'], message: 'Relative imports must not leave this library.' },
           ],
         },
       ],

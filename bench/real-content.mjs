@@ -13,7 +13,7 @@ import { apiStarter, cannon, cpuOf } from './api.mjs';
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
 const TOKEN = 'bench-token-0123456789abcdef';
-const CORPUS = 'libs/spaces-and-content/src/test/fixtures/real-markdown';
+const CORPUS = 'libs/content-model/src/test/fixtures/real-markdown';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-real-'));
 const db = await startEmbeddedPostgres({ dataDir, persistent: false });

@@ -6,15 +6,11 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const {
-  markdownToDocument,
-  documentToMarkdown,
-  defaultLinkResolver,
-} = require('../dist/libs/spaces-and-content/src/domain/content/markdown.js');
+const { markdownToDocument, documentToMarkdown, defaultLinkResolver } = require('../dist/libs/content-model/src/markdown.js');
 
 function readmes() {
   // The real-markdown corpus of the fidelity test (150 files of npm packages, see its SOURCES.txt).
-  const dir = 'libs/spaces-and-content/src/test/fixtures/real-markdown';
+  const dir = 'libs/content-model/src/test/fixtures/real-markdown';
   return readdirSync(dir)
     .filter((f) => /\.(md|markdown)$/i.test(f))
     .sort()

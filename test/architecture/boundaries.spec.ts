@@ -52,6 +52,18 @@ describe('context boundaries (eslint no-restricted-imports)', () => {
     );
   });
 
+  it('keeps the content model a leaf: no framework, no context, only the shared kernel', async () => {
+    expect((await lint('libs/content-model/src/x.ts', "import { Injectable } from '@nestjs/common';\n")).join('\n')).toMatch(
+      /plain TypeScript/,
+    );
+    expect((await lint('libs/content-model/src/x.ts', "import { SpacesService } from '@app/spaces-and-content';\n")).join('\n')).toMatch(
+      /leaf/,
+    );
+    expect(
+      await lint('libs/content-model/src/x.ts', "import { InvalidInputError } from '@app/shared-kernel';\nexport { InvalidInputError };\n"),
+    ).toEqual([]);
+  });
+
   it('allows another context’s index and the shared kernel', async () => {
     const messages = await lint(
       'libs/spaces-and-content/src/application/x.ts',

@@ -1,5 +1,5 @@
 import { GitBookAPI } from '@gitbook/api';
-import { markdownToDocument } from '@app/spaces-and-content';
+import { markdownToDocument } from '@app/content-model';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { officialValidator } from '../support/official-schemas';
 

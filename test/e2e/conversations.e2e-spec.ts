@@ -1,4 +1,4 @@
-import { markdownToDocument } from '@app/spaces-and-content';
+import { markdownToDocument } from '@app/content-model';
 import { SUPPORT_CONVERSATIONS } from '../fixtures/support-conversations';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';

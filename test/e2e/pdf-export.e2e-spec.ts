@@ -31,10 +31,7 @@ describe('PDF export of a change request (getChangeRequestPDF)', () => {
   let spaceId: string;
   let crId: string;
   const pages: Record<string, string> = {};
-  const realReadme = readFileSync(
-    join(process.cwd(), 'libs/spaces-and-content/src/test/fixtures/real-markdown/cli-table3__README.md'),
-    'utf8',
-  );
+  const realReadme = readFileSync(join(process.cwd(), 'libs/content-model/src/test/fixtures/real-markdown/cli-table3__README.md'), 'utf8');
 
   beforeAll(async () => {
     t = await createTestApp();

@@ -13,10 +13,7 @@ export { SPACE_RETENTION_MS } from './domain/space';
 export { CONTENT_ENTITIES } from './infrastructure/orm-entities';
 export { ContentService } from './application/content.service';
 export type { MergeOutcome, CommitResult } from './application/content.service';
-export type { ContentChange, ChangeOutcome, DocumentInput } from './domain/content/changes';
-export type { MergeConflict } from './domain/content/merge';
 export type { Revision } from './domain/content/revision';
-export type { JsonDocument } from './domain/content/document';
 export {
   ChangesQueryDto,
   RevisionSemanticChangesDto,
@@ -30,8 +27,6 @@ export {
   pageWithBody,
   relativeRefs,
 } from './http/revision.dto';
-export { refToUrl, markdownToDocument, documentToMarkdown, checkDocumentInput } from './domain/content/markdown';
-export { documentText } from './domain/content/document';
 export { SpaceDto, toSpaceDto } from './http/content-response.dto';
 export { spacePermissions } from './domain/access';
 export { MergeOrigins } from './application/merge-origins';
@@ -42,7 +37,6 @@ export { LinksService } from './application/links.service';
 export { linksResponse, backlinksResponse, LinksQueryDto, LinksResponseDto, ContentLocationDto } from './http/links.dto';
 export type { LocationContext } from './http/links.dto';
 export type { ContentChangeInput } from './application/content.service';
-export type { FileNode } from './domain/content/files';
 export { FilesService, FilesSettings } from './application/files.service';
 export { FileStorageDirectory, FileStorageSettings } from './infrastructure/local-file-storage';
 export { S3FileStorage } from './infrastructure/s3-file-storage';

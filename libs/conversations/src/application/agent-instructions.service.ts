@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Actor, Clock, UnitOfWork } from '@app/shared-kernel';
 import { ConversationEvents } from './conversation-events';
 import { OrganizationAccess } from '@app/organizations-and-teams';
-import { checkDocumentInput, JsonDocument } from '@app/spaces-and-content';
+import { checkDocumentInput, JsonDocument } from '@app/content-model';
 
 export const INSTRUCTIONS_MARKDOWN_MAX = 100_000;
 

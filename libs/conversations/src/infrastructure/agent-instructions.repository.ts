@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '@app/persistence';
-import type { JsonDocument } from '@app/spaces-and-content';
+import type { JsonDocument } from '@app/content-model';
 import { AgentInstructions, AgentInstructionsRepository } from '../application/agent-instructions.service';
 
 @Injectable()

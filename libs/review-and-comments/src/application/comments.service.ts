@@ -12,7 +12,8 @@ import {
   UnitOfWork,
   untilWritten,
 } from '@app/shared-kernel';
-import { checkDocumentInput, ContentService, JsonDocument, markdownToDocument, Space, SpacesService } from '@app/spaces-and-content';
+import { ContentService, Space, SpacesService } from '@app/spaces-and-content';
+import { checkDocumentInput, JsonDocument, markdownToDocument } from '@app/content-model';
 import {
   checkEmojis,
   Comment,

@@ -1,4 +1,4 @@
-import type { JsonDocument } from '@app/spaces-and-content';
+import type { JsonDocument } from '@app/content-model';
 
 /** What a PDF export holds: a title, then pages in reading order (depth gives their nesting). */
 export interface ExportPage {

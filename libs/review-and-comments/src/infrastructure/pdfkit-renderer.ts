@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
-import { documentText, JsonDocument, markdownToDocument } from '@app/spaces-and-content';
+import { documentText, JsonDocument, markdownToDocument } from '@app/content-model';
 import { PdfInput, PdfRenderer } from '../domain/export';
 
 type Doc = PDFKit.PDFDocument;

@@ -1,10 +1,10 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { Clock, IdGenerator, KeyedMutex, NotFoundError, Page, PageRequest, PreconditionError, UnitOfWork } from '@app/shared-kernel';
-import { applyChanges, ChangeOutcome, ContentChange } from '../domain/content/changes';
-import type { JsonDocument } from '../domain/content/document';
-import { bodiesToMerge, mergeTrees, MergeConflict } from '../domain/content/merge';
+import { applyChanges, ChangeOutcome, ContentChange } from '@app/content-model';
+import type { JsonDocument } from '@app/content-model';
+import { bodiesToMerge, mergeTrees, MergeConflict } from '@app/content-model';
 import { Revision, RevisionRepository, RevisionSummary, RevisionType } from '../domain/content/revision';
-import { locate, PageNode, PageTree } from '../domain/content/tree';
+import { locate, PageNode, PageTree } from '@app/content-model';
 import { Space, SpaceRepository } from '../domain/space';
 import { SearchService } from './search.service';
 import { SpaceLifecycle } from './space-lifecycle';

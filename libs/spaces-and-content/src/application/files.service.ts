@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { imageSize } from 'image-size';
 import { HostResolver, InvalidInputError, safeGet, SafeGetError, SafeGetResult, UnitOfWork } from '@app/shared-kernel';
-import type { ResolvedFile } from '../domain/content/changes';
+import type { ResolvedFile } from '@app/content-model';
 import { FILE_MAX_BYTES, FILE_NAME_MAX, FileNode, FileStorage } from '../domain/content/files';
 
 /** Configuration of file uploads and downloads (set by the application). */

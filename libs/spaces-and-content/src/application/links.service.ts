@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError, Page, PageRequest, pageInMemory } from '@app/shared-kernel';
-import { ExtractedLink, LinkStatus, linkStatus } from '../domain/content/links';
+import { ExtractedLink, LinkStatus, linkStatus } from '@app/content-model';
 import { Revision, RevisionRepository } from '../domain/content/revision';
-import { PageNode, walk } from '../domain/content/tree';
+import { PageNode, walk } from '@app/content-model';
 import type { Space } from '../domain/space';
 
 export interface PageLocation {

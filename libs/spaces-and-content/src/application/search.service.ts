@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, cursorKey, InvalidInputError, Page, PageRequest, Semaphore, toPage, TtlCache } from '@app/shared-kernel';
 import { RevisionRepository } from '../domain/content/revision';
-import { searchConfig, sections, SEARCH_QUERY_MAX, withCjkBigrams } from '../domain/content/search';
-import { PageTree, walk } from '../domain/content/tree';
+import { searchConfig, sections, SEARCH_QUERY_MAX, withCjkBigrams } from '@app/content-model';
+import { PageTree, walk } from '@app/content-model';
 import { SpaceRepository } from '../domain/space';
 import { HIT_CURSOR, indexVersion, PageHit, SearchIndex, SectionRow, SpaceHit, SpaceResults } from '../domain/content/search-index';
 

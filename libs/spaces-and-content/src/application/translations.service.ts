@@ -14,11 +14,11 @@ import {
   roleAtLeast,
   UnitOfWork,
 } from '@app/shared-kernel';
-import { documentText, JsonDocument } from '../domain/content/document';
-import { contentHash } from '../domain/content/hash';
-import { checkDocumentInput } from '../domain/content/markdown';
-import { countWords, prepareDocument, PreparedDocument, titleFragment, titleFrom } from '../domain/content/translate-document';
-import { walk } from '../domain/content/tree';
+import { documentText, JsonDocument } from '@app/content-model';
+import { contentHash } from '@app/content-model';
+import { checkDocumentInput } from '@app/content-model';
+import { countWords, prepareDocument, PreparedDocument, titleFragment, titleFrom } from '@app/content-model';
+import { walk } from '@app/content-model';
 import { isGone, Language, SpaceRepository } from '../domain/space';
 import {
   durationSeconds,

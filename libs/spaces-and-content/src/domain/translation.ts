@@ -1,6 +1,6 @@
 import type { Page, PageRequest } from '@app/shared-kernel';
-import type { JsonDocument } from './content/document';
-import type { PageNode, PageTree } from './content/tree';
+import type { JsonDocument } from '@app/content-model';
+import type { PageNode, PageTree } from '@app/content-model';
 import type { Language } from './space';
 
 /** Official TranslationStatus: a run is wanted or the last one failed, a run is going on, the result is the latest run's. */

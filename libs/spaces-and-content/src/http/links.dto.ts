@@ -3,7 +3,7 @@ import { IsIn } from 'class-validator';
 import { Page } from '@app/shared-kernel';
 import { Links, listEnvelope, ListQueryDto, Optional } from '@app/http-kit';
 import type { LinksPage, LinkUsage, PageLocation } from '../application/links.service';
-import { refToUrl } from '../domain/content/markdown';
+import { refToUrl } from '@app/content-model';
 import { pageDto } from './revision.dto';
 
 export class LinksQueryDto extends ListQueryDto {

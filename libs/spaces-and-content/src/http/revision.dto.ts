@@ -2,10 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, Max, Min } from 'class-validator';
 import { Links, Optional, toStrictBool, toStrictInt } from '@app/http-kit';
-import type { ContentRef, JsonDocument } from '../domain/content/document';
-import { documentToMarkdown, refToUrl } from '../domain/content/markdown';
+import type { ContentRef, JsonDocument } from '@app/content-model';
+import { documentToMarkdown, refToUrl } from '@app/content-model';
 import type { Revision } from '../domain/content/revision';
-import { PageNode, pathIndex, PageTree } from '../domain/content/tree';
+import { PageNode, pathIndex, PageTree } from '@app/content-model';
 
 /** The official `metadata` and `computed` flags (spec part 1 §4.4: both default true). */
 export class ContentQueryDto {

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, MaxLength, MinLength } from 'class-validator';
 import { Links, ListQueryDto } from '@app/http-kit';
 import type { PageHit } from '../domain/content/search-index';
-import { SEARCH_QUERY_MAX } from '../domain/content/search';
+import { SEARCH_QUERY_MAX } from '@app/content-model';
 
 export class SearchQueryDto extends ListQueryDto {
   /** Words to find (web-search syntax: "quoted phrases", OR, -excluded) */

@@ -1,9 +1,9 @@
 import { Db, keysetPage } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { mapPage, Page, PageRequest, TtlCache } from '@app/shared-kernel';
-import type { JsonDocument } from '../domain/content/document';
+import type { JsonDocument } from '@app/content-model';
 import { Revision, RevisionRepository, RevisionSummary } from '../domain/content/revision';
-import { extractLinks, ExtractedLink } from '../domain/content/links';
+import { extractLinks, ExtractedLink } from '@app/content-model';
 
 interface RevisionRow {
   id: string;

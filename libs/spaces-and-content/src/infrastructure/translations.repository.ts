@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db, isoSortKey, keysetPage } from '@app/persistence';
 import { mapPage, Page, PageRequest } from '@app/shared-kernel';
-import type { JsonDocument } from '../domain/content/document';
+import type { JsonDocument } from '@app/content-model';
 import type { Language } from '../domain/space';
 import {
   Translation,

@@ -1,9 +1,9 @@
-import { documentToMarkdown, markdownToDocument } from '../domain/content/markdown';
-import { countWords, prepareDocument, titleFragment, titleFrom, TranslationMangledError } from '../domain/content/translate-document';
+import { documentToMarkdown, markdownToDocument } from '@app/content-model';
+import { countWords, prepareDocument, titleFragment, titleFrom, TranslationMangledError } from '@app/content-model';
 import { pagesToTranslate, targetTree } from '../domain/translation';
 import { FirstAvailableTranslator, LanguagePair, PairUnavailableError, Translator } from '../domain/translator';
 import { ApertiumTranslator } from '../infrastructure/apertium-translator';
-import type { PageNode } from '../domain/content/tree';
+import type { PageNode } from '@app/content-model';
 
 /** Upper-cases the text between tags (what a translator may change), leaving every tag as it is. */
 const shout = (html: string) => html.replace(/(^|>)([^<]*)/g, (_m, gt: string, text: string) => gt + text.toUpperCase());

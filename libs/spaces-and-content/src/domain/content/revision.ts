@@ -1,8 +1,8 @@
 import type { Page, PageRequest } from '@app/shared-kernel';
-import type { JsonDocument } from './document';
-import type { ExtractedLink } from './links';
+import type { JsonDocument } from '@app/content-model';
+import type { ExtractedLink } from '@app/content-model';
 import type { FileNode } from './files';
-import type { PageTree } from './tree';
+import type { PageTree } from '@app/content-model';
 
 export const REVISION_TYPES = ['edits', 'merge', 'update', 'rollback'] as const;
 export type RevisionType = (typeof REVISION_TYPES)[number];

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '@app/shared-kernel';
-import type { ContentChange } from './changes';
+import type { ContentChange } from '@app/content-model';
 
 interface TemplatePage {
   title: string;

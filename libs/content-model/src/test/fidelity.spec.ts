@@ -6,7 +6,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
-import { defaultLinkResolver, documentToMarkdown, markdownToDocument } from '../domain/content/markdown';
+import { defaultLinkResolver, documentToMarkdown, markdownToDocument } from '..';
 import { realMarkdownCorpus } from './markdown-corpus';
 
 const parse = (md: string) => unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).parse(md);

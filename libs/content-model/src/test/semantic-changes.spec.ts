@@ -1,8 +1,8 @@
-import { documentsForBlocks, semanticChanges, withBlocks } from '../domain/content/semantic-changes';
-import { blockChanges } from '../domain/content/block-changes';
-import type { DocBlock, JsonDocument } from '../domain/content/document';
-import type { FileNode } from '../domain/content/files';
-import type { PageNode } from '../domain/content/tree';
+import { documentsForBlocks, semanticChanges, withBlocks } from '..';
+import { blockChanges } from '..';
+import type { DocBlock, JsonDocument } from '..';
+import type { FileNode } from '..';
+import type { PageNode } from '..';
 
 const page = (id: string, pages: PageNode[] = [], extra: Partial<PageNode> = {}): PageNode => ({
   id,

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const CORPUS = join(process.cwd(), 'libs/spaces-and-content/src/test/fixtures/real-markdown');
+const CORPUS = join(process.cwd(), 'libs/content-model/src/test/fixtures/real-markdown');
 
 /**
  * A corpus of real-world markdown: 150 README, CHANGELOG and docs files of varied npm packages (badges,

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidInputError } from '@app/shared-kernel';
-import { documentText, type DocBlock } from '../domain/content/document';
-import { documentToMarkdown, markdownToDocument } from '../domain/content/markdown';
+import { documentText, type DocBlock } from '..';
+import { documentToMarkdown, markdownToDocument } from '..';
 
-const FIXTURES = join(process.cwd(), 'libs/spaces-and-content/src/test/fixtures/markdown');
+const FIXTURES = join(process.cwd(), 'libs/content-model/src/test/fixtures/markdown');
 
 describe('markdown ↔ document (markdown-it, GFM)', () => {
   const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.md'));

@@ -2,8 +2,8 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
-import { documentText, type DocBlock, type DocLeaf, type JsonDocument } from '../domain/content/document';
-import { documentToMarkdown, markdownToDocument } from '../domain/content/markdown';
+import { documentText, type DocBlock, type DocLeaf, type JsonDocument } from '..';
+import { documentToMarkdown, markdownToDocument } from '..';
 
 /**
  * The markdown writer escapes by rules rather than by remark's pattern table: text full of markdown syntax must come

@@ -1,9 +1,9 @@
 import { leafTexts, nodeTypes, officialDocuments } from '../../../../test/support/official-documents';
-import { blockChanges } from '../domain/content/block-changes';
-import { extractLinks } from '../domain/content/links';
-import { checkDocumentInput, documentToMarkdown } from '../domain/content/markdown';
-import { sections } from '../domain/content/search';
-import { prepareDocument } from '../domain/content/translate-document';
+import { blockChanges } from '..';
+import { extractLinks } from '..';
+import { checkDocumentInput, documentToMarkdown } from '..';
+import { sections } from '..';
+import { prepareDocument } from '..';
 
 /**
  * Property: every document the official JSONDocument schema accepts is accepted by every reader of a

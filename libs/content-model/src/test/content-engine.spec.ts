@@ -1,9 +1,9 @@
 import { InvalidInputError } from '@app/shared-kernel';
-import { applyChanges, ApplyContext, ContentChange } from '../domain/content/changes';
-import type { JsonDocument } from '../domain/content/document';
-import { documentToMarkdown } from '../domain/content/markdown';
-import { mergeTrees } from '../domain/content/merge';
-import { locate, PageTree, pathIndex, slugify } from '../domain/content/tree';
+import { applyChanges, ApplyContext, ContentChange } from '..';
+import type { JsonDocument } from '..';
+import { documentToMarkdown } from '..';
+import { mergeTrees } from '..';
+import { locate, PageTree, pathIndex, slugify } from '..';
 
 function ctx(trees: Map<string, PageTree> = new Map()): ApplyContext {
   let n = 0;
