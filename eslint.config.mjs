@@ -2,7 +2,7 @@
 // (`@app/<context>`), never its src/** internals. Domain code stays free of framework imports.
 import tseslint from 'typescript-eslint';
 
-const contexts = ['shared-kernel', 'content-model', 'http-kit', 'persistence', 'organizations-and-teams', 'spaces-and-content', 'review-and-comments', 'sites-and-publishing', 'openapi-specs', 'conversations', 'audit-and-webhooks'];
+const contexts = ['shared-kernel', 'content-model', 'http-kit', 'persistence', 'organizations-and-teams', 'spaces-and-content', 'translations', 'review-and-comments', 'sites-and-publishing', 'openapi-specs', 'conversations', 'audit-and-webhooks'];
 const internals = contexts.flatMap((c) => [`@app/${c}/*`, `**/libs/${c}/src/*`]);
 
 export default tseslint.config(

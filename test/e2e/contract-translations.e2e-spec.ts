@@ -1,5 +1,5 @@
 import { GitBookAPI, TranslationLanguage } from '@gitbook/api';
-import { TranslationsService } from '@app/spaces-and-content';
+import { TranslationsService } from '@app/translations';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { officialValidator } from '../support/official-schemas';
 

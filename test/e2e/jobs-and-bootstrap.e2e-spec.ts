@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { DAY_MS } from '@app/shared-kernel';
 import { SWEEP_QUEUE } from '@app/openapi-specs';
 import { SWEEP_QUEUE as CONVERSATIONS_SWEEP } from '@app/conversations';
-import { TRANSLATIONS_SWEEP_QUEUE } from '@app/spaces-and-content';
+import { TRANSLATIONS_SWEEP_QUEUE } from '@app/translations';
 import { WEBHOOKS_SWEEP_QUEUE } from '@app/audit-and-webhooks';
 import { BootstrapService } from '../../apps/api/src/auth/bootstrap.service';
 import { JobsService, PURGE_SPACES_QUEUE } from '../../apps/api/src/jobs/jobs.service';

@@ -1,7 +1,7 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConversationProcessing } from '@app/conversations';
-import { TranslationsService } from '@app/spaces-and-content';
+import { TranslationsService } from '@app/translations';
 import { markdownToDocument } from '@app/content-model';
 import { loadConfig } from '../../apps/api/src/config';
 import { createTestApp, TestApp, TestUser } from '../support/app';

@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TranslationsService } from '@app/spaces-and-content';
+import { TranslationsService } from '@app/translations';
 import { markdownToDocument } from '@app/content-model';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { mergeChanges, spaceWithPages } from '../support/content';

@@ -14,14 +14,7 @@ import {
   SystemClock,
   SystemHostResolver,
 } from '@app/shared-kernel';
-import {
-  FilesSettings,
-  FileStorageDirectory,
-  FileStorageSettings,
-  SearchSettings,
-  SpacesAndContentModule,
-  TranslationSettings,
-} from '@app/spaces-and-content';
+import { FilesSettings, FileStorageDirectory, FileStorageSettings, SearchSettings, SpacesAndContentModule } from '@app/spaces-and-content';
 import { ReadCacheSettings } from '@app/http-kit';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -29,6 +22,7 @@ import { ReviewAndCommentsModule } from '@app/review-and-comments';
 import { SitesAndPublishingModule } from '@app/sites-and-publishing';
 import { OpenApiSettings, OpenApiSpecsModule } from '@app/openapi-specs';
 import { ConversationsModule, ConversationsSettings } from '@app/conversations';
+import { TranslationSettings, TranslationsModule } from '@app/translations';
 import { SpaceLifecycleModule } from './space-lifecycle.module';
 import { AuditAndWebhooksModule, AuditSettings, WebhookSettings } from '@app/audit-and-webhooks';
 import { PersistenceModule } from '@app/persistence';
@@ -140,6 +134,7 @@ export class AppModule {
         PersistenceModule,
         OrganizationsAndTeamsModule,
         SpacesAndContentModule,
+        TranslationsModule,
         ReviewAndCommentsModule,
         SitesAndPublishingModule,
         OpenApiSpecsModule,

@@ -12,10 +12,10 @@ import {
   SpacesAndContentModule,
   SpacesService,
   SPACE_EVENT_TYPES,
-  TRANSLATION_EVENT_TYPES,
 } from '@app/spaces-and-content';
 import { AuditScopes, WebhookEventTypes } from '@app/audit-and-webhooks';
 import { TeamSpaces } from '@app/organizations-and-teams';
+import { TRANSLATION_EVENT_TYPES } from '@app/translations';
 
 /**
  * The composition root of ports one context defines and others answer. The content context's SpaceLifecycle port: every context that keeps rows per

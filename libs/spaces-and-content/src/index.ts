@@ -4,7 +4,8 @@ export { SpacesService } from './application/spaces.service';
 export { SPACE_EVENT_TYPES } from './application/space-events';
 export type { SpaceView } from './application/spaces.service';
 export { CollectionsService } from './application/collections.service';
-export type { Space } from './domain/space';
+export type { Space, Language } from './domain/space';
+export { isGone, LANGUAGES } from './domain/space';
 // Ports themselves, for tests that intercept a write (other contexts use SpacesService and ContentService).
 export { SpaceRepository } from './domain/space';
 export { RevisionRepository } from './domain/content/revision';
@@ -46,17 +47,8 @@ export { fileDto, RevisionFileDto } from './http/files.dto';
 export { filesPage } from './http/files-page';
 export { SearchIndex } from './domain/content/search-index';
 export { SearchService, SearchSettings } from './application/search.service';
-export {
-  TranslationsService,
-  TranslationEvents,
-  TRANSLATION_EVENT_TYPES,
-  SWEEP_QUEUE as TRANSLATIONS_SWEEP_QUEUE,
-} from './application/translations.service';
-export { TranslationSettings } from './application/translation-settings';
-export { Translator, PairUnavailableError } from './domain/translator';
-export type { LanguagePair } from './domain/translator';
 export { GrantedTeamSpaces } from './infrastructure/team-spaces.adapter';
-export { ContentAccess } from './application/content-access';
+export { ContentAccess, requireRole } from './application/content-access';
 export { ContentPermissionsService } from './application/content-permissions.service';
 export type { ContentRef } from './application/content-permissions.service';
 export { SiteDirectory } from './application/site-directory';

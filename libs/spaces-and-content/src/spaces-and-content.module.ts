@@ -25,30 +25,13 @@ import { SearchIndex } from './domain/content/search-index';
 import { RevisionRepository } from './domain/content/revision';
 import { SqlRevisionRepository } from './infrastructure/revisions.repository';
 import { CONTENT_ENTITIES } from './infrastructure/orm-entities';
-import { TranslationEvents, TranslationsService } from './application/translations.service';
 import { SpaceEvents } from './application/space-events';
-import { TranslationSettings } from './application/translation-settings';
-import { TranslationRepository } from './domain/translation';
-import { FirstAvailableTranslator, Translator } from './domain/translator';
-import { SqlTranslationRepository } from './infrastructure/translations.repository';
-import { ApertiumTranslator } from './infrastructure/apertium-translator';
-import { ChatCompletionsTranslator, LibreTranslateTranslator } from './infrastructure/http-translators';
-import { TranslationsController } from './http/translations.controller';
 import { CollectionPermissionsController, SpacePermissionsController } from './http/content-permissions.controller';
 import { ContentPermissionsService } from './application/content-permissions.service';
 import { ContentPermissionRepository } from './domain/permissions';
 import { SqlContentPermissionRepository } from './infrastructure/content-permissions.repository';
 import { GrantedTeamSpaces } from './infrastructure/team-spaces.adapter';
 
-/** The translators the settings name, first preferred: LibreTranslate, a chat-completions model, then Apertium (the default). */
-function translatorFrom(settings?: TranslationSettings): Translator {
-  const s = settings ?? { apertium: true, libreTranslate: null, chatCompletions: null };
-  const list: Translator[] = [];
-  if (s.libreTranslate) list.push(new LibreTranslateTranslator(s.libreTranslate.url, s.libreTranslate.apiKey));
-  if (s.chatCompletions) list.push(new ChatCompletionsTranslator(s.chatCompletions.url, s.chatCompletions.model, s.chatCompletions.apiKey));
-  if (s.apertium) list.push(new ApertiumTranslator());
-  return new FirstAvailableTranslator(list);
-}
 import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastructure/spaces-and-collections.repositories';
 
 /** Collections and spaces (content comes with the content engine). Needs global `Clock` and `IdGenerator`. */
@@ -60,7 +43,6 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     ContentController,
     SearchController,
     DownloadsController,
-    TranslationsController,
     SpacePermissionsController,
     CollectionPermissionsController,
   ],
@@ -81,14 +63,10 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     },
     { provide: SearchIndex, useClass: SqlSearchIndex },
     RevisionReader,
-    TranslationsService,
-    TranslationEvents,
     SpaceEvents,
     ContentPermissionsService,
     GrantedTeamSpaces,
     { provide: ContentPermissionRepository, useClass: SqlContentPermissionRepository },
-    { provide: TranslationRepository, useClass: SqlTranslationRepository },
-    { provide: Translator, useFactory: translatorFrom, inject: [{ token: TranslationSettings, optional: true }] },
     { provide: RevisionRepository, useClass: SqlRevisionRepository },
     { provide: SpaceRepository, useClass: TypeOrmSpaceRepository },
     { provide: CollectionRepository, useClass: TypeOrmCollectionRepository },
@@ -100,7 +78,6 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
     RevisionReader,
     LinksService,
     FilesService,
-    TranslationsService,
     GrantedTeamSpaces,
     ContentAccess,
     ContentPermissionsService,

@@ -77,6 +77,11 @@ export class SpacesService {
     return (await this.spaces.findById(spaceId))?.organizationId ?? null;
   }
 
+  /** A space by id, live or deleted, without an access check: for background jobs (a translation run). */
+  find(spaceId: string): Promise<Space | null> {
+    return this.spaces.findById(spaceId);
+  }
+
   async get(actor: Actor, spaceId: string): Promise<SpaceView> {
     const space = await this.spaces.findById(spaceId);
     if (!space || isGone(space, this.clock.now())) throw new NotFoundError('Space', spaceId);

@@ -1,5 +1,12 @@
-import { documentToMarkdown, markdownToDocument } from '@app/content-model';
-import { countWords, prepareDocument, titleFragment, titleFrom, TranslationMangledError } from '@app/content-model';
+import {
+  countWords,
+  documentToMarkdown,
+  markdownToDocument,
+  prepareDocument,
+  titleFragment,
+  titleFrom,
+  TranslationMangledError,
+} from '@app/content-model';
 import { pagesToTranslate, targetTree } from '../domain/translation';
 import { FirstAvailableTranslator, LanguagePair, PairUnavailableError, Translator } from '../domain/translator';
 import { ApertiumTranslator } from '../infrastructure/apertium-translator';

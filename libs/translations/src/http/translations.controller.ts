@@ -24,7 +24,7 @@ import {
   RequestLinks,
   setDeleteStatus,
 } from '@app/http-kit';
-import { LANGUAGES, Language } from '../domain/space';
+import { LANGUAGES, Language } from '@app/spaces-and-content';
 import { translationPermissions, TranslationsService, TranslationView } from '../application/translations.service';
 
 // ---------------------------------------------------------------------------------------------

@@ -14,12 +14,19 @@ import {
   roleAtLeast,
   UnitOfWork,
 } from '@app/shared-kernel';
-import { documentText, JsonDocument } from '@app/content-model';
-import { contentHash } from '@app/content-model';
-import { checkDocumentInput } from '@app/content-model';
-import { countWords, prepareDocument, PreparedDocument, titleFragment, titleFrom } from '@app/content-model';
-import { walk } from '@app/content-model';
-import { isGone, Language, SpaceRepository } from '../domain/space';
+import {
+  checkDocumentInput,
+  contentHash,
+  countWords,
+  documentText,
+  JsonDocument,
+  prepareDocument,
+  PreparedDocument,
+  titleFragment,
+  titleFrom,
+  walk,
+} from '@app/content-model';
+import { ContentAccess, ContentService, isGone, Language, requireRole, SpacesService } from '@app/spaces-and-content';
 import {
   durationSeconds,
   pagesOf,
@@ -31,9 +38,6 @@ import {
   ZERO_STATS,
 } from '../domain/translation';
 import { LanguagePair, PairUnavailableError, Translator } from '../domain/translator';
-import { ContentAccess, requireRole } from './content-access';
-import { ContentService } from './content.service';
-import { SpacesService } from './spaces.service';
 
 export const RUN_QUEUE = 'translations-run';
 export const SWEEP_QUEUE = 'translations-sweep';
@@ -84,7 +88,6 @@ export class TranslationsService implements OnModuleInit {
 
   constructor(
     private readonly repo: TranslationRepository,
-    private readonly spaces: SpaceRepository,
     private readonly spacesService: SpacesService,
     private readonly content: ContentService,
     private readonly access: ContentAccess,
@@ -155,7 +158,7 @@ export class TranslationsService implements OnModuleInit {
   private async checkCreate(actor: Actor, organizationId: string, input: CreateTranslationInput) {
     const role = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
     requireRole(role, 'create', 'Creating a translation');
-    const source = await this.spaces.findById(input.source.space);
+    const source = await this.spacesService.find(input.source.space);
     if (!source || source.organizationId !== organizationId || source.deletedAt)
       throw new InvalidInputError(`source.space: space "${input.source.space}" not found in this organization`);
     requireRole(await this.access.spaceRole(source, actor), 'read', 'Translating a space');
@@ -231,13 +234,13 @@ export class TranslationsService implements OnModuleInit {
   }
 
   private async translate(t: Translation, startedAt: Date): Promise<boolean> {
-    const source = await this.spaces.findById(t.sourceSpaceId);
+    const source = await this.spacesService.find(t.sourceSpaceId);
     if (!source || source.deletedAt) throw new RunFailure(`The source space "${t.sourceSpaceId}" was deleted`);
     if (source.organizationId !== t.organizationId) throw new RunFailure(`The source space "${t.sourceSpaceId}" left the organization`);
     const pair = { source: t.sourceLanguage, target: t.language };
     await this.translator.require(pair);
     const sourceRevision = await this.content.revision(source.id, source.revision);
-    let target = t.targetSpaceId ? await this.spaces.findById(t.targetSpaceId) : null;
+    let target = t.targetSpaceId ? await this.spacesService.find(t.targetSpaceId) : null;
     // A target deleted (or moved away) since the last run is replaced by a new one.
     if (target && (target.deletedAt || isGone(target, startedAt) || target.organizationId !== t.organizationId)) target = null;
     const targetRevision = target ? await this.content.revision(target.id, target.revision) : null;

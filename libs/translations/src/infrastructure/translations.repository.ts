@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Db, isoSortKey, keysetPage } from '@app/persistence';
 import { mapPage, Page, PageRequest } from '@app/shared-kernel';
 import type { JsonDocument } from '@app/content-model';
-import type { Language } from '../domain/space';
+import type { Language } from '@app/spaces-and-content';
 import {
   Translation,
   TranslationRepository,

@@ -1,7 +1,6 @@
 import type { Page, PageRequest } from '@app/shared-kernel';
-import type { JsonDocument } from '@app/content-model';
-import type { PageNode, PageTree } from '@app/content-model';
-import type { Language } from './space';
+import type { JsonDocument, PageNode, PageTree } from '@app/content-model';
+import type { Language } from '@app/spaces-and-content';
 
 /** Official TranslationStatus: a run is wanted or the last one failed, a run is going on, the result is the latest run's. */
 export type TranslationStatus = 'pending' | 'running' | 'completed';
