@@ -1,11 +1,11 @@
+/** Every named ByteLruCache of the process (weakly held), for metrics: hits, misses, bytes. */
+export const NAMED_CACHES = new Set<WeakRef<ByteLruCache>>();
+
 /**
  * A least-recently-used cache of immutable bytes (a rendered response, already UTF-8 encoded), bounded
  * by their total size, not by a number of entries: a 60 kB page and a 400-byte page do not weigh the
  * same. For content that can never go stale (rendered revisions, bodies): no TTL.
  */
-/** Every named ByteLruCache of the process (weakly held), for metrics: hits, misses, bytes. */
-export const NAMED_CACHES = new Set<WeakRef<ByteLruCache>>();
-
 export class ByteLruCache {
   private readonly entries = new Map<string, Uint8Array>();
   private bytes = 0;

@@ -96,8 +96,10 @@ export class TeamsService {
     return this.load(actor, organizationId, teamId);
   }
 
-  /** Resolves user ids or emails to members of the organization; anything else is a 400 naming it. */
-  /** Member references (ids or emails) → user ids, in order; all looked up at once (a batch may name 1,000). */
+  /**
+   * Member references (ids or emails) → user ids, in order, all looked up at once (a batch may name
+   * 1,000); a reference that is not a member of the organization is a 400 naming it.
+   */
   private async resolveMembers(organizationId: string, refs: string[], field: string): Promise<string[]> {
     const users = await this.usersByRef(refs);
     const members = await this.members.memberIds(organizationId, [...new Set(users.values())]);

@@ -48,8 +48,7 @@ export abstract class MemberRepository {
   abstract organizationsRequiringSso(userId: string): Promise<string[]>;
   /** Marks a member as an SSO member (they may sign in through the organization's SSO). */
   abstract markSso(organizationId: string, userId: string): Promise<boolean>;
-  /** True when both users are members of at least one common organization. */
-  /** Whether the two users are active members of one organization (`within` it only, when given). */
+  /** Whether the two users are active members of one common organization (`within` it only, when given). */
   abstract shareOrganization(userA: string, userB: string, within?: string): Promise<boolean>;
   /** The user's organizations (`only` that one, when given: a scoped token's). */
   abstract listOrganizationsOfUser(userId: string, page: PageRequest, only?: string): Promise<Page<MembershipOfUser>>;

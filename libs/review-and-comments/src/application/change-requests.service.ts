@@ -156,7 +156,7 @@ export class ChangeRequestsService {
     },
     page: PageRequest,
   ): Promise<Page<ChangeRequestView>> {
-    // Every member reads every live space today (content permissions will narrow this).
+    // Every member reads every live space (grants only widen access; there are no guests), so the list needs no per-space filter.
     await this.access.require(organizationId, actor, 'read');
     if (filter.unlinked) return { items: [], count: 0 };
     const result = await this.changeRequests.listInOrganization(

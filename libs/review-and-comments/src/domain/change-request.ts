@@ -96,9 +96,9 @@ export abstract class ChangeRequestRepository {
     next: string,
     patch: { revisionMergedAncestor?: string; contributor?: string; at: Date },
   ): Promise<boolean>;
-  /** Marks merged only if it is still open or a draft; false when someone else merged or closed it. */
   /** Holds the change request's row until the unit of work ends: its writers take turns. */
   abstract lock(id: string): Promise<void>;
+  /** Marks merged only if it is still open or a draft; false when someone else merged or closed it. */
   abstract markMerged(id: string, revisionMerged: string, by: string, at: Date): Promise<boolean>;
   abstract counts(spaceId: string): Promise<{ total: number; open: number; draft: number }>;
 }

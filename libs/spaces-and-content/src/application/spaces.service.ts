@@ -71,7 +71,6 @@ export class SpacesService {
     @Optional() private readonly lifecycle?: SpaceLifecycle,
   ) {}
 
-  /** A space the caller can see: live, or deleted and still restorable (it then carries deletedAt). */
   /** The organization a space belongs to (a deleted one too), without an access check: for the audit log. */
   async organizationOf(spaceId: string): Promise<string | null> {
     return (await this.spaces.findById(spaceId))?.organizationId ?? null;
@@ -82,6 +81,7 @@ export class SpacesService {
     return this.spaces.findById(spaceId);
   }
 
+  /** A space the caller can see: live, or deleted and still restorable (it then carries deletedAt). */
   async get(actor: Actor, spaceId: string): Promise<SpaceView> {
     const space = await this.spaces.findById(spaceId);
     if (!space || isGone(space, this.clock.now())) throw new NotFoundError('Space', spaceId);

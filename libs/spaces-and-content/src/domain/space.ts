@@ -135,11 +135,10 @@ export function duplicateTitle(title: string): string {
 export abstract class SpaceRepository {
   abstract findById(id: string): Promise<Space | null>;
   abstract insert(space: Space): Promise<void>;
-  /** Writes the space's own fields (not its revision pointer or counters). */
   /**
-   * Writes the fields that differ between `before` (as read) and `after`, only if the row still holds
-   * what was read there and is still in the same organization and deletion state. False when another
-   * writer got there first (read again). The revision and counters never move here.
+   * Writes the space's own fields that differ between `before` (as read) and `after`, only if the row
+   * still holds what was read there and is still in the same organization and deletion state. False
+   * when another writer got there first (read again). The revision pointer and counters never move here.
    */
   abstract update(before: Space, after: Space): Promise<boolean>;
   /** Live spaces of an organization with these ids. */
@@ -155,9 +154,9 @@ export abstract class SpaceRepository {
     organizationId: string,
     parentId: string | null,
   ): Promise<{ kind: 'space' | 'collection'; id: string; position: string }[]>;
-  /** Moves the space to `next` only if its revision is still `expected`; false when main moved meanwhile. */
   /** Holds the space's row until the unit of work ends: writers of its content take turns. */
   abstract lockForWrite(spaceId: string): Promise<void>;
+  /** Moves the space to `next` only if its revision is still `expected`; false when main moved meanwhile. */
   abstract compareAndSetRevision(spaceId: string, expected: string, next: string, at: Date): Promise<boolean>;
   abstract setCounters(spaceId: string, counters: Partial<SpaceCounters>): Promise<void>;
   /** Soft-deletes the live spaces directly in these collections; returns their ids. */
