@@ -7,25 +7,35 @@ export abstract class ReadCacheSettings {
 }
 
 /**
- * Rendered answers (comment threads, the organization's change requests, cluster lists …) as UTF-8
- * JSON, by a key that holds everything they depend on: the version of what they list, the caller
- * where permissions are in the answer, the query, and the time bucket where time matters. A hit
- * costs the authorization and one version lookup. Bounded by bytes (QUIRE_READ_CACHE_MB); each
- * context provides its own instance.
+ * Rendered answers as UTF-8 JSON, by a key that holds everything they depend on (the version or the
+ * immutable revision of what they show, the caller where permissions are in the answer, the query, the
+ * origins of the URLs in it). Encoded once; a hit costs neither a render nor a serialization, and the
+ * bytes are sent as they are. Bounded by bytes. The one cache-and-render of the HTTP layer: rendered
+ * lists, rendered revision content (RevisionReader) and published sites use it.
  */
-@Injectable()
-export class RenderedLists {
-  private readonly lists: ByteLruCache;
+export class RenderedJson {
+  private readonly entries: ByteLruCache;
 
-  constructor(settings: ReadCacheSettings) {
-    this.lists = new ByteLruCache(settings.maxBytes, 'rendered-lists');
+  constructor(maxBytes: number, name: string) {
+    this.entries = new ByteLruCache(Math.max(1, maxBytes), name);
   }
 
-  async get(key: string, render: () => Promise<unknown>): Promise<Buffer> {
-    const hit = this.lists.get(key);
+  async get(key: string, render: () => unknown): Promise<Buffer> {
+    const hit = this.entries.get(key);
     if (hit !== undefined) return Buffer.from(hit.buffer, hit.byteOffset, hit.byteLength);
     const body = Buffer.from(JSON.stringify(await render()), 'utf8');
-    this.lists.set(key, body);
+    this.entries.set(key, body);
     return body;
+  }
+}
+
+/**
+ * Rendered lists (comment threads, the organization's change requests, cluster lists …): a hit costs the
+ * authorization and one version lookup. Bounded by QUIRE_READ_CACHE_MB; each context provides its own instance.
+ */
+@Injectable()
+export class RenderedLists extends RenderedJson {
+  constructor(settings: ReadCacheSettings) {
+    super(settings.maxBytes, 'rendered-lists');
   }
 }

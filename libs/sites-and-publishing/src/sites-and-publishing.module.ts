@@ -12,6 +12,7 @@ import { JoseVisitorTokens } from './infrastructure/jose-visitor-tokens';
 import { ShareLinksController } from './http/share-links.controller';
 import { SiteStructureController } from './http/site-structure.controller';
 import { SitesController } from './http/sites.controller';
+import { PublishedSitePresenter } from './http/published-site.presenter';
 import { SiteSpaceLifecycle } from './infrastructure/site-space-lifecycle';
 import { SqlSiteRepository } from './infrastructure/sites.repository';
 
@@ -20,6 +21,7 @@ import { SqlSiteRepository } from './infrastructure/sites.repository';
   imports: [SpacesAndContentModule, OrganizationsAndTeamsModule],
   controllers: [SitesController, SiteStructureController, ShareLinksController, SitePermissionsController],
   providers: [
+    PublishedSitePresenter,
     SqlSiteDirectory,
     SitesService,
     ShareLinksService,

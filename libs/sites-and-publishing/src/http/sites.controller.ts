@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor, ByteLruCache, InvalidInputError } from '@app/shared-kernel';
+import { Actor, InvalidInputError } from '@app/shared-kernel';
 import {
   ApiDeleteOperation,
   ApiStandardErrors,
@@ -10,13 +10,13 @@ import {
   Links,
   listEnvelope,
   ListOf,
-  ReadCacheSettings,
   RequestLinks,
   setDeleteStatus,
 } from '@app/http-kit';
 import { Delete } from '@nestjs/common';
 import { SitesService } from '../application/sites.service';
 import { PublishedSitesService } from '../application/published-sites.service';
+import { PublishedSitePresenter } from './published-site.presenter';
 import {
   AdaptiveSchemaDto,
   CreateSiteDto,
@@ -25,7 +25,6 @@ import {
   PublishedQueryDto,
   PublishedSiteDto,
   SiteDto,
-  StructurePresenter,
   PublishingAuthDto,
   TemplateConditionsDto,
   toPublishingAuthDto,
@@ -39,15 +38,11 @@ import {
 @ApiStandardErrors()
 @Controller('orgs/:organizationId/sites')
 export class SitesController {
-  private readonly published: ByteLruCache;
-
   constructor(
     private readonly sites: SitesService,
     private readonly publishedSites: PublishedSitesService,
-    settings: ReadCacheSettings,
-  ) {
-    this.published = new ByteLruCache(Math.max(1, Math.floor(settings.maxBytes / 4)), 'published-sites');
-  }
+    private readonly presenter: PublishedSitePresenter,
+  ) {}
 
   @Get()
   @ApiOperation({ operationId: 'listSites', summary: 'List the sites of an organization' })
@@ -278,28 +273,6 @@ export class SitesController {
       claims: q.visitorClaims,
       token: q.visitorToken,
     });
-    const key = `${view.key} ${links.origin} ${links.appOrigin}`;
-    let body = this.published.get(key);
-    if (body === undefined) {
-      const { model } = view;
-      const presenter = new StructurePresenter(model.site, model.spaces, links, 'read');
-      const dto: PublishedSiteDto = {
-        object: 'published-content-site',
-        site: toSiteDto(model.site, 'read', links),
-        structure: presenter.structure(view.structure),
-        customizations: {
-          site: {
-            title: model.site.title,
-            ...model.customization.settings,
-            ...(model.customization.updatedAt ? { updatedAt: model.customization.updatedAt.toISOString() } : {}),
-          },
-          siteSpaces: {},
-        },
-        scripts: [],
-      };
-      body = Buffer.from(JSON.stringify(dto), 'utf8');
-      this.published.set(key, body);
-    }
-    res.type('application/json').send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+    res.type('application/json').send(await this.presenter.bytes(view, links));
   }
 }

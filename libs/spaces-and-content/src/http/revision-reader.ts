@@ -1,7 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { OrganizationsService, toOrganizationDto } from '@app/organizations-and-teams';
-import { Actor, ByteLruCache, Clock, NotFoundError, Role, TtlCache } from '@app/shared-kernel';
-import { Links, ListQueryDto, ReadCacheSettings } from '@app/http-kit';
+import { Actor, Clock, NotFoundError, Role, TtlCache } from '@app/shared-kernel';
+import { Links, ListQueryDto, ReadCacheSettings, RenderedJson } from '@app/http-kit';
 import { ContentService } from '../application/content.service';
 import { FilesService } from '../application/files.service';
 import { LinksService } from '../application/links.service';
@@ -43,9 +43,8 @@ export class RevisionReader {
   /**
    * Rendered responses (page trees, pages with their body as a document or as markdown) as JSON text,
    * by what they are rendered from: revisions and bodies are immutable, so an entry never goes stale.
-   * Bounded by bytes; a hit costs neither a render nor a serialization.
    */
-  private readonly rendered: ByteLruCache;
+  private readonly rendered: RenderedJson;
 
   constructor(
     private readonly content: ContentService,
@@ -56,16 +55,12 @@ export class RevisionReader {
     settings: ReadCacheSettings,
     @Optional() private readonly origins?: MergeOrigins,
   ) {
-    this.rendered = new ByteLruCache(settings.maxBytes, 'rendered-content');
+    this.rendered = new RenderedJson(settings.maxBytes, 'rendered-content');
   }
 
   /** The response as UTF-8 JSON bytes: encoded once, sent as they are on every hit. */
-  private async cached(key: string, render: () => Promise<unknown>): Promise<Buffer> {
-    const hit = this.rendered.get(key);
-    if (hit !== undefined) return Buffer.from(hit.buffer, hit.byteOffset, hit.byteLength);
-    const body = Buffer.from(JSON.stringify(await render()), 'utf8');
-    this.rendered.set(key, body);
-    return body;
+  private cached(key: string, render: () => Promise<unknown>): Promise<Buffer> {
+    return this.rendered.get(key, render);
   }
 
   private keyOf(s: RevisionScope, links: Links, ...rest: string[]): string {

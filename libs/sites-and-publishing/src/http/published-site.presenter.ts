@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { Links, ReadCacheSettings, RenderedJson } from '@app/http-kit';
+import type { PublishedView } from '../application/published-sites.service';
+import { PublishedSiteDto, StructurePresenter, toSiteDto } from './site.dto';
+
+/**
+ * The published site as JSON (`getPublishedContentSite`): built from what the visitor may see and kept
+ * by its key (site, version and the outcome of each condition) with the origins of its URLs. A quarter of
+ * QUIRE_READ_CACHE_MB; a hit sends the bytes as they are.
+ */
+@Injectable()
+export class PublishedSitePresenter {
+  private readonly rendered: RenderedJson;
+
+  constructor(settings: ReadCacheSettings) {
+    this.rendered = new RenderedJson(Math.floor(settings.maxBytes / 4), 'published-sites');
+  }
+
+  bytes(view: PublishedView, links: Links): Promise<Buffer> {
+    return this.rendered.get(`${view.key} ${links.origin} ${links.appOrigin}`, () => this.dto(view, links));
+  }
+
+  private dto(view: PublishedView, links: Links): PublishedSiteDto {
+    const { model } = view;
+    const presenter = new StructurePresenter(model.site, model.spaces, links, 'read');
+    return {
+      object: 'published-content-site',
+      site: toSiteDto(model.site, 'read', links),
+      structure: presenter.structure(view.structure),
+      customizations: {
+        site: {
+          title: model.site.title,
+          ...model.customization.settings,
+          ...(model.customization.updatedAt ? { updatedAt: model.customization.updatedAt.toISOString() } : {}),
+        },
+        siteSpaces: {},
+      },
+      scripts: [],
+    };
+  }
+}
