@@ -7,6 +7,16 @@ export const IS_PUBLIC = 'quire:isPublic';
 /** Opts a route out of the global Bearer-token guard (health, docs, SSO callbacks). */
 export const Public = () => SetMetadata(IS_PUBLIC, true);
 
+export const WRITE_TRANSACTION = 'quire:writeTransaction';
+
+/**
+ * Marks an authenticated write handler: it runs in one unit of work, which its audit event closes
+ * (AuditInterceptor), so it commits with its event or not at all. The unit of work takes its connection
+ * with its first statement; no outbound I/O inside it: check and fetch first in `UnitOfWork.outside`.
+ * Every authenticated POST, PUT, PATCH and DELETE handler carries it: the app refuses to start otherwise.
+ */
+export const WriteTransaction = () => SetMetadata(WRITE_TRANSACTION, true);
+
 /** The authenticated caller, set by the Bearer guard. */
 export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor => {
   const req = ctx.switchToHttp().getRequest<{ actor?: Actor }>();

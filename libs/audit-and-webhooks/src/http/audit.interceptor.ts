@@ -5,7 +5,7 @@ import { DECORATORS } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { Actor, Clock, UnitOfWork } from '@app/shared-kernel';
-import { IS_PUBLIC } from '@app/http-kit';
+import { IS_PUBLIC, WRITE_TRANSACTION } from '@app/http-kit';
 import { AuditLog } from '../application/audit-log.service';
 import { AuditScopes, AuditTarget, targetTypeOf } from '../domain/audit-event';
 
@@ -56,9 +56,10 @@ const AUDIT_DISPATCH: NestInterceptor = {
 
 /**
  * Records every authenticated write of the API in the audit log, in the same transaction as the
- * write: the handler runs inside a unit of work that the event's insert closes. A write that fails
- * rolls back without an event; an event that cannot be written fails the write (nothing is kept).
- * The action is the operation's operationId, so every write operation has one, by construction.
+ * write: the handler (declared with @WriteTransaction()) runs inside a unit of work that the event's
+ * insert closes. A write that fails rolls back without an event; an event that cannot be written fails
+ * the write (nothing is kept). The action is the operation's operationId, so every write operation has
+ * one, by construction.
  */
 @Injectable()
 export class AuditInterceptor implements NestInterceptor, OnApplicationBootstrap {
@@ -72,7 +73,11 @@ export class AuditInterceptor implements NestInterceptor, OnApplicationBootstrap
     private readonly scanner: MetadataScanner,
     private readonly adapterHost: HttpAdapterHost,
   ) {
-    // Before the routes are registered (app.init), so the router sees the binding.
+    // Before the routes are registered (app.init), so the router sees the binding. Every authenticated
+    // write declares its transaction (@WriteTransaction()): a write without it stops the app here.
+    const undeclared = [...this.writeHandlers()].filter(({ handler }) => !this.reflector.get<boolean>(WRITE_TRANSACTION, handler));
+    if (undeclared.length)
+      throw new Error(`Authenticated write handlers without @WriteTransaction(): ${undeclared.map(({ name }) => name).join(', ')}`);
     for (const { handler } of this.writeHandlers()) {
       const bound = (Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as unknown[] | undefined) ?? [];
       if (!bound.includes(AUDIT_DISPATCH)) Reflect.defineMetadata(INTERCEPTORS_METADATA, [AUDIT_DISPATCH, ...bound], handler);
@@ -80,7 +85,7 @@ export class AuditInterceptor implements NestInterceptor, OnApplicationBootstrap
   }
 
   /** Every authenticated write handler of the app's controllers (by class: the same in every app). */
-  private *writeHandlers(): Generator<{ handler: (...args: unknown[]) => unknown }> {
+  private *writeHandlers(): Generator<{ handler: (...args: unknown[]) => unknown; name: string }> {
     for (const wrapper of this.discovery.getControllers()) {
       const type = wrapper.metatype as (new (...args: unknown[]) => object) | undefined;
       if (!type?.prototype) continue;
@@ -91,7 +96,7 @@ export class AuditInterceptor implements NestInterceptor, OnApplicationBootstrap
         const method = Reflect.getMetadata('method', handler) as RequestMethod | undefined;
         if (method === undefined || !WRITE_METHODS.has(method)) continue;
         if (classPublic || this.reflector.get<boolean>(IS_PUBLIC, handler)) continue;
-        yield { handler };
+        yield { handler, name: `${type.name}.${name}` };
       }
     }
   }

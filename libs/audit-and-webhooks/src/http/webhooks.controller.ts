@@ -12,6 +12,7 @@ import {
   ListQueryDto,
   RequestLinks,
   setDeleteStatus,
+  WriteTransaction,
 } from '@app/http-kit';
 import { WebhooksService } from '../application/webhooks.service';
 import {
@@ -52,6 +53,7 @@ export class WebhooksController {
     return listEnvelope(await this.webhooks.list(actor, organizationId, q.toPageRequest()), (w) => toWebhookDto(w, links));
   }
 
+  @WriteTransaction()
   @Post('orgs/:organizationId/webhooks')
   @ApiOperation({ operationId: 'createWebhook', summary: 'Create a webhook (admins); its signing secret is shown once, in this answer' })
   @ApiCreatedResponse({ type: WebhookWithSecretDto })
@@ -80,6 +82,7 @@ export class WebhooksController {
     return toWebhookDto(await this.webhooks.get(actor, organizationId, webhookId), links);
   }
 
+  @WriteTransaction()
   @Patch('orgs/:organizationId/webhooks/:webhookId')
   @ApiOperation({
     operationId: 'updateWebhook',
@@ -97,6 +100,7 @@ export class WebhooksController {
     return body.rotateSecret ? { ...toWebhookDto(w, links), secret: w.secret } : toWebhookDto(w, links);
   }
 
+  @WriteTransaction()
   @Delete('orgs/:organizationId/webhooks/:webhookId')
   @ApiDeleteOperation('deleteWebhook', 'Delete a webhook and its deliveries (admins)', 'The webhook')
   async delete(
@@ -133,6 +137,7 @@ export class WebhooksController {
     return toDeliveryDto(await this.webhooks.delivery(actor, organizationId, webhookId, deliveryId));
   }
 
+  @WriteTransaction()
   @Post('orgs/:organizationId/webhooks/:webhookId/deliveries/:deliveryId/redeliver')
   @ApiOperation({
     operationId: 'redeliverWebhookDelivery',
@@ -148,6 +153,7 @@ export class WebhooksController {
     return toDeliveryDto(await this.webhooks.redeliver(actor, organizationId, webhookId, deliveryId));
   }
 
+  @WriteTransaction()
   @Post('orgs/:organizationId/webhooks/:webhookId/ping')
   @ApiOperation({ operationId: 'pingWebhook', summary: 'Send a `ping` event to this webhook (also when inactive) (admins)' })
   @ApiCreatedResponse({ type: WebhookDeliveryDto })

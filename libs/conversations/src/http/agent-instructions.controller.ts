@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsObject } from 'class-validator';
 import { Actor } from '@app/shared-kernel';
-import { ApiStandardErrors, CurrentActor, Links, RequestLinks } from '@app/http-kit';
+import { ApiStandardErrors, CurrentActor, Links, RequestLinks, WriteTransaction } from '@app/http-kit';
 import { AgentInstructions, AgentInstructionsService } from '../application/agent-instructions.service';
 
 export class UpdateAgentInstructionsDto {
@@ -48,6 +48,7 @@ export class AgentInstructionsController {
     return toDto(await this.instructions.get(actor, organizationId), links);
   }
 
+  @WriteTransaction()
   @Put()
   @ApiOperation({ operationId: 'updateOrganizationAgentInstructions', summary: 'Set the instructions of the organization’s agent (admin)' })
   @ApiOkResponse({ type: AgentInstructionsDto })

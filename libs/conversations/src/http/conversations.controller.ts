@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestj
 import type { Response } from 'express';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Actor, InvalidInputError } from '@app/shared-kernel';
-import { ApiStandardErrors, CurrentActor, Links, listEnvelope, ListOf, RequestLinks } from '@app/http-kit';
+import { ApiStandardErrors, CurrentActor, Links, listEnvelope, ListOf, RequestLinks, WriteTransaction } from '@app/http-kit';
 import { ConversationsService } from '../application/conversations.service';
 import { RenderedClusters } from './rendered-clusters';
 import type { ConversationInput } from '../domain/conversation';
@@ -31,6 +31,7 @@ export class ConversationsController {
     private readonly cache: RenderedClusters,
   ) {}
 
+  @WriteTransaction()
   @Post('conversations')
   @HttpCode(204)
   @ApiOperation({

@@ -13,6 +13,7 @@ import {
   Public,
   RequestLinks,
   setDeleteStatus,
+  WriteTransaction,
 } from '@app/http-kit';
 import { OpenApiSpecsService } from '../application/openapi-specs.service';
 import {
@@ -48,6 +49,7 @@ export class OpenApiSpecsController {
     return listEnvelope(page, (v) => toSpecDto(v.spec, v.role, links));
   }
 
+  @WriteTransaction()
   @Post()
   @ApiOperation({
     operationId: 'createOpenAPISpec',
@@ -80,6 +82,7 @@ export class OpenApiSpecsController {
     return toSpecDto(v.spec, v.role, links);
   }
 
+  @WriteTransaction()
   @Put(':specSlug')
   @ApiOperation({
     operationId: 'createOrUpdateOpenAPISpecBySlug',
@@ -101,6 +104,7 @@ export class OpenApiSpecsController {
     return dto;
   }
 
+  @WriteTransaction()
   @Patch(':specSlug')
   @ApiOperation({ operationId: 'updateOpenAPISpecBySlug', summary: 'Make a specification private or public' })
   @ApiOkResponse({ type: OpenApiSpecDto })
@@ -115,6 +119,7 @@ export class OpenApiSpecsController {
     return toSpecDto(v.spec, v.role, links);
   }
 
+  @WriteTransaction()
   @Delete(':specSlug')
   @ApiDeleteOperation('deleteOpenAPISpecBySlug', 'Delete a specification and its versions', 'The specification')
   async delete(

@@ -2,7 +2,17 @@ import { Body, Controller, Get, Param, Patch, Post, Query, Res } from '@nestjs/c
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Actor } from '@app/shared-kernel';
-import { ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks } from '@app/http-kit';
+import {
+  ApiStandardErrors,
+  CurrentActor,
+  ErrorDto,
+  ListOf,
+  listEnvelope,
+  ListQueryDto,
+  Links,
+  RequestLinks,
+  WriteTransaction,
+} from '@app/http-kit';
 import { IdentityService } from '../application/identity.service';
 import { OrganizationsService } from '../application/organizations.service';
 import { CreateOrganizationDto, OrganizationDto, toOrganizationDto, toUserDto, UpdateOrganizationDto, UserDto } from './organization.dto';
@@ -21,6 +31,7 @@ export class OrganizationsController {
     return listEnvelope(page, (m) => toOrganizationDto(m.organization, m.role, links, m.ownTeam));
   }
 
+  @WriteTransaction()
   @Post()
   @ApiOperation({ operationId: 'createOrganization', summary: 'Create an organization; the caller becomes its admin' })
   @ApiCreatedResponse({ type: OrganizationDto })
@@ -44,6 +55,7 @@ export class OrganizationsController {
     return toOrganizationDto(view.organization, view.role, links, view.ownTeam);
   }
 
+  @WriteTransaction()
   @Patch(':organizationId')
   @ApiOperation({ operationId: 'updateOrganizationById', summary: 'Update an organization (admins)' })
   @ApiOkResponse({ type: OrganizationDto })

@@ -22,6 +22,7 @@ import {
   ListQueryDto,
   RequestLinks,
   setDeleteStatus,
+  WriteTransaction,
 } from '@app/http-kit';
 import { InvitesService } from '../application/invites.service';
 import { MembersService } from '../application/members.service';
@@ -87,6 +88,7 @@ export class MembersController {
     return toMemberDto(await this.members.get(actor, org, userId), links);
   }
 
+  @WriteTransaction()
   @Patch('members/:userId')
   @ApiOperation({
     operationId: 'updateMemberInOrganizationById',
@@ -104,6 +106,7 @@ export class MembersController {
     return toMemberDto(await this.members.updateRole(actor, org, userId, body.role), links);
   }
 
+  @WriteTransaction()
   @Delete('members/:userId')
   @ApiDeleteOperation(
     'removeMemberFromOrganizationById',
@@ -120,6 +123,7 @@ export class MembersController {
     setDeleteStatus(res, await this.members.remove(actor, org, userId));
   }
 
+  @WriteTransaction()
   @Post('members/:userId/sso')
   @HttpCode(200)
   @ApiOperation({ operationId: 'setUserAsSSOMemberForOrganization', summary: 'Let a member sign in through SSO (admins)' })
@@ -147,6 +151,7 @@ export class MembersController {
     return listEnvelope(page, (t) => ({ team: toTeamDto(t.team, { admin: false, view: true }), member: { role: t.role } }));
   }
 
+  @WriteTransaction()
   @Post('join')
   @HttpCode(204)
   @ApiOperation({ operationId: 'joinOrganization', summary: "Join an organization whose emailDomains include the caller's email domain" })
@@ -171,6 +176,7 @@ export class TeamsController {
     return listEnvelope(page, (t) => toTeamDto(t.view, t.permissions));
   }
 
+  @WriteTransaction()
   @Put()
   @HttpCode(201)
   @ApiOperation({ operationId: 'createOrganizationTeam', summary: 'Create a team (admins)' })
@@ -188,6 +194,7 @@ export class TeamsController {
     return toTeamDto(t.view, t.permissions);
   }
 
+  @WriteTransaction()
   @Patch(':teamId')
   @ApiOperation({ operationId: 'updateTeamInOrganizationById', summary: 'Rename a team (admins and team owners)' })
   @ApiOkResponse({ type: TeamDto })
@@ -201,6 +208,7 @@ export class TeamsController {
     return toTeamDto(t.view, t.permissions);
   }
 
+  @WriteTransaction()
   @Delete(':teamId')
   @ApiDeleteOperation('removeTeamFromOrganizationById', 'Delete a team (admins and team owners)', 'The team')
   async delete(
@@ -226,6 +234,7 @@ export class TeamsController {
     return listEnvelope(page, (m) => toTeamMemberItem(m, links));
   }
 
+  @WriteTransaction()
   @Put(':teamId/members')
   @HttpCode(204)
   @ApiOperation({
@@ -243,6 +252,7 @@ export class TeamsController {
     await this.teams.updateMembers(actor, org, teamId, body);
   }
 
+  @WriteTransaction()
   @Put(':teamId/members/:userId')
   @HttpCode(204)
   @ApiOperation({ operationId: 'addMemberToOrganizationTeamById', summary: 'Add a member to a team or change their team role' })
@@ -257,6 +267,7 @@ export class TeamsController {
     await this.teams.putMember(actor, org, teamId, userId, body.role);
   }
 
+  @WriteTransaction()
   @Delete(':teamId/members/:userId')
   @ApiDeleteOperation('deleteMemberFromOrganizationTeamById', 'Remove a member from a team', 'Member of the team')
   async deleteMember(
@@ -285,6 +296,7 @@ export class InvitesController {
     return listEnvelope(page, (i) => toInviteDto(i, true));
   }
 
+  @WriteTransaction()
   @Post('link-invites')
   @ApiOperation({ operationId: 'createOrganizationInvite', summary: 'Create an invite link (admins; needs inviteLinks)' })
   @ApiCreatedResponse({ type: InviteDto })
@@ -301,6 +313,7 @@ export class InvitesController {
     return toInviteDto(invite, await this.invites.redundantFor(actor, invite));
   }
 
+  @WriteTransaction()
   @Patch('link-invites/:inviteId')
   @ApiOperation({ operationId: 'updateOrganizationInviteById', summary: 'Change the role of an invite link (admins)' })
   @ApiOkResponse({ type: InviteDto })
@@ -314,6 +327,7 @@ export class InvitesController {
     return toInviteDto(invite, await this.invites.redundantFor(actor, invite));
   }
 
+  @WriteTransaction()
   @Delete('link-invites/:inviteId')
   @ApiDeleteOperation('deleteOrganizationInviteById', 'Delete an invite link (admins)', 'The invite')
   async delete(
@@ -325,6 +339,7 @@ export class InvitesController {
     setDeleteStatus(res, await this.invites.delete(actor, org, id));
   }
 
+  @WriteTransaction()
   @Post('invites/:inviteId')
   @HttpCode(200)
   @ApiOperation({ operationId: 'joinOrganizationWithInvite', summary: 'Join an organization with an invite link' })

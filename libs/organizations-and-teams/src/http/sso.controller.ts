@@ -13,6 +13,7 @@ import {
   Public,
   RequestLinks,
   setDeleteStatus,
+  WriteTransaction,
 } from '@app/http-kit';
 import { SsoService } from '../application/sso.service';
 import {
@@ -44,6 +45,7 @@ export class SamlProvidersController {
     return listEnvelope(await this.sso.list(actor, org, q.toPageRequest()), (v) => toSamlProviderDto(v, links));
   }
 
+  @WriteTransaction()
   @Post('saml')
   @ApiOperation({ operationId: 'createOrganizationSAMLProvider', summary: 'Create a SAML provider (admins)' })
   @ApiCreatedResponse({ type: SamlProviderDto })
@@ -71,6 +73,7 @@ export class SamlProvidersController {
     return toSamlProviderDto(await this.sso.get(actor, org, id), links);
   }
 
+  @WriteTransaction()
   @Patch('saml/:samlProviderId')
   @ApiOperation({ operationId: 'updateOrganizationSAMLProvider', summary: 'Update a SAML provider (admins)' })
   @ApiOkResponse({ type: SamlProviderDto })
@@ -84,6 +87,7 @@ export class SamlProvidersController {
     return toSamlProviderDto(await this.sso.update(actor, org, id, patchOf(body)), links);
   }
 
+  @WriteTransaction()
   @Delete('saml/:samlProviderId')
   @ApiDeleteOperation('deleteOrganizationSAMLProvider', 'Delete a SAML provider (admins)', 'SAML provider')
   async delete(

@@ -10,7 +10,17 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Actor, Clock } from '@app/shared-kernel';
-import { ApiStandardErrors, CurrentActor, ErrorDto, ListOf, listEnvelope, ListQueryDto, Links, RequestLinks } from '@app/http-kit';
+import {
+  ApiStandardErrors,
+  CurrentActor,
+  ErrorDto,
+  ListOf,
+  listEnvelope,
+  ListQueryDto,
+  Links,
+  RequestLinks,
+  WriteTransaction,
+} from '@app/http-kit';
 import {
   ContentLocationDto,
   ChangesQueryDto,
@@ -97,6 +107,7 @@ export class ChangeRequestsController {
     return listEnvelope(page, (v) => this.presenter.dtoWith(v, users, links));
   }
 
+  @WriteTransaction()
   @Post()
   @ApiOperation({ operationId: 'createChangeRequest', summary: 'Create a change request from the current content' })
   @ApiCreatedResponse({ type: ChangeRequestDto })
@@ -124,6 +135,7 @@ export class ChangeRequestsController {
     return this.presenter.dto(await this.changeRequests.view(actor, spaceId, ref), links);
   }
 
+  @WriteTransaction()
   @Patch(':changeRequestId')
   @ApiOperation({ operationId: 'updateChangeRequestById', summary: 'Update subject, description or status' })
   @ApiOkResponse({ type: ChangeRequestDto })
@@ -153,6 +165,7 @@ export class ChangeRequestsController {
     return { url: links.api(await this.exports.changeRequestPdf(actor, spaceId, ref, q)) };
   }
 
+  @WriteTransaction()
   @Post(':changeRequestId/merge')
   @HttpCode(200)
   @ApiOperation({ operationId: 'mergeChangeRequest', summary: 'Merge the change request into the space (three-way merge)' })
@@ -163,6 +176,7 @@ export class ChangeRequestsController {
     return this.changeRequests.merge(actor, spaceId, ref);
   }
 
+  @WriteTransaction()
   @Post(':changeRequestId/update')
   @HttpCode(200)
   @ApiOperation({ operationId: 'updateChangeRequest', summary: "Bring the space's main content into the change request" })
@@ -176,6 +190,7 @@ export class ChangeRequestsController {
     return this.changeRequests.updateFromMain(actor, spaceId, ref);
   }
 
+  @WriteTransaction()
   @Post(':changeRequestId/content')
   @HttpCode(200)
   @ApiOperation({

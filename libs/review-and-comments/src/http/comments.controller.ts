@@ -11,6 +11,7 @@ import {
   Links,
   RequestLinks,
   setDeleteStatus,
+  WriteTransaction,
 } from '@app/http-kit';
 import { IdentityService } from '@app/organizations-and-teams';
 import { CommentsService, CommentView, Where } from '../application/comments.service';
@@ -105,6 +106,7 @@ function commentsController(place: 'Space' | 'ChangeRequest', path: string): Typ
       res.type('application/json').send(body);
     }
 
+    @WriteTransaction()
     @Post()
     @HttpCode(200)
     @params()
@@ -122,6 +124,7 @@ function commentsController(place: 'Space' | 'ChangeRequest', path: string): Typ
       return this.dto(await this.comments.get(actor, where(p), p.commentId!), q.format, links);
     }
 
+    @WriteTransaction()
     @Put(':commentId')
     @params('commentId')
     @ApiOperation({
@@ -133,6 +136,7 @@ function commentsController(place: 'Space' | 'ChangeRequest', path: string): Typ
       return this.dto(await this.comments.update(actor, where(p), p.commentId!, body), undefined, links);
     }
 
+    @WriteTransaction()
     @Delete(':commentId')
     @params('commentId')
     @ApiDeleteOperation(op('delete', 'Comment'), 'Delete a comment and its replies (the author or an admin)', 'The comment')
@@ -148,6 +152,7 @@ function commentsController(place: 'Space' | 'ChangeRequest', path: string): Typ
       return this.page(await this.comments.listReplies(actor, where(p), p.commentId!, q.toPageRequest()), q.format, links);
     }
 
+    @WriteTransaction()
     @Post(':commentId/replies')
     @HttpCode(200)
     @params('commentId')
@@ -171,6 +176,7 @@ function commentsController(place: 'Space' | 'ChangeRequest', path: string): Typ
       return this.dto(await this.comments.getReply(actor, where(p), p.commentId!, p.commentReplyId!), q.format, links);
     }
 
+    @WriteTransaction()
     @Put(':commentId/replies/:commentReplyId')
     @params('commentId', 'commentReplyId')
     @ApiOperation({ operationId: op('update', 'CommentReply'), summary: 'Edit a reply (the author), add or remove reactions' })
@@ -179,6 +185,7 @@ function commentsController(place: 'Space' | 'ChangeRequest', path: string): Typ
       return this.dto(await this.comments.update(actor, where(p), p.commentReplyId!, body, p.commentId), undefined, links);
     }
 
+    @WriteTransaction()
     @Delete(':commentId/replies/:commentReplyId')
     @params('commentId', 'commentReplyId')
     @ApiDeleteOperation(op('delete', 'CommentReply'), 'Delete a reply (the author or an admin)', 'The reply')

@@ -13,6 +13,7 @@ import {
   ListQueryDto,
   RequestLinks,
   setDeleteStatus,
+  WriteTransaction,
 } from '@app/http-kit';
 import { IdentityService } from '@app/organizations-and-teams';
 import { ReviewsService } from '../application/reviews.service';
@@ -56,6 +57,7 @@ export class ReviewsController {
     return listEnvelope(page, (v) => toReviewDto(v, q.format, user, links));
   }
 
+  @WriteTransaction()
   @Post('reviews')
   @ApiOperation({
     operationId: 'submitChangeRequestReview',
@@ -108,6 +110,7 @@ export class ReviewsController {
     return listEnvelope(page, (r) => toRequestedReviewerDto(r, user));
   }
 
+  @WriteTransaction()
   @Post('requested-reviewers')
   @HttpCode(200)
   @ApiOperation({
@@ -129,6 +132,7 @@ export class ReviewsController {
     return { users: requests.map((r) => toRequestedReviewerDto(r, user)) };
   }
 
+  @WriteTransaction()
   @Delete('requested-reviewers/:userId')
   @ApiDeleteOperation('removeRequestedReviewerFromChangeRequest', 'Withdraw a review request (the "edit" role)', 'The review request')
   async remove(

@@ -12,6 +12,7 @@ import {
   ListQueryDto,
   RequestLinks,
   setDeleteStatus,
+  WriteTransaction,
 } from '@app/http-kit';
 import { ShareLinksService } from '../application/share-links.service';
 import { CreateShareLinkDto, ShareLinkDto, toShareLinkDto, UpdateShareLinkDto } from './site.dto';
@@ -37,6 +38,7 @@ export class ShareLinksController {
     return listEnvelope(page, (v) => toShareLinkDto(v.link, v.site, v.showKey, links));
   }
 
+  @WriteTransaction()
   @Post()
   @ApiOperation({ operationId: 'createSiteShareLink', summary: 'Create a share link (active, with a new secret key; admin)' })
   @ApiCreatedResponse({ type: ShareLinkDto })
@@ -53,6 +55,7 @@ export class ShareLinksController {
     return toShareLinkDto(v.link, v.site, v.showKey, links);
   }
 
+  @WriteTransaction()
   @Patch(':shareLinkId')
   @ApiOperation({
     operationId: 'updateSiteShareLinkById',
@@ -72,6 +75,7 @@ export class ShareLinksController {
     return toShareLinkDto(v.link, v.site, v.showKey, links);
   }
 
+  @WriteTransaction()
   @Delete(':shareLinkId')
   @ApiDeleteOperation('deleteSiteShareLinkById', 'Delete a share link (admin)', 'The share link')
   async delete(

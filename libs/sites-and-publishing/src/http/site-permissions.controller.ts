@@ -15,6 +15,7 @@ import {
   Optional,
   RequestLinks,
   setDeleteStatus,
+  WriteTransaction,
 } from '@app/http-kit';
 import { ContentPermissionsService, ContentRef, InviteUsersAndTeamsDto, UpdateContentPermissionDto } from '@app/spaces-and-content';
 import { SitesService } from '../application/sites.service';
@@ -75,6 +76,7 @@ export class SitePermissionsController {
     return { kind: 'site', id: siteId };
   }
 
+  @WriteTransaction()
   @Post()
   @HttpCode(204)
   @ApiOperation({ operationId: 'inviteToSite', summary: 'Grant a role on the site to members and teams (admin of the site)' })
@@ -140,6 +142,7 @@ export class SitePermissionsController {
     return listEnvelope(page, (p): UserSitePermissionOverrideDto => ({ permission: p.permission, user: toUserDto(p.user, links) }));
   }
 
+  @WriteTransaction()
   @Patch('users/:userId')
   @HttpCode(204)
   @ApiOperation({ operationId: 'updateUserPermissionInSite', summary: 'Change the role granted to a member (admin of the site)' })
@@ -154,6 +157,7 @@ export class SitePermissionsController {
     await this.permissions.update(actor, await this.site(actor, organizationId, siteId), { kind: 'user', id: userId }, body.role);
   }
 
+  @WriteTransaction()
   @Delete('users/:userId')
   @ApiDeleteOperation('removeUserFromSite', 'Take back the role granted to a member (admin of the site)', 'The user permission')
   async deleteUser(
@@ -182,6 +186,7 @@ export class SitePermissionsController {
     }));
   }
 
+  @WriteTransaction()
   @Patch('teams/:teamId')
   @HttpCode(204)
   @ApiOperation({ operationId: 'updateTeamPermissionInSite', summary: 'Change the role granted to a team (admin of the site)' })
@@ -196,6 +201,7 @@ export class SitePermissionsController {
     await this.permissions.update(actor, await this.site(actor, organizationId, siteId), { kind: 'team', id: teamId }, body.role);
   }
 
+  @WriteTransaction()
   @Delete('teams/:teamId')
   @ApiDeleteOperation('removeTeamFromSite', 'Take back the role granted to a team (admin of the site)', 'The team permission')
   async deleteTeam(

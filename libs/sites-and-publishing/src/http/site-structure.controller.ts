@@ -12,6 +12,7 @@ import {
   ListQueryDto,
   RequestLinks,
   setDeleteStatus,
+  WriteTransaction,
 } from '@app/http-kit';
 import { SitesService, SiteWithSpaces } from '../application/sites.service';
 import { findGroup, findSection, findSiteSpace, groups, parentGroupOf, sections, siteSpaces, StructurePointer } from '../domain/site';
@@ -82,6 +83,7 @@ export class SiteStructureController {
     return this.presenter(v, links).structure(v.site.structure);
   }
 
+  @WriteTransaction()
   @Patch('structure/sort')
   @ApiOperation({
     operationId: 'sortSiteStructure',
@@ -132,6 +134,7 @@ export class SiteStructureController {
     return listEnvelope(page, (s) => presenter.section(s, parentGroupOf(v.site.structure, s.id)));
   }
 
+  @WriteTransaction()
   @Post('sections')
   @ApiOperation({
     operationId: 'addSectionToSite',
@@ -152,6 +155,7 @@ export class SiteStructureController {
     return this.sectionDto(v, id, links);
   }
 
+  @WriteTransaction()
   @Patch('sections/:siteSectionId')
   @ApiOperation({
     operationId: 'updateSiteSectionById',
@@ -170,6 +174,7 @@ export class SiteStructureController {
     return this.sectionDto(v, sectionId, links);
   }
 
+  @WriteTransaction()
   @Delete('sections/:siteSectionId')
   @ApiDeleteOperation('deleteSiteSectionById', 'Delete a section and its site spaces', 'The section')
   async deleteSection(
@@ -182,6 +187,7 @@ export class SiteStructureController {
     setDeleteStatus(res, await this.sites.deleteSection(actor, organizationId, siteId, sectionId));
   }
 
+  @WriteTransaction()
   @Post('sections/:siteSectionId/move')
   @HttpCode(200)
   @ApiOperation({ operationId: 'moveSiteSection', summary: 'Deprecated: use sortSiteStructure', deprecated: true })
@@ -222,6 +228,7 @@ export class SiteStructureController {
     return listEnvelope(page, (g) => presenter.group(g, parentGroupOf(v.site.structure, g.id)));
   }
 
+  @WriteTransaction()
   @Post('section-groups')
   @ApiOperation({ operationId: 'addSectionGroupToSite', summary: 'Add a section group (the sections given move into it)' })
   @ApiCreatedResponse({ type: SiteSectionGroupDto })
@@ -238,6 +245,7 @@ export class SiteStructureController {
     return this.groupDto(v, v.result.id, links);
   }
 
+  @WriteTransaction()
   @Patch('section-groups/:siteSectionGroupId')
   @ApiOperation({ operationId: 'updateSiteSectionGroupById', summary: 'Update a section group' })
   @ApiOkResponse({ type: SiteSectionGroupDto })
@@ -253,6 +261,7 @@ export class SiteStructureController {
     return this.groupDto(v, groupId, links);
   }
 
+  @WriteTransaction()
   @Delete('section-groups/:siteSectionGroupId')
   @ApiDeleteOperation('deleteSiteSectionGroupById', 'Delete a section group (what it holds takes its place)', 'The section group')
   async deleteGroup(
@@ -265,6 +274,7 @@ export class SiteStructureController {
     setDeleteStatus(res, await this.sites.deleteGroup(actor, organizationId, siteId, groupId));
   }
 
+  @WriteTransaction()
   @Post('section-groups/:siteSectionGroupId/sections')
   @ApiOperation({ operationId: 'addSectionToGroup', summary: 'Move a section into a section group (at its end)' })
   @ApiCreatedResponse({ type: SiteSectionGroupDto })
@@ -280,6 +290,7 @@ export class SiteStructureController {
     return this.groupDto(v, groupId, links);
   }
 
+  @WriteTransaction()
   @Delete('section-groups/:siteSectionGroupId/sections/:siteSectionId')
   @ApiDeleteOperation('removeSectionFromGroup', 'Take a section out of a group (it goes right after the group)', 'The section')
   async removeSectionFromGroup(
@@ -293,6 +304,7 @@ export class SiteStructureController {
     setDeleteStatus(res, await this.sites.removeSectionFromGroup(actor, organizationId, siteId, groupId, sectionId));
   }
 
+  @WriteTransaction()
   @Post('section-groups/:siteSectionGroupId/move')
   @HttpCode(200)
   @ApiOperation({ operationId: 'moveSiteSectionGroup', summary: 'Deprecated: use sortSiteStructure', deprecated: true })
@@ -335,6 +347,7 @@ export class SiteStructureController {
     return listEnvelope(SitesService.pageOf(all, q.toPageRequest()), (s) => s);
   }
 
+  @WriteTransaction()
   @Post('site-spaces')
   @ApiOperation({
     operationId: 'addSpaceToSite',
@@ -354,6 +367,7 @@ export class SiteStructureController {
     return this.siteSpaceDto(v, v.result.id, links);
   }
 
+  @WriteTransaction()
   @Patch('site-spaces/:siteSpaceId')
   @ApiOperation({
     operationId: 'updateSiteSpaceById',
@@ -372,6 +386,7 @@ export class SiteStructureController {
     return this.siteSpaceDto(v, siteSpaceId, links);
   }
 
+  @WriteTransaction()
   @Delete('site-spaces/:siteSpaceId')
   @ApiDeleteOperation('deleteSiteSpaceById', 'Remove a space from a site', 'The site space')
   async deleteSiteSpace(
@@ -384,6 +399,7 @@ export class SiteStructureController {
     setDeleteStatus(res, await this.sites.deleteSiteSpace(actor, organizationId, siteId, siteSpaceId));
   }
 
+  @WriteTransaction()
   @Post('site-spaces/:siteSpaceId/move')
   @HttpCode(200)
   @ApiOperation({ operationId: 'moveSiteSpace', summary: 'Deprecated: use sortSiteStructure', deprecated: true })

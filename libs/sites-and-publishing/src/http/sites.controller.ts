@@ -12,6 +12,7 @@ import {
   ListOf,
   RequestLinks,
   setDeleteStatus,
+  WriteTransaction,
 } from '@app/http-kit';
 import { Delete } from '@nestjs/common';
 import { SitesService } from '../application/sites.service';
@@ -62,6 +63,7 @@ export class SitesController {
     return listEnvelope(page, (v) => toSiteDto(v.site, v.role, links));
   }
 
+  @WriteTransaction()
   @Post()
   @ApiOperation({ operationId: 'createSite', summary: 'Create a site (type basic unless told; the spaces given become its site spaces)' })
   @ApiCreatedResponse({ type: SiteDto })
@@ -91,6 +93,7 @@ export class SitesController {
     return toSiteDto(v.site, v.role, links);
   }
 
+  @WriteTransaction()
   @Patch(':siteId')
   @ApiOperation({ operationId: 'updateSiteById', summary: 'Update a site (admin)' })
   @ApiOkResponse({ type: SiteDto })
@@ -105,6 +108,7 @@ export class SitesController {
     return toSiteDto(v.site, v.role, links);
   }
 
+  @WriteTransaction()
   @Delete(':siteId')
   @ApiDeleteOperation('deleteSiteById', 'Delete a site with its structure and share links (admin)', 'The site')
   async delete(
@@ -116,6 +120,7 @@ export class SitesController {
     setDeleteStatus(res, await this.sites.delete(actor, organizationId, siteId));
   }
 
+  @WriteTransaction()
   @Post(':siteId/publish')
   @HttpCode(200)
   @ApiOperation({ operationId: 'publishSite', summary: 'Publish a site: its audience (visibility) can read it (admin)' })
@@ -130,6 +135,7 @@ export class SitesController {
     return toSiteDto(v.site, v.role, links);
   }
 
+  @WriteTransaction()
   @Post(':siteId/unpublish')
   @HttpCode(200)
   @ApiOperation({ operationId: 'unpublishSite', summary: 'Unpublish a site (admin)' })
@@ -156,6 +162,7 @@ export class SitesController {
     return { object: 'site-adaptive-schema', jsonSchema: s.jsonSchema, updatedAt: s.updatedAt.toISOString() };
   }
 
+  @WriteTransaction()
   @Put(':siteId/adaptive-schema')
   @ApiOperation({
     operationId: 'updateSiteAdaptiveSchema',
@@ -194,6 +201,7 @@ export class SitesController {
     return c.updatedAt ? { ...c.settings, updatedAt: c.updatedAt.toISOString() } : c.settings;
   }
 
+  @WriteTransaction()
   @Put(':siteId/customization')
   @ApiOperation({
     operationId: 'updateSiteCustomizationById',
@@ -221,6 +229,7 @@ export class SitesController {
     return toPublishingAuthDto(await this.sites.publishingAuth(actor, organizationId, siteId));
   }
 
+  @WriteTransaction()
   @Patch(':siteId/publishing/auth')
   @ApiOperation({
     operationId: 'updateSitePublishingAuthById',
@@ -237,6 +246,7 @@ export class SitesController {
     return toPublishingAuthDto(await this.sites.updatePublishingAuth(actor, organizationId, siteId, body));
   }
 
+  @WriteTransaction()
   @Post(':siteId/publishing/auth/regenerate')
   @HttpCode(200)
   @ApiOperation({

@@ -12,6 +12,7 @@ import {
   ListOf,
   RequestLinks,
   setDeleteStatus,
+  WriteTransaction,
 } from '@app/http-kit';
 import { CollectionsService } from '../application/collections.service';
 import { CreateCollectionDto, ListCollectionsQueryDto, MoveDto, TransferDto, UpdateCollectionDto } from './content.dto';
@@ -36,6 +37,7 @@ export class CollectionsController {
     return listEnvelope(page, (v) => toCollectionDto(v.collection, v.role, links));
   }
 
+  @WriteTransaction()
   @Post('orgs/:organizationId/collections')
   @ApiOperation({ operationId: 'createCollection', summary: 'Create a collection' })
   @ApiCreatedResponse({ type: CollectionDto })
@@ -60,6 +62,7 @@ export class CollectionsController {
     return toCollectionDto(view.collection, view.role, links);
   }
 
+  @WriteTransaction()
   @Patch('collections/:collectionId')
   @ApiOperation({ operationId: 'updateCollectionById', summary: 'Update a collection (admins)' })
   @ApiOkResponse({ type: CollectionDto })
@@ -73,12 +76,14 @@ export class CollectionsController {
     return toCollectionDto(view.collection, view.role, links);
   }
 
+  @WriteTransaction()
   @Delete('collections/:collectionId')
   @ApiDeleteOperation('deleteCollectionById', 'Delete a collection; its spaces are deleted too (restorable for 7 days)', 'Collection')
   async delete(@CurrentActor() actor: Actor, @Param('collectionId') id: string, @Res({ passthrough: true }) res: Response): Promise<void> {
     setDeleteStatus(res, await this.collections.delete(actor, id));
   }
 
+  @WriteTransaction()
   @Post('collections/:collectionId/move')
   @HttpCode(200)
   @ApiOperation({ operationId: 'moveCollection', summary: 'Move a collection to another parent and/or position' })
@@ -89,6 +94,7 @@ export class CollectionsController {
     return toCollectionDto(view.collection, view.role, links);
   }
 
+  @WriteTransaction()
   @Post('collections/:collectionId/transfer')
   @HttpCode(200)
   @ApiOperation({ operationId: 'transferCollection', summary: 'Transfer a collection and its content to another organization' })

@@ -15,6 +15,7 @@ import {
   Optional,
   RequestLinks,
   setDeleteStatus,
+  WriteTransaction,
 } from '@app/http-kit';
 import { ContentPermissionsService, INVITE_MAX } from '../application/content-permissions.service';
 
@@ -89,6 +90,7 @@ function permissionsController(kind: 'space' | 'collection') {
   class PermissionsController {
     constructor(readonly permissions: ContentPermissionsService) {}
 
+    @WriteTransaction()
     @Post()
     @HttpCode(204)
     @ApiOperation({ operationId: `inviteTo${Kind}`, summary: `Grant a role on the ${kind} to members and teams (admin of the ${kind})` })
@@ -116,6 +118,7 @@ function permissionsController(kind: 'space' | 'collection') {
       return listEnvelope(page, userPermission(links));
     }
 
+    @WriteTransaction()
     @Patch('users/:userId')
     @HttpCode(204)
     @ApiOperation({ operationId: `updateUserPermissionIn${Kind}`, summary: `Change the role granted to a member (admin of the ${kind})` })
@@ -129,6 +132,7 @@ function permissionsController(kind: 'space' | 'collection') {
       return this.permissions.update(actor, { kind, id }, { kind: 'user', id: userId }, body.role);
     }
 
+    @WriteTransaction()
     @Delete('users/:userId')
     @ApiDeleteOperation(`removeUserFrom${Kind}`, `Take back the role granted to a member (admin of the ${kind})`, 'The user permission')
     async deleteUser(
@@ -151,6 +155,7 @@ function permissionsController(kind: 'space' | 'collection') {
       }));
     }
 
+    @WriteTransaction()
     @Patch('teams/:teamId')
     @HttpCode(204)
     @ApiOperation({ operationId: `updateTeamPermissionIn${Kind}`, summary: `Change the role granted to a team (admin of the ${kind})` })
@@ -164,6 +169,7 @@ function permissionsController(kind: 'space' | 'collection') {
       return this.permissions.update(actor, { kind, id }, { kind: 'team', id: teamId }, body.role);
     }
 
+    @WriteTransaction()
     @Delete('teams/:teamId')
     @ApiDeleteOperation(`removeTeamFrom${Kind}`, `Take back the role granted to a team (admin of the ${kind})`, 'The team permission')
     async deleteTeam(

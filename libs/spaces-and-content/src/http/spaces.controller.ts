@@ -21,6 +21,7 @@ import {
   ListQueryDto,
   RequestLinks,
   setDeleteStatus,
+  WriteTransaction,
 } from '@app/http-kit';
 import { SpacesService } from '../application/spaces.service';
 import {
@@ -53,6 +54,7 @@ export class SpacesController {
     return listEnvelope(page, (v) => toSpaceDto(v.space, v.role, links));
   }
 
+  @WriteTransaction()
   @Post('orgs/:organizationId/spaces')
   @ApiOperation({ operationId: 'createSpace', summary: 'Create a space' })
   @ApiCreatedResponse({ type: SpaceDto })
@@ -107,6 +109,7 @@ export class SpacesController {
     return toSpaceDto(view.space, view.role, links);
   }
 
+  @WriteTransaction()
   @Patch('spaces/:spaceId')
   @ApiOperation({ operationId: 'updateSpaceById', summary: 'Update a space (editMode, defaultLevel and mergeRules need admin)' })
   @ApiOkResponse({ type: SpaceDto })
@@ -115,12 +118,14 @@ export class SpacesController {
     return toSpaceDto(view.space, view.role, links);
   }
 
+  @WriteTransaction()
   @Delete('spaces/:spaceId')
   @ApiDeleteOperation('deleteSpaceById', 'Delete a space (restorable for 7 days)', 'Space')
   async delete(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Res({ passthrough: true }) res: Response): Promise<void> {
     setDeleteStatus(res, await this.spaces.delete(actor, id));
   }
 
+  @WriteTransaction()
   @Post('spaces/:spaceId/content/template')
   @HttpCode(204)
   @ApiTags('space-content')
@@ -130,6 +135,7 @@ export class SpacesController {
     await this.spaces.applyTemplate(actor, id, body);
   }
 
+  @WriteTransaction()
   @Post('spaces/:spaceId/duplicate')
   @ApiOperation({ operationId: 'duplicateSpace', summary: 'Duplicate a space' })
   @ApiCreatedResponse({ type: SpaceDto })
@@ -145,6 +151,7 @@ export class SpacesController {
     return dto;
   }
 
+  @WriteTransaction()
   @Post('spaces/:spaceId/restore')
   @HttpCode(200)
   @ApiOperation({ operationId: 'restoreSpace', summary: 'Restore a space deleted less than 7 days ago' })
@@ -155,6 +162,7 @@ export class SpacesController {
     return toSpaceDto(view.space, view.role, links);
   }
 
+  @WriteTransaction()
   @Post('spaces/:spaceId/move')
   @HttpCode(200)
   @ApiOperation({ operationId: 'moveSpace', summary: 'Move a space to a collection and/or a position' })
@@ -166,6 +174,7 @@ export class SpacesController {
     return toSpaceDto(view.space, view.role, links);
   }
 
+  @WriteTransaction()
   @Post('spaces/:spaceId/transfer')
   @HttpCode(200)
   @ApiOperation({ operationId: 'transferSpace', summary: 'Transfer a space to another organization the caller administers' })

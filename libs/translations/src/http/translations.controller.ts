@@ -23,6 +23,7 @@ import {
   Optional,
   RequestLinks,
   setDeleteStatus,
+  WriteTransaction,
 } from '@app/http-kit';
 import { LANGUAGES, Language } from '@app/spaces-and-content';
 import { translationPermissions, TranslationsService, TranslationView } from '../application/translations.service';
@@ -166,6 +167,7 @@ export class TranslationsController {
     return listEnvelope(await this.translations.list(actor, organizationId, q.toPageRequest()), (v) => toTranslationDto(v, links));
   }
 
+  @WriteTransaction()
   @Post()
   @ApiOperation({
     operationId: 'createTranslation',
@@ -193,6 +195,7 @@ export class TranslationsController {
     return toTranslationDto(await this.translations.get(actor, organizationId, translationId), links);
   }
 
+  @WriteTransaction()
   @Put(':translationId')
   @ApiOperation({ operationId: 'updateTranslation', summary: 'Set the instructions of a translation (role create)' })
   @ApiOkResponse({ type: TranslationDto, description: 'Translation has been updated' })
@@ -206,6 +209,7 @@ export class TranslationsController {
     return toTranslationDto(await this.translations.updateInstructions(actor, organizationId, translationId, body.instructions), links);
   }
 
+  @WriteTransaction()
   @Delete(':translationId')
   @ApiDeleteOperation('deleteTranslation', 'Delete a translation (role create); its target space stays', 'Translation')
   async delete(
@@ -217,6 +221,7 @@ export class TranslationsController {
     setDeleteStatus(res, await this.translations.delete(actor, organizationId, translationId));
   }
 
+  @WriteTransaction()
   @Post(':translationId/run')
   @HttpCode(204)
   @ApiOperation({
