@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import {
   Actor,
   Clock,
-  ConflictError,
   IdGenerator,
   InvalidInputError,
   NotFoundError,
@@ -13,7 +12,7 @@ import {
   untilWritten,
 } from '@app/shared-kernel';
 import { applyCollectionPatch, Collection, COLLECTION_TITLE_MAX, CollectionPatch, CollectionRepository } from '../domain/collection';
-import { placeAmong, positionAtEnd } from '../domain/position';
+import { positionAtEnd } from '../domain/position';
 import { SpaceRepository } from '../domain/space';
 import { ContentPermissionRepository, effectiveRole } from '../domain/permissions';
 import { collectionChain, ContentAccess, requireRole } from './content-access';
@@ -129,21 +128,8 @@ export class CollectionsService {
     const { collection, role } = await this.get(actor, collectionId);
     requireRole(role, 'admin', 'Moving a collection');
     const tree = await this.collections.tree(collection.organizationId);
-    const parentId = input.parent === undefined ? collection.parentId : input.parent;
-    if (parentId !== null) {
-      if (!tree.has(parentId)) throw new InvalidInputError(`Invalid position: collection "${parentId}" not found`);
-      if (tree.subtree(collectionId).includes(parentId))
-        throw new InvalidInputError('Invalid position: a collection cannot be moved into itself or its descendants');
-    }
-    await this.access.requireCreateIn(collection.organizationId, parentId, actor, tree, 'Collection', collectionId);
-    const siblings = await this.spaces.siblings(collection.organizationId, parentId);
-    const position = placeAmong(
-      { kind: 'collection', id: collection.id, position: collection.position },
-      siblings,
-      input.position,
-      parentId === collection.parentId,
-    );
-    const moved: Collection = { ...collection, parentId, position, updatedAt: this.clock.now() };
+    const placed = await this.spacesService.placeForMove(actor, { kind: 'collection', ...collection }, input, tree);
+    const moved: Collection = { ...collection, ...placed, updatedAt: this.clock.now() };
     if (!(await this.collections.update(collection, moved))) return undefined;
     return { collection: moved, role: await this.access.collectionRole(moved, actor) };
   }
@@ -152,10 +138,8 @@ export class CollectionsService {
   async transfer(actor: Actor, collectionId: string, organizationId: string): Promise<CollectionView> {
     const { collection, role } = await this.get(actor, collectionId);
     requireRole(role, 'admin', 'Transferring a collection');
-    if (organizationId === collection.organizationId) throw new ConflictError('The collection already belongs to this organization');
-    await this.access.requireInOrganization(organizationId, actor, 'admin');
+    const position = await this.spacesService.placeForTransfer(actor, 'collection', collection.organizationId, organizationId);
     const tree = await this.collections.tree(collection.organizationId);
-    const position = positionAtEnd(await this.spaces.siblings(organizationId, null));
     const now = this.clock.now();
     // The collections, their spaces and the spaces' content move together or not at all.
     await this.uow.run(async () => {

@@ -26,7 +26,7 @@ import {
   Space,
   SpacePatch,
   SpaceRepository,
-  SPACE_TITLE_MAX,
+  titleWithSuffix,
   ZERO_COUNTERS,
 } from '../domain/space';
 import { ContentAccess, requireRole, spaceChain } from './content-access';
@@ -290,19 +290,7 @@ export class SpacesService {
     const { space } = await this.getLive(actor, spaceId);
     const tree = await this.collections.tree(space.organizationId);
     await this.access.requireCreateIn(space.organizationId, space.parentId, actor, tree, 'Space', spaceId);
-    const now = this.clock.now();
-    const siblings = await this.spaces.siblings(space.organizationId, space.parentId);
-    const copy: Space = {
-      ...space,
-      id: this.ids.next(),
-      title: duplicateTitle(space.title),
-      position: positionAfter(siblings, { kind: 'space', id: space.id, position: space.position }),
-      revision: this.ids.next(),
-      counters: ZERO_COUNTERS,
-      createdAt: now,
-      updatedAt: now,
-      deletedAt: null,
-    };
+    const copy = await this.copyBeside(space, { title: duplicateTitle(space.title) });
     await this.uow.run(async () => {
       await this.spaces.insert(copy);
       this.events.publish('space.created', copy.organizationId, actor.userId, { spaceId: copy.id, duplicateOf: space.id });
@@ -316,17 +304,32 @@ export class SpacesService {
    * (the run writes its content). Written inside the caller's unit of work; no caller role (a job).
    */
   async createTranslationTarget(source: Space, language: Language, createdBy: string): Promise<Space> {
-    const now = this.clock.now();
-    const siblings = await this.spaces.siblings(source.organizationId, source.parentId);
-    const suffix = ` (${language})`;
-    const space: Space = {
-      ...source,
-      id: this.ids.next(),
-      title: source.title.slice(0, SPACE_TITLE_MAX - suffix.length) + suffix,
+    const space = await this.copyBeside(source, {
+      title: titleWithSuffix(source.title, ` (${language})`),
       visibility: 'private',
       editMode: 'live',
       language,
       defaultLevel: 'inherit',
+    });
+    await this.uow.run(async () => {
+      await this.spaces.insert(space);
+      await this.content.createInitialRevision(space, createdBy);
+    });
+    return space;
+  }
+
+  /**
+   * A new space right after `source` among its siblings, with its fields but `changes`: a new id, a new
+   * (not yet written) first revision, zero counters, created now. What a duplicate and a translation's
+   * target space start from.
+   */
+  private async copyBeside(source: Space, changes: Partial<Space>): Promise<Space> {
+    const now = this.clock.now();
+    const siblings = await this.spaces.siblings(source.organizationId, source.parentId);
+    return {
+      ...source,
+      ...changes,
+      id: this.ids.next(),
       position: positionAfter(siblings, { kind: 'space', id: source.id, position: source.position }),
       revision: this.ids.next(),
       counters: ZERO_COUNTERS,
@@ -334,11 +337,6 @@ export class SpacesService {
       updatedAt: now,
       deletedAt: null,
     };
-    await this.uow.run(async () => {
-      await this.spaces.insert(space);
-      await this.content.createInitialRevision(space, createdBy);
-    });
-    return space;
   }
 
   move(actor: Actor, spaceId: string, input: MoveInput): Promise<SpaceView> {
@@ -350,19 +348,53 @@ export class SpacesService {
     const { space, role } = await this.getLive(actor, spaceId);
     requireRole(role, 'admin', 'Moving a space');
     const tree = await this.collections.tree(space.organizationId);
-    const parentId = input.parent === undefined ? space.parentId : input.parent;
-    if (parentId !== null && !tree.has(parentId)) throw new InvalidInputError(`Invalid position: collection "${parentId}" not found`);
-    await this.access.requireCreateIn(space.organizationId, parentId, actor, tree, 'Space', spaceId);
-    const siblings = await this.spaces.siblings(space.organizationId, parentId);
-    const position = placeAmong(
-      { kind: 'space', id: space.id, position: space.position },
-      siblings,
-      input.position,
-      parentId === space.parentId,
-    );
-    const moved: Space = { ...space, parentId, position, updatedAt: this.clock.now() };
+    const placed = await this.placeForMove(actor, { kind: 'space', ...space }, input, tree);
+    const moved: Space = { ...space, ...placed, updatedAt: this.clock.now() };
     if (!(await this.writeAndTell(actor, space, moved))) return undefined;
     return { space: moved, role: await this.access.spaceRole(moved, actor, tree) };
+  }
+
+  /**
+   * Where a space or a collection goes when it moves within its organization: the target parent (given,
+   * or its own) must exist, must not be the collection itself or inside it, and must let the caller
+   * create there; its position is taken among the new siblings. The one rule for both moves.
+   */
+  async placeForMove(
+    actor: Actor,
+    item: { kind: 'space' | 'collection'; id: string; organizationId: string; parentId: string | null; position: string },
+    input: MoveInput,
+    tree: CollectionTree,
+  ): Promise<{ parentId: string | null; position: string }> {
+    const parentId = input.parent === undefined ? item.parentId : input.parent;
+    if (parentId !== null) {
+      if (!tree.has(parentId)) throw new InvalidInputError(`Invalid position: collection "${parentId}" not found`);
+      if (item.kind === 'collection' && tree.subtree(item.id).includes(parentId))
+        throw new InvalidInputError('Invalid position: a collection cannot be moved into itself or its descendants');
+    }
+    await this.access.requireCreateIn(item.organizationId, parentId, actor, tree, item.kind === 'space' ? 'Space' : 'Collection', item.id);
+    const siblings = await this.spaces.siblings(item.organizationId, parentId);
+    const position = placeAmong(
+      { kind: item.kind, id: item.id, position: item.position },
+      siblings,
+      input.position,
+      parentId === item.parentId,
+    );
+    return { parentId, position };
+  }
+
+  /**
+   * Checks a transfer of a space or a collection to another organization (not its own; the caller
+   * administers the target) and answers its place there: the end of the top level.
+   */
+  async placeForTransfer(
+    actor: Actor,
+    what: 'space' | 'collection',
+    fromOrganizationId: string,
+    toOrganizationId: string,
+  ): Promise<string> {
+    if (toOrganizationId === fromOrganizationId) throw new ConflictError(`The ${what} already belongs to this organization`);
+    await this.access.requireInOrganization(toOrganizationId, actor, 'admin');
+    return positionAtEnd(await this.spaces.siblings(toOrganizationId, null));
   }
 
   /** Moves the space and its content to another organization: one unit of work, guarded like a PATCH. */
@@ -373,15 +405,8 @@ export class SpacesService {
   private async tryTransfer(actor: Actor, spaceId: string, organizationId: string): Promise<SpaceView | undefined> {
     const { space, role } = await this.getLive(actor, spaceId);
     requireRole(role, 'admin', 'Transferring a space');
-    if (organizationId === space.organizationId) throw new ConflictError('The space already belongs to this organization');
-    await this.access.requireInOrganization(organizationId, actor, 'admin');
-    const moved: Space = {
-      ...space,
-      organizationId,
-      parentId: null,
-      position: positionAtEnd(await this.spaces.siblings(organizationId, null)),
-      updatedAt: this.clock.now(),
-    };
+    const position = await this.placeForTransfer(actor, 'space', space.organizationId, organizationId);
+    const moved: Space = { ...space, organizationId, parentId: null, position, updatedAt: this.clock.now() };
     const written = await this.uow.run(async () => {
       if (!(await this.spaces.update(space, moved))) return false;
       await this.followTransfer([space.id], space.organizationId, organizationId);

@@ -127,9 +127,13 @@ export function purgeCutoff(now: Date): Date {
 }
 
 /** The title of a duplicate: "<title> (copy)", cut to fit the title limit. */
-export function duplicateTitle(title: string): string {
-  const suffix = ' (copy)';
+/** The title with a suffix, cut so that both fit in a space title. */
+export function titleWithSuffix(title: string, suffix: string): string {
   return title.slice(0, SPACE_TITLE_MAX - suffix.length) + suffix;
+}
+
+export function duplicateTitle(title: string): string {
+  return titleWithSuffix(title, ' (copy)');
 }
 
 export abstract class SpaceRepository {
