@@ -5,3 +5,5 @@ export { PersistenceModule } from './persistence.module';
 export { isoSortKey, keysetPage } from './keyset';
 export type { Keyset } from './keyset';
 export { parseTimestamptz, PG_TYPES } from './timestamptz';
+export { SqlTable } from './sql-table';
+export type { ColumnsOf } from './sql-table';

@@ -90,7 +90,7 @@ export class OpenApiProcessing implements OnModuleInit {
           lastProcessedErrorCount: outcome.errors.length,
         });
       }
-      await this.specs.update(next);
+      await this.specs.update(current, next);
       this.events.publish('openapi-spec.processed', current.organizationId, null, {
         specId,
         versionId: next.lastVersionId,

@@ -75,7 +75,7 @@ export class OpenApiSpecsService {
         }
         const locked = (await this.specs.lockById(existing.id))!;
         const spec = withNewSource(locked, source, this.clock.now());
-        await this.specs.update(spec);
+        await this.specs.update(locked, spec);
         this.processing.request(spec);
         this.events.publish('openapi-spec.source-changed', organizationId, actor.userId, { specId: spec.id, slug });
         return { spec, role, created: false };
@@ -91,7 +91,7 @@ export class OpenApiSpecsService {
       const found = await this.found(organizationId, slug);
       const locked = (await this.specs.lockById(found.id))!;
       const spec: OpenApiSpec = { ...locked, visibility, updatedAt: this.clock.now() };
-      await this.specs.update(spec);
+      await this.specs.update(locked, spec);
       this.events.publish('openapi-spec.visibility-changed', organizationId, actor.userId, { specId: spec.id, visibility });
       return { spec, role };
     });

@@ -110,7 +110,8 @@ export abstract class OpenApiSpecRepository {
   abstract findById(specId: string): Promise<OpenApiSpec | null>;
   /** The spec locked for a read-modify-write (inside a unit of work). */
   abstract lockById(specId: string): Promise<OpenApiSpec | null>;
-  abstract update(spec: OpenApiSpec): Promise<void>;
+  /** Writes what changed between `before` (as locked by lockById) and `after`. */
+  abstract update(before: OpenApiSpec, after: OpenApiSpec): Promise<void>;
   abstract delete(organizationId: string, slug: string): Promise<boolean>;
   abstract list(organizationId: string, page: PageRequest): Promise<Page<OpenApiSpec>>;
   /** pending → progress for this source revision; false when another run has it or the source moved on. */

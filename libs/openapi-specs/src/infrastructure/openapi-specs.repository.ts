@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Db, keysetPage } from '@app/persistence';
+import { Db, keysetPage, SqlTable } from '@app/persistence';
 import { mapPage, Page, PageRequest } from '@app/shared-kernel';
 import {
   OpenApiSpec,
@@ -78,6 +78,26 @@ const bySeq = <R extends { seq: string }>(direction: 'asc' | 'desc') => ({
   direction,
 });
 
+/** The columns of a spec, one place for the insert and for updates (which write only what changed). */
+const SPECS = new SqlTable<OpenApiSpec>('openapi_specs', {
+  id: (s) => s.id,
+  organization_id: (s) => s.organizationId,
+  slug: (s) => s.slug,
+  visibility: (s) => s.visibility,
+  source_kind: (s) => s.source.kind,
+  source_url: (s) => (s.source.kind === 'url' ? s.source.url : null),
+  source_text: (s) => (s.source.kind === 'text' ? s.source.text : null),
+  source_revision: (s) => s.sourceRevision,
+  processing_state: (s) => s.processingState,
+  last_processed_at: (s) => s.lastProcessedAt,
+  last_process_error_code: (s) => s.lastProcessErrorCode,
+  last_processed_errors: (s) => JSON.stringify(s.lastProcessedErrors),
+  last_processed_error_count: (s) => s.lastProcessedErrorCount,
+  last_version_id: (s) => s.lastVersionId,
+  created_at: (s) => s.createdAt,
+  updated_at: (s) => s.updatedAt,
+});
+
 @Injectable()
 export class SqlOpenApiSpecRepository extends OpenApiSpecRepository {
   constructor(private readonly db: Db) {
@@ -85,24 +105,8 @@ export class SqlOpenApiSpecRepository extends OpenApiSpecRepository {
   }
 
   async insert(s: OpenApiSpec): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      `INSERT INTO openapi_specs (id, organization_id, slug, visibility, source_kind, source_url, source_text, source_revision,
-         processing_state, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (organization_id, slug) DO NOTHING RETURNING id`,
-      [
-        s.id,
-        s.organizationId,
-        s.slug,
-        s.visibility,
-        s.source.kind,
-        s.source.kind === 'url' ? s.source.url : null,
-        s.source.kind === 'text' ? s.source.text : null,
-        s.sourceRevision,
-        s.processingState,
-        s.createdAt,
-        s.updatedAt,
-      ],
-    );
+    const { sql, params } = SPECS.insert(s, 'ON CONFLICT (organization_id, slug) DO NOTHING RETURNING id');
+    const rows: unknown[] = await this.db.query(sql, params);
     return rows.length === 1;
   }
 
@@ -124,29 +128,10 @@ export class SqlOpenApiSpecRepository extends OpenApiSpecRepository {
     return rows[0] ? toSpec(rows[0]) : null;
   }
 
-  async update(s: OpenApiSpec): Promise<void> {
-    await this.db.query(
-      `UPDATE openapi_specs SET visibility = $2, source_kind = $3, source_url = $4, source_text = $5, source_revision = $6,
-         processing_state = $7, last_processed_at = $8, last_process_error_code = $9, last_processed_errors = $10,
-         last_processed_error_count = $11, last_version_id = $12, updated_at = $13,
-         claimed_at = CASE WHEN $7 = 'progress' THEN claimed_at ELSE NULL END
-       WHERE id = $1`,
-      [
-        s.id,
-        s.visibility,
-        s.source.kind,
-        s.source.kind === 'url' ? s.source.url : null,
-        s.source.kind === 'text' ? s.source.text : null,
-        s.sourceRevision,
-        s.processingState,
-        s.lastProcessedAt,
-        s.lastProcessErrorCode,
-        JSON.stringify(s.lastProcessedErrors),
-        s.lastProcessedErrorCount,
-        s.lastVersionId,
-        s.updatedAt,
-      ],
-    );
+  async update(before: OpenApiSpec, after: OpenApiSpec): Promise<void> {
+    // A run's claim ends with it: leaving `progress` clears the claim time.
+    const leftProgress = after.processingState !== before.processingState && after.processingState !== 'progress';
+    await SPECS.update(this.db, before, after, { id: before.id }, { also: leftProgress ? ['claimed_at = NULL'] : [] });
   }
 
   async delete(organizationId: string, slug: string): Promise<boolean> {

@@ -60,7 +60,7 @@ describe('SqlOpenApiSpecRepository (PostgreSQL)', () => {
     expect(await repo.claim('claims', 1, at(2000))).toBe(false);
     // The source changed during the run: revision 2 is pending, the run of revision 1 must not claim it.
     const running = (await repo.findById('claims'))!;
-    await repo.update({ ...running, sourceRevision: 2, processingState: 'pending', updatedAt: at(3000) });
+    await repo.update(running, { ...running, sourceRevision: 2, processingState: 'pending', updatedAt: at(3000) });
     expect(await repo.claim('claims', 1, at(4000))).toBe(false);
     expect(await repo.claim('claims', 2, at(4000))).toBe(true);
     // Nobody finishes it: past the stuck bound it is pending again and listed for the sweep.
@@ -73,7 +73,7 @@ describe('SqlOpenApiSpecRepository (PostgreSQL)', () => {
     await repo.insert(spec('outcome'));
     const before = (await repo.findById('outcome'))!;
     const errors = [{ code: 'SCHEMA', message: 'paths is required', pointer: '/paths' }];
-    await repo.update({
+    await repo.update(before, {
       ...before,
       processingState: 'complete',
       lastProcessedAt: at(1000),
@@ -94,6 +94,18 @@ describe('SqlOpenApiSpecRepository (PostgreSQL)', () => {
       );
       expect(locks[0].n).toBeGreaterThanOrEqual(1);
     });
+  });
+
+  it('an update writes only the columns that changed; leaving progress clears the claim', async () => {
+    await repo.insert(spec('partial'));
+    expect(await repo.claim('partial', 1, at(1000))).toBe(true);
+    const read = (await repo.findById('partial'))!;
+    // Another writer changes the visibility after this one read the row.
+    await d.query(`UPDATE openapi_specs SET visibility = 'public' WHERE id = 'partial'`);
+    await repo.update(read, { ...read, processingState: 'complete', lastProcessedAt: at(2000), updatedAt: at(2000) });
+    expect(await repo.findById('partial')).toMatchObject({ visibility: 'public', processingState: 'complete', lastProcessedAt: at(2000) });
+    const claimed: { claimed_at: Date | null }[] = await d.query(`SELECT claimed_at FROM openapi_specs WHERE id = 'partial'`);
+    expect(claimed[0].claimed_at).toBeNull();
   });
 
   it('versions: the latest is the last inserted; the list is newest first without the text, keyset-paged', async () => {

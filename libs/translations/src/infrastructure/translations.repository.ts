@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Db, isoSortKey, keysetPage } from '@app/persistence';
+import { Db, isoSortKey, keysetPage, SqlTable } from '@app/persistence';
 import { mapPage, Page, PageRequest } from '@app/shared-kernel';
 import type { JsonDocument } from '@app/content-model';
 import type { Language } from '@app/spaces-and-content';
@@ -55,6 +55,27 @@ const toTranslation = (r: Row): Translation => ({
   createdBy: r.created_by,
 });
 
+/** The columns of a translation, one place for the insert and the end of a run. */
+const TRANSLATIONS = new SqlTable<Translation>('translations', {
+  id: (t) => t.id,
+  organization_id: (t) => t.organizationId,
+  source_space_id: (t) => t.sourceSpaceId,
+  source_language: (t) => t.sourceLanguage,
+  language: (t) => t.language,
+  instructions: (t) => JSON.stringify(t.instructions),
+  status: (t) => t.status,
+  target_space_id: (t) => t.targetSpaceId,
+  result_revision: (t) => t.resultRevision,
+  stats: (t) => JSON.stringify(t.stats),
+  latest_run: (t) => (t.latestRun ? JSON.stringify(t.latestRun) : null),
+  pages: (t) => JSON.stringify(t.pages),
+  requested_at: (t) => t.requestedAt,
+  run_started_at: (t) => t.runStartedAt,
+  created_at: (t) => t.createdAt,
+  updated_at: (t) => t.updatedAt,
+  created_by: (t) => t.createdBy,
+});
+
 @Injectable()
 export class SqlTranslationRepository extends TranslationRepository {
   constructor(private readonly db: Db) {
@@ -62,30 +83,8 @@ export class SqlTranslationRepository extends TranslationRepository {
   }
 
   async insert(t: Translation): Promise<void> {
-    await this.db.query(
-      `INSERT INTO translations (id, organization_id, source_space_id, source_language, language, instructions, status,
-         target_space_id, result_revision, stats, latest_run, pages, requested_at, run_started_at, created_at, updated_at, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
-      [
-        t.id,
-        t.organizationId,
-        t.sourceSpaceId,
-        t.sourceLanguage,
-        t.language,
-        JSON.stringify(t.instructions),
-        t.status,
-        t.targetSpaceId,
-        t.resultRevision,
-        JSON.stringify(t.stats),
-        t.latestRun ? JSON.stringify(t.latestRun) : null,
-        JSON.stringify(t.pages),
-        t.requestedAt,
-        t.runStartedAt,
-        t.createdAt,
-        t.updatedAt,
-        t.createdBy,
-      ],
-    );
+    const { sql, params } = TRANSLATIONS.insert(t);
+    await this.db.query(sql, params);
   }
 
   async find(organizationId: string, id: string): Promise<Translation | null> {
@@ -154,14 +153,7 @@ export class SqlTranslationRepository extends TranslationRepository {
          target_space_id = $3, result_revision = $4, stats = $5, latest_run = $6, pages = $7, run_started_at = NULL, updated_at = $8
        WHERE id = $1 AND run_started_at = $9 RETURNING id) SELECT id FROM u`,
       [
-        t.id,
-        t.status,
-        t.targetSpaceId,
-        t.resultRevision,
-        JSON.stringify(t.stats),
-        t.latestRun ? JSON.stringify(t.latestRun) : null,
-        JSON.stringify(t.pages),
-        t.updatedAt,
+        ...TRANSLATIONS.values(t, ['id', 'status', 'target_space_id', 'result_revision', 'stats', 'latest_run', 'pages', 'updated_at']),
         startedAt,
       ],
     );
