@@ -424,7 +424,7 @@ export class SitesService {
       if (!before) throw new NotFoundError('Site', siteId);
       const site: Site = { ...before, structure: S.cloneStructure(before.structure) };
       const result = await change(site);
-      await this.sites.save(site);
+      await this.sites.save(before, site);
       site.version += 1;
       this.events.publish(event, organizationId, actor.userId, { siteId });
       return { site, role, result };
@@ -453,7 +453,7 @@ export class SitesService {
       if (!before) throw new NotFoundError('Site', siteId);
       const site: Site = { ...before, structure: S.cloneStructure(before.structure) };
       if (!remove(site)) return 'absent';
-      await this.sites.save(site);
+      await this.sites.save(before, site);
       this.events.publish('site.structure-changed', organizationId, actor.userId, { siteId });
       return 'deleted';
     });

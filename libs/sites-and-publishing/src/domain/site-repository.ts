@@ -57,8 +57,8 @@ export abstract class SiteRepository {
   abstract find(organizationId: string, siteId: string): Promise<Site | null>;
   /** The site locked for a read-modify-write (inside a unit of work). */
   abstract findForUpdate(organizationId: string, siteId: string): Promise<Site | null>;
-  /** Writes the site's fields and structure and moves its version. */
-  abstract save(site: Site): Promise<void>;
+  /** Writes what changed between `before` (as read by findForUpdate) and `after`, and moves the version. */
+  abstract save(before: Site, after: Site): Promise<void>;
   abstract delete(organizationId: string, siteId: string): Promise<boolean>;
   abstract list(organizationId: string, filter: SiteFilter, page: PageRequest): Promise<Page<Site>>;
   /** Sites showing any of these spaces, locked (the space lifecycle changes them). */

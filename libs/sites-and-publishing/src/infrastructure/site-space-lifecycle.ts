@@ -43,7 +43,7 @@ export class SiteSpaceLifecycle extends SpaceLifecycle {
     for (const site of await this.sites.showingSpaces(spaceIds)) {
       const structure = cloneStructure(site.structure);
       removeSpaces(structure, gone);
-      await this.sites.save({ ...site, structure });
+      await this.sites.save(site, { ...site, structure });
     }
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Db, keysetPage } from '@app/persistence';
+import { Db, SqlTable, keysetPage } from '@app/persistence';
 import { ConflictError, mapPage, Page, PageRequest } from '@app/shared-kernel';
 import type { AdaptiveJsonSchema } from '../domain/adaptive';
 import type { CustomizationSettings } from '../domain/customization';
@@ -73,6 +73,26 @@ function isUniqueViolation(e: unknown, constraint: string): boolean {
   return code === UNIQUE_VIOLATION && (err.constraint ?? err.driverError?.constraint) === constraint;
 }
 
+/** The columns of a site, one place for the insert and for saves (which write only what changed). */
+const SITES = new SqlTable<Site>('sites', {
+  id: (s) => s.id,
+  organization_id: (s) => s.organizationId,
+  type: (s) => s.type,
+  title: (s) => s.title,
+  hostname: (s) => s.hostname,
+  basename: (s) => s.basename,
+  proxy: (s) => s.proxy,
+  visibility: (s) => s.visibility,
+  published: (s) => s.published,
+  adaptive_content: (s) => s.adaptiveContent,
+  agents_context: (s) => s.agentsContext,
+  structure: (s) => JSON.stringify(s.structure),
+  space_ids: (s) => spaceIdsOf(s.structure),
+  site_spaces: (s) => siteSpaces(s.structure).length,
+  version: (s) => s.version,
+  created_at: (s) => s.createdAt,
+});
+
 @Injectable()
 export class SqlSiteRepository extends SiteRepository {
   constructor(private readonly db: Db) {
@@ -80,14 +100,8 @@ export class SqlSiteRepository extends SiteRepository {
   }
 
   async insert(site: Site): Promise<void> {
-    await this.write(() =>
-      this.db.query(
-        `INSERT INTO sites (id, organization_id, type, title, hostname, basename, proxy, visibility, published, adaptive_content,
-           agents_context, structure, space_ids, site_spaces, version, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-        [...this.values(site), site.version, site.createdAt],
-      ),
-    );
+    const { sql, params } = SITES.insert(site);
+    await this.write(() => this.db.query(sql, params));
   }
 
   async find(organizationId: string, siteId: string): Promise<Site | null> {
@@ -106,35 +120,9 @@ export class SqlSiteRepository extends SiteRepository {
     return rows[0] ? toSite(rows[0]) : null;
   }
 
-  async save(site: Site): Promise<void> {
-    await this.write(() =>
-      this.db.query(
-        `UPDATE sites SET organization_id = $2, type = $3, title = $4, hostname = $5, basename = $6, proxy = $7, visibility = $8,
-           published = $9, adaptive_content = $10, agents_context = $11, structure = $12, space_ids = $13, site_spaces = $14,
-           version = version + 1
-         WHERE id = $1`,
-        this.values(site),
-      ),
-    );
-  }
-
-  private values(site: Site): unknown[] {
-    return [
-      site.id,
-      site.organizationId,
-      site.type,
-      site.title,
-      site.hostname,
-      site.basename,
-      site.proxy,
-      site.visibility,
-      site.published,
-      site.adaptiveContent,
-      site.agentsContext,
-      JSON.stringify(site.structure),
-      spaceIdsOf(site.structure),
-      siteSpaces(site.structure).length,
-    ];
+  async save(before: Site, after: Site): Promise<void> {
+    // Only what changed is written (the structure is one large JSON column: written when it changed); the version always moves.
+    await this.write(() => SITES.update(this.db, before, after, { id: before.id }, { also: ['version = version + 1'] }));
   }
 
   private async write(work: () => Promise<unknown>): Promise<void> {

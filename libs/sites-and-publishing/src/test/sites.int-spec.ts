@@ -54,9 +54,19 @@ describe('SqlSiteRepository (PostgreSQL)', () => {
     expect(read.structure).toEqual(s.structure);
     expect(read.title).toBe('Site round');
     expect(await repo.find('org2', 'round')).toBeNull();
-    await repo.save({ ...read, title: 'Renamed' });
+    await repo.save(read, { ...read, title: 'Renamed' });
     const saved = (await repo.find('org1', 'round'))!;
     expect(saved).toMatchObject({ title: 'Renamed', version: read.version + 1 });
+  });
+
+  it('a save writes only what changed: a concurrent change to another column survives; the version still moves', async () => {
+    await repo.insert(site('partial', ['sp1']));
+    const read = (await repo.find('org1', 'partial'))!;
+    await d.query(`UPDATE sites SET published = true WHERE id = 'partial'`);
+    await repo.save(read, { ...read, title: 'Only the title' });
+    expect(await repo.find('org1', 'partial')).toMatchObject({ title: 'Only the title', published: true, version: read.version + 1 });
+    await repo.save(read, { ...read, title: 'Only the title' });
+    expect((await repo.find('org1', 'partial'))!.version).toBe(read.version + 2);
   });
 
   it('sites showing a space are found (and locked) by it; a change of that space moves their version only', async () => {
