@@ -19,6 +19,7 @@ describe('secrets at rest (AES-256-GCM under a keyring)', () => {
     // Plaintext from before sealing existed opens as it is, and is not current.
     expect(box.open('whsec_legacy')).toBe('whsec_legacy');
     expect(box.isCurrent('whsec_legacy')).toBe(false);
+    expect([box.isSealed(sealed), box.isSealed('whsec_legacy')]).toEqual([true, false]);
   });
 
   it('a rotated ring opens what the old key sealed and seals under the new one', () => {

@@ -135,6 +135,10 @@ export class AesGcmSecretBox extends SecretBox {
     return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
   }
 
+  isSealed(stored: string): boolean {
+    return stored.startsWith(SEALED_PREFIX);
+  }
+
   isCurrent(stored: string): boolean {
     return stored.startsWith(`${SEALED_PREFIX}${keyId(this.current())}:`);
   }

@@ -313,7 +313,8 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   }
 }
 
-function same(a: unknown, b: unknown): boolean {
+/** Equal column values: dates by time, json and arrays by their text. */
+export function same(a: unknown, b: unknown): boolean {
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
   if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') return JSON.stringify(a) === JSON.stringify(b);
   return a === b;

@@ -1,4 +1,4 @@
-import type { Db } from './db';
+import { same, type Db } from './db';
 
 /** How one column of a table is written from a domain object (JSON columns: give the JSON text). */
 export type ColumnsOf<T> = Record<string, (value: T) => unknown>;
@@ -58,10 +58,4 @@ export class SqlTable<T> {
     );
     return db.execute(`UPDATE ${this.name} SET ${sets.join(', ')} WHERE ${conditions.join(' AND ')}`, params);
   }
-}
-
-function same(a: unknown, b: unknown): boolean {
-  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
-  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') return JSON.stringify(a) === JSON.stringify(b);
-  return a === b;
 }

@@ -7,6 +7,8 @@ export abstract class SecretBox {
   abstract seal(plain: string): string;
   /** The plaintext of a sealed value; a value stored before sealing existed (plaintext) comes back as it is. */
   abstract open(stored: string): string;
+  /** Is `stored` sealed at all (under any key)? False for plaintext kept from before sealing existed. */
+  abstract isSealed(stored: string): boolean;
   /** Is `stored` sealed under the current key? False for plaintext and for values sealed under an older key. */
   abstract isCurrent(stored: string): boolean;
 }

@@ -97,7 +97,7 @@ export class SqlWebhookRepository extends WebhookRepository {
     const rows: { id: string; secret: string }[] = await this.db.query('SELECT id, secret FROM webhooks');
     let n = 0;
     for (const r of rows) {
-      if (onlyPlaintext ? r.secret.startsWith('qenc:') : this.secrets.isCurrent(r.secret)) continue;
+      if (onlyPlaintext ? this.secrets.isSealed(r.secret) : this.secrets.isCurrent(r.secret)) continue;
       // Guarded on the value read: a concurrent rotation of the webhook's own secret wins.
       n += await this.db.execute('UPDATE webhooks SET secret = $3 WHERE id = $1 AND secret = $2', [
         r.id,

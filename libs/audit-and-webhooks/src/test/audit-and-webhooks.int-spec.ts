@@ -15,6 +15,9 @@ class ReversingBox extends SecretBox {
   open(stored: string): string {
     return stored.startsWith('qenc:test:') ? [...stored.slice('qenc:test:'.length)].reverse().join('') : stored;
   }
+  isSealed(stored: string): boolean {
+    return stored.startsWith('qenc:test:');
+  }
   isCurrent(stored: string): boolean {
     return stored.startsWith('qenc:test:');
   }
