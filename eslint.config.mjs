@@ -2,7 +2,21 @@
 // (`@app/<context>`), never its src/** internals. Domain code stays free of framework imports.
 import tseslint from 'typescript-eslint';
 
-const contexts = ['shared-kernel', 'content-model', 'http-kit', 'persistence', 'organizations-and-teams', 'spaces-and-content', 'translations', 'review-and-comments', 'sites-and-publishing', 'openapi-specs', 'conversations', 'audit-and-webhooks'];
+const contexts = [
+  'shared-kernel',
+  'content-model',
+  'access',
+  'http-kit',
+  'persistence',
+  'organizations-and-teams',
+  'spaces-and-content',
+  'translations',
+  'review-and-comments',
+  'sites-and-publishing',
+  'openapi-specs',
+  'conversations',
+  'audit-and-webhooks',
+];
 const internals = contexts.flatMap((c) => [`@app/${c}/*`, `**/libs/${c}/src/*`]);
 
 export default tseslint.config(
@@ -47,7 +61,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: internals, message: "Import another context only through its index.ts ('@app/<context>')." },
-            { group: [`**/libs/*/src/**`, '../../*/src/**', '../../../*/src/**'], message: 'Relative imports must not leave this library.' },
+            {
+              group: [`**/libs/*/src/**`, '../../*/src/**', '../../../*/src/**'],
+              message: 'Relative imports must not leave this library.',
+            },
             { group: [`@app/${c}`], message: 'Inside a library use relative imports, not its own alias.' },
           ],
         },
@@ -56,7 +73,12 @@ export default tseslint.config(
   })),
   {
     // The kernel and every domain folder are plain TypeScript: no framework, no HTTP kit, no persistence.
-    files: ['libs/*/src/domain/**/*.ts', 'libs/shared-kernel/src/**/*.ts', 'libs/content-model/src/**/*.ts'],
+    files: [
+      'libs/*/src/domain/**/*.ts',
+      'libs/shared-kernel/src/**/*.ts',
+      'libs/content-model/src/**/*.ts',
+      'libs/access/src/domain/**/*.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -85,7 +107,53 @@ export default tseslint.config(
               message: 'Domain code and the shared kernel are plain TypeScript: no framework imports.',
             },
             { group: ['@app/*', '!@app/shared-kernel'], message: 'The content model is a leaf: it imports only the shared kernel.' },
-            { group: ['**/libs/*/src/**', '../../*/src/**', '../../../*/src/**'], message: 'Relative imports must not leave this library.' },
+            {
+              group: ['**/libs/*/src/**', '../../*/src/**', '../../../*/src/**'],
+              message: 'Relative imports must not leave this library.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Access is a leaf too: every context asks it who may do what; it asks none of them.
+    files: ['libs/access/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@app/*', '!@app/shared-kernel', '!@app/persistence'],
+              message: 'Access is a leaf: it imports only the shared kernel and persistence.',
+            },
+            {
+              group: ['**/libs/*/src/**', '../../*/src/**', '../../../*/src/**'],
+              message: 'Relative imports must not leave this library.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Access's domain: the leaf rule and the plain-TypeScript rule together (the later block wins for a file).
+    files: ['libs/access/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@nestjs/*', 'typeorm', 'class-validator', 'class-transformer', 'express', 'pg', '@app/http-kit', '@app/persistence'],
+              message: 'Domain code and the shared kernel are plain TypeScript: no framework imports.',
+            },
+            { group: ['@app/*', '!@app/shared-kernel'], message: 'Access is a leaf: it imports only the shared kernel and persistence.' },
+            {
+              group: ['**/libs/*/src/**', '../../*/src/**', '../../../*/src/**'],
+              message: 'Relative imports must not leave this library.',
+            },
           ],
         },
       ],

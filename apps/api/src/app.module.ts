@@ -130,7 +130,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config, databaseUrl),
-        TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl), autoLoadEntities: true }),
         PersistenceModule,
         OrganizationsAndTeamsModule,
         SpacesAndContentModule,

@@ -5,6 +5,5 @@ export { OpenApiProcessing, PROCESS_QUEUE, SWEEP_QUEUE } from './application/ope
 export { OpenApiSettings } from './application/openapi-settings';
 export { OPENAPI_EVENT_TYPES } from './application/openapi-events';
 export type { OpenApiEventType } from './application/openapi-events';
-// The parser port and its adapter (the served OpenAPI document is checked with it too).
+// The parser port (the served OpenAPI document is checked with the app's adapter too).
 export { SpecParser } from './domain/openapi-spec';
-export { WorkerSpecParser } from './infrastructure/worker-spec-parser';

@@ -13,3 +13,4 @@ export * from './events';
 export * from './safe-get';
 export * from './job-queue';
 export * from './secret-box';
+export * from './official-values';

@@ -11,14 +11,14 @@ import { SpacesController } from './http/spaces.controller';
 import { ContentController } from './http/content.controller';
 import { SearchController } from './http/search.controller';
 import { DownloadsController } from './http/downloads.controller';
-import { RevisionReader } from './http/revision-reader';
+import { RevisionReader } from './application/revision-reader';
 import { ContentService } from './application/content.service';
 import { SearchService } from './application/search.service';
 import { ContentSearch } from './application/content-search';
 import { LinksService } from './application/links.service';
 import { FilesService } from './application/files.service';
 import { FileStorage } from './domain/content/files';
-import { FileStorageDirectory, FileStorageSettings, LocalDiskFileStorage } from './infrastructure/local-file-storage';
+import { LocalDiskFileStorage } from './infrastructure/local-file-storage';
 import { S3FileStorage } from './infrastructure/s3-file-storage';
 import { SqlSearchIndex } from './infrastructure/search-index.repository';
 import { SearchIndex } from './domain/content/search-index';
@@ -28,11 +28,12 @@ import { CONTENT_ENTITIES } from './infrastructure/orm-entities';
 import { SpaceEvents } from './application/space-events';
 import { CollectionPermissionsController, SpacePermissionsController } from './http/content-permissions.controller';
 import { ContentPermissionsService } from './application/content-permissions.service';
-import { ContentPermissionRepository } from './domain/permissions';
+import { ContentPermissionRepository } from '@app/access';
 import { SqlContentPermissionRepository } from './infrastructure/content-permissions.repository';
 import { GrantedTeamSpaces } from './infrastructure/team-spaces.adapter';
 
 import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastructure/spaces-and-collections.repositories';
+import { FileStorageDirectory, FileStorageSettings } from './application/file-storage-settings';
 
 /** Collections and spaces (content comes with the content engine). Needs global `Clock` and `IdGenerator`. */
 @Module({

@@ -1,3 +1,4 @@
+import { organizationPermissions } from '@app/access';
 import { Injectable } from '@nestjs/common';
 import {
   Actor,
@@ -25,7 +26,6 @@ import {
   newOrganization,
   Organization,
   OrganizationPatch,
-  organizationPermissions,
   OrganizationRepository,
 } from '../domain/organization';
 import { TeamRepository } from '../domain/team';

@@ -1,29 +1,12 @@
-import { InvalidInputError, Role, roleAtLeast } from '@app/shared-kernel';
+import {
+  BillingProduct,
+  InvalidInputError,
+  OrganizationCommunityType,
+  OrganizationType,
+  OrganizationUseCase,
+  Role,
+} from '@app/shared-kernel';
 
-export const ORGANIZATION_TYPES = ['business', 'community'] as const;
-export const ORGANIZATION_USE_CASES = [
-  'internalDocs',
-  'docsSite',
-  'audienceControlledSite',
-  'productDocs',
-  'teamKnowledgeBase',
-  'designSystem',
-  'openSourceDocs',
-  'notes',
-  'other',
-] as const;
-export const ORGANIZATION_COMMUNITY_TYPES = ['nonProfit', 'openSource', 'education'] as const;
-export const BILLING_PRODUCTS = [
-  'free_2024',
-  'plus_2024',
-  'pro_2024',
-  'enterprise_2024',
-  'community_2024',
-  'free',
-  'plus',
-  'pro',
-  'internal',
-] as const;
 export const MERGE_RULE_KINDS_WITH_USERS = ['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass'] as const;
 export const MERGE_RULE_KINDS_PLAIN = [
   'require_at_least_one_review',
@@ -35,11 +18,6 @@ export const MERGE_RULE_KINDS_PLAIN = [
   'require_change_request_description',
   'require_author_to_merge',
 ] as const;
-
-export type OrganizationType = (typeof ORGANIZATION_TYPES)[number];
-export type OrganizationUseCase = (typeof ORGANIZATION_USE_CASES)[number];
-export type OrganizationCommunityType = (typeof ORGANIZATION_COMMUNITY_TYPES)[number];
-export type BillingProduct = (typeof BILLING_PRODUCTS)[number];
 
 export type MergeRule =
   { rule: (typeof MERGE_RULE_KINDS_WITH_USERS)[number]; users: string[] } | { rule: (typeof MERGE_RULE_KINDS_PLAIN)[number] };
@@ -157,44 +135,6 @@ export function applyOrganizationPatch(org: Organization, patch: OrganizationPat
 export function mergeRuleUsers(rules: OrganizationMergeRules): string[] {
   if (rules.type !== 'rules') return [];
   return [...new Set(rules.rules.flatMap((r) => ('users' in r ? r.users : [])))];
-}
-
-export interface OrganizationPermissions {
-  view: boolean;
-  access: boolean;
-  admin: boolean;
-  ownTeam: boolean;
-  createContent: boolean;
-  createOpenAPISpec: boolean;
-  ingestConversations: boolean;
-  viewBilling: boolean;
-  listMembers: boolean;
-  listTeams: boolean;
-  listIntegrations: boolean;
-  listInstallations: boolean;
-  installIntegration: boolean;
-}
-
-/** What a member with `role` may do with the organization; docs/permissions.md is the table of it. */
-export function organizationPermissions(role: Role | null): OrganizationPermissions {
-  const member = role !== null;
-  const admin = roleAtLeast(role, 'admin');
-  const create = roleAtLeast(role, 'create');
-  return {
-    view: member,
-    access: member,
-    admin,
-    ownTeam: false,
-    createContent: create,
-    createOpenAPISpec: create,
-    ingestConversations: admin,
-    viewBilling: admin,
-    listMembers: member,
-    listTeams: member,
-    listIntegrations: member,
-    listInstallations: admin,
-    installIntegration: admin,
-  };
 }
 
 export abstract class OrganizationRepository {

@@ -1,8 +1,7 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
-  Equals,
   IsArray,
   IsBoolean,
   IsIn,
@@ -17,25 +16,18 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ROLES, Role } from '@app/shared-kernel';
-import { Links, Satisfies, Optional } from '@app/http-kit';
+import { Satisfies, Optional } from '@app/http-kit';
 import {
-  BILLING_PRODUCTS,
   HOSTNAME_MAX,
   HOSTNAME_MIN,
   MAX_EMAIL_DOMAINS,
   MERGE_RULE_KINDS_PLAIN,
   MERGE_RULE_KINDS_WITH_USERS,
-  Organization,
-  ORGANIZATION_COMMUNITY_TYPES,
-  ORGANIZATION_TYPES,
-  ORGANIZATION_USE_CASES,
   OrganizationMergeRules,
-  OrganizationPermissions,
-  organizationPermissions,
   TITLE_MAX,
   TITLE_MIN,
 } from '../domain/organization';
-import type { User } from '../domain/user';
+import { DefaultContentDto, MergeRulesDto } from '@app/wire';
 
 // ---------- requests ----------
 
@@ -54,18 +46,6 @@ export class CreateOrganizationDto {
   @IsString({ each: true })
   @MaxLength(253, { each: true })
   emailDomains?: string[];
-}
-
-export class DefaultContentDto {
-  @ApiProperty({ enum: ['site'] })
-  @Equals('site')
-  type: 'site';
-
-  /** Unique identifier for the site */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
-  site: string;
 }
 
 export function mergeRulesProblem(value: unknown): string | null {
@@ -94,16 +74,6 @@ export function mergeRulesProblem(value: unknown): string | null {
     }
   }
   return Object.keys(v).every((k) => k === 'type' || k === 'rules') ? null : 'unknown members';
-}
-
-export class MergeRulesDto {
-  @ApiProperty({ enum: ['none', 'rules'] })
-  type: 'none' | 'rules';
-  @ApiPropertyOptional({
-    type: 'array',
-    items: { type: 'object', properties: { rule: { type: 'string' }, users: { type: 'array', items: { type: 'string' } } } },
-  })
-  rules?: { rule: string; users?: string[] }[];
 }
 
 /** Every member optional: `title` and `emailDomains` keep the rules of creation. */
@@ -145,108 +115,4 @@ export class UpdateOrganizationDto extends PartialType(CreateOrganizationDto, { 
   @Optional()
   @Satisfies(mergeRulesProblem)
   mergeRules?: OrganizationMergeRules;
-}
-
-// ---------- responses ----------
-
-export class UserUrlsDto {
-  @ApiProperty({ format: 'uri' }) location: string;
-}
-
-export class UserDto {
-  @ApiProperty({ enum: ['user'] }) object: 'user';
-  id: string;
-  displayName: string;
-  email: string;
-  @ApiPropertyOptional() photoURL?: string;
-  urls: UserUrlsDto;
-}
-
-export function toUserDto(user: User, links: Links): UserDto {
-  const dto: UserDto = {
-    object: 'user',
-    id: user.id,
-    displayName: user.displayName,
-    email: user.email,
-    urls: { location: links.api(`/users/${user.id}`) },
-  };
-  if (user.photoURL) dto.photoURL = user.photoURL;
-  return dto;
-}
-
-export class OrganizationPermissionsDto implements OrganizationPermissions {
-  view: boolean;
-  access: boolean;
-  admin: boolean;
-  ownTeam: boolean;
-  createContent: boolean;
-  createOpenAPISpec: boolean;
-  ingestConversations: boolean;
-  viewBilling: boolean;
-  listMembers: boolean;
-  listTeams: boolean;
-  listIntegrations: boolean;
-  listInstallations: boolean;
-  installIntegration: boolean;
-}
-
-export class OrganizationUrlsDto {
-  @ApiProperty({ format: 'uri' }) location: string;
-  @ApiProperty({ format: 'uri' }) app: string;
-  @ApiPropertyOptional({ format: 'uri' }) logo?: string;
-}
-
-export class OrganizationTrialDto {
-  @ApiProperty({ enum: ['notapplicable', 'none', 'active', 'ended', 'expired'] }) status: string;
-  count: number;
-}
-
-export class OrganizationDto {
-  @ApiProperty({ enum: ['organization'] }) object: 'organization';
-  id: string;
-  title: string;
-  @ApiProperty({ format: 'date-time' }) createdAt: string;
-  emailDomains: string[];
-  hostname?: string;
-  @ApiProperty({ enum: ORGANIZATION_TYPES }) type: string;
-  @ApiPropertyOptional({ enum: ORGANIZATION_USE_CASES }) useCase?: string;
-  @ApiPropertyOptional({ enum: ORGANIZATION_COMMUNITY_TYPES }) communityType?: string;
-  @ApiPropertyOptional({ enum: ROLES, nullable: true }) defaultRole?: Role | null;
-  @ApiPropertyOptional({ type: DefaultContentDto }) defaultContent?: DefaultContentDto;
-  sso: boolean;
-  ai: boolean;
-  inviteLinks: boolean;
-  @ApiProperty({ enum: BILLING_PRODUCTS }) plan: string;
-  @ApiProperty({ type: MergeRulesDto }) mergeRules: MergeRulesDto;
-  urls: OrganizationUrlsDto;
-  trial: OrganizationTrialDto;
-  @ApiProperty({ description: 'Deprecated, always true' }) internal_isOnNewTrial: boolean;
-  permissions: OrganizationPermissionsDto;
-}
-
-export function toOrganizationDto(org: Organization, role: Role | null, links: Links, ownTeam = false): OrganizationDto {
-  const dto: OrganizationDto = {
-    object: 'organization',
-    id: org.id,
-    title: org.title,
-    createdAt: org.createdAt.toISOString(),
-    emailDomains: org.emailDomains,
-    type: org.type,
-    defaultRole: org.defaultRole,
-    sso: org.sso,
-    ai: org.ai,
-    inviteLinks: org.inviteLinks,
-    plan: org.plan,
-    mergeRules: org.mergeRules,
-    urls: { location: links.api(`/orgs/${org.id}`), app: links.app(`/o/${org.id}`) },
-    trial: { status: 'notapplicable', count: 0 },
-    internal_isOnNewTrial: true,
-    permissions: { ...organizationPermissions(role), ownTeam },
-  };
-  if (org.hostname) dto.hostname = org.hostname;
-  if (org.useCase) dto.useCase = org.useCase;
-  if (org.communityType) dto.communityType = org.communityType;
-  if (org.defaultContent) dto.defaultContent = org.defaultContent;
-  if (org.logo) dto.urls.logo = org.logo;
-  return dto;
 }

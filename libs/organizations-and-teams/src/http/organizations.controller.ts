@@ -15,7 +15,8 @@ import {
 } from '@app/http-kit';
 import { IdentityService } from '../application/identity.service';
 import { OrganizationsService } from '../application/organizations.service';
-import { CreateOrganizationDto, OrganizationDto, toOrganizationDto, toUserDto, UpdateOrganizationDto, UserDto } from './organization.dto';
+import { CreateOrganizationDto, UpdateOrganizationDto } from './organization.dto';
+import { OrganizationDto, toOrganizationDto, toUserDto, UserDto } from '@app/wire';
 
 @ApiTags('organizations')
 @ApiStandardErrors()

@@ -36,19 +36,18 @@ import {
   MemberDto,
   MemberTeamItemDto,
   PutTeamMemberDto,
-  TeamDto,
   TeamMemberItemDto,
   TeamMemberRoleDto,
   TitleQueryDto,
   toInviteDto,
   toMemberDto,
-  toTeamDto,
   toTeamMemberItem,
   UpdateInviteDto,
   UpdateMemberDto,
   UpdateTeamDto,
   UpdateTeamMembersDto,
 } from './people.dto';
+import { TeamDto, toTeamDto } from '@app/wire';
 
 @ApiTags('organization-members')
 @ApiStandardErrors()

@@ -4,8 +4,8 @@ import { Role, ROLES } from '@app/shared-kernel';
 import { Links, ListQueryDto, Satisfies, Optional } from '@app/http-kit';
 import type { Invite } from '../domain/invite';
 import { MEMBER_SORTS, MemberSort, MemberView, SortOrder } from '../domain/member';
-import { TEAM_ROLES, TEAM_TITLE_MAX, TeamMemberView, TeamRole, TeamView } from '../domain/team';
-import { toUserDto, UserDto } from './organization.dto';
+import { TEAM_ROLES, TEAM_TITLE_MAX, TeamMemberView, TeamRole } from '../domain/team';
+import { toUserDto, UserDto, TeamDto } from '@app/wire';
 
 // ---------- members ----------
 
@@ -139,35 +139,6 @@ export class UpdateTeamMembersDto {
   @Optional()
   @Satisfies(membershipsProblem)
   memberships?: Record<string, TeamMemberRoleDto>;
-}
-
-export class TeamPermissionsDto {
-  admin: boolean;
-  view: boolean;
-}
-
-export class TeamDto {
-  @ApiProperty({ enum: ['team'] }) object: 'team';
-  id: string;
-  title: string;
-  /** Count of members in this team */
-  members: number;
-  /** Count of spaces this team has access to */
-  spaces: number;
-  @ApiProperty({ format: 'date-time' }) createdAt: string;
-  permissions: TeamPermissionsDto;
-}
-
-export function toTeamDto(v: TeamView, permissions: { admin: boolean; view: boolean }): TeamDto {
-  return {
-    object: 'team',
-    id: v.team.id,
-    title: v.team.title,
-    members: v.members,
-    spaces: v.spaces ?? 0,
-    createdAt: v.team.createdAt.toISOString(),
-    permissions,
-  };
 }
 
 export class TeamMembershipDto {

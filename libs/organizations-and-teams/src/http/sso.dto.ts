@@ -4,7 +4,7 @@ import { Role, ROLES } from '@app/shared-kernel';
 import { Links, Optional } from '@app/http-kit';
 import { SAML_CERTIFICATE_MAX, SAML_ENTITY_ID_MAX, SAML_LABEL_MAX, SAML_SSO_URL_MAX, ServiceProviderUrls } from '../domain/saml-provider';
 import type { SamlProviderView } from '../application/sso.service';
-import { TeamDto, toTeamDto } from './people.dto';
+import { TeamDto, toTeamDto } from '@app/wire';
 
 export class CreateSamlProviderDto {
   @IsString() @MinLength(1) @MaxLength(SAML_LABEL_MAX) label: string;

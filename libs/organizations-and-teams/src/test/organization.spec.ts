@@ -1,6 +1,7 @@
+import { organizationPermissions } from '@app/access';
 import { decideSsoAccount } from '../domain/sso-identity';
 import { InvalidInputError } from '@app/shared-kernel';
-import { applyOrganizationPatch, mergeRuleUsers, newOrganization, organizationPermissions } from '../domain/organization';
+import { applyOrganizationPatch, mergeRuleUsers, newOrganization } from '../domain/organization';
 import { mergeRulesProblem } from '../http/organization.dto';
 
 const now = new Date('2026-01-01T00:00:00Z');

@@ -16,7 +16,8 @@ import {
   untilWritten,
 } from '@app/shared-kernel';
 import { OrganizationAccess, OrganizationsService } from '@app/organizations-and-teams';
-import { ContentChangeInput, ContentService, Space, SpacesService, spacePermissions } from '@app/spaces-and-content';
+import { spacePermissions } from '@app/access';
+import { ContentChangeInput, ContentService, Space, SpacesService } from '@app/spaces-and-content';
 import { ChangeOutcome, documentText, FileNode, JsonDocument } from '@app/content-model';
 import { MergeRuleInput, ReviewRepository, unmetMergeRule } from '../domain/review';
 import { ReviewEvents } from './review-events';

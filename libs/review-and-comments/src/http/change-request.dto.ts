@@ -13,10 +13,11 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { Links, ListQueryDto, Satisfies, Optional, toStrictBool } from '@app/http-kit';
-import { User, UserDto } from '@app/organizations-and-teams';
+import { User } from '@app/organizations-and-teams';
 import { userDtos } from './user-dtos';
 import type { ContentChangeInput } from '@app/spaces-and-content';
 import { CHANGE_REQUEST_STATUSES, ChangeRequest, ChangeRequestStatus, SUBJECT_MAX } from '../domain/change-request';
+import { UserDto } from '@app/wire';
 
 const MARKDOWN_MAX = 1_000_000;
 const OPERATIONS = ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files'];

@@ -21,23 +21,7 @@ import {
   RequestLinks,
   WriteTransaction,
 } from '@app/http-kit';
-import {
-  ContentLocationDto,
-  ChangesQueryDto,
-  ContentQueryDto,
-  RevisionSemanticChangesDto,
-  FilesService,
-  fileDto,
-  LinksQueryDto,
-  LinksResponseDto,
-  PageQueryDto,
-  PagesDto,
-  RevisionDto,
-  RevisionFileDto,
-  RevisionPageDto,
-  RevisionReader,
-  RevisionScope,
-} from '@app/spaces-and-content';
+import { FilesService, RevisionReader, RevisionScope } from '@app/spaces-and-content';
 import { ChangeRequestsService } from '../application/change-requests.service';
 import { ExportsService } from '../application/exports.service';
 import { baseOf } from '../domain/change-request';
@@ -54,6 +38,20 @@ import {
   UpdateChangeRequestDto,
   UpdateResultDto,
 } from './change-request.dto';
+import {
+  ContentLocationDto,
+  ChangesQueryDto,
+  ContentQueryDto,
+  RevisionSemanticChangesDto,
+  fileDto,
+  LinksQueryDto,
+  LinksResponseDto,
+  PageQueryDto,
+  PagesDto,
+  RevisionDto,
+  RevisionFileDto,
+  RevisionPageDto,
+} from '@app/wire';
 
 @ApiTags('change-requests')
 @ApiStandardErrors()

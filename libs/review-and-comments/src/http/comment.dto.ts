@@ -13,9 +13,9 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Links, ListQueryDto, Optional } from '@app/http-kit';
-import { UserDto } from '@app/organizations-and-teams';
 import { CommentView } from '../application/comments.service';
 import { COMMENT_MARKDOWN_MAX, commentPermissions, EMOJI_MAX, REACTIONS_PER_REQUEST_MAX } from '../domain/comment';
+import { UserDto } from '@app/wire';
 
 const ID_MAX = 200;
 

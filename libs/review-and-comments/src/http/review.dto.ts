@@ -13,13 +13,13 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Links, ListQueryDto, Optional, toStrictBool } from '@app/http-kit';
-import { UserDto } from '@app/organizations-and-teams';
 import type { ReviewView } from '../application/reviews.service';
 import { REVIEWERS_PER_REQUEST_MAX } from '../application/reviews.service';
 import { SUBJECT_MAX } from '../domain/change-request';
 import { COMMENT_MARKDOWN_MAX } from '../domain/comment';
 import { REVIEW_STATUSES, ReviewRequest, ReviewStatus } from '../domain/review';
 import { CommentDto, toCommentDto, usersOf } from './comment.dto';
+import { UserDto } from '@app/wire';
 
 /** The official `Document`: `{markdown}`, `{document}`, or `{}` (no comment). */
 export class ReviewCommentInputDto {

@@ -1,5 +1,6 @@
 import { Links } from '@app/http-kit';
-import { toUserDto, User, UserDto } from '@app/organizations-and-teams';
+import { User } from '@app/organizations-and-teams';
+import { toUserDto, UserDto } from '@app/wire';
 
 /**
  * The users a response names, as wire users, each built once per response (a list of 100 comments

@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res
 import type { Response } from 'express';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
-import { toTeamDto, toUserDto, TeamDto, UserDto } from '@app/organizations-and-teams';
 import { Actor, NotFoundError, Role, ROLES } from '@app/shared-kernel';
 import {
   ApiDeleteOperation,
@@ -17,8 +16,9 @@ import {
   setDeleteStatus,
   WriteTransaction,
 } from '@app/http-kit';
-import { ContentPermissionsService, ContentRef, InviteUsersAndTeamsDto, UpdateContentPermissionDto } from '@app/spaces-and-content';
+import { ContentPermissionsService, ContentRef } from '@app/spaces-and-content';
 import { SitesService } from '../application/sites.service';
+import { toTeamDto, toUserDto, TeamDto, UserDto, InviteUsersAndTeamsDto, UpdateContentPermissionDto } from '@app/wire';
 
 export class SiteAggregateQueryDto extends ListQueryDto {
   /** Only members whose effective role on the site is this one (`guest`: none — Quire has no guests) */

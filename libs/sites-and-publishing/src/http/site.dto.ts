@@ -15,7 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Links, ListQueryDto, Optional, toStrictBool } from '@app/http-kit';
-import { SpaceDto, SpaceView, toSpaceDto } from '@app/spaces-and-content';
+import { SpaceView } from '@app/spaces-and-content';
 import { Role, roleAtLeast } from '@app/shared-kernel';
 import {
   AGENTS_CONTEXTS,
@@ -44,6 +44,7 @@ import {
 } from '../domain/site';
 import { SHARE_LINK_NAME_MAX, ShareLink } from '../domain/site-repository';
 import { CLAIMS_JSON_MAX } from '../application/published-sites.service';
+import { SpaceDto, toSpaceDto } from '@app/wire';
 
 // ---------------------------------------------------------------------------------------------
 // Requests

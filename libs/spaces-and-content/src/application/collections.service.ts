@@ -14,7 +14,7 @@ import {
 import { applyCollectionPatch, Collection, COLLECTION_TITLE_MAX, CollectionPatch, CollectionRepository } from '../domain/collection';
 import { positionAtEnd } from '../domain/position';
 import { SpaceRepository } from '../domain/space';
-import { ContentPermissionRepository, effectiveRole } from '../domain/permissions';
+import { ContentPermissionRepository, effectiveRole } from '@app/access';
 import { collectionChain, ContentAccess, requireRole } from './content-access';
 import { MoveInput, requireMoveInput, SpacesService } from './spaces.service';
 

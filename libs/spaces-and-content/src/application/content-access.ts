@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AccessCacheSettings, AccessChanges, OrganizationAccess } from '@app/organizations-and-teams';
 import { Actor, Clock, ForbiddenError, NotFoundError, Role, roleAtLeast, TtlCache } from '@app/shared-kernel';
 import { Collection, CollectionRepository, CollectionTree } from '../domain/collection';
-import { ContentChain, ContentPermissionRepository, effectiveRole } from '../domain/permissions';
+import { ContentChain, ContentPermissionRepository, effectiveRole } from '@app/access';
 import type { Space } from '../domain/space';
 
 /**

@@ -10,12 +10,10 @@ import {
   ContentPermissionRepository,
   effectiveRoles,
   Principal,
-} from '../domain/permissions';
+  INVITE_MAX,
+} from '@app/access';
 import { SpaceRepository } from '../domain/space';
 import { collectionChain, ContentAccess, requireRole, spaceChain } from './content-access';
-
-/** Users and teams one invitation may name. */
-export const INVITE_MAX = 100;
 
 export interface InviteInput {
   /** null: a guest (Quire has no guests: 400). */

@@ -11,6 +11,8 @@ import {
   Role,
   UnitOfWork,
   untilWritten,
+  EditMode,
+  Language,
 } from '@app/shared-kernel';
 import { CollectionRepository, CollectionTree } from '../domain/collection';
 import { ContentPosition, placeAmong, positionAfter, positionAtEnd } from '../domain/position';
@@ -18,10 +20,8 @@ import {
   applySpacePatch,
   checkSpaceTitle,
   duplicateTitle,
-  EditMode,
   isGone,
   isRestorable,
-  Language,
   purgeCutoff,
   Space,
   SpacePatch,
@@ -30,7 +30,7 @@ import {
   ZERO_COUNTERS,
 } from '../domain/space';
 import { ContentAccess, requireRole, spaceChain } from './content-access';
-import { ContentPermissionRepository, effectiveRole } from '../domain/permissions';
+import { ContentPermissionRepository, effectiveRole } from '@app/access';
 import { ContentService } from './content.service';
 import { SpaceEvents } from './space-events';
 import { SpaceLifecycle } from './space-lifecycle';

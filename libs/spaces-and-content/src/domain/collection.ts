@@ -1,5 +1,5 @@
 import { InvalidInputError, Page, PageRequest } from '@app/shared-kernel';
-import { DefaultLevel } from './access';
+import type { DefaultLevel } from '@app/access';
 
 export const COLLECTION_TITLE_MAX = 50;
 export const COLLECTION_DESCRIPTION_MAX = 100;

@@ -1,58 +1,10 @@
-import { DAY_MS, InvalidInputError, Page, PageRequest } from '@app/shared-kernel';
-import { DefaultLevel } from './access';
+import { DAY_MS, EditMode, InvalidInputError, Language, Page, PageRequest, SpaceVisibility } from '@app/shared-kernel';
+import type { DefaultLevel } from '@app/access';
 
 export const SPACE_TITLE_MAX = 50;
 export const EMOJI_MAX = 50;
 /** Deleted spaces can be restored for this long, then they are removed for good. */
 export const SPACE_RETENTION_MS = 7 * DAY_MS;
-
-export const SPACE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
-export const EDIT_MODES = ['live', 'locked'] as const;
-export const LANGUAGES = [
-  'en',
-  'fr',
-  'de',
-  'es',
-  'it',
-  'pt',
-  'pt-br',
-  'ru',
-  'ja',
-  'zh',
-  'zh-tw',
-  'yue',
-  'ko',
-  'ar',
-  'hi',
-  'nl',
-  'pl',
-  'tr',
-  'sv',
-  'no',
-  'da',
-  'fi',
-  'el',
-  'cs',
-  'hu',
-  'ro',
-  'th',
-  'vi',
-  'id',
-  'ms',
-  'he',
-  'uk',
-  'sk',
-  'bg',
-  'hr',
-  'lt',
-  'lv',
-  'et',
-  'sl',
-] as const;
-
-export type SpaceVisibility = (typeof SPACE_VISIBILITIES)[number];
-export type EditMode = (typeof EDIT_MODES)[number];
-export type Language = (typeof LANGUAGES)[number];
 
 /** Space merge rules: `inherit` from the organization, or a standalone configuration (official schema). */
 export type SpaceMergeRules = { type: 'inherit' } | { type: 'none' } | { type: 'rules'; rules: { rule: string; users?: string[] }[] };

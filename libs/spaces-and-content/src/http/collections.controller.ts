@@ -16,7 +16,7 @@ import {
 } from '@app/http-kit';
 import { CollectionsService } from '../application/collections.service';
 import { CreateCollectionDto, ListCollectionsQueryDto, MoveDto, TransferDto, UpdateCollectionDto } from './content.dto';
-import { CollectionDto, toCollectionDto } from './content-response.dto';
+import { CollectionDto, toCollectionDto } from '@app/wire';
 
 @ApiTags('collections')
 @ApiStandardErrors()

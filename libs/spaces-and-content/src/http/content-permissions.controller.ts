@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { toTeamDto, TeamDto, toUserDto, User, UserDto } from '@app/organizations-and-teams';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
+import { User } from '@app/organizations-and-teams';
 import { Actor, Role, ROLES } from '@app/shared-kernel';
 import {
   ApiDeleteOperation,
@@ -17,39 +17,18 @@ import {
   setDeleteStatus,
   WriteTransaction,
 } from '@app/http-kit';
-import { ContentPermissionsService, INVITE_MAX } from '../application/content-permissions.service';
+import { ContentPermissionsService } from '../application/content-permissions.service';
+import {
+  toTeamDto,
+  toUserDto,
+  UserContentPermissionDto,
+  InviteUsersAndTeamsDto,
+  UpdateContentPermissionDto,
+  TeamContentPermissionDto,
+} from '@app/wire';
 
 // ---------------------------------------------------------------------------------------------
 // Requests
-
-export class InviteUsersAndTeamsDto {
-  /** The role to grant (`null`, a guest in the official document, is refused: Quire has no guests) */
-  @ApiProperty({ enum: ROLES, nullable: true }) @ValidateIf((_o, v) => v !== null) @IsIn(ROLES) role: Role | null;
-  /** Members of the organization, by id or email */
-  @ApiPropertyOptional({ type: [String] })
-  @Optional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(INVITE_MAX)
-  @IsString({ each: true })
-  @MinLength(1, { each: true })
-  @MaxLength(320, { each: true })
-  users?: string[];
-  /** Teams of the organization, by id */
-  @ApiPropertyOptional({ type: [String] })
-  @Optional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(INVITE_MAX)
-  @IsString({ each: true })
-  @MinLength(1, { each: true })
-  @MaxLength(100, { each: true })
-  teams?: string[];
-}
-
-export class UpdateContentPermissionDto {
-  @ApiProperty({ enum: ROLES, nullable: true }) @ValidateIf((_o, v) => v !== null) @IsIn(ROLES) role: Role | null;
-}
 
 export class AggregateQueryDto extends ListQueryDto {
   /** Only those whose effective role is this one */
@@ -58,16 +37,6 @@ export class AggregateQueryDto extends ListQueryDto {
 
 // ---------------------------------------------------------------------------------------------
 // Responses
-
-export class UserContentPermissionDto {
-  @ApiProperty({ enum: ROLES }) permission: string;
-  user: UserDto;
-}
-
-export class TeamContentPermissionDto {
-  @ApiProperty({ enum: ROLES }) permission: string;
-  team: TeamDto;
-}
 
 // ---------------------------------------------------------------------------------------------
 

@@ -5,9 +5,11 @@ import { Actor } from '@app/shared-kernel';
 import { ApiStandardErrors, CurrentActor, Links, listEnvelope, ListOf, ListQueryDto, RequestLinks } from '@app/http-kit';
 import { SpacesService } from '../application/spaces.service';
 import { ContentService } from '../application/content.service';
-import { RevisionFileDto } from './files.dto';
-import { ContentLocationDto, LinksQueryDto, LinksResponseDto } from './links.dto';
 import {
+  RevisionFileDto,
+  ContentLocationDto,
+  LinksQueryDto,
+  LinksResponseDto,
   ChangesQueryDto,
   ContentQueryDto,
   DocumentQueryDto,
@@ -17,8 +19,8 @@ import {
   RevisionPageDto,
   RevisionHistoryItemDto,
   RevisionSemanticChangesDto,
-} from './revision.dto';
-import { RevisionReader, RevisionScope } from './revision-reader';
+} from '@app/wire';
+import { RevisionReader, RevisionScope } from '../application/revision-reader';
 
 /** Reads of a space's content: its current revision, or any revision by id (spec part 1 §4.4). */
 @ApiTags('space-content')

@@ -2,10 +2,11 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { Equals, IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { ListQueryDto, Satisfies, Optional, toStrictBool } from '@app/http-kit';
-import { DEFAULT_LEVELS, DefaultLevel } from '../domain/access';
+import { DEFAULT_LEVELS, DefaultLevel } from '@app/access';
 import { COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX } from '../domain/collection';
 import type { ContentPosition } from '../domain/position';
-import { EDIT_MODES, EditMode, EMOJI_MAX, Language, LANGUAGES, SPACE_TITLE_MAX, SpaceMergeRules } from '../domain/space';
+import { EMOJI_MAX, SPACE_TITLE_MAX, SpaceMergeRules } from '../domain/space';
+import { EDIT_MODES, EditMode, Language, LANGUAGES } from '@app/shared-kernel';
 
 const EMOJI_CHARS =
   /^(?:\p{Extended_Pictographic}|\p{Emoji_Presentation}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u200d|\ufe0f|\u20e3|[#*0-9])+$/u;

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { Clock, NotFoundError } from '@app/shared-kernel';
 import { Public } from '@app/http-kit';
 import { FilesService } from '../application/files.service';
-import { DownloadQueryDto } from './files.dto';
+import { DownloadQueryDto } from '@app/wire';
 
 /** Serves file bytes for signed download URLs (public: the signature is the authorization). */
 @ApiTags('files')

@@ -33,7 +33,7 @@ import {
   TransferDto,
   UpdateSpaceDto,
 } from './content.dto';
-import { MemberContentPermissionDto, SpaceDto, toSpaceDto } from './content-response.dto';
+import { MemberContentPermissionDto, SpaceDto, toSpaceDto } from '@app/wire';
 
 @ApiTags('spaces')
 @ApiStandardErrors()

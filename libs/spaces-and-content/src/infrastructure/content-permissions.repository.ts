@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db, keysetPage } from '@app/persistence';
 import { mapPage, Page, PageRequest, Role, strongestRole } from '@app/shared-kernel';
-import { ContentPermission, ContentPermissionRepository, Principal } from '../domain/permissions';
+import { ContentPermission, ContentPermissionRepository, Principal } from '@app/access';
 
 interface Row {
   organization_id: string;

@@ -2,17 +2,7 @@ import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { FileStorage } from '../domain/content/files';
-import type { S3StorageOptions } from './s3-file-storage';
-
-/** Where the local-disk file storage keeps bytes (under the data dir by default). */
-export abstract class FileStorageDirectory {
-  abstract readonly path: string;
-}
-
-/** Which file storage: local disk (default), or S3-compatible object storage when `s3` is set. */
-export abstract class FileStorageSettings {
-  abstract readonly s3: S3StorageOptions | null;
-}
+import { FileStorageDirectory } from '../application/file-storage-settings';
 
 const SAFE = /^[A-Za-z0-9_-]+$/;
 

@@ -1,21 +1,12 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { FileStorage } from '../domain/content/files';
+import type { S3StorageOptions } from '../application/file-storage-settings';
 
 // The AWS SDK is large: it is loaded only by a process that stores files on S3.
 type Sdk = typeof import('@aws-sdk/client-s3');
 type Presigner = typeof import('@aws-sdk/s3-request-presigner');
 
 /** Where the S3-compatible file storage keeps bytes; credentials come from the standard AWS environment. */
-export interface S3StorageOptions {
-  bucket: string;
-  region: string;
-  /** MinIO, Ceph RGW, R2 …: their URL (path-style addressing then, unless told otherwise). */
-  endpoint?: string;
-  forcePathStyle?: boolean;
-  /** Optional key prefix inside the bucket (e.g. `quire/`). */
-  prefix?: string;
-}
-
 const SAFE = /^[A-Za-z0-9_-]+$/;
 
 function missing(e: unknown): boolean {

@@ -2,7 +2,7 @@ import { Db, Keyset, keysetPage, updateChanged } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { In, Repository } from 'typeorm';
 import { mapPage, Page, PageRequest } from '@app/shared-kernel';
-import { DefaultLevel } from '../domain/access';
+import { DefaultLevel } from '@app/access';
 import { Collection, CollectionRepository, CollectionTree } from '../domain/collection';
 import { Space, SpaceMergeRules, SpaceRepository } from '../domain/space';
 import { CollectionRow, SpaceRow } from './orm-entities';

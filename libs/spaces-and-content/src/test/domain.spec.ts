@@ -1,5 +1,4 @@
-import { ConflictError, DAY_MS, InvalidInputError, ROLES } from '@app/shared-kernel';
-import { collectionPermissions, contentRole, spacePermissions } from '../domain/access';
+import { ConflictError, DAY_MS, InvalidInputError } from '@app/shared-kernel';
 import { CollectionTree } from '../domain/collection';
 import { compareSiblings, placeAmong, positionAfter, positionAtEnd, Sibling } from '../domain/position';
 import { duplicateTitle, isGone, isRestorable, purgeCutoff, Space, ZERO_COUNTERS } from '../domain/space';
@@ -99,45 +98,6 @@ describe('positions among siblings', () => {
   it('puts a duplicate right after its original', () => {
     const key = positionAfter(items, a);
     expect(key > a.position && key < b.position).toBe(true);
-  });
-});
-
-describe('content roles and permissions', () => {
-  it('default levels widen, never narrow, the member role', () => {
-    expect(contentRole('read', ['edit'])).toBe('edit');
-    expect(contentRole('admin', ['read'])).toBe('admin');
-    expect(contentRole('comment', ['inherit', 'inherit', 'review'])).toBe('review');
-    expect(contentRole('comment', ['inherit', null, 'admin'])).toBe('comment');
-    expect(contentRole(null, ['admin'])).toBeNull();
-  });
-
-  it('space permissions follow the role ladder', () => {
-    const table = Object.fromEntries(ROLES.map((r) => [r, spacePermissions(r)]));
-    expect(table.read).toEqual({
-      view: true,
-      access: true,
-      admin: false,
-      viewInviteLinks: false,
-      edit: false,
-      triggerGitSync: false,
-      comment: false,
-      merge: false,
-      review: false,
-      installIntegration: false,
-    });
-    expect(table.comment.comment).toBe(true);
-    expect(table.comment.edit).toBe(false);
-    expect(table.edit).toMatchObject({ edit: true, merge: true, review: false, admin: false });
-    expect(table.review).toMatchObject({ review: true, admin: false });
-    expect(table.create).toMatchObject({ review: true, admin: false });
-    expect(Object.values(table.admin).every(Boolean)).toBe(true);
-    expect(Object.values(spacePermissions(null)).some(Boolean)).toBe(false);
-  });
-
-  it('collection permissions', () => {
-    expect(collectionPermissions('read')).toEqual({ view: true, admin: false, viewInviteLinks: false, create: false });
-    expect(collectionPermissions('create')).toEqual({ view: true, admin: false, viewInviteLinks: false, create: true });
-    expect(collectionPermissions('admin')).toEqual({ view: true, admin: true, viewInviteLinks: true, create: true });
   });
 });
 

@@ -13,6 +13,7 @@ import {
   Role,
   roleAtLeast,
   UnitOfWork,
+  Language,
 } from '@app/shared-kernel';
 import {
   checkDocumentInput,
@@ -26,7 +27,7 @@ import {
   titleFrom,
   walk,
 } from '@app/content-model';
-import { ContentAccess, ContentService, isGone, Language, requireRole, SpacesService } from '@app/spaces-and-content';
+import { ContentAccess, ContentService, isGone, requireRole, SpacesService } from '@app/spaces-and-content';
 import {
   durationSeconds,
   pagesOf,

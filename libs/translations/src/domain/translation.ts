@@ -1,6 +1,5 @@
-import type { Page, PageRequest } from '@app/shared-kernel';
+import type { Page, PageRequest, Language } from '@app/shared-kernel';
 import type { JsonDocument, PageNode, PageTree } from '@app/content-model';
-import type { Language } from '@app/spaces-and-content';
 
 /** Official TranslationStatus: a run is wanted or the last one failed, a run is going on, the result is the latest run's. */
 export type TranslationStatus = 'pending' | 'running' | 'completed';

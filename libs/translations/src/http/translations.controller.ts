@@ -11,7 +11,7 @@ import {
 } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsObject, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { Actor } from '@app/shared-kernel';
+import { Actor, LANGUAGES, Language } from '@app/shared-kernel';
 import {
   ApiDeleteOperation,
   ApiStandardErrors,
@@ -25,7 +25,6 @@ import {
   setDeleteStatus,
   WriteTransaction,
 } from '@app/http-kit';
-import { LANGUAGES, Language } from '@app/spaces-and-content';
 import { translationPermissions, TranslationsService, TranslationView } from '../application/translations.service';
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { Db, isoSortKey, keysetPage, SqlTable } from '@app/persistence';
 import { mapPage, Page, PageRequest } from '@app/shared-kernel';
 import type { JsonDocument } from '@app/content-model';
-import type { Language } from '@app/spaces-and-content';
 import {
   Translation,
   TranslationRepository,
@@ -11,6 +10,7 @@ import {
   TranslationStatus,
   TranslatedPage,
 } from '../domain/translation';
+import type { Language } from '@app/shared-kernel';
 
 interface Row {
   id: string;

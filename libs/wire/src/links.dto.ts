@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { Page } from '@app/shared-kernel';
 import { Links, listEnvelope, ListQueryDto, Optional } from '@app/http-kit';
-import type { LinksPage, LinkUsage, PageLocation } from '../application/links.service';
+import type { LinksPage, LinkUsage, PageLocation } from '@app/spaces-and-content';
 import { refToUrl } from '@app/content-model';
 import { pageDto } from './revision.dto';
 

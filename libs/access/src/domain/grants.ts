@@ -1,7 +1,10 @@
 import { Page, PageRequest, Role, strongestRole } from '@app/shared-kernel';
-import type { DefaultLevel } from './access';
+import type { DefaultLevel } from './roles';
 
-/** What can be shared: spaces and collections (this context), sites (through the SiteDirectory port). */
+/** Users and teams one invitation may name. */
+export const INVITE_MAX = 100;
+
+/** What can be shared: spaces, collections and sites. */
 export type ContentKind = 'space' | 'collection' | 'site';
 export type Principal = { kind: 'user'; id: string } | { kind: 'team'; id: string };
 

@@ -1,10 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Role } from '@app/shared-kernel';
+import { Role, EDIT_MODES, LANGUAGES, SPACE_VISIBILITIES } from '@app/shared-kernel';
 import { Links } from '@app/http-kit';
-import { DEFAULT_LEVELS, DefaultLevel } from '../domain/access';
-import { CollectionPermissions, collectionPermissions, SpacePermissions, spacePermissions } from '../domain/access';
-import type { Collection } from '../domain/collection';
-import { EDIT_MODES, LANGUAGES, Space, SPACE_VISIBILITIES } from '../domain/space';
+import { DEFAULT_LEVELS, DefaultLevel } from '@app/access';
+import { CollectionPermissions, collectionPermissions, SpacePermissions, spacePermissions } from '@app/access';
+import type { Collection, Space } from '@app/spaces-and-content';
 
 export class SpacePermissionsDto implements SpacePermissions {
   view: boolean;

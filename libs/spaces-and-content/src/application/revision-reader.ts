@@ -1,21 +1,29 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { OrganizationsService, toOrganizationDto } from '@app/organizations-and-teams';
+import { OrganizationsService } from '@app/organizations-and-teams';
 import { Actor, Clock, NotFoundError, Role, TtlCache } from '@app/shared-kernel';
 import { Links, ListQueryDto, ReadCacheSettings, RenderedJson } from '@app/http-kit';
-import { ContentService } from '../application/content.service';
-import { FilesService } from '../application/files.service';
-import { LinksService } from '../application/links.service';
-import { MergeOrigins } from '../application/merge-origins';
-import { refToUrl } from '@app/content-model';
-import { documentsForBlocks, SemanticChange, semanticChanges, withBlocks } from '@app/content-model';
+import { ContentService } from './content.service';
+import { FilesService } from './files.service';
+import { LinksService } from './links.service';
+import { MergeOrigins } from './merge-origins';
+import { refToUrl, documentsForBlocks, SemanticChange, semanticChanges, withBlocks, locateByPath } from '@app/content-model';
 import type { FileNode } from '../domain/content/files';
-import { locateByPath } from '@app/content-model';
 import type { Space } from '../domain/space';
-import { toSpaceDto } from './content-response.dto';
-import { filesPage } from './files-page';
-import { fileDto } from './files.dto';
-import { backlinksResponse, linksResponse, LinksQueryDto, LocationContext } from './links.dto';
-import { PageQueryDto, pagesDto, pageWithBody, relativeRefs, revisionDto } from './revision.dto';
+import {
+  toSpaceDto,
+  filesPage,
+  fileDto,
+  backlinksResponse,
+  linksResponse,
+  LinksQueryDto,
+  LocationContext,
+  PageQueryDto,
+  pagesDto,
+  pageWithBody,
+  relativeRefs,
+  revisionDto,
+  toOrganizationDto,
+} from '@app/wire';
 
 /**
  * Which revision a read is about and how its pages are addressed: the space's main content, a

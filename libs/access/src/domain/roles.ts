@@ -60,3 +60,41 @@ export function collectionPermissions(role: Role | null): CollectionPermissions 
     create: roleAtLeast(role, 'create'),
   };
 }
+
+export interface OrganizationPermissions {
+  view: boolean;
+  access: boolean;
+  admin: boolean;
+  ownTeam: boolean;
+  createContent: boolean;
+  createOpenAPISpec: boolean;
+  ingestConversations: boolean;
+  viewBilling: boolean;
+  listMembers: boolean;
+  listTeams: boolean;
+  listIntegrations: boolean;
+  listInstallations: boolean;
+  installIntegration: boolean;
+}
+
+/** What a member with `role` may do with the organization; docs/permissions.md is the table of it. */
+export function organizationPermissions(role: Role | null): OrganizationPermissions {
+  const member = role !== null;
+  const admin = roleAtLeast(role, 'admin');
+  const create = roleAtLeast(role, 'create');
+  return {
+    view: member,
+    access: member,
+    admin,
+    ownTeam: false,
+    createContent: create,
+    createOpenAPISpec: create,
+    ingestConversations: admin,
+    viewBilling: admin,
+    listMembers: member,
+    listTeams: member,
+    listIntegrations: member,
+    listInstallations: admin,
+    installIntegration: admin,
+  };
+}

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import type { Links } from '@app/http-kit';
-import type { FilesService } from '../application/files.service';
-import type { FileNode } from '../domain/content/files';
+import type { FilesService } from '@app/spaces-and-content';
+import type { FileNode } from '@app/spaces-and-content';
 
 export class FileDimensionsDto {
   width: number;

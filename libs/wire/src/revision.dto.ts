@@ -4,7 +4,7 @@ import { IsBoolean, IsIn, IsInt, Max, Min } from 'class-validator';
 import { Links, Optional, toStrictBool, toStrictInt } from '@app/http-kit';
 import type { ContentRef, JsonDocument } from '@app/content-model';
 import { documentToMarkdown, refToUrl } from '@app/content-model';
-import type { Revision } from '../domain/content/revision';
+import type { Revision } from '@app/spaces-and-content';
 import { PageNode, pathIndex, PageTree } from '@app/content-model';
 
 /** The official `metadata` and `computed` flags (spec part 1 §4.4: both default true). */

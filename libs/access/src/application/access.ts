@@ -1,0 +1,154 @@
+import { Injectable } from '@nestjs/common';
+import { Actor, Clock, ForbiddenError, NotFoundError, reaches, Role, roleAtLeast, TtlCache } from '@app/shared-kernel';
+import { ContentChain, ContentPermissionRepository, effectiveRole } from '../domain/grants';
+import { Memberships } from '../domain/memberships';
+import { AccessChanges } from './access-changes';
+
+/** How long a process may keep access answers (each change also evicts them in every process at once). */
+export abstract class AccessCacheSettings {
+  abstract readonly tokenTtlMs: number;
+  abstract readonly roleTtlMs: number;
+  abstract readonly maxEntries: number;
+}
+
+/**
+ * Who may do what, in one place: the caller's organization role, and their effective role on a piece of
+ * content (organization role, default levels, and the roles granted to the member or their teams on the
+ * item or a parent collection). The content, sites, review and teams contexts ask it. Roles and grants are
+ * cached per process; every change of a membership or a grant evicts them in every process (AccessChanges),
+ * so a request does not query them.
+ */
+@Injectable()
+export class Access {
+  /** `${organizationId} ${userId}` → role (null: not a member). Every request asks, so it is cached. */
+  private readonly roles: TtlCache<string, { role: Role | null }>;
+  /** `${organizationId} ${generation} ${userId}` → content id → strongest granted role. */
+  private readonly grants: TtlCache<string, ReadonlyMap<string, Role>>;
+  private readonly generations = new Map<string, number>();
+
+  constructor(
+    private readonly memberships: Memberships,
+    private readonly permissions: ContentPermissionRepository,
+    private readonly clock: Clock,
+    settings: AccessCacheSettings,
+    private readonly changes: AccessChanges,
+  ) {
+    this.roles = new TtlCache(settings.roleTtlMs, settings.maxEntries);
+    this.grants = new TtlCache(settings.roleTtlMs, settings.maxEntries);
+    changes.subscribe((c) => {
+      if (c.kind === 'role') this.roles.delete(`${c.organizationId} ${c.userId}`);
+      else if (c.kind === 'grants') this.generations.set(c.organizationId, (this.generations.get(c.organizationId) ?? 0) + 1);
+      else if (c.kind === 'reset') {
+        this.roles.clear();
+        this.grants.clear();
+      }
+    });
+  }
+
+  /**
+   * The caller's role in the organization, or null when not an (active) member — or when the caller's
+   * token does not reach the organization (an SSO-issued token reaches only its own organization).
+   */
+  roleOf(organizationId: string, who: Actor): Promise<Role | null> {
+    return reaches(who, organizationId) ? this.roleOfUser(organizationId, who.userId) : Promise.resolve(null);
+  }
+
+  /** Another user's role in the organization (not the caller's: no token scope applies), or null. */
+  async roleOfUser(organizationId: string, userId: string): Promise<Role | null> {
+    const key = `${organizationId} ${userId}`;
+    const now = this.clock.now().getTime();
+    const cached = this.roles.get(key, now);
+    if (cached) return cached.role;
+    const role = await this.memberships.roleOf(organizationId, userId);
+    this.roles.set(key, { role }, now);
+    return role;
+  }
+
+  /** Throws 404 (naming `what`) for non-members and 403 when the role is below `minimum`. */
+  async require(organizationId: string, who: Actor, minimum: Role, what = 'Organization'): Promise<Role> {
+    const role = await this.roleOf(organizationId, who);
+    if (role === null) throw new NotFoundError(what, organizationId);
+    if (!roleAtLeast(role, minimum)) throw new ForbiddenError(`This needs the "${minimum}" role in the organization`);
+    return role;
+  }
+
+  /** The caller's organization role; a non-member gets a 404 naming the resource they asked for. */
+  async memberRole(organizationId: string, actor: Actor, what: string, id: string): Promise<Role> {
+    const role = await this.roleOf(organizationId, actor);
+    if (role === null) throw new NotFoundError(what, id);
+    return role;
+  }
+
+  /** Another user's organization role (not the caller's); 404 naming the resource when not a member. */
+  async userRole(organizationId: string, userId: string, what: string, id: string): Promise<Role> {
+    const role = await this.roleOfUser(organizationId, userId);
+    if (role === null) throw new NotFoundError(what, id);
+    return role;
+  }
+
+  /** The teams of the organization the user belongs to. */
+  teamIdsOf(organizationId: string, userId: string): Promise<string[]> {
+    return this.memberships.teamIdsOf(organizationId, userId);
+  }
+
+  /** Every active member with their organization role, and the members of these teams (aggregate access lists). */
+  async accessFacts(
+    organizationId: string,
+    teamIds: string[],
+  ): Promise<{ members: { userId: string; role: Role }[]; teamMembers: { teamId: string; userId: string }[] }> {
+    const [members, teamMembers] = await Promise.all([
+      this.memberships.activeRoles(organizationId),
+      this.memberships.membersOfTeams(organizationId, teamIds),
+    ]);
+    return { members, teamMembers };
+  }
+
+  /** The roles granted to the user on the organization's content, directly or through their teams (cached). */
+  async grantsOf(organizationId: string, userId: string): Promise<ReadonlyMap<string, Role>> {
+    const key = `${organizationId} ${this.generations.get(organizationId) ?? 0} ${userId}`;
+    const now = this.clock.now().getTime();
+    const cached = this.grants.get(key, now);
+    if (cached) return cached;
+    const teams = await this.memberships.teamIdsOf(organizationId, userId);
+    const grants = await this.permissions.grantsOf(organizationId, userId, teams);
+    this.grants.set(key, grants, now);
+    return grants;
+  }
+
+  /** A member's effective role on content given its chain (the item, then its parent collections). */
+  async roleOn(organizationId: string, userId: string, member: Role, chain: ContentChain): Promise<Role> {
+    return effectiveRole(member, chain, await this.grantsOf(organizationId, userId))!;
+  }
+
+  /**
+   * The caller's role on an item shared on its own (a site): the organization role widened by the roles
+   * granted on it to the caller or their teams; 404 naming `what` for non-members.
+   */
+  async roleOnItem(organizationId: string, actor: Actor, itemId: string, what: string): Promise<Role> {
+    const member = await this.memberRole(organizationId, actor, what, itemId);
+    return this.roleOn(organizationId, actor.userId, member, [{ id: itemId, level: 'inherit' }]);
+  }
+
+  /** The caller's organization role (null: not a member) and grants, for lists of items shared on their own. */
+  async rolesOnItems(organizationId: string, actor: Actor): Promise<((itemId: string) => Role) | null> {
+    const member = await this.roleOf(organizationId, actor);
+    if (member === null) return null;
+    const grants = await this.grantsOf(organizationId, actor.userId);
+    return (itemId) => effectiveRole(member, [{ id: itemId, level: 'inherit' }], grants)!;
+  }
+
+  /** How many live spaces each team was granted a role on, directly or through a collection (a team's `spaces`). */
+  teamSpaceCounts(organizationId: string, teamIds: string[]): Promise<Map<string, number>> {
+    return this.permissions.teamSpaceCounts(organizationId, teamIds);
+  }
+
+  /** Content permissions or team memberships of the organization changed: every process drops cached grants. */
+  grantsChanged(organizationId: string): Promise<void> {
+    return this.changes.publish({ kind: 'grants', organizationId });
+  }
+
+  /** A membership changed (role, removal, disabling): every process drops the cached role. */
+  forget(organizationId: string, userId: string): Promise<void> {
+    return this.changes.publish({ kind: 'role', organizationId, userId });
+  }
+}

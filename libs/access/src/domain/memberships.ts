@@ -1,0 +1,17 @@
+import type { Role } from '@app/shared-kernel';
+
+/**
+ * Port: the memberships access decisions read. The organizations-and-teams context writes members and
+ * teams; access reads who is a member with which role, and who is in which team, to answer "what may
+ * this actor do here" without asking that context back.
+ */
+export abstract class Memberships {
+  /** The user's organization role; null when not a member, or a disabled one. */
+  abstract roleOf(organizationId: string, userId: string): Promise<Role | null>;
+  /** The teams of the organization the user is in (grants to a team reach its members). */
+  abstract teamIdsOf(organizationId: string, userId: string): Promise<string[]>;
+  /** Every active member with their organization role (aggregate access lists). */
+  abstract activeRoles(organizationId: string): Promise<{ userId: string; role: Role }[]>;
+  /** The members of these teams. */
+  abstract membersOfTeams(organizationId: string, teamIds: string[]): Promise<{ teamId: string; userId: string }[]>;
+}
