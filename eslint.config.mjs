@@ -159,4 +159,47 @@ export default tseslint.config(
       ],
     },
   },
+  ...contexts.map((c) => ({
+    // A library's index.ts is its public surface: the application API, ports and the module, never its
+    // HTTP layer or its adapters (wire objects several contexts share live in @app/wire).
+    files: [`libs/${c}/src/index.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: internals, message: "Import another context only through its index.ts ('@app/<context>')." },
+            {
+              group: ['./http', './http/*', './infrastructure', './infrastructure/*'],
+              message: 'index.ts exports the application API and ports, never http/ or infrastructure/ names.',
+            },
+            {
+              group: [`**/libs/*/src/**`, '../../*/src/**', '../../../*/src/**'],
+              message: 'Relative imports must not leave this library.',
+            },
+            { group: [`@app/${c}`], message: 'Inside a library use relative imports, not its own alias.' },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    // The shared wire objects sit below every context's HTTP layer: at run time they use only the leaves
+    // (kernel, HTTP kit, content model, access); contexts only as types, so no loop forms at run time.
+    files: ['libs/wire/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@app/*', '!@app/shared-kernel', '!@app/http-kit', '!@app/content-model', '!@app/access'],
+              allowTypeImports: true,
+              message: 'The wire objects import a context only with `import type` (no loop at run time).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -67,9 +67,50 @@ describe('context boundaries (eslint no-restricted-imports)', () => {
   it('allows another context’s index and the shared kernel', async () => {
     const messages = await lint(
       'libs/spaces-and-content/src/application/x.ts',
-      "import { OrganizationAccess } from '@app/organizations-and-teams';\n" +
-        "import { Clock } from '@app/shared-kernel';\nexport { OrganizationAccess, Clock };\n",
+      "import { OrganizationsService } from '@app/organizations-and-teams';\n" +
+        "import { Access } from '@app/access';\n" +
+        "import { Clock } from '@app/shared-kernel';\nexport { OrganizationsService, Access, Clock };\n",
     );
     expect(messages).toEqual([]);
+  });
+
+  it('keeps index.ts the application API: no http/ or infrastructure/ export', async () => {
+    const index = 'libs/spaces-and-content/src/index.ts';
+    const linted = await new ESLint({ cwd: process.cwd() }).lintText(
+      "export { S3FileStorage } from './infrastructure/s3-file-storage';\n",
+      {
+        filePath: index,
+      },
+    );
+    expect(linted[0].messages.map((m) => m.message).join('\n')).toMatch(/never http\/ or infrastructure\//);
+    const http = await new ESLint({ cwd: process.cwd() }).lintText("export { ContentController } from './http/content.controller';\n", {
+      filePath: index,
+    });
+    expect(http[0].messages.map((m) => m.message).join('\n')).toMatch(/never http\/ or infrastructure\//);
+    const ok = await new ESLint({ cwd: process.cwd() }).lintText("export { SpacesService } from './application/spaces.service';\n", {
+      filePath: index,
+    });
+    expect(ok[0].messages).toEqual([]);
+  });
+
+  it('keeps access a leaf: it asks no context', async () => {
+    expect(
+      (
+        await lint(
+          'libs/access/src/application/x.ts',
+          "import { SpacesService } from '@app/spaces-and-content';\nexport { SpacesService };\n",
+        )
+      ).join('\n'),
+    ).toMatch(/Access is a leaf/);
+    expect(await lint('libs/access/src/application/x.ts', "import { Db } from '@app/persistence';\nexport { Db };\n")).toEqual([]);
+  });
+
+  it('lets the wire objects use contexts only as types', async () => {
+    expect(
+      (await lint('libs/wire/src/x.ts', "import { SpacesService } from '@app/spaces-and-content';\nexport { SpacesService };\n")).join(
+        '\n',
+      ),
+    ).toMatch(/import type/);
+    expect(await lint('libs/wire/src/x.ts', "import type { Space } from '@app/spaces-and-content';\nexport type { Space };\n")).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
-import { AccessChanges, IdentityService } from '@app/organizations-and-teams';
+import { IdentityService } from '@app/organizations-and-teams';
 import { createTestApp, TestApp, TestUser, SHARED_SECRET_KEY } from '../support/app';
 import { expectError } from '../support/expect';
+import { AccessChanges } from '@app/access';
 
 /** Two API processes on one PostgreSQL: revocations and role changes reach the other at once. */
 describe('several API processes on one database', () => {

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AccessCacheSettings, OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
+import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import {
   Clock,
   DomainEvents,
@@ -38,6 +38,7 @@ import { JobsService } from './jobs/jobs.service';
 import { MetricsService } from './metrics/metrics.service';
 import { DATABASE_URL, QUIRE_CONFIG } from './tokens';
 import { AesGcmSecretBox, keyringFor } from './secrets';
+import { AccessCacheSettings } from '@app/access';
 
 /** Ports every context shares: time, identifiers, configuration. Tests override Clock here. */
 @Global()

@@ -1,12 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { REVIEW_EVENT_TYPES, ReviewAndCommentsModule, ReviewSpaceLifecycle } from '@app/review-and-comments';
-import { SITE_EVENT_TYPES, SitesAndPublishingModule, SiteSpaceLifecycle, SqlSiteDirectory } from '@app/sites-and-publishing';
+import { SITE_EVENT_TYPES, SitesAndPublishingModule, SiteSpaceLifecycle } from '@app/sites-and-publishing';
 import { OPENAPI_EVENT_TYPES } from '@app/openapi-specs';
 import { CONVERSATION_EVENT_TYPES } from '@app/conversations';
 import {
   CollectionsService,
-  GrantedTeamSpaces,
-  SiteDirectory,
   SpaceLifecycle,
   SpaceLifecycles,
   SpacesAndContentModule,
@@ -14,7 +12,6 @@ import {
   SPACE_EVENT_TYPES,
 } from '@app/spaces-and-content';
 import { AuditScopes, WebhookEventTypes } from '@app/audit-and-webhooks';
-import { TeamSpaces } from '@app/organizations-and-teams';
 import { TRANSLATION_EVENT_TYPES } from '@app/translations';
 
 /**
@@ -31,10 +28,6 @@ import { TRANSLATION_EVENT_TYPES } from '@app/translations';
       useFactory: (...all: SpaceLifecycle[]) => new SpaceLifecycles(all),
       inject: [ReviewSpaceLifecycle, SiteSpaceLifecycle],
     },
-    // The teams context's TeamSpaces port, answered from the content permissions.
-    { provide: TeamSpaces, useExisting: GrantedTeamSpaces },
-    // The content context's SiteDirectory port (sites are shared like spaces), answered by the sites context.
-    { provide: SiteDirectory, useExisting: SqlSiteDirectory },
     // The audit context's AuditScopes port: which organization a space or collection is in.
     {
       provide: AuditScopes,
@@ -58,6 +51,6 @@ import { TRANSLATION_EVENT_TYPES } from '@app/translations';
       },
     },
   ],
-  exports: [SpaceLifecycle, TeamSpaces, SiteDirectory, AuditScopes, WebhookEventTypes],
+  exports: [SpaceLifecycle, AuditScopes, WebhookEventTypes],
 })
 export class SpaceLifecycleModule {}

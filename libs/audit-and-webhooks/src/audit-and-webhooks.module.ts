@@ -11,6 +11,7 @@ import { WebhookDeliveries } from './application/webhook-deliveries.service';
 import { WebhookRepository } from './domain/webhook';
 import { WebhooksController } from './http/webhooks.controller';
 import { SqlWebhookRepository } from './infrastructure/webhooks.repository';
+import { AccessModule } from '@app/access';
 
 /**
  * Who did what (the audit log) and who gets told (webhooks). AuditInterceptor binds itself to every
@@ -18,7 +19,7 @@ import { SqlWebhookRepository } from './infrastructure/webhooks.repository';
  * the WebhookEventTypes port (the event types of every context), and gives AuditSettings and WebhookSettings.
  */
 @Module({
-  imports: [OrganizationsAndTeamsModule, DiscoveryModule],
+  imports: [AccessModule, OrganizationsAndTeamsModule, DiscoveryModule],
   controllers: [AuditController, WebhooksController],
   providers: [
     AuditLog,

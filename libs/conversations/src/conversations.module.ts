@@ -13,10 +13,11 @@ import { RenderedClusters } from './http/rendered-clusters';
 import { SqlAgentInstructionsRepository } from './infrastructure/agent-instructions.repository';
 import { SqlConversationRepository } from './infrastructure/conversations.repository';
 import { WinkTextAnalyzer } from './infrastructure/wink-text-analyzer';
+import { AccessModule } from '@app/access';
 
 /** Support conversations, issue clustering and the organization's agent instructions. */
 @Module({
-  imports: [OrganizationsAndTeamsModule],
+  imports: [AccessModule, OrganizationsAndTeamsModule],
   controllers: [ConversationsController, AgentInstructionsController],
   providers: [
     ConversationsService,

@@ -8,10 +8,11 @@ import { OpenApiSpecsController, PublicOpenApiController } from './http/openapi-
 import { SqlOpenApiSpecRepository } from './infrastructure/openapi-specs.repository';
 import { SafeSpecFetcher } from './infrastructure/safe-spec-fetcher';
 import { WorkerSpecParser } from './infrastructure/worker-spec-parser';
+import { AccessModule } from '@app/access';
 
 /** OpenAPI specifications: sources, background processing (jobs on PostgreSQL), versions. */
 @Module({
-  imports: [OrganizationsAndTeamsModule],
+  imports: [AccessModule, OrganizationsAndTeamsModule],
   controllers: [OpenApiSpecsController, PublicOpenApiController],
   providers: [
     OpenApiSpecsService,

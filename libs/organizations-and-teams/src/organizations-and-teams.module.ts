@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdentityService } from './application/identity.service';
-import { OrganizationAccess, OrganizationsService } from './application/organizations.service';
+import { OrganizationsService } from './application/organizations.service';
 import { TokenRepository } from './domain/api-token';
 import { MemberRepository } from './domain/member';
 import { OrganizationRepository } from './domain/organization';
@@ -14,8 +14,7 @@ import { SamlGateway, SamlProviderRepository } from './domain/saml-provider';
 import { SamlProvidersController, SsoLoginController } from './http/sso.controller';
 import { NodeSamlGateway, SqlSamlProviderRepository, SqlSsoIdentityRepository } from './infrastructure/saml.repositories-and-gateway';
 import { SsoIdentityRepository } from './domain/sso-identity';
-import { AccessChanges } from './application/access-changes';
-import { PgAccessChanges } from './infrastructure/pg-access-changes';
+import { AccessModule } from '@app/access';
 import { MembersService } from './application/members.service';
 import { TeamsService } from './application/teams.service';
 import { InviteRepository } from './domain/invite';
@@ -34,7 +33,7 @@ import {
  * Needs `Clock`, `IdGenerator` and `AccessCacheSettings` from the application (global providers).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature(ORGANIZATION_ENTITIES)],
+  imports: [TypeOrmModule.forFeature(ORGANIZATION_ENTITIES), AccessModule],
   controllers: [
     OrganizationsController,
     UserController,
@@ -47,7 +46,6 @@ import {
   providers: [
     IdentityService,
     OrganizationsService,
-    OrganizationAccess,
     MembersService,
     TeamsService,
     InvitesService,
@@ -55,7 +53,6 @@ import {
     { provide: SamlProviderRepository, useClass: SqlSamlProviderRepository },
     { provide: SamlGateway, useClass: NodeSamlGateway },
     { provide: SsoIdentityRepository, useClass: SqlSsoIdentityRepository },
-    { provide: AccessChanges, useClass: PgAccessChanges },
     { provide: TeamRepository, useClass: SqlTeamRepository },
     { provide: InviteRepository, useClass: SqlInviteRepository },
     { provide: UserRepository, useClass: TypeOrmUserRepository },
@@ -63,6 +60,6 @@ import {
     { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
     { provide: MemberRepository, useClass: TypeOrmMemberRepository },
   ],
-  exports: [IdentityService, OrganizationsService, OrganizationAccess, TeamsService, AccessChanges],
+  exports: [IdentityService, OrganizationsService, TeamsService],
 })
 export class OrganizationsAndTeamsModule {}

@@ -23,6 +23,7 @@ import { ReviewEvents } from './application/review-events';
 import { RenderedLists } from '@app/http-kit';
 import { PdfRenderer } from './domain/export';
 import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
+import { AccessModule } from '@app/access';
 
 /**
  * Change requests, comments, reviews and PDF exports. Global only to provide the content context's
@@ -31,7 +32,7 @@ import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
  */
 @Global()
 @Module({
-  imports: [SpacesAndContentModule, OrganizationsAndTeamsModule, ConversationsModule],
+  imports: [AccessModule, SpacesAndContentModule, OrganizationsAndTeamsModule, ConversationsModule],
   controllers: [
     ChangeRequestsController,
     OrganizationChangeRequestsController,

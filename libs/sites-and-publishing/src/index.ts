@@ -9,4 +9,3 @@ export type { SiteEventType } from './application/site-events';
 export { SiteSpaceLifecycle } from './infrastructure/site-space-lifecycle';
 // The port itself, for tests that intercept a write.
 export { SiteRepository } from './domain/site-repository';
-export { SqlSiteDirectory } from './infrastructure/site-directory.adapter';

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { SitePermissionsController } from './http/site-permissions.controller';
-import { SqlSiteDirectory } from './infrastructure/site-directory.adapter';
 import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import { SpacesAndContentModule } from '@app/spaces-and-content';
 import { PublishedSitesService } from './application/published-sites.service';
@@ -15,14 +14,14 @@ import { SitesController } from './http/sites.controller';
 import { PublishedSitePresenter } from './http/published-site.presenter';
 import { SiteSpaceLifecycle } from './infrastructure/site-space-lifecycle';
 import { SqlSiteRepository } from './infrastructure/sites.repository';
+import { AccessModule } from '@app/access';
 
 /** Sites, their structure, share links, adaptive schema, customization and the published site. */
 @Module({
-  imports: [SpacesAndContentModule, OrganizationsAndTeamsModule],
+  imports: [AccessModule, SpacesAndContentModule, OrganizationsAndTeamsModule],
   controllers: [SitesController, SiteStructureController, ShareLinksController, SitePermissionsController],
   providers: [
     PublishedSitePresenter,
-    SqlSiteDirectory,
     SitesService,
     ShareLinksService,
     PublishedSitesService,
@@ -31,6 +30,6 @@ import { SqlSiteRepository } from './infrastructure/sites.repository';
     { provide: SiteRepository, useClass: SqlSiteRepository },
     { provide: VisitorTokens, useClass: JoseVisitorTokens },
   ],
-  exports: [SitesService, SiteSpaceLifecycle, SqlSiteDirectory],
+  exports: [SitesService, SiteSpaceLifecycle],
 })
 export class SitesAndPublishingModule {}

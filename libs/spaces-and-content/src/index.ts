@@ -28,8 +28,6 @@ export { FileStorage } from './domain/content/files';
 export type { FileNode } from './domain/content/files';
 export { SearchIndex } from './domain/content/search-index';
 export { SearchService, SearchSettings } from './application/search.service';
-export { GrantedTeamSpaces } from './infrastructure/team-spaces.adapter';
 export { ContentAccess, requireRole } from './application/content-access';
 export { ContentPermissionsService } from './application/content-permissions.service';
 export type { ContentRef } from './application/content-permissions.service';
-export { SiteDirectory } from './application/site-directory';

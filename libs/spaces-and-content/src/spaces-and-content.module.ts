@@ -28,16 +28,14 @@ import { CONTENT_ENTITIES } from './infrastructure/orm-entities';
 import { SpaceEvents } from './application/space-events';
 import { CollectionPermissionsController, SpacePermissionsController } from './http/content-permissions.controller';
 import { ContentPermissionsService } from './application/content-permissions.service';
-import { ContentPermissionRepository } from '@app/access';
-import { SqlContentPermissionRepository } from './infrastructure/content-permissions.repository';
-import { GrantedTeamSpaces } from './infrastructure/team-spaces.adapter';
 
 import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastructure/spaces-and-collections.repositories';
 import { FileStorageDirectory, FileStorageSettings } from './application/file-storage-settings';
+import { AccessModule } from '@app/access';
 
 /** Collections and spaces (content comes with the content engine). Needs global `Clock` and `IdGenerator`. */
 @Module({
-  imports: [TypeOrmModule.forFeature(CONTENT_ENTITIES), OrganizationsAndTeamsModule],
+  imports: [AccessModule, TypeOrmModule.forFeature(CONTENT_ENTITIES), OrganizationsAndTeamsModule],
   controllers: [
     SpacesController,
     CollectionsController,
@@ -66,8 +64,6 @@ import { FileStorageDirectory, FileStorageSettings } from './application/file-st
     RevisionReader,
     SpaceEvents,
     ContentPermissionsService,
-    GrantedTeamSpaces,
-    { provide: ContentPermissionRepository, useClass: SqlContentPermissionRepository },
     { provide: RevisionRepository, useClass: SqlRevisionRepository },
     { provide: SpaceRepository, useClass: TypeOrmSpaceRepository },
     { provide: CollectionRepository, useClass: TypeOrmCollectionRepository },
@@ -79,7 +75,6 @@ import { FileStorageDirectory, FileStorageSettings } from './application/file-st
     RevisionReader,
     LinksService,
     FilesService,
-    GrantedTeamSpaces,
     ContentAccess,
     ContentPermissionsService,
     SearchService,

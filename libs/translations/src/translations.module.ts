@@ -8,6 +8,7 @@ import { TranslationsController } from './http/translations.controller';
 import { ApertiumTranslator } from './infrastructure/apertium-translator';
 import { ChatCompletionsTranslator, LibreTranslateTranslator } from './infrastructure/http-translators';
 import { SqlTranslationRepository } from './infrastructure/translations.repository';
+import { AccessModule } from '@app/access';
 
 /** The translators the settings name, first preferred: LibreTranslate, a chat-completions model, then Apertium (the default). */
 function translatorFrom(settings?: TranslationSettings): Translator {
@@ -25,7 +26,7 @@ function translatorFrom(settings?: TranslationSettings): Translator {
  * ContentAccess); the translation's target space is created by SpacesService, the one writer of space state.
  */
 @Module({
-  imports: [SpacesAndContentModule],
+  imports: [AccessModule, SpacesAndContentModule],
   controllers: [TranslationsController],
   providers: [
     TranslationsService,

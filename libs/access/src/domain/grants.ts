@@ -32,6 +32,8 @@ export abstract class ContentPermissionRepository {
   abstract onContent(contentIds: string[]): Promise<ContentPermission[]>;
   /** Removes every grant on these pieces of content (they left the organization, whose people the grants named). */
   abstract revokeAll(contentIds: string[]): Promise<void>;
+  /** How many live spaces each team was granted a role on, directly or through a collection (and those below it). */
+  abstract teamSpaceCounts(organizationId: string, teamIds: string[]): Promise<Map<string, number>>;
 }
 
 /** A piece of content and its parents up to the top level: their ids and default levels. */

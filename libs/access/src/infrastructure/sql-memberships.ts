@@ -19,10 +19,10 @@ export class SqlMemberships extends Memberships {
   }
 
   async teamIdsOf(organizationId: string, userId: string): Promise<string[]> {
-    const rows: { team_id: string }[] = await this.db.query('SELECT team_id FROM team_members WHERE organization_id = $1 AND user_id = $2', [
-      organizationId,
-      userId,
-    ]);
+    const rows: { team_id: string }[] = await this.db.query(
+      'SELECT team_id FROM team_members WHERE organization_id = $1 AND user_id = $2',
+      [organizationId, userId],
+    );
     return rows.map((r) => r.team_id);
   }
 

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { OrganizationAccess } from '@app/organizations-and-teams';
 import { Actor, Clock, JobQueue, NotFoundError, Page, PageRequest } from '@app/shared-kernel';
 import { AuditAction, AuditEvent, AuditEventFilter, AuditEventRepository, NewAuditEvent } from '../domain/audit-event';
+import { Access } from '@app/access';
 
 /** How long events are kept (null: forever, the default). */
 export abstract class AuditSettings {
@@ -30,7 +30,7 @@ export class AuditLog implements OnModuleInit {
 
   constructor(
     private readonly events: AuditEventRepository,
-    private readonly access: OrganizationAccess,
+    private readonly access: Access,
     private readonly settings: AuditSettings,
     private readonly jobs: JobQueue,
     private readonly clock: Clock,

@@ -1,6 +1,5 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { isIP } from 'node:net';
-import { OrganizationAccess } from '@app/organizations-and-teams';
 import {
   Actor,
   Clock,
@@ -24,6 +23,7 @@ import {
   WebhookEventTypes,
   WebhookRepository,
 } from '../domain/webhook';
+import { Access } from '@app/access';
 
 /** Hosts a webhook may reach over plain http, or at a private or loopback address (tests, internal receivers). */
 export abstract class WebhookSettings {
@@ -47,7 +47,7 @@ export interface WebhookInput {
 export class WebhooksService implements OnApplicationBootstrap {
   constructor(
     private readonly webhooks: WebhookRepository,
-    private readonly access: OrganizationAccess,
+    private readonly access: Access,
     private readonly types: WebhookEventTypes,
     private readonly settings: WebhookSettings,
     private readonly clock: Clock,

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Actor, Clock, UnitOfWork } from '@app/shared-kernel';
 import { ConversationEvents } from './conversation-events';
-import { OrganizationAccess } from '@app/organizations-and-teams';
 import { checkDocumentInput, JsonDocument } from '@app/content-model';
+import { Access } from '@app/access';
 
 export const INSTRUCTIONS_MARKDOWN_MAX = 100_000;
 
@@ -26,7 +26,7 @@ const EMPTY: JsonDocument = { object: 'document', data: {}, nodes: [] } as unkno
 export class AgentInstructionsService {
   constructor(
     private readonly repo: AgentInstructionsRepository,
-    private readonly access: OrganizationAccess,
+    private readonly access: Access,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     private readonly events: ConversationEvents,

@@ -1,6 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { Actor, Clock, InvalidInputError, NotFoundError, Page, PageRequest, Role, UnitOfWork } from '@app/shared-kernel';
-import { OrganizationAccess } from '@app/organizations-and-teams';
 import {
   ACTIVE_DAYS,
   checkConversation,
@@ -17,6 +16,7 @@ import {
   weeklyPulse,
 } from '../domain/conversation';
 import { ConversationProcessing } from './conversation-processing.service';
+import { Access } from '@app/access';
 
 /** Ingesting needs the admin role (the organization's `ingestConversations`); reading needs membership. */
 export const CONVERSATION_ROLES = { read: 'read', ingest: 'admin' } as const satisfies Record<string, Role>;
@@ -35,7 +35,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export class ConversationsService {
   constructor(
     private readonly conversations: ConversationRepository,
-    private readonly access: OrganizationAccess,
+    private readonly access: Access,
     private readonly processing: ConversationProcessing,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Actor, Clock, ConflictError, IdGenerator, NotFoundError, Page, PageRequest, Role, UnitOfWork } from '@app/shared-kernel';
-import { OrganizationAccess } from '@app/organizations-and-teams';
 import {
   checkSlug,
   checkSource,
@@ -12,6 +11,7 @@ import {
 } from '../domain/openapi-spec';
 import { OpenApiEvents } from './openapi-events';
 import { OpenApiProcessing } from './openapi-processing.service';
+import { Access } from '@app/access';
 
 export interface SpecView {
   spec: OpenApiSpec;
@@ -27,7 +27,7 @@ export type SourceInput = { url?: unknown; text?: unknown };
 export class OpenApiSpecsService {
   constructor(
     private readonly specs: OpenApiSpecRepository,
-    private readonly access: OrganizationAccess,
+    private readonly access: Access,
     private readonly processing: OpenApiProcessing,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,

@@ -14,20 +14,9 @@ import {
 import { ApiToken, isUsable, TOKEN_PREFIX, TOKEN_VISIBLE_LENGTH, TokenRepository } from '../domain/api-token';
 import { MemberRepository } from '../domain/member';
 import { isEmail, normalizeEmail, User, UserRepository } from '../domain/user';
-import { AccessChanges } from './access-changes';
+import { AccessCacheSettings, AccessChanges } from '@app/access';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/**
- * How long verified tokens and organization roles stay in the in-process caches. A revocation or a
- * role change evicts the entry in every process at once (AccessChanges, LISTEN/NOTIFY); the TTL bounds
- * staleness only while that channel is down.
- */
-export abstract class AccessCacheSettings {
-  abstract readonly tokenTtlMs: number;
-  abstract readonly roleTtlMs: number;
-  abstract readonly maxEntries: number;
-}
 
 interface CachedToken {
   actor: Actor;

@@ -14,7 +14,7 @@ import {
 import { Invite, InviteRepository } from '../domain/invite';
 import { MemberRepository } from '../domain/member';
 import { OrganizationRepository } from '../domain/organization';
-import { OrganizationAccess } from './organizations.service';
+import { Access } from '@app/access';
 
 /** Link invites: admins create them; anyone holding an invite's id joins with its role. */
 @Injectable()
@@ -23,7 +23,7 @@ export class InvitesService {
     private readonly invites: InviteRepository,
     private readonly organizations: OrganizationRepository,
     private readonly members: MemberRepository,
-    private readonly access: OrganizationAccess,
+    private readonly access: Access,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}

@@ -1,22 +1,10 @@
-import { Injectable, Optional } from '@nestjs/common';
-import {
-  Actor,
-  Clock,
-  ConflictError,
-  ForbiddenError,
-  InvalidInputError,
-  NotFoundError,
-  Page,
-  PageRequest,
-  reaches,
-  Role,
-  roleAtLeast,
-} from '@app/shared-kernel';
+import { Injectable } from '@nestjs/common';
+import { Actor, Clock, ConflictError, ForbiddenError, InvalidInputError, NotFoundError, Page, PageRequest, reaches, Role, roleAtLeast } from '@app/shared-kernel';
 import { MemberFilter, MemberRepository, MemberSort, MemberView, SortOrder } from '../domain/member';
 import { OrganizationRepository } from '../domain/organization';
-import { TeamRepository, TeamRole, TeamSpaces, TeamView } from '../domain/team';
+import { TeamRepository, TeamRole, TeamView } from '../domain/team';
 import { UserRepository } from '../domain/user';
-import { OrganizationAccess } from './organizations.service';
+import { Access } from '@app/access';
 
 /** Organization members: listing, roles, removal, joining by email domain. */
 @Injectable()
@@ -26,9 +14,8 @@ export class MembersService {
     private readonly organizations: OrganizationRepository,
     private readonly users: UserRepository,
     private readonly teams: TeamRepository,
-    private readonly access: OrganizationAccess,
+    private readonly access: Access,
     private readonly clock: Clock,
-    @Optional() private readonly teamSpaces?: TeamSpaces,
   ) {}
 
   list(
@@ -87,12 +74,10 @@ export class MembersService {
     await this.access.require(organizationId, actor, 'read');
     if (!(await this.members.find(organizationId, userId))) throw new NotFoundError('Member', userId);
     const result = await this.teams.teamsOfMember(organizationId, userId, title, page);
-    const counts = this.teamSpaces
-      ? await this.teamSpaces.counts(
-          organizationId,
-          result.items.map((i) => i.team.team.id),
-        )
-      : new Map<string, number>();
+    const counts = await this.access.teamSpaceCounts(
+      organizationId,
+      result.items.map((i) => i.team.team.id),
+    );
     return { ...result, items: result.items.map((i) => ({ ...i, team: { ...i.team, spaces: counts.get(i.team.team.id) ?? 0 } })) };
   }
 

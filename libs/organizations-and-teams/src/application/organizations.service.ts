@@ -1,114 +1,10 @@
-import { organizationPermissions } from '@app/access';
+import { organizationPermissions, Access } from '@app/access';
 import { Injectable } from '@nestjs/common';
-import {
-  Actor,
-  Clock,
-  ConflictError,
-  ForbiddenError,
-  IdGenerator,
-  InvalidInputError,
-  NotFoundError,
-  Page,
-  PageRequest,
-  Role,
-  reaches,
-  roleAtLeast,
-  TtlCache,
-  UnitOfWork,
-  untilWritten,
-} from '@app/shared-kernel';
-import { AccessCacheSettings } from './identity.service';
-import { AccessChanges } from './access-changes';
+import { Actor, Clock, ConflictError, ForbiddenError, IdGenerator, InvalidInputError, NotFoundError, Page, PageRequest, Role, reaches, UnitOfWork, untilWritten } from '@app/shared-kernel';
 import { MemberRepository, MembershipOfUser } from '../domain/member';
-import {
-  applyOrganizationPatch,
-  mergeRuleUsers,
-  newOrganization,
-  Organization,
-  OrganizationPatch,
-  OrganizationRepository,
-} from '../domain/organization';
+import { applyOrganizationPatch, mergeRuleUsers, newOrganization, Organization, OrganizationPatch, OrganizationRepository } from '../domain/organization';
 import { TeamRepository } from '../domain/team';
 import { UserRepository } from '../domain/user';
-
-/**
- * The facade other contexts use to learn a caller's standing in an organization.
- * It answers only with roles: other contexts never see members or users.
- */
-@Injectable()
-export class OrganizationAccess {
-  /** `${organizationId} ${userId}` → role (null: not a member). Every request asks, so it is cached. */
-  private readonly roles: TtlCache<string, { role: Role | null }>;
-
-  constructor(
-    private readonly members: MemberRepository,
-    private readonly clock: Clock,
-    settings: AccessCacheSettings,
-    private readonly changes: AccessChanges,
-    private readonly teams: TeamRepository,
-  ) {
-    this.roles = new TtlCache(settings.roleTtlMs, settings.maxEntries);
-    changes.subscribe((c) => {
-      if (c.kind === 'role') this.roles.delete(`${c.organizationId} ${c.userId}`);
-      else if (c.kind === 'reset') this.roles.clear();
-    });
-  }
-
-  /**
-   * The caller's role in the organization, or null when not an (active) member — or when the caller's
-   * token does not reach the organization (an SSO-issued token reaches only its own organization).
-   */
-  roleOf(organizationId: string, who: Actor): Promise<Role | null> {
-    return reaches(who, organizationId) ? this.roleOfUser(organizationId, who.userId) : Promise.resolve(null);
-  }
-
-  /** Another user's role in the organization (not the caller's: no token scope applies), or null. */
-  async roleOfUser(organizationId: string, userId: string): Promise<Role | null> {
-    const key = `${organizationId} ${userId}`;
-    const now = this.clock.now().getTime();
-    const cached = this.roles.get(key, now);
-    if (cached) return cached.role;
-    const member = await this.members.find(organizationId, userId);
-    const role = member && !member.disabled ? member.role : null;
-    this.roles.set(key, { role }, now);
-    return role;
-  }
-
-  /** The teams of the organization the user belongs to (content permissions granted to teams reach them). */
-  teamIdsOf(organizationId: string, userId: string): Promise<string[]> {
-    return this.teams.teamIdsOf(organizationId, userId);
-  }
-
-  /** Every active member with their organization role, and the members of these teams (aggregate access lists). */
-  async accessFacts(
-    organizationId: string,
-    teamIds: string[],
-  ): Promise<{ members: { userId: string; role: Role }[]; teamMembers: { teamId: string; userId: string }[] }> {
-    const [members, teamMembers] = await Promise.all([
-      this.members.activeRoles(organizationId),
-      this.teams.membersOfTeams(organizationId, teamIds),
-    ]);
-    return { members, teamMembers };
-  }
-
-  /** Content permissions or team memberships of the organization changed: every process drops cached grants. */
-  grantsChanged(organizationId: string): Promise<void> {
-    return this.changes.publish({ kind: 'grants', organizationId });
-  }
-
-  /** Called by this context whenever a membership changes: every process drops the cached role. */
-  forget(organizationId: string, userId: string): Promise<void> {
-    return this.changes.publish({ kind: 'role', organizationId, userId });
-  }
-
-  /** Throws 404 for non-members and 403 when the role is below `minimum`. */
-  async require(organizationId: string, who: Actor, minimum: Role, what = 'Organization'): Promise<Role> {
-    const role = await this.roleOf(organizationId, who);
-    if (role === null) throw new NotFoundError(what, organizationId);
-    if (!roleAtLeast(role, minimum)) throw new ForbiddenError(`This needs the "${minimum}" role in the organization`);
-    return role;
-  }
-}
 
 /** An organization as the caller sees it: with the caller's role, from which permissions are computed. */
 export interface OrganizationView {
@@ -126,7 +22,7 @@ export class OrganizationsService {
     private readonly users: UserRepository,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    private readonly access: OrganizationAccess,
+    private readonly access: Access,
     private readonly teams: TeamRepository,
     private readonly uow: UnitOfWork,
   ) {}

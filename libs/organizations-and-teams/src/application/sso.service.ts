@@ -29,7 +29,7 @@ import {
 } from '../domain/saml-provider';
 import { TeamRepository, TeamView } from '../domain/team';
 import { IdentityService } from './identity.service';
-import { OrganizationAccess } from './organizations.service';
+import { Access } from '@app/access';
 
 export const SSO_TOKEN_LIFETIME_MS = 30 * DAY_MS;
 
@@ -59,7 +59,7 @@ export class SsoService {
     private readonly members: MemberRepository,
     private readonly organizations: OrganizationRepository,
     private readonly identity: IdentityService,
-    private readonly access: OrganizationAccess,
+    private readonly access: Access,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly ssoIdentities: SsoIdentityRepository,

@@ -1,30 +1,9 @@
-import { Injectable, Optional } from '@nestjs/common';
-import {
-  Actor,
-  Clock,
-  ForbiddenError,
-  IdGenerator,
-  InvalidInputError,
-  NotFoundError,
-  Page,
-  PageRequest,
-  Role,
-  roleAtLeast,
-} from '@app/shared-kernel';
+import { Injectable } from '@nestjs/common';
+import { Actor, Clock, ForbiddenError, IdGenerator, InvalidInputError, NotFoundError, Page, PageRequest, Role, roleAtLeast } from '@app/shared-kernel';
 import { MemberRepository } from '../domain/member';
-import {
-  checkTeamTitle,
-  planTeamMembers,
-  Team,
-  TeamMemberView,
-  teamPermissions,
-  TeamRepository,
-  TeamRole,
-  TeamSpaces,
-  TeamView,
-} from '../domain/team';
+import { checkTeamTitle, planTeamMembers, Team, TeamMemberView, teamPermissions, TeamRepository, TeamRole, TeamView } from '../domain/team';
 import { isEmail, normalizeEmail, UserRepository } from '../domain/user';
-import { OrganizationAccess } from './organizations.service';
+import { Access } from '@app/access';
 
 export interface TeamForCaller {
   view: TeamView;
@@ -37,10 +16,9 @@ export class TeamsService {
     private readonly teams: TeamRepository,
     private readonly members: MemberRepository,
     private readonly users: UserRepository,
-    private readonly access: OrganizationAccess,
+    private readonly access: Access,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    @Optional() private readonly teamSpaces?: TeamSpaces,
   ) {}
 
   private async forCaller(actor: Actor, organizationId: string, views: TeamView[], role: Role): Promise<TeamForCaller[]> {
@@ -49,10 +27,10 @@ export class TeamsService {
     return counted.map((view) => ({ view, permissions: teamPermissions(role, owned.has(view.team.id) ? 'owner' : null) }));
   }
 
-  /** The views with their `spaces` count (through the TeamSpaces port). */
+  /** The views with their `spaces` count (Access follows the teams' grants down the collection tree). */
   private async withSpaces(organizationId: string, views: TeamView[]): Promise<TeamView[]> {
-    if (!this.teamSpaces || views.length === 0) return views;
-    const counts = await this.teamSpaces.counts(
+    if (views.length === 0) return views;
+    const counts = await this.access.teamSpaceCounts(
       organizationId,
       views.map((v) => v.team.id),
     );

@@ -19,14 +19,6 @@ export interface TeamView {
   spaces?: number;
 }
 
-/**
- * Port (provided by the context owning content permissions): how many live spaces each team reaches
- * through its grants. Without it, teams report 0 spaces.
- */
-export abstract class TeamSpaces {
-  abstract counts(organizationId: string, teamIds: string[]): Promise<Map<string, number>>;
-}
-
 export interface TeamMemberView {
   member: MemberView;
   role: TeamRole;

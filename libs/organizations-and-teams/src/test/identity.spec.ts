@@ -1,4 +1,4 @@
-import { LocalAccessChanges } from '../application/access-changes';
+import { LocalAccessChanges } from '@app/access';
 import { FixedClock, InvalidInputError, SequentialIdGenerator, UnauthenticatedError } from '@app/shared-kernel';
 import { hashToken, IdentityService } from '../application/identity.service';
 import { ApiToken, TokenRepository } from '../domain/api-token';

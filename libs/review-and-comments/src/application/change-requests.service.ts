@@ -15,8 +15,8 @@ import {
   UnitOfWork,
   untilWritten,
 } from '@app/shared-kernel';
-import { OrganizationAccess, OrganizationsService } from '@app/organizations-and-teams';
-import { spacePermissions } from '@app/access';
+import { OrganizationsService } from '@app/organizations-and-teams';
+import { spacePermissions, Access } from '@app/access';
 import { ContentChangeInput, ContentService, Space, SpacesService } from '@app/spaces-and-content';
 import { ChangeOutcome, documentText, FileNode, JsonDocument } from '@app/content-model';
 import { MergeRuleInput, ReviewRepository, unmetMergeRule } from '../domain/review';
@@ -50,7 +50,7 @@ export class ChangeRequestsService {
     private readonly uow: UnitOfWork,
     private readonly reviews: ReviewRepository,
     private readonly organizations: OrganizationsService,
-    private readonly access: OrganizationAccess,
+    private readonly access: Access,
     private readonly events: ReviewEvents,
     private readonly clusters: ConversationsService,
   ) {}

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Actor, Clock, InvalidInputError, NotFoundError } from '@app/shared-kernel';
-import { OrganizationAccess } from '@app/organizations-and-teams';
 import { SpacesService, SpaceView } from '@app/spaces-and-content';
 import { AdaptiveJsonSchema, Condition, visitorClaims } from '../domain/adaptive';
 import { CustomizationSettings, defaultCustomization } from '../domain/customization';
 import { conditionsOf, Site, spaceIdsOf, Structure, visibleStructure } from '../domain/site';
 import { SiteRepository, VisitorTokens } from '../domain/site-repository';
 import { SITE_ROLES } from './sites.service';
+import { Access } from '@app/access';
 
 /** Everything a published read of one site version needs; immutable once built. */
 export interface PublishedModel {
@@ -44,7 +44,7 @@ export class PublishedSitesService {
 
   constructor(
     private readonly sites: SiteRepository,
-    private readonly access: OrganizationAccess,
+    private readonly access: Access,
     private readonly spaces: SpacesService,
     private readonly tokens: VisitorTokens,
     private readonly clock: Clock,

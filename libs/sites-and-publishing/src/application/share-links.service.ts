@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Actor, Clock, IdGenerator, NotFoundError, Page, PageRequest, Role, roleAtLeast, UnitOfWork } from '@app/shared-kernel';
-import { OrganizationAccess } from '@app/organizations-and-teams';
 import { ShareLink, SiteRepository } from '../domain/site-repository';
 import { Site } from '../domain/site';
 import { SiteEvents } from './site-events';
 import { SITE_ROLES, SitesService } from './sites.service';
+import { Access } from '@app/access';
 
 export interface ShareLinkView {
   link: ShareLink;
@@ -18,7 +18,7 @@ export interface ShareLinkView {
 export class ShareLinksService {
   constructor(
     private readonly sites: SiteRepository,
-    private readonly access: OrganizationAccess,
+    private readonly access: Access,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,

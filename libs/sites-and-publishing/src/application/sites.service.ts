@@ -13,14 +13,14 @@ import {
   roleAtLeast,
   UnitOfWork,
 } from '@app/shared-kernel';
-import { OrganizationAccess } from '@app/organizations-and-teams';
-import { ContentAccess, SpacesService, SpaceView } from '@app/spaces-and-content';
+import { SpacesService, SpaceView } from '@app/spaces-and-content';
 import { AdaptiveJsonSchema, checkAdaptiveJsonSchema, Condition, templateConditions } from '../domain/adaptive';
 import { checkCustomization, CustomizationSettings, defaultCustomization } from '../domain/customization';
 import * as S from '../domain/site';
 import { Site, SiteType, SiteVisibility, Structure } from '../domain/site';
 import { PublishingAuth, SiteFilter, SiteRepository } from '../domain/site-repository';
 import { SiteEvents, SiteEventType } from './site-events';
+import { Access } from '@app/access';
 
 /** A site as the caller sees it, with their organization role (permissions are computed from it). */
 export interface SiteView {
@@ -60,20 +60,19 @@ export const SITE_ROLES = { read: 'read', structure: 'create', create: 'create',
 export class SitesService {
   constructor(
     private readonly sites: SiteRepository,
-    private readonly access: OrganizationAccess,
+    private readonly access: Access,
     private readonly spaces: SpacesService,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly events: SiteEvents,
-    private readonly content: ContentAccess,
   ) {}
 
   // -------------------------------------------------------------------------------------------
   // Sites
 
   async list(actor: Actor, organizationId: string, filter: SiteFilter, page: PageRequest): Promise<Page<SiteView>> {
-    const roleOn = await this.content.rolesOnItems(organizationId, actor);
+    const roleOn = await this.access.rolesOnItems(organizationId, actor);
     if (!roleOn) throw new NotFoundError('Organization', organizationId);
     const result = await this.sites.list(organizationId, filter, page);
     return { ...result, items: result.items.map((site) => ({ site, role: roleOn(site.id) })) };
@@ -404,7 +403,7 @@ export class SitesService {
    * them or their teams (official inviteToSite); 404 for non-members, 403 below `minimum`.
    */
   async siteRole(organizationId: string, actor: Actor, siteId: string, minimum: Role): Promise<Role> {
-    const role = await this.content.roleOnItem(organizationId, actor, siteId, 'Site');
+    const role = await this.access.roleOnItem(organizationId, actor, siteId, 'Site');
     if (!roleAtLeast(role, minimum)) throw new ForbiddenError(`This needs the "${minimum}" role on the site`);
     return role;
   }

@@ -73,7 +73,7 @@ export class SitePermissionsController {
   /** The site, in this organization (404 otherwise, and for non-members). */
   private async site(actor: Actor, organizationId: string, siteId: string): Promise<ContentRef> {
     await this.sites.get(actor, organizationId, siteId);
-    return { kind: 'site', id: siteId };
+    return { kind: 'site', id: siteId, organizationId };
   }
 
   @WriteTransaction()

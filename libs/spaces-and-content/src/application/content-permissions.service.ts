@@ -1,6 +1,5 @@
-import { Injectable, Optional } from '@nestjs/common';
-import { SiteDirectory } from './site-directory';
-import { IdentityService, OrganizationAccess, TeamsService, TeamView, User } from '@app/organizations-and-teams';
+import { Injectable } from '@nestjs/common';
+import { IdentityService, TeamsService, TeamView, User } from '@app/organizations-and-teams';
 import { Actor, Clock, cursorKey, InvalidInputError, NotFoundError, Page, PageRequest, Role, toPage, UnitOfWork } from '@app/shared-kernel';
 import { CollectionRepository } from '../domain/collection';
 import {
@@ -11,6 +10,7 @@ import {
   effectiveRoles,
   Principal,
   INVITE_MAX,
+  Access,
 } from '@app/access';
 import { SpaceRepository } from '../domain/space';
 import { collectionChain, ContentAccess, requireRole, spaceChain } from './content-access';
@@ -30,10 +30,8 @@ export interface AggregateFilter {
   order?: 'asc' | 'desc';
 }
 
-export interface ContentRef {
-  kind: ContentKind;
-  id: string;
-}
+/** What is shared: a space or a collection of this context, or a site (with the organization the sites context found it in). */
+export type ContentRef = { kind: Exclude<ContentKind, 'site'>; id: string } | { kind: 'site'; id: string; organizationId: string };
 
 interface Loaded {
   organizationId: string;
@@ -56,22 +54,21 @@ export class ContentPermissionsService {
     private readonly spaces: SpaceRepository,
     private readonly collections: CollectionRepository,
     private readonly access: ContentAccess,
-    private readonly organizations: OrganizationAccess,
+    private readonly organizations: Access,
     private readonly identity: IdentityService,
     private readonly teams: TeamsService,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
-    @Optional() private readonly sites?: SiteDirectory,
   ) {}
 
   /** The item, with the caller's effective role on it; 404 for non-members and unknown or deleted items. */
   private async load(actor: Actor, content: ContentRef): Promise<Loaded> {
     if (content.kind === 'site') {
-      const organizationId = (await this.sites?.organizationOf(content.id)) ?? null;
-      if (organizationId === null) throw new NotFoundError('Site', content.id);
+      // The sites context found the site in this organization before asking.
+      const organizationId = content.organizationId;
       return {
         organizationId,
-        role: await this.access.roleOnItem(organizationId, actor, content.id, 'Site'),
+        role: await this.organizations.roleOnItem(organizationId, actor, content.id, 'Site'),
         chain: [{ id: content.id, level: 'inherit' }],
       };
     }
