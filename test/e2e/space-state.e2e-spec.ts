@@ -1,4 +1,5 @@
 import { Db } from '@app/persistence';
+import { DomainEvent, DomainEvents } from '@app/shared-kernel';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 
 /**
@@ -182,5 +183,55 @@ describe('Space state follows the space, whichever way it moves', () => {
     );
     expect(restored.sort()).toEqual(['Descale', 'Follow-up']);
     expect((await get(`/v1/orgs/${f.a}/spaces`)).items.map((s: { id: string }) => s.id)).toEqual([f.space]);
+  });
+
+  it('the other contexts follow a space by recording its events in the same unit of work: a follower that fails undoes the move', async () => {
+    const f = await seed(3);
+    const seen: DomainEvent[] = [];
+    const bus = t.app.get(DomainEvents);
+    const remove = bus.addRecorder(async (e) => {
+      seen.push(e);
+      if (e.type === 'space.transferred') throw new Error('a follower failed');
+    });
+    try {
+      await t.http.post(`/v1/spaces/${f.space}/transfer`).set(admin.auth).send({ organization: f.b }).expect(500);
+    } finally {
+      remove();
+    }
+    expect(seen.map((e) => e.type)).toContain('space.transferred');
+    expect(seen.find((e) => e.type === 'space.transferred')).toMatchObject({
+      organizationId: f.a,
+      data: { spaceId: f.space, fromOrganizationId: f.a, toOrganizationId: f.b },
+    });
+    // Nothing half-written: the space, its change requests and the site showing it are all still in A.
+    const db = t.app.get(Db);
+    expect((await db.query('SELECT organization_id FROM spaces WHERE id = $1', [f.space]))[0].organization_id).toBe(f.a);
+    expect(await db.query('SELECT DISTINCT organization_id FROM change_requests WHERE space_id = $1', [f.space])).toEqual([
+      { organization_id: f.a },
+    ]);
+    const get = async (path: string) => (await t.http.get(path).set(admin.auth).expect(200)).body;
+    expect((await get(`/v1/orgs/${f.a}/sites/${f.site}/site-spaces`)).items.map((x: { space: { id: string } }) => x.space.id)).toEqual([
+      f.space,
+    ]);
+    // A merge moves main: followers hear `space.content-moved`, which webhooks are not offered.
+    const heard: string[] = [];
+    const listen = bus.addRecorder(async (e) => {
+      heard.push(e.type);
+    });
+    try {
+      const cr = (await t.http.post(`/v1/spaces/${f.space}/change-requests`).set(admin.auth).send({ subject: 'More' }).expect(201)).body.id;
+      await t.http
+        .post(`/v1/spaces/${f.space}/change-requests/${cr}/content`)
+        .set(admin.auth)
+        .send({ changes: [{ operation: 'insert_page', title: 'Limescale', document: { markdown: 'Vinegar works too.' } }] })
+        .expect(200);
+      await t.http.post(`/v1/spaces/${f.space}/change-requests/${cr}/merge`).set(admin.auth).expect(200);
+    } finally {
+      listen();
+    }
+    expect(heard).toContain('space.content-moved');
+    const offered = (await t.http.get(`/v1/webhook-event-types`).set(admin.auth).expect(200)).body;
+    expect(JSON.stringify(offered)).toContain('space.deleted');
+    expect(JSON.stringify(offered)).not.toContain('space.content-moved');
   });
 });

@@ -23,7 +23,7 @@ import { SitesAndPublishingModule } from '@app/sites-and-publishing';
 import { OpenApiSettings, OpenApiSpecsModule } from '@app/openapi-specs';
 import { ConversationsModule, ConversationsSettings } from '@app/conversations';
 import { TranslationSettings, TranslationsModule } from '@app/translations';
-import { SpaceLifecycleModule } from './space-lifecycle.module';
+import { ContextWiringModule } from './context-wiring.module';
 import { AuditAndWebhooksModule, AuditSettings, WebhookSettings } from '@app/audit-and-webhooks';
 import { PersistenceModule } from '@app/persistence';
 import { Authenticator, BearerAuthGuard } from './auth/bearer-auth.guard';
@@ -141,7 +141,7 @@ export class AppModule {
         OpenApiSpecsModule,
         ConversationsModule,
         AuditAndWebhooksModule,
-        SpaceLifecycleModule,
+        ContextWiringModule,
         JobsModule,
       ],
       controllers: [HealthController],

@@ -3,7 +3,7 @@ import { ClusterTasks, ConversationsModule } from '@app/conversations';
 import { ChangeRequestClusterTasks } from './infrastructure/cluster-tasks.adapter';
 import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import { MergeOrigins, SpacesAndContentModule } from '@app/spaces-and-content';
-import { ReviewSpaceLifecycle } from './infrastructure/space-lifecycle.adapter';
+import { ReviewFollowsSpaces } from './infrastructure/review-follows-spaces';
 import { ChangeRequestOrigins, ChangeRequestPresenter } from './http/change-request-presenter';
 import { ChangeRequestsService } from './application/change-requests.service';
 import { ChangeRequestRepository } from './domain/change-request';
@@ -27,8 +27,8 @@ import { AccessModule } from '@app/access';
 
 /**
  * Change requests, comments, reviews and PDF exports. Global only to provide the content context's
- * MergeOrigins port (ports the consuming context declares, the owner provides); its SpaceLifecycle
- * provider (ReviewSpaceLifecycle) is composed with the other contexts' by the app.
+ * MergeOrigins port (ports the consuming context declares, the owner provides). Change requests,
+ * comments and reviews follow their space by recording the space events (ReviewFollowsSpaces).
  */
 @Global()
 @Module({
@@ -54,8 +54,8 @@ import { AccessModule } from '@app/access';
     { provide: ChangeRequestRepository, useClass: SqlChangeRequestRepository },
     { provide: MergeOrigins, useClass: ChangeRequestOrigins },
     { provide: ClusterTasks, useClass: ChangeRequestClusterTasks },
-    ReviewSpaceLifecycle,
+    ReviewFollowsSpaces,
   ],
-  exports: [ChangeRequestsService, MergeOrigins, ReviewSpaceLifecycle, ClusterTasks],
+  exports: [ChangeRequestsService, MergeOrigins, ClusterTasks],
 })
 export class ReviewAndCommentsModule {}

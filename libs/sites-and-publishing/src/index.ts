@@ -5,7 +5,5 @@ export type { SiteView } from './application/sites.service';
 export type { Site } from './domain/site';
 export { SITE_EVENT_TYPES } from './application/site-events';
 export type { SiteEventType } from './application/site-events';
-// Its provider of the content context's SpaceLifecycle port (the app composes the providers).
-export { SiteSpaceLifecycle } from './infrastructure/site-space-lifecycle';
 // The port itself, for tests that intercept a write.
 export { SiteRepository } from './domain/site-repository';

@@ -12,7 +12,7 @@ import { ShareLinksController } from './http/share-links.controller';
 import { SiteStructureController } from './http/site-structure.controller';
 import { SitesController } from './http/sites.controller';
 import { PublishedSitePresenter } from './http/published-site.presenter';
-import { SiteSpaceLifecycle } from './infrastructure/site-space-lifecycle';
+import { SitesFollowSpaces } from './application/sites-follow-spaces';
 import { SqlSiteRepository } from './infrastructure/sites.repository';
 import { AccessModule } from '@app/access';
 
@@ -26,10 +26,10 @@ import { AccessModule } from '@app/access';
     ShareLinksService,
     PublishedSitesService,
     SiteEvents,
-    SiteSpaceLifecycle,
+    SitesFollowSpaces,
     { provide: SiteRepository, useClass: SqlSiteRepository },
     { provide: VisitorTokens, useClass: JoseVisitorTokens },
   ],
-  exports: [SitesService, SiteSpaceLifecycle],
+  exports: [SitesService],
 })
 export class SitesAndPublishingModule {}

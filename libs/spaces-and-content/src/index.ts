@@ -1,7 +1,8 @@
 // The public surface of the spaces-and-content context. Other contexts import only this file.
 export { SpacesAndContentModule } from './spaces-and-content.module';
 export { SpacesService } from './application/spaces.service';
-export { SPACE_EVENT_TYPES } from './application/space-events';
+export { SPACE_EVENT_TYPES, SPACE_STATE_EVENT_TYPES } from './application/space-events';
+export type { SpaceEventType, SpaceStateEventType } from './application/space-events';
 export type { SpaceView } from './application/spaces.service';
 export { CollectionsService } from './application/collections.service';
 export type { Space } from './domain/space';
@@ -15,7 +16,6 @@ export { ContentService } from './application/content.service';
 export type { MergeOutcome, CommitResult } from './application/content.service';
 export type { Revision } from './domain/content/revision';
 export { MergeOrigins } from './application/merge-origins';
-export { SpaceLifecycle, SpaceLifecycles } from './application/space-lifecycle';
 export { RevisionReader } from './application/revision-reader';
 export type { RevisionScope } from './application/revision-reader';
 export { LinksService } from './application/links.service';

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { Clock, DomainEvent, DomainEvents, HostResolver, JobQueue, safeGet, SafeGetError, UnitOfWork } from '@app/shared-kernel';
 import {
@@ -10,6 +10,7 @@ import {
   outcomeOf,
   RETRY_WINDOW_MS,
   signatureHeader,
+  WebhookEventTypes,
   WebhookRepository,
 } from '../domain/webhook';
 import { DELIVER_QUEUE, PING_EVENT, SWEEP_QUEUE, WebhookSettings } from './webhooks.service';
@@ -36,7 +37,13 @@ export class WebhookDeliveries implements OnModuleInit {
     private readonly resolver: HostResolver,
     private readonly settings: WebhookSettings,
     private readonly uow: UnitOfWork,
-  ) {}
+    @Optional() types?: WebhookEventTypes,
+  ) {
+    this.offered = types ? new Set(types.types) : null;
+  }
+
+  /** The event types webhooks can subscribe to (null: every type); other events are another context's own business. */
+  private readonly offered: ReadonlySet<string> | null;
 
   onModuleInit(): void {
     this.bus.addRecorder((event) => this.enqueue(event));
@@ -51,6 +58,7 @@ export class WebhookDeliveries implements OnModuleInit {
 
   /** In the publisher's unit of work: the deliveries commit with the write; their jobs are sent after it. */
   async enqueue(event: DomainEvent): Promise<void> {
+    if (this.offered && !this.offered.has(event.type)) return;
     const ids = await this.webhooks.enqueue({
       organizationId: event.organizationId,
       type: event.type,

@@ -1,5 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ConflictError, ForbiddenError, InvalidInputError, NotFoundError, Page, PageRequest, reaches, Role, roleAtLeast } from '@app/shared-kernel';
+import {
+  Actor,
+  Clock,
+  ConflictError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+  Page,
+  PageRequest,
+  reaches,
+  Role,
+  roleAtLeast,
+} from '@app/shared-kernel';
 import { MemberFilter, MemberRepository, MemberSort, MemberView, SortOrder } from '../domain/member';
 import { OrganizationRepository } from '../domain/organization';
 import { TeamRepository, TeamRole, TeamView } from '../domain/team';

@@ -1,8 +1,29 @@
 import { organizationPermissions, Access } from '@app/access';
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ConflictError, ForbiddenError, IdGenerator, InvalidInputError, NotFoundError, Page, PageRequest, Role, reaches, UnitOfWork, untilWritten } from '@app/shared-kernel';
+import {
+  Actor,
+  Clock,
+  ConflictError,
+  ForbiddenError,
+  IdGenerator,
+  InvalidInputError,
+  NotFoundError,
+  Page,
+  PageRequest,
+  Role,
+  reaches,
+  UnitOfWork,
+  untilWritten,
+} from '@app/shared-kernel';
 import { MemberRepository, MembershipOfUser } from '../domain/member';
-import { applyOrganizationPatch, mergeRuleUsers, newOrganization, Organization, OrganizationPatch, OrganizationRepository } from '../domain/organization';
+import {
+  applyOrganizationPatch,
+  mergeRuleUsers,
+  newOrganization,
+  Organization,
+  OrganizationPatch,
+  OrganizationRepository,
+} from '../domain/organization';
 import { TeamRepository } from '../domain/team';
 import { UserRepository } from '../domain/user';
 

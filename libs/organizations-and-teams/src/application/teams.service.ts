@@ -1,5 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ForbiddenError, IdGenerator, InvalidInputError, NotFoundError, Page, PageRequest, Role, roleAtLeast } from '@app/shared-kernel';
+import {
+  Actor,
+  Clock,
+  ForbiddenError,
+  IdGenerator,
+  InvalidInputError,
+  NotFoundError,
+  Page,
+  PageRequest,
+  Role,
+  roleAtLeast,
+} from '@app/shared-kernel';
 import { MemberRepository } from '../domain/member';
 import { checkTeamTitle, planTeamMembers, Team, TeamMemberView, teamPermissions, TeamRepository, TeamRole, TeamView } from '../domain/team';
 import { isEmail, normalizeEmail, UserRepository } from '../domain/user';

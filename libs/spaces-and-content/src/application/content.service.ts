@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Clock, IdGenerator, KeyedMutex, NotFoundError, Page, PageRequest, PreconditionError, UnitOfWork } from '@app/shared-kernel';
 import { applyChanges, ChangeOutcome, ContentChange } from '@app/content-model';
 import type { JsonDocument } from '@app/content-model';
@@ -7,7 +7,7 @@ import { Revision, RevisionRepository, RevisionSummary, RevisionType } from '../
 import { locate, PageNode, PageTree } from '@app/content-model';
 import { Space, SpaceRepository } from '../domain/space';
 import { SearchService } from './search.service';
-import { SpaceLifecycle } from './space-lifecycle';
+import { SpaceEvents } from './space-events';
 import { FileInput, FilesService } from './files.service';
 import type { FileNode } from '../domain/content/files';
 
@@ -58,7 +58,7 @@ export class ContentService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly uow: UnitOfWork,
-    @Optional() private readonly lifecycle?: SpaceLifecycle,
+    private readonly events: SpaceEvents,
   ) {}
 
   /** Writers of one space's content, in this process (see writeSpace). */
@@ -377,7 +377,7 @@ export class ContentService {
     if (!(await this.spaces.compareAndSetRevision(space.id, space.revision, revisionId, this.clock.now()))) {
       throw new Error(`space ${space.id} moved while its row was locked`);
     }
-    await this.lifecycle?.revisionMoved(space.id);
+    this.events.publish('space.content-moved', space.organizationId, null, { spaceId: space.id });
   }
 
   /** Change request counters of a space (the review context reports them after every change). */

@@ -1,39 +1,12 @@
-import { Injectable, Optional } from '@nestjs/common';
-import {
-  Actor,
-  Clock,
-  ConflictError,
-  IdGenerator,
-  InvalidInputError,
-  NotFoundError,
-  Page,
-  PageRequest,
-  Role,
-  UnitOfWork,
-  untilWritten,
-  EditMode,
-  Language,
-} from '@app/shared-kernel';
+import { Injectable } from '@nestjs/common';
+import { Actor, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError, Page, PageRequest, Role, UnitOfWork, untilWritten, EditMode, Language } from '@app/shared-kernel';
 import { CollectionRepository, CollectionTree } from '../domain/collection';
 import { ContentPosition, placeAmong, positionAfter, positionAtEnd } from '../domain/position';
-import {
-  applySpacePatch,
-  checkSpaceTitle,
-  duplicateTitle,
-  isGone,
-  isRestorable,
-  purgeCutoff,
-  Space,
-  SpacePatch,
-  SpaceRepository,
-  titleWithSuffix,
-  ZERO_COUNTERS,
-} from '../domain/space';
+import { applySpacePatch, checkSpaceTitle, duplicateTitle, isGone, isRestorable, purgeCutoff, Space, SpacePatch, SpaceRepository, titleWithSuffix, ZERO_COUNTERS } from '../domain/space';
 import { ContentAccess, requireRole, spaceChain } from './content-access';
 import { ContentPermissionRepository, effectiveRole } from '@app/access';
 import { ContentService } from './content.service';
 import { SpaceEvents } from './space-events';
-import { SpaceLifecycle } from './space-lifecycle';
 import { TemplateParams, templateChanges } from '../domain/content/templates';
 
 export interface SpaceView {
@@ -68,7 +41,6 @@ export class SpacesService {
     private readonly uow: UnitOfWork,
     private readonly permissions: ContentPermissionRepository,
     private readonly events: SpaceEvents,
-    @Optional() private readonly lifecycle?: SpaceLifecycle,
   ) {}
 
   /** The organization a space belongs to (a deleted one too), without an access check: for the audit log. */
@@ -226,7 +198,6 @@ export class SpacesService {
     return this.uow.run(async () => {
       if (!(await this.spaces.update(space, next))) return false;
       this.events.publish('space.updated', space.organizationId, actor.userId, { spaceId: space.id });
-      await this.lifecycle?.updated(space.id);
       return true;
     });
   }
@@ -251,7 +222,6 @@ export class SpacesService {
     return this.uow.run(async () => {
       if (!(await this.spaces.update(space, { ...space, deletedAt: now, updatedAt: now }))) return undefined;
       this.events.publish('space.deleted', space.organizationId, actor.userId, { spaceId: space.id });
-      await this.lifecycle?.deleted(space.id);
       return 'deleted' as const;
     });
   }
@@ -279,7 +249,6 @@ export class SpacesService {
     const written = await this.uow.run(async () => {
       if (!(await this.spaces.update(space, restored))) return false;
       this.events.publish('space.restored', space.organizationId, actor.userId, { spaceId: space.id });
-      await this.lifecycle?.restored(space.id);
       return true;
     });
     if (!written) return undefined;
@@ -437,7 +406,6 @@ export class SpacesService {
     const deleted = await this.spaces.deleteInCollections(organizationId, collectionIds, at);
     for (const spaceId of deleted) {
       this.events.publish('space.deleted', organizationId, actor.userId, { spaceId });
-      await this.lifecycle?.deleted(spaceId);
     }
     return deleted;
   }
@@ -452,7 +420,7 @@ export class SpacesService {
     if (spaceIds.length === 0) return;
     for (const spaceId of spaceIds) {
       await this.content.moveSpaceContent(spaceId, fromOrganizationId, toOrganizationId);
-      await this.lifecycle?.transferred(spaceId, toOrganizationId);
+      this.events.publish('space.transferred', fromOrganizationId, null, { spaceId, fromOrganizationId, toOrganizationId });
     }
     await this.permissions.revokeAll(spaceIds);
   }
@@ -467,9 +435,11 @@ export class SpacesService {
   /** Removes spaces deleted 7 days ago or more (the purge job). */
   purgeExpired(): Promise<number> {
     return this.uow.run(async () => {
-      const ids = await this.spaces.purgeDeletedBefore(purgeCutoff(this.clock.now()));
-      if (ids.length) await this.lifecycle?.purged(ids);
-      return ids.length;
+      const purged = await this.spaces.purgeDeletedBefore(purgeCutoff(this.clock.now()));
+      const byOrganization = new Map<string, string[]>();
+      for (const p of purged) byOrganization.set(p.organizationId, [...(byOrganization.get(p.organizationId) ?? []), p.id]);
+      for (const [organizationId, spaceIds] of byOrganization) this.events.publish('space.purged', organizationId, null, { spaceIds });
+      return purged.length;
     });
   }
 }

@@ -128,5 +128,5 @@ export abstract class SpaceRepository {
     at: Date,
   ): Promise<string[]>;
   /** Permanently removes spaces deleted at or before `cutoff`; returns their ids. */
-  abstract purgeDeletedBefore(cutoff: Date): Promise<string[]>;
+  abstract purgeDeletedBefore(cutoff: Date): Promise<{ id: string; organizationId: string }[]>;
 }

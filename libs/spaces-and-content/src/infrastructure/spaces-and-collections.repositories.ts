@@ -257,15 +257,15 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
     });
   }
 
-  async purgeDeletedBefore(cutoff: Date): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `WITH gone AS (DELETE FROM spaces WHERE deleted_at <= $1 RETURNING id),
+  async purgeDeletedBefore(cutoff: Date): Promise<{ id: string; organizationId: string }[]> {
+    const rows: { id: string; organization_id: string }[] = await this.dataSource.query(
+      `WITH gone AS (DELETE FROM spaces WHERE deleted_at <= $1 RETURNING id, organization_id),
             revs AS (DELETE FROM revisions WHERE space_id IN (SELECT id FROM gone)),
             idx AS (DELETE FROM search_sections WHERE space_id IN (SELECT id FROM gone)),
             st AS (DELETE FROM search_state WHERE space_id IN (SELECT id FROM gone))
-       SELECT id FROM gone`,
+       SELECT id, organization_id FROM gone`,
       [cutoff],
     );
-    return rows.map((r) => r.id);
+    return rows.map((r) => ({ id: r.id, organizationId: r.organization_id }));
   }
 }

@@ -1,33 +1,21 @@
 import { Global, Module } from '@nestjs/common';
-import { REVIEW_EVENT_TYPES, ReviewAndCommentsModule, ReviewSpaceLifecycle } from '@app/review-and-comments';
-import { SITE_EVENT_TYPES, SitesAndPublishingModule, SiteSpaceLifecycle } from '@app/sites-and-publishing';
+import { REVIEW_EVENT_TYPES } from '@app/review-and-comments';
+import { SITE_EVENT_TYPES } from '@app/sites-and-publishing';
 import { OPENAPI_EVENT_TYPES } from '@app/openapi-specs';
 import { CONVERSATION_EVENT_TYPES } from '@app/conversations';
-import {
-  CollectionsService,
-  SpaceLifecycle,
-  SpaceLifecycles,
-  SpacesAndContentModule,
-  SpacesService,
-  SPACE_EVENT_TYPES,
-} from '@app/spaces-and-content';
+import { CollectionsService, SpacesAndContentModule, SpacesService, SPACE_EVENT_TYPES } from '@app/spaces-and-content';
 import { AuditScopes, WebhookEventTypes } from '@app/audit-and-webhooks';
 import { TRANSLATION_EVENT_TYPES } from '@app/translations';
 
 /**
- * The composition root of ports one context defines and others answer. The content context's SpaceLifecycle port: every context that keeps rows per
- * space provides its own adapter; here they become the one `SpaceLifecycle` SpacesService and
- * ContentService call inside the space's unit of work. A new context adds its adapter to the list.
+ * The composition root of the ports the audit-and-webhooks context declares and the others answer: which
+ * organization a space or collection is in, and the domain event types webhooks may subscribe to. (What
+ * other contexts do when a space changes is not wired here: they record the space events themselves.)
  */
 @Global()
 @Module({
-  imports: [ReviewAndCommentsModule, SitesAndPublishingModule, SpacesAndContentModule],
+  imports: [SpacesAndContentModule],
   providers: [
-    {
-      provide: SpaceLifecycle,
-      useFactory: (...all: SpaceLifecycle[]) => new SpaceLifecycles(all),
-      inject: [ReviewSpaceLifecycle, SiteSpaceLifecycle],
-    },
     // The audit context's AuditScopes port: which organization a space or collection is in.
     {
       provide: AuditScopes,
@@ -51,6 +39,6 @@ import { TRANSLATION_EVENT_TYPES } from '@app/translations';
       },
     },
   ],
-  exports: [SpaceLifecycle, AuditScopes, WebhookEventTypes],
+  exports: [AuditScopes, WebhookEventTypes],
 })
-export class SpaceLifecycleModule {}
+export class ContextWiringModule {}
