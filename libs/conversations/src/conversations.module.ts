@@ -4,7 +4,7 @@ import { AgentInstructionsRepository, AgentInstructionsService } from './applica
 import { ConversationProcessing } from './application/conversation-processing.service';
 import { ConversationsService } from './application/conversations.service';
 import { ConversationEvents } from './application/conversation-events';
-import { ConversationRepository, IssueWriter, TextAnalyzer } from './domain/conversation';
+import { ConversationRepository, IssueWriter, TextAnalyzer, ClusterTasks } from './domain/conversation';
 import { ConversationsSettings } from './application/conversations-settings';
 import { ChatCompletionsIssueWriter } from './infrastructure/chat-completions-issue-writer';
 import { AgentInstructionsController } from './http/agent-instructions.controller';
@@ -14,6 +14,7 @@ import { SqlAgentInstructionsRepository } from './infrastructure/agent-instructi
 import { SqlConversationRepository } from './infrastructure/conversations.repository';
 import { WinkTextAnalyzer } from './infrastructure/wink-text-analyzer';
 import { AccessModule } from '@app/access';
+import { SqlClusterTasks } from './infrastructure/cluster-tasks.repository';
 
 /** Support conversations, issue clustering and the organization's agent instructions. */
 @Module({
@@ -26,6 +27,7 @@ import { AccessModule } from '@app/access';
     RenderedClusters,
     ConversationEvents,
     { provide: ConversationRepository, useClass: SqlConversationRepository },
+    { provide: ClusterTasks, useClass: SqlClusterTasks },
     { provide: AgentInstructionsRepository, useClass: SqlAgentInstructionsRepository },
     { provide: TextAnalyzer, useClass: WinkTextAnalyzer },
     {

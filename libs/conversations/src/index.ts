@@ -4,8 +4,6 @@ export { ConversationsService } from './application/conversations.service';
 export { ConversationProcessing, PROCESS_QUEUE, SWEEP_QUEUE } from './application/conversation-processing.service';
 export { AgentInstructionsService } from './application/agent-instructions.service';
 // The port the context owning change requests provides (tasks of a cluster).
-export { ClusterTasks } from './domain/conversation';
-export type { ClusterTaskCounts } from './domain/conversation';
 export { CONVERSATION_EVENT_TYPES } from './application/conversation-events';
 export type { ConversationEventType } from './application/conversation-events';
 export { ConversationsSettings } from './application/conversations-settings';

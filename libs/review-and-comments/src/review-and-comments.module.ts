@@ -1,8 +1,7 @@
-import { Global, Module } from '@nestjs/common';
-import { ClusterTasks, ConversationsModule } from '@app/conversations';
-import { ChangeRequestClusterTasks } from './infrastructure/cluster-tasks.adapter';
+import { Module } from '@nestjs/common';
+import { ConversationsModule } from '@app/conversations';
 import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
-import { MergeOrigins, SpacesAndContentModule } from '@app/spaces-and-content';
+import { SpacesAndContentModule } from '@app/spaces-and-content';
 import { ReviewFollowsSpaces } from './infrastructure/review-follows-spaces';
 import { ChangeRequestOrigins, ChangeRequestPresenter } from './http/change-request-presenter';
 import { ChangeRequestsService } from './application/change-requests.service';
@@ -24,16 +23,17 @@ import { RenderedLists } from '@app/http-kit';
 import { PdfRenderer } from './domain/export';
 import { PdfkitRenderer } from './infrastructure/pdfkit-renderer';
 import { AccessModule } from '@app/access';
+import { SpaceRevisionsController } from './http/space-revisions.controller';
 
 /**
- * Change requests, comments, reviews and PDF exports. Global only to provide the content context's
- * MergeOrigins port (ports the consuming context declares, the owner provides). Change requests,
+ * Change requests, comments, reviews and PDF exports, and the revision reads that show the change
+ * request a merge came from (SpaceRevisionsController). Change requests,
  * comments and reviews follow their space by recording the space events (ReviewFollowsSpaces).
  */
-@Global()
 @Module({
   imports: [AccessModule, SpacesAndContentModule, OrganizationsAndTeamsModule, ConversationsModule],
   controllers: [
+    SpaceRevisionsController,
     ChangeRequestsController,
     OrganizationChangeRequestsController,
     SpaceCommentsController,
@@ -52,10 +52,9 @@ import { AccessModule } from '@app/access';
     { provide: ReviewRepository, useClass: SqlReviewRepository },
     ChangeRequestPresenter,
     { provide: ChangeRequestRepository, useClass: SqlChangeRequestRepository },
-    { provide: MergeOrigins, useClass: ChangeRequestOrigins },
-    { provide: ClusterTasks, useClass: ChangeRequestClusterTasks },
+    ChangeRequestOrigins,
     ReviewFollowsSpaces,
   ],
-  exports: [ChangeRequestsService, MergeOrigins, ClusterTasks],
+  exports: [ChangeRequestsService],
 })
 export class ReviewAndCommentsModule {}

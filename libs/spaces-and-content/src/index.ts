@@ -15,7 +15,7 @@ export { SPACE_RETENTION_MS } from './domain/space';
 export { ContentService } from './application/content.service';
 export type { MergeOutcome, CommitResult } from './application/content.service';
 export type { Revision } from './domain/content/revision';
-export { MergeOrigins } from './application/merge-origins';
+export type { MergeOrigin } from './application/revision-reader';
 export { RevisionReader } from './application/revision-reader';
 export type { RevisionScope } from './application/revision-reader';
 export { LinksService } from './application/links.service';

@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Actor, Clock, InvalidInputError, NotFoundError, Page, PageRequest, Role, UnitOfWork } from '@app/shared-kernel';
 import {
   ACTIVE_DAYS,
@@ -39,7 +39,7 @@ export class ConversationsService {
     private readonly processing: ConversationProcessing,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-    @Optional() private readonly tasks?: ClusterTasks,
+    private readonly tasks: ClusterTasks,
   ) {}
 
   /** One conversation or a batch (≤ 500): inserted, or replaced by id; processed in the background. */
@@ -106,7 +106,7 @@ export class ConversationsService {
     );
     const ids = result.items.map((c) => c.id);
     const facts = await this.conversations.clusterFacts(ids, new Date(now.getTime() - 13 * 7 * DAY_MS));
-    const tasks = (await this.tasks?.counts(organizationId, ids)) ?? new Map<string, ClusterTaskCounts>();
+    const tasks = await this.tasks.counts(organizationId, ids);
     const none: ClusterTaskCounts = { backlog: 0, started: 0, completed: 0, cancelled: 0 };
     return {
       ...result,

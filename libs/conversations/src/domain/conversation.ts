@@ -352,10 +352,7 @@ export interface ClusterTaskCounts {
   cancelled: number;
 }
 
-/**
- * Port: the tasks (change requests) linked to clusters, counted by state. Declared here, provided by
- * the context that owns change requests (review-and-comments); without a provider every count is 0.
- */
+/** Port: the tasks (change requests) linked to clusters, counted by state. */
 export abstract class ClusterTasks {
   abstract counts(organizationId: string, clusterIds: string[]): Promise<Map<string, ClusterTaskCounts>>;
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { IdentityService, User } from '@app/organizations-and-teams';
 import { Actor, NotFoundError } from '@app/shared-kernel';
 import { Links } from '@app/http-kit';
-import { MergeOrigins } from '@app/spaces-and-content';
+import type { MergeOrigin } from '@app/spaces-and-content';
 import { ChangeRequestsService, ChangeRequestView } from '../application/change-requests.service';
 import { ChangeRequestDto, toChangeRequestDto } from './change-request.dto';
 
@@ -29,23 +29,27 @@ export class ChangeRequestPresenter {
   }
 }
 
-/** The content context's MergeOrigins port: a merge revision shows the change request it came from. */
+/**
+ * A merge revision shows the change request it came from (the official `mergedFrom`): what this context
+ * gives the content context's RevisionReader when it serves a revision (it depends on content, never the
+ * other way round).
+ */
 @Injectable()
-export class ChangeRequestOrigins extends MergeOrigins {
+export class ChangeRequestOrigins {
   constructor(
     private readonly changeRequests: ChangeRequestsService,
     private readonly presenter: ChangeRequestPresenter,
-  ) {
-    super();
-  }
+  ) {}
 
-  async render(actor: Actor, spaceId: string, changeRequestId: string, links: Links): Promise<object | null> {
-    // A change request the caller cannot see (or gone) is simply not shown; any other failure is a failure.
-    try {
-      return await this.presenter.dto(await this.changeRequests.view(actor, spaceId, changeRequestId), links);
-    } catch (e) {
-      if (e instanceof NotFoundError) return null;
-      throw e;
-    }
+  for(actor: Actor, spaceId: string, links: Links): MergeOrigin {
+    return async (changeRequestId) => {
+      // A change request the caller cannot see (or gone) is simply not shown; any other failure is a failure.
+      try {
+        return await this.presenter.dto(await this.changeRequests.view(actor, spaceId, changeRequestId), links);
+      } catch (e) {
+        if (e instanceof NotFoundError) return null;
+        throw e;
+      }
+    };
   }
 }

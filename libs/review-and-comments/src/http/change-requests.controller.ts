@@ -25,7 +25,7 @@ import { FilesService, RevisionReader, RevisionScope } from '@app/spaces-and-con
 import { ChangeRequestsService } from '../application/change-requests.service';
 import { ExportsService } from '../application/exports.service';
 import { baseOf } from '../domain/change-request';
-import { ChangeRequestPresenter } from './change-request-presenter';
+import { ChangeRequestOrigins, ChangeRequestPresenter } from './change-request-presenter';
 import {
   ChangeRequestDto,
   ContentChangesDto,
@@ -60,6 +60,7 @@ export class ChangeRequestsController {
   constructor(
     private readonly changeRequests: ChangeRequestsService,
     private readonly presenter: ChangeRequestPresenter,
+    private readonly origins: ChangeRequestOrigins,
     private readonly reader: RevisionReader,
     private readonly filesService: FilesService,
     private readonly clock: Clock,
@@ -348,7 +349,7 @@ export class ChangeRequestsController {
     @Query() _q: ContentQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.revision(await this.scope(actor, spaceId, ref), links);
+    return this.reader.revision(await this.scope(actor, spaceId, ref), links, this.origins.for(actor, spaceId, links));
   }
 
   @Get(':changeRequestId/content/pages')

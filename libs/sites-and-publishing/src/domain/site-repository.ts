@@ -61,7 +61,7 @@ export abstract class SiteRepository {
   abstract save(before: Site, after: Site): Promise<void>;
   abstract delete(organizationId: string, siteId: string): Promise<boolean>;
   abstract list(organizationId: string, filter: SiteFilter, page: PageRequest): Promise<Page<Site>>;
-  /** Sites showing any of these spaces, locked (the space lifecycle changes them). */
+  /** Sites showing any of these spaces, locked (SitesFollowSpaces changes them when a space goes). */
   abstract showingSpaces(spaceIds: string[]): Promise<Site[]>;
   /** Moves the version of every site showing this space (its title or content changed). */
   abstract touchShowing(spaceId: string): Promise<void>;

@@ -578,7 +578,7 @@ export class StructurePresenter {
 
   siteSpace(node: SiteSpaceNode, section?: SectionNode): SiteSpaceDto | null {
     const view = this.spaces.get(node.spaceId);
-    if (!view) return null; // the space left meanwhile (its lifecycle removes the site space)
+    if (!view) return null; // the space left meanwhile (SitesFollowSpaces removes the site space)
     const dto: SiteSpaceDto = {
       object: 'site-space',
       id: node.id,

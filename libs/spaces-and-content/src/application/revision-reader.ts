@@ -1,11 +1,10 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { OrganizationsService } from '@app/organizations-and-teams';
 import { Actor, Clock, NotFoundError, Role, TtlCache } from '@app/shared-kernel';
 import { Links, ListQueryDto, ReadCacheSettings, RenderedJson } from '@app/http-kit';
 import { ContentService } from './content.service';
 import { FilesService } from './files.service';
 import { LinksService } from './links.service';
-import { MergeOrigins } from './merge-origins';
 import { refToUrl, documentsForBlocks, SemanticChange, semanticChanges, withBlocks, locateByPath } from '@app/content-model';
 import type { FileNode } from '../domain/content/files';
 import type { Space } from '../domain/space';
@@ -42,6 +41,13 @@ export interface RevisionScope {
 }
 
 /**
+ * How a merge revision shows the change request it came from (the official `mergedFrom`): given by the
+ * caller that knows change requests (the review context's controllers), since this context does not.
+ * Null when the change request is gone or out of the caller's reach; without it, `mergedFrom` is null.
+ */
+export type MergeOrigin = (changeRequestId: string) => Promise<object | null>;
+
+/**
  * Every read of a revision's content, written once: the revision, its page tree, a page with its
  * body, its files, its links and backlinks. Main content, `/revisions/{id}` and change requests
  * differ only in their RevisionScope; a new read is added here and serves all of them.
@@ -61,7 +67,6 @@ export class RevisionReader {
     private readonly organizations: OrganizationsService,
     private readonly clock: Clock,
     settings: ReadCacheSettings,
-    @Optional() private readonly origins?: MergeOrigins,
   ) {
     this.rendered = new RenderedJson(settings.maxBytes, 'rendered-content');
   }
@@ -83,7 +88,7 @@ export class RevisionReader {
    * `against` (a change request's base), else against its first parent (none: everything is created).
    * The first `limit` changes, and in `more` how many were left out.
    */
-  async changes(s: RevisionScope, limit: number, links: Links, against?: string) {
+  async changes(s: RevisionScope, limit: number, links: Links, against?: string, origin?: MergeOrigin) {
     const after = await this.content.revision(s.space.id, s.revisionId);
     const baseId = against ?? after.parents[0] ?? null;
     const key = `${baseId ?? ''}>${after.id}`;
@@ -102,14 +107,13 @@ export class RevisionReader {
     const shown = list.slice(0, limit).map((c) => (c.type.startsWith('file_') ? { ...c, file: file((c as { file: FileNode }).file) } : c));
     const body: Record<string, unknown> = { changes: shown };
     if (list.length > limit) body.more = list.length - limit;
-    if (!against && after.mergedFrom && this.origins)
-      body.mergedFrom = await this.origins.render(s.actor, s.space.id, after.mergedFrom, links);
+    if (!against && after.mergedFrom && origin) body.mergedFrom = await origin(after.mergedFrom);
     return body;
   }
 
-  async revision(s: RevisionScope, links: Links) {
+  async revision(s: RevisionScope, links: Links, origin?: MergeOrigin) {
     const rev = await this.content.revision(s.space.id, s.revisionId);
-    const mergedFrom = rev.mergedFrom && this.origins ? await this.origins.render(s.actor, s.space.id, rev.mergedFrom, links) : null;
+    const mergedFrom = rev.mergedFrom && origin ? await origin(rev.mergedFrom) : null;
     return revisionDto(rev, s.appBase, links, mergedFrom);
   }
 

@@ -1,8 +1,34 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError, Page, PageRequest, Role, UnitOfWork, untilWritten, EditMode, Language } from '@app/shared-kernel';
+import {
+  Actor,
+  Clock,
+  ConflictError,
+  IdGenerator,
+  InvalidInputError,
+  NotFoundError,
+  Page,
+  PageRequest,
+  Role,
+  UnitOfWork,
+  untilWritten,
+  EditMode,
+  Language,
+} from '@app/shared-kernel';
 import { CollectionRepository, CollectionTree } from '../domain/collection';
 import { ContentPosition, placeAmong, positionAfter, positionAtEnd } from '../domain/position';
-import { applySpacePatch, checkSpaceTitle, duplicateTitle, isGone, isRestorable, purgeCutoff, Space, SpacePatch, SpaceRepository, titleWithSuffix, ZERO_COUNTERS } from '../domain/space';
+import {
+  applySpacePatch,
+  checkSpaceTitle,
+  duplicateTitle,
+  isGone,
+  isRestorable,
+  purgeCutoff,
+  Space,
+  SpacePatch,
+  SpaceRepository,
+  titleWithSuffix,
+  ZERO_COUNTERS,
+} from '../domain/space';
 import { ContentAccess, requireRole, spaceChain } from './content-access';
 import { ContentPermissionRepository, effectiveRole } from '@app/access';
 import { ContentService } from './content.service';

@@ -10,15 +10,12 @@ import {
   ContentLocationDto,
   LinksQueryDto,
   LinksResponseDto,
-  ChangesQueryDto,
   ContentQueryDto,
   DocumentQueryDto,
   PageQueryDto,
   PagesDto,
-  RevisionDto,
   RevisionPageDto,
   RevisionHistoryItemDto,
-  RevisionSemanticChangesDto,
 } from '@app/wire';
 import { RevisionReader, RevisionScope } from '../application/revision-reader';
 
@@ -37,13 +34,6 @@ export class ContentController {
   private async scope(actor: Actor, spaceId: string, revisionId?: string): Promise<RevisionScope> {
     const { space, role } = await this.spaces.getLive(actor, spaceId);
     return { actor, space, role, revisionId: revisionId ?? space.revision, appBase: `/s/${space.id}` };
-  }
-
-  @Get('content')
-  @ApiOperation({ operationId: 'getCurrentRevision', summary: 'Get the current revision of a space' })
-  @ApiOkResponse({ type: RevisionDto })
-  async current(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links) {
-    return this.reader.revision(await this.scope(actor, id), links);
   }
 
   @Get('content/pages')
@@ -107,35 +97,6 @@ export class ContentController {
       mergedFrom: r.mergedFrom,
       urls: { location: links.api(`/spaces/${space.id}/revisions/${r.id}`), app: links.app(`/s/${space.id}/~/revisions/${r.id}`) },
     }));
-  }
-
-  @Get('revisions/:revisionId')
-  @ApiOperation({ operationId: 'getRevisionById', summary: 'Get a revision of a space' })
-  @ApiOkResponse({ type: RevisionDto })
-  async revision(
-    @CurrentActor() actor: Actor,
-    @Param('spaceId') id: string,
-    @Param('revisionId') revisionId: string,
-    @Query() _q: ContentQueryDto,
-    @RequestLinks() links: Links,
-  ) {
-    return this.reader.revision(await this.scope(actor, id, revisionId), links);
-  }
-
-  @Get('revisions/:revisionId/changes')
-  @ApiOperation({
-    operationId: 'getRevisionSemanticChanges',
-    summary: 'What changed in a revision against its first parent: pages created, edited, moved, deleted; files',
-  })
-  @ApiOkResponse({ type: RevisionSemanticChangesDto })
-  async changes(
-    @CurrentActor() actor: Actor,
-    @Param('spaceId') id: string,
-    @Param('revisionId') revisionId: string,
-    @Query() q: ChangesQueryDto,
-    @RequestLinks() links: Links,
-  ) {
-    return this.reader.changes(await this.scope(actor, id, revisionId), q.limit ?? 10, links);
   }
 
   @Get('revisions/:revisionId/pages')

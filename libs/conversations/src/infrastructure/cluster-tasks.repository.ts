@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '@app/persistence';
-import { ClusterTaskCounts, ClusterTasks } from '@app/conversations';
+import { ClusterTaskCounts, ClusterTasks } from '../domain/conversation';
 
-/** The conversations context's ClusterTasks port: change requests linked to clusters, by status. */
+/**
+ * The tasks of clusters: change requests linked to them (`conversations_issues_cluster`), counted by status.
+ * Read from the review context's table, never written here: the cluster list asks no other context at run
+ * time (review depends on this context, so asking it back would make a loop).
+ */
 @Injectable()
-export class ChangeRequestClusterTasks extends ClusterTasks {
+export class SqlClusterTasks extends ClusterTasks {
   constructor(private readonly db: Db) {
     super();
   }

@@ -1,0 +1,72 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Actor } from '@app/shared-kernel';
+import { ApiStandardErrors, CurrentActor, Links, RequestLinks } from '@app/http-kit';
+import { RevisionReader, RevisionScope, SpacesService } from '@app/spaces-and-content';
+import { ChangesQueryDto, ContentQueryDto, RevisionDto, RevisionSemanticChangesDto } from '@app/wire';
+import { ChangeRequestOrigins } from './change-request-presenter';
+
+/**
+ * The reads of a space's revisions that show where a merge came from (`mergedFrom`: the change request,
+ * as the caller may see it): the current revision, a revision by id, and its semantic changes. Served by
+ * this context, which owns change requests and depends on the content context (whose RevisionReader does
+ * the rest); the other reads of a space's content are the content context's (ContentController).
+ */
+@ApiTags('space-content')
+@ApiStandardErrors()
+@Controller('spaces/:spaceId')
+export class SpaceRevisionsController {
+  constructor(
+    private readonly spaces: SpacesService,
+    private readonly reader: RevisionReader,
+    private readonly origins: ChangeRequestOrigins,
+  ) {}
+
+  /** The space's current revision (`revisionId` absent) or the one named, addressed as the space's own content. */
+  private async scope(actor: Actor, spaceId: string, revisionId?: string): Promise<RevisionScope> {
+    const { space, role } = await this.spaces.getLive(actor, spaceId);
+    return { actor, space, role, revisionId: revisionId ?? space.revision, appBase: `/s/${space.id}` };
+  }
+
+  @Get('content')
+  @ApiOperation({ operationId: 'getCurrentRevision', summary: 'Get the current revision of a space' })
+  @ApiOkResponse({ type: RevisionDto })
+  async current(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links) {
+    return this.reader.revision(await this.scope(actor, id), links, this.origins.for(actor, id, links));
+  }
+
+  @Get('revisions/:revisionId')
+  @ApiOperation({ operationId: 'getRevisionById', summary: 'Get a revision of a space' })
+  @ApiOkResponse({ type: RevisionDto })
+  async revision(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('revisionId') revisionId: string,
+    @Query() _q: ContentQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    return this.reader.revision(await this.scope(actor, id, revisionId), links, this.origins.for(actor, id, links));
+  }
+
+  @Get('revisions/:revisionId/changes')
+  @ApiOperation({
+    operationId: 'getRevisionSemanticChanges',
+    summary: 'What changed in a revision against its first parent: pages created, edited, moved, deleted; files',
+  })
+  @ApiOkResponse({ type: RevisionSemanticChangesDto })
+  async changes(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('revisionId') revisionId: string,
+    @Query() q: ChangesQueryDto,
+    @RequestLinks() links: Links,
+  ) {
+    return this.reader.changes(
+      await this.scope(actor, id, revisionId),
+      q.limit ?? 10,
+      links,
+      undefined,
+      this.origins.for(actor, id, links),
+    );
+  }
+}

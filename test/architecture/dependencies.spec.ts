@@ -1,0 +1,126 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The libraries' dependencies at run time, read from the code: an edge `a --> b` for every value import
+ * (or re-export) of `@app/b` in `libs/a/src` outside its tests (`import type` is erased, so it is no
+ * edge). They must form no cycle, the leaves must stay leaves, no library module may be `@Global()`
+ * (providers then reach a context only through the modules it imports, so the DI graph is this graph),
+ * and docs/architecture.md must draw exactly this graph.
+ */
+const LIBS = join(process.cwd(), 'libs');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'test' ? [] : files(path);
+    return name.endsWith('.ts') && !name.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
+/** The value imports and re-exports of `@app/*` in one file (multi-line statements included). */
+function valueImports(source: string): string[] {
+  const out: string[] = [];
+  for (const m of source.matchAll(/^(import|export)\s+(type\s+)?([^;]*?)\s+from\s+'@app\/([a-z-]+)';/gm)) {
+    if (m[2]) continue;
+    const names = m[3]
+      .replace(/[{}]/g, '')
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean);
+    if (names.length > 0 && names.every((n) => n.startsWith('type '))) continue;
+    out.push(m[4]);
+  }
+  return out;
+}
+
+function graph(): Map<string, Set<string>> {
+  const g = new Map<string, Set<string>>();
+  for (const lib of readdirSync(LIBS).sort()) {
+    const deps = new Set<string>();
+    for (const file of files(join(LIBS, lib, 'src')))
+      for (const dep of valueImports(readFileSync(file, 'utf8'))) if (dep !== lib) deps.add(dep);
+    g.set(lib, deps);
+  }
+  return g;
+}
+
+/** One cycle if there is any (the libraries on it), else null. */
+function cycle(g: Map<string, Set<string>>): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (n: string): string[] | null => {
+    if (state.get(n) === 'done') return null;
+    if (state.get(n) === 'open') return [...path.slice(path.indexOf(n)), n];
+    state.set(n, 'open');
+    path.push(n);
+    for (const d of [...(g.get(n) ?? [])].sort()) {
+      const found = visit(d);
+      if (found) return found;
+    }
+    path.pop();
+    state.set(n, 'done');
+    return null;
+  };
+  for (const n of [...g.keys()].sort()) {
+    const found = visit(n);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** The Mermaid drawing of the graph, as docs/architecture.md holds it. */
+function mermaid(g: Map<string, Set<string>>): string {
+  const lines = ['flowchart TD'];
+  for (const [lib, deps] of g) for (const d of [...deps].sort()) lines.push(`  ${lib} --> ${d}`);
+  return lines.join('\n');
+}
+
+describe('library dependencies at run time', () => {
+  const g = graph();
+
+  it('reads value imports, not type imports', () => {
+    expect(valueImports("import { A } from '@app/x';\nimport type { B } from '@app/y';\nimport { type C } from '@app/z';\n")).toEqual([
+      'x',
+    ]);
+    expect(valueImports("export {\n  A,\n  B,\n} from '@app/x';\n")).toEqual(['x']);
+    expect(valueImports("import { A } from '@nestjs/common';\nimport type { B } from '@app/y';\n")).toEqual([]);
+    expect(
+      cycle(
+        new Map([
+          ['a', new Set(['b'])],
+          ['b', new Set(['a'])],
+        ]),
+      ),
+    ).toEqual(['a', 'b', 'a']);
+  });
+
+  it('form no cycle', () => {
+    expect(cycle(g)).toBeNull();
+  });
+
+  it('keep the leaves leaves: the kernel, the content model and access use no context; the wire objects use only leaves', () => {
+    expect([...g.get('shared-kernel')!]).toEqual([]);
+    expect([...g.get('content-model')!]).toEqual(['shared-kernel']);
+    expect([...g.get('access')!].sort()).toEqual(['persistence', 'shared-kernel']);
+    expect([...g.get('wire')!].sort()).toEqual(['access', 'content-model', 'http-kit', 'shared-kernel']);
+    // Every context that decides who may do what asks access.
+    for (const context of ['organizations-and-teams', 'spaces-and-content', 'review-and-comments', 'sites-and-publishing'])
+      expect(g.get(context)!.has('access')).toBe(true);
+  });
+
+  it('give no library module @Global(): a context gets providers only from the modules it imports', () => {
+    const global = readdirSync(LIBS)
+      .filter((lib) => lib !== 'persistence') // Db and the unit of work: infrastructure every adapter shares
+      .flatMap((lib) =>
+        files(join(LIBS, lib, 'src')).filter((f) => f.endsWith('.module.ts') && readFileSync(f, 'utf8').includes('@Global()')),
+      );
+    expect(global).toEqual([]);
+  });
+
+  it('are drawn in docs/architecture.md, exactly', () => {
+    const doc = readFileSync(join(process.cwd(), 'docs/architecture.md'), 'utf8');
+    const drawn = /```mermaid\n([\s\S]*?)\n```/.exec(doc)?.[1];
+    expect(drawn).toBe(mermaid(g));
+  });
+});
