@@ -159,6 +159,31 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The site renderer is a leaf: documents to HTML, from the content model only; no framework, no I/O.
+    files: ['libs/site-renderer/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@nestjs/*', 'typeorm', 'class-validator', 'class-transformer', 'express', 'pg', '@app/http-kit', '@app/persistence'],
+              message: 'The site renderer is plain TypeScript: no framework imports.',
+            },
+            {
+              group: ['@app/*', '!@app/shared-kernel', '!@app/content-model'],
+              message: 'The site renderer is a leaf: it imports only the content model and the kernel.',
+            },
+            {
+              group: ['**/libs/*/src/**', '../../*/src/**', '../../../*/src/**'],
+              message: 'Relative imports must not leave this library.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   ...contexts.map((c) => ({
     // A library's index.ts is its public surface: the application API, ports and the module, never its
     // HTTP layer or its adapters (wire objects several contexts share live in @app/wire).

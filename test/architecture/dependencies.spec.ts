@@ -99,11 +99,12 @@ describe('library dependencies at run time', () => {
     expect(cycle(g)).toBeNull();
   });
 
-  it('keep the leaves leaves: the kernel, the content model and access use no context; the wire objects use only leaves', () => {
+  it('keep the leaves leaves: the kernel, the content model, access and the site renderer use no context; the wire objects use only leaves', () => {
     expect([...g.get('shared-kernel')!]).toEqual([]);
     expect([...g.get('content-model')!]).toEqual(['shared-kernel']);
     expect([...g.get('access')!].sort()).toEqual(['persistence', 'shared-kernel']);
     expect([...g.get('wire')!].sort()).toEqual(['access', 'content-model', 'http-kit', 'shared-kernel']);
+    expect([...g.get('site-renderer')!].sort()).toEqual(['content-model']);
     // Every context that decides who may do what asks access.
     for (const context of ['organizations-and-teams', 'spaces-and-content', 'review-and-comments', 'sites-and-publishing'])
       expect(g.get(context)!.has('access')).toBe(true);

@@ -98,7 +98,8 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   }
   app.use(linksMiddleware(config.publicUrl, config.appUrl));
   app.use(preferMinimal);
-  app.setGlobalPrefix('v1', { exclude: ['health', 'health/ready'] });
+  // The published sites visitors read live at urls.published (`/sites/{id}/…`), outside the API.
+  app.setGlobalPrefix('v1', { exclude: ['health', 'health/ready', 'sites/:siteId{/*path}'] });
   memoizeValidationMetadata();
   app.useGlobalPipes(new PathParamPipe(), validationPipe);
   mountSwagger(app);

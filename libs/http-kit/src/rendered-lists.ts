@@ -20,10 +20,15 @@ export class RenderedJson {
     this.entries = new ByteLruCache(Math.max(1, maxBytes), name);
   }
 
-  async get(key: string, render: () => unknown): Promise<Buffer> {
+  get(key: string, render: () => unknown): Promise<Buffer> {
+    return this.text(key, async () => JSON.stringify(await render()));
+  }
+
+  /** The same for an answer that is already text (a published page's HTML). */
+  async text(key: string, render: () => Promise<string>): Promise<Buffer> {
     const hit = this.entries.get(key);
     if (hit !== undefined) return Buffer.from(hit.buffer, hit.byteOffset, hit.byteLength);
-    const body = Buffer.from(JSON.stringify(await render()), 'utf8');
+    const body = Buffer.from(await render(), 'utf8');
     this.entries.set(key, body);
     return body;
   }

@@ -15,16 +15,19 @@ import { PublishedSitePresenter } from './http/published-site.presenter';
 import { SitesFollowSpaces } from './application/sites-follow-spaces';
 import { SqlSiteRepository } from './infrastructure/sites.repository';
 import { AccessModule } from '@app/access';
+import { VisitorSitesService } from './application/visitor-sites.service';
+import { VisitorSiteController } from './http/visitor-site.controller';
 
-/** Sites, their structure, share links, adaptive schema, customization and the published site. */
+/** Sites, their structure, share links, adaptive schema, customization, and the published sites visitors read. */
 @Module({
   imports: [AccessModule, SpacesAndContentModule, OrganizationsAndTeamsModule],
-  controllers: [SitesController, SiteStructureController, ShareLinksController, SitePermissionsController],
+  controllers: [SitesController, SiteStructureController, ShareLinksController, SitePermissionsController, VisitorSiteController],
   providers: [
     PublishedSitePresenter,
     SitesService,
     ShareLinksService,
     PublishedSitesService,
+    VisitorSitesService,
     SiteEvents,
     SitesFollowSpaces,
     { provide: SiteRepository, useClass: SqlSiteRepository },

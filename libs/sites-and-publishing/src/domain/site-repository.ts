@@ -55,6 +55,8 @@ export abstract class VisitorTokens {
 export abstract class SiteRepository {
   abstract insert(site: Site): Promise<void>;
   abstract find(organizationId: string, siteId: string): Promise<Site | null>;
+  /** A site by id alone (a visitor's request). */
+  abstract findById(siteId: string): Promise<Site | null>;
   /** The site locked for a read-modify-write (inside a unit of work). */
   abstract findForUpdate(organizationId: string, siteId: string): Promise<Site | null>;
   /** Writes what changed between `before` (as read by findForUpdate) and `after`, and moves the version. */
@@ -71,7 +73,8 @@ export abstract class SiteRepository {
   abstract publishingAuth(siteId: string): Promise<PublishingAuth | null>;
   /** Writes the visitor authentication settings and moves the site's version (a new key ends every old token). */
   abstract setPublishingAuth(siteId: string, auth: PublishingAuth): Promise<void>;
-  abstract publishedState(organizationId: string, siteId: string, shareKey: string | undefined): Promise<PublishedState | null>;
+  /** `organizationId` null: a visitor's request, which names the site only. */
+  abstract publishedState(organizationId: string | null, siteId: string, shareKey: string | undefined): Promise<PublishedState | null>;
 
   abstract listShareLinks(siteId: string, page: PageRequest): Promise<Page<ShareLink>>;
   abstract findShareLink(siteId: string, shareLinkId: string): Promise<ShareLink | null>;

@@ -112,6 +112,11 @@ export class SqlSiteRepository extends SiteRepository {
     return rows[0] ? toSite(rows[0]) : null;
   }
 
+  async findById(siteId: string): Promise<Site | null> {
+    const rows: SiteRow[] = await this.db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE id = $1`, [siteId]);
+    return rows[0] ? toSite(rows[0]) : null;
+  }
+
   async findForUpdate(organizationId: string, siteId: string): Promise<Site | null> {
     const rows: SiteRow[] = await this.db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE id = $1 AND organization_id = $2 FOR UPDATE`, [
       siteId,
@@ -203,13 +208,13 @@ export class SqlSiteRepository extends SiteRepository {
     ]);
   }
 
-  async publishedState(organizationId: string, siteId: string, shareKey: string | undefined): Promise<PublishedState | null> {
+  async publishedState(organizationId: string | null, siteId: string, shareKey: string | undefined): Promise<PublishedState | null> {
     const rows: { version: string; published: boolean; visibility: SiteVisibility; key_valid: boolean; visitor_auth_key: string | null }[] =
       await this.db.namedQuery(
         'site-published-state',
         `SELECT s.version, s.published, s.visibility, s.visitor_auth_key,
               ($3::text IS NOT NULL AND EXISTS (SELECT 1 FROM site_share_links l WHERE l.key = $3 AND l.site_id = s.id AND l.active)) AS key_valid
-         FROM sites s WHERE s.id = $1 AND s.organization_id = $2`,
+         FROM sites s WHERE s.id = $1 AND ($2::text IS NULL OR s.organization_id = $2)`,
         [siteId, organizationId, shareKey ?? null],
       );
     const r = rows[0];

@@ -1,0 +1,99 @@
+/**
+ * The stylesheet and script every published site loads from its own origin (the Content-Security-Policy
+ * allows nothing inline). `siteCss` puts the site's primary colour in front of the shared rules.
+ */
+const BASE_CSS = `
+*,*::before,*::after{box-sizing:border-box}
+:root{--bg:#fff;--fg:#1f2328;--muted:#57606a;--border:#d0d7de;--code-bg:#f6f8fa;--link:var(--primary);
+--info:#0969da;--success:#1a7f37;--warning:#9a6700;--danger:#cf222e;color-scheme:light dark}
+@media (prefers-color-scheme:dark){:root:not(.theme-light){--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--border:#30363d;--code-bg:#161b22;
+--info:#4493f8;--success:#3fb950;--warning:#d29922;--danger:#f85149}}
+:root.theme-dark{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--border:#30363d;--code-bg:#161b22;--info:#4493f8;--success:#3fb950;--warning:#d29922;--danger:#f85149}
+html{background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+body{margin:0}
+a{color:var(--link)}
+a:focus-visible,summary:focus-visible,input:focus-visible,pre:focus-visible,.table:focus-visible{outline:3px solid var(--primary);outline-offset:2px}
+.skip{position:absolute;left:-999px;top:0;background:var(--bg);padding:.5rem}
+.skip:focus{left:.5rem;z-index:10}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.site-header{display:flex;flex-wrap:wrap;align-items:center;gap:1rem;padding:.75rem 1.5rem;border-bottom:1px solid var(--border)}
+.site-title{font-weight:700;font-size:1.15rem;color:var(--fg);text-decoration:none;display:flex;align-items:center;gap:.5rem}
+.site-title img{height:2rem}
+.sections ul,.header-links ul,.variants ul{display:flex;gap:1rem;list-style:none;margin:0;padding:0}
+.sections a[aria-current=page],.variants a[aria-current=page]{font-weight:700}
+.search{margin-left:auto}
+.search input{padding:.35rem .6rem;border:1px solid var(--border);border-radius:6px;background:var(--bg);color:var(--fg)}
+.layout{display:grid;grid-template-columns:minmax(14rem,18rem) minmax(0,1fr);max-width:90rem;margin:0 auto}
+.sidebar{padding:1.5rem 1rem;border-right:1px solid var(--border);font-size:.95rem}
+.sidebar ul{list-style:none;margin:0;padding-left:.75rem}
+.sidebar .nav-tree{padding-left:0}
+.sidebar li{margin:.15rem 0}
+.sidebar a{color:var(--fg);text-decoration:none}
+.sidebar a.current{color:var(--link);font-weight:600}
+.sidebar summary{cursor:pointer}
+.nav-group{font-weight:600;text-transform:uppercase;font-size:.8rem;color:var(--muted)}
+.variants{margin-bottom:1rem}
+main{padding:1.5rem 2.5rem;min-width:0;display:grid;grid-template-columns:minmax(0,48rem) 14rem;gap:2rem;align-content:start}
+main>nav.breadcrumbs,main>.pager{grid-column:1}
+article{grid-column:1}
+.breadcrumbs ol{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;margin:0;padding:0;font-size:.9rem}
+.breadcrumbs li+li::before{content:"/";margin-right:.5rem;color:var(--muted)}
+.description{color:var(--muted);font-size:1.1rem}
+.toc{grid-column:2;grid-row:1/span 3;position:sticky;top:1rem;align-self:start;font-size:.9rem}
+.toc ul{list-style:none;padding:0}
+.toc-3{padding-left:.75rem}.toc-4{padding-left:1.5rem}
+.toc-title{font-weight:600}
+.anchor{margin-left:.4rem;text-decoration:none;color:var(--muted);opacity:0}
+h2:hover .anchor,h3:hover .anchor,h4:hover .anchor,.anchor:focus{opacity:1}
+.align-center{text-align:center}.align-right{text-align:right}.align-left{text-align:left}
+figure{margin:1rem 0}
+figure.code{position:relative}
+figure.code figcaption{font-size:.85rem;color:var(--muted);padding:.25rem .75rem;border:1px solid var(--border);border-bottom:0;border-radius:6px 6px 0 0}
+pre{background:var(--code-bg);padding:.75rem 1rem;border-radius:6px;overflow:auto;font-size:.875rem}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+:not(pre)>code{background:var(--code-bg);padding:.1rem .3rem;border-radius:4px}
+pre.numbered code{counter-reset:line}
+pre.numbered .line::before{counter-increment:line;content:counter(line);display:inline-block;width:2.5em;color:var(--muted)}
+.copy{position:absolute;right:.5rem;top:.5rem;font-size:.8rem}
+.hint{border-left:4px solid var(--info);padding:.5rem 1rem;margin:1rem 0;background:var(--code-bg)}
+.hint-success{border-color:var(--success)}.hint-warning{border-color:var(--warning)}.hint-danger{border-color:var(--danger)}
+.table{overflow-x:auto}
+table{border-collapse:collapse;margin:1rem 0}
+th,td{border:1px solid var(--border);padding:.4rem .75rem}
+img{max-width:100%;height:auto}
+ul.tasks{list-style:none;padding-left:1rem}
+.tabs .tab{border:1px solid var(--border);border-radius:6px;padding:.25rem 1rem;margin:.5rem 0}
+.tab-title{font-weight:600}
+.columns{display:grid;grid-auto-flow:column;gap:1.5rem}
+.pager{display:flex;justify-content:space-between;gap:1rem;margin-top:2rem;border-top:1px solid var(--border);padding-top:1rem}
+.pager a{display:flex;flex-direction:column;text-decoration:none}
+.pager span{font-size:.8rem;color:var(--muted)}
+.pager .next{margin-left:auto;text-align:right}
+@media (max-width:60rem){
+.layout{grid-template-columns:1fr}
+.sidebar{border-right:0;border-bottom:1px solid var(--border)}
+main{display:block;padding:1rem}
+.toc{position:static}
+.columns{grid-auto-flow:row}
+}
+`;
+
+/** The stylesheet of a site: its primary colour (validated as a hex colour), then the shared rules. */
+export function siteCss(primaryColor: string | undefined): string {
+  const primary = primaryColor && /^#[0-9a-fA-F]{3,8}$/.test(primaryColor) ? primaryColor : '#346ddb';
+  return `:root{--primary:${primary}}${BASE_CSS}`;
+}
+
+/** Progressive enhancement only: a copy button on code blocks. Everything works without it. */
+export const SITE_JS = `document.querySelectorAll('figure.code').forEach(function (f) {
+  if (!navigator.clipboard) return;
+  var b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'copy';
+  b.textContent = 'Copy';
+  b.addEventListener('click', function () {
+    navigator.clipboard.writeText(f.querySelector('code').innerText).then(function () { b.textContent = 'Copied'; });
+  });
+  f.appendChild(b);
+});
+`;

@@ -1,0 +1,320 @@
+import { h, type ComponentChild, type ComponentChildren } from 'preact';
+import sanitizeHtml from 'sanitize-html';
+import {
+  cellInlines,
+  slugify,
+  type ContentRef,
+  type DocBlock,
+  type DocInline,
+  type DocLeaf,
+  type DocText,
+  type JsonDocument,
+} from '@app/content-model';
+
+/** How a document's references become site URLs: the renderer knows no site, space or file store. */
+export interface DocumentLinks {
+  /** The URL a reference goes to (a page of the site, a file download, an external URL, an anchor); null: nowhere. */
+  href(ref: ContentRef): string | null;
+}
+
+/** A heading of the page, for the on-page table of contents. */
+export interface Heading {
+  id: string;
+  text: string;
+  level: 2 | 3 | 4;
+}
+
+const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
+const MARK_TAGS: Record<string, string> = {
+  bold: 'strong',
+  italic: 'em',
+  code: 'code',
+  strikethrough: 's',
+  keyboard: 'kbd',
+  superscript: 'sup',
+  subscript: 'sub',
+};
+
+/** Raw HTML kept in a document, cleaned: formatting and links only, no script, style, frame or event handler. */
+export function sanitize(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'details', 'summary', 'picture', 'source', 'figure', 'figcaption', 'mark'],
+    allowedAttributes: {
+      a: ['href', 'name', 'title'],
+      img: ['src', 'alt', 'title', 'width', 'height'],
+      source: ['srcset', 'media', 'type'],
+      '*': ['align'],
+    },
+    allowedSchemes: ['http', 'https', 'mailto'],
+    allowedSchemesByTag: { img: ['http', 'https', 'data'] },
+    transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer' }) },
+  });
+}
+
+/** A table cell's value as its markdown source (numbers and booleans as written; anything else: empty). */
+function stringOf(v: unknown): string {
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+}
+
+function textOf(nodes: (DocBlock | DocInline | DocText)[] | undefined): string {
+  let out = '';
+  for (const n of nodes ?? []) {
+    if (n.object === 'text') out += n.leaves.map((l) => l.text).join('');
+    else out += textOf(n.nodes);
+  }
+  return out;
+}
+
+/**
+ * A document as preact elements: every block type of Quire's document model, escaped by construction
+ * (text is always a child, never markup; kept raw HTML goes through `sanitize`). Headings get ids and
+ * anchor links, collected in `headings` for the on-page table of contents.
+ */
+export class DocumentRenderer {
+  readonly headings: Heading[] = [];
+  private readonly ids = new Set<string>();
+
+  constructor(private readonly links: DocumentLinks) {}
+
+  render(doc: JsonDocument): ComponentChild {
+    return h('div', { class: 'document' }, this.blocks(doc.nodes));
+  }
+
+  /** Blocks, inlines and texts alike (a paragraph holds inlines, a list item blocks). */
+  private blocks(nodes: (DocBlock | DocInline | DocText)[] | undefined): ComponentChildren[] {
+    return (nodes ?? []).map((n) => (n.object === 'block' ? this.block(n) : this.inline(n)));
+  }
+
+  private anchorId(text: string): string {
+    const base = slugify(text, 'section');
+    let id = base;
+    for (let i = 2; this.ids.has(id); i++) id = `${base}-${i}`;
+    this.ids.add(id);
+    return id;
+  }
+
+  private fragment(b: DocBlock, name: string): DocBlock[] {
+    return b.fragments?.find((f) => f.fragment === name)?.nodes ?? [];
+  }
+
+  private block(b: DocBlock): ComponentChildren {
+    const align = typeof b.data.align === 'string' && ['left', 'center', 'right'].includes(b.data.align) ? b.data.align : undefined;
+    // Classes, not style attributes: the site's Content-Security-Policy allows no inline style.
+    const aligned = align ? `align-${align}` : undefined;
+    switch (b.type) {
+      case 'paragraph':
+        return h('p', { class: aligned }, this.blocks(b.nodes));
+      case 'heading-1':
+      case 'heading-2':
+      case 'heading-3': {
+        // The page title is the h1: the document's headings start at h2.
+        const level = (Number(b.type.slice(-1)) + 1) as 2 | 3 | 4;
+        const text = textOf(b.nodes);
+        const id = this.anchorId(text);
+        this.headings.push({ id, text, level });
+        return h(`h${level}`, { id, class: aligned }, [
+          ...this.blocks(b.nodes),
+          h('a', { class: 'anchor', href: `#${id}`, 'aria-label': `Link to “${text}”` }, '#'),
+        ]);
+      }
+      case 'list-unordered':
+        return h('ul', null, this.blocks(b.nodes));
+      case 'list-ordered':
+        return h('ol', { start: typeof b.data.start === 'number' && b.data.start !== 1 ? b.data.start : undefined }, this.blocks(b.nodes));
+      case 'list-tasks':
+        return h(
+          'ul',
+          { class: 'tasks' },
+          (b.nodes ?? []).map((item) =>
+            item.object === 'block'
+              ? h('li', null, [
+                  h('input', { type: 'checkbox', disabled: true, checked: item.data.checked === true, 'aria-label': 'done' }),
+                  ...this.blocks(item.nodes),
+                ])
+              : this.inline(item),
+          ),
+        );
+      case 'list-item':
+        return h('li', null, this.blocks(b.nodes));
+      case 'blockquote':
+        return h('blockquote', null, this.blocks(b.nodes));
+      case 'divider':
+        return h('hr', null);
+      case 'hint': {
+        const kind = typeof b.data.style === 'string' && HINT_STYLES.has(b.data.style) ? b.data.style : 'info';
+        return h('div', { class: `hint hint-${kind}`, role: 'note' }, this.blocks(b.nodes));
+      }
+      case 'code':
+        return this.code(b);
+      case 'table':
+        return this.table(b);
+      case 'images':
+        return h('div', { class: aligned ? `images ${aligned}` : 'images' }, this.blocks(b.nodes));
+      case 'image':
+        return this.image(b);
+      case 'file': {
+        const ref = b.data.ref as ContentRef | undefined;
+        const href = ref ? this.links.href(ref) : null;
+        const caption = typeof b.data.caption === 'string' && b.data.caption ? b.data.caption : 'Download the file';
+        return h('p', { class: 'file' }, href ? h('a', { href, download: '' }, caption) : caption);
+      }
+      case 'embed': {
+        const url = typeof b.data.url === 'string' ? b.data.url : null;
+        const safe = url && /^https?:\/\//i.test(url) ? url : null;
+        return h(
+          'p',
+          { class: 'embed' },
+          safe ? h('a', { href: safe, rel: 'noopener noreferrer' }, textOf(b.nodes) || safe) : textOf(b.nodes),
+        );
+      }
+      case 'content-ref': {
+        const ref = b.data.ref as ContentRef | undefined;
+        const href = ref ? this.links.href(ref) : null;
+        return h('p', { class: 'content-ref' }, href ? h('a', { href }, textOf(b.nodes) || href) : null);
+      }
+      case 'expandable':
+        return h('details', { open: b.data.defaultExpanded === true }, [
+          h('summary', null, this.blocks(this.fragment(b, 'expandable-title').flatMap((t) => t.nodes ?? []))),
+          ...this.blocks(this.fragment(b, 'expandable-body')),
+        ]);
+      case 'tabs':
+        return h(
+          'div',
+          { class: 'tabs' },
+          (b.nodes ?? []).map((tab) =>
+            tab.object === 'block'
+              ? h('section', { class: 'tab' }, [
+                  h('p', { class: 'tab-title' }, typeof tab.data.title === 'string' ? tab.data.title : ''),
+                  ...this.blocks(tab.nodes),
+                ])
+              : this.inline(tab),
+          ),
+        );
+      case 'stepper':
+        return h('ol', { class: 'stepper' }, this.blocks(b.nodes));
+      case 'stepper-step':
+        return h('li', { class: 'step' }, this.blocks(b.nodes));
+      case 'columns':
+        return h('div', { class: 'columns' }, this.blocks(b.nodes));
+      case 'column':
+        return h('div', { class: 'column' }, this.blocks(b.nodes));
+      case 'math': {
+        const formula = typeof b.data.formula === 'string' ? b.data.formula : textOf(b.nodes);
+        return h('pre', { class: 'math' }, h('code', null, formula));
+      }
+      case 'html':
+        return h('div', {
+          class: 'html',
+          dangerouslySetInnerHTML: { __html: sanitize(typeof b.data.html === 'string' ? b.data.html : '') },
+        });
+      case 'markdown':
+        return h('p', null, typeof b.data.markdown === 'string' ? b.data.markdown : '');
+      default:
+        // A block this renderer has no form for (an integration, a drawing …): its content, plainly.
+        return h('div', { class: 'block', 'data-type': b.type }, this.blocks(b.nodes));
+    }
+  }
+
+  private code(b: DocBlock): ComponentChild {
+    const lines = (b.nodes ?? []).filter((n): n is DocBlock => n.object === 'block').map((line) => textOf(line.nodes));
+    const title = typeof b.data.title === 'string' && b.data.title ? b.data.title : null;
+    const syntax = typeof b.data.syntax === 'string' ? b.data.syntax.replace(/[^A-Za-z0-9_+-]/g, '') : '';
+    const numbered = b.data.lineNumbers === true;
+    return h('figure', { class: 'code' }, [
+      title ? h('figcaption', null, title) : null,
+      h(
+        'pre',
+        { class: numbered ? 'numbered' : undefined, tabIndex: 0 },
+        h(
+          'code',
+          { class: syntax ? `language-${syntax}` : undefined },
+          lines.map((line) => h('span', { class: 'line' }, line + '\n')),
+        ),
+      ),
+    ]);
+  }
+
+  private table(b: DocBlock): ComponentChild {
+    const view = (b.data.view as { columns?: string[] } | undefined) ?? {};
+    const columns = Array.isArray(view.columns) ? view.columns : [];
+    const definition = (b.data.definition as Record<string, { title?: string; textAlignment?: string }> | undefined) ?? {};
+    const records = Object.values(
+      (b.data.records as Record<string, { orderIndex?: string; values?: Record<string, unknown> }> | undefined) ?? {},
+    ).sort((x, y) => ((x.orderIndex ?? '') < (y.orderIndex ?? '') ? -1 : 1));
+    const cell = (source: string) => {
+      const inlines = source ? cellInlines(source) : [];
+      return inlines ? this.blocks(inlines) : source;
+    };
+    const alignOf = (c: string) => {
+      const a = definition[c]?.textAlignment;
+      return a === 'left' || a === 'center' || a === 'right' ? `align-${a}` : undefined;
+    };
+    return h(
+      'div',
+      { class: 'table', tabIndex: 0 },
+      h('table', null, [
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            columns.map((c) => h('th', { scope: 'col', class: alignOf(c) }, cell(definition[c]?.title ?? ''))),
+          ),
+        ),
+        h(
+          'tbody',
+          null,
+          records.map((r) =>
+            h(
+              'tr',
+              null,
+              columns.map((c) => h('td', { class: alignOf(c) }, cell(stringOf(r.values?.[c])))),
+            ),
+          ),
+        ),
+      ]),
+    );
+  }
+
+  private image(b: DocBlock): ComponentChild {
+    const ref = b.data.ref as ContentRef | undefined;
+    const src = ref ? this.links.href(ref) : null;
+    const alt = typeof b.data.alt === 'string' ? b.data.alt : '';
+    const caption = typeof b.data.caption === 'string' && b.data.caption ? b.data.caption : null;
+    const size = (v: unknown) => (typeof v === 'number' && v > 0 ? v : undefined);
+    const img = src ? h('img', { src, alt, loading: 'lazy', width: size(b.data.width), height: size(b.data.height) }) : null;
+    return h('figure', { class: 'image' }, [img, caption ? h('figcaption', null, caption) : null]);
+  }
+
+  private inline(n: DocInline | DocText): ComponentChildren {
+    if (n.object === 'text') return n.leaves.map((l) => this.leaf(l));
+    switch (n.type) {
+      case 'link': {
+        const href = this.links.href(n.data.ref);
+        const external = n.data.ref.kind === 'url';
+        const content = this.blocks(n.nodes);
+        return href
+          ? h('a', { href, title: n.data.title, rel: external ? 'noopener noreferrer' : undefined }, content)
+          : h('span', null, content);
+      }
+      case 'inline-image': {
+        const src = this.links.href(n.data.ref);
+        return src ? h('img', { src, alt: n.data.alt ?? '', title: n.data.title, loading: 'lazy' }) : null;
+      }
+      case 'html':
+        return h('span', { dangerouslySetInnerHTML: { __html: sanitize(n.data.html ?? '') } });
+      default:
+        return n.data.markdown ?? textOf(n.nodes);
+    }
+  }
+
+  private leaf(l: DocLeaf): ComponentChildren {
+    let out: ComponentChildren = l.text;
+    for (const mark of l.marks ?? []) {
+      const tag = MARK_TAGS[mark.type];
+      if (tag) out = h(tag, null, out);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,8 @@
+// The site renderer: a published page as HTML, from the content model's documents. Pure: preact
+// elements rendered to a string (escaped by construction), no Nest, no I/O; the sites context gives it
+// the navigation, the page and how references become URLs.
+export { DocumentRenderer, sanitize } from './document';
+export type { DocumentLinks, Heading } from './document';
+export { renderPage, renderNotFound } from './page';
+export type { NavLink, NavNode, PageContent, SiteFrame } from './page';
+export { siteCss, SITE_JS } from './assets';

@@ -1,0 +1,188 @@
+import { h, type ComponentChild, type ComponentChildren } from 'preact';
+import { render } from 'preact-render-to-string';
+import type { JsonDocument } from '@app/content-model';
+import { DocumentLinks, DocumentRenderer, Heading } from './document';
+
+export interface NavLink {
+  title: string;
+  href: string;
+  current?: boolean;
+}
+
+/** An entry of the sidebar: a page (with its sub-pages), a group of pages, or a link. */
+export interface NavNode {
+  title: string;
+  /** Null for a group: a heading, not a page. */
+  href: string | null;
+  current: boolean;
+  /** The current page is inside it: shown open. */
+  open: boolean;
+  children: NavNode[];
+}
+
+/** What every page of a site shares: its name, where it lives, its look and its top-level navigation. */
+export interface SiteFrame {
+  title: string;
+  /** The site's root URL (ends with `/`). */
+  home: string;
+  /** The stylesheet and script (same origin: the Content-Security-Policy allows nothing inline). */
+  assets: { css: string; js: string };
+  theme: 'light' | 'dark' | 'auto';
+  logo?: string;
+  favicon?: string;
+  /** Ask search engines not to index (unlisted, share-link and visitor-auth sites). */
+  noindex: boolean;
+  headerLinks: NavLink[];
+  /** Section tabs (empty without sections). */
+  sections: NavLink[];
+  /** The site spaces of the current section, when there are several (a variant switcher). */
+  variants: NavLink[];
+  nav: NavNode[];
+}
+
+export interface PageContent {
+  title: string;
+  description?: string;
+  /** The page's canonical URL. */
+  url: string;
+  breadcrumbs: NavLink[];
+  previous?: NavLink;
+  next?: NavLink;
+  document: JsonDocument | null;
+  links: DocumentLinks;
+}
+
+function navTree(nodes: NavNode[], level: number): ComponentChild {
+  return h(
+    'ul',
+    { class: level === 0 ? 'nav-tree' : 'nav-children' },
+    nodes.map((n) => {
+      const label = n.href
+        ? h('a', { href: n.href, 'aria-current': n.current ? 'page' : undefined, class: n.current ? 'current' : undefined }, n.title)
+        : h('span', { class: 'nav-group' }, n.title);
+      if (n.children.length === 0) return h('li', null, label);
+      return h(
+        'li',
+        null,
+        h('details', { open: n.open || n.current || n.href === null }, [h('summary', null, label), navTree(n.children, level + 1)]),
+      );
+    }),
+  );
+}
+
+function tabs(label: string, links: NavLink[], className: string): ComponentChild {
+  if (links.length === 0) return null;
+  return h(
+    'nav',
+    { class: className, 'aria-label': label },
+    h(
+      'ul',
+      null,
+      links.map((l) => h('li', null, h('a', { href: l.href, 'aria-current': l.current ? 'page' : undefined }, l.title))),
+    ),
+  );
+}
+
+function frame(site: SiteFrame, title: string, head: ComponentChildren, main: ComponentChildren): string {
+  const themeClass = site.theme === 'auto' ? undefined : `theme-${site.theme}`;
+  const doc = h('html', { lang: 'en', class: themeClass }, [
+    h('head', null, [
+      h('meta', { charset: 'utf-8' }),
+      h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
+      h('title', null, title === site.title ? title : `${title} | ${site.title}`),
+      site.noindex ? h('meta', { name: 'robots', content: 'noindex' }) : null,
+      site.favicon ? h('link', { rel: 'icon', href: site.favicon }) : null,
+      h('link', { rel: 'stylesheet', href: site.assets.css }),
+      h('script', { src: site.assets.js, defer: true }),
+      head,
+    ]),
+    h('body', null, [
+      h('a', { class: 'skip', href: '#content' }, 'Skip to content'),
+      h('header', { class: 'site-header' }, [
+        h('a', { class: 'site-title', href: site.home }, [site.logo ? h('img', { src: site.logo, alt: '' }) : null, site.title]),
+        tabs('Sections', site.sections, 'sections'),
+        site.headerLinks.length
+          ? h(
+              'nav',
+              { class: 'header-links', 'aria-label': 'Links' },
+              h(
+                'ul',
+                null,
+                site.headerLinks.map((l) => h('li', null, h('a', { href: l.href }, l.title))),
+              ),
+            )
+          : null,
+        h('form', { class: 'search', role: 'search', method: 'get', action: `${site.home}~search` }, [
+          h('label', { for: 'q', class: 'visually-hidden' }, 'Search'),
+          h('input', { id: 'q', name: 'q', type: 'search', placeholder: 'Search…' }),
+        ]),
+      ]),
+      h('div', { class: 'layout' }, [
+        h('nav', { class: 'sidebar', 'aria-label': 'Pages' }, [tabs('Variants', site.variants, 'variants'), navTree(site.nav, 0)]),
+        h('main', { id: 'content' }, main),
+      ]),
+    ]),
+  ]);
+  return `<!doctype html>${render(doc)}`;
+}
+
+function toc(headings: Heading[]): ComponentChild {
+  if (headings.length < 2) return null;
+  return h('nav', { class: 'toc', 'aria-label': 'On this page' }, [
+    h('p', { class: 'toc-title' }, 'On this page'),
+    h(
+      'ul',
+      null,
+      headings.map((x) => h('li', { class: `toc-${x.level}` }, h('a', { href: `#${x.id}` }, x.text))),
+    ),
+  ]);
+}
+
+/** A page of a published site as a complete HTML document (server-rendered; works without JavaScript). */
+export function renderPage(site: SiteFrame, page: PageContent): string {
+  const renderer = new DocumentRenderer(page.links);
+  const body = page.document ? renderer.render(page.document) : null;
+  const head = [
+    h('link', { rel: 'canonical', href: page.url }),
+    page.description ? h('meta', { name: 'description', content: page.description }) : null,
+    h('meta', { property: 'og:title', content: page.title }),
+    h('meta', { property: 'og:site_name', content: site.title }),
+    h('meta', { property: 'og:url', content: page.url }),
+    h('meta', { property: 'og:type', content: 'article' }),
+    page.description ? h('meta', { property: 'og:description', content: page.description }) : null,
+  ];
+  const main = [
+    page.breadcrumbs.length
+      ? h(
+          'nav',
+          { class: 'breadcrumbs', 'aria-label': 'Breadcrumbs' },
+          h(
+            'ol',
+            null,
+            page.breadcrumbs.map((b) => h('li', null, h('a', { href: b.href }, b.title))),
+          ),
+        )
+      : null,
+    h('article', null, [h('h1', null, page.title), page.description ? h('p', { class: 'description' }, page.description) : null, body]),
+    toc(renderer.headings),
+    page.previous || page.next
+      ? h('nav', { class: 'pager', 'aria-label': 'Previous and next pages' }, [
+          page.previous
+            ? h('a', { class: 'previous', href: page.previous.href, rel: 'prev' }, [h('span', null, 'Previous'), page.previous.title])
+            : null,
+          page.next ? h('a', { class: 'next', href: page.next.href, rel: 'next' }, [h('span', null, 'Next'), page.next.title]) : null,
+        ])
+      : null,
+  ];
+  return frame(site, page.title, head, main);
+}
+
+/** The site's 404 page, in its own style and navigation. */
+export function renderNotFound(site: SiteFrame): string {
+  return frame(site, 'Page not found', null, [
+    h('article', { class: 'not-found' }, [
+      h('h1', null, 'Page not found'),
+      h('p', null, ['This page does not exist, or it moved. ', h('a', { href: site.home }, 'Go to the home page'), '.']),
+    ]),
+  ]);
+}

@@ -1,0 +1,213 @@
+import { Fragment, h } from 'preact';
+import { render } from 'preact-render-to-string';
+import type { DocBlock, JsonDocument } from '@app/content-model';
+import { markdownToDocument } from '@app/content-model';
+import { DocumentRenderer } from '../document';
+import { renderNotFound, renderPage, type SiteFrame } from '../page';
+
+const links = {
+  href: (ref: { kind: string; url?: string; page?: string; anchor?: string; file?: string }) =>
+    ref.kind === 'url'
+      ? /^https?:|^mailto:/.test(ref.url!)
+        ? ref.url!
+        : null
+      : ref.kind === 'page'
+        ? `/site/${ref.page}${ref.anchor ? `#${ref.anchor}` : ''}`
+        : ref.kind === 'file'
+          ? `/site/~files/${ref.file}`
+          : ref.kind === 'anchor'
+            ? `#${ref.anchor}`
+            : null,
+};
+
+const text = (t: string) => ({ object: 'text' as const, leaves: [{ object: 'leaf' as const, text: t, marks: [] }] });
+const block = (type: string, data: Record<string, unknown>, nodes: DocBlock['nodes'] = [], extra: Partial<DocBlock> = {}): DocBlock => ({
+  object: 'block',
+  type,
+  key: type,
+  data,
+  nodes,
+  ...extra,
+});
+const doc = (...nodes: DocBlock[]): JsonDocument => ({ object: 'document', data: {}, nodes });
+const html = (d: JsonDocument) => {
+  const r = new DocumentRenderer(links);
+  return { html: render(h(Fragment, null, r.render(d))), headings: r.headings };
+};
+
+describe('DocumentRenderer: every block type as HTML', () => {
+  it('renders headings with unique anchors (collected for the table of contents) and marks', () => {
+    const { html: out, headings } = html(
+      doc(
+        block('heading-1', {}, [text('Install')]),
+        block('heading-2', {}, [text('Install')]),
+        block('paragraph', {}, [
+          {
+            object: 'text',
+            leaves: [
+              { object: 'leaf', text: 'b', marks: [{ object: 'mark', type: 'bold' }] },
+              { object: 'leaf', text: 'k', marks: [{ object: 'mark', type: 'keyboard' }] },
+              {
+                object: 'leaf',
+                text: 's',
+                marks: [
+                  { object: 'mark', type: 'strikethrough' },
+                  { object: 'mark', type: 'italic' },
+                ],
+              },
+            ],
+          },
+        ]),
+      ),
+    );
+    expect(out).toContain('<h2 id="install">Install<a class="anchor" href="#install" aria-label="Link to “Install”">#</a></h2>');
+    expect(out).toContain('<h3 id="install-2">');
+    expect(out).toContain('<p><strong>b</strong><kbd>k</kbd><em><s>s</s></em></p>');
+    expect(headings).toEqual([
+      { id: 'install', text: 'Install', level: 2 },
+      { id: 'install-2', text: 'Install', level: 3 },
+    ]);
+  });
+
+  it('renders lists, task lists, quotes, dividers, hints, code with title and line numbers, tables and images', () => {
+    const { html: out } = html(
+      doc(
+        block('list-ordered', { start: 3 }, [block('list-item', {}, [block('paragraph', {}, [text('three')])])]),
+        block('list-tasks', {}, [block('list-item', { checked: true }, [block('paragraph', {}, [text('done')])])]),
+        block('blockquote', {}, [block('paragraph', {}, [text('quoted')])]),
+        block('divider', {}),
+        block('hint', { style: 'danger' }, [block('paragraph', {}, [text('careful')])]),
+        block('hint', { style: '"><script>' }, [block('paragraph', {}, [text('odd style')])]),
+        block('code', { syntax: 'ts"onload="x', title: 'app.ts', lineNumbers: true }, [block('code-line', {}, [text('let a = 1 < 2;')])]),
+        block('images', { align: 'center' }, [
+          block('image', { ref: { kind: 'file', file: 'f1' }, alt: 'A diagram', caption: 'Figure 1', width: 300 }),
+        ]),
+      ),
+    );
+    expect(out).toContain('<ol start="3"><li><p>three</p></li></ol>');
+    expect(out).toContain('<ul class="tasks"><li><input type="checkbox" disabled checked aria-label="done"/><p>done</p></li></ul>');
+    expect(out).toContain('<blockquote><p>quoted</p></blockquote><hr/>');
+    expect(out).toContain('<div class="hint hint-danger" role="note"><p>careful</p></div>');
+    expect(out).toContain('<div class="hint hint-info" role="note"><p>odd style</p></div>');
+    expect(out).toContain(
+      '<figure class="code"><figcaption>app.ts</figcaption><pre class="numbered" tabindex="0"><code class="language-tsonloadx"><span class="line">let a = 1 &lt; 2;\n</span></code></pre></figure>',
+    );
+    expect(out).toContain(
+      '<div class="images align-center"><figure class="image"><img src="/site/~files/f1" alt="A diagram" loading="lazy" width="300"/><figcaption>Figure 1</figcaption></figure></div>',
+    );
+  });
+
+  it('renders tables from their cells’ markdown, expandables, tabs, steppers, columns, math, files, embeds and unknown blocks', () => {
+    const table = markdownToDocument('| Name | Link |\n| :-: | --- |\n| **x** | [p](https://example.com) |\n').document;
+    const { html: out } = html(
+      doc(
+        ...table.nodes,
+        block('expandable', {}, [], {
+          isVoid: true,
+          fragments: [
+            { object: 'fragment', fragment: 'expandable-title', type: 'expandable-title', nodes: [block('paragraph', {}, [text('More')])] },
+            { object: 'fragment', fragment: 'expandable-body', type: 'expandable-body', nodes: [block('paragraph', {}, [text('Hidden')])] },
+          ],
+        }),
+        block('tabs', {}, [block('tabs-item', { title: 'npm' }, [block('paragraph', {}, [text('npm i')])])]),
+        block('stepper', {}, [block('stepper-step', {}, [block('paragraph', {}, [text('Step')])])]),
+        block('columns', {}, [block('column', {}, [block('paragraph', {}, [text('Left')])])]),
+        block('math', { formula: 'a < b' }),
+        block('file', { ref: { kind: 'file', file: 'f2' }, caption: 'Report' }),
+        block('embed', { url: 'javascript:alert(1)' }, [text('bad')]),
+        block('embed', { url: 'https://example.com/video' }),
+        block('integration-thing', {}, [block('paragraph', {}, [text('inside')])]),
+      ),
+    );
+    expect(out).toContain('<th scope="col" class="align-center">Name</th>');
+    expect(out).toContain(
+      '<td class="align-center"><strong>x</strong></td><td class="align-left"><a href="https://example.com" rel="noopener noreferrer">p</a></td>',
+    );
+    expect(out).toContain('<details><summary>More</summary><p>Hidden</p></details>');
+    expect(out).toContain('<section class="tab"><p class="tab-title">npm</p><p>npm i</p></section>');
+    expect(out).toContain('<ol class="stepper"><li class="step"><p>Step</p></li></ol>');
+    expect(out).toContain('<div class="columns"><div class="column"><p>Left</p></div></div>');
+    expect(out).toContain('<pre class="math"><code>a &lt; b</code></pre>');
+    expect(out).toContain('<p class="file"><a href="/site/~files/f2" download>Report</a></p>');
+    expect(out).toContain('<p class="embed">bad</p>');
+    expect(out).toContain('<a href="https://example.com/video" rel="noopener noreferrer">https://example.com/video</a>');
+    expect(out).toContain('<div class="block" data-type="integration-thing"><p>inside</p></div>');
+  });
+
+  it('resolves links between pages and refuses script URLs', () => {
+    const { document } = markdownToDocument('[a](https://ok.example) [b](javascript:alert(1)) [c](#top)');
+    const d = document;
+    // A page reference, as stored once a link to another page was resolved.
+    d.nodes.push(
+      block('paragraph', {}, [
+        { object: 'inline', type: 'link', isVoid: false, data: { ref: { kind: 'page', page: 'p9', anchor: 'x' } }, nodes: [text('page')] },
+      ]),
+    );
+    const { html: out } = html(d);
+    expect(out).toContain('<a href="https://ok.example" rel="noopener noreferrer">a</a>');
+    expect(out).not.toContain('javascript:');
+    expect(out).toContain('<a href="#top">c</a>');
+    expect(out).toContain('<a href="/site/p9#x">page</a>');
+  });
+
+  it('sanitizes kept raw HTML: no script, no event handler, no style, no frame', () => {
+    const { document } = markdownToDocument(
+      '<div onclick="x()"><script>alert(1)</script><iframe src="https://evil.example"></iframe><p style="color:red">kept</p></div>\n\nInline <img src=x onerror=alert(1)> too.',
+    );
+    const { html: out } = html(document);
+    expect(out).not.toMatch(/<script|onclick|onerror|<iframe|style=/);
+    expect(out).toContain('kept');
+  });
+});
+
+describe('renderPage and renderNotFound', () => {
+  const frame: SiteFrame = {
+    title: 'Docs <&>',
+    home: '/site/',
+    assets: { css: '/site/~site.css', js: '/site/~site.js' },
+    theme: 'dark',
+    noindex: true,
+    headerLinks: [{ title: 'Blog', href: 'https://blog.example' }],
+    sections: [],
+    variants: [],
+    nav: [
+      { title: 'Intro', href: '/site/intro', current: true, open: true, children: [] },
+      {
+        title: 'Group',
+        href: null,
+        current: false,
+        open: false,
+        children: [{ title: 'Child', href: '/site/child', current: false, open: false, children: [] }],
+      },
+    ],
+  };
+
+  it('is a complete document: escaped titles, canonical and social tags, theme, noindex, skip link, landmarks', () => {
+    const out = renderPage(frame, {
+      title: 'Intro "quoted"',
+      description: 'About <this>',
+      url: 'https://docs.example/site/intro',
+      breadcrumbs: [],
+      next: { title: 'Child', href: '/site/child' },
+      document: doc(block('paragraph', {}, [text('Hello')])),
+      links,
+    });
+    expect(out.startsWith('<!doctype html><html lang="en" class="theme-dark">')).toBe(true);
+    expect(out).toContain('<title>Intro &quot;quoted&quot; | Docs &lt;&amp;></title>');
+    expect(out).toContain('<meta name="robots" content="noindex"/>');
+    expect(out).toContain('<link rel="canonical" href="https://docs.example/site/intro"/>');
+    expect(out).toContain('<meta property="og:description" content="About &lt;this>"/>');
+    expect(out).toContain('<a class="skip" href="#content">Skip to content</a>');
+    expect(out).toContain('<main id="content">');
+    expect(out).toContain('<a href="/site/intro" aria-current="page" class="current">Intro</a>');
+    expect(out).toContain('<details open><summary><span class="nav-group">Group</span></summary>');
+    expect(out).toContain('<a class="next" href="/site/child" rel="next"><span>Next</span>Child</a>');
+    expect(out).not.toMatch(/<script>|style=/);
+  });
+
+  it('renders the 404 page in the site’s frame', () => {
+    const out = renderNotFound(frame);
+    expect(out).toContain('<h1>Page not found</h1>');
+    expect(out).toContain('Docs &lt;&amp;>');
+  });
+});

@@ -1,0 +1,207 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '@app/shared-kernel';
+import { locateByPath, type PageNode, type PageTree } from '@app/content-model';
+import { ContentService, SpacesService, type Revision, type Space } from '@app/spaces-and-content';
+import { AdaptiveJsonSchema, Condition, visitorClaims } from '../domain/adaptive';
+import { CustomizationSettings, defaultCustomization } from '../domain/customization';
+import { conditionsOf, SectionNode, Site, SiteSpaceNode, spaceIdsOf, Structure, TopItem, visibleStructure } from '../domain/site';
+import { SiteRepository, VisitorTokens } from '../domain/site-repository';
+
+/** What a visitor presents: a share key, a visitor token, unsigned claims (each from the URL or a cookie). */
+export interface VisitorCredentials {
+  shareKey?: string;
+  token?: string;
+  claims?: string;
+}
+
+/** A site as one visitor may see it: the version, the structure after their claims, and the key of that outcome. */
+export interface VisitorSite {
+  site: Site;
+  customization: CustomizationSettings;
+  structure: Structure;
+  /** The live spaces the site shows, by id. */
+  spaces: Map<string, Space>;
+  /** `<site id> <version> <outcome of each condition>`: equal keys, equal pages. */
+  key: string;
+  /** Search engines are asked not to index anything but public sites. */
+  noindex: boolean;
+}
+
+/** Where a site URL leads: a section and a site space (each may be the default), and the rest of the path. */
+export interface SiteLocation {
+  section: SectionNode | null;
+  siteSpace: SiteSpaceNode;
+  space: Space;
+  /** The URL path of the site space below the site's root (`''`, `guides/`, `guides/v2/`). */
+  prefix: string;
+  /** What is left: a page path (slugs joined by `/`, `''` for the first page). */
+  rest: string;
+}
+
+interface Model {
+  site: Site;
+  spaces: Map<string, Space>;
+  customization: CustomizationSettings;
+  schema: AdaptiveJsonSchema | null;
+  conditions: Map<string, Condition>;
+}
+
+const MODELS_MAX = 500;
+
+function sectionsOf(items: TopItem[]): SectionNode[] {
+  return items.flatMap((i) => (i.kind === 'section' ? [i] : sectionsOf(i.children)));
+}
+
+/** The first page a reader lands on: the first document page in reading order (groups hold pages). */
+export function firstPage(tree: PageTree): { node: PageNode; path: string } | null {
+  const walk = (nodes: PageTree, prefix: string): { node: PageNode; path: string } | null => {
+    for (const n of nodes) {
+      if (n.hidden) continue;
+      const path = prefix ? `${prefix}/${n.slug}` : n.slug;
+      if (n.type === 'document') return { node: n, path };
+      const inside = walk(n.pages, path);
+      if (inside) return inside;
+    }
+    return null;
+  };
+  return walk(tree, '');
+}
+
+/**
+ * The published site for visitors (no API token, no membership): who may open it, what it shows them,
+ * and which page a URL names. Unpublished sites answer nothing; `share-link` sites need the key of an
+ * active share link; `visitor-auth` sites a valid visitor token; adaptive content narrows the structure
+ * to the visitor's claims. The state is one indexed query per request (a revoked key, a regenerated
+ * signing key or a new version is seen at once in every process); the model of a version is built once.
+ */
+@Injectable()
+export class VisitorSitesService {
+  private readonly models = new Map<string, Model>();
+
+  constructor(
+    private readonly sites: SiteRepository,
+    private readonly spaces: SpacesService,
+    private readonly content: ContentService,
+    private readonly tokens: VisitorTokens,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The site as this visitor sees it, or null: not found, not published, or not for them (all alike: 404). */
+  async open(siteId: string, visitor: VisitorCredentials): Promise<VisitorSite | null> {
+    const state = await this.sites.publishedState(null, siteId, visitor.shareKey);
+    if (!state || !state.published) return null;
+    if (state.visibility === 'share-link' && !state.keyValid) return null;
+    let signed: Record<string, unknown> | null = null;
+    if (state.visibility === 'visitor-auth') {
+      const ok = visitor.token && state.visitorAuthKey && (await this.tokens.verify(visitor.token, state.visitorAuthKey, this.clock.now()));
+      if (!ok) return null;
+      signed = ok;
+    }
+    const model = await this.model(siteId, state.version);
+    if (!model) return null;
+    let unsigned: unknown = {};
+    if (visitor.claims !== undefined) {
+      try {
+        unsigned = JSON.parse(visitor.claims);
+      } catch {
+        unsigned = {}; // a broken claims cookie is no claims, not an error page
+      }
+    }
+    const claims = visitorClaims(model.schema, unsigned, signed);
+    const adaptive = model.site.adaptiveContent;
+    const outcomes = adaptive ? [...model.conditions.values()].map((c) => (c.test(claims) ? '1' : '0')).join('') : '';
+    const structure = adaptive
+      ? visibleStructure(model.site.structure, (c) => model.conditions.get(c)!.test(claims))
+      : model.site.structure;
+    return {
+      site: model.site,
+      customization: model.customization,
+      structure,
+      spaces: model.spaces,
+      key: `${siteId} ${model.site.version} ${outcomes}`,
+      noindex: state.visibility !== 'public',
+    };
+  }
+
+  private async model(siteId: string, version: number): Promise<Model | null> {
+    const cached = this.models.get(`${siteId} ${version}`);
+    if (cached) return cached;
+    const site = await this.sites.findById(siteId);
+    if (!site) return null;
+    const spaces = new Map<string, Space>();
+    for (const id of spaceIdsOf(site.structure)) {
+      const space = await this.spaces.find(id);
+      if (space && space.deletedAt === null) spaces.set(id, space);
+    }
+    const settings = await this.sites.settings(site.id);
+    const model: Model = {
+      site,
+      spaces,
+      customization: settings.customization?.settings ?? defaultCustomization(),
+      schema: settings.adaptiveSchema?.jsonSchema ?? null,
+      conditions: new Map(conditionsOf(site.structure).map((c) => [c, Condition.parse(c)])),
+    };
+    if (this.models.size >= MODELS_MAX) this.models.delete(this.models.keys().next().value!);
+    this.models.set(`${siteId} ${site.version}`, model);
+    return model;
+  }
+
+  /**
+   * Which section and site space a path below the site's root is in: a first segment naming a section
+   * (else the default section), then one naming a site space of it (else its default site space).
+   * Null when the site shows nothing there.
+   */
+  locate(view: VisitorSite, path: string): SiteLocation | null {
+    const segments = path.split('/').filter(Boolean);
+    const sections = sectionsOf(view.structure.items);
+    let section: SectionNode | null = null;
+    let prefix = '';
+    let siteSpaces = view.structure.siteSpaces;
+    if (sections.length > 0) {
+      section = sections.find((s) => !s.default && s.path === segments[0]) ?? null;
+      if (section) {
+        segments.shift();
+        prefix = `${section.path}/`;
+      } else section = sections.find((s) => s.default) ?? sections[0];
+      siteSpaces = section.siteSpaces;
+    }
+    let siteSpace = siteSpaces.find((s) => !s.default && s.path === segments[0] && view.spaces.has(s.spaceId)) ?? null;
+    if (siteSpace) {
+      segments.shift();
+      prefix += `${siteSpace.path}/`;
+    } else
+      siteSpace =
+        siteSpaces.find((s) => s.default && view.spaces.has(s.spaceId)) ?? siteSpaces.find((s) => view.spaces.has(s.spaceId)) ?? null;
+    if (!siteSpace) return null;
+    return { section, siteSpace, space: view.spaces.get(siteSpace.spaceId)!, prefix, rest: segments.join('/') };
+  }
+
+  /** The URL prefix (below the site's root) of each space the site shows, in this visitor's structure. */
+  prefixes(view: VisitorSite): Map<string, string> {
+    const out = new Map<string, string>();
+    const add = (siteSpaces: SiteSpaceNode[], base: string) => {
+      for (const s of siteSpaces) if (!out.has(s.spaceId)) out.set(s.spaceId, s.default ? base : `${base}${s.path}/`);
+    };
+    const sections = sectionsOf(view.structure.items);
+    if (sections.length === 0) add(view.structure.siteSpaces, '');
+    for (const s of sections) add(s.siteSpaces, s.default ? '' : `${s.path}/`);
+    return out;
+  }
+
+  /** The space's current revision: what the site shows (a merge is visible on the next request). */
+  revision(space: Space): Promise<Revision> {
+    return this.content.revision(space.id, space.revision);
+  }
+
+  /** A page's body. */
+  async document(space: Space, revision: Revision, pageId: string) {
+    return (await this.content.page(space, revision.id, pageId)).document;
+  }
+
+  /** The page at a path of the revision (hidden pages included: they are reachable, only not listed). */
+  page(revision: Revision, path: string): { node: PageNode; path: string } | null {
+    if (path === '') return firstPage(revision.tree);
+    const found = locateByPath(revision.tree, path);
+    return found && found.node.type === 'document' ? { node: found.node, path: found.path } : null;
+  }
+}

@@ -1,0 +1,296 @@
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { createHash } from 'node:crypto';
+import { parse as parseCookies, serialize as cookie } from 'cookie';
+import type { Request, Response } from 'express';
+import { documentToMarkdown, pathOf, type ContentRef, type PageTree } from '@app/content-model';
+import { Links, Public, ReadCacheSettings, RenderedJson, RequestLinks } from '@app/http-kit';
+import { renderNotFound, renderPage, siteCss, SITE_JS, type NavLink, type NavNode, type SiteFrame } from '@app/site-renderer';
+import { FilesService, type Revision, type Space } from '@app/spaces-and-content';
+import { Clock } from '@app/shared-kernel';
+import { SiteLocation, VisitorCredentials, VisitorSite, VisitorSitesService } from '../application/visitor-sites.service';
+
+/**
+ * What a published site's pages may do: nothing inline (styles and the script come from the site's own
+ * origin), images from anywhere over HTTPS, no plugins, no base tag, forms only to the site.
+ */
+const CSP =
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; connect-src 'self'; " +
+  "form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+
+const SAFE_SCHEMES = /^(https?:|mailto:)/i;
+
+/** The site's root URL on Quire's own origin (a site with a basename lives below it). */
+function rootOf(view: VisitorSite, links: Links): string {
+  const own = `${links.origin}/sites/${view.site.id}/`;
+  return view.site.basename ? `${own}${view.site.basename}/` : own;
+}
+
+/**
+ * The published sites themselves, for visitors: `{PUBLIC_URL}/sites/{id}/…` (urls.published), outside
+ * `/v1`, with no API token (one sent is ignored, and none is ever set). Server-rendered HTML that works
+ * without JavaScript (site-renderer), `{page}.md` for machines, and the site's stylesheet and script.
+ * Every site it cannot show to this visitor answers the same plain 404, so nothing reveals that a site
+ * exists; a page it cannot find answers the site's own 404 page. Pages are cached per site version,
+ * visitor segment, space revision and page, bounded by bytes; strong ETags answer 304.
+ */
+@ApiExcludeController()
+@Public()
+@Controller('sites')
+export class VisitorSiteController {
+  private readonly rendered: RenderedJson;
+
+  constructor(
+    private readonly sites: VisitorSitesService,
+    private readonly files: FilesService,
+    private readonly clock: Clock,
+    settings: ReadCacheSettings,
+  ) {
+    this.rendered = new RenderedJson(Math.floor(settings.maxBytes / 4), 'site-pages');
+  }
+
+  @Get(':siteId{/*path}')
+  async serve(
+    @Param('siteId') siteId: string,
+    @Param('path') path: string[] | undefined,
+    @Req() req: Request,
+    @Res() res: Response,
+    @RequestLinks() links: Links,
+  ): Promise<void> {
+    this.headers(res);
+    const credentials = this.credentials(req, siteId);
+    const view = await this.sites.open(siteId, credentials);
+    if (!view) return this.plainNotFound(res);
+    this.remember(res, req, siteId);
+    if (view.noindex) res.setHeader('X-Robots-Tag', 'noindex');
+    res.setHeader('Cache-Control', view.site.visibility === 'public' ? 'public, max-age=0, must-revalidate' : 'private, no-cache');
+    const segments = path ?? [];
+    // The site's root is a directory: `/sites/{id}` becomes `/sites/{id}/`.
+    if (segments.length === 0 && !req.path.endsWith('/')) return res.redirect(301, rootOf(view, links) + this.query(req));
+    const [first, ...rest] = segments;
+    if (first === '~site.css') return this.send(req, res, 'text/css; charset=utf-8', Buffer.from(siteCss(this.primaryColor(view)), 'utf8'));
+    if (first === '~site.js') return this.send(req, res, 'text/javascript; charset=utf-8', Buffer.from(SITE_JS, 'utf8'));
+    if (first === '~files' && rest.length === 2) return this.file(view, rest[0], rest[1], res, links);
+    let pagePath = segments;
+    if (view.site.basename) {
+      if (first !== view.site.basename) return this.notFound(view, res, links);
+      pagePath = rest;
+    }
+    let joined = pagePath.join('/');
+    const markdown = joined.endsWith('.md');
+    if (markdown) joined = joined.slice(0, -3);
+    const location = this.sites.locate(view, joined);
+    if (!location) return this.notFound(view, res, links);
+    const revision = await this.sites.revision(location.space);
+    const page = this.sites.page(revision, location.rest);
+    if (!page) return this.notFound(view, res, links);
+    const key = `${view.key} ${location.space.id} ${revision.id} ${page.node.id} ${markdown ? 'md' : 'html'} ${links.origin}`;
+    const body = await this.rendered.text(key, async () => {
+      const document = await this.sites.document(location.space, revision, page.node.id);
+      const href = this.hrefs(view, location, revision.tree, links);
+      if (markdown) return `# ${page.node.title}\n\n${document ? documentToMarkdown(document, (ref) => href(ref) ?? '') : ''}`;
+      return renderPage(this.frame(view, location, revision, page.node.id, links), {
+        title: page.node.title,
+        description: page.node.description,
+        url: `${rootOf(view, links)}${location.prefix}${page.path}`,
+        ...this.around(view, location, revision.tree, page.node.id, links),
+        document,
+        links: { href },
+      });
+    });
+    return this.send(req, res, markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8', body);
+  }
+
+  private headers(res: Response): void {
+    res.setHeader('Content-Security-Policy', CSP);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+  }
+
+  private query(req: Request): string {
+    const at = req.originalUrl.indexOf('?');
+    return at === -1 ? '' : req.originalUrl.slice(at);
+  }
+
+  /** The share key and visitor token, from the URL (official `shareKey`, `jwt_token`) or the site's cookies. */
+  private credentials(req: Request, siteId: string): VisitorCredentials {
+    const cookies = parseCookies(req.headers.cookie ?? '');
+    const param = (name: string) => (typeof req.query[name] === 'string' ? req.query[name] : undefined);
+    return {
+      shareKey: param('shareKey') ?? param('share') ?? cookies[`quire_share_${siteId}`],
+      token: param('jwt_token') ?? cookies[`quire_visitor_${siteId}`],
+    };
+  }
+
+  /** A key or token given in the URL (and accepted) is kept in an HttpOnly cookie: the next pages need no key in their URL. */
+  private remember(res: Response, req: Request, siteId: string): void {
+    const options = { httpOnly: true, sameSite: 'lax' as const, path: `/sites/${siteId}/`, secure: req.secure };
+    const set: string[] = [];
+    const share =
+      typeof req.query.shareKey === 'string' ? req.query.shareKey : typeof req.query.share === 'string' ? req.query.share : undefined;
+    if (share) set.push(cookie(`quire_share_${siteId}`, share, options));
+    if (typeof req.query.jwt_token === 'string') set.push(cookie(`quire_visitor_${siteId}`, req.query.jwt_token, options));
+    if (set.length) res.setHeader('Set-Cookie', set);
+  }
+
+  private send(req: Request, res: Response, type: string, body: Buffer): void {
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    res.setHeader('ETag', etag);
+    res.setHeader('Content-Type', type);
+    if (req.headers['if-none-match'] === etag) {
+      res.status(304).end();
+      return;
+    }
+    res.status(200).send(body);
+  }
+
+  private plainNotFound(res: Response): void {
+    res.setHeader('Cache-Control', 'no-store');
+    res
+      .status(404)
+      .type('text/html; charset=utf-8')
+      .send('<!doctype html><html lang="en"><title>Not found</title><h1>Not found</h1></html>');
+  }
+
+  private notFound(view: VisitorSite, res: Response, links: Links): void {
+    const location = this.sites.locate(view, '');
+    const frame: SiteFrame = location
+      ? this.frameWithoutPage(view, location, links)
+      : { ...this.baseFrame(view, links), sections: [], variants: [], nav: [] };
+    res.status(404).type('text/html; charset=utf-8').send(renderNotFound(frame));
+  }
+
+  /** A file of a space the site shows, at that space's current revision: a short-lived signed download. */
+  private async file(view: VisitorSite, spaceId: string, fileId: string, res: Response, links: Links): Promise<void> {
+    const space = [...this.sites.prefixes(view).keys()].includes(spaceId) ? view.spaces.get(spaceId) : undefined;
+    if (!space) return this.notFound(view, res, links);
+    const revision = await this.sites.revision(space);
+    const file = revision.files.find((f) => f.id === fileId);
+    if (!file) return this.notFound(view, res, links);
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.redirect(302, links.api(this.files.downloadPath(space.organizationId, file, this.clock.now().getTime())));
+  }
+
+  private primaryColor(view: VisitorSite): string | undefined {
+    const styling = view.customization.styling as { primaryColor?: { light?: string } } | undefined;
+    return styling?.primaryColor?.light;
+  }
+
+  /** Where a reference in a page of `location` goes on this site; null when it leads nowhere a visitor may go. */
+  private hrefs(view: VisitorSite, location: SiteLocation, tree: PageTree, links: Links): (ref: ContentRef) => string | null {
+    const base = `${rootOf(view, links)}${location.prefix}`;
+    return (ref) => {
+      switch (ref.kind) {
+        case 'url':
+          return SAFE_SCHEMES.test(ref.url) ? ref.url : null;
+        case 'anchor':
+          return `#${ref.anchor}`;
+        case 'page': {
+          const path = pathOf(tree, ref.page);
+          return path === null ? null : `${base}${path}${ref.anchor ? `#${ref.anchor}` : ''}`;
+        }
+        case 'file':
+          return `${rootOf(view, links)}~files/${location.space.id}/${ref.file}`;
+        default:
+          return null;
+      }
+    };
+  }
+
+  private baseFrame(view: VisitorSite, links: Links): Omit<SiteFrame, 'sections' | 'variants' | 'nav'> {
+    const root = rootOf(view, links);
+    const themes = view.customization.themes as { default?: string } | undefined;
+    const header = view.customization.header as { links?: { title?: string; to?: { kind?: string; url?: string } }[] } | undefined;
+    return {
+      title: view.site.title,
+      home: root,
+      assets: { css: `${links.origin}/sites/${view.site.id}/~site.css`, js: `${links.origin}/sites/${view.site.id}/~site.js` },
+      theme: themes?.default === 'light' || themes?.default === 'dark' ? themes.default : 'auto',
+      noindex: view.noindex,
+      headerLinks: (header?.links ?? []).flatMap((l) =>
+        l.title && l.to?.kind === 'url' && l.to.url && SAFE_SCHEMES.test(l.to.url) ? [{ title: l.title, href: l.to.url }] : [],
+      ),
+    };
+  }
+
+  private frameWithoutPage(view: VisitorSite, location: SiteLocation, links: Links): SiteFrame {
+    return { ...this.baseFrame(view, links), ...this.navigation(view, location, links), nav: [] };
+  }
+
+  private frame(view: VisitorSite, location: SiteLocation, revision: Revision, pageId: string, links: Links): SiteFrame {
+    const base = `${rootOf(view, links)}${location.prefix}`;
+    const nav = (nodes: PageTree, prefix: string): NavNode[] =>
+      nodes
+        .filter((n) => !n.hidden)
+        .map((n) => {
+          const path = prefix ? `${prefix}/${n.slug}` : n.slug;
+          const children = nav(n.pages, path);
+          const current = n.id === pageId;
+          return {
+            title: n.title,
+            href: n.type === 'document' ? `${base}${path}` : null,
+            current,
+            open: current || children.some((c) => c.current || c.open),
+            children,
+          };
+        });
+    return { ...this.baseFrame(view, links), ...this.navigation(view, location, links), nav: nav(revision.tree, '') };
+  }
+
+  /** Section tabs and the variant switcher (the site spaces of the current section). */
+  private navigation(view: VisitorSite, location: SiteLocation, links: Links): { sections: NavLink[]; variants: NavLink[] } {
+    const root = rootOf(view, links);
+    const sections: NavLink[] = [];
+    const walk = (items: VisitorSite['structure']['items']) => {
+      for (const item of items) {
+        if (item.kind === 'group') walk(item.children);
+        else
+          sections.push({
+            title: item.title,
+            href: `${root}${item.default ? '' : `${item.path}/`}`,
+            current: item.id === location.section?.id,
+          });
+      }
+    };
+    walk(view.structure.items);
+    const sectionBase = location.section && !location.section.default ? `${location.section.path}/` : '';
+    const siteSpaces = location.section ? location.section.siteSpaces : view.structure.siteSpaces;
+    const shown = siteSpaces.filter((s) => view.spaces.has(s.spaceId));
+    const variants =
+      shown.length > 1
+        ? shown.map((s) => ({
+            title: (view.spaces.get(s.spaceId) as Space).title,
+            href: `${root}${sectionBase}${s.default ? '' : `${s.path}/`}`,
+            current: s.id === location.siteSpace.id,
+          }))
+        : [];
+    return { sections: sections.length > 1 ? sections : [], variants };
+  }
+
+  /** Breadcrumbs (the page's ancestors that are pages) and the previous and next pages in reading order. */
+  private around(
+    view: VisitorSite,
+    location: SiteLocation,
+    tree: PageTree,
+    pageId: string,
+    links: Links,
+  ): { breadcrumbs: NavLink[]; previous?: NavLink; next?: NavLink } {
+    const base = `${rootOf(view, links)}${location.prefix}`;
+    const order: NavLink[] = [];
+    let trail: NavLink[] = [];
+    const walk = (nodes: PageTree, prefix: string, ancestors: NavLink[]) => {
+      for (const n of nodes) {
+        if (n.hidden && n.id !== pageId) continue;
+        const path = prefix ? `${prefix}/${n.slug}` : n.slug;
+        const link = { title: n.title, href: `${base}${path}` };
+        if (n.id === pageId) trail = ancestors;
+        if (n.type === 'document') order.push({ ...link, current: n.id === pageId });
+        walk(n.pages, path, n.type === 'document' ? [...ancestors, link] : ancestors);
+      }
+    };
+    walk(tree, '', []);
+    const at = order.findIndex((l) => l.current);
+    const plain = (l: NavLink | undefined) => (l ? { title: l.title, href: l.href } : undefined);
+    return { breadcrumbs: trail, previous: at > 0 ? plain(order[at - 1]) : undefined, next: at >= 0 ? plain(order[at + 1]) : undefined };
+  }
+}

@@ -1,0 +1,193 @@
+import { SignJWT } from 'jose';
+import { createTestApp, TestApp, TestUser } from '../support/app';
+import { mergeChanges } from '../support/content';
+
+/**
+ * The published site as a visitor reads it, at urls.published (`/sites/{id}/…`): server-rendered HTML
+ * with navigation, pages linked to each other, `.md` for machines, strict headers, ETags; unpublished,
+ * share-link and visitor-auth sites as the spec says; hostile content escaped.
+ */
+describe('published sites for visitors', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let orgId: string;
+  let spaceId: string;
+  let setupId: string;
+
+  const html = (res: { text: string }) => res.text;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.user('admin');
+    orgId = await t.organization(admin);
+    spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Handbook' }).expect(201)).body.id;
+    const cr = (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({ subject: 'Pages' }).expect(201)).body.id;
+    const written = await t.http
+      .post(`/v1/spaces/${spaceId}/change-requests/${cr}/content?compat=false`)
+      .set(admin.auth)
+      .send({
+        changes: [
+          {
+            operation: 'insert_page',
+            ref: 'intro',
+            document: {
+              markdown:
+                '---\ntitle: Introduction\ndescription: Where to start\n---\n\nWelcome. See [setup](./guide/setup.md).\n\n## First steps\n\nRead **this** first.\n\n## Next steps\n\n| Tool | Use |\n| --- | --- |\n| `npm` | install |\n',
+            },
+          },
+          { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'The guide.' } },
+          {
+            operation: 'insert_page',
+            ref: 'setup',
+            into: 'guide',
+            document: { markdown: '# Setup\n\n1. Install\n2. Run\n\n- [x] done\n\n```js\nconsole.log("<hi>")\n```\n' },
+          },
+          {
+            operation: 'insert_page',
+            ref: 'hostile',
+            title: 'Evil <b>title</b>',
+            document: {
+              markdown:
+                'Text <script>alert(1)</script> and <img src="x" onerror="alert(2)"> and [js](javascript:alert(3)).\n\n<div onclick="alert(4)">kept <em>inline</em></div>\n',
+            },
+          },
+        ],
+      })
+      .expect(200);
+    setupId = written.body.changes[2].page.id;
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${cr}/merge`).set(admin.auth).expect(200);
+  });
+  afterAll(async () => t.close());
+
+  const site = async (body: object = {}, publish = true) => {
+    const id = (
+      await t.http
+        .post(`/v1/orgs/${orgId}/sites`)
+        .set(admin.auth)
+        .send({ title: 'Handbook site', ...body })
+        .expect(201)
+    ).body.id;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${id}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
+    if (publish) await t.http.post(`/v1/orgs/${orgId}/sites/${id}/publish`).set(admin.auth).expect(200);
+    return id as string;
+  };
+
+  it('serves the first page at the root, rendered on the server, with navigation, strict headers and no token needed', async () => {
+    const id = await site();
+    const bare = await t.http.get(`/sites/${id}`).expect(301);
+    expect(bare.headers.location).toMatch(new RegExp(`/sites/${id}/$`));
+    const res = await t.http.get(`/sites/${id}/`).expect(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['content-security-policy']).not.toContain('unsafe-inline');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-robots-tag']).toBeUndefined();
+    const page = html(res);
+    expect(page.startsWith('<!doctype html>')).toBe(true);
+    expect(page).toContain('<h1>Introduction</h1>');
+    expect(page).toContain('<title>Introduction | Handbook site</title>');
+    expect(page).toContain('<meta name="description" content="Where to start"/>');
+    // Headings get anchors and an on-page table of contents; tables and marks render.
+    // The page title is the h1: a `##` heading of the page is an h3.
+    expect(page).toMatch(/<h3 id="first-steps">First steps<a class="anchor" href="#first-steps"/);
+    expect(page).toContain('<a href="#next-steps">Next steps</a>');
+    expect(page).toContain('<strong>this</strong>');
+    expect(page).toMatch(/<th scope="col" class="align-left">Tool<\/th>/);
+    expect(page).toContain('<code>npm</code>');
+    // A link to another page resolves to that page's site URL.
+    expect(page).toMatch(new RegExp(`<a href="[^"]*/sites/${id}/guide/setup">setup</a>`));
+    // The sidebar: every page, the current one marked.
+    expect(page).toMatch(new RegExp(`<a href="[^"]*/sites/${id}/introduction" aria-current="page" class="current">Introduction</a>`));
+    expect(page).toMatch(new RegExp(`href="[^"]*/sites/${id}/guide/setup">Setup</a>`));
+    // An API token is not needed, and one sent is neither used nor set.
+    const withToken = await t.http.get(`/sites/${id}/`).set(admin.auth).expect(200);
+    expect(withToken.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('serves a nested page with breadcrumbs, previous and next, code and task lists; `.md` gives its markdown', async () => {
+    const id = await site();
+    const page = html(await t.http.get(`/sites/${id}/guide/setup`).expect(200));
+    expect(page).toContain('<h1>Setup</h1>');
+    expect(page).toMatch(/<nav class="breadcrumbs" aria-label="Breadcrumbs"><ol><li><a href="[^"]*\/guide">Guide<\/a><\/li><\/ol><\/nav>/);
+    expect(page).toMatch(/<a class="previous" href="[^"]*\/guide" rel="prev"><span>Previous<\/span>Guide<\/a>/);
+    expect(page).toContain('<ol><li><p>Install</p></li><li><p>Run</p></li></ol>');
+    expect(page).toContain('<input type="checkbox" disabled checked aria-label="done"/>');
+    expect(page).toContain('<code class="language-js"><span class="line">console.log(&quot;&lt;hi>&quot;)');
+    // The parent of the current page is open in the sidebar.
+    expect(page).toMatch(/<details open><summary><a href="[^"]*\/guide">Guide<\/a><\/summary>/);
+    const md = await t.http.get(`/sites/${id}/guide/setup.md`).expect(200);
+    expect(md.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    expect(md.text).toBe('# Setup\n\n1. Install\n2. Run\n\n- [x] done\n\n```js\nconsole.log("<hi>")\n```\n');
+    expect(setupId).toEqual(expect.any(String));
+  });
+
+  it('escapes hostile content by construction and sanitizes kept HTML', async () => {
+    const id = await site();
+    const page = html(await t.http.get(`/sites/${id}/evil-b-title-b`).expect(200));
+    expect(page).toContain('<h1>Evil &lt;b>title&lt;/b></h1>');
+    expect(page).not.toMatch(/<script>alert/);
+    expect(page).not.toMatch(/onerror|onclick/i);
+    expect(page).not.toContain('javascript:');
+    expect(page).toContain('kept <em>inline</em>');
+  });
+
+  it('answers the site’s own 404 for an unknown page, and one plain 404 for any site it cannot show', async () => {
+    const id = await site();
+    const missing = await t.http.get(`/sites/${id}/no/such/page`).expect(404);
+    expect(missing.text).toContain('<h1>Page not found</h1>');
+    expect(missing.text).toContain('Handbook site');
+    const unknown = await t.http.get('/sites/site_does_not_exist/').expect(404);
+    const unpublished = await t.http.get(`/sites/${await site({}, false)}/`).expect(404);
+    expect(unpublished.text).toBe(unknown.text);
+    expect(unknown.text).not.toContain('Handbook');
+  });
+
+  it('answers 304 to a strong ETag, and a merge is visible on the next request', async () => {
+    const id = await site();
+    const first = await t.http.get(`/sites/${id}/guide/setup`).expect(200);
+    expect(first.headers.etag).toMatch(/^"[\w-]+"$/);
+    await t.http.get(`/sites/${id}/guide/setup`).set('If-None-Match', first.headers.etag).expect(304);
+    await mergeChanges(t, admin, spaceId, [{ operation: 'update_page', page: setupId, document: { markdown: 'Now simpler.' } }]);
+    const after = await t.http.get(`/sites/${id}/guide/setup`).set('If-None-Match', first.headers.etag).expect(200);
+    expect(after.text).toContain('Now simpler.');
+  });
+
+  it('share-link sites: 404 without a key, open with it (kept in an HttpOnly cookie), closed again once the link is deactivated', async () => {
+    const id = await site({ visibility: 'share-link' });
+    await t.http.get(`/sites/${id}/`).expect(404);
+    const link = (await t.http.post(`/v1/orgs/${orgId}/sites/${id}/share-links`).set(admin.auth).send({ name: 'Partners' }).expect(201))
+      .body;
+    const opened = await t.http.get(`/sites/${id}/?shareKey=${link.key}`).expect(200);
+    expect(opened.headers['x-robots-tag']).toBe('noindex');
+    expect(opened.text).toContain('<meta name="robots" content="noindex"/>');
+    const cookie = opened.headers['set-cookie'] as unknown as string[];
+    expect(cookie[0]).toMatch(new RegExp(`^quire_share_${id}=.+; Path=/sites/${id}/; HttpOnly; SameSite=Lax$`));
+    const next = await t.http.get(`/sites/${id}/guide/setup`).set('Cookie', cookie[0].split(';')[0]).expect(200);
+    expect(next.headers['cache-control']).toBe('private, no-cache');
+    await t.http.get(`/sites/${id}/guide/setup?shareKey=wrong`).expect(404);
+    await t.http.patch(`/v1/orgs/${orgId}/sites/${id}/share-links/${link.id}`).set(admin.auth).send({ active: false }).expect(200);
+    await t.http.get(`/sites/${id}/guide/setup`).set('Cookie', cookie[0].split(';')[0]).expect(404);
+  });
+
+  it('visitor-auth sites: 404 without a valid visitor token; a token signed with the site’s key opens it', async () => {
+    const id = await site({ visibility: 'visitor-auth' });
+    const auth = (await t.http.get(`/v1/orgs/${orgId}/sites/${id}/publishing/auth`).set(admin.auth).expect(200)).body;
+    const sign = (key: string) =>
+      new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(key));
+    await t.http.get(`/sites/${id}/`).expect(404);
+    await t.http.get(`/sites/${id}/?jwt_token=${await sign('not-the-key')}`).expect(404);
+    const res = await t.http.get(`/sites/${id}/?jwt_token=${await sign(auth.privateKey)}`).expect(200);
+    expect(res.text).toContain('<h1>Introduction</h1>');
+  });
+
+  it('serves the site’s stylesheet and script from its own origin, and never a file of a space the site does not show', async () => {
+    const id = await site();
+    const css = await t.http.get(`/sites/${id}/~site.css`).expect(200);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(css.text).toMatch(/^:root\{--primary:#346DDB\}/);
+    await t.http.get(`/sites/${id}/~site.js`).expect(200);
+    const other = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Private' }).expect(201)).body.id;
+    await t.http.get(`/sites/${id}/~files/${other}/anything`).expect(404);
+    await t.http.get(`/sites/${id}/~files/${spaceId}/no-such-file`).expect(404);
+  });
+});
