@@ -190,4 +190,34 @@ describe('published sites for visitors', () => {
     await t.http.get(`/sites/${id}/~files/${other}/anything`).expect(404);
     await t.http.get(`/sites/${id}/~files/${spaceId}/no-such-file`).expect(404);
   });
+
+  it('gives crawlers and agents robots.txt, sitemap.xml, llms.txt and llms-full.txt, without hidden pages', async () => {
+    const id = await site();
+    const robots = await t.http.get(`/sites/${id}/robots.txt`).expect(200);
+    expect(robots.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(robots.text).toMatch(new RegExp(`^User-agent: \\*\nAllow: /\n\nSitemap: http://[^/]+/sites/${id}/sitemap.xml\n$`));
+    const sitemap = await t.http.get(`/sites/${id}/sitemap.xml`).expect(200);
+    expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8');
+    const locs = [...sitemap.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1].replace(/^.*\/sites\/[^/]+\//, ''));
+    expect(locs).toEqual(['introduction', 'guide', 'guide/setup', 'evil-b-title-b']);
+    expect(sitemap.text).toMatch(/<lastmod>\d{4}-\d\d-\d\dT[\d:.]+Z<\/lastmod>/);
+    const llms = (await t.http.get(`/sites/${id}/llms.txt`).expect(200)).text;
+    expect(llms.startsWith('# Handbook site\n\n## Handbook\n\n')).toBe(true);
+    expect(llms).toMatch(new RegExp(`- \\[Introduction\\]\\(http://[^)]+/sites/${id}/introduction\\.md\\): Where to start\n`));
+    expect(llms).toContain('[Evil <b>title</b>](');
+    const full = (await t.http.get(`/sites/${id}/llms-full.txt`).expect(200)).text;
+    expect(full).toContain('# Setup\n\nSource: ');
+    expect(full).toMatch(new RegExp(`Welcome\\. See \\[setup\\]\\(http://[^)]+/sites/${id}/guide/setup\\)\\.`));
+    // A hidden page leaves every list, and stays reachable by its URL.
+    await mergeChanges(t, admin, spaceId, [{ operation: 'update_page', page: setupId, hidden: true }]);
+    const after = (await t.http.get(`/sites/${id}/sitemap.xml`).expect(200)).text;
+    expect(after).not.toContain('guide/setup');
+    expect((await t.http.get(`/sites/${id}/llms.txt`).expect(200)).text).not.toContain('Setup');
+    expect((await t.http.get(`/sites/${id}/guide`).expect(200)).text).not.toMatch(/>Setup<\/a>/);
+    await t.http.get(`/sites/${id}/guide/setup`).expect(200);
+    await mergeChanges(t, admin, spaceId, [{ operation: 'update_page', page: setupId, hidden: false }]);
+    // A site that is not public asks crawlers to stay out.
+    const unlisted = await site({ visibility: 'unlisted' });
+    expect((await t.http.get(`/sites/${unlisted}/robots.txt`).expect(200)).text).toBe('User-agent: *\nDisallow: /\n');
+  });
 });

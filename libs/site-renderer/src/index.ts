@@ -6,3 +6,5 @@ export type { DocumentLinks, Heading } from './document';
 export { renderPage, renderNotFound } from './page';
 export type { NavLink, NavNode, PageContent, SiteFrame } from './page';
 export { siteCss, SITE_JS } from './assets';
+export { renderLlmsFullTxt, renderLlmsTxt, renderRobotsTxt, renderSitemap } from './machine';
+export type { ListedGroup, ListedPage } from './machine';

@@ -176,15 +176,25 @@ export class VisitorSitesService {
     return { section, siteSpace, space: view.spaces.get(siteSpace.spaceId)!, prefix, rest: segments.join('/') };
   }
 
+  /** Every site space this visitor may see, in structure order, with its URL prefix below the site's root. */
+  siteSpaces(view: VisitorSite): { section: SectionNode | null; siteSpace: SiteSpaceNode; space: Space; prefix: string }[] {
+    const out: { section: SectionNode | null; siteSpace: SiteSpaceNode; space: Space; prefix: string }[] = [];
+    const add = (section: SectionNode | null, siteSpaces: SiteSpaceNode[], base: string) => {
+      for (const siteSpace of siteSpaces) {
+        const space = view.spaces.get(siteSpace.spaceId);
+        if (space) out.push({ section, siteSpace, space, prefix: siteSpace.default ? base : `${base}${siteSpace.path}/` });
+      }
+    };
+    const sections = sectionsOf(view.structure.items);
+    if (sections.length === 0) add(null, view.structure.siteSpaces, '');
+    for (const s of sections) add(s, s.siteSpaces, s.default ? '' : `${s.path}/`);
+    return out;
+  }
+
   /** The URL prefix (below the site's root) of each space the site shows, in this visitor's structure. */
   prefixes(view: VisitorSite): Map<string, string> {
     const out = new Map<string, string>();
-    const add = (siteSpaces: SiteSpaceNode[], base: string) => {
-      for (const s of siteSpaces) if (!out.has(s.spaceId)) out.set(s.spaceId, s.default ? base : `${base}${s.path}/`);
-    };
-    const sections = sectionsOf(view.structure.items);
-    if (sections.length === 0) add(view.structure.siteSpaces, '');
-    for (const s of sections) add(s.siteSpaces, s.default ? '' : `${s.path}/`);
+    for (const s of this.siteSpaces(view)) if (!out.has(s.space.id)) out.set(s.space.id, s.prefix);
     return out;
   }
 
@@ -196,6 +206,21 @@ export class VisitorSitesService {
   /** A page's body. */
   async document(space: Space, revision: Revision, pageId: string) {
     return (await this.content.page(space, revision.id, pageId)).document;
+  }
+
+  /** The listed pages of a revision in reading order (documents that are not hidden, nor inside a hidden page). */
+  listed(revision: Revision): { node: PageNode; path: string }[] {
+    const out: { node: PageNode; path: string }[] = [];
+    const walk = (nodes: PageTree, prefix: string) => {
+      for (const n of nodes) {
+        if (n.hidden) continue;
+        const path = prefix ? `${prefix}/${n.slug}` : n.slug;
+        if (n.type === 'document') out.push({ node: n, path });
+        walk(n.pages, path);
+      }
+    };
+    walk(revision.tree, '');
+    return out;
   }
 
   /** The page at a path of the revision (hidden pages included: they are reachable, only not listed). */

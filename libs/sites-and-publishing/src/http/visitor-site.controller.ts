@@ -5,7 +5,20 @@ import { parse as parseCookies, serialize as cookie } from 'cookie';
 import type { Request, Response } from 'express';
 import { documentToMarkdown, pathOf, type ContentRef, type PageTree } from '@app/content-model';
 import { Links, Public, ReadCacheSettings, RenderedJson, RequestLinks } from '@app/http-kit';
-import { renderNotFound, renderPage, siteCss, SITE_JS, type NavLink, type NavNode, type SiteFrame } from '@app/site-renderer';
+import {
+  renderLlmsFullTxt,
+  renderLlmsTxt,
+  renderNotFound,
+  renderPage,
+  renderRobotsTxt,
+  renderSitemap,
+  siteCss,
+  SITE_JS,
+  type ListedPage,
+  type NavLink,
+  type NavNode,
+  type SiteFrame,
+} from '@app/site-renderer';
 import { FilesService, type Revision, type Space } from '@app/spaces-and-content';
 import { Clock } from '@app/shared-kernel';
 import { SiteLocation, VisitorCredentials, VisitorSite, VisitorSitesService } from '../application/visitor-sites.service';
@@ -19,6 +32,9 @@ const CSP =
   "form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
 
 const SAFE_SCHEMES = /^(https?:|mailto:)/i;
+
+/** The files at a site's root for crawlers and agents (page slugs hold no dot: no page can shadow them). */
+const MACHINE_FILES = new Set(['robots.txt', 'sitemap.xml', 'llms.txt', 'llms-full.txt']);
 
 /** The site's root URL on Quire's own origin (a site with a basename lives below it). */
 function rootOf(view: VisitorSite, links: Links): string {
@@ -76,6 +92,7 @@ export class VisitorSiteController {
       if (first !== view.site.basename) return this.notFound(view, res, links);
       pagePath = rest;
     }
+    if (pagePath.length === 1 && MACHINE_FILES.has(pagePath[0])) return this.machineFile(pagePath[0], view, req, res, links);
     let joined = pagePath.join('/');
     const markdown = joined.endsWith('.md');
     if (markdown) joined = joined.slice(0, -3);
@@ -99,6 +116,53 @@ export class VisitorSiteController {
       });
     });
     return this.send(req, res, markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8', body);
+  }
+
+  /**
+   * robots.txt, sitemap.xml, llms.txt and llms-full.txt: the listed pages of every site space this visitor
+   * may see (hidden pages and what their claims hide are left out, as from the navigation); cached like
+   * pages, by the site's version, the visitor's segment and the revision of every space.
+   */
+  private async machineFile(name: string, view: VisitorSite, req: Request, res: Response, links: Links): Promise<void> {
+    const root = rootOf(view, links);
+    if (name === 'robots.txt')
+      return this.send(req, res, 'text/plain; charset=utf-8', Buffer.from(renderRobotsTxt(!view.noindex, `${root}sitemap.xml`), 'utf8'));
+    const shown = await Promise.all(this.sites.siteSpaces(view).map(async (s) => ({ ...s, revision: await this.sites.revision(s.space) })));
+    const key = `${view.key} ${shown.map((s) => s.revision.id).join(',')} ${name} ${links.origin}`;
+    const body = await this.rendered.text(key, async () => {
+      const groups = shown.map((s) => {
+        const listed = this.sites.listed(s.revision);
+        return {
+          ...s,
+          ids: listed.map(({ node }) => node.id),
+          title: [s.section?.title, s.space.title].filter(Boolean).join(' › '),
+          pages: listed.map(({ node, path }): ListedPage => ({
+            title: node.title,
+            description: node.description,
+            url: `${root}${s.prefix}${path}`,
+            lastModified: new Date(node.updatedAt ?? s.revision.createdAt),
+          })),
+        };
+      });
+      if (name === 'sitemap.xml') return renderSitemap(groups.flatMap((g) => g.pages));
+      if (name === 'llms.txt') return renderLlmsTxt(view.site.title, groups);
+      const full: { page: ListedPage; markdown: string }[] = [];
+      for (const g of groups) {
+        for (const [i, page] of g.pages.entries()) {
+          const document = await this.sites.document(g.space, g.revision, g.ids[i]);
+          const href = this.hrefs(
+            view,
+            { section: g.section, siteSpace: g.siteSpace, space: g.space, prefix: g.prefix, rest: '' },
+            g.revision.tree,
+            links,
+          );
+          full.push({ page, markdown: document ? documentToMarkdown(document, (ref) => href(ref) ?? '') : '' });
+        }
+      }
+      return renderLlmsFullTxt(view.site.title, full);
+    });
+    const type = name === 'sitemap.xml' ? 'application/xml; charset=utf-8' : 'text/plain; charset=utf-8';
+    return this.send(req, res, type, body);
   }
 
   private headers(res: Response): void {
@@ -162,7 +226,7 @@ export class VisitorSiteController {
 
   /** A file of a space the site shows, at that space's current revision: a short-lived signed download. */
   private async file(view: VisitorSite, spaceId: string, fileId: string, res: Response, links: Links): Promise<void> {
-    const space = [...this.sites.prefixes(view).keys()].includes(spaceId) ? view.spaces.get(spaceId) : undefined;
+    const space = this.sites.prefixes(view).has(spaceId) ? view.spaces.get(spaceId) : undefined;
     if (!space) return this.notFound(view, res, links);
     const revision = await this.sites.revision(space);
     const file = revision.files.find((f) => f.id === fileId);
