@@ -1,73 +1,13 @@
 // Browser test: Debian's headless Chromium, driven by playwright-core, opens the served Swagger UI
 // and finds the operations rendered. Run by .ci/run after installing chromium (npm run test:browser).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { check, launchChromium, results, startServer } from './harness.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const results = { passed: 0, failed: 0 };
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function check(name, fn) {
-  try {
-    await fn();
-    results.passed += 1;
-    console.log(`  ✓ ${name}`);
-  } catch (e) {
-    results.failed += 1;
-    console.log(`  ✕ ${name}\n    ${e instanceof Error ? e.message : e}`);
-  }
-}
-
-const dataDir = mkdtempSync(join(tmpdir(), 'quire-browser-'));
-const port = await freePort();
-const server = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
-  env: { ...process.env, DATABASE_URL: '', QUIRE_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', QUIRE_JOBS: 'off' },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-let serverOutput = '';
-server.stdout.on('data', (d) => (serverOutput += d));
-server.stderr.on('data', (d) => (serverOutput += d));
-
+let server;
 let browser;
 try {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`server exited:\n${serverOutput}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${serverOutput}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  server = await startServer();
+  const port = new URL(server.origin).port;
+  browser = await launchChromium();
   const page = await browser.newPage();
   console.log('Swagger UI in headless Chromium');
 
@@ -132,9 +72,7 @@ try {
   console.log(`  ✕ setup\n    ${e instanceof Error ? e.message : e}`);
 } finally {
   await browser?.close();
-  server.kill('SIGTERM');
-  await new Promise((r) => (server.exitCode !== null ? r() : server.on('exit', r)));
-  rmSync(dataDir, { recursive: true, force: true });
+  await server?.stop();
 }
 
 console.log(`browser: ${results.passed} passed, ${results.failed} failed`);

@@ -114,7 +114,9 @@ describe('published sites for visitors', () => {
     expect(page).toContain('<input type="checkbox" disabled checked aria-label="done"/>');
     expect(page).toContain('<code class="language-js"><span class="line">console.log(&quot;&lt;hi>&quot;)');
     // The parent of the current page is open in the sidebar.
-    expect(page).toMatch(/<details open><summary><a href="[^"]*\/guide">Guide<\/a><\/summary>/);
+    expect(page).toMatch(
+      /<li class="has-children"><a href="[^"]*\/guide">Guide<\/a><details open><summary><span class="visually-hidden">Pages in Guide<\/span><\/summary>/,
+    );
     const md = await t.http.get(`/sites/${id}/guide/setup.md`).expect(200);
     expect(md.headers['content-type']).toBe('text/markdown; charset=utf-8');
     expect(md.text).toBe('# Setup\n\n1. Install\n2. Run\n\n- [x] done\n\n```js\nconsole.log("<hi>")\n```\n');

@@ -6,9 +6,9 @@ const BASE_CSS = `
 *,*::before,*::after{box-sizing:border-box}
 :root{--bg:#fff;--fg:#1f2328;--muted:#57606a;--border:#d0d7de;--code-bg:#f6f8fa;--link:var(--primary);
 --info:#0969da;--success:#1a7f37;--warning:#9a6700;--danger:#cf222e;color-scheme:light dark}
-@media (prefers-color-scheme:dark){:root:not(.theme-light){--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--border:#30363d;--code-bg:#161b22;
+@media (prefers-color-scheme:dark){:root:not(.theme-light){--link:color-mix(in srgb,var(--primary) 55%,#fff);--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--border:#30363d;--code-bg:#161b22;
 --info:#4493f8;--success:#3fb950;--warning:#d29922;--danger:#f85149}}
-:root.theme-dark{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--border:#30363d;--code-bg:#161b22;--info:#4493f8;--success:#3fb950;--warning:#d29922;--danger:#f85149}
+:root.theme-dark{--link:color-mix(in srgb,var(--primary) 55%,#fff);--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--border:#30363d;--code-bg:#161b22;--info:#4493f8;--success:#3fb950;--warning:#d29922;--danger:#f85149}
 html{background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 body{margin:0}
 a{color:var(--link)}
@@ -30,7 +30,13 @@ a:focus-visible,summary:focus-visible,input:focus-visible,pre:focus-visible,.tab
 .sidebar li{margin:.15rem 0}
 .sidebar a{color:var(--fg);text-decoration:none}
 .sidebar a.current{color:var(--link);font-weight:600}
-.sidebar summary{cursor:pointer}
+.sidebar .has-children{display:grid;grid-template-columns:1fr auto;align-items:start}
+.sidebar .has-children>details{display:contents}
+.sidebar .has-children>details>summary{grid-column:2;grid-row:1;cursor:pointer;list-style:none;width:1.5rem;text-align:center;color:var(--muted)}
+.sidebar .has-children>details>summary::-webkit-details-marker{display:none}
+.sidebar .has-children>details>summary::before{content:"▸";display:inline-block}
+.sidebar .has-children>details[open]>summary::before{transform:rotate(90deg)}
+.sidebar .has-children>details>ul{grid-column:1/span 2}
 .nav-group{font-weight:600;text-transform:uppercase;font-size:.8rem;color:var(--muted)}
 .variants{margin-bottom:1rem}
 main{padding:1.5rem 2.5rem;min-width:0;display:grid;grid-template-columns:minmax(0,48rem) 14rem;gap:2rem;align-content:start}
@@ -55,6 +61,7 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre.numbered code{counter-reset:line}
 pre.numbered .line::before{counter-increment:line;content:counter(line);display:inline-block;width:2.5em;color:var(--muted)}
 .copy{position:absolute;right:.5rem;top:.5rem;font-size:.8rem}
+figure.code pre{padding-right:4.5rem}
 .hint{border-left:4px solid var(--info);padding:.5rem 1rem;margin:1rem 0;background:var(--code-bg)}
 .hint-success{border-color:var(--success)}.hint-warning{border-color:var(--warning)}.hint-danger{border-color:var(--danger)}
 .table{overflow-x:auto}

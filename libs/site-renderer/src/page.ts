@@ -57,15 +57,22 @@ function navTree(nodes: NavNode[], level: number): ComponentChild {
     'ul',
     { class: level === 0 ? 'nav-tree' : 'nav-children' },
     nodes.map((n) => {
-      const label = n.href
-        ? h('a', { href: n.href, 'aria-current': n.current ? 'page' : undefined, class: n.current ? 'current' : undefined }, n.title)
-        : h('span', { class: 'nav-group' }, n.title);
-      if (n.children.length === 0) return h('li', null, label);
-      return h(
-        'li',
-        null,
-        h('details', { open: n.open || n.current || n.href === null }, [h('summary', null, label), navTree(n.children, level + 1)]),
+      if (n.href === null) return h('li', null, [h('span', { class: 'nav-group' }, n.title), navTree(n.children, level + 1)]);
+      const link = h(
+        'a',
+        { href: n.href, 'aria-current': n.current ? 'page' : undefined, class: n.current ? 'current' : undefined },
+        n.title,
       );
+      if (n.children.length === 0) return h('li', null, link);
+      // A page with sub-pages: its link, then its sub-pages behind a toggle of their own (a link inside a
+      // summary would nest two controls); open when the current page is it or below it.
+      return h('li', { class: 'has-children' }, [
+        link,
+        h('details', { open: n.open || n.current }, [
+          h('summary', null, h('span', { class: 'visually-hidden' }, `Pages in ${n.title}`)),
+          navTree(n.children, level + 1),
+        ]),
+      ]);
     }),
   );
 }

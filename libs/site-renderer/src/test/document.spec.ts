@@ -200,7 +200,11 @@ describe('renderPage and renderNotFound', () => {
     expect(out).toContain('<a class="skip" href="#content">Skip to content</a>');
     expect(out).toContain('<main id="content">');
     expect(out).toContain('<a href="/site/intro" aria-current="page" class="current">Intro</a>');
-    expect(out).toContain('<details open><summary><span class="nav-group">Group</span></summary>');
+    // A group is a heading with its pages; a page with sub-pages has a toggle of its own, never a link inside a summary.
+    expect(out).toContain(
+      '<li><span class="nav-group">Group</span><ul class="nav-children"><li><a href="/site/child">Child</a></li></ul></li>',
+    );
+    expect(out).not.toMatch(/<summary>[^]*?<a /);
     expect(out).toContain('<a class="next" href="/site/child" rel="next"><span>Next</span>Child</a>');
     expect(out).not.toMatch(/<script>|style=/);
   });

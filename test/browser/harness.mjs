@@ -1,0 +1,94 @@
+// What the browser tests share: a built Quire on an embedded PostgreSQL in a fresh data dir (its
+// first-start token and organization read from its output), Debian's headless Chromium through
+// playwright-core, and named checks that report and count instead of stopping at the first failure.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export const results = { passed: 0, failed: 0 };
+
+export async function check(name, fn) {
+  try {
+    await fn();
+    results.passed += 1;
+    console.log(`  ✓ ${name}`);
+  } catch (e) {
+    results.failed += 1;
+    console.log(`  ✕ ${name}\n    ${e instanceof Error ? e.message : e}`);
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the built server; resolves once it is ready, with its origin, first-start token and organization. */
+export async function startServer() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'quire-browser-'));
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      QUIRE_DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      QUIRE_JOBS: 'off',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  server.stdout.on('data', (d) => (output += d));
+  server.stderr.on('data', (d) => (output += d));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`server exited:\n${output}`);
+    try {
+      if ((await fetch(`${origin}/health/ready`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const token = /API token:\s+(\S+)/.exec(output)?.[1];
+  const organization = /Organization:\s+(\S+)/.exec(output)?.[1];
+  return {
+    origin,
+    token,
+    organization,
+    async stop() {
+      server.kill('SIGTERM');
+      await new Promise((r) => (server.exitCode !== null ? r() : server.on('exit', r)));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}

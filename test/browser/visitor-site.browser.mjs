@@ -1,0 +1,191 @@
+// Browser test: a published site read as a visitor would, in Debian's headless Chromium. Seeds a site
+// through the API (real markdown from the corpus fixtures), then clicks through the sidebar, checks the
+// keyboard's first stop, dark mode and the mobile layout, a share-link site with and without its key,
+// that no page logs a console error, and axe-core on the home page, a content-rich page and the 404 page
+// (no serious or critical violation). Screenshots: docs/screenshots/ with QUIRE_SCREENSHOTS=1.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { check, launchChromium, results, startServer } from './harness.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const README = readFileSync('libs/content-model/src/test/fixtures/real-markdown/range-parser__README.md', 'utf8');
+
+let server;
+let browser;
+try {
+  server = await startServer();
+  const { origin, token, organization } = server;
+  if (!token || !organization) throw new Error('no first-start token or organization in the server output');
+  const api = async (method, path, body) => {
+    const res = await fetch(`${origin}/v1${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.status === 204 ? null : res.json();
+  };
+  const space = (await api('POST', `/orgs/${organization}/spaces`, { title: 'Handbook' })).id;
+  const cr = (await api('POST', `/spaces/${space}/change-requests`, { subject: 'Pages' })).id;
+  await api('POST', `/spaces/${space}/change-requests/${cr}/content`, {
+    changes: [
+      {
+        operation: 'insert_page',
+        ref: 'intro',
+        document: { markdown: '---\ntitle: Introduction\ndescription: Start here\n---\n\nWelcome. Read the [guide](./guide/setup.md).\n' },
+      },
+      { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'How to use the handbook.' } },
+      { operation: 'insert_page', ref: 'setup', into: 'guide', title: 'Setup', document: { markdown: README } },
+    ],
+  });
+  await api('POST', `/spaces/${space}/change-requests/${cr}/merge`);
+  // The README's own first heading names its page: read where it landed.
+  const nested = (await api('GET', `/spaces/${space}/content/pages`)).pages.find((p) => p.title === 'Guide').pages[0];
+  const site = async (body) => {
+    const id = (await api('POST', `/orgs/${organization}/sites`, { title: 'Handbook', ...body })).id;
+    await api('POST', `/orgs/${organization}/sites/${id}/site-spaces`, { spaceId: space });
+    await api('POST', `/orgs/${organization}/sites/${id}/publish`);
+    return id;
+  };
+  const publicSite = await site({});
+  const root = `${origin}/sites/${publicSite}/`;
+
+  browser = await launchChromium();
+  // Tests stay on loopback: what a real page loads from elsewhere (a README's badges) gets a blank image.
+  const offline = (ctx) =>
+    ctx.route(
+      (url) => !url.href.startsWith(origin),
+      (r) =>
+        r.fulfill({ status: 200, contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>' }),
+    );
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  await offline(context);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  console.log('A published site in headless Chromium');
+
+  /** axe-core in the page (evaluated by the driver: the site's CSP admits no injected script); serious or critical only. */
+  const axe = async () => {
+    await page.evaluate(AXE);
+    const found = await page.evaluate(async () => {
+      // eslint-disable-next-line no-undef
+      const r = await axe.run(document, { resultTypes: ['violations'] });
+      return r.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+    });
+    if (found.length) throw new Error(found.join('; '));
+  };
+
+  await check('the home page renders the first page, with no serious accessibility violation', async () => {
+    const res = await page.goto(root, { waitUntil: 'networkidle' });
+    if (res?.status() !== 200) throw new Error(`status ${res?.status()}`);
+    if ((await page.textContent('h1')) !== 'Introduction') throw new Error(`h1 was ${await page.textContent('h1')}`);
+    await axe();
+  });
+
+  await check('the first Tab reaches the skip link, which leads to the content', async () => {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => document.activeElement?.textContent);
+    if (focused !== 'Skip to content') throw new Error(`first focus: ${focused}`);
+    await page.keyboard.press('Enter');
+    if (!page.url().endsWith('#content')) throw new Error(`after Enter: ${page.url()}`);
+  });
+
+  await check('clicking through the sidebar reaches a nested page, marked current, its parent open', async () => {
+    await page.goto(root, { waitUntil: 'networkidle' });
+    await page.click('nav.sidebar li.has-children:has(> a:has-text("Guide")) > details > summary');
+    await page.click(`nav.sidebar a:text-is("${nested.title}")`);
+    await page.waitForURL((u) => u.pathname.endsWith(`/${nested.path}`));
+    if ((await page.textContent('h1')) !== nested.title) throw new Error(`not on ${nested.title}`);
+    const current = await page.getAttribute('nav.sidebar a[aria-current="page"]', 'href');
+    if (!current?.endsWith(`/${nested.path}`)) throw new Error(`current: ${current}`);
+    if (!(await page.$('nav.sidebar li.has-children:has(> a:has-text("Guide")) > details[open]'))) throw new Error('Guide is not open');
+    if (process.env.QUIRE_SCREENSHOTS) await page.screenshot({ path: 'docs/screenshots/site-desktop.png' });
+  });
+
+  await check('a content-rich page (a real README: headings, code, lists) has no serious accessibility violation', async () => {
+    if ((await page.$$('main h2, main h3')).length < 3) throw new Error('the README lost its headings');
+    if (!(await page.$('figure.code pre code'))) throw new Error('no code block');
+    await axe();
+    await page.click('nav.toc a >> nth=0');
+    const hash = new URL(page.url()).hash;
+    if (!hash || !(await page.$(`[id="${decodeURIComponent(hash.slice(1))}"]`))) throw new Error(`on-page link to ${hash} has no target`);
+  });
+
+  await check('the copy button (the only script) copies a code block', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.click('figure.code >> nth=0 >> button.copy');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const code = await page.textContent('figure.code >> nth=0 >> code');
+    if (copied.trim() !== code?.trim()) throw new Error('clipboard differs from the code block');
+  });
+
+  await check('the 404 page is in the site’s style and has no serious accessibility violation', async () => {
+    const res = await page.goto(`${root}no/such/page`, { waitUntil: 'networkidle' });
+    if (res?.status() !== 404) throw new Error(`status ${res?.status()}`);
+    if ((await page.textContent('h1')) !== 'Page not found') throw new Error('not the 404 page');
+    if (!(await page.$('header.site-header'))) throw new Error('no site header');
+    await axe();
+  });
+
+  await check('dark mode follows the system', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${root}${nested.path}`, { waitUntil: 'networkidle' });
+    const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    if (bg !== 'rgb(13, 17, 23)') throw new Error(`background ${bg}`);
+    await axe();
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  await check('on a phone the navigation comes before the page, nothing overflows sideways', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await offline(phone);
+    const p = await phone.newPage();
+    p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`));
+    await p.goto(`${root}${nested.path}`, { waitUntil: 'networkidle' });
+    const nav = await p.$eval('nav.sidebar', (e) => e.getBoundingClientRect());
+    const main = await p.$eval('main', (e) => e.getBoundingClientRect());
+    if (!(nav.bottom <= main.top + 1)) throw new Error(`sidebar ${nav.top}-${nav.bottom}, main at ${main.top}`);
+    const wide = await p.evaluate(() => document.documentElement.scrollWidth);
+    if (wide > 390) throw new Error(`page is ${wide}px wide`);
+    if (process.env.QUIRE_SCREENSHOTS) await p.screenshot({ path: 'docs/screenshots/site-mobile.png' });
+    await phone.close();
+  });
+
+  await check('a share-link site: 404 without the key, open with it, the next page through the cookie, 404 once revoked', async () => {
+    const shared = await site({ visibility: 'share-link' });
+    const link = await api('POST', `/orgs/${organization}/sites/${shared}/share-links`, { name: 'Partners' });
+    const visitor = await browser.newContext();
+    await offline(visitor);
+    const p = await visitor.newPage();
+    const at = `${origin}/sites/${shared}/`;
+    if ((await p.goto(at))?.status() !== 404) throw new Error('open without a key');
+    if ((await p.goto(`${at}?shareKey=${link.key}`))?.status() !== 200) throw new Error('closed with the key');
+    if ((await p.goto(`${at}${nested.path}`))?.status() !== 200)
+      throw new Error(`the cookie did not open the next page (cookies: ${JSON.stringify(await visitor.cookies())})`);
+    await api('PATCH', `/orgs/${organization}/sites/${shared}/share-links/${link.id}`, { active: false });
+    if ((await p.goto(`${at}${nested.path}`))?.status() !== 404) throw new Error('still open after the link was deactivated');
+    await visitor.close();
+  });
+
+  await check('no page logged a console error', async () => {
+    // The 404 pages log their status as a resource error; anything else is a failure.
+    const real = errors.filter((e) => !/status of 404/.test(e));
+    if (real.length) throw new Error(real.join('\n'));
+  });
+} catch (e) {
+  results.failed += 1;
+  console.log(`  ✕ setup\n    ${e instanceof Error ? e.message : e}`);
+} finally {
+  await browser?.close();
+  await server?.stop();
+}
+
+console.log(`browser: ${results.passed} passed, ${results.failed} failed`);
+process.exit(results.failed ? 1 : 0);
