@@ -126,6 +126,25 @@ try {
     if (copied.trim() !== code?.trim()) throw new Error('clipboard differs from the code block');
   });
 
+  await check(
+    'searching from the header lists hits with no serious accessibility violation; a hit lands on its page and anchor',
+    async () => {
+      await page.goto(root, { waitUntil: 'networkidle' });
+      await page.fill('header input[name=q]', 'subranges');
+      await page.press('header input[name=q]', 'Enter');
+      await page.waitForURL(/~search\?q=subranges/);
+      const first = page.locator('ol.hits > li > a').first();
+      if ((await page.locator('ol.hits > li').count()) === 0) throw new Error('no hits');
+      if (!(await page.$('ol.hits mark'))) throw new Error('no highlighted words');
+      await axe();
+      const href = await first.getAttribute('href');
+      await first.click();
+      await page.waitForURL((u) => u.pathname.endsWith(`/${nested.path}`));
+      const hash = new URL(href).hash;
+      if (hash && !(await page.$(`[id="${decodeURIComponent(hash.slice(1))}"]`))) throw new Error(`no target for ${hash}`);
+    },
+  );
+
   await check('the 404 page is in the site’s style and has no serious accessibility violation', async () => {
     const res = await page.goto(`${root}no/such/page`, { waitUntil: 'networkidle' });
     if (res?.status() !== 404) throw new Error(`status ${res?.status()}`);

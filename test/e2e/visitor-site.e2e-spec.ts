@@ -222,4 +222,28 @@ describe('published sites for visitors', () => {
     const unlisted = await site({ visibility: 'unlisted' });
     expect((await t.http.get(`/sites/${unlisted}/robots.txt`).expect(200)).text).toBe('User-agent: *\nDisallow: /\n');
   });
+
+  it('searches the pages a visitor may see, links each hit to its page, escapes what it shows', async () => {
+    const id = await site();
+    const empty = await t.http.get(`/sites/${id}/~search`).expect(200);
+    expect(empty.text).toContain('<h1>Search</h1>');
+    const res = await t.http.get(`/sites/${id}/~search?q=install`).expect(200);
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(res.text).toContain('<meta name="robots" content="noindex"/>');
+    const links = [...res.text.matchAll(/<li><a href="([^"]+)">([^<]+)<\/a>/g)].map((m) => [m[1].replace(/^.*\/sites\/[^/]+\//, ''), m[2]]);
+    expect(links.map(([href]) => href.split('#')[0])).toContain('guide/setup');
+    expect(res.text).toMatch(/<mark>[Ii]nstall<\/mark>/);
+    // Hostile queries come back as text.
+    const hostile = await t.http.get(`/sites/${id}/~search?q=${encodeURIComponent('<script>alert(1)</script>')}`).expect(200);
+    expect(hostile.text).not.toContain('<script>alert');
+    expect(hostile.text).toContain('value="&lt;script>alert(1)&lt;/script>"');
+    // A hidden page is not found by search.
+    await mergeChanges(t, admin, spaceId, [{ operation: 'update_page', page: setupId, hidden: true }]);
+    const hidden = await t.http.get(`/sites/${id}/~search?q=install`).expect(200);
+    expect(hidden.text).not.toMatch(/guide\/setup/);
+    await mergeChanges(t, admin, spaceId, [{ operation: 'update_page', page: setupId, hidden: false }]);
+    // Too long a query is the visitor's mistake, said on the page.
+    const long = await t.http.get(`/sites/${id}/~search?q=${'a'.repeat(600)}`).expect(400);
+    expect(long.text).toContain('role="alert"');
+  });
 });

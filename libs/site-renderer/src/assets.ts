@@ -76,6 +76,9 @@ ul.tasks{list-style:none;padding-left:1rem}
 .pager a{display:flex;flex-direction:column;text-decoration:none}
 .pager span{font-size:.8rem;color:var(--muted)}
 .pager .next{margin-left:auto;text-align:right}
+.hits{padding-left:1.25rem}.hits li{margin:1rem 0}.hits .where{color:var(--muted);font-size:.85rem;margin:.1rem 0}
+mark{background:color-mix(in srgb,var(--primary) 25%,transparent);color:inherit}
+.search-results form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 @media (max-width:60rem){
 .layout{grid-template-columns:1fr}
 .sidebar{border-right:0;border-bottom:1px solid var(--border)}

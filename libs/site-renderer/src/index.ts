@@ -3,8 +3,8 @@
 // the navigation, the page and how references become URLs.
 export { DocumentRenderer, sanitize } from './document';
 export type { DocumentLinks, Heading } from './document';
-export { renderPage, renderNotFound } from './page';
-export type { NavLink, NavNode, PageContent, SiteFrame } from './page';
+export { renderPage, renderNotFound, renderSearch } from './page';
+export type { NavLink, NavNode, PageContent, SearchHit, SiteFrame } from './page';
 export { siteCss, SITE_JS } from './assets';
 export { renderLlmsFullTxt, renderLlmsTxt, renderRobotsTxt, renderSitemap } from './machine';
 export type { ListedGroup, ListedPage } from './machine';

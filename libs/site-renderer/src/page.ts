@@ -1,6 +1,7 @@
 import { h, type ComponentChild, type ComponentChildren } from 'preact';
 import { render } from 'preact-render-to-string';
 import type { JsonDocument } from '@app/content-model';
+import sanitizeHtml from 'sanitize-html';
 import { DocumentLinks, DocumentRenderer, Heading } from './document';
 
 export interface NavLink {
@@ -190,6 +191,47 @@ export function renderNotFound(site: SiteFrame): string {
     h('article', { class: 'not-found' }, [
       h('h1', null, 'Page not found'),
       h('p', null, ['This page does not exist, or it moved. ', h('a', { href: site.home }, 'Go to the home page'), '.']),
+    ]),
+  ]);
+}
+
+/** A search hit on a site: the page (and the section of it that matched), where it is, and an excerpt. */
+export interface SearchHit {
+  title: string;
+  section?: string;
+  url: string;
+  /** Where the page is on the site (its site space, and the section that holds it). */
+  where: string;
+  /** HTML text whose only markup is `<mark>` around the matched words (anything else is removed). */
+  excerpt: string;
+}
+
+/** The site's search page: the form with the query, then the hits, or a line saying there are none. */
+export function renderSearch(site: SiteFrame, query: string, hits: SearchHit[], problem?: string): string {
+  return frame(site, query ? `Search: ${query}` : 'Search', h('meta', { name: 'robots', content: 'noindex' }), [
+    h('article', { class: 'search-results' }, [
+      h('h1', null, 'Search'),
+      h('form', { method: 'get', action: `${site.home}~search`, role: 'search' }, [
+        h('label', { for: 'search-page-q' }, 'Search the site'),
+        h('input', { id: 'search-page-q', name: 'q', type: 'search', value: query }),
+        h('button', { type: 'submit' }, 'Search'),
+      ]),
+      problem
+        ? h('p', { role: 'alert' }, problem)
+        : query
+          ? h('p', { role: 'status' }, hits.length === 0 ? `No results for “${query}”.` : `${hits.length} results for “${query}”.`)
+          : null,
+      h(
+        'ol',
+        { class: 'hits' },
+        hits.map((hit) =>
+          h('li', null, [
+            h('a', { href: hit.url }, hit.section ? `${hit.title} › ${hit.section}` : hit.title),
+            h('p', { class: 'where' }, hit.where),
+            h('p', { dangerouslySetInnerHTML: { __html: sanitizeHtml(hit.excerpt, { allowedTags: ['mark'], allowedAttributes: {} }) } }),
+          ]),
+        ),
+      ),
     ]),
   ]);
 }

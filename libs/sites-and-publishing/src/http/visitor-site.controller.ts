@@ -11,16 +11,18 @@ import {
   renderNotFound,
   renderPage,
   renderRobotsTxt,
+  renderSearch,
   renderSitemap,
   siteCss,
   SITE_JS,
   type ListedPage,
   type NavLink,
   type NavNode,
+  type SearchHit,
   type SiteFrame,
 } from '@app/site-renderer';
-import { FilesService, type Revision, type Space } from '@app/spaces-and-content';
-import { Clock } from '@app/shared-kernel';
+import { FilesService, SearchService, type Revision, type Space } from '@app/spaces-and-content';
+import { Clock, InvalidInputError } from '@app/shared-kernel';
 import { SiteLocation, VisitorCredentials, VisitorSite, VisitorSitesService } from '../application/visitor-sites.service';
 
 /**
@@ -59,6 +61,7 @@ export class VisitorSiteController {
   constructor(
     private readonly sites: VisitorSitesService,
     private readonly files: FilesService,
+    private readonly search: SearchService,
     private readonly clock: Clock,
     settings: ReadCacheSettings,
   ) {
@@ -93,6 +96,7 @@ export class VisitorSiteController {
       pagePath = rest;
     }
     if (pagePath.length === 1 && MACHINE_FILES.has(pagePath[0])) return this.machineFile(pagePath[0], view, req, res, links);
+    if (pagePath.length === 1 && pagePath[0] === '~search') return this.searchPage(view, req, res, links);
     let joined = pagePath.join('/');
     const markdown = joined.endsWith('.md');
     if (markdown) joined = joined.slice(0, -3);
@@ -163,6 +167,50 @@ export class VisitorSiteController {
     });
     const type = name === 'sitemap.xml' ? 'application/xml; charset=utf-8' : 'text/plain; charset=utf-8';
     return this.send(req, res, type, body);
+  }
+
+  /**
+   * The site's search (`~search?q=`): every site space this visitor sees, ranked by the full-text index of
+   * its current revision; hidden pages are left out, as from the navigation. Not cached (queries vary).
+   */
+  private async searchPage(view: VisitorSite, req: Request, res: Response, links: Links): Promise<void> {
+    const root = rootOf(view, links);
+    const query = typeof req.query.q === 'string' ? req.query.q.trim() : '';
+    const location = this.sites.locate(view, '');
+    const frame = location
+      ? this.frameWithoutPage(view, location, links)
+      : { ...this.baseFrame(view, links), sections: [], variants: [], nav: [] };
+    res.setHeader('Cache-Control', 'private, no-cache');
+    if (!query) return void res.type('text/html; charset=utf-8').send(renderSearch(frame, '', []));
+    const ranked: (SearchHit & { rank: number })[] = [];
+    try {
+      for (const s of this.sites.siteSpaces(view)) {
+        const revision = await this.sites.revision(s.space);
+        const listed = new Set(this.sites.listed(revision).map(({ node }) => node.id));
+        const page = await this.search.searchSpace(s.space, query, { limit: 20 });
+        for (const hit of page.items) {
+          if (!listed.has(hit.pageId)) continue;
+          const best = hit.sections[0];
+          ranked.push({
+            rank: Number(hit.rank),
+            title: hit.pageTitle,
+            section: best?.title || undefined,
+            url: `${root}${s.prefix}${hit.pagePath}${best?.anchor ? `#${best.anchor}` : ''}`,
+            where: [s.section?.title, s.space.title, ...hit.ancestors.map((a) => a.title)].filter(Boolean).join(' › '),
+            excerpt: best?.excerpt ?? '',
+          });
+        }
+      }
+    } catch (e) {
+      // A query the index refuses (too long) is the visitor's mistake, said on the page.
+      if (!(e instanceof InvalidInputError)) throw e;
+      return void res
+        .status(400)
+        .type('text/html; charset=utf-8')
+        .send(renderSearch(frame, query, [], e.message));
+    }
+    ranked.sort((a, b) => b.rank - a.rank);
+    res.type('text/html; charset=utf-8').send(renderSearch(frame, query, ranked.slice(0, 20)));
   }
 
   private headers(res: Response): void {
