@@ -171,7 +171,7 @@ describe('published sites for visitors', () => {
     await t.http.get(`/sites/${id}/guide/setup`).set('Cookie', cookie[0].split(';')[0]).expect(404);
   });
 
-  it('visitor-auth sites: 404 without a valid visitor token; a token signed with the site’s key opens it', async () => {
+  it('visitor-auth sites: 404 without a valid visitor token, or the site’s fallback URL when it has one; a token signed with the site’s key opens it', async () => {
     const id = await site({ visibility: 'visitor-auth' });
     const auth = (await t.http.get(`/v1/orgs/${orgId}/sites/${id}/publishing/auth`).set(admin.auth).expect(200)).body;
     const sign = (key: string) =>
@@ -180,6 +180,17 @@ describe('published sites for visitors', () => {
     await t.http.get(`/sites/${id}/?jwt_token=${await sign('not-the-key')}`).expect(404);
     const res = await t.http.get(`/sites/${id}/?jwt_token=${await sign(auth.privateKey)}`).expect(200);
     expect(res.text).toContain('<h1>Introduction</h1>');
+    // With a fallback URL (the site's sign-in), a visitor without a valid token is sent there, with the page they asked for.
+    await t.http
+      .patch(`/v1/orgs/${orgId}/sites/${id}/publishing/auth`)
+      .set(admin.auth)
+      .send({ backend: 'custom', fallbackURL: 'https://login.acme.example/start?app=docs' })
+      .expect(200);
+    const redirected = await t.http.get(`/sites/${id}/guide/setup?jwt_token=expired.or.forged`).expect(302);
+    expect(redirected.headers.location).toBe(`https://login.acme.example/start?app=docs&location=%2Fsites%2F${id}%2Fguide%2Fsetup`);
+    expect(redirected.headers['set-cookie']).toBeUndefined();
+    // Other sites still answer the plain 404: nothing says they exist.
+    await t.http.get('/sites/site_does_not_exist/guide/setup').expect(404);
   });
 
   it('serves the site’s stylesheet and script from its own origin, and never a file of a space the site does not show', async () => {
@@ -225,22 +236,27 @@ describe('published sites for visitors', () => {
 
   it('searches the pages a visitor may see, links each hit to its page, escapes what it shows', async () => {
     const id = await site();
+    // This test's own words (an earlier test rewrites the page): only the setup page speaks of descaling.
+    await mergeChanges(t, admin, spaceId, [
+      { operation: 'update_page', page: setupId, document: { markdown: '## Descaling\n\nDescale the kettle with citric acid.' } },
+    ]);
     const empty = await t.http.get(`/sites/${id}/~search`).expect(200);
     expect(empty.text).toContain('<h1>Search</h1>');
-    const res = await t.http.get(`/sites/${id}/~search?q=install`).expect(200);
+    const res = await t.http.get(`/sites/${id}/~search?q=descaling`).expect(200);
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     expect(res.text).toContain('<meta name="robots" content="noindex"/>');
     const links = [...res.text.matchAll(/<li><a href="([^"]+)">([^<]+)<\/a>/g)].map((m) => [m[1].replace(/^.*\/sites\/[^/]+\//, ''), m[2]]);
-    expect(links.map(([href]) => href.split('#')[0])).toContain('guide/setup');
-    expect(res.text).toMatch(/<mark>[Ii]nstall<\/mark>/);
+    expect(links).toEqual([['guide/setup#descaling', 'Setup › Descaling']]);
+    expect(res.text).toMatch(/<mark>[Dd]escal(e|ing)<\/mark>/);
     // Hostile queries come back as text.
     const hostile = await t.http.get(`/sites/${id}/~search?q=${encodeURIComponent('<script>alert(1)</script>')}`).expect(200);
     expect(hostile.text).not.toContain('<script>alert');
     expect(hostile.text).toContain('value="&lt;script>alert(1)&lt;/script>"');
     // A hidden page is not found by search.
     await mergeChanges(t, admin, spaceId, [{ operation: 'update_page', page: setupId, hidden: true }]);
-    const hidden = await t.http.get(`/sites/${id}/~search?q=install`).expect(200);
+    const hidden = await t.http.get(`/sites/${id}/~search?q=descaling`).expect(200);
     expect(hidden.text).not.toMatch(/guide\/setup/);
+    expect(hidden.text).toContain('No results for “descaling”.');
     await mergeChanges(t, admin, spaceId, [{ operation: 'update_page', page: setupId, hidden: false }]);
     // Too long a query is the visitor's mistake, said on the page.
     const long = await t.http.get(`/sites/${id}/~search?q=${'a'.repeat(600)}`).expect(400);

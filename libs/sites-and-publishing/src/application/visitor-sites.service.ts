@@ -86,15 +86,22 @@ export class VisitorSitesService {
     private readonly clock: Clock,
   ) {}
 
-  /** The site as this visitor sees it, or null: not found, not published, or not for them (all alike: 404). */
-  async open(siteId: string, visitor: VisitorCredentials): Promise<VisitorSite | null> {
+  /**
+   * The site as this visitor sees it, or null: not found, not published, or not for them (all alike: 404).
+   * A visitor-auth site whose visitor has no valid token sends them to its fallback URL (its sign-in),
+   * when it has one.
+   */
+  async open(siteId: string, visitor: VisitorCredentials): Promise<VisitorSite | { signIn: string } | null> {
     const state = await this.sites.publishedState(null, siteId, visitor.shareKey);
     if (!state || !state.published) return null;
     if (state.visibility === 'share-link' && !state.keyValid) return null;
     let signed: Record<string, unknown> | null = null;
     if (state.visibility === 'visitor-auth') {
       const ok = visitor.token && state.visitorAuthKey && (await this.tokens.verify(visitor.token, state.visitorAuthKey, this.clock.now()));
-      if (!ok) return null;
+      if (!ok) {
+        const fallback = (await this.sites.publishingAuth(siteId))?.fallbackURL;
+        return fallback && /^https?:\/\//i.test(fallback) ? { signIn: fallback } : null;
+      }
       signed = ok;
     }
     const model = await this.model(siteId, state.version);

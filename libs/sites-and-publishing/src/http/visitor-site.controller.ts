@@ -80,6 +80,14 @@ export class VisitorSiteController {
     const credentials = this.credentials(req, siteId);
     const view = await this.sites.open(siteId, credentials);
     if (!view) return this.plainNotFound(res);
+    if ('signIn' in view) {
+      // The official visitor-authentication flow: the fallback URL signs the visitor in and sends them back
+      // with a token; `location` says which page they asked for.
+      const to = new URL(view.signIn);
+      to.searchParams.set('location', req.originalUrl.split('?')[0]);
+      res.setHeader('Cache-Control', 'no-store');
+      return res.redirect(302, to.toString());
+    }
     this.remember(res, req, siteId);
     if (view.noindex) res.setHeader('X-Robots-Tag', 'noindex');
     res.setHeader('Cache-Control', view.site.visibility === 'public' ? 'public, max-age=0, must-revalidate' : 'private, no-cache');
