@@ -71,6 +71,7 @@ img{max-width:100%;height:auto}
 ul.tasks{list-style:none;padding-left:1rem}
 .tabs .tab{border:1px solid var(--border);border-radius:6px;padding:.25rem 1rem;margin:.5rem 0}
 .tab-title{font-weight:600}
+.math{overflow-x:auto}
 .columns{display:grid;grid-auto-flow:column;gap:1.5rem}
 .pager{display:flex;justify-content:space-between;gap:1rem;margin-top:2rem;border-top:1px solid var(--border);padding-top:1rem}
 .pager a{display:flex;flex-direction:column;text-decoration:none}

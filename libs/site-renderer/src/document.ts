@@ -1,4 +1,5 @@
 import { h, type ComponentChild, type ComponentChildren } from 'preact';
+import katex from 'katex';
 import sanitizeHtml from 'sanitize-html';
 import {
   cellInlines,
@@ -54,6 +55,27 @@ export function sanitize(html: string): string {
 /** A table cell's value as its markdown source (numbers and booleans as written; anything else: empty). */
 function stringOf(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+}
+
+/**
+ * A formula rendered on the server as MathML (KaTeX, no script in the page, no style attribute: the
+ * CSP allows none). A formula KaTeX cannot read is shown as its TeX source.
+ */
+function mathBlock(formula: string): ComponentChild {
+  let mathml: string;
+  try {
+    mathml = katex.renderToString(formula, {
+      output: 'mathml',
+      displayMode: true,
+      throwOnError: true,
+      trust: false,
+      maxExpand: 200,
+      maxSize: 50,
+    });
+  } catch {
+    return h('pre', { class: 'math' }, h('code', null, formula));
+  }
+  return h('div', { class: 'math', dangerouslySetInnerHTML: { __html: mathml } });
 }
 
 function textOf(nodes: (DocBlock | DocInline | DocText)[] | undefined): string {
@@ -198,10 +220,8 @@ export class DocumentRenderer {
         return h('div', { class: 'columns' }, this.blocks(b.nodes));
       case 'column':
         return h('div', { class: 'column' }, this.blocks(b.nodes));
-      case 'math': {
-        const formula = typeof b.data.formula === 'string' ? b.data.formula : textOf(b.nodes);
-        return h('pre', { class: 'math' }, h('code', null, formula));
-      }
+      case 'math':
+        return mathBlock(typeof b.data.formula === 'string' ? b.data.formula : textOf(b.nodes));
       case 'html':
         return h('div', {
           class: 'html',

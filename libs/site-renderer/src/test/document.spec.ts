@@ -127,11 +127,22 @@ describe('DocumentRenderer: every block type as HTML', () => {
     expect(out).toContain('<section class="tab"><p class="tab-title">npm</p><p>npm i</p></section>');
     expect(out).toContain('<ol class="stepper"><li class="step"><p>Step</p></li></ol>');
     expect(out).toContain('<div class="columns"><div class="column"><p>Left</p></div></div>');
-    expect(out).toContain('<pre class="math"><code>a &lt; b</code></pre>');
+    // Rendered on the server as MathML, with the TeX kept as its annotation.
+    expect(out).toMatch(/<div class="math"><span class="katex"><math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML" display="block">/);
+    expect(out).toContain('<annotation encoding="application/x-tex">a &lt; b</annotation>');
     expect(out).toContain('<p class="file"><a href="/site/~files/f2" download>Report</a></p>');
     expect(out).toContain('<p class="embed">bad</p>');
     expect(out).toContain('<a href="https://example.com/video" rel="noopener noreferrer">https://example.com/video</a>');
     expect(out).toContain('<div class="block" data-type="integration-thing"><p>inside</p></div>');
+  });
+
+  it('shows a formula KaTeX cannot read as its source, and lets no formula run a script or a link', () => {
+    const { html: broken } = html(doc(block('math', { formula: '\\frac{1}{' })));
+    expect(broken).toContain('<pre class="math"><code>\\frac{1}{</code></pre>');
+    const { html: hostile } = html(doc(block('math', { formula: '\\href{javascript:alert(1)}{x} <script>alert(2)</script>' })));
+    // The TeX stays as text in the annotation; no link and no script element come out of it.
+    expect(hostile).not.toMatch(/href=|<script/);
+    expect(hostile).not.toMatch(/style=/);
   });
 
   it('resolves links between pages and refuses script URLs', () => {
