@@ -17,6 +17,8 @@ const contexts = [
   'conversations',
   'audit-and-webhooks',
 ];
+// What plain-TypeScript code (domain folders, the kernel, the leaves) may not import.
+const FRAMEWORK = ['@nestjs/*', 'typeorm', 'class-validator', 'class-transformer', 'express', 'pg', '@app/http-kit', '@app/persistence'];
 const internals = contexts.flatMap((c) => [`@app/${c}/*`, `**/libs/${c}/src/*`]);
 
 export default tseslint.config(
@@ -86,7 +88,7 @@ export default tseslint.config(
           patterns: [
             { group: internals, message: "Import another context only through its index.ts ('@app/<context>')." },
             {
-              group: ['@nestjs/*', 'typeorm', 'class-validator', 'class-transformer', 'express', 'pg', '@app/http-kit', '@app/persistence'],
+              group: FRAMEWORK,
               message: 'Domain code and the shared kernel are plain TypeScript: no framework imports.',
             },
           ],
@@ -103,7 +105,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['@nestjs/*', 'typeorm', 'class-validator', 'class-transformer', 'express', 'pg', '@app/http-kit', '@app/persistence'],
+              group: FRAMEWORK,
               message: 'Domain code and the shared kernel are plain TypeScript: no framework imports.',
             },
             { group: ['@app/*', '!@app/shared-kernel'], message: 'The content model is a leaf: it imports only the shared kernel.' },
@@ -146,7 +148,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['@nestjs/*', 'typeorm', 'class-validator', 'class-transformer', 'express', 'pg', '@app/http-kit', '@app/persistence'],
+              group: FRAMEWORK,
               message: 'Domain code and the shared kernel are plain TypeScript: no framework imports.',
             },
             { group: ['@app/*', '!@app/shared-kernel'], message: 'Access is a leaf: it imports only the shared kernel and persistence.' },
@@ -168,7 +170,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['@nestjs/*', 'typeorm', 'class-validator', 'class-transformer', 'express', 'pg', '@app/http-kit', '@app/persistence'],
+              group: FRAMEWORK,
               message: 'The site renderer is plain TypeScript: no framework imports.',
             },
             {
