@@ -77,7 +77,13 @@ try {
       const r = await axe.run(document, { resultTypes: ['violations'] });
       return r.violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+        .map(
+          (v) =>
+            `${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes
+              .slice(0, 3)
+              .map((n) => n.failureSummary?.split('\n').pop() + ' at ' + n.target.join(' '))
+              .join(' | ')})`,
+        );
     });
     if (found.length) throw new Error(found.join('; '));
   };
@@ -112,6 +118,13 @@ try {
   await check('a content-rich page (a real README: headings, code, lists) has no serious accessibility violation', async () => {
     if ((await page.$$('main h2, main h3')).length < 3) throw new Error('the README lost its headings');
     if (!(await page.$('figure.code pre code'))) throw new Error('no code block');
+    // Highlighted by shiki on the server, coloured by the site's stylesheet (classes: the CSP allows no style attribute).
+    const colors = await page.$$eval('code.language-js .line:first-child > span', (spans) =>
+      spans.map((s) => `${s.textContent}=${getComputedStyle(s).color}`),
+    );
+    const keyword = colors.find((c) => c.startsWith('var='));
+    const plain = await page.$eval('code.language-js', (c) => getComputedStyle(c).color);
+    if (!keyword || keyword === `var=${plain}`) throw new Error(`js keyword not coloured: ${colors.join(' ')}`);
     await axe();
     await page.click('nav.toc a >> nth=0');
     const hash = new URL(page.url()).hash;

@@ -112,7 +112,10 @@ describe('published sites for visitors', () => {
     expect(page).toMatch(/<a class="previous" href="[^"]*\/guide" rel="prev"><span>Previous<\/span>Guide<\/a>/);
     expect(page).toContain('<ol><li><p>Install</p></li><li><p>Run</p></li></ol>');
     expect(page).toContain('<input type="checkbox" disabled checked aria-label="done"/>');
-    expect(page).toContain('<code class="language-js"><span class="line">console.log(&quot;&lt;hi>&quot;)');
+    // Highlighted on the server (shiki), in classes the site's stylesheet defines; the text stays escaped.
+    expect(page).toContain(
+      '<code class="language-js"><span class="line">console.<span class="hl-8250df hd-d2a8ff">log</span>(<span class="hl-0a3069 hd-a5d6ff">&quot;&lt;hi>&quot;</span>)',
+    );
     // The parent of the current page is open in the sidebar.
     expect(page).toMatch(
       /<li class="has-children"><a href="[^"]*\/guide">Guide<\/a><details open><summary><span class="visually-hidden">Pages in Guide<\/span><\/summary>/,
@@ -198,6 +201,8 @@ describe('published sites for visitors', () => {
     const css = await t.http.get(`/sites/${id}/~site.css`).expect(200);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(css.text).toMatch(/^:root\{--primary:#346DDB\}/);
+    expect(css.text).toContain('.hl-8250df{color:#8250df}');
+    expect(css.text).toContain(':root.theme-dark .hd-d2a8ff{color:#d2a8ff}');
     await t.http.get(`/sites/${id}/~site.js`).expect(200);
     const other = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Private' }).expect(201)).body.id;
     await t.http.get(`/sites/${id}/~files/${other}/anything`).expect(404);

@@ -89,10 +89,13 @@ main{display:block;padding:1rem}
 }
 `;
 
-/** The stylesheet of a site: its primary colour (validated as a hex colour), then the shared rules. */
-export function siteCss(primaryColor: string | undefined): string {
+/**
+ * The stylesheet of a site: its primary colour (validated as a hex colour), the shared rules, then the
+ * code highlighter's colour classes.
+ */
+export function siteCss(primaryColor: string | undefined, highlighting = ''): string {
   const primary = primaryColor && /^#[0-9a-fA-F]{3,8}$/.test(primaryColor) ? primaryColor : '#346ddb';
-  return `:root{--primary:${primary}}${BASE_CSS}`;
+  return `:root{--primary:${primary}}${BASE_CSS}${highlighting}`;
 }
 
 /** Progressive enhancement only: a copy button on code blocks. Everything works without it. */

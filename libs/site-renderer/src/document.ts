@@ -11,6 +11,7 @@ import {
   type DocText,
   type JsonDocument,
 } from '@app/content-model';
+import type { CodeHighlighter } from './highlight';
 
 /** How a document's references become site URLs: the renderer knows no site, space or file store. */
 export interface DocumentLinks {
@@ -78,6 +79,21 @@ function mathBlock(formula: string): ComponentChild {
   return h('div', { class: 'math', dangerouslySetInnerHTML: { __html: mathml } });
 }
 
+/** The languages of a document's code blocks (to prepare the highlighter before the render). */
+export function codeSyntaxes(doc: JsonDocument): Set<string> {
+  const out = new Set<string>();
+  const walk = (nodes: (DocBlock | DocInline | DocText)[] | undefined) => {
+    for (const n of nodes ?? []) {
+      if (n.object !== 'block') continue;
+      if (n.type === 'code' && typeof n.data.syntax === 'string') out.add(n.data.syntax);
+      walk(n.nodes);
+      for (const f of n.fragments ?? []) walk(f.nodes);
+    }
+  };
+  walk(doc.nodes);
+  return out;
+}
+
 function textOf(nodes: (DocBlock | DocInline | DocText)[] | undefined): string {
   let out = '';
   for (const n of nodes ?? []) {
@@ -96,7 +112,10 @@ export class DocumentRenderer {
   readonly headings: Heading[] = [];
   private readonly ids = new Set<string>();
 
-  constructor(private readonly links: DocumentLinks) {}
+  constructor(
+    private readonly links: DocumentLinks,
+    private readonly highlighter?: CodeHighlighter,
+  ) {}
 
   render(doc: JsonDocument): ComponentChild {
     return h('div', { class: 'document' }, this.blocks(doc.nodes));
@@ -240,16 +259,18 @@ export class DocumentRenderer {
     const title = typeof b.data.title === 'string' && b.data.title ? b.data.title : null;
     const syntax = typeof b.data.syntax === 'string' ? b.data.syntax.replace(/[^A-Za-z0-9_+-]/g, '') : '';
     const numbered = b.data.lineNumbers === true;
+    const highlighted = this.highlighter?.tokens(lines.join('\n'), syntax) ?? null;
+    const content = highlighted
+      ? highlighted.map((tokens) =>
+          h('span', { class: 'line' }, [...tokens.map((t) => (t.className ? h('span', { class: t.className }, t.text) : t.text)), '\n']),
+        )
+      : lines.map((line) => h('span', { class: 'line' }, line + '\n'));
     return h('figure', { class: 'code' }, [
       title ? h('figcaption', null, title) : null,
       h(
         'pre',
         { class: numbered ? 'numbered' : undefined, tabIndex: 0 },
-        h(
-          'code',
-          { class: syntax ? `language-${syntax}` : undefined },
-          lines.map((line) => h('span', { class: 'line' }, line + '\n')),
-        ),
+        h('code', { class: syntax ? `language-${syntax}` : undefined }, content),
       ),
     ]);
   }

@@ -1,7 +1,9 @@
 // The site renderer: a published page as HTML, from the content model's documents. Pure: preact
 // elements rendered to a string (escaped by construction), no Nest, no I/O; the sites context gives it
 // the navigation, the page and how references become URLs.
-export { DocumentRenderer, sanitize } from './document';
+export { codeSyntaxes, DocumentRenderer, sanitize } from './document';
+export { CodeHighlighter } from './highlight';
+export type { CodeToken } from './highlight';
 export type { DocumentLinks, Heading } from './document';
 export { renderPage, renderNotFound, renderSearch } from './page';
 export type { NavLink, NavNode, PageContent, SearchHit, SiteFrame } from './page';

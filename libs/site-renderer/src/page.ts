@@ -3,6 +3,7 @@ import { render } from 'preact-render-to-string';
 import type { JsonDocument } from '@app/content-model';
 import sanitizeHtml from 'sanitize-html';
 import { DocumentLinks, DocumentRenderer, Heading } from './document';
+import type { CodeHighlighter } from './highlight';
 
 export interface NavLink {
   title: string;
@@ -51,6 +52,8 @@ export interface PageContent {
   next?: NavLink;
   document: JsonDocument | null;
   links: DocumentLinks;
+  /** Code blocks are highlighted with it (its languages prepared), else rendered plain. */
+  highlighter?: CodeHighlighter;
 }
 
 function navTree(nodes: NavNode[], level: number): ComponentChild {
@@ -148,7 +151,7 @@ function toc(headings: Heading[]): ComponentChild {
 
 /** A page of a published site as a complete HTML document (server-rendered; works without JavaScript). */
 export function renderPage(site: SiteFrame, page: PageContent): string {
-  const renderer = new DocumentRenderer(page.links);
+  const renderer = new DocumentRenderer(page.links, page.highlighter);
   const body = page.document ? renderer.render(page.document) : null;
   const head = [
     h('link', { rel: 'canonical', href: page.url }),

@@ -17,6 +17,7 @@ import { SqlSiteRepository } from './infrastructure/sites.repository';
 import { AccessModule } from '@app/access';
 import { VisitorSitesService } from './application/visitor-sites.service';
 import { VisitorSiteController } from './http/visitor-site.controller';
+import { CodeHighlighter } from '@app/site-renderer';
 
 /** Sites, their structure, share links, adaptive schema, customization, and the published sites visitors read. */
 @Module({
@@ -32,6 +33,8 @@ import { VisitorSiteController } from './http/visitor-site.controller';
     SitesFollowSpaces,
     { provide: SiteRepository, useClass: SqlSiteRepository },
     { provide: VisitorTokens, useClass: JoseVisitorTokens },
+    // One highlighter per process: its grammars load once, on first use.
+    { provide: CodeHighlighter, useFactory: () => CodeHighlighter.create() },
   ],
   exports: [SitesService],
 })

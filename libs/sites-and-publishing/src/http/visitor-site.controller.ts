@@ -6,6 +6,8 @@ import type { Request, Response } from 'express';
 import { documentToMarkdown, pathOf, type ContentRef, type PageTree } from '@app/content-model';
 import { Links, Public, ReadCacheSettings, RenderedJson, RequestLinks } from '@app/http-kit';
 import {
+  CodeHighlighter,
+  codeSyntaxes,
   renderLlmsFullTxt,
   renderLlmsTxt,
   renderNotFound,
@@ -57,15 +59,18 @@ function rootOf(view: VisitorSite, links: Links): string {
 @Controller('sites')
 export class VisitorSiteController {
   private readonly rendered: RenderedJson;
+  private readonly highlighting: string;
 
   constructor(
     private readonly sites: VisitorSitesService,
     private readonly files: FilesService,
     private readonly search: SearchService,
     private readonly clock: Clock,
+    private readonly highlighter: CodeHighlighter,
     settings: ReadCacheSettings,
   ) {
     this.rendered = new RenderedJson(Math.floor(settings.maxBytes / 4), 'site-pages');
+    this.highlighting = highlighter.css();
   }
 
   @Get(':siteId{/*path}')
@@ -95,7 +100,8 @@ export class VisitorSiteController {
     // The site's root is a directory: `/sites/{id}` becomes `/sites/{id}/`.
     if (segments.length === 0 && !req.path.endsWith('/')) return res.redirect(301, rootOf(view, links) + this.query(req));
     const [first, ...rest] = segments;
-    if (first === '~site.css') return this.send(req, res, 'text/css; charset=utf-8', Buffer.from(siteCss(this.primaryColor(view)), 'utf8'));
+    if (first === '~site.css')
+      return this.send(req, res, 'text/css; charset=utf-8', Buffer.from(siteCss(this.primaryColor(view), this.highlighting), 'utf8'));
     if (first === '~site.js') return this.send(req, res, 'text/javascript; charset=utf-8', Buffer.from(SITE_JS, 'utf8'));
     if (first === '~files' && rest.length === 2) return this.file(view, rest[0], rest[1], res, links);
     let pagePath = segments;
@@ -118,6 +124,7 @@ export class VisitorSiteController {
       const document = await this.sites.document(location.space, revision, page.node.id);
       const href = this.hrefs(view, location, revision.tree, links);
       if (markdown) return `# ${page.node.title}\n\n${document ? documentToMarkdown(document, (ref) => href(ref) ?? '') : ''}`;
+      if (document) await this.highlighter.prepare(codeSyntaxes(document));
       return renderPage(this.frame(view, location, revision, page.node.id, links), {
         title: page.node.title,
         description: page.node.description,
@@ -125,6 +132,7 @@ export class VisitorSiteController {
         ...this.around(view, location, revision.tree, page.node.id, links),
         document,
         links: { href },
+        highlighter: this.highlighter,
       });
     });
     return this.send(req, res, markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8', body);

@@ -1,0 +1,76 @@
+import { Fragment, h } from 'preact';
+import { render } from 'preact-render-to-string';
+import type { DocBlock, JsonDocument } from '@app/content-model';
+import { codeSyntaxes, DocumentRenderer } from '../document';
+import { CodeHighlighter, readable } from '../highlight';
+import { siteCss } from '../assets';
+
+const text = (t: string) => ({ object: 'text' as const, leaves: [{ object: 'leaf' as const, text: t, marks: [] }] });
+const code = (syntax: string, ...lines: string[]): DocBlock => ({
+  object: 'block',
+  type: 'code',
+  key: 'c',
+  data: { syntax },
+  nodes: lines.map((l) => ({ object: 'block' as const, type: 'code-line', key: 'l', data: {}, nodes: [text(l)] })),
+});
+const doc = (...nodes: DocBlock[]): JsonDocument => ({ object: 'document', data: {}, nodes });
+const links = { href: () => null };
+
+describe('CodeHighlighter: shiki at render time, in classes (no style attribute)', () => {
+  let highlighter: CodeHighlighter;
+  beforeAll(async () => {
+    highlighter = await CodeHighlighter.create();
+  });
+
+  const renderWith = (d: JsonDocument) => render(h(Fragment, null, new DocumentRenderer(links, highlighter).render(d)));
+
+  it('collects the languages of every code block, nested ones included', () => {
+    const tabs: DocBlock = { object: 'block', type: 'tabs', key: 't', data: {}, nodes: [code('python', 'x = 1')] };
+    expect([...codeSyntaxes(doc(code('ts', 'a'), tabs, code('ts', 'b')))]).toEqual(['ts', 'python']);
+  });
+
+  it('highlights a prepared language with colour classes for both themes, text escaped', async () => {
+    await highlighter.prepare(['ts']);
+    const out = renderWith(doc(code('ts', 'const a = "<b>";', '// done')));
+    expect(out).toMatch(/<span class="hl-[0-9a-f]{6} hd-[0-9a-f]{6}">const<\/span>/);
+    expect(out).toContain('&lt;b>');
+    expect(out).not.toContain('<b>');
+    expect(out).not.toContain('style=');
+    expect(out.match(/class="line"/g)).toHaveLength(2);
+    // Every class the tokens use has a rule in the site's stylesheet.
+    const css = siteCss(undefined, highlighter.css());
+    for (const [, cls] of out.matchAll(/\b(h[ld]-[0-9a-f]+)\b/g)) expect(css).toContain(`.${cls}{`);
+  });
+
+  it('renders an unknown, hostile or unprepared language as plain lines', async () => {
+    const plain = renderWith(doc(code('no-such-lang', 'x < 1'), code('ts"><script>', 'y')));
+    expect(plain).toContain('<span class="line">x &lt; 1\n</span>');
+    expect(plain).not.toContain('<script>');
+    await highlighter.prepare(['no-such-lang', 'constructor', '__proto__']);
+    expect(highlighter.tokens('a', 'constructor')).toBeNull();
+    expect(highlighter.tokens('a', 'rust')).toBeNull(); // known but never prepared
+  });
+
+  it('knows aliases (sh, yml, js) and keeps a long line in one piece', async () => {
+    await highlighter.prepare(['sh', 'yml', 'js']);
+    expect(highlighter.tokens('echo hi', 'sh')).not.toBeNull();
+    expect(highlighter.tokens('a: 1', 'YML')).not.toBeNull();
+    const long = 'x'.repeat(20_000);
+    const tokens = highlighter.tokens(`const s = "${long}";`, 'js')!;
+    expect(
+      tokens
+        .flat()
+        .map((t) => t.text)
+        .join(''),
+    ).toBe(`const s = "${long}";`);
+  });
+});
+
+describe('readable: theme colours meet WCAG AA on the code background', () => {
+  it('darkens a grey that is short of 4.5:1 on light, lightens one on dark, keeps one that passes', () => {
+    expect(readable('6e7781', 'f6f8fa')).not.toBe('#6e7781');
+    expect(readable('6e7781', 'f6f8fa')).toMatch(/^#[0-9a-f]{6}$/);
+    expect(readable('484f58', '161b22')).not.toBe('#484f58');
+    expect(readable('24292f', 'f6f8fa')).toBe('#24292f');
+  });
+});
