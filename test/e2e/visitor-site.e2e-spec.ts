@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { mergeChanges } from '../support/content';
@@ -17,7 +18,7 @@ describe('published sites for visitors', () => {
   const html = (res: { text: string }) => res.text;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ QUIRE_JOBS: 'on' }); // OpenAPI specs are processed by jobs
     admin = await t.user('admin');
     orgId = await t.organization(admin);
     spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Handbook' }).expect(201)).body.id;
@@ -266,5 +267,79 @@ describe('published sites for visitors', () => {
     // Too long a query is the visitor's mistake, said on the page.
     const long = await t.http.get(`/sites/${id}/~search?q=${'a'.repeat(600)}`).expect(400);
     expect(long.text).toContain('role="alert"');
+  });
+
+  it('renders OpenAPI operation blocks from the organization’s spec, follows a new version of it, and never another organization’s', async () => {
+    const petstore = readFileSync('libs/openapi-specs/src/test/fixtures/swagger-2.0-petstore.yaml', 'utf8');
+    const specUrl = (org: string, slug: string) => `/v1/orgs/${org}/openapi/${slug}`;
+    const processed = async (org: string, slug: string, who: TestUser) => {
+      for (const deadline = Date.now() + 20_000; ;) {
+        const spec = (await t.http.get(specUrl(org, slug)).set(who.auth).expect(200)).body;
+        if (spec.processingState === 'complete' && spec.lastProcessedAt) return;
+        if (Date.now() > deadline) throw new Error(`${slug} still ${spec.processingState}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    await t.http
+      .put(specUrl(orgId, 'pets'))
+      .set(admin.auth)
+      .send({ source: { text: petstore } })
+      .expect(201);
+    // Another organization's spec, with a slug this organization's pages name: never shown here.
+    const stranger = await t.user('openapi-stranger');
+    const strangerOrg = await t.organization(stranger);
+    await t.http
+      .put(specUrl(strangerOrg, 'theirs'))
+      .set(stranger.auth)
+      .send({ source: { text: petstore } })
+      .expect(201);
+    await processed(orgId, 'pets', admin);
+    await processed(strangerOrg, 'theirs', stranger);
+    const op = (spec: string, method: string, path: string) => ({
+      object: 'block',
+      type: 'openapi-operation',
+      isVoid: true,
+      data: { ref: { kind: 'openapi', spec }, method, path },
+    });
+    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'API' }).expect(201)).body.id;
+    await mergeChanges(t, admin, space, [
+      {
+        operation: 'insert_page',
+        title: 'Pets API',
+        document: {
+          document: {
+            object: 'document',
+            data: {},
+            nodes: [op('pets', 'get', '/pet/{petId}'), op('pets', 'delete', '/nope'), op('theirs', 'get', '/pet/{petId}')],
+          },
+        },
+      },
+    ]);
+    const id = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'API site' }).expect(201)).body.id;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${id}/site-spaces`).set(admin.auth).send({ spaceId: space }).expect(201);
+    await t.http.post(`/v1/orgs/${orgId}/sites/${id}/publish`).set(admin.auth).expect(200);
+
+    const page = html(await t.http.get(`/sites/${id}/pets-api`).expect(200));
+    expect(page).toContain('<h2 id="find-pet-by-id">Find pet by ID');
+    expect(page).toContain('<span class="api-method api-get">GET</span> <code>http://petstore.swagger.io/v2/pet/{petId}</code>');
+    expect(page).toContain('<td><code>petId</code><span class="api-required"> required</span></td><td>path</td>');
+    expect(page).toContain('<code>application/json</code>');
+    expect(page).toMatch(/<code class="language-json">.*doggie/s);
+    expect(page).toContain('DELETE /nope (pets) is not available.');
+    expect(page).toContain('GET /pet/{petId} (theirs) is not available.');
+
+    // A new version of the spec shows on the next request (the page's cache depends on the spec's version).
+    await t.http
+      .put(specUrl(orgId, 'pets'))
+      .set(admin.auth)
+      .send({ source: { text: petstore.replace('summary: Find pet by ID', 'summary: Fetch one pet') } })
+      .expect(200);
+    await processed(orgId, 'pets', admin);
+    for (const deadline = Date.now() + 10_000; ;) {
+      const again = html(await t.http.get(`/sites/${id}/pets-api`).expect(200));
+      if (again.includes('Fetch one pet')) break;
+      if (Date.now() > deadline) throw new Error('the page still shows the old version of the spec');
+      await new Promise((r) => setTimeout(r, 100));
+    }
   });
 });

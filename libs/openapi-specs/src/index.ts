@@ -3,6 +3,8 @@ export { OpenApiSpecsModule } from './openapi-specs.module';
 export { OpenApiSpecsService } from './application/openapi-specs.service';
 export { OpenApiProcessing, PROCESS_QUEUE, SWEEP_QUEUE } from './application/openapi-processing.service';
 export { OpenApiSettings } from './application/openapi-settings';
+export { OpenApiOperations } from './application/openapi-operations';
+export type { BodyView, OperationView, ParameterView, ResponseView, SchemaView } from './domain/operation-view';
 export { OPENAPI_EVENT_TYPES } from './application/openapi-events';
 export type { OpenApiEventType } from './application/openapi-events';
 // The parser port (the served OpenAPI document is checked with the app's adapter too).

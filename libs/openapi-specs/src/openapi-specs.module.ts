@@ -3,6 +3,7 @@ import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import { OpenApiEvents } from './application/openapi-events';
 import { OpenApiProcessing } from './application/openapi-processing.service';
 import { OpenApiSpecsService } from './application/openapi-specs.service';
+import { OpenApiOperations } from './application/openapi-operations';
 import { OpenApiSpecRepository, SpecFetcher, SpecParser } from './domain/openapi-spec';
 import { OpenApiSpecsController, PublicOpenApiController } from './http/openapi-specs.controller';
 import { SqlOpenApiSpecRepository } from './infrastructure/openapi-specs.repository';
@@ -16,12 +17,13 @@ import { AccessModule } from '@app/access';
   controllers: [OpenApiSpecsController, PublicOpenApiController],
   providers: [
     OpenApiSpecsService,
+    OpenApiOperations,
     OpenApiProcessing,
     OpenApiEvents,
     { provide: OpenApiSpecRepository, useClass: SqlOpenApiSpecRepository },
     { provide: SpecFetcher, useClass: SafeSpecFetcher },
     { provide: SpecParser, useClass: WorkerSpecParser },
   ],
-  exports: [OpenApiSpecsService, OpenApiProcessing],
+  exports: [OpenApiSpecsService, OpenApiOperations, OpenApiProcessing],
 })
 export class OpenApiSpecsModule {}

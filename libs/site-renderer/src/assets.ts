@@ -73,6 +73,17 @@ ul.tasks{list-style:none;padding-left:1rem}
 .tab-title{font-weight:600}
 .math{overflow-x:auto}
 .columns{display:grid;grid-auto-flow:column;gap:1.5rem}
+.api-operation{border-top:1px solid var(--border);margin:2rem 0;padding-top:.5rem}
+.api-endpoint{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;overflow-wrap:anywhere}
+.api-method{font-weight:700;font-size:.8rem;padding:.1rem .5rem;border-radius:4px;border:1px solid currentColor}
+.api-get{color:var(--success)}.api-post{color:var(--info)}.api-put,.api-patch{color:var(--warning)}.api-delete{color:var(--danger)}
+.api-required{color:var(--danger);font-size:.85rem}.api-deprecated{color:var(--warning);font-weight:600}
+.api-type,.api-content-type{color:var(--muted);font-size:.9rem;margin:.25rem 0}
+.api-schema ul{list-style:none;padding-left:1rem;border-left:1px solid var(--border)}
+.api-schema li{margin:.5rem 0}.api-schema li p{margin:.2rem 0}
+.api-response{border:1px solid var(--border);border-radius:6px;padding:.25rem .75rem;margin:.5rem 0}
+.api-response summary{cursor:pointer}
+.api-missing{border-left:4px solid var(--warning);padding:.25rem 1rem;background:var(--code-bg)}
 .pager{display:flex;justify-content:space-between;gap:1rem;margin-top:2rem;border-top:1px solid var(--border);padding-top:1rem}
 .pager a{display:flex;flex-direction:column;text-decoration:none}
 .pager span{font-size:.8rem;color:var(--muted)}

@@ -12,6 +12,13 @@ import {
   type JsonDocument,
 } from '@app/content-model';
 import type { CodeHighlighter } from './highlight';
+import { paragraphs, schemaTree, type ApiBody, type ApiOperationRef, type ApiOperations } from './api-reference';
+
+/** What a render may use besides the links: a prepared highlighter, the page's API operations. */
+export interface RenderOptions {
+  highlighter?: CodeHighlighter;
+  operations?: ApiOperations;
+}
 
 /** How a document's references become site URLs: the renderer knows no site, space or file store. */
 export interface DocumentLinks {
@@ -79,18 +86,44 @@ function mathBlock(formula: string): ComponentChild {
   return h('div', { class: 'math', dangerouslySetInnerHTML: { __html: mathml } });
 }
 
-/** The languages of a document's code blocks (to prepare the highlighter before the render). */
-export function codeSyntaxes(doc: JsonDocument): Set<string> {
-  const out = new Set<string>();
+function eachBlock(doc: JsonDocument, visit: (b: DocBlock) => void): void {
   const walk = (nodes: (DocBlock | DocInline | DocText)[] | undefined) => {
     for (const n of nodes ?? []) {
       if (n.object !== 'block') continue;
-      if (n.type === 'code' && typeof n.data.syntax === 'string') out.add(n.data.syntax);
+      visit(n);
       walk(n.nodes);
       for (const f of n.fragments ?? []) walk(f.nodes);
     }
   };
   walk(doc.nodes);
+}
+
+/** Where an OpenAPI operation block points (official `data`: `ref` {kind: openapi, spec}, `method`, `path`), or null. */
+function operationRef(b: DocBlock): ApiOperationRef | null {
+  const ref = b.data.ref as { kind?: unknown; spec?: unknown } | undefined;
+  const { method, path } = b.data;
+  return ref?.kind === 'openapi' && typeof ref.spec === 'string' && typeof method === 'string' && typeof path === 'string'
+    ? { spec: ref.spec, method: method.toLowerCase(), path }
+    : null;
+}
+
+/** The languages of a document's code blocks (to prepare the highlighter before the render); `json` for API examples. */
+export function codeSyntaxes(doc: JsonDocument): Set<string> {
+  const out = new Set<string>();
+  eachBlock(doc, (b) => {
+    if (b.type === 'code' && typeof b.data.syntax === 'string') out.add(b.data.syntax);
+    if (b.type === 'openapi-operation') out.add('json');
+  });
+  return out;
+}
+
+/** The API operations a document's blocks name (to resolve them before the render). */
+export function operationRefs(doc: JsonDocument): ApiOperationRef[] {
+  const out: ApiOperationRef[] = [];
+  eachBlock(doc, (b) => {
+    const ref = b.type === 'openapi-operation' ? operationRef(b) : null;
+    if (ref) out.push(ref);
+  });
   return out;
 }
 
@@ -114,7 +147,7 @@ export class DocumentRenderer {
 
   constructor(
     private readonly links: DocumentLinks,
-    private readonly highlighter?: CodeHighlighter,
+    private readonly options: RenderOptions = {},
   ) {}
 
   render(doc: JsonDocument): ComponentChild {
@@ -248,18 +281,114 @@ export class DocumentRenderer {
         });
       case 'markdown':
         return h('p', null, typeof b.data.markdown === 'string' ? b.data.markdown : '');
+      case 'openapi-operation':
+        return this.operation(b);
+      case 'reusable-content':
+        // Quire stores no reusable content yet (a revision's reusableContents is empty until Git Sync brings
+        // `.gitbook/includes`): the block says so rather than vanish.
+        return h('div', { class: 'api-missing', role: 'note' }, h('p', null, 'This reusable content is not available.'));
+      case 'swagger': {
+        // The older block points at a spec file or URL, not at one of the organization's specs: a link to it.
+        const ref = b.data.ref as ContentRef | undefined;
+        const href = ref ? this.links.href(ref) : null;
+        const part = (v: unknown) => (typeof v === 'string' ? v : '');
+        const label = `${part(b.data.method).toUpperCase()} ${part(b.data.path)}`.trim() || 'API reference';
+        return h('p', { class: 'embed' }, href ? h('a', { href, rel: 'noopener noreferrer' }, label) : label);
+      }
       default:
         // A block this renderer has no form for (an integration, a drawing …): its content, plainly.
         return h('div', { class: 'block', 'data-type': b.type }, this.blocks(b.nodes));
     }
   }
 
+  /** An API reference from one of the organization's OpenAPI specs: endpoint, parameters, request, responses. */
+  private operation(b: DocBlock): ComponentChild {
+    const ref = operationRef(b);
+    const op = ref ? (this.options.operations?.(ref) ?? null) : null;
+    if (!ref || !op) {
+      const what = ref ? `${ref.method.toUpperCase()} ${ref.path} (${ref.spec})` : 'An API operation';
+      return h('div', { class: 'api-operation api-missing', role: 'note' }, h('p', null, `${what} is not available.`));
+    }
+    const method = op.method.toUpperCase();
+    const title = op.summary ?? `${method} ${op.path}`;
+    const id = this.anchorId(op.summary ?? `${op.method} ${op.path}`);
+    this.headings.push({ id, text: title, level: 2 });
+    const sub = (text: string) => h('h3', { id: this.anchorId(`${id} ${text}`) }, text);
+    const body = (x: ApiBody) => [
+      h('p', { class: 'api-content-type' }, [
+        h('code', null, x.contentType),
+        x.required ? h('span', { class: 'api-required' }, ' required') : null,
+      ]),
+      ...paragraphs(x.description),
+      schemaTree(x.schema),
+      x.example ? this.codeFigure(x.example.split('\n'), 'json', 'Example', false) : null,
+    ];
+    return h('section', { class: 'api-operation', 'aria-labelledby': id }, [
+      h('h2', { id }, [title, h('a', { class: 'anchor', href: `#${id}`, 'aria-label': `Link to “${title}”` }, '#')]),
+      h('p', { class: 'api-endpoint' }, [
+        h('span', { class: `api-method api-${op.method}` }, method),
+        ' ',
+        h('code', null, `${op.servers[0] ?? ''}${op.path}`),
+      ]),
+      op.deprecated ? h('p', { class: 'api-deprecated', role: 'note' }, 'Deprecated') : null,
+      ...paragraphs(op.description),
+      op.parameters.length
+        ? [
+            sub('Parameters'),
+            h(
+              'div',
+              { class: 'table', tabIndex: 0 },
+              h('table', null, [
+                h(
+                  'thead',
+                  null,
+                  h(
+                    'tr',
+                    null,
+                    ['Name', 'In', 'Type', 'Description'].map((c) => h('th', { scope: 'col' }, c)),
+                  ),
+                ),
+                h(
+                  'tbody',
+                  null,
+                  op.parameters.map((p) =>
+                    h('tr', null, [
+                      h('td', null, [h('code', null, p.name), p.required ? h('span', { class: 'api-required' }, ' required') : null]),
+                      h('td', null, p.in),
+                      h('td', null, p.schema ? h('code', null, p.schema.type ?? 'any') : null),
+                      h('td', null, [...paragraphs(p.description), p.schema?.enum ? `One of: ${p.schema.enum.join(', ')}` : null]),
+                    ]),
+                  ),
+                ),
+              ]),
+            ),
+          ]
+        : null,
+      op.requestBody ? [sub('Request body'), ...body(op.requestBody)] : null,
+      op.responses.length
+        ? [
+            sub('Responses'),
+            ...op.responses.map((r, i) =>
+              h('details', { class: 'api-response', open: i === 0 }, [
+                h('summary', null, [h('code', null, r.status), r.description ? ` ${r.description.split('\n')[0]}` : null]),
+                ...r.bodies.flatMap(body),
+              ]),
+            ),
+          ]
+        : null,
+    ]);
+  }
+
   private code(b: DocBlock): ComponentChild {
     const lines = (b.nodes ?? []).filter((n): n is DocBlock => n.object === 'block').map((line) => textOf(line.nodes));
     const title = typeof b.data.title === 'string' && b.data.title ? b.data.title : null;
     const syntax = typeof b.data.syntax === 'string' ? b.data.syntax.replace(/[^A-Za-z0-9_+-]/g, '') : '';
-    const numbered = b.data.lineNumbers === true;
-    const highlighted = this.highlighter?.tokens(lines.join('\n'), syntax) ?? null;
+    return this.codeFigure(lines, syntax, title, b.data.lineNumbers === true);
+  }
+
+  /** A code block: its title, its lines (highlighted when the language is prepared), numbered or not. */
+  private codeFigure(lines: string[], syntax: string, title: string | null, numbered: boolean): ComponentChild {
+    const highlighted = this.options.highlighter?.tokens(lines.join('\n'), syntax) ?? null;
     const content = highlighted
       ? highlighted.map((tokens) =>
           h('span', { class: 'line' }, [...tokens.map((t) => (t.className ? h('span', { class: t.className }, t.text) : t.text)), '\n']),

@@ -4,6 +4,7 @@ import type { JsonDocument } from '@app/content-model';
 import sanitizeHtml from 'sanitize-html';
 import { DocumentLinks, DocumentRenderer, Heading } from './document';
 import type { CodeHighlighter } from './highlight';
+import type { ApiOperations } from './api-reference';
 
 export interface NavLink {
   title: string;
@@ -54,6 +55,8 @@ export interface PageContent {
   links: DocumentLinks;
   /** Code blocks are highlighted with it (its languages prepared), else rendered plain. */
   highlighter?: CodeHighlighter;
+  /** The page's API operation blocks, resolved. */
+  operations?: ApiOperations;
 }
 
 function navTree(nodes: NavNode[], level: number): ComponentChild {
@@ -151,7 +154,7 @@ function toc(headings: Heading[]): ComponentChild {
 
 /** A page of a published site as a complete HTML document (server-rendered; works without JavaScript). */
 export function renderPage(site: SiteFrame, page: PageContent): string {
-  const renderer = new DocumentRenderer(page.links, page.highlighter);
+  const renderer = new DocumentRenderer(page.links, { highlighter: page.highlighter, operations: page.operations });
   const body = page.document ? renderer.render(page.document) : null;
   const head = [
     h('link', { rel: 'canonical', href: page.url }),

@@ -15,13 +15,14 @@ import { PublishedSitePresenter } from './http/published-site.presenter';
 import { SitesFollowSpaces } from './application/sites-follow-spaces';
 import { SqlSiteRepository } from './infrastructure/sites.repository';
 import { AccessModule } from '@app/access';
+import { OpenApiSpecsModule } from '@app/openapi-specs';
 import { VisitorSitesService } from './application/visitor-sites.service';
 import { VisitorSiteController } from './http/visitor-site.controller';
 import { CodeHighlighter } from '@app/site-renderer';
 
 /** Sites, their structure, share links, adaptive schema, customization, and the published sites visitors read. */
 @Module({
-  imports: [AccessModule, SpacesAndContentModule, OrganizationsAndTeamsModule],
+  imports: [AccessModule, SpacesAndContentModule, OrganizationsAndTeamsModule, OpenApiSpecsModule],
   controllers: [SitesController, SiteStructureController, ShareLinksController, SitePermissionsController, VisitorSiteController],
   providers: [
     PublishedSitePresenter,

@@ -226,3 +226,62 @@ describe('renderPage and renderNotFound', () => {
     expect(out).toContain('Docs &lt;&amp;>');
   });
 });
+
+describe('DocumentRenderer: OpenAPI operation blocks', () => {
+  const opBlock = (spec: string, method: string, path: string) =>
+    block('openapi-operation', { ref: { kind: 'openapi', spec }, method, path });
+  const operation = {
+    method: 'post',
+    path: '/pets/{id}',
+    summary: 'Update a <pet>',
+    description: 'First <script>alert(1)</script> paragraph.\n\nSecond.',
+    deprecated: true,
+    servers: ['https://api.example'],
+    parameters: [{ name: 'id', in: 'path', required: true, description: 'The pet.', schema: { type: 'integer' } }],
+    requestBody: {
+      contentType: 'application/json',
+      required: true,
+      schema: { type: 'object', properties: [{ name: 'kind', required: false, schema: { type: 'string', enum: ['"cat"', '"dog"'] } }] },
+      example: '{\n  "kind": "cat"\n}',
+    },
+    responses: [
+      { status: '200', description: 'Updated', bodies: [] },
+      { status: '404', description: 'No such pet', bodies: [] },
+    ],
+  };
+
+  it('renders the endpoint, parameters, request body with its schema and example, and responses; text escaped', () => {
+    const asked: unknown[] = [];
+    const r = new DocumentRenderer(links, {
+      operations: (ref) => {
+        asked.push(ref);
+        return ref.spec === 'pets' && ref.method === 'post' && ref.path === '/pets/{id}' ? operation : null;
+      },
+    });
+    const out = render(h(Fragment, null, r.render(doc(opBlock('pets', 'POST', '/pets/{id}')))));
+    expect(asked).toEqual([{ spec: 'pets', method: 'post', path: '/pets/{id}' }]);
+    expect(out).toContain('<h2 id="update-a-pet">Update a &lt;pet>');
+    expect(out).toContain(
+      '<p class="api-endpoint"><span class="api-method api-post">POST</span> <code>https://api.example/pets/{id}</code></p>',
+    );
+    expect(out).toContain('<p class="api-deprecated" role="note">Deprecated</p>');
+    expect(out).toContain('<p>First &lt;script>alert(1)&lt;/script> paragraph.</p><p>Second.</p>');
+    expect(out).toContain('<td><code>id</code><span class="api-required"> required</span></td><td>path</td><td><code>integer</code></td>');
+    expect(out).toContain('<code class="api-name">kind</code> <span class="api-type">string</span>');
+    expect(out).toContain('One of: <code>&quot;cat&quot;</code>, <code>&quot;dog&quot;</code>');
+    expect(out).toContain('<figcaption>Example</figcaption>');
+    expect(out).toContain('<details class="api-response" open><summary><code>200</code> Updated</summary></details>');
+    expect(out).toContain('<details class="api-response"><summary><code>404</code> No such pet</summary></details>');
+    expect(r.headings).toEqual([{ id: 'update-a-pet', text: 'Update a <pet>', level: 2 }]);
+    expect(out).not.toContain('<script>');
+  });
+
+  it('says plainly when an operation is not available (no spec, no such operation, a broken block)', () => {
+    const r = new DocumentRenderer(links, { operations: () => null });
+    const out = render(
+      h(Fragment, null, r.render(doc(opBlock('gone', 'get', '/x'), block('openapi-operation', { ref: { kind: 'openapi' } })))),
+    );
+    expect(out).toContain('<div class="api-operation api-missing" role="note"><p>GET /x (gone) is not available.</p></div>');
+    expect(out).toContain('<p>An API operation is not available.</p>');
+  });
+});

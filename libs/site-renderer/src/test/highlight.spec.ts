@@ -22,7 +22,7 @@ describe('CodeHighlighter: shiki at render time, in classes (no style attribute)
     highlighter = await CodeHighlighter.create();
   });
 
-  const renderWith = (d: JsonDocument) => render(h(Fragment, null, new DocumentRenderer(links, highlighter).render(d)));
+  const renderWith = (d: JsonDocument) => render(h(Fragment, null, new DocumentRenderer(links, { highlighter }).render(d)));
 
   it('collects the languages of every code block, nested ones included', () => {
     const tabs: DocBlock = { object: 'block', type: 'tabs', key: 't', data: {}, nodes: [code('python', 'x = 1')] };

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/shared-kernel';
 import { locateByPath, type PageNode, type PageTree } from '@app/content-model';
 import { ContentService, SpacesService, type Revision, type Space } from '@app/spaces-and-content';
+import { OpenApiOperations, type OperationView } from '@app/openapi-specs';
+import type { JsonDocument } from '@app/content-model';
 import { AdaptiveJsonSchema, Condition, visitorClaims } from '../domain/adaptive';
 import { CustomizationSettings, defaultCustomization } from '../domain/customization';
 import { conditionsOf, SectionNode, Site, SiteSpaceNode, spaceIdsOf, Structure, TopItem, visibleStructure } from '../domain/site';
@@ -47,6 +49,8 @@ interface Model {
 }
 
 const MODELS_MAX = 500;
+/** Which specs each rendered page names (page bodies are immutable per revision): entries kept. */
+const SPEC_USES_MAX = 20_000;
 
 function sectionsOf(items: TopItem[]): SectionNode[] {
   return items.flatMap((i) => (i.kind === 'section' ? [i] : sectionsOf(i.children)));
@@ -77,11 +81,13 @@ export function firstPage(tree: PageTree): { node: PageNode; path: string } | nu
 @Injectable()
 export class VisitorSitesService {
   private readonly models = new Map<string, Model>();
+  private readonly specUses = new Map<string, string[]>();
 
   constructor(
     private readonly sites: SiteRepository,
     private readonly spaces: SpacesService,
     private readonly content: ContentService,
+    private readonly openapi: OpenApiOperations,
     private readonly tokens: VisitorTokens,
     private readonly clock: Clock,
   ) {}
@@ -213,6 +219,42 @@ export class VisitorSitesService {
   /** A page's body. */
   async document(space: Space, revision: Revision, pageId: string) {
     return (await this.content.page(space, revision.id, pageId)).document;
+  }
+
+  /**
+   * What else a page's HTML depends on: the latest version of each OpenAPI spec its operation blocks name
+   * (a spec changes apart from the space). '' for the pages that name none, without a query once known.
+   */
+  async dependencies(
+    view: VisitorSite,
+    space: Space,
+    revision: Revision,
+    pageId: string,
+    specsOf: (doc: JsonDocument) => string[],
+  ): Promise<string> {
+    const key = `${revision.id} ${pageId}`;
+    let slugs = this.specUses.get(key);
+    if (!slugs) {
+      const document = await this.document(space, revision, pageId);
+      slugs = document ? [...new Set(specsOf(document))].sort() : [];
+      if (this.specUses.size >= SPEC_USES_MAX) this.specUses.delete(this.specUses.keys().next().value!);
+      this.specUses.set(key, slugs);
+    }
+    if (slugs.length === 0) return '';
+    const versions = await this.openapi.versions(view.site.organizationId, slugs);
+    return slugs.map((s) => `${s}@${versions.get(s) ?? '-'}`).join(',');
+  }
+
+  /** The API operations a page names, from its site's organization's specs, by `spec method path`. */
+  async operations(view: VisitorSite, refs: { spec: string; method: string; path: string }[]): Promise<Map<string, OperationView>> {
+    const out = new Map<string, OperationView>();
+    for (const ref of refs) {
+      const key = `${ref.spec} ${ref.method} ${ref.path}`;
+      if (out.has(key)) continue;
+      const op = await this.openapi.operation(view.site.organizationId, ref.spec, ref.method, ref.path);
+      if (op) out.set(key, op);
+    }
+    return out;
   }
 
   /** The listed pages of a revision in reading order (documents that are not hidden, nor inside a hidden page). */

@@ -8,6 +8,8 @@ import { Links, Public, ReadCacheSettings, RenderedJson, RequestLinks } from '@a
 import {
   CodeHighlighter,
   codeSyntaxes,
+  operationRefs,
+  type ApiOperation,
   renderLlmsFullTxt,
   renderLlmsTxt,
   renderNotFound,
@@ -119,12 +121,16 @@ export class VisitorSiteController {
     const revision = await this.sites.revision(location.space);
     const page = this.sites.page(revision, location.rest);
     if (!page) return this.notFound(view, res, links);
-    const key = `${view.key} ${location.space.id} ${revision.id} ${page.node.id} ${markdown ? 'md' : 'html'} ${links.origin}`;
+    const specs = markdown
+      ? ''
+      : await this.sites.dependencies(view, location.space, revision, page.node.id, (d) => operationRefs(d).map((r) => r.spec));
+    const key = `${view.key} ${location.space.id} ${revision.id} ${page.node.id} ${markdown ? 'md' : 'html'} ${links.origin} ${specs}`;
     const body = await this.rendered.text(key, async () => {
       const document = await this.sites.document(location.space, revision, page.node.id);
       const href = this.hrefs(view, location, revision.tree, links);
       if (markdown) return `# ${page.node.title}\n\n${document ? documentToMarkdown(document, (ref) => href(ref) ?? '') : ''}`;
       if (document) await this.highlighter.prepare(codeSyntaxes(document));
+      const operations = document ? await this.sites.operations(view, operationRefs(document)) : new Map<string, ApiOperation>();
       return renderPage(this.frame(view, location, revision, page.node.id, links), {
         title: page.node.title,
         description: page.node.description,
@@ -133,6 +139,7 @@ export class VisitorSiteController {
         document,
         links: { href },
         highlighter: this.highlighter,
+        operations: (ref) => operations.get(`${ref.spec} ${ref.method} ${ref.path}`) ?? null,
       });
     });
     return this.send(req, res, markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8', body);
