@@ -342,4 +342,96 @@ describe('published sites for visitors', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
   });
+
+  it('adaptive content from unsigned claims (the gitbook-visitor-public cookie, visitor.x query parameters): only the schema’s unsigned ones count', async () => {
+    const base = (id: string) => `/v1/orgs/${orgId}/sites/${id}`;
+    const beta = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Beta docs' }).expect(201)).body.id;
+    await mergeChanges(t, admin, beta, [{ operation: 'insert_page', title: 'Early access', document: { markdown: 'Secret roadmap.' } }]);
+    const paid = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Paid docs' }).expect(201)).body.id;
+    await mergeChanges(t, admin, paid, [{ operation: 'insert_page', title: 'Premium', document: { markdown: 'Paid only.' } }]);
+    const id = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Adaptive site' }).expect(201)).body.id;
+    await t.http
+      .post(`${base(id)}/sections`)
+      .set(admin.auth)
+      .send({ spaceId, title: 'Handbook' })
+      .expect(201);
+    const betaSection = (
+      await t.http
+        .post(`${base(id)}/sections`)
+        .set(admin.auth)
+        .send({ spaceId: beta, title: 'Beta' })
+        .expect(201)
+    ).body;
+    const paidSection = (
+      await t.http
+        .post(`${base(id)}/sections`)
+        .set(admin.auth)
+        .send({ spaceId: paid, title: 'Paid' })
+        .expect(201)
+    ).body;
+    await t.http
+      .patch(`${base(id)}/sections/${betaSection.id}`)
+      .set(admin.auth)
+      .send({ condition: 'visitor.claims.unsigned.beta' })
+      .expect(200);
+    await t.http
+      .patch(`${base(id)}/sections/${paidSection.id}`)
+      .set(admin.auth)
+      .send({ condition: 'visitor.claims.isPaid' })
+      .expect(200);
+    await t.http
+      .put(`${base(id)}/adaptive-schema`)
+      .set(admin.auth)
+      .send({
+        jsonSchema: {
+          type: 'object',
+          properties: {
+            isPaid: { type: 'boolean', description: 'Paid' },
+            unsigned: {
+              type: 'object',
+              description: 'Unsigned claims of the site visitor.',
+              properties: { beta: { type: 'boolean', description: 'Beta' } },
+              additionalProperties: false,
+            },
+          },
+          additionalProperties: false,
+        },
+      })
+      .expect(200);
+    await t.http
+      .patch(base(id))
+      .set(admin.auth)
+      .send({ adaptiveContent: { enabled: true } })
+      .expect(200);
+    await t.http
+      .post(`${base(id)}/publish`)
+      .set(admin.auth)
+      .expect(200);
+    const betaPath = betaSection.path as string;
+    const visit = (path: string, cookie?: string) => {
+      const req = t.http.get(`/sites/${id}/${path}`);
+      return cookie ? req.set('Cookie', cookie) : req;
+    };
+    const publicClaims = (claims: unknown) => `gitbook-visitor-public=${encodeURIComponent(JSON.stringify(claims))}`;
+
+    // No claims: the beta section is gone from the tabs, its pages, the sitemap and llms.txt.
+    const home = html(await visit('').expect(200));
+    expect(home).not.toContain('Beta');
+    await visit(`${betaPath}/early-access`).expect(404);
+    expect((await visit('sitemap.xml').expect(200)).text).not.toContain('early-access');
+    expect((await visit('llms.txt').expect(200)).text).not.toContain('Early access');
+    // The cookie's unsigned claim shows it everywhere; so does a visitor.beta query parameter.
+    const withCookie = html(await visit('', publicClaims({ beta: true })).expect(200));
+    expect(withCookie).toContain(`/${betaPath}/">Beta</a>`);
+    expect(html(await visit(`${betaPath}/early-access`, publicClaims({ beta: true })).expect(200))).toContain('Secret roadmap.');
+    expect((await visit('sitemap.xml', publicClaims({ beta: true })).expect(200)).text).toContain('early-access');
+    await visit(`${betaPath}/early-access?visitor.beta=true`).expect(200);
+    // A visitor cannot give themselves a claim the schema keeps for signed tokens, nor break the page.
+    await visit(`${paidSection.path}/premium`, publicClaims({ isPaid: true })).expect(404);
+    await visit(`${paidSection.path}/premium?visitor.isPaid=true`).expect(404);
+    await visit(`${betaPath}/early-access`, publicClaims({ beta: 'yes' })).expect(404);
+    await visit('', 'gitbook-visitor-public=%7Bnot-json').expect(200);
+    await visit('', publicClaims([1, 2])).expect(200);
+    await visit('?visitor.__proto__=x&visitor.a.b=c').expect(200);
+  });
 });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@app/shared-kernel';
+import { Clock, InvalidInputError } from '@app/shared-kernel';
 import { locateByPath, type PageNode, type PageTree } from '@app/content-model';
 import { ContentService, SpacesService, type Revision, type Space } from '@app/spaces-and-content';
 import { OpenApiOperations, type OperationView } from '@app/openapi-specs';
@@ -13,7 +13,8 @@ import { SiteRepository, VisitorTokens } from '../domain/site-repository';
 export interface VisitorCredentials {
   shareKey?: string;
   token?: string;
-  claims?: string;
+  /** Unsigned claims (what the visitor says of themselves): only the schema's `unsigned` ones count. */
+  claims?: Record<string, unknown>;
 }
 
 /** A site as one visitor may see it: the version, the structure after their claims, and the key of that outcome. */
@@ -112,15 +113,14 @@ export class VisitorSitesService {
     }
     const model = await this.model(siteId, state.version);
     if (!model) return null;
-    let unsigned: unknown = {};
-    if (visitor.claims !== undefined) {
-      try {
-        unsigned = JSON.parse(visitor.claims);
-      } catch {
-        unsigned = {}; // a broken claims cookie is no claims, not an error page
-      }
+    // What a visitor says of themselves counts only where the adaptive schema declares it: its `unsigned` claims.
+    let claims: Record<string, unknown>;
+    try {
+      claims = visitorClaims(model.schema, visitor.claims ? { unsigned: visitor.claims } : {}, signed);
+    } catch (e) {
+      if (!(e instanceof InvalidInputError)) throw e;
+      claims = visitorClaims(model.schema, {}, signed); // claims the schema refuses are no claims, not an error page
     }
-    const claims = visitorClaims(model.schema, unsigned, signed);
     const adaptive = model.site.adaptiveContent;
     const outcomes = adaptive ? [...model.conditions.values()].map((c) => (c.test(claims) ? '1' : '0')).join('') : '';
     const structure = adaptive

@@ -247,13 +247,31 @@ export class VisitorSiteController {
     return at === -1 ? '' : req.originalUrl.slice(at);
   }
 
-  /** The share key and visitor token, from the URL (official `shareKey`, `jwt_token`) or the site's cookies. */
+  /** The share key and visitor token, from the URL (official `shareKey`, `jwt_token`) or the site's cookies; unsigned claims. */
   private credentials(req: Request, siteId: string): VisitorCredentials {
     const cookies = parseCookies(req.headers.cookie ?? '');
     const param = (name: string) => (typeof req.query[name] === 'string' ? req.query[name] : undefined);
+    // Unsigned claims, GitBook's way: the `gitbook-visitor-public` cookie (a JSON object), and `visitor.x=v`
+    // query parameters on top (each a string, `true`/`false` as booleans).
+    let claims: Record<string, unknown> | undefined;
+    const cookieClaims = cookies['gitbook-visitor-public'];
+    if (cookieClaims !== undefined) {
+      try {
+        const parsed: unknown = JSON.parse(cookieClaims);
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) claims = parsed as Record<string, unknown>;
+      } catch {
+        claims = undefined; // a broken cookie is no claims, not an error page
+      }
+    }
+    for (const [name, value] of Object.entries(req.query)) {
+      const key = name.startsWith('visitor.') ? name.slice('visitor.'.length) : '';
+      if (!key || typeof value !== 'string' || key.includes('.') || ['__proto__', 'constructor', 'prototype'].includes(key)) continue;
+      claims = { ...claims, [key]: value === 'true' ? true : value === 'false' ? false : value };
+    }
     return {
       shareKey: param('shareKey') ?? param('share') ?? cookies[`quire_share_${siteId}`],
       token: param('jwt_token') ?? cookies[`quire_visitor_${siteId}`],
+      claims,
     };
   }
 
