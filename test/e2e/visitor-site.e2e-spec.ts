@@ -434,4 +434,49 @@ describe('published sites for visitors', () => {
     await visit('', publicClaims([1, 2])).expect(200);
     await visit('?visitor.__proto__=x&visitor.a.b=c').expect(200);
   });
+
+  it('urls.preview: a member’s signed, short-lived link shows the site as it is now, published or not; forged, foreign or expired links show nothing', async () => {
+    const id = await site({}, false);
+    const other = await site({}, false);
+    const preview = (await t.http.get(`/v1/orgs/${orgId}/sites/${id}`).set(admin.auth).expect(200)).body.urls.preview as string;
+    expect(preview).toMatch(new RegExp(`^http://quire.test/sites/${id}/~preview/\\d+\\.[\\w-]{43}/$`));
+    const path = new URL(preview).pathname;
+    const token = path.split('/')[4];
+    await t.http.get(`/sites/${id}/`).expect(404); // not published
+    const start = await t.http.get(path).expect(302);
+    expect(start.headers.location).toBe(`http://quire.test/sites/${id}/`);
+    const set = String(start.headers['set-cookie']);
+    expect(set).toMatch(
+      new RegExp(`^quire_preview_${id}=${token.replace('.', '\\.')}; Path=/sites/${id}/; Expires=[^;]+; HttpOnly; SameSite=Lax`),
+    );
+    const cookie = `quire_preview_${id}=${token}`;
+    const page = await t.http.get(`/sites/${id}/guide/setup`).set('Cookie', cookie).expect(200);
+    expect(page.headers['x-robots-tag']).toBe('noindex');
+    expect(page.headers['cache-control']).toBe('private, no-store');
+    expect(page.text).toContain('<meta name="robots" content="noindex"/>');
+    // A path after the token is kept.
+    expect((await t.http.get(`${path}guide/setup`).expect(302)).headers.location).toBe(`http://quire.test/sites/${id}/guide/setup`);
+    // Forged, another site's, or garbage: the plain 404, no cookie.
+    const forged = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
+    for (const bad of [
+      `/sites/${id}/~preview/${forged}/`,
+      `/sites/${other}/~preview/${token}/`,
+      `/sites/${id}/~preview/x/`,
+      `/sites/${id}/~preview`,
+    ]) {
+      const res = await t.http.get(bad).expect(404);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    await t.http.get(`/sites/${other}/`).set('Cookie', `quire_preview_${other}=${token}`).expect(404);
+    // A forged expiry breaks the signature; once the link has expired, its cookie opens nothing.
+    const [expires, sig] = token.split('.');
+    await t.http.get(`/sites/${id}/~preview/${Number(expires) + 3600}.${sig}/`).expect(404);
+    t.clock.advance(2 * 60 * 60_000);
+    try {
+      await t.http.get(`/sites/${id}/`).set('Cookie', cookie).expect(404);
+      await t.http.get(path).expect(404);
+    } finally {
+      t.clock.advance(-2 * 60 * 60_000);
+    }
+  });
 });

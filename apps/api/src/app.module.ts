@@ -19,7 +19,7 @@ import { ReadCacheSettings } from '@app/http-kit';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';
-import { SitesAndPublishingModule } from '@app/sites-and-publishing';
+import { SitePreviewSettings, SitesAndPublishingModule } from '@app/sites-and-publishing';
 import { OpenApiSettings, OpenApiSpecsModule } from '@app/openapi-specs';
 import { ConversationsModule, ConversationsSettings } from '@app/conversations';
 import { TranslationSettings, TranslationsModule } from '@app/translations';
@@ -45,6 +45,9 @@ import { AccessCacheSettings } from '@app/access';
 @Module({})
 export class CoreModule {
   static forRoot(config: QuireConfig, databaseUrl: string): DynamicModule {
+    // Signs file download URLs and site preview links. Without QUIRE_FILE_SIGNING_SECRET each process signs
+    // with its own random secret (fine for one process).
+    const urlSigningSecret = config.fileSigningSecret ?? randomBytes(32).toString('hex');
     return {
       module: CoreModule,
       providers: [
@@ -71,14 +74,15 @@ export class CoreModule {
         {
           provide: FilesSettings,
           useValue: {
-            // Without QUIRE_FILE_SIGNING_SECRET each process signs with its own random secret (fine for one process).
-            signingSecret: config.fileSigningSecret ?? randomBytes(32).toString('hex'),
+            signingSecret: urlSigningSecret,
             downloadTtlMs: 60 * 60_000,
             urlAllowlist: config.fileUrlAllowlist,
             allowPrivateNetworks: config.fileUrlAllowPrivate,
             presignedDownloads: config.presignedDownloads,
           },
         },
+        // Site preview links (urls.preview) are signed with the same secret, under their own label.
+        { provide: SitePreviewSettings, useValue: { signingSecret: urlSigningSecret, ttlMs: 60 * 60_000 } },
         { provide: SearchSettings, useValue: { concurrency: config.searchConcurrency, resultCacheEntries: config.searchCacheEntries } },
         { provide: ReadCacheSettings, useValue: { maxBytes: config.readCacheMb * 1024 * 1024 } },
         { provide: DATABASE_URL, useValue: databaseUrl },
@@ -103,6 +107,7 @@ export class CoreModule {
         FileStorageDirectory,
         FileStorageSettings,
         FilesSettings,
+        SitePreviewSettings,
         SearchSettings,
         ReadCacheSettings,
         OpenApiSettings,

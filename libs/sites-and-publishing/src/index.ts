@@ -1,6 +1,7 @@
 // The public surface of the sites-and-publishing context. Other contexts import only this file.
 export { SitesAndPublishingModule } from './sites-and-publishing.module';
 export { SitesService } from './application/sites.service';
+export { SitePreviewSettings } from './application/site-previews';
 export type { SiteView } from './application/sites.service';
 export type { Site } from './domain/site';
 export { SITE_EVENT_TYPES } from './application/site-events';

@@ -17,6 +17,7 @@ import { SqlSiteRepository } from './infrastructure/sites.repository';
 import { AccessModule } from '@app/access';
 import { OpenApiSpecsModule } from '@app/openapi-specs';
 import { VisitorSitesService } from './application/visitor-sites.service';
+import { SitePreviews } from './application/site-previews';
 import { VisitorSiteController } from './http/visitor-site.controller';
 import { CodeHighlighter } from '@app/site-renderer';
 
@@ -30,6 +31,7 @@ import { CodeHighlighter } from '@app/site-renderer';
     ShareLinksService,
     PublishedSitesService,
     VisitorSitesService,
+    SitePreviews,
     SiteEvents,
     SitesFollowSpaces,
     { provide: SiteRepository, useClass: SqlSiteRepository },

@@ -8,11 +8,14 @@ import { AdaptiveJsonSchema, Condition, visitorClaims } from '../domain/adaptive
 import { CustomizationSettings, defaultCustomization } from '../domain/customization';
 import { conditionsOf, SectionNode, Site, SiteSpaceNode, spaceIdsOf, Structure, TopItem, visibleStructure } from '../domain/site';
 import { SiteRepository, VisitorTokens } from '../domain/site-repository';
+import { SitePreviews } from './site-previews';
 
 /** What a visitor presents: a share key, a visitor token, unsigned claims (each from the URL or a cookie). */
 export interface VisitorCredentials {
   shareKey?: string;
   token?: string;
+  /** A preview token (`urls.preview`): the site as it is now, published or not. */
+  preview?: string;
   /** Unsigned claims (what the visitor says of themselves): only the schema's `unsigned` ones count. */
   claims?: Record<string, unknown>;
 }
@@ -26,8 +29,10 @@ export interface VisitorSite {
   spaces: Map<string, Space>;
   /** `<site id> <version> <outcome of each condition>`: equal keys, equal pages. */
   key: string;
-  /** Search engines are asked not to index anything but public sites. */
+  /** Search engines are asked not to index anything but public sites (nor a preview). */
   noindex: boolean;
+  /** Opened through a member's preview link. */
+  preview: boolean;
 }
 
 /** Where a site URL leads: a section and a site space (each may be the default), and the rest of the path. */
@@ -89,6 +94,7 @@ export class VisitorSitesService {
     private readonly spaces: SpacesService,
     private readonly content: ContentService,
     private readonly openapi: OpenApiOperations,
+    private readonly previews: SitePreviews,
     private readonly tokens: VisitorTokens,
     private readonly clock: Clock,
   ) {}
@@ -99,6 +105,10 @@ export class VisitorSitesService {
    * when it has one.
    */
   async open(siteId: string, visitor: VisitorCredentials): Promise<VisitorSite | { signIn: string } | null> {
+    if (visitor.preview && this.previews.check(siteId, visitor.preview)) {
+      const site = await this.sites.findById(siteId);
+      return site ? this.view(siteId, site.version, visitor, null, { noindex: true, preview: true }) : null;
+    }
     const state = await this.sites.publishedState(null, siteId, visitor.shareKey);
     if (!state || !state.published) return null;
     if (state.visibility === 'share-link' && !state.keyValid) return null;
@@ -111,7 +121,18 @@ export class VisitorSitesService {
       }
       signed = ok;
     }
-    const model = await this.model(siteId, state.version);
+    return this.view(siteId, state.version, visitor, signed, { noindex: state.visibility !== 'public', preview: false });
+  }
+
+  /** The site's model at a version, narrowed to this visitor's claims. */
+  private async view(
+    siteId: string,
+    version: number,
+    visitor: VisitorCredentials,
+    signed: Record<string, unknown> | null,
+    mode: { noindex: boolean; preview: boolean },
+  ): Promise<VisitorSite | null> {
+    const model = await this.model(siteId, version);
     if (!model) return null;
     // What a visitor says of themselves counts only where the adaptive schema declares it: its `unsigned` claims.
     let claims: Record<string, unknown>;
@@ -131,9 +152,19 @@ export class VisitorSitesService {
       customization: model.customization,
       structure,
       spaces: model.spaces,
-      key: `${siteId} ${model.site.version} ${outcomes}`,
-      noindex: state.visibility !== 'public',
+      key: `${siteId} ${model.site.version} ${outcomes}${mode.noindex ? ' noindex' : ''}`,
+      ...mode,
     };
+  }
+
+  /** When a preview token for this site expires (ms), or null when it is not valid. */
+  previewExpiry(siteId: string, token: string): number | null {
+    return this.previews.check(siteId, token);
+  }
+
+  /** The site itself (for its basename), published or not. */
+  siteOf(siteId: string): Promise<Site | null> {
+    return this.sites.findById(siteId);
   }
 
   private async model(siteId: string, version: number): Promise<Model | null> {

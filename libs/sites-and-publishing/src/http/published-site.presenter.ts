@@ -1,3 +1,4 @@
+import { SitePreviews } from '../application/site-previews';
 import { Injectable } from '@nestjs/common';
 import { Links, ReadCacheSettings, RenderedJson } from '@app/http-kit';
 import type { PublishedView } from '../application/published-sites.service';
@@ -12,12 +13,17 @@ import { PublishedSiteDto, StructurePresenter, toSiteDto } from './site.dto';
 export class PublishedSitePresenter {
   private readonly rendered: RenderedJson;
 
-  constructor(settings: ReadCacheSettings) {
+  constructor(
+    settings: ReadCacheSettings,
+    private readonly previews: SitePreviews,
+  ) {
     this.rendered = new RenderedJson(Math.floor(settings.maxBytes / 4), 'published-sites');
   }
 
   bytes(view: PublishedView, links: Links): Promise<Buffer> {
-    return this.rendered.get(`${view.key} ${links.origin} ${links.appOrigin}`, () => this.dto(view, links));
+    // The preview link in the body changes every few minutes: it is part of the key.
+    const preview = this.previews.token(view.model.site.id);
+    return this.rendered.get(`${view.key} ${links.origin} ${links.appOrigin} ${preview}`, () => this.dto(view, links));
   }
 
   private dto(view: PublishedView, links: Links): PublishedSiteDto {
@@ -25,7 +31,7 @@ export class PublishedSitePresenter {
     const presenter = new StructurePresenter(model.site, model.spaces, links, 'read');
     return {
       object: 'published-content-site',
-      site: toSiteDto(model.site, 'read', links),
+      site: toSiteDto(model.site, 'read', links, this.previews),
       structure: presenter.structure(view.structure),
       customizations: {
         site: {

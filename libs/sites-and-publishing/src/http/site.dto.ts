@@ -1,3 +1,4 @@
+import type { SitePreviews } from '../application/site-previews';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -401,7 +402,8 @@ export function publishedBase(site: Site, links: Links): string {
   return site.basename && !site.proxy ? `${base}/${site.basename}/` : `${base}/`;
 }
 
-export function toSiteDto(site: Site, role: Role, links: Links): SiteDto {
+/** A site as the API shows it; `previews` signs its short-lived `urls.preview`. */
+export function toSiteDto(site: Site, role: Role, links: Links, previews: SitePreviews): SiteDto {
   const dto: SiteDto = {
     object: 'site',
     id: site.id,
@@ -420,7 +422,7 @@ export function toSiteDto(site: Site, role: Role, links: Links): SiteDto {
     urls: {
       location: links.api(`/orgs/${site.organizationId}/sites/${site.id}`),
       app: links.app(`/o/${site.organizationId}/sites/${site.id}`),
-      preview: `${links.origin}/sites/${site.id}/~preview/`,
+      preview: `${links.origin}/sites/${site.id}/~preview/${previews.token(site.id)}/`,
     },
   };
   if (site.hostname) dto.hostname = site.hostname;

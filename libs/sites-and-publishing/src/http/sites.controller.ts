@@ -18,6 +18,7 @@ import { Delete } from '@nestjs/common';
 import { SitesService } from '../application/sites.service';
 import { PublishedSitesService } from '../application/published-sites.service';
 import { PublishedSitePresenter } from './published-site.presenter';
+import { SitePreviews } from '../application/site-previews';
 import {
   AdaptiveSchemaDto,
   CreateSiteDto,
@@ -43,6 +44,7 @@ export class SitesController {
     private readonly sites: SitesService,
     private readonly publishedSites: PublishedSitesService,
     private readonly presenter: PublishedSitePresenter,
+    private readonly previews: SitePreviews,
   ) {}
 
   @Get()
@@ -60,7 +62,7 @@ export class SitesController {
       { spaceId: q.space, title: q.title, published: q.published, types: q.type },
       q.toPageRequest(),
     );
-    return listEnvelope(page, (v) => toSiteDto(v.site, v.role, links));
+    return listEnvelope(page, (v) => toSiteDto(v.site, v.role, links, this.previews));
   }
 
   @WriteTransaction()
@@ -75,7 +77,7 @@ export class SitesController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<SiteDto> {
     const v = await this.sites.create(actor, organizationId, body);
-    const dto = toSiteDto(v.site, v.role, links);
+    const dto = toSiteDto(v.site, v.role, links, this.previews);
     res.location(dto.urls.location);
     return dto;
   }
@@ -90,7 +92,7 @@ export class SitesController {
     @RequestLinks() links: Links,
   ) {
     const v = await this.sites.get(actor, organizationId, siteId);
-    return toSiteDto(v.site, v.role, links);
+    return toSiteDto(v.site, v.role, links, this.previews);
   }
 
   @WriteTransaction()
@@ -105,7 +107,7 @@ export class SitesController {
     @RequestLinks() links: Links,
   ): Promise<SiteDto> {
     const v = await this.sites.update(actor, organizationId, siteId, body);
-    return toSiteDto(v.site, v.role, links);
+    return toSiteDto(v.site, v.role, links, this.previews);
   }
 
   @WriteTransaction()
@@ -132,7 +134,7 @@ export class SitesController {
     @RequestLinks() links: Links,
   ) {
     const v = await this.sites.setPublished(actor, organizationId, siteId, true);
-    return toSiteDto(v.site, v.role, links);
+    return toSiteDto(v.site, v.role, links, this.previews);
   }
 
   @WriteTransaction()
@@ -147,7 +149,7 @@ export class SitesController {
     @RequestLinks() links: Links,
   ) {
     const v = await this.sites.setPublished(actor, organizationId, siteId, false);
-    return toSiteDto(v.site, v.role, links);
+    return toSiteDto(v.site, v.role, links, this.previews);
   }
 
   @Get(':siteId/adaptive-schema')

@@ -84,6 +84,7 @@ export class VisitorSiteController {
     @RequestLinks() links: Links,
   ): Promise<void> {
     this.headers(res);
+    if (path?.[0] === '~preview') return this.startPreview(siteId, path.slice(1), req, res, links);
     const credentials = this.credentials(req, siteId);
     const view = await this.sites.open(siteId, credentials);
     if (!view) return this.plainNotFound(res);
@@ -97,7 +98,10 @@ export class VisitorSiteController {
     }
     this.remember(res, req, siteId);
     if (view.noindex) res.setHeader('X-Robots-Tag', 'noindex');
-    res.setHeader('Cache-Control', view.site.visibility === 'public' ? 'public, max-age=0, must-revalidate' : 'private, no-cache');
+    res.setHeader(
+      'Cache-Control',
+      view.preview ? 'private, no-store' : view.site.visibility === 'public' ? 'public, max-age=0, must-revalidate' : 'private, no-cache',
+    );
     const segments = path ?? [];
     // The site's root is a directory: `/sites/{id}` becomes `/sites/{id}/`.
     if (segments.length === 0 && !req.path.endsWith('/')) return res.redirect(301, rootOf(view, links) + this.query(req));
@@ -236,6 +240,24 @@ export class VisitorSiteController {
     res.type('text/html; charset=utf-8').send(renderSearch(frame, query, ranked.slice(0, 20)));
   }
 
+  /**
+   * `urls.preview`: a valid preview token is kept in an HttpOnly cookie until it expires, and the member
+   * goes on to the site's own URLs (which then show the site as it is now, published or not); an invalid
+   * or expired one is the plain 404.
+   */
+  private async startPreview(siteId: string, segments: string[], req: Request, res: Response, links: Links): Promise<void> {
+    const [token, ...path] = segments;
+    const expires = token ? this.sites.previewExpiry(siteId, token) : null;
+    const site = expires ? await this.sites.siteOf(siteId) : null;
+    if (!expires || !site) return this.plainNotFound(res);
+    const options = { httpOnly: true, sameSite: 'lax' as const, path: `/sites/${siteId}/`, secure: req.secure, expires: new Date(expires) };
+    res.setHeader('Set-Cookie', cookie(`quire_preview_${siteId}`, token, options));
+    res.setHeader('Cache-Control', 'no-store');
+    const root = `${links.origin}/sites/${siteId}/${site.basename ? `${site.basename}/` : ''}`;
+    // What follows the token is a path below the site's root (`…/~preview/{token}/guide/setup`).
+    res.redirect(302, `${root}${path.map(encodeURIComponent).join('/')}`);
+  }
+
   private headers(res: Response): void {
     res.setHeader('Content-Security-Policy', CSP);
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -271,6 +293,7 @@ export class VisitorSiteController {
     return {
       shareKey: param('shareKey') ?? param('share') ?? cookies[`quire_share_${siteId}`],
       token: param('jwt_token') ?? cookies[`quire_visitor_${siteId}`],
+      preview: cookies[`quire_preview_${siteId}`],
       claims,
     };
   }
