@@ -47,13 +47,11 @@ try {
   const real = (await call('POST', `/v1/orgs/${org}/spaces`, { title: 'Real READMEs' })).id;
   const written = [];
   for (let i = 0; i < files.length; i += 50) {
-    const batch = files
-      .slice(i, i + 50)
-      .map((f) => ({
-        operation: 'insert_page',
-        title: f.replace(/\.md$/, ''),
-        document: { markdown: readFileSync(join(FIXTURES, f), 'utf8') },
-      }));
+    const batch = files.slice(i, i + 50).map((f) => ({
+      operation: 'insert_page',
+      title: f.replace(/\.md$/, ''),
+      document: { markdown: readFileSync(join(FIXTURES, f), 'utf8') },
+    }));
     written.push(...(await merge(real, batch)).changes);
   }
   const pathsOf = async (spaceId) => {
