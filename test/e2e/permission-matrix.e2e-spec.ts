@@ -29,6 +29,7 @@ describe('permission matrix', () => {
   const as = (who: Who) => users[who].auth;
   /** The resource the last helper made: a foreign DELETE must leave it in place. */
   let last: { path: string; exists?: (body: unknown) => boolean } = { path: '' };
+  const EXTERNAL = { kind: 'external', url: 'https://example.com/' };
   const made = (path: string, id: string, exists?: (body: unknown) => boolean) => ((last = { path, exists }), id);
   const space = async () => {
     const id = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'S' }).expect(201)).body.id as string;
@@ -1122,6 +1123,61 @@ describe('permission matrix', () => {
         const x = await site();
         made(`${x.base}/share-links`, x.link, (body) => JSON.stringify(body).includes(`"${x.link}"`));
         return t.http.delete(`${x.base}/share-links/${x.link}`).set(as(w));
+      },
+      'delete',
+    ],
+    ['GET …/sites/{siteId}/redirects', 'read', 200, async (w) => t.http.get(`${(await site()).base}/redirects`).set(as(w))],
+    [
+      'GET …/sites/{siteId}/redirect?source=',
+      'read',
+      200,
+      async (w) => {
+        const x = await site();
+        await t.http.post(`${x.base}/redirects`).set(admin.auth).send({ source: '/old', destination: EXTERNAL }).expect(201);
+        return t.http.get(`${x.base}/redirect?source=/old`).set(as(w));
+      },
+    ],
+    [
+      'POST …/sites/{siteId}/redirects',
+      'create',
+      201,
+      async (w) =>
+        t.http
+          .post(`${(await site()).base}/redirects`)
+          .set(as(w))
+          .send({ source: '/old', destination: EXTERNAL }),
+    ],
+    [
+      'PUT …/sites/{siteId}/redirects (bulk)',
+      'create',
+      200,
+      async (w) =>
+        t.http
+          .put(`${(await site()).base}/redirects`)
+          .set(as(w))
+          .send({ redirects: [{ source: '/old', destination: EXTERNAL }] }),
+    ],
+    [
+      'PATCH …/redirects/{siteRedirectId}',
+      'create',
+      200,
+      async (w) => {
+        const x = await site();
+        const r = (await t.http.post(`${x.base}/redirects`).set(admin.auth).send({ source: '/old', destination: EXTERNAL }).expect(201))
+          .body;
+        return t.http.patch(`${x.base}/redirects/${r.id}`).set(as(w)).send({ permanent: true });
+      },
+    ],
+    [
+      'DELETE …/redirects/{siteRedirectId}',
+      'create',
+      205,
+      async (w) => {
+        const x = await site();
+        const r = (await t.http.post(`${x.base}/redirects`).set(admin.auth).send({ source: '/old', destination: EXTERNAL }).expect(201))
+          .body;
+        made(`${x.base}/redirects`, r.id, (body) => JSON.stringify(body).includes(`"${r.id}"`));
+        return t.http.delete(`${x.base}/redirects/${r.id}`).set(as(w));
       },
       'delete',
     ],

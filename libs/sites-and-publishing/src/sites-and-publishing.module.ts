@@ -19,12 +19,23 @@ import { OpenApiSpecsModule } from '@app/openapi-specs';
 import { VisitorSitesService } from './application/visitor-sites.service';
 import { SitePreviews } from './application/site-previews';
 import { VisitorSiteController } from './http/visitor-site.controller';
+import { RedirectsController } from './http/redirects.controller';
+import { RedirectsService } from './application/redirects.service';
+import { SiteRedirects } from './domain/redirects';
+import { SqlSiteRedirects } from './infrastructure/site-redirects.repository';
 import { CodeHighlighter } from '@app/site-renderer';
 
 /** Sites, their structure, share links, adaptive schema, customization, and the published sites visitors read. */
 @Module({
   imports: [AccessModule, SpacesAndContentModule, OrganizationsAndTeamsModule, OpenApiSpecsModule],
-  controllers: [SitesController, SiteStructureController, ShareLinksController, SitePermissionsController, VisitorSiteController],
+  controllers: [
+    SitesController,
+    SiteStructureController,
+    ShareLinksController,
+    SitePermissionsController,
+    RedirectsController,
+    VisitorSiteController,
+  ],
   providers: [
     PublishedSitePresenter,
     SitesService,
@@ -32,6 +43,8 @@ import { CodeHighlighter } from '@app/site-renderer';
     PublishedSitesService,
     VisitorSitesService,
     SitePreviews,
+    RedirectsService,
+    { provide: SiteRedirects, useClass: SqlSiteRedirects },
     SiteEvents,
     SitesFollowSpaces,
     { provide: SiteRepository, useClass: SqlSiteRepository },

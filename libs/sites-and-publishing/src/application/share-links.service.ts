@@ -28,7 +28,7 @@ export class ShareLinksService {
 
   async list(actor: Actor, organizationId: string, siteId: string, page: PageRequest): Promise<Page<ShareLinkView>> {
     const role = await this.siteAccess.siteRole(organizationId, actor, siteId, SITE_ROLES.read);
-    const site = await this.site(organizationId, siteId);
+    const site = await this.siteAccess.found(organizationId, siteId);
     const result = await this.sites.listShareLinks(site.id, page);
     return { ...result, items: result.items.map((link) => ({ link, site, showKey: showKey(role) })) };
   }
@@ -36,7 +36,7 @@ export class ShareLinksService {
   async create(actor: Actor, organizationId: string, siteId: string, name: string): Promise<ShareLinkView> {
     await this.siteAccess.siteRole(organizationId, actor, siteId, SITE_ROLES.admin);
     return this.uow.run(async () => {
-      const site = await this.lockedSite(organizationId, siteId);
+      const site = await this.siteAccess.locked(organizationId, siteId);
       const link: ShareLink = {
         id: this.ids.next(),
         organizationId,
@@ -61,7 +61,7 @@ export class ShareLinksService {
   ): Promise<ShareLinkView> {
     await this.siteAccess.siteRole(organizationId, actor, siteId, SITE_ROLES.admin);
     return this.uow.run(async () => {
-      const site = await this.lockedSite(organizationId, siteId);
+      const site = await this.siteAccess.locked(organizationId, siteId);
       const link = await this.sites.findShareLink(site.id, shareLinkId);
       if (!link) throw new NotFoundError('Share link', shareLinkId);
       const next = { ...link, name: patch.name ?? link.name, active: patch.active ?? link.active };
@@ -76,24 +76,11 @@ export class ShareLinksService {
     if (!(await this.sites.find(organizationId, siteId))) return 'absent';
     await this.siteAccess.siteRole(organizationId, actor, siteId, SITE_ROLES.admin);
     return this.uow.run(async () => {
-      const site = await this.lockedSite(organizationId, siteId);
+      const site = await this.siteAccess.locked(organizationId, siteId);
       if (!(await this.sites.deleteShareLink(site.id, shareLinkId))) return 'absent';
       this.events.publish('site.share-link-deleted', organizationId, actor.userId, { siteId, shareLinkId });
       return 'deleted';
     });
-  }
-
-  private async site(organizationId: string, siteId: string): Promise<Site> {
-    const site = await this.sites.find(organizationId, siteId);
-    if (!site) throw new NotFoundError('Site', siteId);
-    return site;
-  }
-
-  /** Share link writes take the site's row lock: they move its version, and a deleted site takes them along. */
-  private async lockedSite(organizationId: string, siteId: string): Promise<Site> {
-    const site = await this.sites.findForUpdate(organizationId, siteId);
-    if (!site) throw new NotFoundError('Site', siteId);
-    return site;
   }
 }
 

@@ -379,8 +379,16 @@ export class SitesService {
     return { ...result, items: result.items.map((k) => k.item) };
   }
 
-  private async found(organizationId: string, siteId: string): Promise<Site> {
+  /** The site (404 when the organization has none of that id); no role check: the caller made it. */
+  async found(organizationId: string, siteId: string): Promise<Site> {
     const site = await this.sites.find(organizationId, siteId);
+    if (!site) throw new NotFoundError('Site', siteId);
+    return site;
+  }
+
+  /** The site under its row lock, inside a unit of work: writes of its parts (share links, redirects) move its version. */
+  async locked(organizationId: string, siteId: string): Promise<Site> {
+    const site = await this.sites.findForUpdate(organizationId, siteId);
     if (!site) throw new NotFoundError('Site', siteId);
     return site;
   }

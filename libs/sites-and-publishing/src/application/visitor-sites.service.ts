@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, InvalidInputError } from '@app/shared-kernel';
+import { Clock, InvalidInputError, pageRequest } from '@app/shared-kernel';
 import { locateByPath, type PageNode, type PageTree } from '@app/content-model';
 import { ContentService, SpacesService, type Revision, type Space } from '@app/spaces-and-content';
 import { OpenApiOperations, type OperationView } from '@app/openapi-specs';
@@ -9,6 +9,7 @@ import { CustomizationSettings, defaultCustomization } from '../domain/customiza
 import { conditionsOf, SectionNode, Site, SiteSpaceNode, spaceIdsOf, Structure, TopItem, visibleStructure } from '../domain/site';
 import { SiteRepository, VisitorTokens } from '../domain/site-repository';
 import { SitePreviews } from './site-previews';
+import { matchRedirect, SiteRedirect, SiteRedirects } from '../domain/redirects';
 
 /** What a visitor presents: a share key, a visitor token, unsigned claims (each from the URL or a cookie). */
 export interface VisitorCredentials {
@@ -33,6 +34,7 @@ export interface VisitorSite {
   noindex: boolean;
   /** Opened through a member's preview link. */
   preview: boolean;
+  redirects: SiteRedirect[];
 }
 
 /** Where a site URL leads: a section and a site space (each may be the default), and the rest of the path. */
@@ -48,6 +50,8 @@ export interface SiteLocation {
 
 interface Model {
   site: Site;
+  /** The site's live redirects (they move the site's version). */
+  redirects: SiteRedirect[];
   spaces: Map<string, Space>;
   customization: CustomizationSettings;
   schema: AdaptiveJsonSchema | null;
@@ -55,6 +59,9 @@ interface Model {
 }
 
 const MODELS_MAX = 500;
+/** Spaces whose recent paths are kept (for moved pages), and how far back a space's history is read. */
+const MOVES_MAX = 200;
+const MOVES_HISTORY = 50;
 /** Which specs each rendered page names (page bodies are immutable per revision): entries kept. */
 const SPEC_USES_MAX = 20_000;
 
@@ -88,6 +95,7 @@ export function firstPage(tree: PageTree): { node: PageNode; path: string } | nu
 export class VisitorSitesService {
   private readonly models = new Map<string, Model>();
   private readonly specUses = new Map<string, string[]>();
+  private readonly moves = new Map<string, Map<string, string>>();
 
   constructor(
     private readonly sites: SiteRepository,
@@ -95,6 +103,7 @@ export class VisitorSitesService {
     private readonly content: ContentService,
     private readonly openapi: OpenApiOperations,
     private readonly previews: SitePreviews,
+    private readonly redirects: SiteRedirects,
     private readonly tokens: VisitorTokens,
     private readonly clock: Clock,
   ) {}
@@ -152,6 +161,7 @@ export class VisitorSitesService {
       customization: model.customization,
       structure,
       spaces: model.spaces,
+      redirects: model.redirects,
       key: `${siteId} ${model.site.version} ${outcomes}${mode.noindex ? ' noindex' : ''}`,
       ...mode,
     };
@@ -180,6 +190,7 @@ export class VisitorSitesService {
     const settings = await this.sites.settings(site.id);
     const model: Model = {
       site,
+      redirects: await this.redirects.live(site.id),
       spaces,
       customization: settings.customization?.settings ?? defaultCustomization(),
       schema: settings.adaptiveSchema?.jsonSchema ?? null,
@@ -286,6 +297,46 @@ export class VisitorSitesService {
       if (op) out.set(key, op);
     }
     return out;
+  }
+
+  /**
+   * Where a page that answered at `path` in the space's recent history is now (its path in the current
+   * revision), or null: a moved or renamed page keeps answering, with a 301. Built once per revision from
+   * the last 50 revisions of the space's history.
+   */
+  async movedPage(space: Space, revision: Revision, path: string): Promise<string | null> {
+    const key = `${space.id} ${revision.id}`;
+    let moved = this.moves.get(key);
+    if (!moved) {
+      moved = new Map();
+      const now = new Map<string, string>();
+      const paths = (tree: PageTree, visit: (id: string, path: string) => void, prefix = '') => {
+        for (const n of tree) {
+          const p = prefix ? `${prefix}/${n.slug}` : n.slug;
+          if (n.type === 'document') visit(n.id, p);
+          paths(n.pages, visit, p);
+        }
+      };
+      paths(revision.tree, (id, p) => now.set(id, p));
+      const current = new Set(now.values());
+      const history = await this.content.history(space, pageRequest(undefined, MOVES_HISTORY));
+      for (const summary of history.items) {
+        if (summary.id === revision.id) continue;
+        const old = await this.content.revision(space.id, summary.id);
+        paths(old.tree, (id, p) => {
+          const there = now.get(id);
+          if (there !== undefined && !current.has(p) && !moved!.has(p)) moved!.set(p, there);
+        });
+      }
+      if (this.moves.size >= MOVES_MAX) this.moves.delete(this.moves.keys().next().value!);
+      this.moves.set(key, moved);
+    }
+    return moved.get(path) ?? null;
+  }
+
+  /** The live redirect a path below the site's root (`/old/page`) answers to, and what its star matched. */
+  redirectFor(view: VisitorSite, path: string): { redirect: SiteRedirect; rest: string } | null {
+    return matchRedirect(view.redirects, path);
   }
 
   /** The listed pages of a revision in reading order (documents that are not hidden, nor inside a hidden page). */

@@ -28,6 +28,7 @@ import {
 import { FilesService, SearchService, type Revision, type Space } from '@app/spaces-and-content';
 import { Clock, InvalidInputError } from '@app/shared-kernel';
 import { SiteLocation, VisitorCredentials, VisitorSite, VisitorSitesService } from '../application/visitor-sites.service';
+import { RedirectsService } from '../application/redirects.service';
 
 /**
  * What a published site's pages may do: nothing inline (styles and the script come from the site's own
@@ -69,6 +70,7 @@ export class VisitorSiteController {
     private readonly search: SearchService,
     private readonly clock: Clock,
     private readonly highlighter: CodeHighlighter,
+    private readonly redirects: RedirectsService,
     settings: ReadCacheSettings,
   ) {
     this.rendered = new RenderedJson(Math.floor(settings.maxBytes / 4), 'site-pages');
@@ -121,10 +123,13 @@ export class VisitorSiteController {
     const markdown = joined.endsWith('.md');
     if (markdown) joined = joined.slice(0, -3);
     const location = this.sites.locate(view, joined);
-    if (!location) return this.notFound(view, res, links);
-    const revision = await this.sites.revision(location.space);
-    const page = this.sites.page(revision, location.rest);
-    if (!page) return this.notFound(view, res, links);
+    const revision = location ? await this.sites.revision(location.space) : null;
+    const page = location && revision ? this.sites.page(revision, location.rest) : null;
+    if (!location || !revision || !page) {
+      const elsewhere = await this.elsewhere(view, joined, markdown, location, revision, links);
+      if (!elsewhere) return this.notFound(view, res, links);
+      return res.redirect(elsewhere.status, elsewhere.target);
+    }
     const specs = markdown
       ? ''
       : await this.sites.dependencies(view, location.space, revision, page.node.id, (d) => operationRefs(d).map((r) => r.spec));
@@ -147,6 +152,34 @@ export class VisitorSiteController {
       });
     });
     return this.send(req, res, markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8', body);
+  }
+
+  /**
+   * Where a path that names no page goes instead: the site's live redirect for it (308 when permanent on a
+   * public site, 307 when permanent elsewhere, else 302), else the page that was at that path in the space's
+   * recent history, now elsewhere (301). Redirects never shadow a page that exists.
+   */
+  private async elsewhere(
+    view: VisitorSite,
+    joined: string,
+    markdown: boolean,
+    location: SiteLocation | null,
+    revision: Revision | null,
+    links: Links,
+  ): Promise<{ status: number; target: string } | null> {
+    const found = this.sites.redirectFor(view, `/${joined}${markdown ? '.md' : ''}`);
+    if (found) {
+      const target = await this.redirects.target(view.site, found.redirect, found.rest, rootOf(view, links));
+      if (target) {
+        const status = !found.redirect.permanent ? 302 : view.site.visibility === 'public' && !view.preview ? 308 : 307;
+        return { status, target };
+      }
+    }
+    if (location && revision && location.rest) {
+      const path = await this.sites.movedPage(location.space, revision, location.rest);
+      if (path !== null) return { status: 301, target: `${rootOf(view, links)}${location.prefix}${path}${markdown ? '.md' : ''}` };
+    }
+    return null;
   }
 
   /**

@@ -19,6 +19,7 @@ import { ContentPermissions1765584000000 } from './1765584000000-content-permiss
 import { RevisionHistory1765670400000 } from './1765670400000-revision-history';
 import { AuditEvents1765756800000 } from './1765756800000-audit-events';
 import { Webhooks1765843200000 } from './1765843200000-webhooks';
+import { SiteRedirects1765929600000 } from './1765929600000-site-redirects';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   RevisionHistory1765670400000,
   AuditEvents1765756800000,
   Webhooks1765843200000,
+  SiteRedirects1765929600000,
 ];
