@@ -130,4 +130,31 @@ describe('contract: sites and publishing', () => {
     expect((await api.orgs.deleteSiteById(org, siteId)).status).toBe(205);
     expect((await api.orgs.deleteSiteById(org, siteId)).status).toBe(204);
   });
+
+  it('drives the site redirect operations with the official client; every answer matches the official schemas', async () => {
+    const org = (await api.orgs.createOrganization({ title: 'Redirects Org' })).data.id;
+    const space = (await api.orgs.createSpace(org, { title: 'Guide' })).data.id;
+    const siteId = (await api.orgs.createSite(org, { title: 'Docs', spaces: [space] })).data.id;
+    const siteSpaceId = (await api.orgs.listSiteSpaces(org, siteId)).data.items[0].id;
+    const created = await api.orgs.createSiteRedirect(org, siteId, {
+      source: '/old/*',
+      captureWildcard: true,
+      destination: { kind: 'site-space', siteSpaceId },
+    });
+    expect(created.status).toBe(201);
+    expect(schemas.check('SiteRedirect', created.data)).toBe('');
+    expect(schemas.checkList('SiteRedirect', (await api.orgs.listSiteRedirects(org, siteId, { orderBy: 'source' as never })).data)).toBe(
+      '',
+    );
+    const found = (await api.orgs.getSiteRedirectBySource(org, siteId, { source: '/old/page' })).data;
+    expect(schemas.check('SiteRedirect', found.redirect)).toBe('');
+    expect(found.target).toMatch(new RegExp(`/sites/${siteId}/page$`));
+    const updated = await api.orgs.updateSiteRedirectById(org, siteId, created.data.id, { permanent: true });
+    expect(schemas.check('SiteRedirect', updated.data)).toBe('');
+    const bulk = await api.orgs.bulkUpsertSiteRedirects(org, siteId, {
+      redirects: [{ source: '/a', destination: { kind: 'external', url: 'https://example.com/' } }],
+    });
+    expect(bulk.data.results).toEqual([{ status: 'created', source: '/a', draft: false, id: expect.any(String) }]);
+    expect((await api.orgs.deleteSiteRedirectById(org, siteId, created.data.id)).status).toBe(205);
+  });
 });
