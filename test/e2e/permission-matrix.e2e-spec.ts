@@ -1126,6 +1126,38 @@ describe('permission matrix', () => {
       },
       'delete',
     ],
+    [
+      'GET …/site-spaces/{siteSpaceId}/customization',
+      'read',
+      200,
+      async (w) => {
+        const x = await site();
+        return t.http.get(`${x.base}/site-spaces/${x.siteSpace}/customization`).set(as(w));
+      },
+    ],
+    [
+      'PATCH …/site-spaces/{siteSpaceId}/customization',
+      'admin',
+      200,
+      async (w) => {
+        const x = await site();
+        return t.http.patch(`${x.base}/site-spaces/${x.siteSpace}/customization`).set(as(w)).send({ title: 'Variant' });
+      },
+    ],
+    [
+      'DELETE …/site-spaces/{siteSpaceId}/customization',
+      'admin',
+      205,
+      async (w) => {
+        const x = await site();
+        await t.http.patch(`${x.base}/site-spaces/${x.siteSpace}/customization`).set(admin.auth).send({ title: 'Variant' }).expect(200);
+        made(`${x.base}/site-spaces/${x.siteSpace}/customization`, x.siteSpace, (body) =>
+          JSON.stringify(body).includes('"hasOverrides":true'),
+        );
+        return t.http.delete(`${x.base}/site-spaces/${x.siteSpace}/customization`).set(as(w));
+      },
+      'delete',
+    ],
     ['GET …/sites/{siteId}/redirects', 'read', 200, async (w) => t.http.get(`${(await site()).base}/redirects`).set(as(w))],
     [
       'GET …/sites/{siteId}/redirect?source=',

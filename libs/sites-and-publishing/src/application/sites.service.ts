@@ -15,7 +15,14 @@ import {
 } from '@app/shared-kernel';
 import { SpacesService, SpaceView } from '@app/spaces-and-content';
 import { AdaptiveJsonSchema, checkAdaptiveJsonSchema, Condition, templateConditions } from '../domain/adaptive';
-import { checkCustomization, CustomizationSettings, defaultCustomization } from '../domain/customization';
+import {
+  applyOverride,
+  checkCustomization,
+  checkOverride,
+  CustomizationSettings,
+  defaultCustomization,
+  patchOverride,
+} from '../domain/customization';
 import * as S from '../domain/site';
 import { Site, SiteType, SiteVisibility, Structure } from '../domain/site';
 import { PublishingAuth, SiteFilter, SiteRepository } from '../domain/site-repository';
@@ -310,6 +317,55 @@ export class SitesService {
       await this.sites.setCustomization(site.id, checked, at);
     });
     return { settings: checked, updatedAt: at };
+  }
+
+  /** A site space's customization: the site's with its override over it (official getSiteSpaceCustomizationById). */
+  async siteSpaceCustomization(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+    siteSpaceId: string,
+  ): Promise<{ settings: CustomizationSettings; updatedAt?: Date; hasOverrides: boolean }> {
+    const { site } = await this.get(actor, organizationId, siteId);
+    S.findSiteSpace(site.structure, siteSpaceId);
+    const settings = await this.sites.settings(site.id);
+    const override = settings.siteSpaceCustomizations[siteSpaceId] ?? {};
+    return {
+      settings: applyOverride(settings.customization?.settings ?? defaultCustomization(), override),
+      updatedAt: settings.customization?.updatedAt,
+      hasOverrides: Object.keys(override).length > 0,
+    };
+  }
+
+  /** Patches a site space's override (a value replaces, null resets to the site's; admin). */
+  async overrideSiteSpaceCustomization(actor: Actor, organizationId: string, siteId: string, siteSpaceId: string, body: unknown) {
+    const patch = checkOverride(body);
+    await this.mutate(actor, organizationId, siteId, SITE_ROLES.admin, 'site.updated', async (site) => {
+      S.findSiteSpace(site.structure, siteSpaceId);
+      const current = (await this.sites.settings(site.id)).siteSpaceCustomizations[siteSpaceId] ?? {};
+      const next = patchOverride(current, patch);
+      await this.sites.setSiteSpaceCustomization(site.id, siteSpaceId, Object.keys(next).length ? next : null);
+    });
+    return this.siteSpaceCustomization(actor, organizationId, siteId, siteSpaceId);
+  }
+
+  /** Removes a site space's override: it shows the site's customization again (admin). */
+  async deleteSiteSpaceCustomization(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+    siteSpaceId: string,
+  ): Promise<'deleted' | 'absent'> {
+    if ((await this.access.roleOf(organizationId, actor)) === null) return 'absent';
+    if (!(await this.sites.find(organizationId, siteId))) return 'absent';
+    const { result } = await this.mutate(actor, organizationId, siteId, SITE_ROLES.admin, 'site.updated', async (site) => {
+      const shown = S.siteSpaces(site.structure).some((x) => x.node.id === siteSpaceId);
+      const overrides = (await this.sites.settings(site.id)).siteSpaceCustomizations;
+      if (!shown || !overrides[siteSpaceId]) return 'absent' as const;
+      await this.sites.setSiteSpaceCustomization(site.id, siteSpaceId, null);
+      return 'deleted' as const;
+    });
+    return result;
   }
 
   // -------------------------------------------------------------------------------------------

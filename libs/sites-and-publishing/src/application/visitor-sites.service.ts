@@ -5,7 +5,7 @@ import { ContentService, SpacesService, type Revision, type Space } from '@app/s
 import { OpenApiOperations, type OperationView } from '@app/openapi-specs';
 import type { JsonDocument } from '@app/content-model';
 import { AdaptiveJsonSchema, Condition, visitorClaims } from '../domain/adaptive';
-import { CustomizationSettings, defaultCustomization } from '../domain/customization';
+import { CustomizationOverride, CustomizationSettings, defaultCustomization } from '../domain/customization';
 import { conditionsOf, SectionNode, Site, SiteSpaceNode, spaceIdsOf, Structure, TopItem, visibleStructure } from '../domain/site';
 import { SiteRepository, VisitorTokens } from '../domain/site-repository';
 import { SitePreviews } from './site-previews';
@@ -35,6 +35,8 @@ export interface VisitorSite {
   /** Opened through a member's preview link. */
   preview: boolean;
   redirects: SiteRedirect[];
+  /** Each site space's customization override (over `customization`). */
+  overrides: Record<string, CustomizationOverride>;
 }
 
 /** Where a site URL leads: a section and a site space (each may be the default), and the rest of the path. */
@@ -50,6 +52,8 @@ export interface SiteLocation {
 
 interface Model {
   site: Site;
+  /** Each site space's customization override. */
+  overrides: Record<string, CustomizationOverride>;
   /** The site's live redirects (they move the site's version). */
   redirects: SiteRedirect[];
   spaces: Map<string, Space>;
@@ -162,6 +166,7 @@ export class VisitorSitesService {
       structure,
       spaces: model.spaces,
       redirects: model.redirects,
+      overrides: model.overrides,
       key: `${siteId} ${model.site.version} ${outcomes}${mode.noindex ? ' noindex' : ''}`,
       ...mode,
     };
@@ -193,6 +198,7 @@ export class VisitorSitesService {
       redirects: await this.redirects.live(site.id),
       spaces,
       customization: settings.customization?.settings ?? defaultCustomization(),
+      overrides: settings.siteSpaceCustomizations,
       schema: settings.adaptiveSchema?.jsonSchema ?? null,
       conditions: new Map(conditionsOf(site.structure).map((c) => [c, Condition.parse(c)])),
     };

@@ -68,3 +68,73 @@ export function defaultCustomization(): CustomizationSettings {
     insights: { trackingCookie: true },
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Site-space overrides (official get/override/deleteSiteSpaceCustomizationById)
+
+/** What a site space overrides of its site's customization: top-level values, and groups of values (styling, header …). */
+export type CustomizationOverride = Record<string, unknown>;
+
+const validateOverride = ajv.compile({ $ref: 'quire:customization#/definitions/SiteSpaceCustomizationOverride' });
+
+const isGroup = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A PATCH body checked against the official override schema. */
+export function checkOverride(value: unknown): CustomizationOverride {
+  if (!isGroup(value)) throw new InvalidInputError('The body must be a JSON object');
+  if (!validateOverride(value)) {
+    const e = validateOverride.errors?.[0];
+    throw new InvalidInputError(`customization${e?.instancePath ?? ''} ${e?.message ?? 'is invalid'}`);
+  }
+  // The official schema admits any other field; an override of a field that does not exist would be kept
+  // and shown for nothing: refused, at the top and in each group.
+  for (const [key, v] of Object.entries(value)) {
+    const field = Object.hasOwn(OVERRIDE_FIELDS, key) ? OVERRIDE_FIELDS[key] : undefined;
+    if (!field) throw new InvalidInputError(`customization: "${key}" is not a field a site space can override`);
+    if (field.properties && isGroup(v))
+      for (const inner of Object.keys(v))
+        if (!Object.hasOwn(field.properties, inner))
+          throw new InvalidInputError(`customization.${key}: "${inner}" is not a field a site space can override`);
+  }
+  return value;
+}
+
+const OVERRIDE_FIELDS = (
+  CUSTOMIZATION_DEFINITIONS.SiteSpaceCustomizationOverride as { properties: Record<string, { type?: string; properties?: object }> }
+).properties;
+
+/**
+ * The stored override after a PATCH: a value replaces, `null` resets (the site's value shows again). The
+ * groups (styling, header, footer, themes …) are patched value by value, as the official body describes
+ * each of their fields; a group left empty is dropped.
+ */
+export function patchOverride(stored: CustomizationOverride, patch: CustomizationOverride): CustomizationOverride {
+  const out: CustomizationOverride = { ...stored };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else if (OVERRIDE_GROUPS.has(key) && isGroup(value)) {
+      const group: Record<string, unknown> = { ...(isGroup(out[key]) ? out[key] : {}) };
+      for (const [k, v] of Object.entries(value)) {
+        if (v === null) delete group[k];
+        else group[k] = v;
+      }
+      if (Object.keys(group).length) out[key] = group;
+      else delete out[key];
+    } else out[key] = value;
+  }
+  return out;
+}
+
+/** The groups of the override body: its top-level fields that are objects of fields. */
+export const OVERRIDE_GROUPS = new Set(
+  Object.entries(OVERRIDE_FIELDS).flatMap(([k, v]) => (v.type === 'object' && v.properties ? [k] : [])),
+);
+
+/** A site space's customization: the site's, with the override's values over it (groups merged field by field). */
+export function applyOverride(site: CustomizationSettings, override: CustomizationOverride): CustomizationSettings {
+  const out: CustomizationSettings = { ...site };
+  for (const [key, value] of Object.entries(override)) {
+    out[key] = OVERRIDE_GROUPS.has(key) && isGroup(value) && isGroup(site[key]) ? { ...site[key], ...value } : value;
+  }
+  return out;
+}

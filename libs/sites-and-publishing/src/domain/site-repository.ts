@@ -1,6 +1,6 @@
 import { Page, PageRequest } from '@app/shared-kernel';
 import type { AdaptiveJsonSchema } from './adaptive';
-import type { CustomizationSettings } from './customization';
+import type { CustomizationOverride, CustomizationSettings } from './customization';
 import type { Site, SiteType } from './site';
 
 export const SHARE_LINK_NAME_MAX = 50;
@@ -27,6 +27,8 @@ export interface SiteFilter {
 export interface SiteSettings {
   adaptiveSchema: { jsonSchema: AdaptiveJsonSchema; updatedAt: Date } | null;
   customization: { settings: CustomizationSettings; updatedAt: Date } | null;
+  /** Each site space's customization override, by site space id. */
+  siteSpaceCustomizations: Record<string, CustomizationOverride>;
 }
 
 /** What every published read checks first, in one query: the site's version and whether the key opens it. */
@@ -70,6 +72,8 @@ export abstract class SiteRepository {
   abstract settings(siteId: string): Promise<SiteSettings>;
   abstract setAdaptiveSchema(siteId: string, jsonSchema: AdaptiveJsonSchema, at: Date): Promise<void>;
   abstract setCustomization(siteId: string, settings: CustomizationSettings, at: Date): Promise<void>;
+  /** Writes (or, with null, removes) a site space's override and moves the site's version. */
+  abstract setSiteSpaceCustomization(siteId: string, siteSpaceId: string, override: CustomizationOverride | null): Promise<void>;
   abstract publishingAuth(siteId: string): Promise<PublishingAuth | null>;
   /** Writes the visitor authentication settings and moves the site's version (a new key ends every old token). */
   abstract setPublishingAuth(siteId: string, auth: PublishingAuth): Promise<void>;

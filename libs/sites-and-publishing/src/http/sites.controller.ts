@@ -221,6 +221,52 @@ export class SitesController {
     return { ...c.settings, updatedAt: c.updatedAt.toISOString() };
   }
 
+  @Get(':siteId/site-spaces/:siteSpaceId/customization')
+  @ApiOperation({
+    operationId: 'getSiteSpaceCustomizationById',
+    summary: 'Get the customization of a site space: the site’s, with the site space’s override over it',
+  })
+  @ApiOkResponse({ type: CustomizationDto })
+  async siteSpaceCustomization(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteSpaceId') siteSpaceId: string,
+  ) {
+    return siteSpaceCustomizationBody(await this.sites.siteSpaceCustomization(actor, organizationId, siteId, siteSpaceId));
+  }
+
+  @WriteTransaction()
+  @Patch(':siteId/site-spaces/:siteSpaceId/customization')
+  @ApiOperation({
+    operationId: 'overrideSiteSpaceCustomizationById',
+    summary: 'Override the customization of a site space (a value replaces, null resets to the site’s; official override schema; admin)',
+  })
+  @ApiBody({ schema: { type: 'object', additionalProperties: true } })
+  @ApiOkResponse({ type: CustomizationDto })
+  async overrideSiteSpaceCustomization(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteSpaceId') siteSpaceId: string,
+    @Body() body: unknown,
+  ) {
+    return siteSpaceCustomizationBody(await this.sites.overrideSiteSpaceCustomization(actor, organizationId, siteId, siteSpaceId, body));
+  }
+
+  @WriteTransaction()
+  @Delete(':siteId/site-spaces/:siteSpaceId/customization')
+  @ApiDeleteOperation('deleteSiteSpaceCustomizationById', 'Remove the customization override of a site space (admin)', 'The override')
+  async deleteSiteSpaceCustomization(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteSpaceId') siteSpaceId: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
+    setDeleteStatus(res, await this.sites.deleteSiteSpaceCustomization(actor, organizationId, siteId, siteSpaceId));
+  }
+
   @Get(':siteId/publishing/auth')
   @ApiOperation({
     operationId: 'getSitePublishingAuthById',
@@ -287,4 +333,9 @@ export class SitesController {
     });
     res.type('application/json').send(await this.presenter.bytes(view, links));
   }
+}
+
+/** The official SiteSpaceCustomizationSettings: the effective settings, when the site's were updated, and whether the site space overrides them. */
+function siteSpaceCustomizationBody(c: { settings: Record<string, unknown>; updatedAt?: Date; hasOverrides: boolean }) {
+  return { ...c.settings, ...(c.updatedAt ? { updatedAt: c.updatedAt.toISOString() } : {}), hasOverrides: c.hasOverrides };
 }

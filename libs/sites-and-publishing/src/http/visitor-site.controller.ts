@@ -29,6 +29,7 @@ import { FilesService, SearchService, type Revision, type Space } from '@app/spa
 import { Clock, InvalidInputError } from '@app/shared-kernel';
 import { SiteLocation, VisitorCredentials, VisitorSite, VisitorSitesService } from '../application/visitor-sites.service';
 import { RedirectsService } from '../application/redirects.service';
+import { applyOverride, type CustomizationSettings } from '../domain/customization';
 
 /**
  * What a published site's pages may do: nothing inline (styles and the script come from the site's own
@@ -109,7 +110,19 @@ export class VisitorSiteController {
     if (segments.length === 0 && !req.path.endsWith('/')) return res.redirect(301, rootOf(view, links) + this.query(req));
     const [first, ...rest] = segments;
     if (first === '~site.css')
-      return this.send(req, res, 'text/css; charset=utf-8', Buffer.from(siteCss(this.primaryColor(view), this.highlighting), 'utf8'));
+      return this.send(
+        req,
+        res,
+        'text/css; charset=utf-8',
+        // `?s=` names a site space whose override restyles it.
+        Buffer.from(
+          siteCss(
+            this.primaryColor(this.customizationOf(view, typeof req.query.s === 'string' ? req.query.s : undefined)),
+            this.highlighting,
+          ),
+          'utf8',
+        ),
+      );
     if (first === '~site.js') return this.send(req, res, 'text/javascript; charset=utf-8', Buffer.from(SITE_JS, 'utf8'));
     if (first === '~files' && rest.length === 2) return this.file(view, rest[0], rest[1], res, links);
     let pagePath = segments;
@@ -380,8 +393,14 @@ export class VisitorSiteController {
     res.redirect(302, links.api(this.files.downloadPath(space.organizationId, file, this.clock.now().getTime())));
   }
 
-  private primaryColor(view: VisitorSite): string | undefined {
-    const styling = view.customization.styling as { primaryColor?: { light?: string } } | undefined;
+  /** The customization a site space shows: the site's, with the site space's override over it. */
+  private customizationOf(view: VisitorSite, siteSpaceId: string | undefined): CustomizationSettings {
+    const override = siteSpaceId !== undefined && Object.hasOwn(view.overrides, siteSpaceId) ? view.overrides[siteSpaceId] : undefined;
+    return override ? applyOverride(view.customization, override) : view.customization;
+  }
+
+  private primaryColor(customization: CustomizationSettings): string | undefined {
+    const styling = customization.styling as { primaryColor?: { light?: string } } | undefined;
     return styling?.primaryColor?.light;
   }
 
@@ -406,14 +425,17 @@ export class VisitorSiteController {
     };
   }
 
-  private baseFrame(view: VisitorSite, links: Links): Omit<SiteFrame, 'sections' | 'variants' | 'nav'> {
+  private baseFrame(view: VisitorSite, links: Links, siteSpaceId?: string): Omit<SiteFrame, 'sections' | 'variants' | 'nav'> {
     const root = rootOf(view, links);
-    const themes = view.customization.themes as { default?: string } | undefined;
-    const header = view.customization.header as { links?: { title?: string; to?: { kind?: string; url?: string } }[] } | undefined;
+    const customization = this.customizationOf(view, siteSpaceId);
+    const themes = customization.themes as { default?: string } | undefined;
+    const header = customization.header as { links?: { title?: string; to?: { kind?: string; url?: string } }[] } | undefined;
+    const restyled = siteSpaceId !== undefined && Object.hasOwn(view.overrides, siteSpaceId) && view.overrides[siteSpaceId].styling;
+    const css = `${links.origin}/sites/${view.site.id}/~site.css${restyled ? `?s=${encodeURIComponent(siteSpaceId)}` : ''}`;
     return {
       title: view.site.title,
       home: root,
-      assets: { css: `${links.origin}/sites/${view.site.id}/~site.css`, js: `${links.origin}/sites/${view.site.id}/~site.js` },
+      assets: { css, js: `${links.origin}/sites/${view.site.id}/~site.js` },
       theme: themes?.default === 'light' || themes?.default === 'dark' ? themes.default : 'auto',
       noindex: view.noindex,
       headerLinks: (header?.links ?? []).flatMap((l) =>
@@ -423,7 +445,7 @@ export class VisitorSiteController {
   }
 
   private frameWithoutPage(view: VisitorSite, location: SiteLocation, links: Links): SiteFrame {
-    return { ...this.baseFrame(view, links), ...this.navigation(view, location, links), nav: [] };
+    return { ...this.baseFrame(view, links, location.siteSpace.id), ...this.navigation(view, location, links), nav: [] };
   }
 
   private frame(view: VisitorSite, location: SiteLocation, revision: Revision, pageId: string, links: Links): SiteFrame {
@@ -443,7 +465,11 @@ export class VisitorSiteController {
             children,
           };
         });
-    return { ...this.baseFrame(view, links), ...this.navigation(view, location, links), nav: nav(revision.tree, '') };
+    return {
+      ...this.baseFrame(view, links, location.siteSpace.id),
+      ...this.navigation(view, location, links),
+      nav: nav(revision.tree, ''),
+    };
   }
 
   /** Section tabs and the variant switcher (the site spaces of the current section). */
@@ -468,12 +494,18 @@ export class VisitorSiteController {
     const variants =
       shown.length > 1
         ? shown.map((s) => ({
-            title: (view.spaces.get(s.spaceId) as Space).title,
+            // A site space's override may give its variant a title of its own.
+            title: this.variantTitle(view, s.id) ?? (view.spaces.get(s.spaceId) as Space).title,
             href: `${root}${sectionBase}${s.default ? '' : `${s.path}/`}`,
             current: s.id === location.siteSpace.id,
           }))
         : [];
     return { sections: sections.length > 1 ? sections : [], variants };
+  }
+
+  private variantTitle(view: VisitorSite, siteSpaceId: string): string | null {
+    const title = Object.hasOwn(view.overrides, siteSpaceId) ? view.overrides[siteSpaceId].title : undefined;
+    return typeof title === 'string' && title ? title : null;
   }
 
   /** Breadcrumbs (the page's ancestors that are pages) and the previous and next pages in reading order. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Db, SqlTable, keysetPage } from '@app/persistence';
 import { ConflictError, mapPage, Page, PageRequest } from '@app/shared-kernel';
 import type { AdaptiveJsonSchema } from '../domain/adaptive';
-import type { CustomizationSettings } from '../domain/customization';
+import type { CustomizationOverride, CustomizationSettings } from '../domain/customization';
 import { AgentsContext, Site, siteSpaces, SiteType, SiteVisibility, spaceIdsOf, Structure } from '../domain/site';
 import { PublishedState, PublishingAuth, ShareLink, SiteFilter, SiteRepository, SiteSettings } from '../domain/site-repository';
 
@@ -181,14 +181,16 @@ export class SqlSiteRepository extends SiteRepository {
       adaptive_schema_updated_at: Date | null;
       customization: CustomizationSettings | null;
       customization_updated_at: Date | null;
+      site_space_customizations: Record<string, CustomizationOverride>;
     }[] = await this.db.query(
-      'SELECT adaptive_schema, adaptive_schema_updated_at, customization, customization_updated_at FROM sites WHERE id = $1',
+      'SELECT adaptive_schema, adaptive_schema_updated_at, customization, customization_updated_at, site_space_customizations FROM sites WHERE id = $1',
       [siteId],
     );
     const r = rows[0];
     return {
       adaptiveSchema: r?.adaptive_schema ? { jsonSchema: r.adaptive_schema, updatedAt: r.adaptive_schema_updated_at! } : null,
       customization: r?.customization ? { settings: r.customization, updatedAt: r.customization_updated_at! } : null,
+      siteSpaceCustomizations: r?.site_space_customizations ?? {},
     };
   }
 
@@ -206,6 +208,19 @@ export class SqlSiteRepository extends SiteRepository {
       JSON.stringify(settings),
       at,
     ]);
+  }
+
+  async setSiteSpaceCustomization(siteId: string, siteSpaceId: string, override: CustomizationOverride | null): Promise<void> {
+    if (override === null)
+      await this.db.query(
+        'UPDATE sites SET site_space_customizations = site_space_customizations - $2, version = version + 1 WHERE id = $1',
+        [siteId, siteSpaceId],
+      );
+    else
+      await this.db.query(
+        'UPDATE sites SET site_space_customizations = jsonb_set(site_space_customizations, ARRAY[$2], $3::jsonb), version = version + 1 WHERE id = $1',
+        [siteId, siteSpaceId, JSON.stringify(override)],
+      );
   }
 
   async publishedState(organizationId: string | null, siteId: string, shareKey: string | undefined): Promise<PublishedState | null> {

@@ -20,6 +20,7 @@ import { RevisionHistory1765670400000 } from './1765670400000-revision-history';
 import { AuditEvents1765756800000 } from './1765756800000-audit-events';
 import { Webhooks1765843200000 } from './1765843200000-webhooks';
 import { SiteRedirects1765929600000 } from './1765929600000-site-redirects';
+import { SiteSpaceCustomizations1766016000000 } from './1766016000000-site-space-customizations';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   AuditEvents1765756800000,
   Webhooks1765843200000,
   SiteRedirects1765929600000,
+  SiteSpaceCustomizations1766016000000,
 ];
