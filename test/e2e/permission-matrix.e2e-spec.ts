@@ -1158,6 +1158,41 @@ describe('permission matrix', () => {
       },
       'delete',
     ],
+    [
+      'GET /custom-hostnames/{hostname}',
+      'read',
+      200,
+      async (w) => {
+        const x = await site();
+        const host = `docs-${Math.random().toString(36).slice(2, 10)}.example.com`;
+        await t.http.patch(x.base).set(admin.auth).send({ hostname: host }).expect(200);
+        return t.http.get(`/v1/custom-hostnames/${host}`).set(as(w));
+      },
+    ],
+    [
+      'PATCH /custom-hostnames/{hostname}',
+      'read',
+      204,
+      async (w) => {
+        const x = await site();
+        const host = `docs-${Math.random().toString(36).slice(2, 10)}.example.com`;
+        await t.http.patch(x.base).set(admin.auth).send({ hostname: host }).expect(200);
+        return t.http.patch(`/v1/custom-hostnames/${host}`).set(as(w));
+      },
+    ],
+    [
+      'DELETE /custom-hostnames/{hostname}',
+      'admin',
+      205,
+      async (w) => {
+        const x = await site();
+        const host = `docs-${Math.random().toString(36).slice(2, 10)}.example.com`;
+        await t.http.patch(x.base).set(admin.auth).send({ hostname: host }).expect(200);
+        made(`/v1/custom-hostnames/${host}`, host);
+        return t.http.delete(`/v1/custom-hostnames/${host}`).set(as(w));
+      },
+      'delete',
+    ],
     ['GET …/sites/{siteId}/redirects', 'read', 200, async (w) => t.http.get(`${(await site()).base}/redirects`).set(as(w))],
     [
       'GET …/sites/{siteId}/redirect?source=',

@@ -13,6 +13,8 @@ import { verifyJsonDepth } from './http/json-depth';
 import { PathParamPipe, rejectHostileStrings } from './http/hostile-input';
 import { linksMiddleware } from './http/links.middleware';
 import { preferMinimal } from './http/prefer-minimal';
+import { siteHosts } from './http/site-hosts';
+import { SiteHostnames } from '@app/sites-and-publishing';
 import { createRootLogger, PinoNestLogger, requestLogger } from './http/logger';
 import { mountSwagger } from './swagger';
 import { memoizeValidationMetadata } from './http/validation-metadata-memo';
@@ -64,6 +66,8 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // A site's own hostname serves that site and nothing else (docs/deployment.md, "Custom hostnames").
+  app.use(siteHosts(app.get(SiteHostnames), config.publicUrl));
   // Content batches may carry up to 20 files of 1 MB as base64, OpenAPI documents up to 10 MB: a larger
   // limit on those routes only, and only for an authenticated caller (an anonymous client cannot make
   // the server parse 32 MB).

@@ -20,6 +20,8 @@ import { VisitorSitesService } from './application/visitor-sites.service';
 import { SitePreviews } from './application/site-previews';
 import { VisitorSiteController } from './http/visitor-site.controller';
 import { RedirectsController } from './http/redirects.controller';
+import { CustomHostnamesController } from './http/custom-hostnames.controller';
+import { SiteHostnames } from './application/site-hostnames';
 import { RedirectsService } from './application/redirects.service';
 import { SiteRedirects } from './domain/redirects';
 import { SqlSiteRedirects } from './infrastructure/site-redirects.repository';
@@ -34,6 +36,7 @@ import { CodeHighlighter } from '@app/site-renderer';
     ShareLinksController,
     SitePermissionsController,
     RedirectsController,
+    CustomHostnamesController,
     VisitorSiteController,
   ],
   providers: [
@@ -44,6 +47,7 @@ import { CodeHighlighter } from '@app/site-renderer';
     VisitorSitesService,
     SitePreviews,
     RedirectsService,
+    SiteHostnames,
     { provide: SiteRedirects, useClass: SqlSiteRedirects },
     SiteEvents,
     SitesFollowSpaces,
@@ -52,6 +56,6 @@ import { CodeHighlighter } from '@app/site-renderer';
     // One highlighter per process: its grammars load once, on first use.
     { provide: CodeHighlighter, useFactory: () => CodeHighlighter.create() },
   ],
-  exports: [SitesService],
+  exports: [SitesService, SiteHostnames],
 })
 export class SitesAndPublishingModule {}

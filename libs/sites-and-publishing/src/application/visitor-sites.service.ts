@@ -34,6 +34,8 @@ export interface VisitorSite {
   noindex: boolean;
   /** Opened through a member's preview link. */
   preview: boolean;
+  /** Where the site is served for this request: `https://{hostname}/`, or `{origin}/sites/{id}/`. */
+  base: string;
   redirects: SiteRedirect[];
   /** Each site space's customization override (over `customization`). */
   overrides: Record<string, CustomizationOverride>;
@@ -117,10 +119,10 @@ export class VisitorSitesService {
    * A visitor-auth site whose visitor has no valid token sends them to its fallback URL (its sign-in),
    * when it has one.
    */
-  async open(siteId: string, visitor: VisitorCredentials): Promise<VisitorSite | { signIn: string } | null> {
+  async open(siteId: string, visitor: VisitorCredentials, base: string): Promise<VisitorSite | { signIn: string } | null> {
     if (visitor.preview && this.previews.check(siteId, visitor.preview)) {
       const site = await this.sites.findById(siteId);
-      return site ? this.view(siteId, site.version, visitor, null, { noindex: true, preview: true }) : null;
+      return site ? this.view(siteId, site.version, visitor, null, { noindex: true, preview: true, base }) : null;
     }
     const state = await this.sites.publishedState(null, siteId, visitor.shareKey);
     if (!state || !state.published) return null;
@@ -134,7 +136,7 @@ export class VisitorSitesService {
       }
       signed = ok;
     }
-    return this.view(siteId, state.version, visitor, signed, { noindex: state.visibility !== 'public', preview: false });
+    return this.view(siteId, state.version, visitor, signed, { noindex: state.visibility !== 'public', preview: false, base });
   }
 
   /** The site's model at a version, narrowed to this visitor's claims. */
@@ -143,7 +145,7 @@ export class VisitorSitesService {
     version: number,
     visitor: VisitorCredentials,
     signed: Record<string, unknown> | null,
-    mode: { noindex: boolean; preview: boolean },
+    mode: { noindex: boolean; preview: boolean; base: string },
   ): Promise<VisitorSite | null> {
     const model = await this.model(siteId, version);
     if (!model) return null;

@@ -59,6 +59,8 @@ export abstract class SiteRepository {
   abstract find(organizationId: string, siteId: string): Promise<Site | null>;
   /** A site by id alone (a visitor's request). */
   abstract findById(siteId: string): Promise<Site | null>;
+  /** The site served at a custom hostname, in any organization (hostnames are unique). */
+  abstract findByHostname(hostname: string): Promise<Site | null>;
   /** The site locked for a read-modify-write (inside a unit of work). */
   abstract findForUpdate(organizationId: string, siteId: string): Promise<Site | null>;
   /** Writes what changed between `before` (as read by findForUpdate) and `after`, and moves the version. */

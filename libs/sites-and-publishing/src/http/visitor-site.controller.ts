@@ -44,10 +44,9 @@ const SAFE_SCHEMES = /^(https?:|mailto:)/i;
 /** The files at a site's root for crawlers and agents (page slugs hold no dot: no page can shadow them). */
 const MACHINE_FILES = new Set(['robots.txt', 'sitemap.xml', 'llms.txt', 'llms-full.txt']);
 
-/** The site's root URL on Quire's own origin (a site with a basename lives below it). */
-function rootOf(view: VisitorSite, links: Links): string {
-  const own = `${links.origin}/sites/${view.site.id}/`;
-  return view.site.basename ? `${own}${view.site.basename}/` : own;
+/** The site's root URL: its base (its own hostname, or `/sites/{id}/` on Quire's origin), then its basename. */
+function rootOf(view: VisitorSite): string {
+  return view.site.basename ? `${view.base}${view.site.basename}/` : view.base;
 }
 
 /**
@@ -87,9 +86,12 @@ export class VisitorSiteController {
     @RequestLinks() links: Links,
   ): Promise<void> {
     this.headers(res);
-    if (path?.[0] === '~preview') return this.startPreview(siteId, path.slice(1), req, res, links);
+    const host = (req as { siteHost?: string }).siteHost;
+    // On a custom hostname the site is the whole origin (TLS is the reverse proxy's: https).
+    const base = host ? `https://${host}/` : `${links.origin}/sites/${siteId}/`;
+    if (path?.[0] === '~preview') return this.startPreview(siteId, path.slice(1), base, req, res);
     const credentials = this.credentials(req, siteId);
-    const view = await this.sites.open(siteId, credentials);
+    const view = await this.sites.open(siteId, credentials, base);
     if (!view) return this.plainNotFound(res);
     if ('signIn' in view) {
       // The official visitor-authentication flow: the fallback URL signs the visitor in and sends them back
@@ -99,7 +101,7 @@ export class VisitorSiteController {
       res.setHeader('Cache-Control', 'no-store');
       return res.redirect(302, to.toString());
     }
-    this.remember(res, req, siteId);
+    this.remember(res, req, view);
     if (view.noindex) res.setHeader('X-Robots-Tag', 'noindex');
     res.setHeader(
       'Cache-Control',
@@ -107,8 +109,12 @@ export class VisitorSiteController {
     );
     const segments = path ?? [];
     // The site's root is a directory: `/sites/{id}` becomes `/sites/{id}/`.
-    if (segments.length === 0 && !req.path.endsWith('/')) return res.redirect(301, rootOf(view, links) + this.query(req));
-    const [first, ...rest] = segments;
+    if (segments.length === 0 && !req.path.endsWith('/')) return res.redirect(301, rootOf(view) + this.query(req));
+    // Below the basename, if the site has one; the site's own files (`~…`) answer at the root too.
+    let pagePath = segments;
+    if (view.site.basename && segments[0] === view.site.basename) pagePath = segments.slice(1);
+    else if (view.site.basename && !segments[0]?.startsWith('~')) return this.notFound(view, res, links);
+    const [first, ...rest] = pagePath;
     if (first === '~site.css')
       return this.send(
         req,
@@ -125,12 +131,7 @@ export class VisitorSiteController {
       );
     if (first === '~site.js') return this.send(req, res, 'text/javascript; charset=utf-8', Buffer.from(SITE_JS, 'utf8'));
     if (first === '~files' && rest.length === 2) return this.file(view, rest[0], rest[1], res, links);
-    let pagePath = segments;
-    if (view.site.basename) {
-      if (first !== view.site.basename) return this.notFound(view, res, links);
-      pagePath = rest;
-    }
-    if (pagePath.length === 1 && MACHINE_FILES.has(pagePath[0])) return this.machineFile(pagePath[0], view, req, res, links);
+    if (pagePath.length === 1 && MACHINE_FILES.has(pagePath[0])) return this.machineFile(pagePath[0], view, req, res);
     if (pagePath.length === 1 && pagePath[0] === '~search') return this.searchPage(view, req, res, links);
     let joined = pagePath.join('/');
     const markdown = joined.endsWith('.md');
@@ -139,25 +140,25 @@ export class VisitorSiteController {
     const revision = location ? await this.sites.revision(location.space) : null;
     const page = location && revision ? this.sites.page(revision, location.rest) : null;
     if (!location || !revision || !page) {
-      const elsewhere = await this.elsewhere(view, joined, markdown, location, revision, links);
+      const elsewhere = await this.elsewhere(view, joined, markdown, location, revision);
       if (!elsewhere) return this.notFound(view, res, links);
       return res.redirect(elsewhere.status, elsewhere.target);
     }
     const specs = markdown
       ? ''
       : await this.sites.dependencies(view, location.space, revision, page.node.id, (d) => operationRefs(d).map((r) => r.spec));
-    const key = `${view.key} ${location.space.id} ${revision.id} ${page.node.id} ${markdown ? 'md' : 'html'} ${links.origin} ${specs}`;
+    const key = `${view.key} ${location.space.id} ${revision.id} ${page.node.id} ${markdown ? 'md' : 'html'} ${view.base} ${specs}`;
     const body = await this.rendered.text(key, async () => {
       const document = await this.sites.document(location.space, revision, page.node.id);
-      const href = this.hrefs(view, location, revision.tree, links);
+      const href = this.hrefs(view, location, revision.tree);
       if (markdown) return `# ${page.node.title}\n\n${document ? documentToMarkdown(document, (ref) => href(ref) ?? '') : ''}`;
       if (document) await this.highlighter.prepare(codeSyntaxes(document));
       const operations = document ? await this.sites.operations(view, operationRefs(document)) : new Map<string, ApiOperation>();
       return renderPage(this.frame(view, location, revision, page.node.id, links), {
         title: page.node.title,
         description: page.node.description,
-        url: `${rootOf(view, links)}${location.prefix}${page.path}`,
-        ...this.around(view, location, revision.tree, page.node.id, links),
+        url: `${rootOf(view)}${location.prefix}${page.path}`,
+        ...this.around(view, location, revision.tree, page.node.id),
         document,
         links: { href },
         highlighter: this.highlighter,
@@ -178,11 +179,10 @@ export class VisitorSiteController {
     markdown: boolean,
     location: SiteLocation | null,
     revision: Revision | null,
-    links: Links,
   ): Promise<{ status: number; target: string } | null> {
     const found = this.sites.redirectFor(view, `/${joined}${markdown ? '.md' : ''}`);
     if (found) {
-      const target = await this.redirects.target(view.site, found.redirect, found.rest, rootOf(view, links));
+      const target = await this.redirects.target(view.site, found.redirect, found.rest, rootOf(view));
       if (target) {
         const status = !found.redirect.permanent ? 302 : view.site.visibility === 'public' && !view.preview ? 308 : 307;
         return { status, target };
@@ -190,7 +190,7 @@ export class VisitorSiteController {
     }
     if (location && revision && location.rest) {
       const path = await this.sites.movedPage(location.space, revision, location.rest);
-      if (path !== null) return { status: 301, target: `${rootOf(view, links)}${location.prefix}${path}${markdown ? '.md' : ''}` };
+      if (path !== null) return { status: 301, target: `${rootOf(view)}${location.prefix}${path}${markdown ? '.md' : ''}` };
     }
     return null;
   }
@@ -200,12 +200,12 @@ export class VisitorSiteController {
    * may see (hidden pages and what their claims hide are left out, as from the navigation); cached like
    * pages, by the site's version, the visitor's segment and the revision of every space.
    */
-  private async machineFile(name: string, view: VisitorSite, req: Request, res: Response, links: Links): Promise<void> {
-    const root = rootOf(view, links);
+  private async machineFile(name: string, view: VisitorSite, req: Request, res: Response): Promise<void> {
+    const root = rootOf(view);
     if (name === 'robots.txt')
       return this.send(req, res, 'text/plain; charset=utf-8', Buffer.from(renderRobotsTxt(!view.noindex, `${root}sitemap.xml`), 'utf8'));
     const shown = await Promise.all(this.sites.siteSpaces(view).map(async (s) => ({ ...s, revision: await this.sites.revision(s.space) })));
-    const key = `${view.key} ${shown.map((s) => s.revision.id).join(',')} ${name} ${links.origin}`;
+    const key = `${view.key} ${shown.map((s) => s.revision.id).join(',')} ${name} ${view.base}`;
     const body = await this.rendered.text(key, async () => {
       const groups = shown.map((s) => {
         const listed = this.sites.listed(s.revision);
@@ -231,7 +231,6 @@ export class VisitorSiteController {
             view,
             { section: g.section, siteSpace: g.siteSpace, space: g.space, prefix: g.prefix, rest: '' },
             g.revision.tree,
-            links,
           );
           full.push({ page, markdown: document ? documentToMarkdown(document, (ref) => href(ref) ?? '') : '' });
         }
@@ -247,7 +246,7 @@ export class VisitorSiteController {
    * its current revision; hidden pages are left out, as from the navigation. Not cached (queries vary).
    */
   private async searchPage(view: VisitorSite, req: Request, res: Response, links: Links): Promise<void> {
-    const root = rootOf(view, links);
+    const root = rootOf(view);
     const query = typeof req.query.q === 'string' ? req.query.q.trim() : '';
     const location = this.sites.locate(view, '');
     const frame = location
@@ -291,15 +290,21 @@ export class VisitorSiteController {
    * goes on to the site's own URLs (which then show the site as it is now, published or not); an invalid
    * or expired one is the plain 404.
    */
-  private async startPreview(siteId: string, segments: string[], req: Request, res: Response, links: Links): Promise<void> {
+  private async startPreview(siteId: string, segments: string[], base: string, req: Request, res: Response): Promise<void> {
     const [token, ...path] = segments;
     const expires = token ? this.sites.previewExpiry(siteId, token) : null;
     const site = expires ? await this.sites.siteOf(siteId) : null;
     if (!expires || !site) return this.plainNotFound(res);
-    const options = { httpOnly: true, sameSite: 'lax' as const, path: `/sites/${siteId}/`, secure: req.secure, expires: new Date(expires) };
+    const options = {
+      httpOnly: true,
+      sameSite: 'lax' as const,
+      path: new URL(base).pathname,
+      secure: req.secure,
+      expires: new Date(expires),
+    };
     res.setHeader('Set-Cookie', cookie(`quire_preview_${siteId}`, token, options));
     res.setHeader('Cache-Control', 'no-store');
-    const root = `${links.origin}/sites/${siteId}/${site.basename ? `${site.basename}/` : ''}`;
+    const root = `${base}${site.basename ? `${site.basename}/` : ''}`;
     // What follows the token is a path below the site's root (`…/~preview/{token}/guide/setup`).
     res.redirect(302, `${root}${path.map(encodeURIComponent).join('/')}`);
   }
@@ -345,8 +350,9 @@ export class VisitorSiteController {
   }
 
   /** A key or token given in the URL (and accepted) is kept in an HttpOnly cookie: the next pages need no key in their URL. */
-  private remember(res: Response, req: Request, siteId: string): void {
-    const options = { httpOnly: true, sameSite: 'lax' as const, path: `/sites/${siteId}/`, secure: req.secure };
+  private remember(res: Response, req: Request, view: VisitorSite): void {
+    const siteId = view.site.id;
+    const options = { httpOnly: true, sameSite: 'lax' as const, path: new URL(view.base).pathname, secure: req.secure };
     const set: string[] = [];
     const share =
       typeof req.query.shareKey === 'string' ? req.query.shareKey : typeof req.query.share === 'string' ? req.query.share : undefined;
@@ -405,8 +411,8 @@ export class VisitorSiteController {
   }
 
   /** Where a reference in a page of `location` goes on this site; null when it leads nowhere a visitor may go. */
-  private hrefs(view: VisitorSite, location: SiteLocation, tree: PageTree, links: Links): (ref: ContentRef) => string | null {
-    const base = `${rootOf(view, links)}${location.prefix}`;
+  private hrefs(view: VisitorSite, location: SiteLocation, tree: PageTree): (ref: ContentRef) => string | null {
+    const base = `${rootOf(view)}${location.prefix}`;
     return (ref) => {
       switch (ref.kind) {
         case 'url':
@@ -418,7 +424,7 @@ export class VisitorSiteController {
           return path === null ? null : `${base}${path}${ref.anchor ? `#${ref.anchor}` : ''}`;
         }
         case 'file':
-          return `${rootOf(view, links)}~files/${location.space.id}/${ref.file}`;
+          return `${view.base}~files/${location.space.id}/${ref.file}`;
         default:
           return null;
       }
@@ -426,16 +432,16 @@ export class VisitorSiteController {
   }
 
   private baseFrame(view: VisitorSite, links: Links, siteSpaceId?: string): Omit<SiteFrame, 'sections' | 'variants' | 'nav'> {
-    const root = rootOf(view, links);
+    const root = rootOf(view);
     const customization = this.customizationOf(view, siteSpaceId);
     const themes = customization.themes as { default?: string } | undefined;
     const header = customization.header as { links?: { title?: string; to?: { kind?: string; url?: string } }[] } | undefined;
     const restyled = siteSpaceId !== undefined && Object.hasOwn(view.overrides, siteSpaceId) && view.overrides[siteSpaceId].styling;
-    const css = `${links.origin}/sites/${view.site.id}/~site.css${restyled ? `?s=${encodeURIComponent(siteSpaceId)}` : ''}`;
+    const css = `${view.base}~site.css${restyled ? `?s=${encodeURIComponent(siteSpaceId)}` : ''}`;
     return {
       title: view.site.title,
       home: root,
-      assets: { css, js: `${links.origin}/sites/${view.site.id}/~site.js` },
+      assets: { css, js: `${view.base}~site.js` },
       theme: themes?.default === 'light' || themes?.default === 'dark' ? themes.default : 'auto',
       noindex: view.noindex,
       headerLinks: (header?.links ?? []).flatMap((l) =>
@@ -445,11 +451,11 @@ export class VisitorSiteController {
   }
 
   private frameWithoutPage(view: VisitorSite, location: SiteLocation, links: Links): SiteFrame {
-    return { ...this.baseFrame(view, links, location.siteSpace.id), ...this.navigation(view, location, links), nav: [] };
+    return { ...this.baseFrame(view, links, location.siteSpace.id), ...this.navigation(view, location), nav: [] };
   }
 
   private frame(view: VisitorSite, location: SiteLocation, revision: Revision, pageId: string, links: Links): SiteFrame {
-    const base = `${rootOf(view, links)}${location.prefix}`;
+    const base = `${rootOf(view)}${location.prefix}`;
     const nav = (nodes: PageTree, prefix: string): NavNode[] =>
       nodes
         .filter((n) => !n.hidden)
@@ -467,14 +473,14 @@ export class VisitorSiteController {
         });
     return {
       ...this.baseFrame(view, links, location.siteSpace.id),
-      ...this.navigation(view, location, links),
+      ...this.navigation(view, location),
       nav: nav(revision.tree, ''),
     };
   }
 
   /** Section tabs and the variant switcher (the site spaces of the current section). */
-  private navigation(view: VisitorSite, location: SiteLocation, links: Links): { sections: NavLink[]; variants: NavLink[] } {
-    const root = rootOf(view, links);
+  private navigation(view: VisitorSite, location: SiteLocation): { sections: NavLink[]; variants: NavLink[] } {
+    const root = rootOf(view);
     const sections: NavLink[] = [];
     const walk = (items: VisitorSite['structure']['items']) => {
       for (const item of items) {
@@ -514,9 +520,8 @@ export class VisitorSiteController {
     location: SiteLocation,
     tree: PageTree,
     pageId: string,
-    links: Links,
   ): { breadcrumbs: NavLink[]; previous?: NavLink; next?: NavLink } {
-    const base = `${rootOf(view, links)}${location.prefix}`;
+    const base = `${rootOf(view)}${location.prefix}`;
     const order: NavLink[] = [];
     let trail: NavLink[] = [];
     const walk = (nodes: PageTree, prefix: string, ancestors: NavLink[]) => {

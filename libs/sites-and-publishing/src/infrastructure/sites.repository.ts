@@ -117,6 +117,13 @@ export class SqlSiteRepository extends SiteRepository {
     return rows[0] ? toSite(rows[0]) : null;
   }
 
+  async findByHostname(hostname: string): Promise<Site | null> {
+    const rows: SiteRow[] = await this.db.namedQuery('site-by-hostname', `SELECT ${SITE_COLUMNS} FROM sites WHERE hostname = $1`, [
+      hostname,
+    ]);
+    return rows[0] ? toSite(rows[0]) : null;
+  }
+
   async findForUpdate(organizationId: string, siteId: string): Promise<Site | null> {
     const rows: SiteRow[] = await this.db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE id = $1 AND organization_id = $2 FOR UPDATE`, [
       siteId,
