@@ -115,7 +115,7 @@ describe('published sites for visitors', () => {
     expect(page).toContain('<input type="checkbox" disabled checked aria-label="done"/>');
     // Highlighted on the server (shiki), in classes the site's stylesheet defines; the text stays escaped.
     expect(page).toContain(
-      '<code class="language-js"><span class="line">console.<span class="hl-8250df hd-d2a8ff">log</span>(<span class="hl-0a3069 hd-a5d6ff">&quot;&lt;hi>&quot;</span>)',
+      '<code class="language-js"><span class="line"><span class="hl-constant">console</span><span class="hl-function">.log</span>(<span class="hl-string-expression">&quot;&lt;hi>&quot;</span>)',
     );
     // The parent of the current page is open in the sidebar.
     expect(page).toMatch(
@@ -202,8 +202,8 @@ describe('published sites for visitors', () => {
     const css = await t.http.get(`/sites/${id}/~site.css`).expect(200);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(css.text).toMatch(/^:root\{--primary:#346DDB\}/);
-    expect(css.text).toContain('.hl-8250df{color:#8250df}');
-    expect(css.text).toContain(':root.theme-dark .hd-d2a8ff{color:#d2a8ff}');
+    expect(css.text).toContain('.hl-function{color:#8250df}');
+    expect(css.text).toContain(':root.theme-dark .hl-function{color:#d2a8ff}');
     await t.http.get(`/sites/${id}/~site.js`).expect(200);
     const other = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Private' }).expect(201)).body.id;
     await t.http.get(`/sites/${id}/~files/${other}/anything`).expect(404);
@@ -478,5 +478,32 @@ describe('published sites for visitors', () => {
     } finally {
       t.clock.advance(-2 * 60 * 60_000);
     }
+  });
+
+  it('a large space’s sidebar holds the top level and the current branch only, so pages stay light', async () => {
+    const big = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Big' }).expect(201)).body.id;
+    // A change request takes 50 changes at a time: one chapter of 40 topics each.
+    for (let k = 0; k < 10; k++) {
+      const changes: object[] = [
+        { operation: 'insert_page', ref: 'c', title: `Chapter ${k + 1}`, document: { markdown: `Chapter ${k + 1}.` } },
+      ];
+      for (let p = 0; p < 40; p++)
+        changes.push({ operation: 'insert_page', into: 'c', title: `Topic ${k + 1}.${p + 1}`, document: { markdown: 'A page.' } });
+      await mergeChanges(t, admin, big, changes);
+    }
+    const id = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Big site' }).expect(201)).body.id;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${id}/site-spaces`).set(admin.auth).send({ spaceId: big }).expect(201);
+    await t.http.post(`/v1/orgs/${orgId}/sites/${id}/publish`).set(admin.auth).expect(200);
+    const page = html(await t.http.get(`/sites/${id}/chapter-3/topic-3-5`).expect(200));
+    const sidebar = page.slice(page.indexOf('<nav class="sidebar"'), page.indexOf('</nav>', page.indexOf('<nav class="sidebar"')));
+    // Every chapter, the current chapter's 40 topics, no other chapter's topics.
+    for (let k = 1; k <= 10; k++) expect(sidebar).toContain(`>Chapter ${k}</a>`);
+    expect(sidebar.match(/>Topic 3\.\d+</g)).toHaveLength(40);
+    expect(sidebar).not.toContain('Topic 4.1<');
+    expect(sidebar).toContain('aria-current="page" class="current">Topic 3.5</a>');
+    // The other chapters say they have sub-pages; their own page lists them.
+    expect(sidebar.match(/class="has-more"/g)).toHaveLength(9);
+    expect(html(await t.http.get(`/sites/${id}/chapter-4`).expect(200))).toContain('>Topic 4.40</a>');
+    expect(Buffer.byteLength(page)).toBeLessThan(20_000);
   });
 });

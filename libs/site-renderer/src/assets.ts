@@ -37,6 +37,7 @@ a:focus-visible,summary:focus-visible,input:focus-visible,pre:focus-visible,.tab
 .sidebar .has-children>details>summary::before{content:"▸";display:inline-block}
 .sidebar .has-children>details[open]>summary::before{transform:rotate(90deg)}
 .sidebar .has-children>details>ul{grid-column:1/span 2}
+.sidebar .has-more>a::after{content:" ▸";color:var(--muted)}
 .nav-group{font-weight:600;text-transform:uppercase;font-size:.8rem;color:var(--muted)}
 .variants{margin-bottom:1rem}
 main{padding:1.5rem 2.5rem;min-width:0;display:grid;grid-template-columns:minmax(0,48rem) 14rem;gap:2rem;align-content:start}

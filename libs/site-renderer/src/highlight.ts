@@ -1,12 +1,17 @@
-import { bundledLanguages, createHighlighter, type BundledLanguage, type BundledTheme, type HighlighterGeneric } from 'shiki';
+import {
+  bundledLanguages,
+  createCssVariablesTheme,
+  createHighlighter,
+  type BundledLanguage,
+  type BundledTheme,
+  type HighlighterGeneric,
+} from 'shiki';
 
 /** A highlighted piece of a code line: its text and its classes (colour in each theme, font style). */
 export interface CodeToken {
   text: string;
   className?: string;
 }
-
-const THEMES = { light: 'github-light-default', dark: 'github-dark-default' } as const;
 
 /**
  * Hostile or minified code must not stall a render: a line longer than this stays plain (a 20,000-character
@@ -45,27 +50,63 @@ export function readable(hex: string, background: string): string {
   return `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** A colour as a class-name part: `#D73A49` → `d73a49` (hex digits only, so a class name stays safe). */
-function colorKey(color: string | undefined): string | null {
-  const hex = color?.replace(/^#/, '').toLowerCase();
-  return hex && /^[0-9a-f]{3,8}$/.test(hex) ? hex : null;
-}
+/**
+ * The kinds of token the highlighter tells apart (shiki's CSS-variables theme), with their colours in the
+ * light and dark code blocks (GitHub's palettes; nudged to WCAG AA by `readable`).
+ */
+const PALETTE: Record<string, { light: string; dark: string }> = {
+  keyword: { light: 'cf222e', dark: 'ff7b72' },
+  constant: { light: '0550ae', dark: '79c0ff' },
+  string: { light: '0a3069', dark: 'a5d6ff' },
+  'string-expression': { light: '0a3069', dark: 'a5d6ff' },
+  comment: { light: '59636e', dark: '9198a1' },
+  function: { light: '8250df', dark: 'd2a8ff' },
+  parameter: { light: '953800', dark: 'ffa657' },
+  punctuation: { light: '1f2328', dark: 'e6edf3' },
+  link: { light: '0a3069', dark: 'a5d6ff' },
+  inserted: { light: '116329', dark: '7ee787' },
+  deleted: { light: '82071e', dark: 'ffa198' },
+  changed: { light: '953800', dark: 'ffa657' },
+};
+const VARIABLE_PREFIX = '--hl-';
+const THEME = createCssVariablesTheme({ name: 'quire', variablePrefix: VARIABLE_PREFIX });
+
+/** Languages most pages use: their grammars are loaded and compiled once a process renders its first page. */
+const COMMON = [
+  'javascript',
+  'typescript',
+  'json',
+  'bash',
+  'shell',
+  'yaml',
+  'html',
+  'css',
+  'python',
+  'go',
+  'java',
+  'markdown',
+  'jsx',
+  'tsx',
+];
 
 /**
  * Syntax highlighting with shiki at render time, in classes rather than `style` attributes: the site's
- * Content-Security-Policy allows no inline style, so every colour either theme uses has a rule in the
- * site's stylesheet (`css()`), `hl-{hex}` for the light theme and `hd-{hex}` for the dark one.
- * Grammars come from the shiki package (nothing fetched); each language is loaded once, on first use.
+ * Content-Security-Policy allows no inline style. One pass over the code with shiki's CSS-variables theme
+ * gives each token its kind (`hl-keyword`, `hl-string` …); the site's stylesheet (`css()`) colours each
+ * kind for light and dark (tokenizing once for two themes took twice as long).
+ * Grammars come from the shiki package (nothing fetched); each language is loaded once, on first use, and
+ * the common ones are loaded and compiled in the background as soon as a process renders its first page.
  * Create it once per process (`CodeHighlighter.create()`), then `prepare` a page's languages before the
  * synchronous render.
  */
 export class CodeHighlighter {
   private readonly loading = new Map<string, Promise<void>>();
+  private warming: Promise<void> | null = null;
 
   private constructor(private readonly shiki: HighlighterGeneric<BundledLanguage, BundledTheme>) {}
 
   static async create(): Promise<CodeHighlighter> {
-    return new CodeHighlighter(await createHighlighter({ themes: Object.values(THEMES), langs: [] }));
+    return new CodeHighlighter(await createHighlighter({ themes: [THEME], langs: [] }));
   }
 
   /** The language shiki knows by this name or alias (`js`, `sh`, `yml` …), or null. */
@@ -76,6 +117,7 @@ export class CodeHighlighter {
 
   /** Loads these languages' grammars (once each); unknown names are left alone (their code stays plain). */
   async prepare(syntaxes: Iterable<string>): Promise<void> {
+    this.warming ??= this.warm();
     const waits: Promise<void>[] = [];
     for (const syntax of syntaxes) {
       const lang = CodeHighlighter.language(syntax);
@@ -90,52 +132,50 @@ export class CodeHighlighter {
     await Promise.all(waits);
   }
 
+  /** Loads the common grammars and runs each once (the first lines a grammar reads compile its expressions). */
+  private async warm(): Promise<void> {
+    for (const lang of COMMON) {
+      await new Promise((r) => setImmediate(r)); // one language at a time, between requests
+      try {
+        await this.prepare([lang]);
+        this.tokens('a = "b" // c\n', lang);
+      } catch {
+        // a grammar that fails to load is loaded again when a page asks for it
+        this.loading.delete(lang);
+      }
+    }
+  }
+
   /** The code's lines as tokens, or null when its language is unknown or not prepared (render it plain). */
   tokens(code: string, syntax: string | undefined): CodeToken[][] | null {
     const lang = CodeHighlighter.language(syntax);
     if (!lang || !this.shiki.getLoadedLanguages().includes(lang)) return null;
-    const lines = this.shiki.codeToTokensWithThemes(code, { lang, themes: THEMES, ...LIMITS });
-    const plain = { light: colorKey(this.shiki.getTheme(THEMES.light).fg), dark: colorKey(this.shiki.getTheme(THEMES.dark).fg) };
-    return lines.map((line) =>
-      line.map((token) => {
-        const light = token.variants.light;
-        const dark = token.variants.dark;
-        const classes: string[] = [];
-        const l = colorKey(light?.color);
-        const d = colorKey(dark?.color);
-        if (l && l !== plain.light) classes.push(`hl-${l}`);
-        if (d && d !== plain.dark) classes.push(`hd-${d}`);
-        const style = light?.fontStyle ?? 0;
-        if (style > 0 && style & 1) classes.push('hi');
-        if (style > 0 && style & 2) classes.push('hb');
-        return classes.length ? { text: token.content, className: classes.join(' ') } : { text: token.content };
-      }),
-    );
+    const lines = this.shiki.codeToTokensBase(code, { lang, theme: THEME, ...LIMITS });
+    return lines.map((line) => {
+      const out: CodeToken[] = [];
+      for (const token of line) {
+        const kind = token.color?.startsWith(`var(${VARIABLE_PREFIX}token-`)
+          ? token.color.slice(`var(${VARIABLE_PREFIX}token-`.length, -1)
+          : '';
+        const className = Object.hasOwn(PALETTE, kind) ? `hl-${kind}` : undefined;
+        const last = out.at(-1);
+        // Neighbours of one kind are one span.
+        if (last && last.className === className) last.text += token.content;
+        else out.push(className ? { text: token.content, className } : { text: token.content });
+      }
+      return out;
+    });
   }
 
-  /** The rules for every colour of both themes: light by default, dark where the site is dark. */
+  /** The colour of each kind of token: light by default, dark where the site is dark. */
   css(): string {
-    const colors = (theme: string) => {
-      const t = this.shiki.getTheme(theme);
-      const out = new Set<string>();
-      for (const s of t.settings) {
-        const key = colorKey(s.settings?.foreground);
-        if (key) out.add(key);
-      }
-      return [...out].sort();
-    };
-    const light = colors(THEMES.light)
-      .map((c) => `.hl-${c}{color:${readable(c, CODE_BACKGROUND.light)}}`)
-      .join('');
-    // In the dark theme a token without a dark colour has the plain colour, whatever its light one.
-    const dark = (scope: string) =>
-      `${scope} [class*="hl-"]{color:inherit}` +
-      colors(THEMES.dark)
-        .map((c) => `${scope} .hd-${c}{color:${readable(c, CODE_BACKGROUND.dark)}}`)
+    const rules = (theme: 'light' | 'dark', scope: string) =>
+      Object.entries(PALETTE)
+        .map(([kind, colors]) => `${scope}.hl-${kind}{color:${readable(colors[theme], CODE_BACKGROUND[theme])}}`)
         .join('');
     return (
-      `${light}.hi{font-style:italic}.hb{font-weight:600}` +
-      `@media (prefers-color-scheme:dark){${dark(':root:not(.theme-light)')}}${dark(':root.theme-dark')}`
+      `${rules('light', '')}.hl-comment{font-style:italic}` +
+      `@media (prefers-color-scheme:dark){${rules('dark', ':root:not(.theme-light) ')}}${rules('dark', ':root.theme-dark ')}`
     );
   }
 }

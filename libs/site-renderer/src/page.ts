@@ -21,6 +21,8 @@ export interface NavNode {
   /** The current page is inside it: shown open. */
   open: boolean;
   children: NavNode[];
+  /** It has sub-pages that are not listed here (a large space): its link leads to them. */
+  more?: boolean;
 }
 
 /** What every page of a site shares: its name, where it lives, its look and its top-level navigation. */
@@ -70,6 +72,7 @@ function navTree(nodes: NavNode[], level: number): ComponentChild {
         { href: n.href, 'aria-current': n.current ? 'page' : undefined, class: n.current ? 'current' : undefined },
         n.title,
       );
+      if (n.more) return h('li', { class: 'has-more' }, [link, h('span', { class: 'visually-hidden' }, ' (has sub-pages)')]);
       if (n.children.length === 0) return h('li', null, link);
       // A page with sub-pages: its link, then its sub-pages behind a toggle of their own (a link inside a
       // summary would nest two controls); open when the current page is it or below it.

@@ -41,6 +41,9 @@ const CSP =
 
 const SAFE_SCHEMES = /^(https?:|mailto:)/i;
 
+/** Above this many listed pages, a space's sidebar shows the current branch and the top level only. */
+const NAV_FULL_MAX = 300;
+
 /** The files at a site's root for crawlers and agents (page slugs hold no dot: no page can shadow them). */
 const MACHINE_FILES = new Set(['robots.txt', 'sitemap.xml', 'llms.txt', 'llms-full.txt']);
 
@@ -454,14 +457,26 @@ export class VisitorSiteController {
     return { ...this.baseFrame(view, links, location.siteSpace.id), ...this.navigation(view, location), nav: [] };
   }
 
+  /**
+   * The page's frame with its sidebar. A space of more than NAV_FULL_MAX listed pages gets a sidebar that
+   * does not make every page heavy: the top level, the current page's ancestors with their siblings, and
+   * the current page's sub-pages; a page whose sub-pages are left out is marked, its link leads to them.
+   */
   private frame(view: VisitorSite, location: SiteLocation, revision: Revision, pageId: string, links: Links): SiteFrame {
     const base = `${rootOf(view)}${location.prefix}`;
+    const large = this.sites.listed(revision).length > NAV_FULL_MAX;
+    const onPath = new Set<string>();
+    if (large) {
+      const find = (nodes: PageTree): boolean => nodes.some((n) => (n.id === pageId || find(n.pages) ? (onPath.add(n.id), true) : false));
+      find(revision.tree);
+    }
     const nav = (nodes: PageTree, prefix: string): NavNode[] =>
       nodes
         .filter((n) => !n.hidden)
         .map((n) => {
           const path = prefix ? `${prefix}/${n.slug}` : n.slug;
-          const children = nav(n.pages, path);
+          const shown = !large || n.type !== 'document' || onPath.has(n.id);
+          const children = shown ? nav(n.pages, path) : [];
           const current = n.id === pageId;
           return {
             title: n.title,
@@ -469,6 +484,7 @@ export class VisitorSiteController {
             current,
             open: current || children.some((c) => c.current || c.open),
             children,
+            more: !shown && n.pages.some((c) => !c.hidden),
           };
         });
     return {
