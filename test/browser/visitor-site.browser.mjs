@@ -1,9 +1,11 @@
 // Browser test: a published site read as a visitor would, in Debian's headless Chromium. Seeds a site
 // through the API (real markdown from the corpus fixtures), then clicks through the sidebar, checks the
 // keyboard's first stop, dark mode and the mobile layout, a share-link site with and without its key,
-// that no page logs a console error, and axe-core on the home page, a content-rich page and the 404 page
-// (no serious or critical violation). Screenshots: docs/screenshots/ with QUIRE_SCREENSHOTS=1.
+// search (the form, and as you type), a visitor token whose claims hide a section, that no page logs a
+// console error, and axe-core on the home page, a content-rich page, search and the 404 page (no serious
+// or critical violation). Screenshots: docs/screenshots/ with QUIRE_SCREENSHOTS=1.
 import { readFileSync } from 'node:fs';
+import { SignJWT } from 'jose';
 import { createRequire } from 'node:module';
 import { check, launchChromium, results, startServer } from './harness.mjs';
 
@@ -204,6 +206,77 @@ try {
     await api('PATCH', `/orgs/${organization}/sites/${shared}/share-links/${link.id}`, { active: false });
     if ((await p.goto(`${at}${nested.path}`))?.status() !== 404) throw new Error('still open after the link was deactivated');
     await visitor.close();
+  });
+
+  await check('search as you type: hits appear under the field, ArrowDown enters them, Enter opens one, Escape closes', async () => {
+    await page.goto(root, { waitUntil: 'networkidle' });
+    await page.fill('header input[name=q]', 'subranges');
+    await page.waitForSelector('#suggest:not([hidden]) a', { timeout: 5000 });
+    if (!/results for subranges/.test((await page.textContent('form.search [aria-live]')) ?? ''))
+      throw new Error('the count was not announced');
+    const first = await page.textContent('#suggest a strong');
+    if (!/range-parser/i.test(first ?? '')) throw new Error(`first hit was ${first}`);
+    if (!(await page.$('#suggest a .excerpt mark'))) throw new Error('no marked excerpt');
+    if (process.env.QUIRE_SCREENSHOTS) await page.screenshot({ path: 'docs/screenshots/site-search.png' });
+    await axe();
+    await page.press('header input[name=q]', 'ArrowDown');
+    if (!(await page.evaluate(() => document.activeElement?.closest('#suggest') !== null)))
+      throw new Error('ArrowDown did not enter the list');
+    await page.keyboard.press('Escape');
+    if (!(await page.$('#suggest[hidden]'))) throw new Error('Escape did not close the list');
+    await page.fill('header input[name=q]', 'subrange');
+    await page.waitForSelector('#suggest:not([hidden]) a', { timeout: 5000 });
+    await page.press('header input[name=q]', 'ArrowDown');
+    await Promise.all([page.waitForURL(/\/guide\//), page.keyboard.press('Enter')]);
+    if (!page.url().includes(nested.path)) throw new Error(`landed on ${page.url()}`);
+  });
+
+  await check('a visitor token whose claims hide a section: gone from the tabs, search and its URL; the claim brings it back', async () => {
+    const secret = (await api('POST', `/orgs/${organization}/spaces`, { title: 'Beta programme' })).id;
+    const scr = (await api('POST', `/spaces/${secret}/change-requests`, { subject: 'Secret' })).id;
+    await api('POST', `/spaces/${secret}/change-requests/${scr}/content`, {
+      changes: [{ operation: 'insert_page', title: 'Roadmap', document: { markdown: 'The zeppelin launches next spring.' } }],
+    });
+    await api('POST', `/spaces/${secret}/change-requests/${scr}/merge`);
+    const id = (await api('POST', `/orgs/${organization}/sites`, { title: 'Members', visibility: 'visitor-auth' })).id;
+    const base = `/orgs/${organization}/sites/${id}`;
+    await api('POST', `${base}/sections`, { spaceId: space, title: 'Handbook' });
+    const beta = await api('POST', `${base}/sections`, { spaceId: secret, title: 'Beta' });
+    await api('PATCH', `${base}/sections/${beta.id}`, { condition: 'visitor.claims.beta' });
+    await api('PUT', `${base}/adaptive-schema`, {
+      jsonSchema: {
+        type: 'object',
+        properties: {
+          beta: { type: 'boolean', description: 'In the beta programme' },
+          unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: {}, additionalProperties: false },
+        },
+        additionalProperties: false,
+      },
+    });
+    await api('PATCH', base, { adaptiveContent: { enabled: true } });
+    const key = (await api('GET', `${base}/publishing/auth`)).privateKey;
+    await api('POST', `${base}/publish`);
+    const sign = (claims) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(key));
+    const at = `${origin}/sites/${id}/`;
+    const visit = async (claims) => {
+      const ctx = await browser.newContext();
+      await offline(ctx);
+      const p = await ctx.newPage();
+      if ((await p.goto(`${at}?jwt_token=${await sign(claims)}`))?.status() !== 200) throw new Error('the token did not open the site');
+      const tabs = await p.$$eval('nav.sections a', (a) => a.map((x) => x.textContent));
+      const search = await p.goto(`${at}~search?q=zeppelin`);
+      const found = (await search?.text())?.includes('Roadmap');
+      const direct = (await p.goto(`${at}${beta.path}/roadmap`))?.status();
+      await ctx.close();
+      return { tabs, found, direct };
+    };
+    const without = await visit({ beta: false });
+    if (without.tabs.includes('Beta') || without.found || without.direct !== 404)
+      throw new Error(`hidden section still reachable: ${JSON.stringify(without)}`);
+    const withClaim = await visit({ beta: true });
+    if (!withClaim.tabs.includes('Beta') || !withClaim.found || withClaim.direct !== 200)
+      throw new Error(`the claim did not show the section: ${JSON.stringify(withClaim)}`);
   });
 
   await check('no page logged a console error', async () => {

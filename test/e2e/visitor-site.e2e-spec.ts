@@ -254,6 +254,27 @@ describe('published sites for visitors', () => {
     const links = [...res.text.matchAll(/<li><a href="([^"]+)">([^<]+)<\/a>/g)].map((m) => [m[1].replace(/^.*\/sites\/[^/]+\//, ''), m[2]]);
     expect(links).toEqual([['guide/setup#descaling', 'Setup › Descaling']]);
     expect(res.text).toMatch(/<mark>[Dd]escal(e|ing)<\/mark>/);
+    // The same hits as JSON, for search as you type: the excerpt sanitized to <mark> only.
+    const json = await t.http.get(`/sites/${id}/~search.json?q=descaling`).expect(200);
+    expect(json.headers['content-type']).toMatch(/^application\/json/);
+    expect(json.body).toEqual({
+      query: 'descaling',
+      items: [
+        {
+          title: 'Setup',
+          section: 'Descaling',
+          url: expect.stringMatching(new RegExp(`/sites/${id}/guide/setup#descaling$`)),
+          where: 'Handbook › Guide',
+          excerpt: expect.stringMatching(/<mark>[Dd]escal(e|ing)<\/mark>/),
+        },
+      ],
+    });
+    expect((await t.http.get(`/sites/${id}/~search.json?q=`).expect(200)).body).toEqual({ query: '', items: [] });
+    expect(
+      (await t.http.get(`/sites/${id}/~search.json?q=${encodeURIComponent('<img src=x onerror=alert(1)>')}`).expect(200)).body.items,
+    ).toEqual([]);
+    const tooLong = await t.http.get(`/sites/${id}/~search.json?q=${'a'.repeat(600)}`).expect(400);
+    expect(tooLong.body).toEqual({ error: { code: 400, message: expect.any(String) } });
     // Hostile queries come back as text.
     const hostile = await t.http.get(`/sites/${id}/~search?q=${encodeURIComponent('<script>alert(1)</script>')}`).expect(200);
     expect(hostile.text).not.toContain('<script>alert');
@@ -505,5 +526,60 @@ describe('published sites for visitors', () => {
     expect(sidebar.match(/class="has-more"/g)).toHaveLength(9);
     expect(html(await t.http.get(`/sites/${id}/chapter-4`).expect(200))).toContain('>Topic 4.40</a>');
     expect(Buffer.byteLength(page)).toBeLessThan(20_000);
+  });
+
+  it('shows the customization: logo and favicon per theme, an emoji favicon, footer, corners and font; unsafe URLs left out', async () => {
+    const id = await site();
+    const base = `/v1/orgs/${orgId}/sites/${id}`;
+    const current = (await t.http.get(`${base}/customization`).set(admin.auth).expect(200)).body;
+    const { updatedAt: _u, ...settings } = current;
+    const url = (to: string) => ({ kind: 'url', url: to });
+    await t.http
+      .put(`${base}/customization`)
+      .set(admin.auth)
+      .send({
+        ...settings,
+        styling: { ...settings.styling, corners: 'straight', font: 'RobotoSlab' },
+        header: { ...settings.header, logo: { light: 'https://cdn.example/logo.svg', dark: 'https://cdn.example/logo-dark.svg' } },
+        favicon: { icon: { light: 'https://cdn.example/fav.png', dark: 'https://cdn.example/fav-dark.png' } },
+        footer: {
+          groups: [
+            {
+              title: 'Company',
+              links: [
+                { title: 'About <us>', to: url('https://example.com/about') },
+                { title: 'Bad', to: url('javascript:alert(1)') },
+              ],
+            },
+          ],
+          copyright: '© 2026 Example <Inc>',
+        },
+      })
+      .expect(200);
+    const page = html(await t.http.get(`/sites/${id}/`).expect(200));
+    expect(page).toContain('<html lang="en" class="corners-straight">');
+    expect(page).toContain('<img class="logo-light" src="https://cdn.example/logo.svg" alt/>');
+    expect(page).toContain('<img class="logo-dark" src="https://cdn.example/logo-dark.svg" alt/>');
+    expect(page).toContain('<link rel="icon" href="https://cdn.example/fav.png" media="(prefers-color-scheme: light)"/>');
+    expect(page).toContain('<link rel="icon" href="https://cdn.example/fav-dark.png" media="(prefers-color-scheme: dark)"/>');
+    expect(page).toContain('<p class="footer-title">Company</p><ul><li><a href="https://example.com/about">About &lt;us></a></li></ul>');
+    expect(page).not.toContain('javascript:');
+    expect(page).toContain('<p class="copyright">© 2026 Example &lt;Inc></p>');
+    const css = (await t.http.get(`/sites/${id}/~site.css`).expect(200)).text;
+    expect(css).toContain('html{font-family:"Roboto Slab",system-ui');
+    // An emoji favicon is drawn in an SVG data URL; an http (not https) logo is not loaded.
+    await t.http
+      .put(`${base}/customization`)
+      .set(admin.auth)
+      .send({
+        ...settings,
+        favicon: { emoji: '📘' },
+        header: { ...settings.header, logo: { light: 'http://cdn.example/l.svg', dark: 'http://cdn.example/d.svg' } },
+      })
+      .expect(200);
+    const again = html(await t.http.get(`/sites/${id}/`).expect(200));
+    expect(again).toMatch(/<link rel="icon" href="data:image\/svg\+xml,[^"]*%F0%9F%93%98/);
+    expect(again).not.toContain('class="logo-light"');
+    expect(again).not.toContain('class="site-footer"');
   });
 });

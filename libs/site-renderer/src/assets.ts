@@ -4,7 +4,7 @@
  */
 const BASE_CSS = `
 *,*::before,*::after{box-sizing:border-box}
-:root{--bg:#fff;--fg:#1f2328;--muted:#57606a;--border:#d0d7de;--code-bg:#f6f8fa;--link:var(--primary);
+:root{--radius:6px;--bg:#fff;--fg:#1f2328;--muted:#57606a;--border:#d0d7de;--code-bg:#f6f8fa;--link:var(--primary);
 --info:#0969da;--success:#1a7f37;--warning:#9a6700;--danger:#cf222e;color-scheme:light dark}
 @media (prefers-color-scheme:dark){:root:not(.theme-light){--link:color-mix(in srgb,var(--primary) 55%,#fff);--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--border:#30363d;--code-bg:#161b22;
 --info:#4493f8;--success:#3fb950;--warning:#d29922;--danger:#f85149}}
@@ -19,10 +19,24 @@ a:focus-visible,summary:focus-visible,input:focus-visible,pre:focus-visible,.tab
 .site-header{display:flex;flex-wrap:wrap;align-items:center;gap:1rem;padding:.75rem 1.5rem;border-bottom:1px solid var(--border)}
 .site-title{font-weight:700;font-size:1.15rem;color:var(--fg);text-decoration:none;display:flex;align-items:center;gap:.5rem}
 .site-title img{height:2rem}
+.logo-dark{display:none}
+@media (prefers-color-scheme:dark){:root:not(.theme-light) .logo-dark{display:inline}:root:not(.theme-light) .logo-light{display:none}}
+:root.theme-dark .logo-dark{display:inline}:root.theme-dark .logo-light{display:none}
+.corners-straight{--radius:0}.corners-circular{--radius:16px}
+.site-footer{border-top:1px solid var(--border);padding:1.5rem;display:flex;flex-wrap:wrap;gap:2rem;justify-content:space-between;font-size:.9rem;color:var(--muted)}
+.site-footer nav{display:flex;flex-wrap:wrap;gap:2.5rem}
+.site-footer ul{list-style:none;margin:0;padding:0}
+.footer-title{font-weight:600;color:var(--fg);margin:0 0 .5rem}
 .sections ul,.header-links ul,.variants ul{display:flex;gap:1rem;list-style:none;margin:0;padding:0}
 .sections a[aria-current=page],.variants a[aria-current=page]{font-weight:700}
 .search{margin-left:auto}
-.search input{padding:.35rem .6rem;border:1px solid var(--border);border-radius:6px;background:var(--bg);color:var(--fg)}
+.site-header{position:relative}
+.suggest{position:absolute;right:1.5rem;top:100%;width:min(32rem,92vw);max-height:70vh;overflow:auto;z-index:20;background:var(--bg);border:1px solid var(--border);border-radius:8px;box-shadow:0 8px 24px rgba(0,0,0,.15)}
+.suggest ul{list-style:none;margin:0;padding:.25rem}
+.suggest a{display:flex;flex-direction:column;gap:.1rem;padding:.5rem .75rem;border-radius:var(--radius);color:var(--fg);text-decoration:none}
+.suggest a:hover,.suggest a:focus{background:var(--code-bg)}
+.suggest .where,.suggest .excerpt{font-size:.85rem;color:var(--muted)}
+.search input{padding:.35rem .6rem;border:1px solid var(--border);border-radius:var(--radius);background:var(--bg);color:var(--fg)}
 .layout{display:grid;grid-template-columns:minmax(14rem,18rem) minmax(0,1fr);max-width:90rem;margin:0 auto}
 .sidebar{padding:1.5rem 1rem;border-right:1px solid var(--border);font-size:.95rem}
 .sidebar ul{list-style:none;margin:0;padding-left:.75rem}
@@ -55,8 +69,8 @@ h2:hover .anchor,h3:hover .anchor,h4:hover .anchor,.anchor:focus{opacity:1}
 .align-center{text-align:center}.align-right{text-align:right}.align-left{text-align:left}
 figure{margin:1rem 0}
 figure.code{position:relative}
-figure.code figcaption{font-size:.85rem;color:var(--muted);padding:.25rem .75rem;border:1px solid var(--border);border-bottom:0;border-radius:6px 6px 0 0}
-pre{background:var(--code-bg);padding:.75rem 1rem;border-radius:6px;overflow:auto;font-size:.875rem}
+figure.code figcaption{font-size:.85rem;color:var(--muted);padding:.25rem .75rem;border:1px solid var(--border);border-bottom:0;border-radius:var(--radius) var(--radius) 0 0}
+pre{background:var(--code-bg);padding:.75rem 1rem;border-radius:var(--radius);overflow:auto;font-size:.875rem}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 :not(pre)>code{background:var(--code-bg);padding:.1rem .3rem;border-radius:4px}
 pre.numbered code{counter-reset:line}
@@ -70,7 +84,7 @@ table{border-collapse:collapse;margin:1rem 0}
 th,td{border:1px solid var(--border);padding:.4rem .75rem}
 img{max-width:100%;height:auto}
 ul.tasks{list-style:none;padding-left:1rem}
-.tabs .tab{border:1px solid var(--border);border-radius:6px;padding:.25rem 1rem;margin:.5rem 0}
+.tabs .tab{border:1px solid var(--border);border-radius:var(--radius);padding:.25rem 1rem;margin:.5rem 0}
 .tab-title{font-weight:600}
 .math{overflow-x:auto}
 .columns{display:grid;grid-auto-flow:column;gap:1.5rem}
@@ -82,7 +96,7 @@ ul.tasks{list-style:none;padding-left:1rem}
 .api-type,.api-content-type{color:var(--muted);font-size:.9rem;margin:.25rem 0}
 .api-schema ul{list-style:none;padding-left:1rem;border-left:1px solid var(--border)}
 .api-schema li{margin:.5rem 0}.api-schema li p{margin:.2rem 0}
-.api-response{border:1px solid var(--border);border-radius:6px;padding:.25rem .75rem;margin:.5rem 0}
+.api-response{border:1px solid var(--border);border-radius:var(--radius);padding:.25rem .75rem;margin:.5rem 0}
 .api-response summary{cursor:pointer}
 .api-missing{border-left:4px solid var(--warning);padding:.25rem 1rem;background:var(--code-bg)}
 .pager{display:flex;justify-content:space-between;gap:1rem;margin-top:2rem;border-top:1px solid var(--border);padding-top:1rem}
@@ -102,16 +116,27 @@ main{display:block;padding:1rem}
 `;
 
 /**
- * The stylesheet of a site: its primary colour (validated as a hex colour), the shared rules, then the
- * code highlighter's colour classes.
+ * The stylesheet of a site: its primary colour (validated as a hex colour), the shared rules, its font
+ * (one of the official font names), then the code highlighter's colour classes.
  */
-export function siteCss(primaryColor: string | undefined, highlighting = ''): string {
+export function siteCss(primaryColor: string | undefined, highlighting = '', font?: string): string {
   const primary = primaryColor && /^#[0-9a-fA-F]{3,8}$/.test(primaryColor) ? primaryColor : '#346ddb';
-  return `:root{--primary:${primary}}${BASE_CSS}${highlighting}`;
+  // The site's font when the reader has it (nothing is fetched from a font service), else the system's.
+  const family =
+    font && /^[A-Za-z][A-Za-z0-9 ]{0,40}$/.test(font)
+      ? `html{font-family:"${font.replace(/([a-z])([A-Z])/g, '$1 $2')}",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}`
+      : '';
+  return `:root{--primary:${primary}}${BASE_CSS}${family}${highlighting}`;
 }
 
-/** Progressive enhancement only: a copy button on code blocks. Everything works without it. */
-export const SITE_JS = `document.querySelectorAll('figure.code').forEach(function (f) {
+/**
+ * Progressive enhancement only (everything works without it): a copy button on code blocks, and search as
+ * you type in the header (hits from `~search.json`, links in a list under the field: ArrowDown enters the
+ * list, arrows move, Escape leaves it). Text is set as text; the excerpt is the server's sanitized HTML
+ * (`<mark>` only).
+ */
+export const SITE_JS = `(function () {
+document.querySelectorAll('figure.code').forEach(function (f) {
   if (!navigator.clipboard) return;
   var b = document.createElement('button');
   b.type = 'button';
@@ -122,4 +147,69 @@ export const SITE_JS = `document.querySelectorAll('figure.code').forEach(functio
   });
   f.appendChild(b);
 });
+
+var form = document.querySelector('form.search');
+var input = form && form.querySelector('input[name=q]');
+if (!input || !window.fetch) return;
+var box = document.createElement('div');
+box.className = 'suggest';
+box.id = 'suggest';
+box.hidden = true;
+var list = document.createElement('ul');
+box.appendChild(list);
+var status = document.createElement('p');
+status.className = 'visually-hidden';
+status.setAttribute('aria-live', 'polite');
+form.appendChild(status);
+form.appendChild(box);
+input.setAttribute('autocomplete', 'off');
+input.setAttribute('aria-controls', 'suggest');
+var asked = 0, timer = null;
+function close() { box.hidden = true; }
+function links() { return Array.prototype.slice.call(list.querySelectorAll('a')); }
+function show(items, q) {
+  list.textContent = '';
+  items.forEach(function (hit) {
+    var li = document.createElement('li');
+    var a = document.createElement('a');
+    a.href = hit.url;
+    var t = document.createElement('strong');
+    t.textContent = hit.section ? hit.title + ' › ' + hit.section : hit.title;
+    var w = document.createElement('span');
+    w.className = 'where';
+    w.textContent = hit.where;
+    var e = document.createElement('span');
+    e.className = 'excerpt';
+    e.innerHTML = hit.excerpt;
+    a.appendChild(t); a.appendChild(w); a.appendChild(e);
+    li.appendChild(a);
+    list.appendChild(li);
+  });
+  status.textContent = items.length ? items.length + ' results for ' + q : 'No results for ' + q;
+  box.hidden = items.length === 0;
+}
+input.addEventListener('input', function () {
+  clearTimeout(timer);
+  var q = input.value.trim();
+  if (q.length < 2) { close(); return; }
+  timer = setTimeout(function () {
+    var mine = ++asked;
+    fetch(form.action + '.json?q=' + encodeURIComponent(q), { credentials: 'same-origin' })
+      .then(function (r) { return r.ok ? r.json() : { items: [] }; })
+      .then(function (body) { if (mine === asked) show(body.items || [], q); })
+      .catch(function () { close(); });
+  }, 150);
+});
+input.addEventListener('keydown', function (ev) {
+  if (ev.key === 'ArrowDown' && !box.hidden && links().length) { ev.preventDefault(); links()[0].focus(); }
+  if (ev.key === 'Escape') close();
+});
+box.addEventListener('keydown', function (ev) {
+  var all = links(), at = all.indexOf(document.activeElement);
+  if (ev.key === 'ArrowDown' && at < all.length - 1) { ev.preventDefault(); all[at + 1].focus(); }
+  if (ev.key === 'ArrowUp') { ev.preventDefault(); if (at > 0) all[at - 1].focus(); else input.focus(); }
+  if (ev.key === 'Escape') { close(); input.focus(); }
+});
+document.addEventListener('click', function (ev) { if (!form.contains(ev.target)) close(); });
+})();
 `;

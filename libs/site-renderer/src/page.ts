@@ -33,8 +33,14 @@ export interface SiteFrame {
   /** The stylesheet and script (same origin: the Content-Security-Policy allows nothing inline). */
   assets: { css: string; js: string };
   theme: 'light' | 'dark' | 'auto';
-  logo?: string;
-  favicon?: string;
+  /** The header logo for each theme (https URLs). */
+  logo?: { light: string; dark: string };
+  /** The favicon: an image for each theme, or an emoji. */
+  favicon?: { light: string; dark: string } | { emoji: string };
+  /** Corner style of the site's boxes (`rounded` by default). */
+  corners?: 'straight' | 'rounded' | 'circular';
+  /** Footer link groups and copyright line. */
+  footer?: { groups: { title: string; links: NavLink[] }[]; copyright?: string };
   /** Ask search engines not to index (unlisted, share-link and visitor-auth sites). */
   noindex: boolean;
   headerLinks: NavLink[];
@@ -100,15 +106,54 @@ function tabs(label: string, links: NavLink[], className: string): ComponentChil
   );
 }
 
+/** Favicon links: one image per theme (by `media`), or an emoji drawn in an SVG data URL. */
+function favicon(icon: SiteFrame['favicon']): ComponentChild[] {
+  if (!icon) return [];
+  if ('emoji' in icon) {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${icon.emoji.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)}</text></svg>`;
+    return [h('link', { rel: 'icon', href: `data:image/svg+xml,${encodeURIComponent(svg)}` })];
+  }
+  return [
+    h('link', { rel: 'icon', href: icon.light, media: '(prefers-color-scheme: light)' }),
+    h('link', { rel: 'icon', href: icon.dark, media: '(prefers-color-scheme: dark)' }),
+  ];
+}
+
+function footer(content: SiteFrame['footer']): ComponentChild {
+  if (!content || (content.groups.length === 0 && !content.copyright)) return null;
+  return h('footer', { class: 'site-footer' }, [
+    content.groups.length
+      ? h(
+          'nav',
+          { 'aria-label': 'Footer' },
+          content.groups.map((g) =>
+            h('div', { class: 'footer-group' }, [
+              h('p', { class: 'footer-title' }, g.title),
+              h(
+                'ul',
+                null,
+                g.links.map((l) => h('li', null, h('a', { href: l.href }, l.title))),
+              ),
+            ]),
+          ),
+        )
+      : null,
+    content.copyright ? h('p', { class: 'copyright' }, content.copyright) : null,
+  ]);
+}
+
 function frame(site: SiteFrame, title: string, head: ComponentChildren, main: ComponentChildren): string {
-  const themeClass = site.theme === 'auto' ? undefined : `theme-${site.theme}`;
-  const doc = h('html', { lang: 'en', class: themeClass }, [
+  const classes = [
+    site.theme === 'auto' ? null : `theme-${site.theme}`,
+    site.corners && site.corners !== 'rounded' ? `corners-${site.corners}` : null,
+  ];
+  const doc = h('html', { lang: 'en', class: classes.filter(Boolean).join(' ') || undefined }, [
     h('head', null, [
       h('meta', { charset: 'utf-8' }),
       h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
       h('title', null, title === site.title ? title : `${title} | ${site.title}`),
       site.noindex ? h('meta', { name: 'robots', content: 'noindex' }) : null,
-      site.favicon ? h('link', { rel: 'icon', href: site.favicon }) : null,
+      ...favicon(site.favicon),
       h('link', { rel: 'stylesheet', href: site.assets.css }),
       h('script', { src: site.assets.js, defer: true }),
       head,
@@ -116,7 +161,11 @@ function frame(site: SiteFrame, title: string, head: ComponentChildren, main: Co
     h('body', null, [
       h('a', { class: 'skip', href: '#content' }, 'Skip to content'),
       h('header', { class: 'site-header' }, [
-        h('a', { class: 'site-title', href: site.home }, [site.logo ? h('img', { src: site.logo, alt: '' }) : null, site.title]),
+        h('a', { class: 'site-title', href: site.home }, [
+          site.logo ? h('img', { class: 'logo-light', src: site.logo.light, alt: '' }) : null,
+          site.logo ? h('img', { class: 'logo-dark', src: site.logo.dark, alt: '' }) : null,
+          site.title,
+        ]),
         tabs('Sections', site.sections, 'sections'),
         site.headerLinks.length
           ? h(
@@ -138,6 +187,7 @@ function frame(site: SiteFrame, title: string, head: ComponentChildren, main: Co
         h('nav', { class: 'sidebar', 'aria-label': 'Pages' }, [tabs('Variants', site.variants, 'variants'), navTree(site.nav, 0)]),
         h('main', { id: 'content' }, main),
       ]),
+      footer(site.footer),
     ]),
   ]);
   return `<!doctype html>${render(doc)}`;
@@ -215,6 +265,11 @@ export interface SearchHit {
   excerpt: string;
 }
 
+/** A search excerpt as HTML with nothing but its `<mark>`s (the text escaped). */
+export function markedExcerpt(excerpt: string): string {
+  return sanitizeHtml(excerpt, { allowedTags: ['mark'], allowedAttributes: {} });
+}
+
 /** The site's search page: the form with the query, then the hits, or a line saying there are none. */
 export function renderSearch(site: SiteFrame, query: string, hits: SearchHit[], problem?: string): string {
   return frame(site, query ? `Search: ${query}` : 'Search', h('meta', { name: 'robots', content: 'noindex' }), [
@@ -237,7 +292,7 @@ export function renderSearch(site: SiteFrame, query: string, hits: SearchHit[], 
           h('li', null, [
             h('a', { href: hit.url }, hit.section ? `${hit.title} › ${hit.section}` : hit.title),
             h('p', { class: 'where' }, hit.where),
-            h('p', { dangerouslySetInnerHTML: { __html: sanitizeHtml(hit.excerpt, { allowedTags: ['mark'], allowedAttributes: {} }) } }),
+            h('p', { dangerouslySetInnerHTML: { __html: markedExcerpt(hit.excerpt) } }),
           ]),
         ),
       ),

@@ -6,6 +6,7 @@ import type { Request, Response } from 'express';
 import { documentToMarkdown, pathOf, type ContentRef, type PageTree } from '@app/content-model';
 import { Links, Public, ReadCacheSettings, RenderedJson, RequestLinks } from '@app/http-kit';
 import {
+  markedExcerpt,
   CodeHighlighter,
   codeSyntaxes,
   operationRefs,
@@ -41,6 +42,25 @@ const CSP =
 
 const SAFE_SCHEMES = /^(https?:|mailto:)/i;
 
+/** A link of the customization (header, footer): a title and where it goes (only URLs are followed here). */
+interface LinkSetting {
+  title?: string;
+  to?: { kind?: string; url?: string };
+}
+
+/** Links to URLs a visitor may follow (http, https, mailto); any other kind is left out. */
+function urlLinks(links: LinkSetting[] | undefined): NavLink[] {
+  return (links ?? []).flatMap((l) =>
+    l.title && l.to?.kind === 'url' && l.to.url && SAFE_SCHEMES.test(l.to.url) ? [{ title: l.title, href: l.to.url }] : [],
+  );
+}
+
+/** An image the page may load: an https URL (the Content-Security-Policy admits those and the site's own). */
+const isImageUrl = (v: unknown): v is string => typeof v === 'string' && /^https:\/\//i.test(v) && v.length <= 2048;
+
+/** ETags remembered by cache key: a warm page is not hashed again on every request. */
+const ETAGS_MAX = 50_000;
+
 /** Above this many listed pages, a space's sidebar shows the current branch and the top level only. */
 const NAV_FULL_MAX = 300;
 
@@ -66,6 +86,7 @@ function rootOf(view: VisitorSite): string {
 export class VisitorSiteController {
   private readonly rendered: RenderedJson;
   private readonly highlighting: string;
+  private readonly etags = new Map<string, string>();
 
   constructor(
     private readonly sites: VisitorSitesService,
@@ -118,24 +139,17 @@ export class VisitorSiteController {
     if (view.site.basename && segments[0] === view.site.basename) pagePath = segments.slice(1);
     else if (view.site.basename && !segments[0]?.startsWith('~')) return this.notFound(view, res, links);
     const [first, ...rest] = pagePath;
-    if (first === '~site.css')
-      return this.send(
-        req,
-        res,
-        'text/css; charset=utf-8',
-        // `?s=` names a site space whose override restyles it.
-        Buffer.from(
-          siteCss(
-            this.primaryColor(this.customizationOf(view, typeof req.query.s === 'string' ? req.query.s : undefined)),
-            this.highlighting,
-          ),
-          'utf8',
-        ),
-      );
+    if (first === '~site.css') {
+      // `?s=` names a site space whose override restyles it.
+      const customization = this.customizationOf(view, typeof req.query.s === 'string' ? req.query.s : undefined);
+      const css = siteCss(this.primaryColor(customization), this.highlighting, this.font(customization));
+      return this.send(req, res, 'text/css; charset=utf-8', Buffer.from(css, 'utf8'));
+    }
     if (first === '~site.js') return this.send(req, res, 'text/javascript; charset=utf-8', Buffer.from(SITE_JS, 'utf8'));
     if (first === '~files' && rest.length === 2) return this.file(view, rest[0], rest[1], res, links);
     if (pagePath.length === 1 && MACHINE_FILES.has(pagePath[0])) return this.machineFile(pagePath[0], view, req, res);
     if (pagePath.length === 1 && pagePath[0] === '~search') return this.searchPage(view, req, res, links);
+    if (pagePath.length === 1 && pagePath[0] === '~search.json') return this.searchJson(view, req, res);
     let joined = pagePath.join('/');
     const markdown = joined.endsWith('.md');
     if (markdown) joined = joined.slice(0, -3);
@@ -168,7 +182,7 @@ export class VisitorSiteController {
         operations: (ref) => operations.get(`${ref.spec} ${ref.method} ${ref.path}`) ?? null,
       });
     });
-    return this.send(req, res, markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8', body);
+    return this.send(req, res, markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8', body, key);
   }
 
   /**
@@ -241,7 +255,7 @@ export class VisitorSiteController {
       return renderLlmsFullTxt(view.site.title, full);
     });
     const type = name === 'sitemap.xml' ? 'application/xml; charset=utf-8' : 'text/plain; charset=utf-8';
-    return this.send(req, res, type, body);
+    return this.send(req, res, type, body, key);
   }
 
   /**
@@ -249,7 +263,6 @@ export class VisitorSiteController {
    * its current revision; hidden pages are left out, as from the navigation. Not cached (queries vary).
    */
   private async searchPage(view: VisitorSite, req: Request, res: Response, links: Links): Promise<void> {
-    const root = rootOf(view);
     const query = typeof req.query.q === 'string' ? req.query.q.trim() : '';
     const location = this.sites.locate(view, '');
     const frame = location
@@ -257,6 +270,34 @@ export class VisitorSiteController {
       : { ...this.baseFrame(view, links), sections: [], variants: [], nav: [] };
     res.setHeader('Cache-Control', 'private, no-cache');
     if (!query) return void res.type('text/html; charset=utf-8').send(renderSearch(frame, '', []));
+    const found = await this.hits(view, query);
+    // A query the index refuses (too long) is the visitor's mistake, said on the page.
+    if ('problem' in found)
+      return void res
+        .status(400)
+        .type('text/html; charset=utf-8')
+        .send(renderSearch(frame, query, [], found.problem));
+    res.type('text/html; charset=utf-8').send(renderSearch(frame, query, found.hits));
+  }
+
+  /**
+   * `~search.json?q=`: the same hits for search as you type (the site's script), each excerpt already
+   * sanitized to `<mark>` only; at most 8. An empty query has no hits; a refused one is a 400 in the error envelope.
+   */
+  private async searchJson(view: VisitorSite, req: Request, res: Response): Promise<void> {
+    const query = typeof req.query.q === 'string' ? req.query.q.trim() : '';
+    res.setHeader('Cache-Control', 'private, no-cache');
+    const found = query ? await this.hits(view, query) : { hits: [] };
+    if ('problem' in found) return void res.status(400).json({ error: { code: 400, message: found.problem } });
+    res.json({
+      query,
+      items: found.hits.slice(0, 8).map((h) => ({ ...h, excerpt: markedExcerpt(h.excerpt) })),
+    });
+  }
+
+  /** The hits of every site space this visitor sees, ranked together; hidden pages left out, as from the navigation. */
+  private async hits(view: VisitorSite, query: string): Promise<{ hits: SearchHit[] } | { problem: string }> {
+    const root = rootOf(view);
     const ranked: (SearchHit & { rank: number })[] = [];
     try {
       for (const s of this.sites.siteSpaces(view)) {
@@ -277,15 +318,11 @@ export class VisitorSiteController {
         }
       }
     } catch (e) {
-      // A query the index refuses (too long) is the visitor's mistake, said on the page.
       if (!(e instanceof InvalidInputError)) throw e;
-      return void res
-        .status(400)
-        .type('text/html; charset=utf-8')
-        .send(renderSearch(frame, query, [], e.message));
+      return { problem: e.message };
     }
     ranked.sort((a, b) => b.rank - a.rank);
-    res.type('text/html; charset=utf-8').send(renderSearch(frame, query, ranked.slice(0, 20)));
+    return { hits: ranked.slice(0, 20).map(({ rank: _rank, ...hit }) => hit) };
   }
 
   /**
@@ -364,8 +401,16 @@ export class VisitorSiteController {
     if (set.length) res.setHeader('Set-Cookie', set);
   }
 
-  private send(req: Request, res: Response, type: string, body: Buffer): void {
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  /** A body with its strong ETag (304 when the visitor has it); a cached body's tag is remembered by its cache key. */
+  private send(req: Request, res: Response, type: string, body: Buffer, key?: string): void {
+    let etag = key === undefined ? undefined : this.etags.get(key);
+    if (etag === undefined) {
+      etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+      if (key !== undefined) {
+        if (this.etags.size >= ETAGS_MAX) this.etags.delete(this.etags.keys().next().value!);
+        this.etags.set(key, etag);
+      }
+    }
     res.setHeader('ETag', etag);
     res.setHeader('Content-Type', type);
     if (req.headers['if-none-match'] === etag) {
@@ -408,6 +453,11 @@ export class VisitorSiteController {
     return override ? applyOverride(view.customization, override) : view.customization;
   }
 
+  private font(customization: CustomizationSettings): string | undefined {
+    const font = (customization.styling as { font?: unknown } | undefined)?.font;
+    return typeof font === 'string' ? font : undefined;
+  }
+
   private primaryColor(customization: CustomizationSettings): string | undefined {
     const styling = customization.styling as { primaryColor?: { light?: string } } | undefined;
     return styling?.primaryColor?.light;
@@ -438,7 +488,12 @@ export class VisitorSiteController {
     const root = rootOf(view);
     const customization = this.customizationOf(view, siteSpaceId);
     const themes = customization.themes as { default?: string } | undefined;
-    const header = customization.header as { links?: { title?: string; to?: { kind?: string; url?: string } }[] } | undefined;
+    const header = customization.header as { links?: LinkSetting[]; logo?: { light?: unknown; dark?: unknown } } | undefined;
+    const footer = customization.footer as { groups?: { title?: string; links?: LinkSetting[] }[]; copyright?: string } | undefined;
+    const favicon = customization.favicon as { icon?: { light?: unknown; dark?: unknown }; emoji?: unknown } | undefined;
+    const styling = customization.styling as { corners?: unknown } | undefined;
+    const themed = (v: { light?: unknown; dark?: unknown } | undefined) =>
+      v && isImageUrl(v.light) && isImageUrl(v.dark) ? { light: v.light, dark: v.dark } : undefined;
     const restyled = siteSpaceId !== undefined && Object.hasOwn(view.overrides, siteSpaceId) && view.overrides[siteSpaceId].styling;
     const css = `${view.base}~site.css${restyled ? `?s=${encodeURIComponent(siteSpaceId)}` : ''}`;
     return {
@@ -447,9 +502,15 @@ export class VisitorSiteController {
       assets: { css, js: `${view.base}~site.js` },
       theme: themes?.default === 'light' || themes?.default === 'dark' ? themes.default : 'auto',
       noindex: view.noindex,
-      headerLinks: (header?.links ?? []).flatMap((l) =>
-        l.title && l.to?.kind === 'url' && l.to.url && SAFE_SCHEMES.test(l.to.url) ? [{ title: l.title, href: l.to.url }] : [],
-      ),
+      headerLinks: urlLinks(header?.links),
+      logo: themed(header?.logo),
+      favicon:
+        themed(favicon?.icon) ?? (typeof favicon?.emoji === 'string' && favicon.emoji.length <= 16 ? { emoji: favicon.emoji } : undefined),
+      corners: styling?.corners === 'straight' || styling?.corners === 'circular' ? styling.corners : 'rounded',
+      footer: {
+        groups: (footer?.groups ?? []).flatMap((g) => (g.title ? [{ title: g.title, links: urlLinks(g.links) }] : [])),
+        copyright: typeof footer?.copyright === 'string' && footer.copyright ? footer.copyright : undefined,
+      },
     };
   }
 
