@@ -19,9 +19,9 @@ a:focus-visible,summary:focus-visible,input:focus-visible,pre:focus-visible,.tab
 .site-header{display:flex;flex-wrap:wrap;align-items:center;gap:1rem;padding:.75rem 1.5rem;border-bottom:1px solid var(--border)}
 .site-title{font-weight:700;font-size:1.15rem;color:var(--fg);text-decoration:none;display:flex;align-items:center;gap:.5rem}
 .site-title img{height:2rem}
-.logo-dark{display:none}
-@media (prefers-color-scheme:dark){:root:not(.theme-light) .logo-dark{display:inline}:root:not(.theme-light) .logo-light{display:none}}
-:root.theme-dark .logo-dark{display:inline}:root.theme-dark .logo-light{display:none}
+.logo-dark,.img-dark{display:none}
+@media (prefers-color-scheme:dark){:root:not(.theme-light) :is(.logo-dark,.img-dark){display:inline}:root:not(.theme-light) :is(.logo-light,.img-light){display:none}}
+:root.theme-dark :is(.logo-dark,.img-dark){display:inline}:root.theme-dark :is(.logo-light,.img-light){display:none}
 .corners-straight{--radius:0}.corners-circular{--radius:16px}
 .site-footer{border-top:1px solid var(--border);padding:1.5rem;display:flex;flex-wrap:wrap;gap:2rem;justify-content:space-between;font-size:.9rem;color:var(--muted)}
 .site-footer nav{display:flex;flex-wrap:wrap;gap:2.5rem}

@@ -453,8 +453,13 @@ export class DocumentRenderer {
     const alt = typeof b.data.alt === 'string' ? b.data.alt : '';
     const caption = typeof b.data.caption === 'string' && b.data.caption ? b.data.caption : null;
     const size = (v: unknown) => (typeof v === 'number' && v > 0 ? v : undefined);
-    const img = src ? h('img', { src, alt, loading: 'lazy', width: size(b.data.width), height: size(b.data.height) }) : null;
-    return h('figure', { class: 'image' }, [img, caption ? h('figcaption', null, caption) : null]);
+    const dark = b.data.refDark as ContentRef | undefined;
+    const darkSrc = dark ? this.links.href(dark) : null;
+    const img = (url: string, theme?: string) =>
+      h('img', { src: url, alt, loading: 'lazy', width: size(b.data.width), height: size(b.data.height), class: theme });
+    // A dark variant: one image per theme, the stylesheet shows the one of the page's theme.
+    const images = src && darkSrc ? [img(src, 'img-light'), img(darkSrc, 'img-dark')] : src ? [img(src)] : [];
+    return h('figure', { class: 'image' }, [...images, caption ? h('figcaption', null, caption) : null]);
   }
 
   private inline(n: DocInline | DocText): ComponentChildren {

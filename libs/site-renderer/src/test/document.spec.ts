@@ -82,6 +82,8 @@ describe('DocumentRenderer: every block type as HTML', () => {
         block('images', { align: 'center' }, [
           block('image', { ref: { kind: 'file', file: 'f1' }, alt: 'A diagram', caption: 'Figure 1', width: 300 }),
         ]),
+        block('image', { ref: { kind: 'file', file: 'light' }, refDark: { kind: 'file', file: 'dark' }, alt: 'Themed' }),
+        block('image', { ref: { kind: 'url', url: 'javascript:alert(1)' }, alt: 'Refused' }),
       ),
     );
     expect(out).toContain('<ol start="3"><li><p>three</p></li></ol>');
@@ -95,6 +97,12 @@ describe('DocumentRenderer: every block type as HTML', () => {
     expect(out).toContain(
       '<div class="images align-center"><figure class="image"><img src="/site/~files/f1" alt="A diagram" loading="lazy" width="300"/><figcaption>Figure 1</figcaption></figure></div>',
     );
+    // A dark variant: one image per theme, switched by the stylesheet.
+    expect(out).toContain(
+      '<figure class="image"><img src="/site/~files/light" alt="Themed" loading="lazy" class="img-light"/><img src="/site/~files/dark" alt="Themed" loading="lazy" class="img-dark"/></figure>',
+    );
+    expect(out).toContain('<figure class="image"></figure>');
+    expect(out).not.toContain('javascript:');
   });
 
   it('renders tables from their cells’ markdown, expandables, tabs, steppers, columns, math, files, embeds and unknown blocks', () => {
