@@ -582,4 +582,92 @@ describe('published sites for visitors', () => {
     expect(again).not.toContain('class="logo-light"');
     expect(again).not.toContain('class="site-footer"');
   });
+
+  it('page conditions (adaptive content): a page whose condition fails is gone from navigation, its URL, search, sitemap and llms.txt', async () => {
+    const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Adaptive pages' }).expect(201)).body.id;
+    const cr = (await t.http.post(`/v1/spaces/${space}/change-requests`).set(admin.auth).send({}).expect(201)).body.id;
+    const written = await t.http
+      .post(`/v1/spaces/${space}/change-requests/${cr}/content?compat=false`)
+      .set(admin.auth)
+      .send({
+        changes: [
+          { operation: 'insert_page', title: 'Welcome', document: { markdown: 'Hello.' } },
+          {
+            operation: 'insert_page',
+            ref: 'beta',
+            title: 'Beta features',
+            condition: 'visitor.claims.unsigned.beta',
+            document: { markdown: 'The quokka mode.' },
+          },
+          { operation: 'insert_page', into: 'beta', title: 'Beta details', document: { markdown: 'More quokka.' } },
+          { operation: 'insert_page', title: 'Broken', condition: 'visitor.claims.(', document: { markdown: 'Never shown.' } },
+        ],
+      })
+      .expect(200);
+    await t.http.post(`/v1/spaces/${space}/change-requests/${cr}/merge`).set(admin.auth).expect(200);
+    const pages = (await t.http.get(`/v1/spaces/${space}/content`).set(admin.auth).expect(200)).body.pages;
+    expect(pages.find((p: { title: string }) => p.title === 'Beta features').condition).toBe('visitor.claims.unsigned.beta');
+    expect(pages.find((p: { title: string }) => p.title === 'Welcome').condition).toBeUndefined();
+
+    const id = (
+      await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Adaptive pages', visibility: 'public' }).expect(201)
+    ).body.id;
+    const base = `/v1/orgs/${orgId}/sites/${id}`;
+    await t.http.post(`${base}/site-spaces`).set(admin.auth).send({ spaceId: space }).expect(201);
+    await t.http
+      .put(`${base}/adaptive-schema`)
+      .set(admin.auth)
+      .send({
+        jsonSchema: {
+          type: 'object',
+          properties: {
+            unsigned: {
+              type: 'object',
+              description: 'Unsigned claims of the site visitor.',
+              properties: { beta: { type: 'boolean', description: 'Beta' } },
+              additionalProperties: false,
+            },
+          },
+          additionalProperties: false,
+        },
+      })
+      .expect(200);
+    await t.http.post(`${base}/publish`).set(admin.auth).expect(200);
+    // Adaptive content off: conditions do not apply.
+    expect(html(await t.http.get(`/sites/${id}/beta-features`).expect(200))).toContain('The quokka mode.');
+    await t.http
+      .patch(base)
+      .set(admin.auth)
+      .send({ adaptiveContent: { enabled: true } })
+      .expect(200);
+
+    const beta = `gitbook-visitor-public=${encodeURIComponent(JSON.stringify({ beta: true }))}`;
+    const as = (path: string, cookie?: string) =>
+      cookie ? t.http.get(`/sites/${id}/${path}`).set('Cookie', cookie) : t.http.get(`/sites/${id}/${path}`);
+    const home = html(await as('').expect(200));
+    expect(home).not.toContain('Beta features');
+    expect(home).not.toContain('Broken');
+    await as('beta-features').expect(404);
+    await as('beta-features/beta-details').expect(404);
+    await as('broken').expect(404);
+    expect(html(await as('~search?q=quokka').expect(200))).toContain('No results');
+    expect((await as('sitemap.xml').expect(200)).text).not.toContain('beta-features');
+    expect((await as('llms-full.txt').expect(200)).text).not.toContain('quokka');
+    // With the claim: everywhere again (the broken condition still hides its page).
+    expect(html(await as('', beta).expect(200))).toContain('>Beta features</a>');
+    expect(html(await as('beta-features/beta-details', beta).expect(200))).toContain('More quokka.');
+    expect(html(await as('~search?q=quokka', beta).expect(200))).toContain('Beta features');
+    expect((await as('sitemap.xml', beta).expect(200)).text).toContain('beta-features');
+    await as('broken', beta).expect(404);
+    // A condition removed (null) shows the page to everyone; a wrong type is refused.
+    const betaId = written.body.changes[1].page.id;
+    await mergeChanges(t, admin, space, [{ operation: 'update_page', page: betaId, condition: null }]);
+    await as('beta-features').expect(200);
+    const cr2 = (await t.http.post(`/v1/spaces/${space}/change-requests`).set(admin.auth).send({}).expect(201)).body.id;
+    await t.http
+      .post(`/v1/spaces/${space}/change-requests/${cr2}/content`)
+      .set(admin.auth)
+      .send({ changes: [{ operation: 'update_page', page: betaId, condition: 42 }] })
+      .expect(400);
+  });
 });

@@ -27,6 +27,8 @@ export interface PageMeta {
   emoji?: string;
   description?: string;
   hidden?: boolean;
+  /** The page's adaptive-content condition; `null` or `''` removes it. */
+  condition?: string | null;
 }
 
 export type ContentChange =
@@ -232,7 +234,7 @@ class Batch {
     } else if (now && then) {
       const { pages } = now.node;
       Object.assign(now.node, { ...then.node, pages });
-      for (const k of ['emoji', 'description', 'hidden'] as const) if (then.node[k] === undefined) delete now.node[k];
+      for (const k of ['emoji', 'description', 'hidden', 'condition'] as const) if (then.node[k] === undefined) delete now.node[k];
       this.pending.delete(id);
       this.touch({ object: 'updated_page', page: id });
     }
@@ -362,6 +364,8 @@ function applyMeta(node: PageNode, meta: PageMeta): void {
     else node[k] = v;
   }
   if (meta.hidden !== undefined) node.hidden = meta.hidden;
+  if (meta.condition === null || meta.condition === '') delete node.condition;
+  else if (meta.condition !== undefined) node.condition = meta.condition;
 }
 
 /**

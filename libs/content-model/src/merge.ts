@@ -27,7 +27,7 @@ interface Flat {
   index: number;
 }
 
-const ATTRIBUTES = ['type', 'title', 'slug', 'emoji', 'description', 'hidden'] as const;
+const ATTRIBUTES = ['type', 'title', 'slug', 'emoji', 'description', 'hidden', 'condition'] as const;
 
 /** The bodies a merge needs: only pages whose body both sides changed, differently (line-level merges). */
 export function bodiesToMerge(base: PageTree, ours: PageTree, theirs: PageTree): string[] {

@@ -9,6 +9,8 @@ export interface PageNode {
   emoji?: string;
   description?: string;
   hidden?: boolean;
+  /** Adaptive content: the expression on the visitor's claims that shows the page (official `condition`). */
+  condition?: string;
   /** Hash of the page's document in the documents store; null for an empty page. */
   document: string | null;
   createdAt?: string;

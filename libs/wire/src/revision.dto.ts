@@ -167,6 +167,8 @@ export class RevisionPageDto {
   emoji?: string;
   description?: string;
   hidden?: boolean;
+  /** Adaptive-content condition controlling whether the page is shown to a visitor (only when set). */
+  condition?: string;
   @ApiPropertyOptional({ format: 'date-time' }) createdAt?: string;
   @ApiPropertyOptional({ format: 'date-time' }) updatedAt?: string;
   /** Content address of the page body; absent for an empty page */
@@ -217,6 +219,7 @@ export function pageDto(node: PageNode, path: string, base: string, links: Links
   if (node.emoji) dto.emoji = node.emoji;
   if (node.description) dto.description = node.description;
   if (node.hidden !== undefined) dto.hidden = node.hidden;
+  if (node.condition !== undefined) dto.condition = node.condition;
   if (node.createdAt) dto.createdAt = node.createdAt;
   if (node.updatedAt) dto.updatedAt = node.updatedAt;
   if (node.document) dto.documentId = node.document;

@@ -73,6 +73,9 @@ export function changeProblem(c: unknown, i: number): string | null {
     str('description', 1000),
     str('revision', 200),
     v.hidden !== undefined && typeof v.hidden !== 'boolean' ? `${at}.hidden must be a boolean` : null,
+    v.condition !== undefined && v.condition !== null && (typeof v.condition !== 'string' || v.condition.length > 1024)
+      ? `${at}.condition must be a string of at most 1024 characters, or null`
+      : null,
     v.block !== undefined &&
     !(Array.isArray(v.block) && v.block.length <= 1000 && v.block.every((b) => typeof b === 'string' && b.length > 0 && b.length <= 100))
       ? `${at}.block must be an array of at most 1000 block keys (1 to 100 characters each)`

@@ -21,6 +21,9 @@ export interface VisitorCredentials {
   claims?: Record<string, unknown>;
 }
 
+/** A revision as one visitor sees it (pages their claims hide left out), and the outcome that made it so. */
+export type VisibleRevision = Revision & { visibility: string };
+
 /** A site as one visitor may see it: the version, the structure after their claims, and the key of that outcome. */
 export interface VisitorSite {
   site: Site;
@@ -36,6 +39,10 @@ export interface VisitorSite {
   preview: boolean;
   /** Where the site is served for this request: `https://{hostname}/`, or `{origin}/sites/{id}/`. */
   base: string;
+  /** The visitor's claims (signed and unsigned), checked against the schema. */
+  claims: Record<string, unknown>;
+  /** Whether adaptive content applies (the site's setting): pages' conditions are evaluated only then. */
+  adaptive: boolean;
   redirects: SiteRedirect[];
   /** Each site space's customization override (over `customization`). */
   overrides: Record<string, CustomizationOverride>;
@@ -102,6 +109,8 @@ export class VisitorSitesService {
   private readonly models = new Map<string, Model>();
   private readonly specUses = new Map<string, string[]>();
   private readonly moves = new Map<string, Map<string, string>>();
+  private readonly pageConditions = new Map<string, string[]>();
+  private readonly parsedConditions = new Map<string, Condition | null>();
 
   constructor(
     private readonly sites: SiteRepository,
@@ -169,6 +178,8 @@ export class VisitorSitesService {
       spaces: model.spaces,
       redirects: model.redirects,
       overrides: model.overrides,
+      claims,
+      adaptive: !!adaptive,
       key: `${siteId} ${model.site.version} ${outcomes}${mode.noindex ? ' noindex' : ''}`,
       ...mode,
     };
@@ -261,9 +272,45 @@ export class VisitorSitesService {
     return out;
   }
 
-  /** The space's current revision: what the site shows (a merge is visible on the next request). */
-  revision(space: Space): Promise<Revision> {
-    return this.content.revision(space.id, space.revision);
+  /**
+   * The space's current revision as this visitor sees it (a merge is visible on the next request): with
+   * adaptive content, a page whose condition fails for their claims is left out with what is below it,
+   * from the navigation, its URL, search, the sitemap and llms.txt alike. `visibility` is the outcome of
+   * each page condition: equal outcomes, equal pages (it belongs in every cache key of what is shown).
+   */
+  async revision(view: VisitorSite, space: Space): Promise<VisibleRevision> {
+    const revision = await this.content.revision(space.id, space.revision);
+    if (!view.adaptive) return { ...revision, visibility: '' };
+    let conditions = this.pageConditions.get(revision.id);
+    if (!conditions) {
+      const found = new Set<string>();
+      const walk = (nodes: PageTree) => nodes.forEach((n) => (n.condition && found.add(n.condition), walk(n.pages)));
+      walk(revision.tree);
+      conditions = [...found];
+      if (this.pageConditions.size >= SPEC_USES_MAX) this.pageConditions.delete(this.pageConditions.keys().next().value!);
+      this.pageConditions.set(revision.id, conditions);
+    }
+    if (conditions.length === 0) return { ...revision, visibility: '' };
+    const shown = new Set(conditions.filter((c) => this.holds(c, view.claims)));
+    const visibility = conditions.map((c) => (shown.has(c) ? '1' : '0')).join('');
+    const prune = (nodes: PageTree): PageTree =>
+      nodes.flatMap((n) => (n.condition && !shown.has(n.condition) ? [] : [{ ...n, pages: prune(n.pages) }]));
+    return { ...revision, tree: prune(revision.tree), visibility };
+  }
+
+  /** A page condition for these claims; one that does not parse hides its page (never shows what it guards). */
+  private holds(condition: string, claims: Record<string, unknown>): boolean {
+    let parsed = this.parsedConditions.get(condition);
+    if (parsed === undefined) {
+      try {
+        parsed = Condition.parse(condition);
+      } catch {
+        parsed = null;
+      }
+      if (this.parsedConditions.size >= SPEC_USES_MAX) this.parsedConditions.delete(this.parsedConditions.keys().next().value!);
+      this.parsedConditions.set(condition, parsed);
+    }
+    return parsed !== null && parsed.test(claims);
   }
 
   /** A page's body. */
@@ -312,8 +359,8 @@ export class VisitorSitesService {
    * revision), or null: a moved or renamed page keeps answering, with a 301. Built once per revision from
    * the last 50 revisions of the space's history.
    */
-  async movedPage(space: Space, revision: Revision, path: string): Promise<string | null> {
-    const key = `${space.id} ${revision.id}`;
+  async movedPage(space: Space, revision: VisibleRevision, path: string): Promise<string | null> {
+    const key = `${space.id} ${revision.id} ${revision.visibility}`;
     let moved = this.moves.get(key);
     if (!moved) {
       moved = new Map();

@@ -28,7 +28,7 @@ import {
 } from '@app/site-renderer';
 import { FilesService, SearchService, type Revision, type Space } from '@app/spaces-and-content';
 import { Clock, InvalidInputError } from '@app/shared-kernel';
-import { SiteLocation, VisitorCredentials, VisitorSite, VisitorSitesService } from '../application/visitor-sites.service';
+import { SiteLocation, VisibleRevision, VisitorCredentials, VisitorSite, VisitorSitesService } from '../application/visitor-sites.service';
 import { RedirectsService } from '../application/redirects.service';
 import { applyOverride, type CustomizationSettings } from '../domain/customization';
 
@@ -154,7 +154,7 @@ export class VisitorSiteController {
     const markdown = joined.endsWith('.md');
     if (markdown) joined = joined.slice(0, -3);
     const location = this.sites.locate(view, joined);
-    const revision = location ? await this.sites.revision(location.space) : null;
+    const revision = location ? await this.sites.revision(view, location.space) : null;
     const page = location && revision ? this.sites.page(revision, location.rest) : null;
     if (!location || !revision || !page) {
       const elsewhere = await this.elsewhere(view, joined, markdown, location, revision);
@@ -164,7 +164,7 @@ export class VisitorSiteController {
     const specs = markdown
       ? ''
       : await this.sites.dependencies(view, location.space, revision, page.node.id, (d) => operationRefs(d).map((r) => r.spec));
-    const key = `${view.key} ${location.space.id} ${revision.id} ${page.node.id} ${markdown ? 'md' : 'html'} ${view.base} ${specs}`;
+    const key = `${view.key} ${location.space.id} ${revision.id}:${revision.visibility} ${page.node.id} ${markdown ? 'md' : 'html'} ${view.base} ${specs}`;
     const body = await this.rendered.text(key, async () => {
       const document = await this.sites.document(location.space, revision, page.node.id);
       const href = this.hrefs(view, location, revision.tree);
@@ -195,7 +195,7 @@ export class VisitorSiteController {
     joined: string,
     markdown: boolean,
     location: SiteLocation | null,
-    revision: Revision | null,
+    revision: VisibleRevision | null,
   ): Promise<{ status: number; target: string } | null> {
     const found = this.sites.redirectFor(view, `/${joined}${markdown ? '.md' : ''}`);
     if (found) {
@@ -221,8 +221,8 @@ export class VisitorSiteController {
     const root = rootOf(view);
     if (name === 'robots.txt')
       return this.send(req, res, 'text/plain; charset=utf-8', Buffer.from(renderRobotsTxt(!view.noindex, `${root}sitemap.xml`), 'utf8'));
-    const shown = await Promise.all(this.sites.siteSpaces(view).map(async (s) => ({ ...s, revision: await this.sites.revision(s.space) })));
-    const key = `${view.key} ${shown.map((s) => s.revision.id).join(',')} ${name} ${view.base}`;
+    const shown = await Promise.all(this.sites.siteSpaces(view).map(async (s) => ({ ...s, revision: await this.sites.revision(view, s.space) })));
+    const key = `${view.key} ${shown.map((s) => `${s.revision.id}:${s.revision.visibility}`).join(',')} ${name} ${view.base}`;
     const body = await this.rendered.text(key, async () => {
       const groups = shown.map((s) => {
         const listed = this.sites.listed(s.revision);
@@ -301,7 +301,7 @@ export class VisitorSiteController {
     const ranked: (SearchHit & { rank: number })[] = [];
     try {
       for (const s of this.sites.siteSpaces(view)) {
-        const revision = await this.sites.revision(s.space);
+        const revision = await this.sites.revision(view, s.space);
         const listed = new Set(this.sites.listed(revision).map(({ node }) => node.id));
         const page = await this.search.searchSpace(s.space, query, { limit: 20 });
         for (const hit of page.items) {
@@ -440,7 +440,7 @@ export class VisitorSiteController {
   private async file(view: VisitorSite, spaceId: string, fileId: string, res: Response, links: Links): Promise<void> {
     const space = this.sites.prefixes(view).has(spaceId) ? view.spaces.get(spaceId) : undefined;
     if (!space) return this.notFound(view, res, links);
-    const revision = await this.sites.revision(space);
+    const revision = await this.sites.revision(view, space);
     const file = revision.files.find((f) => f.id === fileId);
     if (!file) return this.notFound(view, res, links);
     res.setHeader('Cache-Control', 'private, no-store');
