@@ -221,7 +221,9 @@ export class VisitorSiteController {
     const root = rootOf(view);
     if (name === 'robots.txt')
       return this.send(req, res, 'text/plain; charset=utf-8', Buffer.from(renderRobotsTxt(!view.noindex, `${root}sitemap.xml`), 'utf8'));
-    const shown = await Promise.all(this.sites.siteSpaces(view).map(async (s) => ({ ...s, revision: await this.sites.revision(view, s.space) })));
+    const shown = await Promise.all(
+      this.sites.siteSpaces(view).map(async (s) => ({ ...s, revision: await this.sites.revision(view, s.space) })),
+    );
     const key = `${view.key} ${shown.map((s) => `${s.revision.id}:${s.revision.visibility}`).join(',')} ${name} ${view.base}`;
     const body = await this.rendered.text(key, async () => {
       const groups = shown.map((s) => {
