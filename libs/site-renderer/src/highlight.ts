@@ -71,23 +71,96 @@ const PALETTE: Record<string, { light: string; dark: string }> = {
 const VARIABLE_PREFIX = '--hl-';
 const THEME = createCssVariablesTheme({ name: 'quire', variablePrefix: VARIABLE_PREFIX });
 
-/** Languages most pages use: their grammars are loaded and compiled once a process renders its first page. */
-const COMMON = [
-  'javascript',
-  'typescript',
-  'json',
-  'bash',
-  'shell',
-  'yaml',
-  'html',
-  'css',
-  'python',
-  'go',
-  'java',
-  'markdown',
-  'jsx',
-  'tsx',
-];
+/**
+ * Languages most pages use, each with a little code in the shapes documentation shows most (imports,
+ * functions, objects, strings, comments, commands): the background warm-up tokenizes it once, so the
+ * expressions of those grammar rules are compiled before a visitor's first page needs them.
+ */
+const COMMON: Record<string, string> = {
+  javascript: `import { readFile } from 'node:fs/promises';
+const config = { name: 'docs', retries: 3, enabled: true, tags: ['a', "b"] };
+export async function load(path, options = {}) {
+  // Read and parse the file
+  const text = await readFile(path, 'utf8');
+  if (!text) throw new Error(\`empty \${path}\`);
+  return JSON.parse(text).items.map((item) => ({ ...item, id: item.id ?? null }));
+}
+module.exports = class Client extends Base { constructor() { super(); this.x = /^[a-z]+$/i; } };
+console.log(await load('./a.json'), 1e3, 0x1f);`,
+  typescript: `import type { Request } from 'express';
+interface Options<T = string> { readonly name: T; retries?: number }
+export enum Mode { On = 'on', Off = 'off' }
+export async function handler<T>(req: Request, opts: Options<T>): Promise<Record<string, unknown>> {
+  const value = (req.body as { id: string }).id satisfies string;
+  return { value, mode: Mode.On, at: new Date() };
+}
+@Injectable() export class Service { constructor(private readonly repo: Repo) {} }`,
+  json: `{ "name": "docs", "version": "1.0.0", "private": true, "items": [1, 2.5, null, false], "nested": { "a": "b" } }`,
+  bash: `#!/usr/bin/env bash
+set -euo pipefail
+export NODE_ENV=production
+npm install --save-dev @scope/pkg # install
+if [ -f "$HOME/.env" ]; then source "$HOME/.env"; fi
+for f in *.md; do echo "\${f%.md}" | tr a-z A-Z > out.txt; done
+curl -sSL https://example.com/install.sh | sh -s -- --yes`,
+  shell: `$ npm run build && docker compose up -d\n$ git clone https://example.com/repo.git`,
+  yaml: `name: ci
+on: { push: { branches: [main] } }
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    env:
+      TOKEN: \${{ secrets.TOKEN }}
+    steps:
+      - uses: actions/checkout@v4
+      - run: npm test # run the tests
+        timeout-minutes: 10`,
+  html: `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><link rel="stylesheet" href="a.css"><script src="a.js" defer></script></head>
+<body><!-- comment --><div class="box" id="x" data-x='1'><a href="/docs">Docs &amp; more</a></div></body></html>`,
+  css: `:root { --primary: #346ddb; }
+.box > a:hover, #x::before { color: var(--primary); margin: 0 auto 1.5rem; font: 16px/1.6 system-ui, sans-serif; }
+@media (max-width: 40rem) { .box { display: none !important; } }`,
+  python: `import os
+from typing import Optional
+
+class Client:
+    """A client."""
+    def __init__(self, token: Optional[str] = None) -> None:
+        self.token = token or os.environ["TOKEN"]  # comment
+
+    async def get(self, path: str, **kwargs) -> dict:
+        return {"path": f"/v1/{path}", "retries": 3, "ok": True}
+
+if __name__ == "__main__":
+    print(Client().token, [x * 2 for x in range(10)])`,
+  go: `package main
+
+import (
+\t"fmt"
+\t"net/http"
+)
+
+type Server struct{ Addr string }
+
+func (s *Server) Start() error {
+\thttp.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintf(w, "ok %d", 1) })
+\treturn http.ListenAndServe(s.Addr, nil) // listen
+}`,
+  java: `package com.example;
+import java.util.List;
+/** A service. */
+public class Service<T> implements Runnable {
+  private final List<String> names = List.of("a", "b");
+  @Override public void run() { for (String n : names) System.out.println(n + 1); }
+}`,
+  markdown: `# Title
+Some *text* with **bold**, \`code\` and a [link](https://example.com).
+- item
+> quote`,
+  jsx: `export function App({ items }) { return <ul className="list">{items.map((i) => <li key={i.id}>{i.name}</li>)}</ul>; }`,
+  tsx: `export const App: React.FC<{ items: Item[] }> = ({ items }) => <ul>{items.map((i) => <li key={i.id}>{i.name}</li>)}</ul>;`,
+};
 
 /**
  * Syntax highlighting with shiki at render time, in classes rather than `style` attributes: the site's
@@ -134,11 +207,11 @@ export class CodeHighlighter {
 
   /** Loads the common grammars and runs each once (the first lines a grammar reads compile its expressions). */
   private async warm(): Promise<void> {
-    for (const lang of COMMON) {
+    for (const [lang, sample] of Object.entries(COMMON)) {
       await new Promise((r) => setImmediate(r)); // one language at a time, between requests
       try {
         await this.prepare([lang]);
-        this.tokens('a = "b" // c\n', lang);
+        this.tokens(sample, lang);
       } catch {
         // a grammar that fails to load is loaded again when a page asks for it
         this.loading.delete(lang);
