@@ -670,4 +670,25 @@ describe('published sites for visitors', () => {
       .send({ changes: [{ operation: 'update_page', page: betaId, condition: 42 }] })
       .expect(400);
   });
+
+  it('answers hostile visitor URLs with a 4xx, never a 500: NUL bytes, lone surrogates, arrays for strings, forged tokens', async () => {
+    const id = await site();
+    const paths = [
+      `/sites/${id}/%00`,
+      `/sites/${id}/guide/%ED%A0%80`,
+      `/sites/${id}/~search?q=%00`,
+      `/sites/${id}/~search.json?q[]=a&q[]=b`,
+      `/sites/${id}/?shareKey[]=x&jwt_token[]=y&visitor.beta[]=1`,
+      `/sites/${id}/~site.css?s[]=x`,
+      `/sites/${id}/~preview/${'9'.repeat(40)}.${'A'.repeat(43)}/`,
+      `/sites/${id}/~files/%00/%00`,
+      `/sites/%00/`,
+      `/sites/${id}/${'a/'.repeat(500)}`,
+    ];
+    for (const path of paths) {
+      const res = await t.http.get(path);
+      expect([200, 301, 302, 400, 404]).toContain(res.status);
+    }
+    await t.http.get(`/sites/${id}/`).set('Cookie', 'gitbook-visitor-public=%ZZ; quire_share_x=%00').expect(200);
+  });
 });

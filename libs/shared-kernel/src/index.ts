@@ -6,6 +6,7 @@ export * from './role';
 export * from './page';
 export * from './actor';
 export * from './ttl-cache';
+export * from './bounded-map';
 export * from './semaphore';
 export * from './unit-of-work';
 export * from './byte-cache';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { parse as parseYaml } from 'yaml';
+import { BoundedMap } from '@app/shared-kernel';
 import { OpenApiSpecRepository } from '../domain/openapi-spec';
 import { operationView, type OperationView } from '../domain/operation-view';
 
@@ -14,7 +15,7 @@ const DOCUMENTS_MAX = 16;
  */
 @Injectable()
 export class OpenApiOperations {
-  private readonly documents = new Map<string, unknown>();
+  private readonly documents = new BoundedMap<string, unknown>(DOCUMENTS_MAX);
 
   constructor(private readonly specs: OpenApiSpecRepository) {}
 
@@ -47,7 +48,6 @@ export class OpenApiOperations {
     } catch {
       doc = undefined;
     }
-    if (this.documents.size >= DOCUMENTS_MAX) this.documents.delete(this.documents.keys().next().value!);
     this.documents.set(version.id, doc);
     return doc;
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, InvalidInputError, NotFoundError } from '@app/shared-kernel';
+import { Actor, BoundedMap, Clock, InvalidInputError, NotFoundError } from '@app/shared-kernel';
 import { SpacesService, SpaceView } from '@app/spaces-and-content';
 import { AdaptiveJsonSchema, Condition, visitorClaims } from '../domain/adaptive';
 import { CustomizationSettings, defaultCustomization } from '../domain/customization';
@@ -40,7 +40,7 @@ export const CLAIMS_JSON_MAX = 4096;
  */
 @Injectable()
 export class PublishedSitesService {
-  private readonly models = new Map<string, PublishedModel>();
+  private readonly models = new BoundedMap<string, PublishedModel>(MODELS_MAX);
 
   constructor(
     private readonly sites: SiteRepository,
@@ -95,7 +95,6 @@ export class PublishedSitesService {
       conditions: new Map(conditionsOf(site.structure).map((c) => [c, Condition.parse(c)])),
     };
     // Cache under the version read with the site (it can be newer than the state's: still consistent).
-    if (this.models.size >= MODELS_MAX) this.models.delete(this.models.keys().next().value!);
     this.models.set(`${siteId} ${site.version}`, model);
     return model;
   }

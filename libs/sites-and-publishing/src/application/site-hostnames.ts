@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, NotFoundError } from '@app/shared-kernel';
+import { Actor, Clock, NotFoundError, TtlCache } from '@app/shared-kernel';
 import { Access } from '@app/access';
 import { HOSTNAME_PATTERN, Site } from '../domain/site';
 import { SiteRepository } from '../domain/site-repository';
@@ -17,7 +17,7 @@ const ENTRIES_MAX = 10_000;
  */
 @Injectable()
 export class SiteHostnames {
-  private readonly known = new Map<string, { siteId: string | null; at: number }>();
+  private readonly known = new TtlCache<string, string | null>(TTL_MS, ENTRIES_MAX);
 
   constructor(
     private readonly sites: SiteRepository,
@@ -30,12 +30,11 @@ export class SiteHostnames {
   async siteFor(host: string): Promise<string | null> {
     if (!HOSTNAME_PATTERN.test(host)) return null;
     const now = this.clock.now().getTime();
-    const hit = this.known.get(host);
-    if (hit && now - hit.at < TTL_MS) return hit.siteId;
-    const site = await this.sites.findByHostname(host);
-    if (this.known.size >= ENTRIES_MAX) this.known.delete(this.known.keys().next().value!);
-    this.known.set(host, { siteId: site?.id ?? null, at: now });
-    return site?.id ?? null;
+    const hit = this.known.get(host, now);
+    if (hit !== undefined) return hit;
+    const siteId = (await this.sites.findByHostname(host))?.id ?? null;
+    this.known.set(host, siteId, now);
+    return siteId;
   }
 
   /** Official getCustomHostname: the site a hostname points to, for a member of its organization (else 404). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, InvalidInputError, pageRequest } from '@app/shared-kernel';
+import { BoundedMap, Clock, InvalidInputError, pageRequest } from '@app/shared-kernel';
 import { locateByPath, type PageNode, type PageTree } from '@app/content-model';
 import { ContentService, SpacesService, type Revision, type Space } from '@app/spaces-and-content';
 import { OpenApiOperations, type OperationView } from '@app/openapi-specs';
@@ -106,11 +106,12 @@ export function firstPage(tree: PageTree): { node: PageNode; path: string } | nu
  */
 @Injectable()
 export class VisitorSitesService {
-  private readonly models = new Map<string, Model>();
-  private readonly specUses = new Map<string, string[]>();
-  private readonly moves = new Map<string, Map<string, string>>();
-  private readonly pageConditions = new Map<string, string[]>();
-  private readonly parsedConditions = new Map<string, Condition | null>();
+  private readonly models = new BoundedMap<string, Model>(MODELS_MAX);
+  private readonly specUses = new BoundedMap<string, string[]>(SPEC_USES_MAX);
+  private readonly moves = new BoundedMap<string, Map<string, string>>(MOVES_MAX);
+  private readonly pageConditions = new BoundedMap<string, string[]>(SPEC_USES_MAX);
+  private readonly prunedTrees = new BoundedMap<string, PageTree>(MODELS_MAX);
+  private readonly parsedConditions = new BoundedMap<string, Condition | null>(SPEC_USES_MAX);
 
   constructor(
     private readonly sites: SiteRepository,
@@ -215,7 +216,6 @@ export class VisitorSitesService {
       schema: settings.adaptiveSchema?.jsonSchema ?? null,
       conditions: new Map(conditionsOf(site.structure).map((c) => [c, Condition.parse(c)])),
     };
-    if (this.models.size >= MODELS_MAX) this.models.delete(this.models.keys().next().value!);
     this.models.set(`${siteId} ${site.version}`, model);
     return model;
   }
@@ -287,15 +287,20 @@ export class VisitorSitesService {
       const walk = (nodes: PageTree) => nodes.forEach((n) => (n.condition && found.add(n.condition), walk(n.pages)));
       walk(revision.tree);
       conditions = [...found];
-      if (this.pageConditions.size >= SPEC_USES_MAX) this.pageConditions.delete(this.pageConditions.keys().next().value!);
       this.pageConditions.set(revision.id, conditions);
     }
     if (conditions.length === 0) return { ...revision, visibility: '' };
     const shown = new Set(conditions.filter((c) => this.holds(c, view.claims)));
     const visibility = conditions.map((c) => (shown.has(c) ? '1' : '0')).join('');
-    const prune = (nodes: PageTree): PageTree =>
-      nodes.flatMap((n) => (n.condition && !shown.has(n.condition) ? [] : [{ ...n, pages: prune(n.pages) }]));
-    return { ...revision, tree: prune(revision.tree), visibility };
+    // Built once per revision and outcome, not on every request.
+    let tree = this.prunedTrees.get(`${revision.id} ${visibility}`);
+    if (!tree) {
+      const prune = (nodes: PageTree): PageTree =>
+        nodes.flatMap((n) => (n.condition && !shown.has(n.condition) ? [] : [{ ...n, pages: prune(n.pages) }]));
+      tree = prune(revision.tree);
+      this.prunedTrees.set(`${revision.id} ${visibility}`, tree);
+    }
+    return { ...revision, tree, visibility };
   }
 
   /** A page condition for these claims; one that does not parse hides its page (never shows what it guards). */
@@ -307,7 +312,6 @@ export class VisitorSitesService {
       } catch {
         parsed = null;
       }
-      if (this.parsedConditions.size >= SPEC_USES_MAX) this.parsedConditions.delete(this.parsedConditions.keys().next().value!);
       this.parsedConditions.set(condition, parsed);
     }
     return parsed !== null && parsed.test(claims);
@@ -334,7 +338,6 @@ export class VisitorSitesService {
     if (!slugs) {
       const document = await this.document(space, revision, pageId);
       slugs = document ? [...new Set(specsOf(document))].sort() : [];
-      if (this.specUses.size >= SPEC_USES_MAX) this.specUses.delete(this.specUses.keys().next().value!);
       this.specUses.set(key, slugs);
     }
     if (slugs.length === 0) return '';
@@ -383,7 +386,6 @@ export class VisitorSitesService {
           if (there !== undefined && !current.has(p) && !moved!.has(p)) moved!.set(p, there);
         });
       }
-      if (this.moves.size >= MOVES_MAX) this.moves.delete(this.moves.keys().next().value!);
       this.moves.set(key, moved);
     }
     return moved.get(path) ?? null;

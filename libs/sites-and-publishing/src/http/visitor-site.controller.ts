@@ -27,7 +27,7 @@ import {
   type SiteFrame,
 } from '@app/site-renderer';
 import { FilesService, SearchService, type Revision, type Space } from '@app/spaces-and-content';
-import { Clock, InvalidInputError } from '@app/shared-kernel';
+import { BoundedMap, Clock, InvalidInputError } from '@app/shared-kernel';
 import { SiteLocation, VisibleRevision, VisitorCredentials, VisitorSite, VisitorSitesService } from '../application/visitor-sites.service';
 import { RedirectsService } from '../application/redirects.service';
 import { applyOverride, type CustomizationSettings } from '../domain/customization';
@@ -86,7 +86,7 @@ function rootOf(view: VisitorSite): string {
 export class VisitorSiteController {
   private readonly rendered: RenderedJson;
   private readonly highlighting: string;
-  private readonly etags = new Map<string, string>();
+  private readonly etags = new BoundedMap<string, string>(ETAGS_MAX);
 
   constructor(
     private readonly sites: VisitorSitesService,
@@ -409,7 +409,6 @@ export class VisitorSiteController {
     if (etag === undefined) {
       etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
       if (key !== undefined) {
-        if (this.etags.size >= ETAGS_MAX) this.etags.delete(this.etags.keys().next().value!);
         this.etags.set(key, etag);
       }
     }
