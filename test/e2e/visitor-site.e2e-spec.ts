@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
 import { createTestApp, TestApp, TestUser } from '../support/app';
+import { CodeHighlighter } from '@app/site-renderer';
 import { mergeChanges } from '../support/content';
 
 /**
@@ -690,5 +691,23 @@ describe('published sites for visitors', () => {
       expect([200, 301, 302, 400, 404]).toContain(res.status);
     }
     await t.http.get(`/sites/${id}/`).set('Cookie', 'gitbook-visitor-public=%ZZ; quire_share_x=%00').expect(200);
+  });
+
+  it('tokenizes the code of a site’s other pages in the background after a render, so their first view finds it ready', async () => {
+    const sid = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Code' }).expect(201)).body.id;
+    const crystal = 'def greet(name : String)\n  puts "Hello #{name}"\nend';
+    await mergeChanges(t, admin, sid, [
+      { operation: 'insert_page', title: 'Start', document: { markdown: 'No code here.' } },
+      { operation: 'insert_page', title: 'Crystal', document: { markdown: `\`\`\`crystal\n${crystal}\n\`\`\`\n` } },
+    ]);
+    const id = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Code site' }).expect(201)).body.id;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${id}/site-spaces`).set(admin.auth).send({ spaceId: sid }).expect(201);
+    await t.http.post(`/v1/orgs/${orgId}/sites/${id}/publish`).set(admin.auth).expect(200);
+    const highlighter = t.app.get(CodeHighlighter);
+    expect(highlighter.tokens(crystal, 'crystal')).toBeNull(); // nothing loaded crystal's grammar yet
+    await t.http.get(`/sites/${id}/`).expect(200); // renders Start only
+    for (let i = 0; i < 100 && !highlighter.tokens(crystal, 'crystal'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(highlighter.tokens(crystal, 'crystal')).not.toBeNull();
+    expect(html(await t.http.get(`/sites/${id}/crystal`).expect(200))).toContain('<span class="hl-keyword">def</span>');
   });
 });

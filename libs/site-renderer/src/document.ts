@@ -117,6 +117,24 @@ export function codeSyntaxes(doc: JsonDocument): Set<string> {
   return out;
 }
 
+/** A code block's lines and language (letters, digits, `_+-`), as the render reads them. */
+function codeOf(b: DocBlock): { lines: string[]; syntax: string } {
+  const lines = (b.nodes ?? []).filter((n): n is DocBlock => n.object === 'block').map((line) => textOf(line.nodes));
+  const syntax = typeof b.data.syntax === 'string' ? b.data.syntax.replace(/[^A-Za-z0-9_+-]/g, '') : '';
+  return { lines, syntax };
+}
+
+/** A document's code, block by block, as the render highlights it (to tokenize ahead of a visitor). */
+export function codeBlocks(doc: JsonDocument): { code: string; syntax: string }[] {
+  const out: { code: string; syntax: string }[] = [];
+  eachBlock(doc, (b) => {
+    if (b.type !== 'code') return;
+    const { lines, syntax } = codeOf(b);
+    out.push({ code: lines.join('\n'), syntax });
+  });
+  return out;
+}
+
 /** The API operations a document's blocks name (to resolve them before the render). */
 export function operationRefs(doc: JsonDocument): ApiOperationRef[] {
   const out: ApiOperationRef[] = [];
@@ -380,9 +398,8 @@ export class DocumentRenderer {
   }
 
   private code(b: DocBlock): ComponentChild {
-    const lines = (b.nodes ?? []).filter((n): n is DocBlock => n.object === 'block').map((line) => textOf(line.nodes));
+    const { lines, syntax } = codeOf(b);
     const title = typeof b.data.title === 'string' && b.data.title ? b.data.title : null;
-    const syntax = typeof b.data.syntax === 'string' ? b.data.syntax.replace(/[^A-Za-z0-9_+-]/g, '') : '';
     return this.codeFigure(lines, syntax, title, b.data.lineNumbers === true);
   }
 

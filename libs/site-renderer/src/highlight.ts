@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { BoundedMap } from '@app/shared-kernel';
 import {
   bundledLanguages,
   createCssVariablesTheme,
@@ -19,6 +21,13 @@ export interface CodeToken {
  * lines compile its expressions, a tighter limit left them plain).
  */
 const LIMITS = { tokenizeMaxLineLength: 1_000, tokenizeTimeLimit: 500 };
+
+/**
+ * Tokens are remembered by language and code (a merge re-renders mostly the same blocks; variants and
+ * translations share code): this many blocks of at most `MEMO_MAX_CODE` characters each (~40 MB at worst).
+ */
+const MEMO_ENTRIES = 4_000;
+const MEMO_MAX_CODE = 4_000;
 
 /** The code blocks' backgrounds in the site's stylesheet (`--code-bg`, light and dark). */
 const CODE_BACKGROUND = { light: 'f6f8fa', dark: '161b22' } as const;
@@ -175,6 +184,10 @@ Some *text* with **bold**, \`code\` and a [link](https://example.com).
 export class CodeHighlighter {
   private readonly loading = new Map<string, Promise<void>>();
   private warming: Promise<void> | null = null;
+  private readonly memo = new BoundedMap<string, CodeToken[][]>(MEMO_ENTRIES);
+  private readonly queue: { code: string; syntax: string }[] = [];
+  private draining: Promise<void> | null = null;
+  private stopped = false;
 
   private constructor(private readonly shiki: HighlighterGeneric<BundledLanguage, BundledTheme>) {}
 
@@ -209,6 +222,7 @@ export class CodeHighlighter {
   private async warm(): Promise<void> {
     for (const [lang, sample] of Object.entries(COMMON)) {
       await new Promise((r) => setImmediate(r)); // one language at a time, between requests
+      if (this.stopped) return;
       try {
         await this.prepare([lang]);
         this.tokens(sample, lang);
@@ -219,10 +233,63 @@ export class CodeHighlighter {
     }
   }
 
-  /** The code's lines as tokens, or null when its language is unknown or not prepared (render it plain). */
+  /**
+   * Tokenizes these blocks in the background, one at a time between requests, so that a page's first render
+   * finds its code's tokens remembered (the first use of a grammar's rules compiles their expressions:
+   * several milliseconds per block on a fresh process). At most `MEMO_ENTRIES` blocks wait; more are dropped.
+   * Resolves when the queue is empty (nobody needs to wait for it).
+   */
+  ahead(blocks: Iterable<{ code: string; syntax: string }>): Promise<void> {
+    for (const block of blocks) {
+      if (this.stopped || this.queue.length >= MEMO_ENTRIES) break;
+      if (block.code.length <= MEMO_MAX_CODE && CodeHighlighter.language(block.syntax)) this.queue.push(block);
+    }
+    if (this.draining) return this.draining;
+    if (this.queue.length === 0) return Promise.resolve();
+    this.draining = (async () => {
+      try {
+        for (let block = this.queue.shift(); block; block = this.queue.shift()) {
+          await new Promise((r) => setImmediate(r));
+          try {
+            await this.prepare([block.syntax]);
+            this.tokens(block.code, block.syntax);
+          } catch {
+            // a grammar that fails here fails again, visibly, in the render that needs it
+          }
+        }
+      } finally {
+        this.draining = null;
+      }
+    })();
+    return this.draining;
+  }
+
+  /** Ends the background work (the warm-up, the blocks waiting): when the process shuts down. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.queue.length = 0;
+    await this.warming;
+    await this.draining;
+  }
+
+  /**
+   * The code's lines as tokens, or null when its language is unknown or not prepared (render it plain).
+   * Remembered tokens are shared: read them, never change them.
+   */
   tokens(code: string, syntax: string | undefined): CodeToken[][] | null {
     const lang = CodeHighlighter.language(syntax);
     if (!lang || !this.shiki.getLoadedLanguages().includes(lang)) return null;
+    if (code.length > MEMO_MAX_CODE) return this.tokenize(code, lang);
+    const key = `${lang} ${createHash('sha1').update(code).digest('base64')}`;
+    let tokens = this.memo.get(key);
+    if (!tokens) {
+      tokens = this.tokenize(code, lang);
+      this.memo.set(key, tokens);
+    }
+    return tokens;
+  }
+
+  private tokenize(code: string, lang: BundledLanguage): CodeToken[][] {
     const lines = this.shiki.codeToTokensBase(code, { lang, theme: THEME, ...LIMITS });
     return lines.map((line) => {
       const out: CodeToken[] = [];

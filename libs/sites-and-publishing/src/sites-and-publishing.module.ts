@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleDestroy } from '@nestjs/common';
 import { SitePermissionsController } from './http/site-permissions.controller';
 import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import { SpacesAndContentModule } from '@app/spaces-and-content';
@@ -58,4 +58,11 @@ import { CodeHighlighter } from '@app/site-renderer';
   ],
   exports: [SitesService, SiteHostnames],
 })
-export class SitesAndPublishingModule {}
+export class SitesAndPublishingModule implements OnModuleDestroy {
+  constructor(private readonly highlighter: CodeHighlighter) {}
+
+  /** The highlighter's background work (warm-up, code tokenized ahead) ends with the process. */
+  onModuleDestroy(): Promise<void> {
+    return this.highlighter.stop();
+  }
+}

@@ -1,7 +1,7 @@
 import { Fragment, h } from 'preact';
 import { render } from 'preact-render-to-string';
 import type { DocBlock, JsonDocument } from '@app/content-model';
-import { codeSyntaxes, DocumentRenderer } from '../document';
+import { codeBlocks, codeSyntaxes, DocumentRenderer } from '../document';
 import { CodeHighlighter, readable } from '../highlight';
 import { siteCss } from '../assets';
 
@@ -21,6 +21,7 @@ describe('CodeHighlighter: shiki at render time, in classes (no style attribute)
   beforeAll(async () => {
     highlighter = await CodeHighlighter.create();
   });
+  afterAll(() => highlighter.stop());
 
   const renderWith = (d: JsonDocument) => render(h(Fragment, null, new DocumentRenderer(links, { highlighter }).render(d)));
 
@@ -55,6 +56,28 @@ describe('CodeHighlighter: shiki at render time, in classes (no style attribute)
     await highlighter.prepare(['no-such-lang', 'constructor', '__proto__']);
     expect(highlighter.tokens('a', 'constructor')).toBeNull();
     expect(highlighter.tokens('a', 'rust')).toBeNull(); // known but never prepared
+  });
+
+  it('remembers tokens by language and code, and tokenizes blocks ahead in the background', async () => {
+    await highlighter.prepare(['ts']);
+    const once = highlighter.tokens('let x = 1;', 'ts');
+    expect(highlighter.tokens('let x = 1;', 'ts')).toBe(once); // remembered
+    expect(highlighter.tokens('let x = 2;', 'ts')).not.toBe(once);
+    expect(highlighter.tokens('let x = 1;', 'js')).not.toBe(once); // another language, other tokens
+    // The blocks a document holds, as the render reads them; ahead() loads their languages and tokenizes them.
+    const blocks = codeBlocks(doc(code('haskell', 'main = putStrLn "hi"'), code('nope', 'x'), code('ocaml', 'let () = ()')));
+    expect(blocks).toEqual([
+      { code: 'main = putStrLn "hi"', syntax: 'haskell' },
+      { code: 'x', syntax: 'nope' },
+      { code: 'let () = ()', syntax: 'ocaml' },
+    ]);
+    expect(highlighter.tokens(blocks[0].code, 'haskell')).toBeNull(); // not prepared yet
+    await highlighter.ahead(blocks);
+    expect(highlighter.tokens(blocks[0].code, 'haskell')).not.toBeNull();
+    expect(highlighter.tokens(blocks[2].code, 'ocaml')).not.toBeNull();
+    // Code too long to remember is left to the render.
+    await highlighter.ahead([{ code: 'y'.repeat(5_000), syntax: 'fortran' }]);
+    expect(highlighter.tokens('y', 'fortran')).toBeNull();
   });
 
   it('knows aliases (sh, yml, js) and keeps a long line in one piece', async () => {

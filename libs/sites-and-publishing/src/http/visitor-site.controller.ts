@@ -8,6 +8,7 @@ import { Links, Public, ReadCacheSettings, RenderedJson, RequestLinks } from '@a
 import {
   markedExcerpt,
   CodeHighlighter,
+  codeBlocks,
   codeSyntaxes,
   operationRefs,
   type ApiOperation,
@@ -65,6 +66,8 @@ const ETAGS_MAX = 50_000;
 const NAV_FULL_MAX = 300;
 
 /** The files at a site's root for crawlers and agents (page slugs hold no dot: no page can shadow them). */
+/** The code of at most this many listed pages per revision is tokenized ahead of visitors (`codeAhead`). */
+const AHEAD_PAGES = 500;
 const MACHINE_FILES = new Set(['robots.txt', 'sitemap.xml', 'llms.txt', 'llms-full.txt']);
 
 /** The site's root URL: its base (its own hostname, or `/sites/{id}/` on Quire's origin), then its basename. */
@@ -87,6 +90,7 @@ export class VisitorSiteController {
   private readonly rendered: RenderedJson;
   private readonly highlighting: string;
   private readonly etags = new BoundedMap<string, string>(ETAGS_MAX);
+  private readonly aheadOf = new BoundedMap<string, true>(10_000);
 
   constructor(
     private readonly sites: VisitorSitesService,
@@ -165,11 +169,13 @@ export class VisitorSiteController {
       ? ''
       : await this.sites.dependencies(view, location.space, revision, page.node.id, (d) => operationRefs(d).map((r) => r.spec));
     const key = `${view.key} ${location.space.id} ${revision.id}:${revision.visibility} ${page.node.id} ${markdown ? 'md' : 'html'} ${view.base} ${specs}`;
+    let fresh = false;
     const body = await this.rendered.text(key, async () => {
       const document = await this.sites.document(location.space, revision, page.node.id);
       const href = this.hrefs(view, location, revision.tree);
       if (markdown) return `# ${page.node.title}\n\n${document ? documentToMarkdown(document, (ref) => href(ref) ?? '') : ''}`;
       if (document) await this.highlighter.prepare(codeSyntaxes(document));
+      fresh = true;
       const operations = document ? await this.sites.operations(view, operationRefs(document)) : new Map<string, ApiOperation>();
       return renderPage(this.frame(view, location, revision, page.node.id, links), {
         title: page.node.title,
@@ -182,7 +188,26 @@ export class VisitorSiteController {
         operations: (ref) => operations.get(`${ref.spec} ${ref.method} ${ref.path}`) ?? null,
       });
     });
-    return this.send(req, res, markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8', body, key);
+    this.send(req, res, markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8', body, key);
+    if (fresh) this.codeAhead(view).catch(() => undefined);
+  }
+
+  /**
+   * After a render, the code of the site's other pages is tokenized in the background (once per space
+   * revision and process, at most `AHEAD_PAGES` pages each): a visitor's first view of a code-heavy page
+   * then finds its tokens remembered instead of compiling the grammar's rules (docs/published-sites.md).
+   */
+  private async codeAhead(view: VisitorSite): Promise<void> {
+    for (const { space } of this.sites.siteSpaces(view)) {
+      const revision = await this.sites.revision(view, space);
+      const key = `${revision.id}:${revision.visibility}`;
+      if (this.aheadOf.has(key)) continue;
+      this.aheadOf.set(key, true);
+      for (const { node } of this.sites.listed(revision).slice(0, AHEAD_PAGES)) {
+        const document = await this.sites.document(space, revision, node.id);
+        if (document) void this.highlighter.ahead(codeBlocks(document));
+      }
+    }
   }
 
   /**
