@@ -104,7 +104,7 @@ describe('library dependencies at run time', () => {
     expect([...g.get('content-model')!]).toEqual(['shared-kernel']);
     expect([...g.get('access')!].sort()).toEqual(['persistence', 'shared-kernel']);
     expect([...g.get('wire')!].sort()).toEqual(['access', 'content-model', 'http-kit', 'shared-kernel']);
-    expect([...g.get('site-renderer')!].sort()).toEqual(['content-model']);
+    expect([...g.get('site-renderer')!].sort()).toEqual(['content-model', 'shared-kernel']);
     // Every context that decides who may do what asks access.
     for (const context of ['organizations-and-teams', 'spaces-and-content', 'review-and-comments', 'sites-and-publishing'])
       expect(g.get(context)!.has('access')).toBe(true);

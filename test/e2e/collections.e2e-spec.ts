@@ -86,7 +86,10 @@ describe('collections', () => {
       .send({ title: 'After', description: 'd'.repeat(100), defaultLevel: 'read' })
       .expect(200);
     expect(res.body).toMatchObject({ title: 'After', description: 'd'.repeat(100), defaultLevel: 'read' });
+    // null restricts it: a member below admin no longer sees it (docs/permissions.md); inherit opens it again.
     await t.http.patch(`/v1/collections/${c.id}`).set(admin.auth).send({ defaultLevel: null }).expect(200);
+    expectError(await t.http.get(`/v1/collections/${c.id}`).set(creator.auth), 404);
+    await t.http.patch(`/v1/collections/${c.id}`).set(admin.auth).send({ defaultLevel: 'inherit' }).expect(200);
     expectError(
       await t.http
         .patch(`/v1/collections/${c.id}`)

@@ -133,7 +133,12 @@ describe('organization members, joining and link invites', () => {
         /at least one admin/,
       );
       expectError(await t.http.patch(`/v1/orgs/${orgId}/members/${rita.id}`).set(admin.auth).send({ role: 'owner' }), 400, /role/);
-      expectError(await t.http.patch(`/v1/orgs/${orgId}/members/${rita.id}`).set(admin.auth).send({ role: null }), 400, /guests/);
+      // null makes a guest (the official MemberRoleOrGuest), who then sees no member list; back to read.
+      const guest = await t.http.patch(`/v1/orgs/${orgId}/members/${rita.id}`).set(admin.auth).send({ role: null }).expect(200);
+      expect(guest.body.role).toBeNull();
+      expectError(await t.http.get(`/v1/orgs/${orgId}/members`).set(rita.auth), 404);
+      await t.http.patch(`/v1/orgs/${orgId}/members/${rita.id}`).set(admin.auth).send({ role: 'read' }).expect(200);
+      expectError(await t.http.patch(`/v1/orgs/${orgId}/members/${rita.id}`).set(admin.auth).send({}), 400, /role/);
       expectError(await t.http.patch(`/v1/orgs/${orgId}/members/nobody`).set(admin.auth).send({ role: 'read' }), 404);
       await t.http.patch(`/v1/orgs/${orgId}/members/${ed.id}`).set(admin.auth).send({ role: 'admin' }).expect(200);
       await t.http.patch(`/v1/orgs/${orgId}/members/${admin.id}`).set(admin.auth).send({ role: 'edit' }).expect(200);
@@ -170,7 +175,7 @@ describe('organization members, joining and link invites', () => {
   });
 
   describe('join by email domain', () => {
-    it('joins with the defaultRole when the email domain matches; twice is harmless; otherwise 400', async () => {
+    it('joins with the defaultRole when the email domain matches (null: as a guest); twice is harmless; otherwise 400', async () => {
       const owner = await t.user('owner');
       const org = await t.organization(owner);
       const joiner = await t.user('joiner'); // emails are @example.com
@@ -180,7 +185,10 @@ describe('organization members, joining and link invites', () => {
         .set(owner.auth)
         .send({ emailDomains: ['example.com'] })
         .expect(200);
-      expectError(await t.http.post(`/v1/orgs/${org}/join`).set(joiner.auth), 400, /default role/);
+      const early = await t.user('early');
+      await t.http.post(`/v1/orgs/${org}/join`).set(early.auth).expect(204); // defaultRole null: a guest
+      expect((await t.http.get(`/v1/orgs/${org}/members/${early.id}`).set(owner.auth).expect(200)).body.role).toBeNull();
+      expectError(await t.http.get(`/v1/orgs/${org}/members`).set(early.auth), 404);
       await t.http.patch(`/v1/orgs/${org}`).set(owner.auth).send({ defaultRole: 'comment' }).expect(200);
       await t.http.post(`/v1/orgs/${org}/join`).set(joiner.auth).expect(204);
       await t.http.post(`/v1/orgs/${org}/join`).set(joiner.auth).expect(204);

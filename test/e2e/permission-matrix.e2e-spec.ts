@@ -5,9 +5,21 @@ import { createTestApp, TestApp, TestUser } from '../support/app';
 /**
  * docs/permissions.md, walked: each role tries each operation. Allowed → exactly the documented
  * success status, refused → 403, non-member → 404 (deletes: 204, as if absent, and nothing is deleted).
+ * A guest (a member whose role is null) with no grant answers like a non-member everywhere but where
+ * `GUEST` says. The organization holds a restricted collection (default level null) with a space in it
+ * from the start, so every member row runs with the lists' narrowing on; its own rows are at the end.
  */
-type Who = Role | 'non-member';
-const WHO: Who[] = [...ROLES, 'non-member'];
+type Who = Role | 'guest' | 'non-member';
+const WHO: Who[] = [...ROLES, 'guest', 'non-member'];
+/** What a guest without a grant may do: see the organization itself, and its lists narrowed to nothing. */
+const GUEST: Record<string, number> = {
+  'GET /orgs/{id}': 200,
+  'GET /orgs/{id}/spaces': 200,
+  'GET /orgs/{id}/collections': 200,
+  'GET /orgs/{id}/search': 200,
+  'GET /orgs/{id}/change-requests': 200,
+  'GET /orgs/{id}/sites': 200,
+};
 
 describe('permission matrix', () => {
   let t: TestApp;
@@ -21,9 +33,21 @@ describe('permission matrix', () => {
     orgId = await t.organization(admin);
     for (const who of WHO) {
       users[who] = await t.user(who);
-      if (who !== 'non-member') await t.member(orgId, users[who], who);
+      if (who !== 'non-member') await t.member(orgId, users[who], who === 'guest' ? null : who);
     }
+    restricted.collection = (
+      await t.http.post(`/v1/orgs/${orgId}/collections`).set(admin.auth).send({ title: 'Internal' }).expect(201)
+    ).body.id;
+    await t.http.patch(`/v1/collections/${restricted.collection}`).set(admin.auth).send({ defaultLevel: null }).expect(200);
+    restricted.space = (
+      await t.http
+        .post(`/v1/orgs/${orgId}/spaces`)
+        .set(admin.auth)
+        .send({ title: 'Internal space', parent: restricted.collection })
+        .expect(201)
+    ).body.id;
   });
+  const restricted = { collection: '', space: '' };
   afterAll(async () => t.close());
 
   const as = (who: Who) => users[who].auth;
@@ -1253,13 +1277,53 @@ describe('permission matrix', () => {
   describe.each(operations)('%s (needs %s, answers %s)', (_name, minimum, success, run, kind) => {
     it.each(WHO)('as %s', async (who) => {
       const res = await run(who);
-      if (who === 'non-member') {
+      if (who === 'guest' && GUEST[_name] !== undefined) {
+        expect(res.status).toBe(GUEST[_name]);
+        if (Array.isArray(res.body.items)) expect(res.body.items).toEqual([]); // nothing is shared with this guest
+      } else if (who === 'non-member' || who === 'guest') {
         expect(res.status).toBe(kind === 'delete' ? 204 : 404);
         // A foreign DELETE answers like an absent resource, and deletes nothing.
         if (kind === 'delete') expect(await lastTargetExists()).toBe(true);
       } else if (roleAtLeast(who, minimum)) expect(res.status).toBe(success);
       else expect(res.status).toBe(403);
     });
+  });
+
+  it('a guest sees the organization, with none of its permissions but view and access', async () => {
+    const org = (await t.http.get(`/v1/orgs/${orgId}`).set(as('guest')).expect(200)).body;
+    expect(org.permissions).toMatchObject({
+      view: true,
+      access: true,
+      admin: false,
+      listMembers: false,
+      listTeams: false,
+      createContent: false,
+    });
+    const mine = (await t.http.get('/v1/orgs').set(as('guest')).expect(200)).body.items;
+    expect(mine.map((o: { id: string }) => o.id)).toEqual([orgId]);
+  });
+
+  it.each(ROLES)('the restricted collection and its space answer 404 to %s below admin, open to admins', async (role) => {
+    const reads = [
+      `/v1/collections/${restricted.collection}`,
+      `/v1/collections/${restricted.collection}/spaces`,
+      `/v1/spaces/${restricted.space}`,
+      `/v1/spaces/${restricted.space}/content`,
+      `/v1/spaces/${restricted.space}/search?query=x`,
+      `/v1/spaces/${restricted.space}/change-requests`,
+      `/v1/spaces/${restricted.space}/comments`,
+      `/v1/spaces/${restricted.space}/permissions/users`,
+    ];
+    for (const path of reads) expect([path, (await t.http.get(path).set(as(role))).status]).toEqual([path, role === 'admin' ? 200 : 404]);
+    const write = await t.http.patch(`/v1/spaces/${restricted.space}`).set(as(role)).send({ title: 'Internal space' });
+    expect(write.status).toBe(role === 'admin' ? 200 : 404);
+    const create = await t.http.post(`/v1/orgs/${orgId}/spaces`).set(as(role)).send({ title: 'x', parent: restricted.collection });
+    expect(create.status).toBe(role === 'admin' ? 201 : 404);
+    const lists = JSON.stringify([
+      (await t.http.get(`/v1/orgs/${orgId}/spaces?limit=1000`).set(as(role)).expect(200)).body,
+      (await t.http.get(`/v1/orgs/${orgId}/collections?limit=1000`).set(as(role)).expect(200)).body,
+    ]);
+    expect(lists.includes(restricted.space) && lists.includes(restricted.collection)).toBe(role === 'admin');
   });
 
   it.each(ROLES)('the permissions objects agree with the matrix for %s', async (role) => {

@@ -153,6 +153,9 @@ describe('spaces', () => {
       expect(res.body.updatedAt).not.toBe(s.updatedAt);
       const removed = await t.http.patch(`/v1/spaces/${s.id}`).set(admin.auth).send({ emoji: null, defaultLevel: null }).expect(200);
       expect(removed.body).toMatchObject({ emoji: '', defaultLevel: null });
+      // defaultLevel null restricts the space: an editor no longer sees it; inherit opens it again.
+      await t.http.patch(`/v1/spaces/${s.id}`).set(members.edit.auth).send({ title: 'Edited' }).expect(404);
+      await t.http.patch(`/v1/spaces/${s.id}`).set(admin.auth).send({ defaultLevel: 'inherit' }).expect(200);
       const byEditor = await t.http.patch(`/v1/spaces/${s.id}`).set(members.edit.auth).send({ title: 'Edited' }).expect(200);
       expect(byEditor.body.title).toBe('Edited');
     });

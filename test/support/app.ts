@@ -33,7 +33,7 @@ export interface TestApp {
   /** A new organization administered by `owner`; returns its id. */
   organization(owner: TestUser, title?: string): Promise<string>;
   /** Makes `user` a member of the organization with `role`. */
-  member(organizationId: string, user: TestUser, role: Role): Promise<void>;
+  member(organizationId: string, user: TestUser, role: Role | null): Promise<void>;
   close(): Promise<void>;
 }
 

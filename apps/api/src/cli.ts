@@ -16,7 +16,7 @@ const USAGE = `Quire administration CLI — npm run cli -- <command> [options]
 
   user:create   --email <email> [--name <display name>]
   org:create    --title <title> --owner <user id or email>
-  member:add    --org <organization id> --user <user id or email> --role <${ROLES.join('|')}>
+  member:add    --org <organization id> --user <user id or email> --role <${ROLES.join('|')}|guest>
   token:create  --user <user id or email> [--label <label>] [--expires-in-days <n>]
   token:list    --user <user id or email>
   token:revoke  --id <token id>
@@ -133,8 +133,9 @@ async function main(argv: string[]): Promise<number> {
           return 0;
         }
         case 'member:add': {
-          const role = need(values, 'role');
-          if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+          const given = need(values, 'role');
+          if (!isRole(given) && given !== 'guest') throw new UsageError(`--role must be one of ${ROLES.join(', ')}, guest`);
+          const role = given === 'guest' ? null : given; // a guest: no role, only what is shared with them
           const user = await resolveUser(need(values, 'user'));
           const org = need(values, 'org');
           await audited('member-add', async () => {

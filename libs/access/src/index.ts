@@ -6,6 +6,7 @@ export * from './domain/roles';
 export * from './domain/grants';
 export { Memberships } from './domain/memberships';
 export { Access, AccessCacheSettings } from './application/access';
+export type { ReadableSpaces } from './application/access';
 export { AccessChanges, LocalAccessChanges } from './application/access-changes';
 export type { AccessChange } from './application/access-changes';
 export { AccessModule } from './access.module';

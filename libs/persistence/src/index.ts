@@ -2,7 +2,7 @@
 export { Db, listen, TypeOrmUnitOfWork, updateChanged } from './db';
 export type { Listener } from './db';
 export { PersistenceModule } from './persistence.module';
-export { isoSortKey, keysetPage } from './keyset';
+export { isoSortKey, keysetPage, narrowingSql } from './keyset';
 export type { Keyset } from './keyset';
 export { parseTimestamptz, PG_TYPES } from './timestamptz';
 export { SqlTable } from './sql-table';

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { CursorField, CursorKey, cursorKey, Page, PageRequest, toPage } from '@app/shared-kernel';
+import { CursorField, CursorKey, cursorKey, Narrowing, Page, PageRequest, toPage } from '@app/shared-kernel';
 
 /** How a list is ordered and paged: the one description every keyset-paged list gives. */
 export interface Keyset<R> {
@@ -77,4 +77,14 @@ export async function keysetPage<R>(
 /** A timestamp column as fixed-width UTC text in byte order: a text sort key that survives the cursor round trip. */
 export function isoSortKey(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') COLLATE "C"`;
+}
+
+/** The SQL condition that narrows a list (`Narrowing`) on an id column: ` AND …`, or '' when nothing narrows it. */
+export function narrowingSql(column: string, narrowing: Narrowing, params: unknown[]): string {
+  if (narrowing === null) return '';
+  return 'only' in narrowing
+    ? ` AND ${column} = ANY($${params.push(narrowing.only)}::text[])`
+    : narrowing.except.length === 0
+      ? ''
+      : ` AND NOT (${column} = ANY($${params.push(narrowing.except)}::text[]))`;
 }

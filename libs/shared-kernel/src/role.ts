@@ -19,3 +19,16 @@ export function strongestRole(a: Role | null | undefined, b: Role | null | undef
   if (b == null) return a;
   return RANK[a] >= RANK[b] ? a : b;
 }
+
+/**
+ * What an organization-wide list may show its caller, by item id: everything (null: nothing is narrowed,
+ * the common case, at no cost), only these items (a guest's grants), or all but these (a member's
+ * restricted items). Lists filter by it in their query, so pages stay full and cursors stable.
+ */
+export type Narrowing = { only: readonly string[] } | { except: readonly string[] } | null;
+
+/** Whether a list narrowed this way shows the item. */
+export function shows(narrowing: Narrowing, id: string): boolean {
+  if (narrowing === null) return true;
+  return 'only' in narrowing ? narrowing.only.includes(id) : !narrowing.except.includes(id);
+}

@@ -31,7 +31,7 @@ import { ContentPermissionsService } from './application/content-permissions.ser
 
 import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastructure/spaces-and-collections.repositories';
 import { FileStorageDirectory, FileStorageSettings } from './application/file-storage-settings';
-import { AccessModule } from '@app/access';
+import { Access, AccessModule } from '@app/access';
 
 /** Collections and spaces (content comes with the content engine). Needs global `Clock` and `IdGenerator`. */
 @Module({
@@ -80,4 +80,9 @@ import { AccessModule } from '@app/access';
     SearchService,
   ],
 })
-export class SpacesAndContentModule {}
+export class SpacesAndContentModule {
+  /** Access asks this context which spaces a caller may read (team `spaces` counts), through its port. */
+  constructor(access: Access, content: ContentAccess) {
+    access.provideReadableSpaces({ readable: async (organizationId, actor) => (await content.narrowing(organizationId, actor)).spaces });
+  }
+}

@@ -87,6 +87,7 @@ export class OrganizationDto {
   permissions: OrganizationPermissionsDto;
 }
 
+/** `role`: the caller's (null: a guest; only members and guests are shown an organization). */
 export function toOrganizationDto(org: Organization, role: Role | null, links: Links, ownTeam = false): OrganizationDto {
   const dto: OrganizationDto = {
     object: 'organization',
@@ -104,7 +105,7 @@ export function toOrganizationDto(org: Organization, role: Role | null, links: L
     urls: { location: links.api(`/orgs/${org.id}`), app: links.app(`/o/${org.id}`) },
     trial: { status: 'notapplicable', count: 0 },
     internal_isOnNewTrial: true,
-    permissions: { ...organizationPermissions(role), ownTeam },
+    permissions: { ...organizationPermissions(role ?? 'guest'), ownTeam },
   };
   if (org.hostname) dto.hostname = org.hostname;
   if (org.useCase) dto.useCase = org.useCase;

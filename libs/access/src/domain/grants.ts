@@ -1,4 +1,4 @@
-import { Page, PageRequest, Role, strongestRole } from '@app/shared-kernel';
+import { Narrowing, Page, PageRequest, Role, strongestRole } from '@app/shared-kernel';
 import type { DefaultLevel } from './roles';
 
 /** Users and teams one invitation may name. */
@@ -33,26 +33,41 @@ export abstract class ContentPermissionRepository {
   /** Removes every grant on these pieces of content (they left the organization, whose people the grants named). */
   abstract revokeAll(contentIds: string[]): Promise<void>;
   /** How many live spaces each team was granted a role on, directly or through a collection (and those below it). */
-  abstract teamSpaceCounts(organizationId: string, teamIds: string[]): Promise<Map<string, number>>;
+  abstract teamSpaceCounts(organizationId: string, teamIds: string[], narrowing: Narrowing): Promise<Map<string, number>>;
 }
 
 /** A piece of content and its parents up to the top level: their ids and default levels. */
 export type ContentChain = { id: string; level: DefaultLevel }[];
 
 /**
- * The effective role of a member on a piece of content: the strongest of their organization role, the
- * content's default level (the first level up the chain that is not `inherit`), and every role granted
- * to them — directly or through a team — on the content or any parent collection. Grants and levels
- * only widen: an organization admin is never narrowed. Non-members get null.
+ * A user's place in an organization: a member's role; `guest`, a member without a role (the official
+ * `null` role), whom only grants open content to; or null, not a member.
  */
-export function effectiveRole(member: Role | null, chain: ContentChain, grants: ReadonlyMap<string, Role>): Role | null {
+export type Membership = Role | 'guest' | null;
+
+/**
+ * The effective role of a user on a piece of content, the one function every access decision and every
+ * narrowed list asks (docs/permissions.md):
+ * - non-members get nothing; organization admins get admin everywhere (never narrowed);
+ * - a member's base is their organization role, widened by the content's default level: the first level up
+ *   the chain (the item, then its parent collections) that is not `inherit`. When that level is null the
+ *   content is restricted and the base is nothing: `inherit` under a restricted collection is restricted,
+ *   while an item's own role level (the nearest one) opens it again;
+ * - a guest has no base;
+ * - every role granted to the user, directly or through a team, on the item or a parent collection widens it.
+ * Null: no access at all (the item answers 404 and no list shows it).
+ */
+export function effectiveRole(member: Membership, chain: ContentChain, grants: ReadonlyMap<string, Role>): Role | null {
   if (member === null) return null;
-  let role: Role = member;
-  const level = chain.find((c) => c.level !== 'inherit')?.level;
-  if (level && level !== 'inherit') role = strongestRole(role, level)!;
+  if (member === 'admin') return 'admin';
+  let role: Role | null = null;
+  if (member !== 'guest') {
+    const level = chain.find((c) => c.level !== 'inherit')?.level;
+    role = level === undefined || level === 'inherit' ? member : level === null ? null : strongestRole(member, level);
+  }
   for (const c of chain) {
     const granted = grants.get(c.id);
-    if (granted) role = strongestRole(role, granted)!;
+    if (granted) role = strongestRole(role, granted);
   }
   return role;
 }
@@ -63,25 +78,25 @@ export function effectiveRole(member: Role | null, chain: ContentChain, grants: 
  * role above the organization role and default level came from: a grant to the member, or to a team.
  */
 export function effectiveRoles(
-  members: { userId: string; role: Role }[],
+  members: { userId: string; role: Role | 'guest' }[],
   chain: ContentChain,
   grants: ContentPermission[],
   teamMembers: { teamId: string; userId: string }[],
-): { userId: string; role: Role; organizationRole: Role; via: { kind: 'user' } | { kind: 'team'; id: string } | null }[] {
+): { userId: string; role: Role; organizationRole: Role | null; via: { kind: 'user' } | { kind: 'team'; id: string } | null }[] {
   const teamsOf = new Map<string, string[]>();
   for (const m of teamMembers) teamsOf.set(m.userId, [...(teamsOf.get(m.userId) ?? []), m.teamId]);
-  return members.map((m) => {
+  return members.flatMap((m) => {
     const teams = new Set(teamsOf.get(m.userId) ?? []);
-    const base = effectiveRole(m.role, chain, new Map())!;
-    let role = base;
+    let role = effectiveRole(m.role, chain, new Map());
     let via: { kind: 'user' } | { kind: 'team'; id: string } | null = null;
     for (const g of grants) {
       const mine =
         (g.principal.kind === 'user' && g.principal.id === m.userId) || (g.principal.kind === 'team' && teams.has(g.principal.id));
-      if (!mine || strongestRole(role, g.role) === role) continue;
+      if (!mine || !chain.some((c) => c.id === g.content.id) || strongestRole(role, g.role) === role) continue;
       role = g.role;
       via = g.principal.kind === 'user' ? { kind: 'user' } : { kind: 'team', id: g.principal.id };
     }
-    return { userId: m.userId, role, organizationRole: m.role, via };
+    // Members the content is closed to (a guest, a restricted item) are not among those who can access it.
+    return role === null ? [] : [{ userId: m.userId, role, organizationRole: m.role === 'guest' ? null : m.role, via }];
   });
 }

@@ -1,19 +1,11 @@
-import { Role, ROLES, roleAtLeast, strongestRole } from '@app/shared-kernel';
-
-/** `defaultLevel` of collections and spaces: a role, `inherit` (from the parent), or null (no default access). */
-export type DefaultLevel = Role | 'inherit' | null;
-export const DEFAULT_LEVELS: readonly (Role | 'inherit')[] = [...ROLES, 'inherit'];
+import { Role, ROLES, roleAtLeast } from '@app/shared-kernel';
 
 /**
- * The role a member has on a piece of content. `levels` are the `defaultLevel`s from the item up to
- * its top-level collection; the first one that is not `inherit` is the content's default level,
- * which can only widen the member's organization role (never narrow it). Non-members get null.
+ * `defaultLevel` of collections and spaces: a role, `inherit` (from the parent), or null: restricted, the
+ * organization's members get no access through it (only grants and organization admins open it).
  */
-export function contentRole(memberRole: Role | null, levels: DefaultLevel[]): Role | null {
-  if (memberRole === null) return null;
-  const level = levels.find((l) => l !== 'inherit');
-  return strongestRole(memberRole, level ?? null);
-}
+export type DefaultLevel = Role | 'inherit' | null;
+export const DEFAULT_LEVELS: readonly (Role | 'inherit')[] = [...ROLES, 'inherit'];
 
 export interface SpacePermissions {
   view: boolean;
@@ -77,14 +69,18 @@ export interface OrganizationPermissions {
   installIntegration: boolean;
 }
 
-/** What a member with `role` may do with the organization; docs/permissions.md is the table of it. */
-export function organizationPermissions(role: Role | null): OrganizationPermissions {
+/**
+ * What a member with `role` may do with the organization; docs/permissions.md is the table of it. A guest
+ * sees the organization and nothing of it (its lists answer them 404); null: not a member.
+ */
+export function organizationPermissions(membership: Role | 'guest' | null): OrganizationPermissions {
+  const role = membership === 'guest' ? null : membership;
   const member = role !== null;
   const admin = roleAtLeast(role, 'admin');
   const create = roleAtLeast(role, 'create');
   return {
-    view: member,
-    access: member,
+    view: membership !== null,
+    access: membership !== null,
     admin,
     ownTeam: false,
     createContent: create,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Db, keysetPage } from '@app/persistence';
-import { mapPage, Page, PageRequest, Role, strongestRole } from '@app/shared-kernel';
+import { Db, keysetPage, narrowingSql } from '@app/persistence';
+import { mapPage, Narrowing, Page, PageRequest, Role, strongestRole } from '@app/shared-kernel';
 import { ContentPermission, ContentPermissionRepository, Principal } from '../domain/grants';
 
 interface Row {
@@ -102,8 +102,10 @@ export class SqlContentPermissionRepository extends ContentPermissionRepository 
   }
 
   /** Reads the content context's collections and spaces (never writes them) to follow grants down the tree. */
-  async teamSpaceCounts(organizationId: string, teamIds: string[]): Promise<Map<string, number>> {
+  async teamSpaceCounts(organizationId: string, teamIds: string[], narrowing: Narrowing): Promise<Map<string, number>> {
     if (teamIds.length === 0) return new Map();
+    const params: unknown[] = [organizationId, teamIds];
+    const narrowed = narrowingSql('s.id', narrowing, params);
     const rows: { team_id: string; spaces: number }[] = await this.db.query(
       `WITH RECURSIVE g AS (
          SELECT team_id, space_id, collection_id FROM content_permissions WHERE organization_id = $1 AND team_id = ANY($2::text[])
@@ -116,9 +118,9 @@ export class SqlContentPermissionRepository extends ContentPermissionRepository 
          UNION
          SELECT b.team_id, s.id FROM below b JOIN spaces s ON s.organization_id = $1 AND s.parent_id = b.collection_id
        )
-       SELECT r.team_id, count(*)::int AS spaces FROM reached r JOIN spaces s ON s.id = r.space_id AND s.deleted_at IS NULL
+       SELECT r.team_id, count(*)::int AS spaces FROM reached r JOIN spaces s ON s.id = r.space_id AND s.deleted_at IS NULL${narrowed}
        GROUP BY r.team_id`,
-      [organizationId, teamIds],
+      params,
     );
     return new Map(rows.map((r) => [r.team_id, r.spaces]));
   }

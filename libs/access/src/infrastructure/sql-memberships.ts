@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '@app/persistence';
 import type { Role } from '@app/shared-kernel';
+import type { Membership } from '../domain/grants';
 import { Memberships } from '../domain/memberships';
 
 /** Memberships read from the organizations context's tables (organization_members, team_members); never written here. */
@@ -10,12 +11,12 @@ export class SqlMemberships extends Memberships {
     super();
   }
 
-  async roleOf(organizationId: string, userId: string): Promise<Role | null> {
-    const rows: { role: Role }[] = await this.db.query(
+  async membershipOf(organizationId: string, userId: string): Promise<Membership> {
+    const rows: { role: Role | null }[] = await this.db.query(
       'SELECT role FROM organization_members WHERE organization_id = $1 AND user_id = $2 AND NOT disabled',
       [organizationId, userId],
     );
-    return rows[0]?.role ?? null;
+    return rows.length === 0 ? null : (rows[0].role ?? 'guest');
   }
 
   async teamIdsOf(organizationId: string, userId: string): Promise<string[]> {
@@ -26,12 +27,12 @@ export class SqlMemberships extends Memberships {
     return rows.map((r) => r.team_id);
   }
 
-  async activeRoles(organizationId: string): Promise<{ userId: string; role: Role }[]> {
-    const rows: { user_id: string; role: Role }[] = await this.db.query(
+  async activeRoles(organizationId: string): Promise<{ userId: string; role: Role | 'guest' }[]> {
+    const rows: { user_id: string; role: Role | null }[] = await this.db.query(
       'SELECT user_id, role FROM organization_members WHERE organization_id = $1 AND NOT disabled',
       [organizationId],
     );
-    return rows.map((r) => ({ userId: r.user_id, role: r.role }));
+    return rows.map((r) => ({ userId: r.user_id, role: r.role ?? 'guest' }));
   }
 
   async membersOfTeams(organizationId: string, teamIds: string[]): Promise<{ teamId: string; userId: string }[]> {

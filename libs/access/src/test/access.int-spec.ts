@@ -29,14 +29,14 @@ describe('access adapters (PostgreSQL)', () => {
     sql = new Db(ds);
     memberships = new SqlMemberships(sql);
     grants = new SqlContentPermissionRepository(sql);
-    for (const u of ['ann', 'bob', 'cy', 'off'])
+    for (const u of ['ann', 'bob', 'cy', 'off', 'gus'])
       await exec('INSERT INTO users (id, email, display_name, created_at) VALUES ($1, $2, $1, $3)', [u, `${u}@example.com`, t0]);
     for (const o of ['o1', 'o2'])
       await exec(
         `INSERT INTO organizations (id, title, created_at, type, plan, merge_rules) VALUES ($1, $1, $2, 'business', 'free', '{"type":"none"}')`,
         [o, t0],
       );
-    const member = (o: string, u: string, role: Role, disabled = false) =>
+    const member = (o: string, u: string, role: Role | null, disabled = false) =>
       exec('INSERT INTO organization_members (organization_id, user_id, role, joined_at, disabled) VALUES ($1, $2, $3, $4, $5)', [
         o,
         u,
@@ -48,6 +48,7 @@ describe('access adapters (PostgreSQL)', () => {
     await member('o1', 'bob', 'read');
     await member('o1', 'off', 'edit', true);
     await member('o2', 'cy', 'read');
+    await member('o1', 'gus', null); // a guest
     await exec('INSERT INTO teams (id, organization_id, title, created_at) VALUES ($1, $2, $1, $3)', ['writers', 'o1', t0]);
     await exec('INSERT INTO teams (id, organization_id, title, created_at) VALUES ($1, $2, $1, $3)', ['other', 'o2', t0]);
     await exec(
@@ -77,15 +78,17 @@ describe('access adapters (PostgreSQL)', () => {
     await db.drop();
   });
 
-  it('reads memberships: the role of an active member only, teams, active roles, members of teams', async () => {
-    expect(await memberships.roleOf('o1', 'ann')).toBe('admin');
-    expect(await memberships.roleOf('o1', 'off')).toBeNull(); // disabled
-    expect(await memberships.roleOf('o1', 'cy')).toBeNull(); // another organization's member
+  it('reads memberships: the role of an active member only, guests, teams, active roles, members of teams', async () => {
+    expect(await memberships.membershipOf('o1', 'ann')).toBe('admin');
+    expect(await memberships.membershipOf('o1', 'gus')).toBe('guest');
+    expect(await memberships.membershipOf('o1', 'off')).toBeNull(); // disabled
+    expect(await memberships.membershipOf('o1', 'cy')).toBeNull(); // another organization's member
     expect(await memberships.teamIdsOf('o1', 'bob')).toEqual(['writers']);
     expect(await memberships.teamIdsOf('o2', 'bob')).toEqual([]);
     expect((await memberships.activeRoles('o1')).sort((a, b) => a.userId.localeCompare(b.userId))).toEqual([
       { userId: 'ann', role: 'admin' },
       { userId: 'bob', role: 'read' },
+      { userId: 'gus', role: 'guest' },
     ]);
     expect(await memberships.membersOfTeams('o1', ['writers', 'other'])).toEqual([{ teamId: 'writers', userId: 'bob' }]);
     expect(await memberships.membersOfTeams('o1', [])).toEqual([]);
@@ -117,9 +120,13 @@ describe('access adapters (PostgreSQL)', () => {
     );
     expect(await grants.grantsOf('o1', 'bob', [])).toEqual(new Map([['s1', 'admin']]));
     // c1 reaches s2 (in c2, below c1) but not the deleted s3; s1 directly: 2 live spaces.
-    expect(await grants.teamSpaceCounts('o1', ['writers'])).toEqual(new Map([['writers', 2]]));
-    expect(await grants.teamSpaceCounts('o2', ['writers'])).toEqual(new Map());
-    expect(await grants.teamSpaceCounts('o1', [])).toEqual(new Map());
+    expect(await grants.teamSpaceCounts('o1', ['writers'], null)).toEqual(new Map([['writers', 2]]));
+    expect(await grants.teamSpaceCounts('o2', ['writers'], null)).toEqual(new Map());
+    expect(await grants.teamSpaceCounts('o1', [], null)).toEqual(new Map());
+    // Counted among the spaces the caller may read only.
+    expect(await grants.teamSpaceCounts('o1', ['writers'], { except: ['s2'] })).toEqual(new Map([['writers', 1]]));
+    expect(await grants.teamSpaceCounts('o1', ['writers'], { only: ['s2'] })).toEqual(new Map([['writers', 1]]));
+    expect(await grants.teamSpaceCounts('o1', ['writers'], { only: [] })).toEqual(new Map());
   });
 
   it('Access: effective roles widen the organization role by grants on the chain; a change evicts the cached grants', async () => {
@@ -148,5 +155,30 @@ describe('access adapters (PostgreSQL)', () => {
     expect(await access.roleOf('o1', bob)).toBe('read');
     await access.forget('o1', 'bob');
     expect(await access.roleOf('o1', bob)).toBe('edit');
+  });
+
+  it('Access: a guest has no organization role (404 on organization-wide operations) but reaches what is granted', async () => {
+    const access = new Access(
+      memberships,
+      grants,
+      new FixedClock(t0),
+      { tokenTtlMs: 60_000, roleTtlMs: 60_000, maxEntries: 100 },
+      new LocalAccessChanges(),
+    );
+    const gus: Actor = { userId: 'gus', tokenId: 't2' };
+    expect(await access.membershipOf('o1', gus)).toBe('guest');
+    expect(await access.roleOf('o1', gus)).toBeNull();
+    await expect(access.require('o1', gus, 'read')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(access.contentMember('o1', gus, 'Space', 's1')).resolves.toBe('guest');
+    await expect(access.contentMember('o2', gus, 'Space', 's1')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(access.roleOnItem('o1', gus, 's2', 'Site')).rejects.toBeInstanceOf(NotFoundError);
+    expect(await access.itemNarrowing('o1', gus)).toEqual({ only: [] });
+    await grants.grant([
+      { organizationId: 'o1', content: { kind: 'space', id: 's2' }, principal: { kind: 'user', id: 'gus' }, role: 'read', grantedAt: t0 },
+    ]);
+    await access.grantsChanged('o1');
+    expect(await access.roleOnItem('o1', gus, 's2', 'Site')).toBe('read');
+    expect(await access.itemNarrowing('o1', gus)).toEqual({ only: ['s2'] });
+    expect(await access.itemNarrowing('o1', { userId: 'bob', tokenId: 't1' })).toBeNull(); // members see every site
   });
 });

@@ -1,15 +1,7 @@
-import { ROLES } from '@app/shared-kernel';
-import { collectionPermissions, contentRole, effectiveRole, organizationPermissions, spacePermissions } from '../index';
+import { Role, ROLES } from '@app/shared-kernel';
+import { collectionPermissions, effectiveRole, effectiveRoles, organizationPermissions, spacePermissions } from '../index';
 
 describe('content roles and permissions', () => {
-  it('default levels widen, never narrow, the member role', () => {
-    expect(contentRole('read', ['edit'])).toBe('edit');
-    expect(contentRole('admin', ['read'])).toBe('admin');
-    expect(contentRole('comment', ['inherit', 'inherit', 'review'])).toBe('review');
-    expect(contentRole('comment', ['inherit', null, 'admin'])).toBe('comment');
-    expect(contentRole(null, ['admin'])).toBeNull();
-  });
-
   it('space permissions follow the role ladder', () => {
     const table = Object.fromEntries(ROLES.map((r) => [r, spacePermissions(r)]));
     expect(table.read).toEqual({
@@ -73,6 +65,64 @@ describe('effectiveRole', () => {
 
   it('gives non-members nothing, whatever is granted', () => {
     expect(effectiveRole(null, [{ id: 's2', level: 'admin' }], grants)).toBeNull();
+  });
+
+  it('default levels: the nearest level that is not inherit widens the member role; null restricts it', () => {
+    const chain = (...levels: (Role | 'inherit' | null)[]) => levels.map((level, i) => ({ id: `x${i}`, level }));
+    expect(effectiveRole('read', chain('edit'), new Map())).toBe('edit');
+    expect(effectiveRole('admin', chain('read'), new Map())).toBe('admin');
+    expect(effectiveRole('comment', chain('inherit', 'inherit', 'review'), new Map())).toBe('review');
+    expect(effectiveRole('comment', chain('inherit', 'inherit'), new Map())).toBe('comment');
+    // Restricted: inherit under a restricted collection is restricted, the nearest role level opens it again.
+    expect(effectiveRole('edit', chain(null), new Map())).toBeNull();
+    expect(effectiveRole('edit', chain('inherit', null, 'admin'), new Map())).toBeNull();
+    expect(effectiveRole('edit', chain('read', null), new Map())).toBe('edit');
+    // Organization admins are never narrowed; a grant on the item or a parent opens it.
+    expect(effectiveRole('admin', chain(null), new Map())).toBe('admin');
+    expect(effectiveRole('read', chain('inherit', null), new Map([['x1', 'comment' as const]]))).toBe('comment');
+    expect(effectiveRole('read', chain(null, 'inherit'), new Map([['x0', 'read' as const]]))).toBe('read');
+  });
+
+  it('guests reach only what is granted to them, on the item or a parent, whatever the default levels', () => {
+    expect(effectiveRole('guest', [{ id: 's1', level: 'admin' }], new Map())).toBeNull();
+    expect(
+      effectiveRole(
+        'guest',
+        [
+          { id: 's1', level: 'inherit' },
+          { id: 'c1', level: 'inherit' },
+        ],
+        grants,
+      ),
+    ).toBe('edit');
+    expect(effectiveRole('guest', [{ id: 's2', level: null }], grants)).toBe('admin');
+  });
+
+  it('aggregate lists leave out the members a restricted item is closed to, and guests without a grant', () => {
+    const members = [
+      { userId: 'ann', role: 'admin' as const },
+      { userId: 'bob', role: 'read' as const },
+      { userId: 'gus', role: 'guest' as const },
+      { userId: 'tia', role: 'read' as const },
+    ];
+    const grant = (id: string, principal: { kind: 'user' | 'team'; id: string }, role: Role) => ({
+      organizationId: 'o',
+      content: { kind: 'space' as const, id },
+      principal,
+      role,
+      grantedAt: new Date(0),
+    });
+    const rows = effectiveRoles(
+      members,
+      [{ id: 's1', level: null }],
+      [grant('s1', { kind: 'user', id: 'gus' }, 'comment'), grant('s1', { kind: 'team', id: 't1' }, 'read')],
+      [{ teamId: 't1', userId: 'tia' }],
+    );
+    expect(rows.map((r) => [r.userId, r.role, r.organizationRole, r.via])).toEqual([
+      ['ann', 'admin', 'admin', null],
+      ['gus', 'comment', null, { kind: 'user' }],
+      ['tia', 'read', 'read', { kind: 'team', id: 't1' }],
+    ]);
   });
 });
 

@@ -46,7 +46,7 @@ export class InvitesService {
     return invite;
   }
 
-  async create(actor: Actor, organizationId: string, role: Role): Promise<Invite> {
+  async create(actor: Actor, organizationId: string, role: Role | null): Promise<Invite> {
     await this.access.require(organizationId, actor, 'admin');
     await this.requireEnabled(organizationId);
     const invite: Invite = { id: this.ids.next(), organizationId, role, createdBy: actor.userId, createdAt: this.clock.now() };
@@ -54,7 +54,7 @@ export class InvitesService {
     return invite;
   }
 
-  async updateRole(actor: Actor, organizationId: string, inviteId: string, role: Role): Promise<Invite> {
+  async updateRole(actor: Actor, organizationId: string, inviteId: string, role: Role | null): Promise<Invite> {
     const invite = await this.get(actor, organizationId, inviteId);
     await this.invites.updateRole(organizationId, inviteId, role);
     return { ...invite, role };
@@ -67,13 +67,13 @@ export class InvitesService {
     return (await this.invites.delete(organizationId, inviteId)) ? 'deleted' : 'absent';
   }
 
-  /** Joins (or raises the caller's role to) the invite's role. Never lowers an existing role. */
+  /** Joins (or raises the caller's role to) the invite's role (null: as a guest). Never lowers an existing role. */
   async join(actor: Actor, organizationId: string, inviteId: string): Promise<void> {
     const invite = reaches(actor, organizationId) ? await this.invites.find(organizationId, inviteId) : null;
     if (!invite) throw new NotFoundError('Invite', inviteId);
     await this.requireEnabled(organizationId);
     const existing = await this.members.find(organizationId, actor.userId);
-    const role = strongestRole(existing?.role, invite.role)!;
+    const role = strongestRole(existing?.role, invite.role);
     await this.members.upsert({
       organizationId,
       userId: actor.userId,
@@ -85,9 +85,10 @@ export class InvitesService {
     await this.access.forget(organizationId, actor.userId);
   }
 
-  /** `redundant`: the caller already has at least the invite's role. */
+  /** `redundant`: the caller already has at least the invite's role (a guest invite: any membership). */
   async redundantFor(actor: Actor, invite: Invite): Promise<boolean> {
-    const role = await this.access.roleOf(invite.organizationId, actor);
-    return role !== null && strongestRole(role, invite.role) === role;
+    const membership = await this.access.membershipOf(invite.organizationId, actor);
+    if (membership === null) return false;
+    return invite.role === null || (membership !== 'guest' && strongestRole(membership, invite.role) === membership);
   }
 }

@@ -50,7 +50,6 @@ export class MembersService {
 
   async updateRole(actor: Actor, organizationId: string, userId: string, role: Role | null): Promise<MemberView> {
     await this.access.require(organizationId, actor, 'admin');
-    if (role === null) throw new InvalidInputError('role: guests (null) are not supported yet; give a role');
     const outcome = await this.members.changeRole(organizationId, userId, role);
     if (outcome === 'absent') throw new NotFoundError('Member', userId);
     if (outcome === 'last-admin') throw new ConflictError('The organization must keep at least one admin');
@@ -89,13 +88,14 @@ export class MembersService {
     const counts = await this.access.teamSpaceCounts(
       organizationId,
       result.items.map((i) => i.team.team.id),
+      actor,
     );
     return { ...result, items: result.items.map((i) => ({ ...i, team: { ...i.team, spaces: counts.get(i.team.team.id) ?? 0 } })) };
   }
 
   /**
-   * POST /orgs/{id}/join: the caller joins with the organization's defaultRole when their email's
-   * domain is one of its emailDomains. Joining again changes nothing.
+   * POST /orgs/{id}/join: the caller joins with the organization's defaultRole (null: as a guest) when their
+   * email's domain is one of its emailDomains. Joining again changes nothing.
    */
   async join(actor: Actor, organizationId: string): Promise<void> {
     const org = reaches(actor, organizationId) ? await this.organizations.findById(organizationId) : null;
@@ -111,7 +111,6 @@ export class MembersService {
           'it does not let you join by email domain (ask for an invite)',
       );
     }
-    if (org.defaultRole === null) throw new InvalidInputError('This organization has no default role for people who join by email domain');
     await this.members.upsert({
       organizationId,
       userId: actor.userId,

@@ -30,7 +30,8 @@ import { UserRepository } from '../domain/user';
 /** An organization as the caller sees it: with the caller's role, from which permissions are computed. */
 export interface OrganizationView {
   organization: Organization;
-  role: Role;
+  /** The caller's role; null for a guest. */
+  role: Role | null;
   /** The caller owns a team of the organization (`permissions.ownTeam`). */
   ownTeam: boolean;
 }
@@ -95,6 +96,8 @@ export class OrganizationsService {
 
   private async tryUpdate(actor: Actor, organizationId: string, patch: OrganizationPatch): Promise<OrganizationView | undefined> {
     const view = await this.get(actor, organizationId);
+    // A guest sees the organization but nothing of its settings: 404, as for a non-member.
+    if (view.role === null) throw new NotFoundError('Organization', organizationId);
     if (!organizationPermissions(view.role).admin) throw new ForbiddenError('Only admins can update the organization');
     const next = applyOrganizationPatch(view.organization, patch);
     if (patch.hostname !== undefined && next.hostname && (await this.organizations.hostnameTaken(next.hostname, organizationId))) {
@@ -111,7 +114,7 @@ export class OrganizationsService {
   }
 
   /** Adds a user to an organization with a role, or changes their role (CLI and bootstrap). */
-  async addMember(organizationId: string, userId: string, role: Role): Promise<void> {
+  async addMember(organizationId: string, userId: string, role: Role | null): Promise<void> {
     if (!(await this.organizations.findById(organizationId))) throw new NotFoundError('Organization', organizationId);
     if (!(await this.users.findById(userId))) throw new NotFoundError('User', userId);
     const existing = await this.members.find(organizationId, userId);

@@ -44,7 +44,8 @@ export interface SsoLogin {
   userId: string;
   email: string;
   organizationId: string;
-  role: Role;
+  /** null: a guest. */
+  role: Role | null;
 }
 
 /** Builds Quire's own SAML endpoints for a provider, from the API's public base. */
@@ -193,7 +194,9 @@ export class SsoService {
           throw new ConflictError('Another login of this identity was completing at the same time; sign in again');
       }
       const member = await this.members.find(org.id, user.id);
-      const role: Role = member?.role ?? p.defaultRole ?? org.defaultRole ?? 'read';
+      // An existing member keeps their role (a guest stays a guest); a newcomer gets the provider's default
+      // role, else the organization's (null there: a guest).
+      const role: Role | null = member ? member.role : (p.defaultRole ?? org.defaultRole);
       await this.members.upsert({
         organizationId: org.id,
         userId: user.id,

@@ -34,16 +34,17 @@ export class TeamsService {
 
   private async forCaller(actor: Actor, organizationId: string, views: TeamView[], role: Role): Promise<TeamForCaller[]> {
     const owned = roleAtLeast(role, 'admin') ? new Set<string>() : await this.teams.ownedTeamIds(organizationId, actor.userId);
-    const counted = await this.withSpaces(organizationId, views);
+    const counted = await this.withSpaces(organizationId, views, actor);
     return counted.map((view) => ({ view, permissions: teamPermissions(role, owned.has(view.team.id) ? 'owner' : null) }));
   }
 
   /** The views with their `spaces` count (Access follows the teams' grants down the collection tree). */
-  private async withSpaces(organizationId: string, views: TeamView[]): Promise<TeamView[]> {
+  private async withSpaces(organizationId: string, views: TeamView[], actor: Actor): Promise<TeamView[]> {
     if (views.length === 0) return views;
     const counts = await this.access.teamSpaceCounts(
       organizationId,
       views.map((v) => v.team.id),
+      actor,
     );
     return views.map((v) => ({ ...v, spaces: counts.get(v.team.id) ?? 0 }));
   }
@@ -71,7 +72,7 @@ export class TeamsService {
     const view = await this.teams.view(organizationId, teamId);
     if (!view) throw new NotFoundError('Team', teamId);
     const teamRole = roleAtLeast(role, 'admin') ? null : await this.teams.roleOf(teamId, actor.userId);
-    const [counted] = await this.withSpaces(organizationId, [view]);
+    const [counted] = await this.withSpaces(organizationId, [view], actor);
     return { view: counted, permissions: teamPermissions(role, teamRole) };
   }
 
@@ -186,9 +187,9 @@ export class TeamsService {
     return removed ? 'deleted' : 'absent';
   }
 
-  /** These teams of the organization (for content permission lists; unknown ids are left out). */
-  async viewsOf(organizationId: string, teamIds: string[]): Promise<TeamView[]> {
-    return this.withSpaces(organizationId, await this.teams.views(organizationId, teamIds));
+  /** These teams of the organization (for content permission lists; unknown ids are left out), counted for the caller. */
+  async viewsOf(organizationId: string, teamIds: string[], actor: Actor): Promise<TeamView[]> {
+    return this.withSpaces(organizationId, await this.teams.views(organizationId, teamIds), actor);
   }
 
   /** True when the user owns at least one team of the organization (Organization `permissions.ownTeam`). */

@@ -4,7 +4,8 @@ import type { Page, PageRequest, Role } from '@app/shared-kernel';
 export interface Invite {
   id: string;
   organizationId: string;
-  role: Role;
+  /** null: whoever joins is a guest. */
+  role: Role | null;
   createdBy: string;
   createdAt: Date;
 }
@@ -13,6 +14,6 @@ export abstract class InviteRepository {
   abstract list(organizationId: string, page: PageRequest): Promise<Page<Invite>>;
   abstract find(organizationId: string, id: string): Promise<Invite | null>;
   abstract insert(invite: Invite): Promise<void>;
-  abstract updateRole(organizationId: string, id: string, role: Role): Promise<void>;
+  abstract updateRole(organizationId: string, id: string, role: Role | null): Promise<void>;
   abstract delete(organizationId: string, id: string): Promise<boolean>;
 }

@@ -5,7 +5,8 @@ import type { User } from './user';
 export interface Member {
   organizationId: string;
   userId: string;
-  role: Role;
+  /** null: a guest (the official `MemberRoleOrGuest`), who reaches only content granted to them. */
+  role: Role | null;
   joinedAt: Date;
   sso: boolean;
   disabled: boolean;
@@ -21,7 +22,7 @@ export interface MemberView {
 
 export interface MembershipOfUser {
   organization: Organization;
-  role: Role;
+  role: Role | null;
 }
 
 export const MEMBER_SORTS = ['joinedAt', 'lastSeenAt', 'name'] as const;
@@ -29,7 +30,7 @@ export type MemberSort = (typeof MEMBER_SORTS)[number];
 export type SortOrder = 'asc' | 'desc';
 
 export interface MemberFilter {
-  /** A role, or `guest` (members without a role: Quire has none yet, so it matches nobody). */
+  /** A role, or `guest` (members without a role). */
   role?: Role | 'guest';
   /** Case-insensitive substring of the display name or the email. */
   search?: string;
@@ -42,7 +43,7 @@ export abstract class MemberRepository {
   /** The ids among `userIds` that are members of the organization. */
   abstract memberIds(organizationId: string, userIds: string[]): Promise<Set<string>>;
   /** Every active (not disabled) member of the organization with their role. */
-  abstract activeRoles(organizationId: string): Promise<{ userId: string; role: Role }[]>;
+  abstract activeRoles(organizationId: string): Promise<{ userId: string; role: Role | null }[]>;
   abstract upsert(member: Member): Promise<void>;
   /** Organizations with `sso: true` in which the user is a member but not an SSO member. */
   abstract organizationsRequiringSso(userId: string): Promise<string[]>;
@@ -61,7 +62,8 @@ export abstract class MemberRepository {
   ): Promise<Page<MemberView>>;
   abstract view(organizationId: string, userId: string): Promise<MemberView | null>;
   /** Changes a role atomically; refuses to leave the organization without an admin. */
-  abstract changeRole(organizationId: string, userId: string, role: Role): Promise<RoleChange>;
+  /** null: the member becomes a guest. */
+  abstract changeRole(organizationId: string, userId: string, role: Role | null): Promise<RoleChange>;
   /** Removes a member (and their team memberships) atomically; refuses to remove the last admin. */
   abstract remove(organizationId: string, userId: string): Promise<RoleChange>;
 }

@@ -167,22 +167,24 @@ export class MemberTeamItemDto {
 // ---------- invites ----------
 
 export class CreateInviteDto {
-  @ApiProperty({ enum: ROLES, description: 'The role of the member in the organization' })
+  @ApiProperty({ enum: ROLES, nullable: true, description: 'The role of the member in the organization; null for a guest' })
+  @ValidateIf((_, v) => v !== null)
   @IsIn(ROLES)
-  role: Role;
+  role: Role | null;
 }
 
 export class UpdateInviteDto {
-  @ApiProperty({ enum: ROLES })
+  @ApiProperty({ enum: ROLES, nullable: true, description: 'null for a guest' })
+  @ValidateIf((_, v) => v !== null)
   @IsIn(ROLES)
-  role: Role;
+  role: Role | null;
 }
 
 export class InviteDto {
   @ApiProperty({ enum: ['invite'] }) object: 'invite';
   /** The invite's id: a secret; whoever has it can join */
   id: string;
-  @ApiProperty({ enum: ROLES }) role: Role;
+  @ApiProperty({ enum: ROLES, nullable: true }) role: Role | null;
   /** True when the caller already has all the invite grants */
   redundant: boolean;
 }

@@ -112,5 +112,5 @@ export class SsoLoginResultDto {
   user: string;
   email: string;
   organization: string;
-  @ApiProperty({ enum: ROLES }) role: Role;
+  @ApiProperty({ enum: ROLES, nullable: true, description: 'null: a guest' }) role: Role | null;
 }

@@ -133,24 +133,24 @@ export class TypeOrmMemberRepository extends MemberRepository {
   view(organizationId: string, userId: string): Promise<MemberView | null> {
     return this.sql.view(organizationId, userId);
   }
-  changeRole(organizationId: string, userId: string, role: Role): Promise<RoleChange> {
+  changeRole(organizationId: string, userId: string, role: Role | null): Promise<RoleChange> {
     return this.sql.guarded(organizationId, userId, role);
   }
   remove(organizationId: string, userId: string): Promise<RoleChange> {
-    return this.sql.guarded(organizationId, userId, null);
+    return this.sql.guarded(organizationId, userId, 'removed');
   }
   async find(organizationId: string, userId: string): Promise<Member | null> {
     const row = await this.rows.findOneBy({ organizationId, userId });
-    return row ? { ...row, role: row.role as Role } : null;
+    return row ? { ...row, role: row.role as Role | null } : null;
   }
   async memberIds(organizationId: string, userIds: string[]): Promise<Set<string>> {
     if (!userIds.length) return new Set();
     const rows = await this.rows.find({ select: { userId: true }, where: { organizationId, userId: In(userIds) } });
     return new Set(rows.map((r) => r.userId));
   }
-  async activeRoles(organizationId: string): Promise<{ userId: string; role: Role }[]> {
+  async activeRoles(organizationId: string): Promise<{ userId: string; role: Role | null }[]> {
     const rows = await this.rows.find({ select: { userId: true, role: true }, where: { organizationId, disabled: false } });
-    return rows.map((r) => ({ userId: r.userId, role: r.role as Role }));
+    return rows.map((r) => ({ userId: r.userId, role: r.role as Role | null }));
   }
   async upsert(member: Member): Promise<void> {
     await this.rows.upsert(member, ['organizationId', 'userId']);
@@ -195,7 +195,7 @@ export class TypeOrmMemberRepository extends MemberRepository {
       ...members,
       items: members.items
         .filter((m) => byId.has(m.organization_id))
-        .map((m) => ({ organization: byId.get(m.organization_id)!, role: m.role as Role })),
+        .map((m) => ({ organization: byId.get(m.organization_id)!, role: m.role as Role | null })),
     };
   }
 }

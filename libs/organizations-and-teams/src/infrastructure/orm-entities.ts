@@ -47,7 +47,7 @@ export class OrganizationRow {
 export class MemberRow {
   @PrimaryColumn('text', { name: 'organization_id' }) organizationId: string;
   @PrimaryColumn('text', { name: 'user_id' }) userId: string;
-  @Column('text') role: string;
+  @Column('text', { nullable: true }) role: string | null;
   @Column('timestamptz', { name: 'joined_at' }) joinedAt: Date;
   @Column('boolean') sso: boolean;
   @Column('boolean') disabled: boolean;
@@ -75,7 +75,7 @@ export class TeamMemberRow {
 export class InviteRow {
   @PrimaryColumn('text') id: string;
   @Column('text', { name: 'organization_id' }) organizationId: string;
-  @Column('text') role: string;
+  @Column('text', { nullable: true }) role: string | null;
   @Column('text', { name: 'created_by' }) createdBy: string;
   @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
 }

@@ -51,7 +51,7 @@ function memberView(r: MemberSqlRow): MemberView {
     member: {
       organizationId: r.organization_id,
       userId: r.user_id,
-      role: r.role as Role,
+      role: r.role as Role | null,
       joinedAt: r.joined_at,
       sso: r.sso,
       disabled: r.disabled,
@@ -82,7 +82,7 @@ export class SqlMemberQueries {
   ): Promise<Page<MemberView>> {
     const params: unknown[] = [organizationId];
     let where = 'm.organization_id = $1';
-    if (filter.role === 'guest') where += ' AND false';
+    if (filter.role === 'guest') where += ' AND m.role IS NULL';
     else if (filter.role) {
       params.push(filter.role);
       where += ` AND m.role = $${params.length}`;
@@ -104,8 +104,11 @@ export class SqlMemberQueries {
     return rows.length ? memberView(rows[0]) : null;
   }
 
-  /** Role change or removal under a lock on the organization's admins, so two requests cannot remove the last one. */
-  async guarded(organizationId: string, userId: string, next: Role | null): Promise<RoleChange> {
+  /**
+   * Role change (null: to a guest) or removal under a lock on the organization's admins, so two requests
+   * cannot remove the last one.
+   */
+  async guarded(organizationId: string, userId: string, next: Role | null | 'removed'): Promise<RoleChange> {
     return this.ds.transaction(async (em) => {
       const admins: { user_id: string }[] = await em.query(
         `SELECT user_id FROM organization_members WHERE organization_id = $1 AND role = 'admin' AND NOT disabled FOR UPDATE`,
@@ -118,7 +121,7 @@ export class SqlMemberQueries {
       if (!target.length) return 'absent';
       const losesAdmin = target[0].role === 'admin' && next !== 'admin';
       if (losesAdmin && admins.length <= 1) return 'last-admin';
-      if (next === null) {
+      if (next === 'removed') {
         await em.query('DELETE FROM organization_members WHERE organization_id = $1 AND user_id = $2', [organizationId, userId]);
       } else {
         await em.query('UPDATE organization_members SET role = $3 WHERE organization_id = $1 AND user_id = $2', [
@@ -330,7 +333,7 @@ interface InviteSqlRow {
 }
 
 function invite(r: InviteSqlRow): Invite {
-  return { id: r.id, organizationId: r.organization_id, role: r.role as Role, createdBy: r.created_by, createdAt: r.created_at };
+  return { id: r.id, organizationId: r.organization_id, role: r.role as Role | null, createdBy: r.created_by, createdAt: r.created_at };
 }
 
 @Injectable()
@@ -356,7 +359,7 @@ export class SqlInviteRepository extends InviteRepository {
       [i.id, i.organizationId, i.role, i.createdBy, i.createdAt],
     );
   }
-  async updateRole(organizationId: string, id: string, role: Role): Promise<void> {
+  async updateRole(organizationId: string, id: string, role: Role | null): Promise<void> {
     await this.ds.query('UPDATE organization_invites SET role = $3 WHERE organization_id = $1 AND id = $2', [organizationId, id, role]);
   }
   async delete(organizationId: string, id: string): Promise<boolean> {

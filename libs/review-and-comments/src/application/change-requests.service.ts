@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConversationsService } from '@app/conversations';
 import {
@@ -130,12 +131,14 @@ export class ChangeRequestsService {
   }
 
   /**
-   * What the organization's change request list depends on (404 for non-members): the same for every
-   * member, as every member reads every live space today (content permissions will add the caller).
+   * What the organization's change request list depends on (404 for non-members): its version and which
+   * spaces the caller may read. Members of an organization where nothing is restricted share one answer;
+   * a guest's, or a member's with restricted spaces closed to them, is keyed by those spaces.
    */
   async organizationListKey(actor: Actor, organizationId: string): Promise<string> {
-    await this.access.require(organizationId, actor, 'read');
-    return `${organizationId} ${await this.changeRequests.listVersion(organizationId)}`;
+    const readable = await this.spaces.readable(actor, organizationId);
+    const narrowed = readable === null ? 'all' : createHash('sha256').update(JSON.stringify(readable)).digest('base64url');
+    return `${organizationId} ${await this.changeRequests.listVersion(organizationId)} ${narrowed}`;
   }
 
   /**
@@ -157,12 +160,13 @@ export class ChangeRequestsService {
     },
     page: PageRequest,
   ): Promise<Page<ChangeRequestView>> {
-    // Every member reads every live space (grants only widen access; there are no guests), so the list needs no per-space filter.
-    await this.access.require(organizationId, actor, 'read');
+    // Narrowed in the query to the spaces the caller may read (guests: those granted; restricted ones left out).
+    const readable = await this.spaces.readable(actor, organizationId);
     if (filter.unlinked) return { items: [], count: 0 };
     const result = await this.changeRequests.listInOrganization(
       organizationId,
       {
+        narrowing: readable,
         statuses: filter.statuses?.length ? filter.statuses : ['open'],
         space: filter.space,
         creator: filter.creator,

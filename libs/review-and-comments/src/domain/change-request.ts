@@ -1,4 +1,4 @@
-import { ConflictError, InvalidInputError, Page, PageRequest } from '@app/shared-kernel';
+import { ConflictError, InvalidInputError, Narrowing, Page, PageRequest } from '@app/shared-kernel';
 
 export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
 export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
@@ -71,6 +71,8 @@ export interface OrganizationChangeRequestFilter extends Omit<ChangeRequestFilte
   statuses: ChangeRequestStatus[];
   space?: string;
   orderBy: 'updatedAt' | 'createdAt';
+  /** The spaces the caller may read (null: all). */
+  narrowing: Narrowing;
 }
 
 export abstract class ChangeRequestRepository {

@@ -1,4 +1,4 @@
-import { Db, keysetPage } from '@app/persistence';
+import { Db, keysetPage, narrowingSql } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { mapPage, Page, PageRequest } from '@app/shared-kernel';
 import { ChangeRequest, ChangeRequestFilter, ChangeRequestRepository, OrganizationChangeRequestFilter } from '../domain/change-request';
@@ -101,6 +101,7 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     const params: unknown[] = [organizationId, filter.statuses];
     let where = 'organization_id = $1 AND space_live AND status = ANY($2::text[])';
     if (filter.space !== undefined) where += ` AND space_id = $${params.push(filter.space)}`;
+    where += narrowingSql('space_id', filter.narrowing, params);
     if (filter.creator) where += ` AND created_by = $${params.push(filter.creator)}`;
     if (filter.contributor) where += ` AND $${params.push(filter.contributor)} = ANY(contributors)`;
     if (filter.requestedReviewer)

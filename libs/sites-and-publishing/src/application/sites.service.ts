@@ -81,8 +81,9 @@ export class SitesService {
   async list(actor: Actor, organizationId: string, filter: SiteFilter, page: PageRequest): Promise<Page<SiteView>> {
     const roleOn = await this.access.rolesOnItems(organizationId, actor);
     if (!roleOn) throw new NotFoundError('Organization', organizationId);
-    const result = await this.sites.list(organizationId, filter, page);
-    return { ...result, items: result.items.map((site) => ({ site, role: roleOn(site.id) })) };
+    const narrowing = await this.access.itemNarrowing(organizationId, actor);
+    const result = await this.sites.list(organizationId, { ...filter, narrowing }, page);
+    return { ...result, items: result.items.flatMap((site) => (roleOn(site.id) ? [{ site, role: roleOn(site.id)! }] : [])) };
   }
 
   async get(actor: Actor, organizationId: string, siteId: string): Promise<SiteView> {

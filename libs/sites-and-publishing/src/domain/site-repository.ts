@@ -1,4 +1,4 @@
-import { Page, PageRequest } from '@app/shared-kernel';
+import { Narrowing, Page, PageRequest } from '@app/shared-kernel';
 import type { AdaptiveJsonSchema } from './adaptive';
 import type { CustomizationOverride, CustomizationSettings } from './customization';
 import type { Site, SiteType } from './site';
@@ -21,6 +21,8 @@ export interface SiteFilter {
   title?: string;
   published?: boolean;
   types?: SiteType[];
+  /** The sites the caller may see (a guest: those granted to them). */
+  narrowing?: Narrowing;
 }
 
 /** Settings kept beside the site, read only by the operations that need them. */

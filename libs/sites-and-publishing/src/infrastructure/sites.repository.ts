@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Db, SqlTable, keysetPage } from '@app/persistence';
+import { Db, SqlTable, keysetPage, narrowingSql } from '@app/persistence';
 import { ConflictError, mapPage, Page, PageRequest } from '@app/shared-kernel';
 import type { AdaptiveJsonSchema } from '../domain/adaptive';
 import type { CustomizationOverride, CustomizationSettings } from '../domain/customization';
@@ -161,9 +161,10 @@ export class SqlSiteRepository extends SiteRepository {
     if (filter.title !== undefined) where.push(`strpos(lower(title), lower($${params.push(filter.title)})) > 0`);
     if (filter.published !== undefined) where.push(`published = $${params.push(filter.published)}`);
     if (filter.types?.length) where.push(`type = ANY($${params.push(filter.types)}::text[])`);
+    const narrowed = narrowingSql('id', filter.narrowing ?? null, params);
     const result = await keysetPage<SiteRow>(
       this.db,
-      `SELECT ${SITE_COLUMNS} FROM sites WHERE ${where.join(' AND ')}`,
+      `SELECT ${SITE_COLUMNS} FROM sites WHERE ${where.join(' AND ')}${narrowed}`,
       params,
       { columns: ['q.seq'], shape: ['int'], keyOf: (r) => [Number(r.seq)] },
       page,

@@ -48,20 +48,19 @@ export class CollectionsService {
   }
 
   async list(actor: Actor, organizationId: string, nested: boolean, page: PageRequest): Promise<Page<CollectionView>> {
-    const member = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
-    const [result, tree, grants] = await Promise.all([
-      this.collections.list(organizationId, !nested, page),
-      this.collections.tree(organizationId),
-      this.access.grantsOf(organizationId, actor.userId),
-    ]);
+    const { member, grants, tree, collections } = await this.access.narrowing(organizationId, actor);
+    const result = await this.collections.list(organizationId, !nested, page, collections);
     return {
       ...result,
-      items: result.items.map((collection) => ({ collection, role: effectiveRole(member, collectionChain(collection, tree), grants)! })),
+      items: result.items.flatMap((collection) => {
+        const role = effectiveRole(member, collectionChain(collection, tree), grants);
+        return role ? [{ collection, role }] : [];
+      }),
     };
   }
 
   async create(actor: Actor, organizationId: string, input: { title?: string; parent?: string }): Promise<CollectionView> {
-    await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
+    await this.access.member(organizationId, actor, 'Organization', organizationId);
     const parentId = input.parent ?? null;
     const tree = await this.collections.tree(organizationId);
     if (parentId !== null && !tree.has(parentId))

@@ -106,7 +106,7 @@ export class ContentPermissionsService {
     if (users.length + teams.length === 0) throw new InvalidInputError('Name at least one of `users` or `teams`');
     if (users.length + teams.length > INVITE_MAX) throw new InvalidInputError(`At most ${INVITE_MAX} users and teams per invitation`);
     const userIds = await this.memberIds(organizationId, users);
-    const found = new Set((await this.teams.viewsOf(organizationId, teams)).map((v) => v.team.id));
+    const found = new Set((await this.teams.viewsOf(organizationId, teams, actor)).map((v) => v.team.id));
     const missing = teams.find((t) => !found.has(t));
     if (missing !== undefined) throw new NotFoundError('Team', missing);
     const grantedAt = this.clock.now();
@@ -123,7 +123,7 @@ export class ContentPermissionsService {
     const ids: string[] = [];
     for (const ref of refs) {
       const id = EMAIL.test(ref) ? (await this.identity.findUserByEmail(ref))?.id : ref;
-      if (!id || (await this.organizations.roleOfUser(organizationId, id)) === null) throw new NotFoundError('User', ref);
+      if (!id || (await this.organizations.membershipOfUser(organizationId, id)) === null) throw new NotFoundError('User', ref);
       ids.push(id);
     }
     return [...new Set(ids)];
@@ -156,6 +156,7 @@ export class ContentPermissionsService {
         await this.teams.viewsOf(
           organizationId,
           result.items.map((p) => p.principal.id),
+          actor,
         )
       ).map((v) => [v.team.id, v]),
     );

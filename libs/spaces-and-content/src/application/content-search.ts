@@ -25,14 +25,14 @@ export class ContentSearch {
     return { spaceId: space.id, page: await this.search.searchSpace(space, query, page) };
   }
 
-  /** Every space of an organization the caller is a member of (404 otherwise). */
+  /** Every space of the organization the caller may read (404 for non-members): no hit, title or count of another. */
   async inOrganization(
     actor: Actor,
     organizationId: string,
     query: string,
     page: PageRequest,
   ): Promise<Page<SpaceHit & { position: number }>> {
-    await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
-    return this.search.searchOrganization(organizationId, query, page);
+    const { spaces } = await this.access.narrowing(organizationId, actor);
+    return this.search.searchOrganization(organizationId, query, page, spaces);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, cursorKey, InvalidInputError, Page, PageRequest, Semaphore, toPage, TtlCache } from '@app/shared-kernel';
+import { Clock, cursorKey, InvalidInputError, Narrowing, Page, PageRequest, Semaphore, toPage, TtlCache } from '@app/shared-kernel';
 import { RevisionRepository } from '../domain/content/revision';
 import { searchConfig, sections, SEARCH_QUERY_MAX, withCjkBigrams } from '@app/content-model';
 import { PageTree, walk } from '@app/content-model';
@@ -141,9 +141,14 @@ export class SearchService {
     return fresh;
   }
 
-  async searchOrganization(organizationId: string, query: string, page: PageRequest): Promise<Page<SpaceHit & { position: number }>> {
+  async searchOrganization(
+    organizationId: string,
+    query: string,
+    page: PageRequest,
+    narrowing: Narrowing = null,
+  ): Promise<Page<SpaceHit & { position: number }>> {
     const q = withCjkBigrams(this.check(query));
-    const { count, hits } = await this.ranking.run(() => this.index.searchOrganization(organizationId, () => q, page));
+    const { count, hits } = await this.ranking.run(() => this.index.searchOrganization(organizationId, () => q, page, narrowing));
     const base = Number(cursorKey(page, HIT_CURSOR)?.[2] ?? 0);
     return toPage(
       hits.map((h, i) => ({ ...h, position: base + i + 1 })),

@@ -5,6 +5,7 @@ import {
   ConflictError,
   IdGenerator,
   InvalidInputError,
+  Narrowing,
   NotFoundError,
   Page,
   PageRequest,
@@ -30,7 +31,7 @@ import {
   ZERO_COUNTERS,
 } from '../domain/space';
 import { ContentAccess, requireRole, spaceChain } from './content-access';
-import { ContentPermissionRepository, effectiveRole } from '@app/access';
+import { ContentPermissionRepository, effectiveRole, Membership } from '@app/access';
 import { ContentService } from './content.service';
 import { SpaceEvents } from './space-events';
 import { TemplateParams, templateChanges } from '../domain/content/templates';
@@ -94,31 +95,34 @@ export class SpacesService {
     return { space, tree, role: await this.access.spaceRole(space, actor, tree) };
   }
 
-  /** These live spaces of the organization with the caller's role on each (those gone are left out). */
+  /** These live spaces of the organization with the caller's role on each (those gone or closed to the caller are left out). */
   async viewsOf(actor: Actor, organizationId: string, ids: string[]): Promise<Map<string, SpaceView>> {
-    const member = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
-    const [spaces, tree, grants] = await Promise.all([
+    const [{ member, grants, tree }, spaces] = await Promise.all([
+      this.access.context(organizationId, actor),
       this.spaces.findLive(organizationId, [...new Set(ids)]),
-      this.collections.tree(organizationId),
-      this.access.grantsOf(organizationId, actor.userId),
     ]);
-    return new Map(spaces.map((space) => [space.id, { space, role: roleIn(member, grants, space, tree) }]));
-  }
-
-  async listInOrganization(actor: Actor, organizationId: string, page: PageRequest): Promise<Page<SpaceView>> {
-    const member = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
-    const [result, tree, grants] = await Promise.all([
-      this.spaces.listByOrganization(organizationId, page),
-      this.collections.tree(organizationId),
-      this.access.grantsOf(organizationId, actor.userId),
-    ]);
-    return { ...result, items: result.items.map((space) => ({ space, role: roleIn(member, grants, space, tree) })) };
+    return new Map(withRoles(spaces, member, grants, tree).map((v) => [v.space.id, v]));
   }
 
   /**
-   * GET /orgs/{id}/members/{userId}/spaces: the spaces a member can access, with their role on each
-   * (listSpacesForOrganizationMember). Every member can read every space (grants only widen), so all live
-   * spaces are listed, with the member's effective role on each.
+   * Which spaces of the organization the caller may read, for another context's organization-wide list
+   * (change requests): null when nothing narrows it; 404 for non-members.
+   */
+  async readable(actor: Actor, organizationId: string): Promise<Narrowing> {
+    return (await this.access.narrowing(organizationId, actor)).spaces;
+  }
+
+  /** The spaces of the organization the caller may read (guests: those granted; members: all but restricted ones). */
+  async listInOrganization(actor: Actor, organizationId: string, page: PageRequest): Promise<Page<SpaceView>> {
+    const { member, grants, tree, spaces } = await this.access.narrowing(organizationId, actor);
+    const result = await this.spaces.listByOrganization(organizationId, page, [spaces]);
+    return { ...result, items: withRoles(result.items, member, grants, tree) };
+  }
+
+  /**
+   * GET /orgs/{id}/members/{userId}/spaces: the spaces a member (or guest) can access, with their role on
+   * each (listSpacesForOrganizationMember), among those the caller may read: the list never shows the
+   * caller a space closed to them.
    */
   async listForMember(
     actor: Actor,
@@ -127,38 +131,35 @@ export class SpacesService {
     order: 'asc' | 'desc',
     page: PageRequest,
   ): Promise<Page<SpaceView & { permission: Role }>> {
-    const caller = await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
-    const target = await this.access.userRole(organizationId, userId, 'Member', userId);
-    const [result, tree, callerGrants, targetGrants] = await Promise.all([
-      order === 'asc' ? this.spaces.listByOrganization(organizationId, page) : this.spaces.listByOrganizationDesc(organizationId, page),
-      this.collections.tree(organizationId),
-      this.access.grantsOf(organizationId, actor.userId),
-      this.access.grantsOf(organizationId, userId),
-    ]);
+    await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
+    const caller = await this.access.narrowing(organizationId, actor);
+    const target = await this.access.userMember(organizationId, userId, 'Member', userId);
+    const targetGrants = await this.access.grantsOf(organizationId, userId);
+    const targetNarrowing = await this.access.narrowingOf(organizationId, target, targetGrants, caller.tree);
+    const narrowing = [caller.spaces, targetNarrowing.spaces];
+    const result = await (order === 'asc'
+      ? this.spaces.listByOrganization(organizationId, page, narrowing)
+      : this.spaces.listByOrganizationDesc(organizationId, page, narrowing));
     return {
       ...result,
-      items: result.items.map((space) => ({
-        space,
-        role: roleIn(caller, callerGrants, space, tree),
-        permission: roleIn(target, targetGrants, space, tree),
-      })),
+      items: withRoles(result.items, caller.member, caller.grants, caller.tree).flatMap((v) => {
+        const permission = roleIn(target, targetGrants, v.space, caller.tree);
+        return permission ? [{ ...v, permission }] : [];
+      }),
     };
   }
 
   async listInCollection(actor: Actor, collectionId: string, page: PageRequest): Promise<Page<SpaceView>> {
     const collection = await this.collections.findById(collectionId);
     if (!collection) throw new NotFoundError('Collection', collectionId);
-    const member = await this.access.memberRole(collection.organizationId, actor, 'Collection', collectionId);
-    const [result, tree, grants] = await Promise.all([
-      this.spaces.listByParent(collection.organizationId, collectionId, page),
-      this.collections.tree(collection.organizationId),
-      this.access.grantsOf(collection.organizationId, actor.userId),
-    ]);
-    return { ...result, items: result.items.map((space) => ({ space, role: roleIn(member, grants, space, tree) })) };
+    const { member, grants, tree, spaces } = await this.access.narrowing(collection.organizationId, actor, 'Collection', collectionId);
+    await this.access.collectionRole(collection, actor, tree);
+    const result = await this.spaces.listByParent(collection.organizationId, collectionId, page, [spaces]);
+    return { ...result, items: withRoles(result.items, member, grants, tree) };
   }
 
   async create(actor: Actor, organizationId: string, input: CreateSpaceInput): Promise<SpaceView> {
-    await this.access.memberRole(organizationId, actor, 'Organization', organizationId);
+    await this.access.member(organizationId, actor, 'Organization', organizationId);
     const parentId = input.parent ?? null;
     const tree = await this.collections.tree(organizationId);
     if (parentId !== null && !tree.has(parentId))
@@ -470,8 +471,16 @@ export class SpacesService {
   }
 }
 
-function roleIn(member: Role, grants: ReadonlyMap<string, Role>, space: Space, tree: CollectionTree): Role {
-  return effectiveRole(member, spaceChain(space, tree), grants)!;
+function roleIn(member: Membership, grants: ReadonlyMap<string, Role>, space: Space, tree: CollectionTree): Role | null {
+  return effectiveRole(member, spaceChain(space, tree), grants);
+}
+
+/** The spaces with the caller's role on each; a space closed to them (none of a narrowed list) is left out. */
+function withRoles(spaces: Space[], member: Membership, grants: ReadonlyMap<string, Role>, tree: CollectionTree): SpaceView[] {
+  return spaces.flatMap((space) => {
+    const role = roleIn(member, grants, space, tree);
+    return role ? [{ space, role }] : [];
+  });
 }
 
 /** The official body has minProperties 1: a move names a parent, a position, or both. */

@@ -1,4 +1,4 @@
-import { InvalidInputError, Page, PageRequest } from '@app/shared-kernel';
+import { InvalidInputError, Narrowing, Page, PageRequest } from '@app/shared-kernel';
 import type { DefaultLevel } from '@app/access';
 
 export const COLLECTION_TITLE_MAX = 50;
@@ -50,8 +50,26 @@ export interface CollectionNode {
 export class CollectionTree {
   private readonly byId: Map<string, CollectionNode>;
 
-  constructor(nodes: CollectionNode[]) {
+  /**
+   * `restrictedSpaces`: the organization's live spaces whose own default level is null (read with the tree,
+   * in the same query): with no null level among them or the collections, nothing is restricted and lists
+   * narrow for nobody but guests.
+   */
+  constructor(
+    nodes: CollectionNode[],
+    readonly restrictedSpaces: readonly { id: string; parentId: string | null }[] = [],
+  ) {
     this.byId = new Map(nodes.map((n) => [n.id, n]));
+  }
+
+  /** Whether any collection or space of the organization is restricted (its default level is null). */
+  get restricts(): boolean {
+    return this.restrictedSpaces.length > 0 || [...this.byId.values()].some((n) => n.defaultLevel === null);
+  }
+
+  /** Every collection of the organization. */
+  ids(): string[] {
+    return [...this.byId.keys()];
   }
 
   has(id: string): boolean {
@@ -113,7 +131,7 @@ export abstract class CollectionRepository {
   abstract update(before: Collection, after: Collection): Promise<boolean>;
   abstract tree(organizationId: string): Promise<CollectionTree>;
   /** Ordered by (createdAt, id); `topLevelOnly` for `nested=false`. */
-  abstract list(organizationId: string, topLevelOnly: boolean, page: PageRequest): Promise<Page<Collection>>;
+  abstract list(organizationId: string, topLevelOnly: boolean, page: PageRequest, narrowing?: Narrowing): Promise<Page<Collection>>;
   /** Deletes these collection rows (the spaces inside are SpacesService's to delete, in the same unit of work). */
   abstract deleteTree(organizationId: string, collectionIds: string[]): Promise<void>;
   /**

@@ -1,4 +1,4 @@
-import { DAY_MS, EditMode, InvalidInputError, Language, Page, PageRequest, SpaceVisibility } from '@app/shared-kernel';
+import { DAY_MS, EditMode, InvalidInputError, Language, Narrowing, Page, PageRequest, SpaceVisibility } from '@app/shared-kernel';
 import type { DefaultLevel } from '@app/access';
 
 export const SPACE_TITLE_MAX = 50;
@@ -100,11 +100,13 @@ export abstract class SpaceRepository {
   /** Live spaces of an organization with these ids. */
   abstract findLive(organizationId: string, ids: string[]): Promise<Space[]>;
   /** Live spaces of an organization, ordered by (createdAt, id). */
-  abstract listByOrganization(organizationId: string, page: PageRequest): Promise<Page<Space>>;
+  abstract listByOrganization(organizationId: string, page: PageRequest, narrowing?: Narrowing[]): Promise<Page<Space>>;
   /** Live spaces of an organization, ordered by (createdAt, id) descending. */
-  abstract listByOrganizationDesc(organizationId: string, page: PageRequest): Promise<Page<Space>>;
+  abstract listByOrganizationDesc(organizationId: string, page: PageRequest, narrowing?: Narrowing[]): Promise<Page<Space>>;
   /** Live spaces directly in a collection, ordered by (position, id). */
-  abstract listByParent(organizationId: string, parentId: string, page: PageRequest): Promise<Page<Space>>;
+  abstract listByParent(organizationId: string, parentId: string, page: PageRequest, narrowing?: Narrowing[]): Promise<Page<Space>>;
+  /** The live spaces directly in these collections; `inheritOnly`: those whose default level is `inherit`. */
+  abstract idsIn(organizationId: string, collectionIds: string[], inheritOnly: boolean): Promise<string[]>;
   /** Live spaces and collections directly under `parentId` (null: top level). */
   abstract siblings(
     organizationId: string,

@@ -1,6 +1,6 @@
-import { Db } from '@app/persistence';
+import { Db, narrowingSql } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { cursorKey, type PageRequest } from '@app/shared-kernel';
+import { cursorKey, type Narrowing, type PageRequest } from '@app/shared-kernel';
 import {
   HIT_CURSOR,
   MARK_START,
@@ -184,6 +184,7 @@ export class SqlSearchIndex extends SearchIndex {
     organizationId: string,
     queryFor: (config: string) => string,
     page: PageRequest,
+    narrowing: Narrowing = null,
     pagesPerSpace = 5,
   ): Promise<{ count: number; hits: SpaceHit[] }> {
     const configs: { config: string }[] = await this.ds.query(
@@ -192,12 +193,14 @@ export class SqlSearchIndex extends SearchIndex {
     );
     if (!configs.length) return { count: 0, hits: [] };
     const params: unknown[] = [organizationId];
+    // Spaces closed to the caller are left out before ranking: no hit, title, excerpt or count of theirs.
+    const narrowed = narrowingSql('s.space_id', narrowing, params);
     const parts = configs.map(({ config }) => {
       params.push(config, queryFor(config));
       const c = `$${params.length - 1}::regconfig`;
       const q = `websearch_to_tsquery(${c}, $${params.length})`;
       return `SELECT s.space_id, s.page_id, s.config, ts_rank(s.tsv, ${q}) AS r FROM search_sections s
-              WHERE s.organization_id = $1 AND s.config = ${c} AND s.tsv @@ ${q}`;
+              WHERE s.organization_id = $1 AND s.config = ${c} AND s.tsv @@ ${q}${narrowed}`;
     });
     let after = '';
     const key = cursorKey(page, HIT_CURSOR);

@@ -1,7 +1,7 @@
-import { Db, Keyset, keysetPage, updateChanged } from '@app/persistence';
+import { Db, Keyset, keysetPage, narrowingSql, updateChanged } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { In, Repository } from 'typeorm';
-import { mapPage, Page, PageRequest } from '@app/shared-kernel';
+import { mapPage, Narrowing, Page, PageRequest } from '@app/shared-kernel';
 import { DefaultLevel } from '@app/access';
 import { Collection, CollectionRepository, CollectionTree } from '../domain/collection';
 import { Space, SpaceMergeRules, SpaceRepository } from '../domain/space';
@@ -90,18 +90,23 @@ export class TypeOrmCollectionRepository extends CollectionRepository {
   }
   async tree(organizationId: string): Promise<CollectionTree> {
     // Read on every space list and space read: raw rows, no entity hydration.
-    const rows = await this.dataSource.namedQuery<{ id: string; parentId: string | null; defaultLevel: DefaultLevel }>(
+    // The restricted spaces come in the same round trip (a partial index finds them): lists narrow only when some exist.
+    const rows = await this.dataSource.namedQuery<{ id: string; parentId: string | null; defaultLevel: DefaultLevel; space: boolean }>(
       'collection_tree',
-      'SELECT id, parent_id AS "parentId", default_level AS "defaultLevel" FROM collections WHERE organization_id = $1',
+      `SELECT id, parent_id AS "parentId", default_level AS "defaultLevel", false AS space FROM collections WHERE organization_id = $1
+       UNION ALL
+       SELECT id, parent_id, NULL, true FROM spaces WHERE organization_id = $1 AND default_level IS NULL AND deleted_at IS NULL`,
       [organizationId],
     );
-    return new CollectionTree(rows);
-  }
-  list(organizationId: string, topLevelOnly: boolean, page: PageRequest): Promise<Page<Collection>> {
-    const base = `SELECT ${COLLECTION_COLUMNS} FROM collections WHERE organization_id = $1${topLevelOnly ? ' AND parent_id IS NULL' : ''}`;
-    return keysetPage<CollectionRow>(this.dataSource, base, [organizationId], byCreation(), page).then((p) =>
-      mapPage(p, collectionToDomain),
+    return new CollectionTree(
+      rows.filter((r) => !r.space),
+      rows.filter((r) => r.space).map((r) => ({ id: r.id, parentId: r.parentId })),
     );
+  }
+  list(organizationId: string, topLevelOnly: boolean, page: PageRequest, narrowing: Narrowing = null): Promise<Page<Collection>> {
+    const params: unknown[] = [organizationId];
+    const base = `SELECT ${COLLECTION_COLUMNS} FROM collections WHERE organization_id = $1${topLevelOnly ? ' AND parent_id IS NULL' : ''}${narrowingSql('id', narrowing, params)}`;
+    return keysetPage<CollectionRow>(this.dataSource, base, params, byCreation(), page).then((p) => mapPage(p, collectionToDomain));
   }
   async deleteTree(organizationId: string, collectionIds: string[]): Promise<void> {
     await this.rows.delete({ organizationId, id: In(collectionIds) });
@@ -174,25 +179,34 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
     return rows.map(spaceToDomain);
   }
 
-  listByOrganization(organizationId: string, page: PageRequest): Promise<Page<Space>> {
-    return this.spacePage(
-      `SELECT ${SPACE_COLUMNS} FROM spaces WHERE organization_id = $1 AND deleted_at IS NULL`,
-      [organizationId],
-      byCreation(),
-      page,
-    );
+  listByOrganization(organizationId: string, page: PageRequest, narrowing: Narrowing[] = []): Promise<Page<Space>> {
+    return this.narrowedPage('organization_id = $1', [organizationId], narrowing, byCreation(), page);
   }
-  listByOrganizationDesc(organizationId: string, page: PageRequest): Promise<Page<Space>> {
-    return this.spacePage(
-      `SELECT ${SPACE_COLUMNS} FROM spaces WHERE organization_id = $1 AND deleted_at IS NULL`,
-      [organizationId],
-      byCreation('desc'),
-      page,
-    );
+  listByOrganizationDesc(organizationId: string, page: PageRequest, narrowing: Narrowing[] = []): Promise<Page<Space>> {
+    return this.narrowedPage('organization_id = $1', [organizationId], narrowing, byCreation('desc'), page);
   }
-  listByParent(organizationId: string, parentId: string, page: PageRequest): Promise<Page<Space>> {
-    const base = `SELECT ${SPACE_COLUMNS} FROM spaces WHERE organization_id = $1 AND parent_id = $2 AND deleted_at IS NULL`;
-    return this.spacePage(base, [organizationId, parentId], BY_POSITION, page);
+  listByParent(organizationId: string, parentId: string, page: PageRequest, narrowing: Narrowing[] = []): Promise<Page<Space>> {
+    return this.narrowedPage('organization_id = $1 AND parent_id = $2', [organizationId, parentId], narrowing, BY_POSITION, page);
+  }
+  async idsIn(organizationId: string, collectionIds: string[], inheritOnly: boolean): Promise<string[]> {
+    if (collectionIds.length === 0) return [];
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM spaces WHERE organization_id = $1 AND parent_id = ANY($2::text[]) AND deleted_at IS NULL${inheritOnly ? " AND default_level = 'inherit'" : ''}`,
+      [organizationId, collectionIds],
+    );
+    return rows.map((r) => r.id);
+  }
+  /** Live spaces matching `where`, narrowed to what the caller may read. */
+  private narrowedPage(
+    where: string,
+    params: unknown[],
+    narrowing: Narrowing[],
+    keyset: Keyset<SpaceRow>,
+    page: PageRequest,
+  ): Promise<Page<Space>> {
+    const all = [...params];
+    const narrowed = narrowing.map((n) => narrowingSql('id', n, all)).join('');
+    return this.spacePage(`SELECT ${SPACE_COLUMNS} FROM spaces WHERE ${where} AND deleted_at IS NULL${narrowed}`, all, keyset, page);
   }
   private async spacePage(base: string, params: unknown[], keyset: Keyset<SpaceRow>, page: PageRequest): Promise<Page<Space>> {
     return mapPage(await keysetPage<SpaceRow>(this.dataSource, base, params, keyset, page), spaceToDomain);

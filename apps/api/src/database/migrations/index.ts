@@ -21,6 +21,7 @@ import { AuditEvents1765756800000 } from './1765756800000-audit-events';
 import { Webhooks1765843200000 } from './1765843200000-webhooks';
 import { SiteRedirects1765929600000 } from './1765929600000-site-redirects';
 import { SiteSpaceCustomizations1766016000000 } from './1766016000000-site-space-customizations';
+import { Guests1766102400000 } from './1766102400000-guests';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   Webhooks1765843200000,
   SiteRedirects1765929600000,
   SiteSpaceCustomizations1766016000000,
+  Guests1766102400000,
 ];

@@ -1,4 +1,4 @@
-import type { CursorField, PageRequest } from '@app/shared-kernel';
+import type { CursorField, Narrowing, PageRequest } from '@app/shared-kernel';
 
 export interface SectionRow {
   pageId: string;
@@ -91,5 +91,6 @@ export abstract class SearchIndex {
     organizationId: string,
     queryFor: (config: string) => string,
     page: PageRequest,
+    narrowing?: Narrowing,
   ): Promise<{ count: number; hits: SpaceHit[] }>;
 }
