@@ -81,6 +81,24 @@ describe('several API processes on one database', () => {
     await eventually(async () => (await edit(b)) === true, 'the team membership reaches b');
   });
 
+  it('a guest’s grant revoked in one process closes the space and empties the lists in the other', async () => {
+    const guest = await a.user('guest');
+    await a.member(orgId, guest, null);
+    const space = (await a.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'For the guest' }).expect(201)).body.id;
+    await a.http
+      .post(`/v1/spaces/${space}/permissions`)
+      .set(admin.auth)
+      .send({ role: 'read', users: [guest.id] })
+      .expect(204);
+    const listed = async (t: TestApp) =>
+      (await t.http.get(`/v1/orgs/${orgId}/spaces`).set(guest.auth).expect(200)).body.items.map((s: { id: string }) => s.id);
+    await eventually(async () => (await listed(b)).includes(space), 'the grant reaches b');
+    await b.http.get(`/v1/spaces/${space}`).set(guest.auth).expect(200); // cached in b now
+    await a.http.delete(`/v1/spaces/${space}/permissions/users/${guest.id}`).set(admin.auth).expect(205);
+    await eventually(async () => (await b.http.get(`/v1/spaces/${space}`).set(guest.auth)).status === 404, 'the revocation reaches b');
+    expect(await listed(b)).toEqual([]);
+  });
+
   it('a token revoked in one process is refused by the other on its next request', async () => {
     const user = await a.user('revoked');
     await b.http.get('/v1/user').set(user.auth).expect(200); // cached in b
