@@ -3,9 +3,11 @@ import MarkdownIt from 'markdown-it';
 
 import footnote from 'markdown-it-footnote';
 import { InvalidInputError } from '@app/shared-kernel';
+import { gitbookTags, type GitbookTag } from './gitbook-tags';
 
 /**
- * Markdown → mdast, parsed by markdown-it (CommonMark + GFM tables, strikethrough and autolinks, footnotes), after
+ * Markdown → mdast, parsed by markdown-it (CommonMark + GFM tables, strikethrough and autolinks, footnotes, GitBook's
+ * block tags: gitbook-tags.ts), after
  * YAML frontmatter (between `---` lines at the very start, as remark-frontmatter reads it) is taken off: its token
  * stream is mapped to the mdast nodes the document conversion reads.
  *
@@ -23,7 +25,10 @@ type Token = ReturnType<InstanceType<typeof MarkdownIt>['parse']>[number];
 /** Containers (quotes, lists) nest at most this deep: markdown-it stops reading a block there (its default preset). */
 const MAX_NESTING = 100;
 
-const md = new MarkdownIt('default', { html: true, linkify: true }).use(footnote).disable(['footnote_inline', 'footnote_tail']); // footnote definitions stay where they were written
+const md = new MarkdownIt('default', { html: true, linkify: true })
+  .use(footnote)
+  .use(gitbookTags)
+  .disable(['footnote_inline', 'footnote_tail']); // footnote definitions stay where they were written
 md.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
 // URLs are kept as written (no percent-encoding, no punycode); dangerous schemes are refused later, with a note.
 md.validateLink = () => true;
@@ -242,6 +247,17 @@ export function parseMarkdown(markdown: string): Root {
         break;
       case 'hr':
         add({ type: 'thematicBreak' });
+        break;
+      case 'gitbook_tag_open':
+      case 'gitbook_tag': {
+        const { name, attrs } = t.meta as { name: string; attrs: Record<string, string> };
+        const node: GitbookTag = { type: 'gitbookTag', name, attrs, children: [] };
+        if (t.type === 'gitbook_tag') add({ ...node, lone: true });
+        else open(node);
+        break;
+      }
+      case 'gitbook_tag_close':
+        stack.pop();
         break;
       case 'html_block':
         add({ type: 'html', value: t.content.replace(/(\r?\n)+$/, '') });

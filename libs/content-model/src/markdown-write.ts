@@ -1,5 +1,6 @@
 import type { Nodes, PhrasingContent, Root, RootContent, Table } from 'mdast';
 import { markdownTable } from 'markdown-table';
+import { tagLine } from './gitbook-tags';
 
 /**
  * mdast → GFM markdown for the nodes the document conversion produces (paragraphs, headings, lists, quotes, fenced
@@ -290,6 +291,13 @@ function block(node: RootContent, markers: { last?: string }): string {
     }
     case 'table':
       return table(node);
+    case 'gitbookTag': {
+      // GitBook's own layout: the tag lines hug their content, which is written as any blocks are.
+      const open = tagLine(node.name, Object.entries(node.attrs));
+      if (node.lone) return open;
+      const inner = blocks(node.children, null);
+      return `${open}\n${inner ? inner + '\n' : ''}{% end${node.name} %}`;
+    }
     default:
       throw new Error(`markdown writer: unexpected block node ${(node as Nodes).type}`);
   }

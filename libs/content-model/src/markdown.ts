@@ -32,6 +32,7 @@ import {
   type HtmlContext,
 } from './html';
 import { parseMarkdown, recordedSource } from './markdown-read';
+import type { GitbookTag } from './gitbook-tags';
 import { writeMarkdown, writePhrasing } from './markdown-write';
 
 /**
@@ -412,6 +413,9 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], ctx
         out.push(block('html', p, { html: keptHtml(n.value, ctx) }, undefined, true));
         break;
       }
+      case 'gitbookTag':
+        out.push(...tagBlocks(n, ctx, p));
+        break;
       case 'yaml':
       case 'definition':
         break;
@@ -422,6 +426,102 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], ctx
     }
   }
   return out;
+}
+
+const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
+
+/** The tag blocks directly inside a tag block that have this name (tabs in tabs, steps in a stepper …). */
+function childTags(n: GitbookTag, name: string, ctx: Ctx): GitbookTag[] {
+  const tags = n.children.filter((c): c is GitbookTag => c.type === 'gitbookTag' && c.name === name);
+  if (tags.length !== n.children.length) ctx.notes.add(`content between {% ${name} %} tags left out`);
+  return tags;
+}
+
+/** A GitBook block tag (gitbook-tags.ts) as the document block GitBook's editor holds for it. */
+function tagBlocks(n: GitbookTag, ctx: Ctx, p: string): DocBlock[] {
+  const inner = () => toBlocks(n.children, ctx, p);
+  const items = (type: string, name: string, data: (t: GitbookTag) => Record<string, unknown>) =>
+    childTags(n, name, ctx).map((t, j) => block(type, `${p}.${j}`, data(t), toBlocks(t.children, ctx, `${p}.${j}`)));
+  const caption = () => n.children.flatMap((c) => (c.type === 'paragraph' ? [cellMarkdown(c.children)] : [])).join('\n\n');
+  const { attrs } = n;
+  switch (n.name) {
+    case 'hint': {
+      const style = attrs.style ?? attrs[''] ?? 'info';
+      if (!HINT_STYLES.has(style)) ctx.notes.add(`hint style "${style}" became info`);
+      return [block('hint', p, { style: HINT_STYLES.has(style) ? style : 'info' }, inner())];
+    }
+    case 'tabs':
+      return [
+        block(
+          'tabs',
+          p,
+          {},
+          items('tabs-item', 'tab', (t) => ({ title: t.attrs.title ?? '' })),
+        ),
+      ];
+    case 'stepper':
+      return [
+        block(
+          'stepper',
+          p,
+          {},
+          items('stepper-step', 'step', () => ({})),
+        ),
+      ];
+    case 'columns':
+      return [
+        block(
+          'columns',
+          p,
+          {},
+          items('column', 'column', (t) => (t.attrs.width ? { width: t.attrs.width } : {})),
+        ),
+      ];
+    case 'updates':
+      return [
+        block(
+          'updates',
+          p,
+          attrs.format ? { format: attrs.format } : {},
+          items('update', 'update', (t) => ({ date: t.attrs.date ?? '' })),
+        ),
+      ];
+    case 'code': {
+      const [code] = inner();
+      if (n.children.length !== 1 || code?.type !== 'code') {
+        ctx.notes.add('{% code %} without one code block: its content kept as blocks');
+        return inner();
+      }
+      if (attrs.title) code.data.title = attrs.title;
+      if (attrs.lineNumbers === 'true') code.data.lineNumbers = true;
+      if (attrs.overflow) code.data.overflow = attrs.overflow;
+      return [code];
+    }
+    case 'embed': {
+      const text = caption();
+      return [block('embed', p, { url: attrs.url ?? '', ...(text ? { caption: text } : {}) }, undefined, true)];
+    }
+    case 'content-ref':
+      return [block('content-ref', p, { ref: ctx.resolve(attrs.url ?? '') }, undefined, true)];
+    case 'file': {
+      const ref = ctx.resolve(attrs.src ?? '');
+      const text = caption();
+      if (ref.kind === 'file') return [block('file', p, { ref, ...(text ? { caption: text } : {}) }, undefined, true)];
+      ctx.notes.add('{% file %} naming no file of the space: kept as a link');
+      return [
+        block(
+          'paragraph',
+          p,
+          {},
+          inlines([{ type: 'link', url: attrs.src ?? '', children: [{ type: 'text', value: text || attrs.src || '' }] }], ctx, p),
+        ),
+      ];
+    }
+    default:
+      // Tags the model has no block for yet (include, openapi-operation, swagger, prompt): their content.
+      ctx.notes.add(`{% ${n.name} %} kept as its content`);
+      return inner();
+  }
 }
 
 /** The index of the `</details>` that closes the one opened at `at` (nested ones counted), or -1. */
@@ -572,6 +672,7 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
         break;
       }
       case 'code': {
+        const titled = typeof b.data.title === 'string' || b.data.lineNumbers === true || typeof b.data.overflow === 'string';
         const code: Code = {
           type: 'code',
           lang: typeof b.data.syntax === 'string' ? b.data.syntax : null,
@@ -583,7 +684,15 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
             )
             .join('\n'),
         };
-        out.push(code);
+        if (titled) {
+          // GitBook's code options wrap the fence in a {% code %} tag.
+          const options: [string, string | undefined][] = [
+            ['title', typeof b.data.title === 'string' ? b.data.title : undefined],
+            ['overflow', typeof b.data.overflow === 'string' ? b.data.overflow : undefined],
+            ['lineNumbers', b.data.lineNumbers === true ? 'true' : undefined],
+          ];
+          out.push(tag('code', options, [code]));
+        } else out.push(code);
         break;
       }
       case 'divider':
@@ -632,12 +741,86 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
         });
         break;
       }
+      case 'hint':
+        out.push(tag('hint', [['style', str(b.data.style, 'info')]], toMdast(kids)));
+        break;
+      case 'tabs':
+        out.push(
+          tag(
+            'tabs',
+            [],
+            kids.map((item) => tag('tab', [['title', str(item.data.title)]], toMdast(blocksOf(item)))),
+          ),
+        );
+        break;
+      case 'stepper':
+        out.push(
+          tag(
+            'stepper',
+            [],
+            kids.map((step) => tag('step', [], toMdast(blocksOf(step)))),
+          ),
+        );
+        break;
+      case 'columns':
+        out.push(
+          tag(
+            'columns',
+            [],
+            kids.map((column) =>
+              tag('column', [['width', typeof column.data.width === 'string' ? column.data.width : undefined]], toMdast(blocksOf(column))),
+            ),
+          ),
+        );
+        break;
+      case 'updates':
+        out.push(
+          tag(
+            'updates',
+            [['format', typeof b.data.format === 'string' ? b.data.format : undefined]],
+            kids.map((update) => tag('update', [['date', str(update.data.date)]], toMdast(blocksOf(update)))),
+          ),
+        );
+        break;
+      case 'embed': {
+        const caption = typeof b.data.caption === 'string' ? b.data.caption : '';
+        const node = tag('embed', [['url', str(b.data.url)]], caption ? [{ type: 'html', value: caption }] : []);
+        out.push(caption ? node : { ...node, lone: true });
+        break;
+      }
+      case 'content-ref': {
+        const url = currentRefUrl(b.data.ref as ContentRef);
+        out.push(
+          tag(
+            'content-ref',
+            [['url', url]],
+            [{ type: 'paragraph', children: [{ type: 'link', url, children: [{ type: 'text', value: url }] }] }],
+          ),
+        );
+        break;
+      }
+      case 'file': {
+        const caption = typeof b.data.caption === 'string' ? b.data.caption : '';
+        out.push(tag('file', [['src', currentRefUrl(b.data.ref as ContentRef)]], caption ? [{ type: 'html', value: caption }] : []));
+        break;
+      }
       default:
-        // Blocks Quire does not render to markdown (hints, tabs, embeds...) keep their text.
+        // Blocks Quire does not render to markdown (drawings, integrations ...) keep their text.
         out.push({ type: 'paragraph', children: toPhrasing(b.nodes) });
     }
   }
   return out;
+}
+
+/** A GitBook block tag around these blocks (written by markdown-write.ts). */
+function tag(name: string, attrs: [string, string | undefined][], children: RootContent[]): GitbookTag {
+  return { type: 'gitbookTag', name, attrs: Object.fromEntries(attrs.filter(([, v]) => v !== undefined)), children } as GitbookTag;
+}
+
+const str = (v: unknown, otherwise = ''): string => (typeof v === 'string' ? v : otherwise);
+
+function blocksOf(b: DocBlock): DocBlock[] {
+  return (b.nodes ?? []).filter((n): n is DocBlock => n.object === 'block');
 }
 
 /** Renders a document as GFM markdown; `refUrl` chooses how page, file and anchor references are written. */
