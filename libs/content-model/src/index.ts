@@ -15,3 +15,4 @@ export * from './block-revert';
 export * from './links';
 export * from './search';
 export * from './translate-document';
+export * from './gitbook-repository';

@@ -1,0 +1,201 @@
+import { posix } from 'node:path';
+import type { List, ListItem, PhrasingContent } from 'mdast';
+import { parse as parseYaml } from 'yaml';
+import { parseMarkdown } from './markdown-read';
+
+/**
+ * GitBook's Git Sync layout read into a page tree (pure: the caller gives the files). GitBook documents it at
+ * gitbook.com/docs (Git Sync, "Content configuration"):
+ * - `.gitbook.yaml` at the project's root: `root` (the folder of the content, default `./`),
+ *   `structure.readme` (the first page, default `README.md`) and `structure.summary` (default `SUMMARY.md`),
+ *   both relative to `root`, and `redirects` (old path → file, relative to `root`);
+ * - `SUMMARY.md`: the table of contents, nested bullet links; a `##` heading starts a group of pages (a
+ *   level-1 heading is the summary's own title); a bullet without a link is a page without a file;
+ * - without a summary, the tree follows the folders: `README.md` first, then the files and folders by name
+ *   (a folder is a page when it holds a `README.md`, else its pages are listed in its place);
+ * - `.gitbook/assets/` (beside the content, or at the project's or the repository's top) holds the files pages link to;
+ * - a monorepo holds several projects: `projectDirectory` (the official `repoProjectDirectory`) names the
+ *   folder of the one to read.
+ * Files the summary names but the repository lacks are reported (`missing`), never fatal.
+ */
+
+/** The repository as the reader sees it: text of a file, or null when there is none. Paths are `/`-separated, relative. */
+export interface RepositoryFiles {
+  read(path: string): string | null;
+  /** Every file path of the repository (for assets and for the tree without a summary). */
+  paths(): readonly string[];
+}
+
+export interface RepositoryPage {
+  kind: 'document' | 'group';
+  title: string;
+  /** The page's markdown file, relative to the repository (null: an entry without a file, or a group). */
+  path: string | null;
+  /** The file's markdown as it is in the repository (null when there is no file). */
+  markdown: string | null;
+  pages: RepositoryPage[];
+}
+
+export interface GitbookRepository {
+  /** The content's folder, relative to the repository ('' for the top). */
+  root: string;
+  readme: string;
+  summary: string | null;
+  pages: RepositoryPage[];
+  /** Redirects of `.gitbook.yaml`: a path of the old site → the file it now points to (relative to the repository). */
+  redirects: { source: string; destination: string }[];
+  /** Files under `.gitbook/assets/` (relative to the repository). */
+  assets: string[];
+  /** Files the summary or the redirects name that the repository does not hold. */
+  missing: string[];
+  /** What was read differently from how it was written (an invalid `.gitbook.yaml` …). */
+  notes: string[];
+}
+
+const CONFIG = '.gitbook.yaml';
+const ASSETS = '.gitbook/assets/';
+
+/** A repository-relative path, normalized (`./a/../b.md` → `b.md`); null when it leaves the repository. */
+function normal(path: string): string | null {
+  const p = posix.normalize(path.replace(/\\/g, '/')).replace(/^\.\//, '').replace(/^\/+/, '').replace(/\/+$/, '');
+  return p === '..' || p.startsWith('../') ? null : p === '.' ? '' : p;
+}
+
+const join = (...parts: string[]) => normal(posix.join(...parts.filter(Boolean))) ?? '';
+
+function text(nodes: readonly PhrasingContent[]): string {
+  return nodes.map((n) => ('value' in n ? n.value : 'children' in n ? text(n.children) : '')).join('');
+}
+
+function safeDecode(url: string): string {
+  try {
+    return decodeURI(url);
+  } catch {
+    return url;
+  }
+}
+
+/** Reads the project at `projectDirectory` (default: the repository's top). */
+export function readGitbookRepository(files: RepositoryFiles, options: { projectDirectory?: string } = {}): GitbookRepository {
+  const project = normal(options.projectDirectory ?? '') ?? '';
+  const notes: string[] = [];
+  const missing = new Set<string>();
+  let config: { root?: unknown; structure?: { readme?: unknown; summary?: unknown }; redirects?: unknown } = {};
+  const configText = files.read(join(project, CONFIG));
+  if (configText !== null) {
+    try {
+      const parsed: unknown = parseYaml(configText);
+      if (parsed && typeof parsed === 'object') config = parsed;
+    } catch {
+      notes.push(`${join(project, CONFIG)} is not valid YAML: the defaults apply`);
+    }
+  }
+  const root = normal(join(project, typeof config.root === 'string' ? config.root : '')) ?? project;
+  const structure = config.structure && typeof config.structure === 'object' ? config.structure : {};
+  const readme = join(root, typeof structure.readme === 'string' ? structure.readme : 'README.md');
+  const summaryPath = join(root, typeof structure.summary === 'string' ? structure.summary : 'SUMMARY.md');
+  const summary = files.read(summaryPath);
+
+  const page = (title: string, path: string | null): RepositoryPage => {
+    const markdown = path === null ? null : files.read(path);
+    if (path !== null && markdown === null) missing.add(path);
+    return { kind: 'document', title, path, markdown, pages: [] };
+  };
+
+  let pages: RepositoryPage[];
+  if (summary !== null) {
+    pages = fromSummary(summary, posix.dirname(summaryPath) === '.' ? '' : posix.dirname(summaryPath), page);
+  } else {
+    pages = fromFolders(files, root, readme, page);
+  }
+
+  const redirects: GitbookRepository['redirects'] = [];
+  if (config.redirects && typeof config.redirects === 'object') {
+    for (const [source, target] of Object.entries(config.redirects as Record<string, unknown>)) {
+      if (typeof target !== 'string') continue;
+      const destination = normal(posix.join(root || '.', target));
+      if (destination === null) continue;
+      if (files.read(destination) === null) missing.add(destination);
+      redirects.push({ source: `/${source.replace(/^\/+/, '')}`, destination });
+    }
+  }
+  // `.gitbook/assets/` beside the content, or at the project's or the repository's top.
+  const folders = [...new Set([join(root, ASSETS), join(project, ASSETS), join(ASSETS)])].map((f) => f + '/');
+  const assets = files.paths().filter((p) => folders.some((f) => p.startsWith(f)));
+  return {
+    root,
+    readme,
+    summary: summary === null ? null : summaryPath,
+    pages,
+    redirects,
+    assets: [...new Set(assets)],
+    missing: [...missing],
+    notes,
+  };
+}
+
+/** The summary's lists and group headings as a page tree. */
+function fromSummary(summary: string, dir: string, page: (title: string, path: string | null) => RepositoryPage): RepositoryPage[] {
+  const top: RepositoryPage[] = [];
+  let into = top;
+  const items = (list: List): RepositoryPage[] =>
+    list.children.map((item: ListItem) => {
+      const first = item.children.find((c) => c.type === 'paragraph');
+      const link = first?.children.find((c) => c.type === 'link');
+      const title = (link ? text(link.children) : first ? text(first.children) : '').trim();
+      const target = link ? link.url.split('#')[0] : '';
+      const path = target && !/^[a-z][a-z0-9+.-]*:/i.test(target) ? normal(posix.join(dir || '.', safeDecode(target))) : null;
+      const p = page(title, path);
+      for (const child of item.children) if (child.type === 'list') p.pages.push(...items(child));
+      return p;
+    });
+  for (const node of parseMarkdown(summary).children) {
+    if (node.type === 'heading' && node.depth >= 2) {
+      const group: RepositoryPage = { kind: 'group', title: text(node.children).trim(), path: null, markdown: null, pages: [] };
+      top.push(group);
+      into = group.pages;
+    } else if (node.type === 'list') into.push(...items(node));
+  }
+  return top;
+}
+
+/** Without a summary: the folders, README first, then by name; markdown files only, `.gitbook/` left out. */
+function fromFolders(
+  files: RepositoryFiles,
+  root: string,
+  readme: string,
+  page: (title: string, path: string | null) => RepositoryPage,
+): RepositoryPage[] {
+  const under = (dir: string) =>
+    files.paths().filter((p) => (dir ? p.startsWith(dir + '/') : true) && !p.split('/').some((s) => s.startsWith('.')));
+  const titleOf = (path: string) => {
+    const heading = /^#\s+(.+)$/m.exec(files.read(path) ?? '');
+    return heading ? heading[1].trim() : posix.basename(path, '.md').replace(/[-_]+/g, ' ');
+  };
+  const level = (dir: string): RepositoryPage[] => {
+    const entries = new Map<string, 'file' | 'dir'>();
+    for (const p of under(dir)) {
+      const rest = dir ? p.slice(dir.length + 1) : p;
+      const [head, ...tail] = rest.split('/');
+      if (tail.length) entries.set(head, 'dir');
+      else if (head.toLowerCase().endsWith('.md') && !/^(readme|summary)\.md$/i.test(head)) entries.set(head, 'file');
+    }
+    const out: RepositoryPage[] = [];
+    for (const [name, kind] of [...entries].sort(([a], [b]) => a.localeCompare(b))) {
+      const path = join(dir, name);
+      if (kind === 'file') out.push(page(titleOf(path), path));
+      else {
+        const folderReadme = join(path, 'README.md');
+        const children = level(path);
+        if (files.read(folderReadme) !== null) {
+          const p = page(titleOf(folderReadme), folderReadme);
+          p.pages = children;
+          out.push(p);
+        } else out.push(...children);
+      }
+    }
+    return out;
+  };
+  const first = files.read(readme) !== null ? [page(titleOf(readme), readme)] : [];
+  return [...first, ...level(root)];
+}

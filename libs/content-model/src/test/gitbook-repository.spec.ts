@@ -1,0 +1,121 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { readGitbookRepository, type RepositoryFiles, type RepositoryPage } from '..';
+
+/** Files from a folder on disk, or from a map (what a Git checkout or a zip gives the reader). */
+function folder(dir: string): RepositoryFiles {
+  const all: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else all.push(relative(dir, p).split('\\').join('/'));
+    }
+  };
+  walk(dir);
+  const known = new Set(all);
+  return { paths: () => all, read: (p) => ((known.has(p) && p.endsWith('.md')) || p.endsWith('.yaml') ? safeRead(join(dir, p)) : null) };
+}
+function safeRead(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+function files(map: Record<string, string>): RepositoryFiles {
+  return { paths: () => Object.keys(map), read: (p) => (Object.hasOwn(map, p) ? map[p] : null) };
+}
+const flat = (pages: RepositoryPage[]): RepositoryPage[] => pages.flatMap((p) => [p, ...flat(p.pages)]);
+const outline = (pages: RepositoryPage[]): unknown[] => pages.map((p) => (p.pages.length ? { [p.title]: outline(p.pages) } : p.title));
+
+describe('GitBook repositories (Git Sync layout) read into a page tree', () => {
+  it('the fluentd repository: every SUMMARY entry in order, nested; the redirects; the assets; missing files reported', () => {
+    const corpus = join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook');
+    const repo = readGitbookRepository(folder(corpus));
+    const summary = readFileSync(join(corpus, 'SUMMARY.md'), 'utf8');
+    const linked = [...summary.matchAll(/\]\(([^)]+\.md)\)/g)].map((m) => decodeURI(m[1]));
+    const pages = flat(repo.pages);
+    // Every linked entry, in SUMMARY order, and the three entries without a link (pages without a file).
+    expect(pages.filter((p) => p.path !== null).map((p) => p.path)).toEqual(linked);
+    expect(pages.filter((p) => p.path === null).map((p) => p.title)).toEqual([
+      'Obsolete Installation',
+      'Treasure Agent v4 Installation',
+      'Treasure Agent v3 (EOL) Installation',
+    ]);
+    expect(pages[0]).toMatchObject({ title: 'Introduction', path: 'README.md' });
+    expect(outline(repo.pages)[2]).toMatchObject({ Installation: expect.arrayContaining(['Before Installation']) });
+    // Titles are the summary's (escaped parentheses read as text).
+    expect(pages.map((p) => p.title)).toContain('Install by RPM Package (Red Hat Linux)');
+    expect(pages.every((p) => p.path === null || p.markdown !== null || repo.missing.includes(p.path))).toBe(true);
+    expect(repo.redirects.length).toBeGreaterThan(150);
+    expect(repo.redirects[0]).toEqual({ source: '/v1.0/articles/quickstart', destination: 'README.md' });
+    expect(repo.assets.length).toBe(readdirSync(join(corpus, '.gitbook/assets')).length);
+    expect(repo.summary).toBe('SUMMARY.md');
+    expect(repo.notes).toEqual([]);
+    // The corpus's README says some files were left out: whatever a redirect or the summary names and is absent is listed.
+    for (const path of repo.missing)
+      expect(readdirSync(corpus).includes(path.split('/')[0]) ? safeRead(join(corpus, path)) : null).toBeNull();
+  });
+
+  it('groups from ## headings; a root and a summary elsewhere; a monorepo project directory', () => {
+    const repo = readGitbookRepository(
+      files({
+        'docs/.gitbook.yaml':
+          'root: ./content/\nstructure:\n  readme: intro.md\n  summary: toc.md\nredirects:\n  old/page: guide/setup.md\n',
+        'docs/content/toc.md':
+          '# Contents\n\n* [Intro](intro.md)\n\n## Guides\n\n* [Setup](guide/setup.md)\n  * [Deep](guide/deep%20dive.md#part)\n\n## Reference\n\n* [API](https://example.com/api)\n',
+        'docs/content/intro.md': '# Intro\n',
+        'docs/content/guide/setup.md': '# Setup\n',
+        'docs/content/guide/deep dive.md': '# Deep\n',
+        'docs/.gitbook/assets/logo.png': '',
+        'other/README.md': '# Other project\n',
+      }),
+      { projectDirectory: 'docs' },
+    );
+    expect(repo.root).toBe('docs/content');
+    expect(repo.readme).toBe('docs/content/intro.md');
+    expect(repo.summary).toBe('docs/content/toc.md');
+    expect(outline(repo.pages)).toEqual(['Intro', { Guides: [{ Setup: ['Deep'] }] }, { Reference: ['API'] }]);
+    expect(repo.pages[1].kind).toBe('group');
+    expect(flat(repo.pages).map((p) => p.path)).toEqual([
+      'docs/content/intro.md',
+      null,
+      'docs/content/guide/setup.md',
+      'docs/content/guide/deep dive.md',
+      null,
+      null,
+    ]);
+    expect(repo.redirects).toEqual([{ source: '/old/page', destination: 'docs/content/guide/setup.md' }]);
+    expect(repo.assets).toEqual(['docs/.gitbook/assets/logo.png']);
+    expect(repo.missing).toEqual([]);
+  });
+
+  it('without a summary the tree follows the folders; hostile paths never leave the repository; bad YAML is noted', () => {
+    const repo = readGitbookRepository(
+      files({
+        '.gitbook.yaml': 'root: [unclosed\n',
+        'README.md': '# Home\n',
+        'b.md': '# Bee\n',
+        'a.md': 'No heading here.\n',
+        'guide/README.md': '# Guide\n',
+        'guide/one.md': '# One\n',
+        'loose/two.md': '# Two\n',
+        '.gitbook/includes/x.md': 'included\n',
+      }),
+    );
+    expect(repo.notes).toEqual(['.gitbook.yaml is not valid YAML: the defaults apply']);
+    expect(outline(repo.pages)).toEqual(['Home', 'a', 'Bee', { Guide: ['One'] }, 'Two']);
+    const hostile = readGitbookRepository(
+      files({
+        '.gitbook.yaml': 'root: ../../etc\nredirects:\n  a: ../../../passwd\n  b: 42\n',
+        'SUMMARY.md': '* [Up](../../etc/passwd)\n* [Abs](/README.md)\n* [Missing](nope.md)\n',
+        'README.md': '# Home\n',
+      }),
+    );
+    expect(hostile.root).toBe('');
+    expect(flat(hostile.pages).map((p) => p.path)).toEqual([null, 'README.md', 'nope.md']);
+    expect(hostile.redirects).toEqual([]);
+    expect(hostile.missing).toEqual(['nope.md']);
+  });
+});
