@@ -41,6 +41,28 @@ describe('contract: people operations', () => {
     expect(spaces.data.count).toBe(1);
   });
 
+  it('guests through the official client: role null on a member, a link invite and the organization default', async () => {
+    const guest = await t.user('guest');
+    await t.member(orgId, guest, 'read');
+    const updated = await api.orgs.updateMemberInOrganizationById(orgId, guest.id, { role: null });
+    expect(updated.data.role).toBeNull();
+    expect(schemas.check('OrganizationMember', updated.data)).toBe('');
+    const guests = await api.orgs.listMembersInOrganizationById(orgId, { role: 'guest' as never });
+    expect(schemas.checkList('OrganizationMember', guests.data)).toBe('');
+    expect(guests.data.items.map((m) => m.id)).toEqual([guest.id]);
+    const invite = await api.orgs.createOrganizationInvite(orgId, { role: null });
+    expect((invite.data as { role?: unknown }).role).toBeNull();
+    expect(schemas.check('OrganizationInviteLink', invite.data)).toBe('');
+    const org = await api.orgs.updateOrganizationById(orgId, { defaultRole: null });
+    expect(schemas.check('Organization', org.data)).toBe('');
+    expect(org.data.defaultRole ?? null).toBeNull();
+    // The guest sees the organization, and its member list is closed to them.
+    const guestApi = new GitBookAPI({ endpoint: api.endpoint, authToken: guest.token });
+    expect(schemas.check('Organization', (await guestApi.orgs.getOrganizationById(orgId)).data)).toBe('');
+    await expect(guestApi.orgs.listMembersInOrganizationById(orgId)).rejects.toMatchObject({ code: 404 });
+    await api.orgs.updateMemberInOrganizationById(orgId, guest.id, { role: 'read' as never });
+  });
+
   it('teams and team members', async () => {
     const team = await api.orgs.createOrganizationTeam(orgId, { title: 'Docs', members: [other.id] });
     expect(team.status).toBe(201);
