@@ -242,6 +242,18 @@ describe('guests and restricted content: what each person can see', () => {
       .expect(204);
   });
 
+  it('a copy of a restricted space (a duplicate) stays restricted and is shared with whom its source is', async () => {
+    await post(`/v1/spaces/${ids.R1}/permissions`, { role: 'read', users: [gus.id] }, 204);
+    const copy = (await post(`/v1/spaces/${ids.R1}/duplicate`, {})).id as string;
+    const seen = (await t.http.get(`/v1/spaces/${copy}`).set(owner.auth).expect(200)).body;
+    expect(seen.defaultLevel).toBeNull();
+    await t.http.get(`/v1/spaces/${copy}`).set(gus.auth).expect(200);
+    await t.http.get(`/v1/spaces/${copy}`).set(mia.auth).expect(404);
+    expect(JSON.stringify(await all(mia, `/v1/orgs/${orgId}/spaces`, 100))).not.toContain(copy);
+    await t.http.delete(`/v1/spaces/${ids.R1}/permissions/users/${gus.id}`).set(owner.auth).expect(205);
+    await t.http.delete(`/v1/spaces/${copy}`).set(owner.auth).expect(205);
+  });
+
   it('a guest made a member again sees the organization as members do; the role null is refused nowhere official', async () => {
     const u = await t.user('temp');
     await t.member(orgId, u, 'read');

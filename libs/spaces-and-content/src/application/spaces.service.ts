@@ -289,9 +289,11 @@ export class SpacesService {
     const copy = await this.copyBeside(space, { title: duplicateTitle(space.title) });
     await this.uow.run(async () => {
       await this.spaces.insert(copy);
+      await this.copyGrants(space, copy);
       this.events.publish('space.created', copy.organizationId, actor.userId, { spaceId: copy.id, duplicateOf: space.id });
       await this.content.copyContent(space, copy, actor.userId);
     });
+    await this.access.grantsChanged(space.organizationId);
     return { space: copy, role: await this.access.spaceRole(copy, actor, tree) };
   }
 
@@ -305,13 +307,26 @@ export class SpacesService {
       visibility: 'private',
       editMode: 'live',
       language,
-      defaultLevel: 'inherit',
+      // The same content in another language, for the same readers: a restricted source's stays restricted.
+      defaultLevel: source.defaultLevel === null ? null : 'inherit',
     });
     await this.uow.run(async () => {
       await this.spaces.insert(space);
+      await this.copyGrants(source, space);
       await this.content.createInitialRevision(space, createdBy);
     });
+    await this.access.grantsChanged(source.organizationId);
     return space;
+  }
+
+  /**
+   * A space's copy (a duplicate, a translation) is shared with whom the space is: a restricted space's
+   * copy stays readable to exactly them, and closed to the rest, as its source is.
+   */
+  private async copyGrants(from: Space, to: Space): Promise<void> {
+    const grants = await this.permissions.onContent([from.id]);
+    const grantedAt = this.clock.now();
+    if (grants.length) await this.permissions.grant(grants.map((g) => ({ ...g, content: { kind: 'space', id: to.id }, grantedAt })));
   }
 
   /**
