@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { InvalidInputError } from '@app/shared-kernel';
 import { EMPTY_DOCUMENT, JsonDocument, withDefaults } from './document';
 import type { FileNode } from './files';
@@ -32,7 +33,19 @@ export interface PageMeta {
 }
 
 export type ContentChange =
-  | ({ operation: 'insert_page'; into?: string; at?: number; ref?: string; document: DocumentInput } & PageMeta)
+  | ({
+      operation: 'insert_page';
+      into?: string;
+      at?: number;
+      ref?: string;
+      document: DocumentInput;
+      /**
+       * The page's file in a Git repository (an import, not an API field): relative links in its markdown
+       * (`../guide/setup.md#step-2`, `.gitbook/assets/a.png`) resolve against the paths of the batch's other
+       * pages and the refs of its files.
+       */
+      path?: string;
+    } & PageMeta)
   | ({ operation: 'update_page'; page: string; document?: DocumentInput; into?: string | null; at?: number } & PageMeta)
   | { operation: 'delete_page'; page: string }
   | { operation: 'revert_page'; page: string; revision?: string; block?: string[] }
@@ -73,6 +86,8 @@ export interface ApplyResult {
 
 interface PendingBody {
   input: DocumentInput;
+  /** The page's repository path (an import): its links resolve against the batch's paths first. */
+  path?: string;
 }
 
 function isMarkdown(d: DocumentInput): d is { markdown: string } {
@@ -106,6 +121,8 @@ class Batch {
   readonly insertedFiles: FileNode[] = [];
   private readonly fileRefs = new Map<string, string>();
   readonly refs = new Map<string, string>();
+  /** Repository path → page id, for the pages inserted with a `path` (an import). */
+  private readonly repoPaths = new Map<string, string>();
   private readonly pending = new Map<string, PendingBody>();
   private readonly outcomes = new Map<string, ChangeOutcome>();
 
@@ -165,7 +182,14 @@ class Batch {
     const node: PageNode = { id, type: 'document', title, slug, document: null, createdAt: ctx.now, updatedAt: ctx.now, pages: [] };
     applyMeta(node, { ...change, ...meta, title });
     insertAt(siblings, node, change.at);
-    this.pending.set(id, { input: change.document });
+    const path = change.path === undefined ? undefined : repositoryPath(change.path);
+    if (path !== undefined) {
+      if (path === null || !path.endsWith('.md'))
+        throw new InvalidInputError(`path "${change.path}" must be a markdown file inside the repository`);
+      if (this.repoPaths.has(path)) throw new InvalidInputError(`path "${path}" is used twice in this batch`);
+      this.repoPaths.set(path, id);
+    }
+    this.pending.set(id, { input: change.document, ...(path ? { path } : {}) });
     this.touch({ object: 'created_page', page: id, ref: change.ref });
   }
 
@@ -290,9 +314,9 @@ class Batch {
       try {
         if (isMarkdown(body.input)) {
           const parentPath = located.path.includes('/') ? located.path.slice(0, located.path.lastIndexOf('/')) : '';
-          const parsed = markdownToDocument(body.input.markdown, linkResolver(paths, this.refs, parentPath, this.fileRefs), {
-            titleFromHeading: true,
-          });
+          const byTree = linkResolver(paths, this.refs, parentPath, this.fileRefs);
+          const resolve = body.path ? repositoryResolver(body.path, this.repoPaths, this.fileRefs, byTree) : byTree;
+          const parsed = markdownToDocument(body.input.markdown, resolve, { titleFromHeading: true });
           doc = parsed.document;
           const outcome = this.outcomes.get(id);
           if (outcome && parsed.normalized.length) outcome.normalized = parsed.normalized;
@@ -372,6 +396,48 @@ function applyMeta(node: PageNode, meta: PageMeta): void {
  * Markdown link targets → page references: `/pages/<id or ref>`, a slug path (`/guides/install`),
  * a relative `.md` path (`./install.md`, `../README.md`), or a batch ref; anything else stays a URL.
  */
+/** A repository-relative path, normalized; null when it leaves the repository. */
+function repositoryPath(path: string): string | null {
+  const p = posix
+    .normalize(path.replace(/\\/g, '/'))
+    .replace(/^(\.\/)+/, '')
+    .replace(/^\/+/, '');
+  return p === '..' || p.startsWith('../') || p === '.' ? null : p;
+}
+
+/**
+ * Links of a page imported from a repository: a relative link (or one from the repository's top, `/…`) to
+ * another page's file — or its folder, whose `README.md` is the page — becomes a page reference, with its
+ * anchor; a link to a file of the batch (its ref is its path) a file reference; anything else resolves as
+ * `fallback` does.
+ */
+export function repositoryResolver(
+  pagePath: string,
+  pages: ReadonlyMap<string, string>,
+  files: ReadonlyMap<string, string>,
+  fallback: LinkResolver,
+): LinkResolver {
+  return (url) => {
+    if (!url || url.startsWith('#') || url.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(url)) return fallback(url);
+    const hash = url.indexOf('#');
+    const raw = hash < 0 ? url : url.slice(0, hash);
+    const anchor = hash < 0 ? '' : url.slice(hash + 1);
+    let decoded = raw;
+    try {
+      decoded = decodeURI(raw);
+    } catch {
+      // kept as written
+    }
+    const target = repositoryPath(decoded.startsWith('/') ? decoded : posix.join(posix.dirname(pagePath), decoded));
+    if (target === null) return fallback(url);
+    const page = pages.get(target) ?? pages.get(posix.join(target, 'README.md'));
+    if (page) return anchor ? { kind: 'page', page, anchor } : { kind: 'page', page };
+    const file = files.get(target);
+    if (file && !anchor) return { kind: 'file', file };
+    return fallback(url);
+  };
+}
+
 export function linkResolver(
   paths: Map<string, string>,
   refs: Map<string, string>,

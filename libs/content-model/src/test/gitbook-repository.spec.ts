@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { readGitbookRepository, type RepositoryFiles, type RepositoryPage } from '..';
+import { applyChanges, locate, readGitbookRepository, type JsonDocument, type RepositoryFiles, type RepositoryPage } from '..';
 
 /** Files from a folder on disk, or from a map (what a Git checkout or a zip gives the reader). */
 function folder(dir: string): RepositoryFiles {
@@ -117,5 +117,81 @@ describe('GitBook repositories (Git Sync layout) read into a page tree', () => {
     expect(flat(hostile.pages).map((p) => p.path)).toEqual([null, 'README.md', 'nope.md']);
     expect(hostile.redirects).toEqual([]);
     expect(hostile.missing).toEqual(['nope.md']);
+  });
+});
+
+describe('pages imported with their repository paths: links between them resolve', () => {
+  let n = 0;
+  const ctx = () => ({ newId: () => `p${++n}`, now: '2026-01-01T00:00:00.000Z', trees: new Map() });
+  const linksOf = (doc: JsonDocument): unknown[] => {
+    const out: unknown[] = [];
+    const walk = (nodes: unknown[]) =>
+      nodes.forEach((x) => {
+        const node = x as { object?: string; type?: string; data?: { ref?: unknown }; nodes?: unknown[] };
+        if (node.data?.ref) out.push(node.data.ref);
+        walk(node.nodes ?? []);
+      });
+    walk(doc.nodes);
+    return out;
+  };
+
+  it('relative links to pages (with anchors), to folders, from the top, and to assets; others stay URLs', () => {
+    const result = applyChanges(
+      [],
+      [
+        {
+          operation: 'insert_files',
+          files: [{ ref: '.gitbook/assets/logo.png', name: 'logo.png', contentType: 'image/png', size: 1, hash: 'h' }],
+        },
+        {
+          operation: 'insert_page',
+          ref: 'home',
+          path: 'README.md',
+          title: 'Home',
+          document: { markdown: 'See [setup](guide/setup.md#step-2) and [guide](guide/).' },
+        },
+        {
+          operation: 'insert_page',
+          ref: 'guide',
+          path: 'guide/README.md',
+          title: 'Guide',
+          document: { markdown: 'Back [home](../README.md), [top](/README.md).' },
+        },
+        {
+          operation: 'insert_page',
+          ref: 'setup',
+          into: 'guide',
+          path: 'guide/setup.md',
+          title: 'Setup',
+          document: { markdown: '![logo](../.gitbook/assets/logo.png) [gone](missing.md) [web](https://example.com) [esc](../../x.md)' },
+        },
+      ],
+      ctx(),
+    );
+    const byRef = (ref: string) =>
+      result.documents.get(locate(result.tree, result.outcomes.find((o) => o.ref === ref)!.page)!.node.document!)!;
+    const ids = Object.fromEntries(result.outcomes.map((o) => [o.ref, o.page]));
+    const file = result.insertedFiles[0].id;
+    expect(linksOf(byRef('home'))).toEqual([
+      { kind: 'page', page: ids.setup, anchor: 'step-2' },
+      { kind: 'page', page: ids.guide },
+    ]);
+    expect(linksOf(byRef('guide'))).toEqual([
+      { kind: 'page', page: ids.home },
+      { kind: 'page', page: ids.home },
+    ]);
+    expect(linksOf(byRef('setup'))).toEqual([
+      { kind: 'file', file },
+      { kind: 'url', url: 'missing.md' },
+      { kind: 'url', url: 'https://example.com' },
+      { kind: 'url', url: '../../x.md' },
+    ]);
+  });
+
+  it('refuses a path outside the repository, one that is not markdown, and a path used twice', () => {
+    const page = (path: string) => ({ operation: 'insert_page' as const, title: 'x', path, document: {} });
+    expect(() => applyChanges([], [page('../etc/passwd.md')], ctx())).toThrow(/inside the repository/);
+    expect(() => applyChanges([], [page('a.txt')], ctx())).toThrow(/markdown file/);
+    expect(() => applyChanges([], [page('a.md'), page('./a.md')], ctx())).toThrow(/used twice/);
   });
 });
