@@ -149,6 +149,16 @@ describe('the built server and CLI', () => {
       expect(bad.stderr).toMatch(/--role must be one of/);
       const unknown = await run(process.execPath, [CLI, 'frobnicate'], { env }).catch((e) => e);
       expect(unknown.code).toBe(2);
+      // import reads the repository and names what it cannot write into (the space here), writing nothing.
+      const corpus = join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook');
+      const noSpace = await run(process.execPath, [CLI, 'import', '--space', 'nope', '--user', user.id, '--dir', corpus], { env }).catch(
+        (e) => e,
+      );
+      expect(noSpace.code).not.toBe(0);
+      expect(noSpace.stderr).toMatch(/Space "nope" not found/);
+      const noDir = await run(process.execPath, [CLI, 'import', '--space', 'nope', '--user', user.id], { env }).catch((e) => e);
+      expect(noDir.code).toBe(2);
+      expect(noDir.stderr).toMatch(/--dir is required/);
       // Every write of the CLI left one audit event (actor: the system, source: script); the refused one none.
       const pg = new Client({ connectionString: db.url });
       await pg.connect();

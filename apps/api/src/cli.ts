@@ -6,6 +6,9 @@ import { Clock, isRole, ROLES, UnitOfWork } from '@app/shared-kernel';
 import { AuditLog, AuditTarget, WebhooksService } from '@app/audit-and-webhooks';
 import { userInfo } from 'node:os';
 import { SpacesService } from '@app/spaces-and-content';
+import { readGitbookRepository } from '@app/content-model';
+import { RepositoryImport } from '@app/review-and-comments';
+import { repositoryFolder } from './repository-folder';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config';
 import { EmbeddedPostgresHandle, runningEmbeddedUrl, startEmbeddedPostgres } from './database/embedded-postgres';
@@ -20,6 +23,8 @@ const USAGE = `Quire administration CLI — npm run cli -- <command> [options]
   token:create  --user <user id or email> [--label <label>] [--expires-in-days <n>]
   token:list    --user <user id or email>
   token:revoke  --id <token id>
+  import        --space <space id> --user <user id or email> --dir <folder> [--project <folder inside it>]
+                a GitBook repository (Git Sync layout) into the space as one change request, written by the user
   spaces:purge  remove spaces deleted 7 days ago or more, now
   secrets:rotate  seal every stored secret (webhook secrets) under a new key: without QUIRE_SECRET_KEY a new
                 key is added to QUIRE_DATA_DIR/secret.keys; with it, set the new key there and the old one in
@@ -64,6 +69,9 @@ async function main(argv: string[]): Promise<number> {
       label: { type: 'string' },
       'expires-in-days': { type: 'string' },
       id: { type: 'string' },
+      space: { type: 'string' },
+      dir: { type: 'string' },
+      project: { type: 'string' },
     },
     strict: true,
   });
@@ -176,6 +184,25 @@ async function main(argv: string[]): Promise<number> {
           });
           process.stdout.write(`${JSON.stringify({ id: t.id, revokedAt: t.revokedAt })}\n`);
           process.stderr.write('Revoked. Running API processes stop accepting it at once (they are notified through PostgreSQL).\n');
+          return 0;
+        }
+        case 'import': {
+          const user = await resolveUser(need(values, 'user'));
+          const spaceId = need(values, 'space');
+          const files = repositoryFolder(need(values, 'dir'));
+          const repo = readGitbookRepository(files, { projectDirectory: values.project });
+          const result = await app.get(RepositoryImport).import({ userId: user.id, tokenId: 'cli' }, spaceId, repo, (p) => files.bytes(p));
+          const cr = result.changeRequest.changeRequest;
+          await audited('import', () =>
+            Promise.resolve({
+              result: null,
+              organizationId: cr.organizationId,
+              target: { type: 'change-request', id: cr.id, label: `#${cr.number}` },
+            }),
+          );
+          process.stdout.write(
+            `${JSON.stringify({ changeRequest: cr.id, number: cr.number, pages: result.pages, files: result.files, missing: result.missing, notes: result.notes })}\n`,
+          );
           return 0;
         }
         case 'spaces:purge': {

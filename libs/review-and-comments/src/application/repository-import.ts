@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { imageSize } from 'image-size';
+import { posix } from 'node:path';
+import { slugify, type GitbookRepository, type RepositoryPage } from '@app/content-model';
+import { type ContentChangeInput } from '@app/spaces-and-content';
+import type { Actor } from '@app/shared-kernel';
+import { ChangeRequestsService, type ChangeRequestView } from './change-requests.service';
+
+/** Content types of the files documentation repositories hold, by extension (others: application/octet-stream). */
+const TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+  '.pdf': 'application/pdf',
+  '.zip': 'application/zip',
+  '.json': 'application/json',
+  '.yaml': 'application/yaml',
+  '.yml': 'application/yaml',
+  '.txt': 'text/plain',
+  '.csv': 'text/csv',
+  '.mp4': 'video/mp4',
+};
+
+/** An asset's content type: by its extension, an image only when its bytes read as one (else a file). */
+function contentTypeOf(path: string, bytes: Buffer): string {
+  const type = TYPES[posix.extname(path).toLowerCase()] ?? 'application/octet-stream';
+  if (!type.startsWith('image/')) return type;
+  try {
+    const size = imageSize(bytes);
+    return size.width && size.height ? type : 'application/octet-stream';
+  } catch {
+    return 'application/octet-stream';
+  }
+}
+
+/** An asset larger than this is reported and left out (an upload's limit: FilesService takes 1 MB of base64 per file). */
+const ASSET_MAX_BYTES = 1_000_000;
+
+export interface RepositoryImportResult {
+  changeRequest: ChangeRequestView;
+  pages: number;
+  files: number;
+  /** Files the repository names but does not hold, and assets left out (too large). */
+  missing: string[];
+  notes: string[];
+}
+
+/**
+ * A GitBook repository (read by `readGitbookRepository`) into a space, as one change request the space's
+ * editors review and merge: every page in the summary's order and nesting, with its markdown (GitBook's block
+ * tags read, front matter applied), links between pages and to assets resolved through their repository
+ * paths, and the assets under `.gitbook/assets/` as the space's files. Missing files are reported, never
+ * fatal: their pages are created empty. All of it is one batch: written entirely or not at all.
+ */
+@Injectable()
+export class RepositoryImport {
+  constructor(private readonly changeRequests: ChangeRequestsService) {}
+
+  async import(
+    actor: Actor,
+    spaceId: string,
+    repo: GitbookRepository,
+    bytesOf: (path: string) => Buffer | null,
+    subject = 'Import from a Git repository',
+  ): Promise<RepositoryImportResult> {
+    const missing = new Set(repo.missing);
+    const notes = [...repo.notes];
+    const changes: ContentChangeInput[] = [];
+    const files = repo.assets.flatMap((path) => {
+      const bytes = bytesOf(path);
+      if (bytes === null) {
+        missing.add(path);
+        return [];
+      }
+      if (bytes.length > ASSET_MAX_BYTES) {
+        notes.push(`${path} is larger than ${ASSET_MAX_BYTES} bytes: left out`);
+        missing.add(path);
+        return [];
+      }
+      return [
+        { ref: path, name: posix.basename(path).slice(-200), contentType: contentTypeOf(path, bytes), base64: bytes.toString('base64') },
+      ];
+    });
+    for (let i = 0; i < files.length; i += 20) changes.push({ operation: 'insert_files', files: files.slice(i, i + 20) });
+    let n = 0;
+    const add = (pages: RepositoryPage[], into: string | undefined, taken: Set<string>) => {
+      for (const page of pages) {
+        const ref = `import-${++n}`;
+        const slug = unique(slugOf(page, ref), taken);
+        if (page.kind === 'group') notes.push(`group "${page.title}" imported as a page holding its pages`);
+        changes.push({
+          operation: 'insert_page',
+          ref,
+          ...(into ? { into } : {}),
+          title: page.title || 'Untitled',
+          slug,
+          ...(page.path ? { path: page.path } : {}),
+          document: page.markdown === null ? {} : { markdown: page.markdown },
+        });
+        add(page.pages, ref, new Set());
+      }
+    };
+    add(repo.pages, undefined, new Set());
+    const created = await this.changeRequests.create(actor, spaceId, { subject });
+    const written = await this.changeRequests.writeContent(actor, spaceId, created.changeRequest.id, changes);
+    return { changeRequest: written.view, pages: n, files: written.insertedFiles.length, missing: [...missing], notes };
+  }
+}
+
+/** A page's slug from its file, as GitBook's URLs are: the file's name, a folder's README its folder's name. */
+function slugOf(page: RepositoryPage, fallback: string): string {
+  if (!page.path) return slugify(page.title, fallback);
+  const base = posix.basename(page.path, '.md');
+  const name = /^readme$/i.test(base) ? posix.basename(posix.dirname(page.path)) : base;
+  return slugify(name && name !== '.' ? name : page.title, fallback);
+}
+
+function unique(slug: string, taken: Set<string>): string {
+  let candidate = slug;
+  for (let i = 2; taken.has(candidate); i++) candidate = `${slug}-${i}`;
+  taken.add(candidate);
+  return candidate;
+}
