@@ -45,6 +45,8 @@ export type ContentChange =
        * pages and the refs of its files.
        */
       path?: string;
+      /** `group`: a page group (an import's `##` heading of SUMMARY.md), which holds pages and no document. */
+      type?: 'document' | 'group';
     } & PageMeta)
   | ({ operation: 'update_page'; page: string; document?: DocumentInput; into?: string | null; at?: number } & PageMeta)
   | { operation: 'delete_page'; page: string }
@@ -179,7 +181,17 @@ class Batch {
       slug = checkSlug(change.slug);
       checkSlugFree(siblings, slug);
     } else slug = uniqueSlug(siblings, slugify(title, id));
-    const node: PageNode = { id, type: 'document', title, slug, document: null, createdAt: ctx.now, updatedAt: ctx.now, pages: [] };
+    const node: PageNode = {
+      id,
+      type: change.type ?? 'document',
+      title,
+      slug,
+      document: null,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+      pages: [],
+    };
+    if (node.type === 'group' && into !== null) throw new InvalidInputError('a page group is a top-level page');
     applyMeta(node, { ...change, ...meta, title });
     insertAt(siblings, node, change.at);
     const path = change.path === undefined ? undefined : repositoryPath(change.path);
@@ -189,7 +201,7 @@ class Batch {
       if (this.repoPaths.has(path)) throw new InvalidInputError(`path "${path}" is used twice in this batch`);
       this.repoPaths.set(path, id);
     }
-    this.pending.set(id, { input: change.document, ...(path ? { path } : {}) });
+    if (node.type !== 'group') this.pending.set(id, { input: change.document, ...(path ? { path } : {}) });
     this.touch({ object: 'created_page', page: id, ref: change.ref });
   }
 

@@ -1,7 +1,9 @@
 import { posix } from 'node:path';
 import type { List, ListItem, PhrasingContent } from 'mdast';
 import { parse as parseYaml } from 'yaml';
+import type { ContentChange } from './changes';
 import { parseMarkdown } from './markdown-read';
+import { slugify } from './tree';
 
 /**
  * GitBook's Git Sync layout read into a page tree (pure: the caller gives the files). GitBook documents it at
@@ -198,4 +200,46 @@ function fromFolders(
   };
   const first = files.read(readme) !== null ? [page(titleOf(readme), readme)] : [];
   return [...first, ...level(root)];
+}
+
+/**
+ * The changes that create a repository's pages (content-engine `insert_page`s, in tree order, each with its
+ * repository path so links between pages resolve): slugs from file names (a folder's README its folder's name),
+ * unique among siblings; `##` groups are page groups. The caller adds the assets, with each
+ * file's ref its repository path.
+ */
+export function repositoryPageChanges(repo: GitbookRepository): { changes: ContentChange[]; pages: number; notes: string[] } {
+  const changes: ContentChange[] = [];
+  const notes: string[] = [];
+  let n = 0;
+  const add = (pages: RepositoryPage[], into: string | undefined) => {
+    const taken = new Set<string>();
+    for (const page of pages) {
+      const ref = `import-${++n}`;
+      let slug = slugOf(page, ref);
+      for (let i = 2; taken.has(slug); i++) slug = `${slugOf(page, ref)}-${i}`;
+      taken.add(slug);
+      changes.push({
+        operation: 'insert_page',
+        ...(page.kind === 'group' ? { type: 'group' as const } : {}),
+        ref,
+        ...(into ? { into } : {}),
+        title: page.title || 'Untitled',
+        slug,
+        ...(page.path ? { path: page.path } : {}),
+        document: page.markdown === null ? {} : { markdown: page.markdown },
+      });
+      add(page.pages, ref);
+    }
+  };
+  add(repo.pages, undefined);
+  return { changes, pages: n, notes };
+}
+
+/** A page's slug from its file, as GitBook's URLs are: the file's name, a folder's README its folder's name. */
+function slugOf(page: RepositoryPage, fallback: string): string {
+  if (!page.path) return slugify(page.title, fallback);
+  const base = posix.basename(page.path, '.md');
+  const name = /^readme$/i.test(base) ? posix.basename(posix.dirname(page.path)) : base;
+  return slugify(name && name !== '.' ? name : page.title, fallback);
 }

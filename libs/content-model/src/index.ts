@@ -16,3 +16,4 @@ export * from './links';
 export * from './search';
 export * from './translate-document';
 export * from './gitbook-repository';
+export * from './gitbook-export';

@@ -610,7 +610,7 @@ function itemToPhrasing(item: InlineItem, outer: ReadonlySet<string>): PhrasingC
     if (item.data.title) link.title = item.data.title;
     return [link];
   }
-  if (item.type === 'inline-image') return [{ type: 'image', url: refToUrl(item.data.ref), alt: item.data.alt ?? '' }];
+  if (item.type === 'inline-image') return [{ type: 'image', url: currentRefUrl(item.data.ref), alt: item.data.alt ?? '' }];
   if (item.type === 'html') return [{ type: 'html', value: item.data.html ?? '' }];
   if (item.type === 'markdown') return [{ type: 'html', value: item.data.markdown ?? '' }];
   return [];
@@ -709,14 +709,14 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
         const align = typeof b.data.align === 'string' ? b.data.align : undefined;
         if (align || kids.some((img) => img.data.width !== undefined || img.data.height !== undefined)) {
           // Alignment and sizes have no markdown syntax: written as HTML.
-          const imgs = kids.map((img) => imageHtml(img.data, refToUrl(img.data.ref as ContentRef))).join('\n');
+          const imgs = kids.map((img) => imageHtml(img.data, currentRefUrl(img.data.ref as ContentRef))).join('\n');
           out.push({ type: 'html', value: align ? `<p align="${align}">\n${imgs}\n</p>` : imgs });
         } else
           out.push({
             type: 'paragraph',
             children: kids.map((img) => ({
               type: 'image',
-              url: refToUrl(img.data.ref as ContentRef),
+              url: currentRefUrl(img.data.ref as ContentRef),
               alt: (img.data.alt as string) ?? '',
             })),
           });

@@ -1,6 +1,16 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { applyChanges, locate, readGitbookRepository, type JsonDocument, type RepositoryFiles, type RepositoryPage } from '..';
+import { join, posix, relative } from 'node:path';
+import {
+  applyChanges,
+  locate,
+  markdownToDocument,
+  readGitbookRepository,
+  repositoryPageChanges,
+  writeGitbookRepository,
+  type JsonDocument,
+  type RepositoryFiles,
+  type RepositoryPage,
+} from '..';
 
 /** Files from a folder on disk, or from a map (what a Git checkout or a zip gives the reader). */
 function folder(dir: string): RepositoryFiles {
@@ -193,5 +203,81 @@ describe('pages imported with their repository paths: links between them resolve
     expect(() => applyChanges([], [page('../etc/passwd.md')], ctx())).toThrow(/inside the repository/);
     expect(() => applyChanges([], [page('a.txt')], ctx())).toThrow(/markdown file/);
     expect(() => applyChanges([], [page('a.md'), page('./a.md')], ctx())).toThrow(/used twice/);
+  });
+});
+
+describe('a space written back as a GitBook repository, and read again', () => {
+  /** Imports a repository the way RepositoryImport does (assets as files whose ref is their path), purely. */
+  const load = (files: RepositoryFiles) => {
+    const repo = readGitbookRepository(files);
+    let n = 0;
+    const assets = repo.assets.map((path) => ({ ref: path, name: path.split('/').pop()!, contentType: 'image/png', size: 1, hash: path }));
+    const { changes } = repositoryPageChanges(repo);
+    const result = applyChanges([], [...(assets.length ? [{ operation: 'insert_files' as const, files: assets }] : []), ...changes], {
+      newId: () => `id${++n}`,
+      now: '2026-01-01T00:00:00.000Z',
+      trees: new Map(),
+    });
+    return { repo, result };
+  };
+  const exported = (files: RepositoryFiles) => {
+    const { result } = load(files);
+    return writeGitbookRepository(result.tree, (h) => result.documents.get(h) ?? null, result.files);
+  };
+  const asFiles = (out: ReturnType<typeof writeGitbookRepository>): RepositoryFiles => ({
+    paths: () => [...out.text.keys(), ...out.assets.keys()],
+    read: (p) => out.text.get(p) ?? (out.assets.has(p) ? '' : null),
+  });
+
+  it('the fluentd repository: every page, link and asset written; writing what was read back is a fixed point', () => {
+    const corpus = folder(join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook'));
+    const first = exported(corpus);
+    const pages = [...first.text.keys()].filter((p) => p.endsWith('.md') && p !== 'SUMMARY.md');
+    expect(pages).toHaveLength(194);
+    expect(first.text.get('.gitbook.yaml')).toContain('summary: SUMMARY.md');
+    expect(first.assets.size).toBe(readdirSync(join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook/.gitbook/assets')).length);
+    // Every relative link written points to a file of the export (read back by the markdown reader itself),
+    // but those the repository itself had broken (written as they were).
+    const linksIn = (text: string) => {
+      const urls: string[] = [];
+      markdownToDocument(text, (url) => (urls.push(url), { kind: 'url', url }));
+      return urls;
+    };
+    const original = new Set(
+      corpus
+        .paths()
+        .filter((p) => p.endsWith('.md'))
+        .flatMap((p) => linksIn(corpus.read(p) ?? '')),
+    );
+    for (const [path, text] of first.text) {
+      if (!path.endsWith('.md') || path === 'SUMMARY.md') continue;
+      for (const url of linksIn(text).filter((u) => !/^([a-z][a-z0-9+.-]*:|#|\/\/)/i.test(u) && !original.has(u))) {
+        const target = posix.join(posix.dirname(path), decodeURI(url.split('#')[0]));
+        expect([path, url, first.text.has(target) || first.assets.has(target)]).toEqual([path, url, true]);
+      }
+    }
+    // Read again and written again: the same files, byte for byte.
+    const second = exported(asFiles(first));
+    expect([...second.text.keys()].sort()).toEqual([...first.text.keys()].sort());
+    for (const [path, text] of first.text) expect([path, second.text.get(path)]).toEqual([path, text]);
+  });
+
+  it('front matter, groups and nesting survive; a hint is written as GitBook writes it', () => {
+    const out = exported(
+      files({
+        'SUMMARY.md': '# Contents\n\n* [Home](README.md)\n\n## Guides\n\n* [Setup](guide/setup.md)\n  * [More](guide/more.md)\n',
+        'README.md': '---\ndescription: Start here\nhidden: true\n---\n\n# Home\n\nSee [setup](guide/setup.md#step).\n',
+        'guide/setup.md': '# Setup\n\n{% hint style="warning" %}\nCareful.\n{% endhint %}\n',
+        'guide/more.md': '# More\n\nBack [home](../README.md).\n',
+      }),
+    );
+    expect(out.text.get('README.md')).toBe(
+      '---\ndescription: Start here\nhidden: true\n---\n\n# Home\n\nSee [setup](guides/setup/README.md#step).\n',
+    );
+    expect(out.text.get('guides/setup/README.md')).toBe('# Setup\n\n{% hint style="warning" %}\nCareful.\n{% endhint %}\n');
+    expect(out.text.get('guides/setup/more.md')).toBe('# More\n\nBack [home](../../README.md).\n');
+    expect(out.text.get('SUMMARY.md')).toBe(
+      '# Table of contents\n\n* [Home](README.md)\n\n## Guides\n\n* [Setup](guides/setup/README.md)\n  * [More](guides/setup/more.md)\n',
+    );
   });
 });

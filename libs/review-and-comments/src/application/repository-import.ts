@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { imageSize } from 'image-size';
 import { posix } from 'node:path';
-import { slugify, type GitbookRepository, type RepositoryPage } from '@app/content-model';
+import { repositoryPageChanges, type GitbookRepository } from '@app/content-model';
 import { type ContentChangeInput } from '@app/spaces-and-content';
 import type { Actor } from '@app/shared-kernel';
 import { ChangeRequestsService, type ChangeRequestView } from './change-requests.service';
@@ -85,42 +85,11 @@ export class RepositoryImport {
       ];
     });
     for (let i = 0; i < files.length; i += 20) changes.push({ operation: 'insert_files', files: files.slice(i, i + 20) });
-    let n = 0;
-    const add = (pages: RepositoryPage[], into: string | undefined, taken: Set<string>) => {
-      for (const page of pages) {
-        const ref = `import-${++n}`;
-        const slug = unique(slugOf(page, ref), taken);
-        if (page.kind === 'group') notes.push(`group "${page.title}" imported as a page holding its pages`);
-        changes.push({
-          operation: 'insert_page',
-          ref,
-          ...(into ? { into } : {}),
-          title: page.title || 'Untitled',
-          slug,
-          ...(page.path ? { path: page.path } : {}),
-          document: page.markdown === null ? {} : { markdown: page.markdown },
-        });
-        add(page.pages, ref, new Set());
-      }
-    };
-    add(repo.pages, undefined, new Set());
+    const pages = repositoryPageChanges(repo);
+    changes.push(...pages.changes);
+    notes.push(...pages.notes);
     const created = await this.changeRequests.create(actor, spaceId, { subject });
     const written = await this.changeRequests.writeContent(actor, spaceId, created.changeRequest.id, changes);
-    return { changeRequest: written.view, pages: n, files: written.insertedFiles.length, missing: [...missing], notes };
+    return { changeRequest: written.view, pages: pages.pages, files: written.insertedFiles.length, missing: [...missing], notes };
   }
-}
-
-/** A page's slug from its file, as GitBook's URLs are: the file's name, a folder's README its folder's name. */
-function slugOf(page: RepositoryPage, fallback: string): string {
-  if (!page.path) return slugify(page.title, fallback);
-  const base = posix.basename(page.path, '.md');
-  const name = /^readme$/i.test(base) ? posix.basename(posix.dirname(page.path)) : base;
-  return slugify(name && name !== '.' ? name : page.title, fallback);
-}
-
-function unique(slug: string, taken: Set<string>): string {
-  let candidate = slug;
-  for (let i = 2; taken.has(candidate); i++) candidate = `${slug}-${i}`;
-  taken.add(candidate);
-  return candidate;
 }
