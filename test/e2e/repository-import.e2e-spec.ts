@@ -1,7 +1,10 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readGitbookRepository } from '@app/content-model';
 import { RepositoryImport } from '@app/review-and-comments';
-import { repositoryFolder } from '../../apps/api/src/repository-folder';
+import { RepositoryExport } from '@app/spaces-and-content';
+import { repositoryFolder, writeRepositoryFolder } from '../../apps/api/src/repository-folder';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 
 /**
@@ -58,6 +61,36 @@ describe('importing a GitBook repository into a space', () => {
     );
     expect(overview).toMatch(/"ref":\{"file":"[^"]+","kind":"file"\}|"ref":\{"kind":"file","file":"[^"]+"\}/);
     expect(overview).not.toContain('.gitbook/assets');
+  });
+
+  it('exported again: the same pages and files in the same layout, into a new folder only; a non-member gets nothing', async () => {
+    const spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Round trip' }).expect(201)).body.id;
+    const imported = await t.app
+      .get(RepositoryImport)
+      .import({ userId: admin.id, tokenId: 'test' }, spaceId, readGitbookRepository(corpus), (p) => corpus.bytes(p));
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${imported.changeRequest.changeRequest.id}/merge`).set(admin.auth).expect(200);
+    const reader = await t.user('exporter');
+    await t.member(orgId, reader, 'read');
+    const out = await t.app.get(RepositoryExport).export({ userId: reader.id, tokenId: 'test' }, spaceId);
+    expect([...out.text.keys()].filter((p) => p.endsWith('.md') && p !== 'SUMMARY.md')).toHaveLength(194);
+    expect(out.assets.size).toBe(imported.files);
+    expect(out.missing).toEqual([]);
+    const dir = mkdtempSync(join(tmpdir(), 'quire-export-'));
+    try {
+      expect(writeRepositoryFolder(join(dir, 'repo'), out.text, out.assets)).toBe(out.text.size + out.assets.size);
+      expect(() => writeRepositoryFolder(join(dir, 'repo'), out.text, out.assets)).toThrow(/not empty/);
+      const again = readGitbookRepository(repositoryFolder(join(dir, 'repo')));
+      const titles = (pages: { title: string; pages: unknown[] }[]): unknown[] =>
+        pages.map((p) => (p.pages.length ? [p.title, titles(p.pages as typeof pages)] : p.title));
+      const tree = (await t.http.get(`/v1/spaces/${spaceId}/content`).set(admin.auth).expect(200)).body.pages;
+      expect(titles(again.pages)).toEqual(titles(tree));
+      expect(again.missing).toEqual([]);
+      expect(readFileSync(join(dir, 'repo', again.assets[0]))).toEqual(out.assets.get(again.assets[0]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const stranger = await t.user('stranger');
+    await expect(t.app.get(RepositoryExport).export({ userId: stranger.id, tokenId: 'test' }, spaceId)).rejects.toThrow(/not found/);
   });
 
   it('nothing is written when the caller may not edit the space', async () => {

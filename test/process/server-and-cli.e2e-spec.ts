@@ -159,6 +159,13 @@ describe('the built server and CLI', () => {
       const noDir = await run(process.execPath, [CLI, 'import', '--space', 'nope', '--user', user.id], { env }).catch((e) => e);
       expect(noDir.code).toBe(2);
       expect(noDir.stderr).toMatch(/--dir is required/);
+      const exportDir = mkdtempSync(join(tmpdir(), 'quire-cli-export-'));
+      const noExport = await run(process.execPath, [CLI, 'export', '--space', 'nope', '--user', user.id, '--dir', exportDir], {
+        env,
+      }).catch((e) => e);
+      expect(noExport.code).not.toBe(0);
+      expect(noExport.stderr).toMatch(/Space "nope" not found/);
+      rmSync(exportDir, { recursive: true, force: true });
       // Every write of the CLI left one audit event (actor: the system, source: script); the refused one none.
       const pg = new Client({ connectionString: db.url });
       await pg.connect();

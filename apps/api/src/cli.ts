@@ -5,10 +5,10 @@ import { IdentityService, OrganizationsService } from '@app/organizations-and-te
 import { Clock, isRole, ROLES, UnitOfWork } from '@app/shared-kernel';
 import { AuditLog, AuditTarget, WebhooksService } from '@app/audit-and-webhooks';
 import { userInfo } from 'node:os';
-import { SpacesService } from '@app/spaces-and-content';
+import { RepositoryExport, SpacesService } from '@app/spaces-and-content';
 import { readGitbookRepository } from '@app/content-model';
 import { RepositoryImport } from '@app/review-and-comments';
-import { repositoryFolder } from './repository-folder';
+import { repositoryFolder, writeRepositoryFolder } from './repository-folder';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config';
 import { EmbeddedPostgresHandle, runningEmbeddedUrl, startEmbeddedPostgres } from './database/embedded-postgres';
@@ -25,6 +25,8 @@ const USAGE = `Quire administration CLI — npm run cli -- <command> [options]
   token:revoke  --id <token id>
   import        --space <space id> --user <user id or email> --dir <folder> [--project <folder inside it>]
                 a GitBook repository (Git Sync layout) into the space as one change request, written by the user
+  export        --space <space id> --user <user id or email> --dir <new or empty folder>
+                the space's main content written in GitBook's repository layout (SUMMARY.md, pages, assets)
   spaces:purge  remove spaces deleted 7 days ago or more, now
   secrets:rotate  seal every stored secret (webhook secrets) under a new key: without QUIRE_SECRET_KEY a new
                 key is added to QUIRE_DATA_DIR/secret.keys; with it, set the new key there and the old one in
@@ -203,6 +205,13 @@ async function main(argv: string[]): Promise<number> {
           process.stdout.write(
             `${JSON.stringify({ changeRequest: cr.id, number: cr.number, pages: result.pages, files: result.files, missing: result.missing, notes: result.notes })}\n`,
           );
+          return 0;
+        }
+        case 'export': {
+          const user = await resolveUser(need(values, 'user'));
+          const out = await app.get(RepositoryExport).export({ userId: user.id, tokenId: 'cli' }, need(values, 'space'));
+          const written = writeRepositoryFolder(need(values, 'dir'), out.text, out.assets);
+          process.stdout.write(`${JSON.stringify({ files: written, missing: out.missing })}\n`);
           return 0;
         }
         case 'spaces:purge': {

@@ -32,6 +32,7 @@ import { ContentPermissionsService } from './application/content-permissions.ser
 import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastructure/spaces-and-collections.repositories';
 import { FileStorageDirectory, FileStorageSettings } from './application/file-storage-settings';
 import { Access, AccessModule } from '@app/access';
+import { RepositoryExport } from './application/repository-export';
 
 /** Collections and spaces (content comes with the content engine). Needs global `Clock` and `IdGenerator`. */
 @Module({
@@ -46,6 +47,7 @@ import { Access, AccessModule } from '@app/access';
     CollectionPermissionsController,
   ],
   providers: [
+    RepositoryExport,
     SpacesService,
     CollectionsService,
     ContentAccess,
@@ -70,6 +72,7 @@ import { Access, AccessModule } from '@app/access';
   ],
   exports: [
     SpacesService,
+    RepositoryExport,
     CollectionsService,
     ContentService,
     RevisionReader,

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { walk, writeGitbookRepository } from '@app/content-model';
+import type { Actor } from '@app/shared-kernel';
+import { ContentService } from './content.service';
+import { FilesService } from './files.service';
+import { SpacesService } from './spaces.service';
+
+/**
+ * A space's main content as GitBook's Git Sync layout (`writeGitbookRepository`), with the bytes of its
+ * files: what `quire export` writes into a folder and, next, what Git Sync commits. Read access is enough.
+ */
+@Injectable()
+export class RepositoryExport {
+  constructor(
+    private readonly spaces: SpacesService,
+    private readonly content: ContentService,
+    private readonly files: FilesService,
+  ) {}
+
+  async export(actor: Actor, spaceId: string): Promise<{ text: Map<string, string>; assets: Map<string, Buffer>; missing: string[] }> {
+    const { space } = await this.spaces.getLive(actor, spaceId);
+    const revision = await this.content.revision(space.id, space.revision);
+    const hashes: string[] = [];
+    walk(revision.tree, (l) => {
+      if (l.node.document) hashes.push(l.node.document);
+    });
+    const documents = await this.content.documents(space.organizationId, [...new Set(hashes)]);
+    const written = writeGitbookRepository(revision.tree, (h) => documents.get(h) ?? null, revision.files);
+    const assets = new Map<string, Buffer>();
+    const missing: string[] = [];
+    for (const [path, file] of written.assets) {
+      const bytes = await this.files.bytes(space.organizationId, file.hash);
+      if (bytes) assets.set(path, bytes);
+      else missing.push(path);
+    }
+    return { text: written.text, assets, missing };
+  }
+}
