@@ -264,6 +264,11 @@ describe('guests and restricted content: what each person can see', () => {
     // The organization's defaultRole null: people who join by email domain are guests.
     await t.http.patch(`/v1/orgs/${orgId}`).set(owner.auth).send({ defaultRole: null }).expect(200);
     expect((await t.http.get(`/v1/orgs/${orgId}`).set(owner.auth).expect(200)).body.defaultRole).toBeNull();
+    // A guest may leave; then the organization is gone for them. Naming someone else removes nobody.
+    await t.http.delete(`/v1/orgs/${orgId}/members/${gus.id}`).set(stranger.auth).expect(204);
+    await t.http.get(`/v1/orgs/${orgId}/members/${gus.id}`).set(owner.auth).expect(200);
+    await t.http.delete(`/v1/orgs/${orgId}/members/${stranger.id}`).set(stranger.auth).expect(205);
+    await t.http.get(`/v1/orgs/${orgId}`).set(stranger.auth).expect(404);
     // Hostile values for a role answer 400.
     for (const role of ['guest', '', 0, [], {}, 'admin\u0000']) {
       await t.http.patch(`/v1/orgs/${orgId}/members/${u.id}`).set(owner.auth).send({ role }).expect(400);

@@ -57,11 +57,15 @@ export class MembersService {
     return (await this.members.view(organizationId, userId))!;
   }
 
-  /** Admins remove anyone; a member may remove themselves (leave). 'absent' also for callers outside the organization. */
+  /**
+   * Admins remove anyone; a member or a guest may remove themselves (leave). 'absent' also for callers
+   * outside the organization, and for a guest naming someone else (the member list is not theirs to see).
+   */
   async remove(actor: Actor, organizationId: string, userId: string): Promise<'removed' | 'absent'> {
-    const role = await this.access.roleOf(organizationId, actor);
-    if (role === null) return 'absent';
-    if (userId !== actor.userId && !roleAtLeast(role, 'admin')) throw new ForbiddenError('Only admins can remove other members');
+    const membership = await this.access.membershipOf(organizationId, actor);
+    if (membership === null || (membership === 'guest' && userId !== actor.userId)) return 'absent';
+    if (userId !== actor.userId && !roleAtLeast(membership === 'guest' ? null : membership, 'admin'))
+      throw new ForbiddenError('Only admins can remove other members');
     const outcome = await this.members.remove(organizationId, userId);
     if (outcome === 'last-admin') throw new ConflictError('The organization must keep at least one admin');
     await this.access.forget(organizationId, userId);
