@@ -117,3 +117,6 @@ export function documentText(doc: JsonDocument): string {
     .replace(/\n{2,}/g, '\n')
     .trim();
 }
+
+/** The official hint styles (a hint block's `data.style`). */
+export const HINT_STYLES: ReadonlySet<string> = new Set(['info', 'success', 'warning', 'danger']);

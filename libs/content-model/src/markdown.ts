@@ -17,7 +17,7 @@ import sanitizeHtml from 'sanitize-html';
 import { parse as parseYaml } from 'yaml';
 import { InvalidInputError } from '@app/shared-kernel';
 import { block, inlineItems, keyOf, leaf, nestMarks, type InlineItem, type Marks } from './doc-build';
-import { withDefaults } from './document';
+import { HINT_STYLES, withDefaults } from './document';
 import type { ContentRef, DocBlock, DocInline, DocLeaf, DocMark, DocText, JsonDocument } from './document';
 import {
   imageData as htmlImageData,
@@ -427,8 +427,6 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], ctx
   }
   return out;
 }
-
-const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
 
 /** The tag blocks directly inside a tag block that have this name (tabs in tabs, steps in a stepper …). */
 function childTags(n: GitbookTag, name: string, ctx: Ctx): GitbookTag[] {

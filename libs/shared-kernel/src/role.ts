@@ -26,9 +26,3 @@ export function strongestRole(a: Role | null | undefined, b: Role | null | undef
  * restricted items). Lists filter by it in their query, so pages stay full and cursors stable.
  */
 export type Narrowing = { only: readonly string[] } | { except: readonly string[] } | null;
-
-/** Whether a list narrowed this way shows the item. */
-export function shows(narrowing: Narrowing, id: string): boolean {
-  if (narrowing === null) return true;
-  return 'only' in narrowing ? narrowing.only.includes(id) : !narrowing.except.includes(id);
-}

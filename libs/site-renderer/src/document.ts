@@ -3,6 +3,7 @@ import katex from 'katex';
 import sanitizeHtml from 'sanitize-html';
 import {
   cellInlines,
+  HINT_STYLES,
   slugify,
   type ContentRef,
   type DocBlock,
@@ -33,7 +34,6 @@ export interface Heading {
   level: 2 | 3 | 4;
 }
 
-const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
 const MARK_TAGS: Record<string, string> = {
   bold: 'strong',
   italic: 'em',

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { imageSize } from 'image-size';
 import { posix } from 'node:path';
-import { repositoryPageChanges, type GitbookRepository } from '@app/content-model';
+import { FILE_MAX_BYTES, repositoryPageChanges, type GitbookRepository } from '@app/content-model';
 import { type ContentChangeInput } from '@app/spaces-and-content';
 import type { Actor } from '@app/shared-kernel';
 import { ChangeRequestsService, type ChangeRequestView } from './change-requests.service';
@@ -35,9 +35,6 @@ function contentTypeOf(path: string, bytes: Buffer): string {
     return 'application/octet-stream';
   }
 }
-
-/** An asset larger than this is reported and left out (an upload's limit: FilesService takes 1 MB of base64 per file). */
-const ASSET_MAX_BYTES = 1_000_000;
 
 export interface RepositoryImportResult {
   changeRequest: ChangeRequestView;
@@ -75,8 +72,8 @@ export class RepositoryImport {
         missing.add(path);
         return [];
       }
-      if (bytes.length > ASSET_MAX_BYTES) {
-        notes.push(`${path} is larger than ${ASSET_MAX_BYTES} bytes: left out`);
+      if (bytes.length > FILE_MAX_BYTES) {
+        notes.push(`${path} is larger than ${FILE_MAX_BYTES} bytes: left out`);
         missing.add(path);
         return [];
       }
