@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readGitbookRepository } from '@app/content-model';
+import { readGitbookRepository, type RepositoryPage } from '@app/content-model';
 import { RepositoryImport } from '@app/review-and-comments';
 import { RepositoryExport } from '@app/spaces-and-content';
 import { repositoryFolder, writeRepositoryFolder } from '../../apps/api/src/repository-folder';
@@ -12,6 +12,8 @@ import { createTestApp, TestApp, TestUser } from '../support/app';
  * request — the summary's tree, the markdown with GitBook's tags, links between pages and to assets, assets as
  * files, missing files reported — then merged and read back.
  */
+const flatPaths = (pages: RepositoryPage[]): string[] => pages.flatMap((p) => [...(p.path ? [p.path] : []), ...flatPaths(p.pages)]);
+
 describe('importing a GitBook repository into a space', () => {
   let t: TestApp;
   let admin: TestUser;
@@ -72,7 +74,7 @@ describe('importing a GitBook repository into a space', () => {
     const reader = await t.user('exporter');
     await t.member(orgId, reader, 'read');
     const out = await t.app.get(RepositoryExport).export({ userId: reader.id, tokenId: 'test' }, spaceId);
-    expect([...out.text.keys()].filter((p) => p.endsWith('.md') && p !== 'SUMMARY.md')).toHaveLength(194);
+    expect([...out.text.keys()].filter((p) => p.endsWith('.md') && p !== 'SUMMARY.md')).toHaveLength(191); // the three summary entries without a file stay without one
     expect(out.assets.size).toBe(imported.files);
     expect(out.missing).toEqual([]);
     const dir = mkdtempSync(join(tmpdir(), 'quire-export-'));
@@ -83,14 +85,71 @@ describe('importing a GitBook repository into a space', () => {
       const titles = (pages: { title: string; pages: unknown[] }[]): unknown[] =>
         pages.map((p) => (p.pages.length ? [p.title, titles(p.pages as typeof pages)] : p.title));
       const tree = (await t.http.get(`/v1/spaces/${spaceId}/content`).set(admin.auth).expect(200)).body.pages;
-      expect(titles(again.pages)).toEqual(titles(tree));
-      expect(again.missing).toEqual([]);
+      // The same tree; its titles are the summary's, which the import kept as it was (the pages' own titles are
+      // their leading headings, which may differ: "Using Linux Capabilities" is "Linux Capability" in the summary).
+      const shape = (pages: { pages: unknown[] }[]): unknown[] => pages.map((p) => shape(p.pages as typeof pages));
+      expect(shape(again.pages)).toEqual(shape(tree));
+      expect(titles(again.pages)).toEqual(titles(readGitbookRepository(corpus).pages));
+      // Missing are what was missing in the corpus already (redirects of .gitbook.yaml to files it left out), and
+      // the files a redirect names that are not pages (no summary entry: not imported, so not exported).
+      const original = readGitbookRepository(corpus);
+      const pagePaths = new Set(flatPaths(original.pages));
+      const newlyMissing = again.missing.filter((p) => !original.missing.includes(p));
+      expect(newlyMissing.length).toBeLessThan(5);
+      for (const p of newlyMissing) expect(corpus.read(p) !== null && !pagePaths.has(p)).toBe(true);
       expect(readFileSync(join(dir, 'repo', again.assets[0]))).toEqual(out.assets.get(again.assets[0]));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
     const stranger = await t.user('stranger');
     await expect(t.app.get(RepositoryExport).export({ userId: stranger.id, tokenId: 'test' }, spaceId)).rejects.toThrow(/not found/);
+  });
+
+  it('exported right after the import: every page file byte-identical, the summary and .gitbook.yaml too', async () => {
+    const spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Byte identical' }).expect(201)).body.id;
+    const imported = await t.app
+      .get(RepositoryImport)
+      .import({ userId: admin.id, tokenId: 'test' }, spaceId, readGitbookRepository(corpus), (p) => corpus.bytes(p));
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${imported.changeRequest.changeRequest.id}/merge`).set(admin.auth).expect(200);
+    const out = await t.app.get(RepositoryExport).export({ userId: admin.id, tokenId: 'test' }, spaceId);
+    const sourcePages = corpus.paths().filter((p) => p.endsWith('.md') && p !== 'SUMMARY.md' && out.text.has(p));
+    const identical = sourcePages.filter((p) => out.text.get(p) === corpus.read(p));
+    const pct = Math.round((1000 * identical.length) / sourcePages.length) / 10;
+    process.stdout.write(
+      `fluentd export after import: ${identical.length} of ${sourcePages.length} page files byte-identical (${pct} %)\n`,
+    );
+    expect(sourcePages.length).toBe(191);
+    expect(pct).toBeGreaterThanOrEqual(95);
+    expect(out.verbatim).toBe(identical.length);
+    expect(out.text.get('SUMMARY.md')).toBe(corpus.read('SUMMARY.md'));
+    expect(out.text.get('.gitbook.yaml')).toBe(corpus.read('.gitbook.yaml'));
+    // The summary's entries without a file stay without one; every asset keeps its path and bytes.
+    expect([...out.text.keys()].filter((p) => !corpus.read(p))).toEqual([]);
+    for (const [path, bytes] of out.assets) expect(bytes.equals(corpus.bytes(path)!)).toBe(true);
+
+    // One page edited in Quire: only it changes, at its path, in the repository's style (`*` bullets); the summary
+    // stays (the tree did not change); the pages linking to it stay verbatim.
+    const edited = 'quickstart/faq.md';
+    const cr = (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({ subject: 'Edit dummy' }).expect(201)).body
+      .id;
+    const page = (await t.http.get(`/v1/spaces/${spaceId}/content/path/quickstart/faq`).set(admin.auth).expect(200)).body;
+    await t.http
+      .post(`/v1/spaces/${spaceId}/change-requests/${cr}/content`)
+      .set(admin.auth)
+      .send({
+        changes: [
+          { operation: 'update_page', page: page.id, document: { markdown: `# ${page.title}\n\nEdited in Quire:\n\n- one\n- _two_\n` } },
+        ],
+      })
+      .expect(200);
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${cr}/merge`).set(admin.auth).expect(200);
+    const after = await t.app.get(RepositoryExport).export({ userId: admin.id, tokenId: 'test' }, spaceId);
+    const changed = [...after.text].filter(([p, text]) => out.text.get(p) !== text).map(([p]) => p);
+    expect(changed).toEqual([edited]);
+    expect([...after.text.keys()].sort()).toEqual([...out.text.keys()].sort());
+    const written = after.text.get(edited)!;
+    expect(written).toContain('Edited in Quire:\n\n* one\n* _two_\n');
+    expect(after.verbatim).toBe(out.verbatim - 1);
   });
 
   it('nothing is written when the caller may not edit the space', async () => {

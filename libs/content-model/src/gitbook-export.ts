@@ -1,9 +1,15 @@
 import { posix } from 'node:path';
-import { stringify as toYaml } from 'yaml';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import type { ContentRef, JsonDocument } from './document';
 import type { FileNode } from './files';
+import { contentHash } from './hash';
+import { extractLinks } from './links';
 import { documentToMarkdown } from './markdown';
-import type { PageNode, PageTree } from './tree';
+import { markdownStyleOf } from './markdown-read';
+import { QUIRE_STYLE, writePhrasing, type MarkdownStyle } from './markdown-write';
+import type { ContentChange } from './changes';
+import type { GitbookRepository } from './gitbook-repository';
+import { walk, type PageNode, type PageTree } from './tree';
 
 /**
  * A space's content written as GitBook's Git Sync layout (the reverse of `readGitbookRepository`): one markdown
@@ -12,91 +18,260 @@ import type { PageNode, PageTree } from './tree';
  * the leading heading and its document in GitBook's markdown; `SUMMARY.md` with the tree (groups as `##`
  * headings); `.gitbook.yaml`; and the files under `.gitbook/assets/`. Links between pages and to files are
  * written as relative paths, as GitBook writes them. Pure: the caller reads bodies and writes the files.
+ *
+ * With the sources a repository import kept (`RepositorySources`), nothing the space did not change moves: a page
+ * whose title, metadata and document are as they were imported is written as exactly the file it was read from,
+ * at its path; a changed page is written at its old path, in the repository's own style (list and emphasis
+ * markers) and with the front matter Quire does not model (`icon`, `layout`, `cover` …) kept; the summary and
+ * `.gitbook.yaml` are written as they were while the tree is; new pages go beside their parent, under the
+ * configured root; assets keep their paths.
  */
 export interface ExportedRepository {
   /** Text files by repository path: pages, `SUMMARY.md`, `.gitbook.yaml`. */
   text: Map<string, string>;
   /** Files to copy: repository path → the space's file. */
   assets: Map<string, FileNode>;
+  /** Pages written as exactly the source they were imported from. */
+  verbatim: number;
+}
+
+/** A page as an import read it: its file (null for a summary entry without one), its markdown, and its digest then. */
+export interface PageSource {
+  path: string | null;
+  markdown: string | null;
+  digest: string;
+}
+
+/** What a repository import kept beside the content (paths relative to the project's folder). */
+export interface RepositorySources {
+  pages: Map<string, PageSource>;
+  /** File id → its path in the repository. */
+  files: Map<string, string>;
+  /** The summary as read, at its path, with the digest of the tree it gave. */
+  summary: { path: string; markdown: string; digest: string } | null;
+  /** `.gitbook.yaml` as read (null when there was none), and the content's root folder. */
+  config: string | null;
+  root: string;
+}
+
+/** What of a page its file holds: title, metadata and document. A change to any makes the file written anew. */
+export function pageDigest(page: PageNode): string {
+  return contentHash([page.type, page.title, page.description ?? '', page.emoji ?? '', page.hidden === true, page.document]);
+}
+
+/** What of the tree the summary holds: the pages, their order and nesting, titles and kinds. */
+export function treeDigest(tree: PageTree): string {
+  const shape = (pages: PageNode[]): unknown[] => pages.map((p) => [p.id, p.type, p.title, shape(p.pages)]);
+  return contentHash(shape(tree));
+}
+
+/**
+ * What an import keeps (see `writeGitbookRepository`), from what it read and what it became: each page's file and
+ * markdown with the page's digest as imported (`pageIds`: the import's page refs → page ids), the files' paths
+ * (`fileIds`: asset path → file id), `.gitbook.yaml`, and the summary with the digest of the tree it gave — only when
+ * the import is the whole tree (a summary does not name the pages a space had before). Paths are relative to the
+ * project's folder. A text Postgres cannot hold (a NUL) is not kept.
+ */
+export function repositorySources(
+  repo: GitbookRepository,
+  changes: ContentChange[],
+  tree: PageTree,
+  pageIds: Map<string, string>,
+  fileIds: Map<string, string>,
+): RepositorySources {
+  const local = (path: string) => (repo.project && path.startsWith(repo.project + '/') ? path.slice(repo.project.length + 1) : path);
+  const text = (value: string | null) => (value === null || value.includes('\0') ? null : value);
+  const nodes = new Map<string, PageNode>();
+  walk(tree, (l) => nodes.set(l.node.id, l.node));
+  const sources: RepositorySources = {
+    pages: new Map(),
+    files: new Map([...fileIds].map(([path, id]) => [id, local(path)])),
+    summary: null,
+    config: text(repo.config),
+    root: repo.root === repo.project ? '' : local(repo.root),
+  };
+  for (const change of changes) {
+    if (change.operation !== 'insert_page' || change.ref === undefined) continue;
+    const node = nodes.get(pageIds.get(change.ref) ?? '');
+    if (!node) continue;
+    const markdown = 'markdown' in change.document ? text(change.document.markdown) : null;
+    sources.pages.set(node.id, { path: change.path ? local(change.path) : null, markdown, digest: pageDigest(node) });
+  }
+  const summary = text(repo.summarySource);
+  if (nodes.size === sources.pages.size && repo.summary && summary !== null)
+    sources.summary = { path: local(repo.summary), markdown: summary, digest: treeDigest(tree) };
+  return sources;
 }
 
 const ASSETS = '.gitbook/assets';
+/** Front matter keys Quire models (written from the page); any other key of an imported page's front matter is kept. */
+const MODELLED = new Set(['title', 'description', 'emoji', 'hidden']);
+/** How many page sources are read to learn a repository's style. */
+const STYLE_SAMPLE = 60;
 
 export function writeGitbookRepository(
   tree: PageTree,
   documentOf: (hash: string) => JsonDocument | null,
   files: FileNode[],
+  sources?: RepositorySources,
 ): ExportedRepository {
+  const root = sources?.root ?? '';
   const pathOf = new Map<string, string>();
   const assets = new Map<string, FileNode>();
   const assetPath = new Map<string, string>();
   const taken = new Set<string>();
   for (const file of files) {
+    const kept = sources?.files.get(file.id);
+    if (kept && !taken.has(kept)) {
+      taken.add(kept);
+      assets.set(kept, file);
+      assetPath.set(file.id, kept);
+    }
+  }
+  for (const file of files) {
+    if (assetPath.has(file.id)) continue;
     const base = file.name.replace(/[/\\]/g, '_') || file.id;
-    let path = `${ASSETS}/${base}`;
-    for (let i = 2; taken.has(path); i++) path = `${ASSETS}/${posix.basename(base, posix.extname(base))}-${i}${posix.extname(base)}`;
+    const folder = posix.join(root, ASSETS);
+    let path = `${folder}/${base}`;
+    for (let i = 2; taken.has(path); i++) path = `${folder}/${posix.basename(base, posix.extname(base))}-${i}${posix.extname(base)}`;
     taken.add(path);
     assets.set(path, file);
     assetPath.set(file.id, path);
   }
-  // Paths first: links may point forward.
+  // Paths first: links may point forward. Kept paths first of all, so that a new page never takes one.
+  const unchanged = (page: PageNode) => {
+    const source = sources?.pages.get(page.id);
+    return source !== undefined && source.digest === pageDigest(page) ? source : null;
+  };
+  const walkAll = (pages: PageNode[], f: (p: PageNode) => void) =>
+    pages.forEach((p) => {
+      f(p);
+      walkAll(p.pages, f);
+    });
+  walkAll(tree, (page) => {
+    const kept = sources?.pages.get(page.id)?.path;
+    if (page.type !== 'group' && kept && !taken.has(kept)) {
+      taken.add(kept);
+      pathOf.set(page.id, kept);
+    }
+  });
+  /** A page without a file of its own that nothing changed stays without one (a summary entry without a link). */
+  const fileless = (page: PageNode) => {
+    const source = unchanged(page);
+    return source !== null && source.path === null;
+  };
   const place = (pages: PageNode[], dir: string, top: boolean) => {
     pages.forEach((page, i) => {
       if (page.type === 'group') {
         place(page.pages, posix.join(dir, page.slug), false);
         return;
       }
-      const folder = posix.join(dir, page.slug);
-      const path = top && i === 0 && !page.pages.length ? 'README.md' : page.pages.length ? `${folder}/README.md` : `${folder}.md`;
-      pathOf.set(page.id, path);
+      let folder = posix.join(dir, page.slug);
+      const kept = pathOf.get(page.id);
+      if (kept) folder = /(^|\/)readme\.md$/i.test(kept) ? posix.dirname(kept) : kept.replace(/\.md$/i, '');
+      else if (!fileless(page)) {
+        const wanted =
+          top && i === 0 && !page.pages.length ? posix.join(root, 'README.md') : page.pages.length ? `${folder}/README.md` : `${folder}.md`;
+        let path = wanted;
+        for (let n = 2; taken.has(path); n++) path = wanted.replace(/(\/README)?\.md$/, (m) => `-${n}${m}`);
+        taken.add(path);
+        pathOf.set(page.id, path);
+      }
       place(page.pages, folder, false);
     });
   };
-  place(tree, '', true);
+  place(tree, root, true);
+
+  let style: MarkdownStyle | null = null;
+  const repositoryStyle = () =>
+    (style ??= sources
+      ? markdownStyleOf(
+          [...sources.pages.values()]
+            .map((p) => p.markdown)
+            .filter((m): m is string => m !== null)
+            .slice(0, STYLE_SAMPLE),
+        )
+      : QUIRE_STYLE);
 
   const text = new Map<string, string>();
-  const write = (pages: PageNode[]) => {
-    for (const page of pages) {
-      if (page.type !== 'group') {
-        const path = pathOf.get(page.id)!;
-        const from = posix.dirname(path);
-        const relativeTo = (target: string) => {
-          const rel = posix.relative(from, target);
-          return rel || posix.basename(target);
-        };
-        const refUrl = (ref: ContentRef): string => {
-          if (ref.kind === 'page') {
-            const target = pathOf.get(ref.page);
-            const url = target ? relativeTo(target) : '';
-            return `${url}${ref.anchor ? `#${ref.anchor}` : ''}`;
-          }
-          if (ref.kind === 'file') {
-            const target = assetPath.get(ref.file);
-            return target ? encodeURI(relativeTo(target)) : '';
-          }
-          if (ref.kind === 'anchor') return `#${ref.anchor}`;
-          if (ref.kind === 'url') return ref.url;
-          return '';
-        };
-        const front: Record<string, unknown> = {};
-        if (page.description) front.description = page.description;
-        if (page.emoji) front.emoji = page.emoji; // Quire's page emoji (GitBook's `icon` names an icon font glyph)
-        if (page.hidden) front.hidden = true;
-        const doc = page.document ? documentOf(page.document) : null;
-        const body = doc ? documentToMarkdown(doc, refUrl) : '';
-        const head = Object.keys(front).length ? `---\n${toYaml(front)}---\n\n` : '';
-        text.set(path, `${head}# ${page.title}\n${body ? `\n${body}` : ''}`);
-      }
-      write(page.pages);
+  let verbatim = 0;
+  walkAll(tree, (page) => {
+    const path = pathOf.get(page.id);
+    if (page.type === 'group' || !path) return;
+    const doc = page.document ? documentOf(page.document) : null;
+    const source = unchanged(page);
+    const linksKept = () =>
+      doc === null ||
+      extractLinks(doc).every((l) =>
+        l.kind === 'page'
+          ? sources?.pages.get(l.target)?.path === pathOf.get(l.target) && pathOf.has(l.target)
+          : l.kind !== 'file' || sources?.files.get(l.target) === assetPath.get(l.target),
+      );
+    if (source && source.markdown !== null && source.path === path && linksKept()) {
+      text.set(path, source.markdown);
+      verbatim += 1;
+      return;
     }
-  };
-  write(tree);
+    const from = posix.dirname(path);
+    const relativeTo = (target: string) => posix.relative(from, target) || posix.basename(target);
+    const refUrl = (ref: ContentRef): string => {
+      if (ref.kind === 'page') {
+        const target = pathOf.get(ref.page);
+        const url = target ? relativeTo(target) : '';
+        return `${url}${ref.anchor ? `#${ref.anchor}` : ''}`;
+      }
+      if (ref.kind === 'file') {
+        const target = assetPath.get(ref.file);
+        return target ? encodeURI(relativeTo(target)) : '';
+      }
+      if (ref.kind === 'anchor') return `#${ref.anchor}`;
+      if (ref.kind === 'url') return ref.url;
+      return '';
+    };
+    const front: Record<string, unknown> = { ...keptFrontMatter(sources?.pages.get(page.id)?.markdown ?? null) };
+    if (page.description) front.description = page.description;
+    if (page.emoji) front.emoji = page.emoji; // Quire's page emoji (GitBook's `icon` names an icon font glyph)
+    if (page.hidden) front.hidden = true;
+    const body = doc ? documentToMarkdown(doc, refUrl, sources ? repositoryStyle() : QUIRE_STYLE) : '';
+    const head = Object.keys(front).length ? `---\n${toYaml(front)}---\n\n` : '';
+    text.set(path, `${head}# ${writePhrasing([{ type: 'text', value: page.title }], true)}\n${body ? `\n${body}` : ''}`);
+  });
 
+  const summaryPath = sources?.summary?.path ?? posix.join(root, 'SUMMARY.md');
+  if (
+    sources?.summary &&
+    sources.summary.digest === treeDigest(tree) &&
+    [...pathOf].every(([id, p]) => sources.pages.get(id)?.path === p)
+  ) {
+    text.set(summaryPath, sources.summary.markdown);
+  } else text.set(summaryPath, writeSummary(tree, pathOf, posix.dirname(summaryPath), sources ? repositoryStyle().bullet : '*'));
+  text.set('.gitbook.yaml', sources?.config ?? 'root: ./\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n');
+  return { text, assets, verbatim };
+}
+
+/** The front matter keys of an imported page that Quire does not model (kept when the page is written anew). */
+function keptFrontMatter(markdown: string | null): Record<string, unknown> {
+  const front = markdown === null ? null : /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(markdown);
+  if (!front) return {};
+  try {
+    const values: unknown = parseYaml(front[1]);
+    if (!values || typeof values !== 'object' || Array.isArray(values)) return {};
+    return Object.fromEntries(Object.entries(values).filter(([k]) => !MODELLED.has(k)));
+  } catch {
+    return {};
+  }
+}
+
+/** SUMMARY.md for the tree: nested bullet links, groups as `##` headings, an entry without a file as plain text. */
+function writeSummary(tree: PageTree, pathOf: Map<string, string>, dir: string, bullet: string): string {
   const lines: string[] = ['# Table of contents', ''];
   const entries = (pages: PageNode[], depth: number) => {
     for (const page of pages) {
       if (page.type === 'group') continue;
-      lines.push(`${'  '.repeat(depth)}* [${page.title.replace(/([\\[\]])/g, '\\$1')}](${encodeURI(pathOf.get(page.id)!)})`);
+      const title = page.title.replace(/([\\[\]])/g, '\\$1');
+      const path = pathOf.get(page.id);
+      const rel = path === undefined ? null : posix.relative(dir === '.' ? '' : dir, path);
+      lines.push(`${'  '.repeat(depth)}${bullet} ${rel === null ? title : `[${title}](${encodeURI(rel)})`}`);
       entries(page.pages, depth + 1);
     }
   };
@@ -112,7 +287,5 @@ export function writeGitbookRepository(
       entries([page], 0);
     }
   }
-  text.set('SUMMARY.md', lines.join('\n') + '\n');
-  text.set('.gitbook.yaml', 'root: ./\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n');
-  return { text, assets };
+  return lines.join('\n') + '\n';
 }

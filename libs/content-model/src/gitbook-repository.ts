@@ -39,10 +39,16 @@ export interface RepositoryPage {
 }
 
 export interface GitbookRepository {
+  /** The project's folder (the official `repoProjectDirectory`), relative to the repository ('' for the top). */
+  project: string;
+  /** `.gitbook.yaml` as it is (null when the project has none). */
+  config: string | null;
   /** The content's folder, relative to the repository ('' for the top). */
   root: string;
   readme: string;
   summary: string | null;
+  /** The summary's markdown as it is. */
+  summarySource: string | null;
   pages: RepositoryPage[];
   /** Redirects of `.gitbook.yaml`: a path of the old site → the file it now points to (relative to the repository). */
   redirects: { source: string; destination: string }[];
@@ -125,9 +131,12 @@ export function readGitbookRepository(files: RepositoryFiles, options: { project
   const folders = [...new Set([join(root, ASSETS), join(project, ASSETS), join(ASSETS)])].map((f) => f + '/');
   const assets = files.paths().filter((p) => folders.some((f) => p.startsWith(f)));
   return {
+    project,
+    config: configText,
     root,
     readme,
     summary: summary === null ? null : summaryPath,
+    summarySource: summary,
     pages,
     redirects,
     assets: [...new Set(assets)],

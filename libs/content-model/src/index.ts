@@ -17,3 +17,4 @@ export * from './search';
 export * from './translate-document';
 export * from './gitbook-repository';
 export * from './gitbook-export';
+export { QUIRE_STYLE, type MarkdownStyle } from './markdown-write';

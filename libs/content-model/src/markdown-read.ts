@@ -4,6 +4,7 @@ import MarkdownIt from 'markdown-it';
 import footnote from 'markdown-it-footnote';
 import { InvalidInputError } from '@app/shared-kernel';
 import { gitbookTags, type GitbookTag } from './gitbook-tags';
+import { QUIRE_STYLE, type MarkdownStyle } from './markdown-write';
 
 /**
  * Markdown → mdast, parsed by markdown-it (CommonMark + GFM tables, strikethrough and autolinks, footnotes, GitBook's
@@ -267,4 +268,27 @@ export function parseMarkdown(markdown: string): Root {
     }
   }
   return root;
+}
+
+/**
+ * The markers these markdown texts write with, by majority where markdown offers a choice (bullets `-` `*` `+`,
+ * emphasis `_` `*`, strong `**` `__`), from markdown-it's tokens (code and HTML are not counted); Quire's own
+ * where the texts use none.
+ */
+export function markdownStyleOf(markdowns: Iterable<string>): MarkdownStyle {
+  const counts = new Map<string, number>();
+  const count = (tokens: Token[]) => {
+    for (const t of tokens) {
+      const key = t.type === 'bullet_list_open' ? 'bullet' : t.type === 'em_open' ? 'emphasis' : t.type === 'strong_open' ? 'strong' : null;
+      if (key) counts.set(`${key}:${t.markup}`, (counts.get(`${key}:${t.markup}`) ?? 0) + 1);
+      if (t.children) count(t.children);
+    }
+  };
+  for (const markdown of markdowns) {
+    const front = FRONTMATTER.exec(markdown);
+    count(md.parse(front ? markdown.slice(front[0].length) : markdown, {}));
+  }
+  const pick = <K extends keyof MarkdownStyle>(key: K, options: readonly MarkdownStyle[K][]): MarkdownStyle[K] =>
+    options.reduce((best, o) => ((counts.get(`${key}:${o}`) ?? 0) > (counts.get(`${key}:${best}`) ?? 0) ? o : best), QUIRE_STYLE[key]);
+  return { bullet: pick('bullet', ['-', '*', '+']), emphasis: pick('emphasis', ['_', '*']), strong: pick('strong', ['**', '__']) };
 }

@@ -12,6 +12,18 @@ import { tagLine } from './gitbook-tags';
  * The fidelity test (remark parses what this writes) and the round-trip tests guard it.
  */
 
+/**
+ * The markers a repository writes with, where markdown offers a choice: a page changed in Quire is written back
+ * in its repository's own style (see `repositoryStyle`).
+ */
+export interface MarkdownStyle {
+  bullet: '-' | '*' | '+';
+  emphasis: '_' | '*';
+  strong: '**' | '__';
+}
+export const QUIRE_STYLE: MarkdownStyle = { bullet: '-', emphasis: '_', strong: '**' };
+let style: MarkdownStyle = QUIRE_STYLE;
+
 const ASCII_PUNCT = /[!-/:-@[-`{-~]/;
 const WORD = /[\p{L}\p{N}]/u;
 const PUNCT = /[\p{P}\p{S}]/u;
@@ -123,7 +135,7 @@ const RUN_EDGES: Readonly<Record<string, RegExp>> = { '*': /^\*+|\*+$/g, _: /^_+
 interface Piece {
   out: string;
   /** For emphasis, strong and strikethrough: the written content and the marker. */
-  attention?: { inner: string; marker: string; emphasis: boolean };
+  attention?: { inner: string; marker: string };
 }
 
 function firstChar(s: string): string {
@@ -161,8 +173,8 @@ export function writePhrasing(nodes: readonly PhrasingContent[], lineStart: bool
       case 'strong':
       case 'delete': {
         const inner = writePhrasing(n.children, atLine, inHeading);
-        const marker = n.type === 'strong' ? '**' : n.type === 'delete' ? '~~' : '_';
-        pieces.push({ out: '', attention: { inner, marker, emphasis: n.type === 'emphasis' } });
+        const marker = n.type === 'strong' ? style.strong : n.type === 'delete' ? '~~' : style.emphasis;
+        pieces.push({ out: '', attention: { inner, marker } });
         atLine = false;
         continue;
       }
@@ -204,7 +216,7 @@ function joinPieces(pieces: Piece[]): string {
       out += p.out;
       continue;
     }
-    const { inner, emphasis } = p.attention;
+    const { inner } = p.attention;
     const lead = /^[ \t]*/.exec(inner)![0];
     const trail = inner.length > lead.length ? /[ \t]*$/.exec(inner)![0] : '';
     const core = inner.slice(lead.length, inner.length - trail.length);
@@ -216,7 +228,8 @@ function joinPieces(pieces: Piece[]): string {
     const next = pieces[i + 1];
     const before = lastChar(out);
     const after = trail ? ' ' : next ? firstChar(next.attention ? next.attention.marker : next.out) : '';
-    const marker = emphasis && (WORD.test(before) || WORD.test(after)) ? '*' : p.attention.marker;
+    const marker =
+      p.attention.marker[0] === '_' && (WORD.test(before) || WORD.test(after)) ? p.attention.marker.replace(/_/g, '*') : p.attention.marker;
     // A delimiter run is all the marker characters in a row: nested markers of the same character belong to it.
     const bare = core.replace(RUN_EDGES[marker[0]], '');
     if (WORD.test(before) && PUNCT.test(firstChar(bare))) out = out.slice(0, -before.length) + charRef(before);
@@ -275,8 +288,8 @@ function block(node: RootContent, markers: { last?: string }): string {
     case 'list': {
       // Two lists in a row would read as one: the second takes the other marker.
       const start = node.start ?? 1;
-      const kind = node.ordered ? '.' : '-';
-      const other = node.ordered ? ')' : '*';
+      const kind = node.ordered ? '.' : style.bullet;
+      const other = node.ordered ? ')' : style.bullet === '*' ? '-' : '*';
       const mark = markers.last === kind ? other : kind;
       markers.last = mark;
       let out = '';
@@ -346,8 +359,14 @@ function blocks(nodes: readonly RootContent[], spread: boolean | null): string {
   return out;
 }
 
-/** Writes a tree as markdown, ending with a newline (nothing for an empty tree). */
-export function writeMarkdown(root: Root): string {
-  const out = blocks(root.children, null);
-  return out ? out + '\n' : '';
+/** Writes a tree as markdown, ending with a newline (nothing for an empty tree), in Quire's style or another. */
+export function writeMarkdown(root: Root, using: MarkdownStyle = QUIRE_STYLE): string {
+  const previous = style;
+  style = using;
+  try {
+    const out = blocks(root.children, null);
+    return out ? out + '\n' : '';
+  } finally {
+    style = previous;
+  }
 }

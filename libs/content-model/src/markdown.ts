@@ -33,7 +33,7 @@ import {
 } from './html';
 import { parseMarkdown, recordedSource } from './markdown-read';
 import type { GitbookTag } from './gitbook-tags';
-import { writeMarkdown, writePhrasing } from './markdown-write';
+import { QUIRE_STYLE, writeMarkdown, writePhrasing, type MarkdownStyle } from './markdown-write';
 
 /**
  * Markdown ↔ document through mdast (GFM + YAML frontmatter): markdown-it parses (markdown-read.ts), a writer
@@ -534,6 +534,26 @@ function closingDetails(nodes: readonly Nodes[], at: number): number {
   return -1;
 }
 
+/**
+ * A heading's text as a page title: plain text (`out\\_file` is `out_file`, links and emphasis their text, HTML
+ * left out), inline code kept in its backticks as GitBook shows it.
+ */
+function titleText(nodes: readonly PhrasingContent[]): string {
+  return nodes
+    .map((n) =>
+      n.type === 'inlineCode'
+        ? `\`${n.value}\``
+        : n.type === 'text'
+          ? n.value
+          : n.type === 'break'
+            ? ' '
+            : 'children' in n
+              ? titleText(n.children)
+              : '',
+    )
+    .join('');
+}
+
 /** Parses markdown (with optional YAML frontmatter) into a document. */
 export function markdownToDocument(
   markdown: string,
@@ -562,7 +582,7 @@ export function markdownToDocument(
   }
   let leadingTitle: string | undefined;
   if (options.titleFromHeading && children[0]?.type === 'heading' && children[0].depth === 1) {
-    leadingTitle = writePhrasing(children[0].children, true).trim();
+    leadingTitle = titleText(children[0].children).replace(/\s+/g, ' ').trim();
     children = children.slice(1);
   }
   const notes = new Set<string>();
@@ -822,10 +842,14 @@ function blocksOf(b: DocBlock): DocBlock[] {
 }
 
 /** Renders a document as GFM markdown; `refUrl` chooses how page, file and anchor references are written. */
-export function documentToMarkdown(doc: JsonDocument, refUrl: (ref: ContentRef) => string = refToUrl): string {
+export function documentToMarkdown(
+  doc: JsonDocument,
+  refUrl: (ref: ContentRef) => string = refToUrl,
+  style: MarkdownStyle = QUIRE_STYLE,
+): string {
   currentRefUrl = refUrl;
   try {
-    return writeMarkdown({ type: 'root', children: toMdast(doc.nodes) });
+    return writeMarkdown({ type: 'root', children: toMdast(doc.nodes) }, style);
   } finally {
     currentRefUrl = refToUrl;
   }

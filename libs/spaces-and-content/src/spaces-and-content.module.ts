@@ -33,6 +33,8 @@ import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastru
 import { FileStorageDirectory, FileStorageSettings } from './application/file-storage-settings';
 import { Access, AccessModule } from '@app/access';
 import { RepositoryExport } from './application/repository-export';
+import { RepositorySourceRepository } from './domain/content/repository-sources';
+import { SqlRepositorySourceRepository } from './infrastructure/repository-sources.repository';
 
 /** Collections and spaces (content comes with the content engine). Needs global `Clock` and `IdGenerator`. */
 @Module({
@@ -67,6 +69,7 @@ import { RepositoryExport } from './application/repository-export';
     SpaceEvents,
     ContentPermissionsService,
     { provide: RevisionRepository, useClass: SqlRevisionRepository },
+    { provide: RepositorySourceRepository, useClass: SqlRepositorySourceRepository },
     { provide: SpaceRepository, useClass: TypeOrmSpaceRepository },
     { provide: CollectionRepository, useClass: TypeOrmCollectionRepository },
   ],

@@ -6,7 +6,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
-import { defaultLinkResolver, documentToMarkdown, markdownToDocument } from '..';
+import { defaultLinkResolver, documentToMarkdown, markdownToDocument, refToUrl, type MarkdownStyle } from '..';
 import { realMarkdownCorpus } from './markdown-corpus';
 
 const parse = (md: string) => unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).parse(md);
@@ -194,5 +194,20 @@ describe('real-world markdown survives import and read-back (fidelity)', () => {
     if (process.env.QUIRE_FIDELITY_DETAILS) process.stdout.write(lost.join('\n') + '\n');
     expect(pct(sameText)).toBeGreaterThanOrEqual(95);
     expect(pct(sameShape)).toBeGreaterThanOrEqual(85);
+  });
+
+  it('a repository style (* bullets, * emphasis, __ strong) reads back as the same document as Quire’s own', () => {
+    const other: MarkdownStyle = { bullet: '*', emphasis: '*', strong: '__' };
+    const differs: string[] = [];
+    let restyled = 0;
+    for (const { name, markdown } of corpus) {
+      const doc = markdownToDocument(markdown, defaultLinkResolver, { titleFromHeading: true }).document;
+      const ours = documentToMarkdown(doc);
+      const theirs = documentToMarkdown(doc, refToUrl, other);
+      if (theirs !== ours) restyled += 1;
+      if (JSON.stringify(markdownToDocument(theirs).document) !== JSON.stringify(markdownToDocument(ours).document)) differs.push(name);
+    }
+    expect(restyled).toBeGreaterThan(corpus.length / 2);
+    expect(differs).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import {
   locate,
   markdownToDocument,
   readGitbookRepository,
+  repositorySources,
   repositoryPageChanges,
   writeGitbookRepository,
   type JsonDocument,
@@ -279,5 +280,94 @@ describe('a space written back as a GitBook repository, and read again', () => {
     expect(out.text.get('SUMMARY.md')).toBe(
       '# Table of contents\n\n* [Home](README.md)\n\n## Guides\n\n* [Setup](guides/setup/README.md)\n  * [More](guides/setup/more.md)\n',
     );
+  });
+
+  describe('with the sources an import kept', () => {
+    const repoFiles = files({
+      'docs/.gitbook.yaml': 'root: ./content/\nstructure:\n  readme: intro.md\n  summary: toc.md\n',
+      'docs/content/toc.md': '# Contents\n\n- [Intro](intro.md)\n- [Setup](guide/setup.md)\n  - [Deep](guide/deep.md)\n- Placeholder\n',
+      'docs/content/intro.md':
+        '---\nicon: rocket\nlayout: wide\n---\n\n# Intro\n\nSee   [setup](guide/setup.md)\nand ![logo](../.gitbook/assets/logo.png).\n\n+ plus list\n+ item with *emphasis*\n',
+      'docs/content/guide/setup.md': '# Setup\n\nSteps   with   spaces\nand a soft break.\n',
+      'docs/content/guide/deep.md': '# Deep\n\nBack to [intro](../intro.md).\n',
+      'docs/.gitbook/assets/logo.png': '',
+    });
+    const imported = () => {
+      const repo = readGitbookRepository(repoFiles, { projectDirectory: 'docs' });
+      let n = 0;
+      const assets = repo.assets.map((path) => ({
+        ref: path,
+        name: path.split('/').pop()!,
+        contentType: 'image/png',
+        size: 1,
+        hash: path,
+      }));
+      const { changes } = repositoryPageChanges(repo);
+      const ctx = () => ({ newId: () => `id${++n}`, now: '2026-01-01T00:00:00.000Z', trees: new Map() });
+      const result = applyChanges([], [{ operation: 'insert_files' as const, files: assets }, ...changes], ctx());
+      const pageIds = new Map(result.outcomes.map((o) => [o.ref!, o.page]));
+      const fileIds = new Map(assets.map((a, i) => [a.ref, result.insertedFiles[i].id]));
+      const sources = repositorySources(repo, changes, result.tree, pageIds, fileIds);
+      const documents = new Map(result.documents);
+      const write = (tree = result.tree) => writeGitbookRepository(tree, (h) => documents.get(h) ?? null, result.files, sources);
+      const edit = (change: Parameters<typeof applyChanges>[1][number], tree = result.tree) => {
+        const next = applyChanges(tree, [change], ctx());
+        for (const [h, d] of next.documents) documents.set(h, d);
+        return next.tree;
+      };
+      const id = (title: string) => [...pageIds.values()].find((i) => locate(result.tree, i)?.node.title === title)!;
+      return { sources, write, edit, id };
+    };
+
+    it('nothing changed: every file as it was read, at its path (relative to the project), the summary and configuration too', () => {
+      const { write } = imported();
+      const out = write();
+      for (const path of ['content/toc.md', 'content/intro.md', 'content/guide/setup.md', 'content/guide/deep.md'])
+        expect([path, out.text.get(path)]).toEqual([path, repoFiles.read(`docs/${path}`)]);
+      expect(out.text.get('.gitbook.yaml')).toBe(repoFiles.read('docs/.gitbook.yaml'));
+      expect([...out.assets.keys()]).toEqual(['.gitbook/assets/logo.png']);
+      // The summary's entry without a link stays one: no file is made for it.
+      expect(out.text.size).toBe(5);
+      expect(out.verbatim).toBe(3);
+    });
+
+    it('a changed page: written anew at its path, in the repository’s style, its unknown front matter kept; the rest stays', () => {
+      const { write, edit, id } = imported();
+      const tree = edit({
+        operation: 'update_page',
+        page: id('Intro'),
+        document: { markdown: '# Intro\n\nNow:\n\n- [setup](/pages/' + id('Setup') + ')\n- _changed_\n' },
+      });
+      const out = write(tree);
+      expect(out.text.get('content/intro.md')).toBe(
+        '---\nicon: rocket\nlayout: wide\n---\n\n# Intro\n\nNow:\n\n+ [setup](guide/setup.md)\n+ *changed*\n',
+      );
+      expect(out.text.get('content/guide/deep.md')).toBe(repoFiles.read('docs/content/guide/deep.md'));
+      expect(out.text.get('content/toc.md')).toBe(repoFiles.read('docs/content/toc.md'));
+      expect(out.verbatim).toBe(2);
+    });
+
+    it('a changed tree: the summary written anew in the repository’s style; a new page beside its parent, under the root', () => {
+      const { write, edit, id } = imported();
+      let tree = edit({ operation: 'insert_page', into: id('Setup'), title: 'New page', document: { markdown: 'Fresh.' } });
+      tree = edit({ operation: 'delete_page', page: id('Deep') }, tree);
+      const out = write(tree);
+      expect(out.text.get('content/toc.md')).toBe(
+        '# Table of contents\n\n+ [Intro](intro.md)\n+ [Setup](guide/setup.md)\n  + [New page](guide/setup/new-page.md)\n+ Placeholder\n',
+      );
+      expect(out.text.get('content/guide/setup/new-page.md')).toBe('# New page\n\nFresh.\n');
+      expect(out.text.has('content/guide/deep.md')).toBe(false);
+      expect(out.text.get('content/intro.md')).toBe(repoFiles.read('docs/content/intro.md'));
+      // Read back: the same tree.
+      const again = readGitbookRepository(asFiles(out));
+      expect(outline(again.pages)).toEqual(['Intro', { Setup: ['New page'] }, 'Placeholder']);
+    });
+
+    it('a page whose link target is gone is written anew (its link would point nowhere)', () => {
+      const { write, edit, id } = imported();
+      const out = write(edit({ operation: 'delete_page', page: id('Intro') }));
+      expect(out.text.get('content/guide/deep.md')).toBe('# Deep\n\nBack to [intro]().\n');
+      expect(out.text.get('content/guide/setup.md')).toBe(repoFiles.read('docs/content/guide/setup.md'));
+    });
   });
 });

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { imageSize } from 'image-size';
 import { posix } from 'node:path';
-import { FILE_MAX_BYTES, repositoryPageChanges, type GitbookRepository } from '@app/content-model';
-import { type ContentChangeInput } from '@app/spaces-and-content';
+import { FILE_MAX_BYTES, repositoryPageChanges, repositorySources, type GitbookRepository } from '@app/content-model';
+import { ContentService, RepositoryExport, type ContentChangeInput } from '@app/spaces-and-content';
 import type { Actor } from '@app/shared-kernel';
 import { ChangeRequestsService, type ChangeRequestView } from './change-requests.service';
 
@@ -50,11 +50,17 @@ export interface RepositoryImportResult {
  * editors review and merge: every page in the summary's order and nesting, with its markdown (GitBook's block
  * tags read, front matter applied), links between pages and to assets resolved through their repository
  * paths, and the assets under `.gitbook/assets/` as the space's files. Missing files are reported, never
- * fatal: their pages are created empty. All of it is one batch: written entirely or not at all.
+ * fatal: their pages are created empty. All of it is one batch: written entirely or not at all. What was read
+ * is kept beside the space (`repositorySources`), so that an export writes back unchanged what the space did
+ * not change.
  */
 @Injectable()
 export class RepositoryImport {
-  constructor(private readonly changeRequests: ChangeRequestsService) {}
+  constructor(
+    private readonly changeRequests: ChangeRequestsService,
+    private readonly content: ContentService,
+    private readonly exporter: RepositoryExport,
+  ) {}
 
   async import(
     actor: Actor,
@@ -87,6 +93,10 @@ export class RepositoryImport {
     notes.push(...pages.notes);
     const created = await this.changeRequests.create(actor, spaceId, { subject });
     const written = await this.changeRequests.writeContent(actor, spaceId, created.changeRequest.id, changes);
+    const tree = (await this.content.revision(spaceId, written.view.changeRequest.revision)).tree;
+    const pageIds = new Map(written.outcomes.filter((o) => o.ref !== undefined).map((o) => [o.ref!, o.page]));
+    const fileIds = new Map(files.map((f, i) => [f.ref, written.insertedFiles[i]?.id]).filter((e): e is [string, string] => !!e[1]));
+    await this.exporter.keepSources(spaceId, repositorySources(repo, pages.changes, tree, pageIds, fileIds));
     return { changeRequest: written.view, pages: pages.pages, files: written.insertedFiles.length, missing: [...missing], notes };
   }
 }

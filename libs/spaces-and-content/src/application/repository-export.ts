@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { walk, writeGitbookRepository } from '@app/content-model';
+import { walk, writeGitbookRepository, type RepositorySources } from '@app/content-model';
+import { RepositorySourceRepository } from '../domain/content/repository-sources';
 import type { Actor } from '@app/shared-kernel';
 import { ContentService } from './content.service';
 import { FilesService } from './files.service';
@@ -8,6 +9,7 @@ import { SpacesService } from './spaces.service';
 /**
  * A space's main content as GitBook's Git Sync layout (`writeGitbookRepository`), with the bytes of its
  * files: what `quire export` writes into a folder and, next, what Git Sync commits. Read access is enough.
+ * What a repository import kept (`keepSources`) makes the pages the space did not change come back as they were.
  */
 @Injectable()
 export class RepositoryExport {
@@ -15,9 +17,18 @@ export class RepositoryExport {
     private readonly spaces: SpacesService,
     private readonly content: ContentService,
     private readonly files: FilesService,
+    private readonly sources: RepositorySourceRepository,
   ) {}
 
-  async export(actor: Actor, spaceId: string): Promise<{ text: Map<string, string>; assets: Map<string, Buffer>; missing: string[] }> {
+  /** Keeps what an import read beside the space's content (the importer has checked the caller). */
+  keepSources(spaceId: string, sources: RepositorySources): Promise<void> {
+    return this.sources.save(spaceId, sources);
+  }
+
+  async export(
+    actor: Actor,
+    spaceId: string,
+  ): Promise<{ text: Map<string, string>; assets: Map<string, Buffer>; missing: string[]; verbatim: number }> {
     const { space } = await this.spaces.getLive(actor, spaceId);
     const revision = await this.content.revision(space.id, space.revision);
     const hashes: string[] = [];
@@ -25,7 +36,8 @@ export class RepositoryExport {
       if (l.node.document) hashes.push(l.node.document);
     });
     const documents = await this.content.documents(space.organizationId, [...new Set(hashes)]);
-    const written = writeGitbookRepository(revision.tree, (h) => documents.get(h) ?? null, revision.files);
+    const sources = await this.sources.load(space.id);
+    const written = writeGitbookRepository(revision.tree, (h) => documents.get(h) ?? null, revision.files, sources ?? undefined);
     const assets = new Map<string, Buffer>();
     const missing: string[] = [];
     for (const [path, file] of written.assets) {
@@ -33,6 +45,6 @@ export class RepositoryExport {
       if (bytes) assets.set(path, bytes);
       else missing.push(path);
     }
-    return { text: written.text, assets, missing };
+    return { text: written.text, assets, missing, verbatim: written.verbatim };
   }
 }

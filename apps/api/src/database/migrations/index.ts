@@ -22,6 +22,7 @@ import { Webhooks1765843200000 } from './1765843200000-webhooks';
 import { SiteRedirects1765929600000 } from './1765929600000-site-redirects';
 import { SiteSpaceCustomizations1766016000000 } from './1766016000000-site-space-customizations';
 import { Guests1766102400000 } from './1766102400000-guests';
+import { RepositorySources1766188800000 } from './1766188800000-repository-sources';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   SiteRedirects1765929600000,
   SiteSpaceCustomizations1766016000000,
   Guests1766102400000,
+  RepositorySources1766188800000,
 ];
