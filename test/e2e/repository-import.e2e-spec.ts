@@ -152,6 +152,49 @@ describe('importing a GitBook repository into a space', () => {
     expect(after.verbatim).toBe(out.verbatim - 1);
   });
 
+  it('imported again after changes in the repository: only those pages change, ids kept; the export is the new repository', async () => {
+    const spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Again' }).expect(201)).body.id;
+    const importer = t.app.get(RepositoryImport);
+    const first = await importer.import({ userId: admin.id, tokenId: 'test' }, spaceId, readGitbookRepository(corpus), (p) =>
+      corpus.bytes(p),
+    );
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${first.changeRequest.changeRequest.id}/merge`).set(admin.auth).expect(200);
+    const faq = (await t.http.get(`/v1/spaces/${spaceId}/content/path/quickstart/faq`).set(admin.auth).expect(200)).body;
+    // The repository moves on: the FAQ is edited, the support page leaves the summary, a new page arrives.
+    const summary = corpus.read('SUMMARY.md')!;
+    const changed: Record<string, string> = {
+      'quickstart/faq.md': corpus.read('quickstart/faq.md')!.replace(/\n$/, '\n\nOne more answer.\n'),
+      'quickstart/new-page.md': '# A new page\n\nBack to the [FAQ](faq.md).\n',
+      'SUMMARY.md': summary
+        .replace(/^.*\(quickstart\/support\.md\)\n/m, '')
+        .replace(/^(\s*\* \[.*\]\(quickstart\/faq\.md\)\n)/m, '$1  * [A new page](quickstart/new-page.md)\n'),
+    };
+    expect(changed['SUMMARY.md']).not.toBe(summary);
+    const moved = {
+      paths: () => [...corpus.paths(), 'quickstart/new-page.md'],
+      read: (p: string) => changed[p] ?? corpus.read(p),
+      bytes: (p: string) => (changed[p] !== undefined ? Buffer.from(changed[p]) : corpus.bytes(p)),
+    };
+    const second = await importer.import({ userId: admin.id, tokenId: 'test' }, spaceId, readGitbookRepository(moved), (p) =>
+      moved.bytes(p),
+    );
+    expect(second.files).toBe(0); // every asset is the same file as before
+    const crId = second.changeRequest.changeRequest.id;
+    const changes = (await t.http.get(`/v1/spaces/${spaceId}/change-requests/${crId}/changes`).set(admin.auth).expect(200)).body;
+    const kinds = (changes.changes as { type: string; page: { title: string } }[]).map((c) => `${c.type} ${c.page.title}`).sort();
+    expect(kinds).toEqual(['page_created A new page', 'page_deleted Support', `page_edited ${faq.title}`]);
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${crId}/merge`).set(admin.auth).expect(200);
+    const faqAfter = (await t.http.get(`/v1/spaces/${spaceId}/content/page/${faq.id}?format=markdown`).set(admin.auth).expect(200)).body;
+    expect(faqAfter.markdown).toContain('One more answer.');
+    await t.http.get(`/v1/spaces/${spaceId}/content/path/quickstart/support`).set(admin.auth).expect(404);
+    const out = await t.app.get(RepositoryExport).export({ userId: admin.id, tokenId: 'test' }, spaceId);
+    expect(out.text.get('quickstart/faq.md')).toBe(changed['quickstart/faq.md']);
+    expect(out.text.get('quickstart/new-page.md')).toBe(changed['quickstart/new-page.md']);
+    expect(out.text.get('SUMMARY.md')).toBe(changed['SUMMARY.md']);
+    expect(out.text.has('quickstart/support.md')).toBe(false);
+    expect(out.verbatim).toBe(191);
+  });
+
   it('nothing is written when the caller may not edit the space', async () => {
     const spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Closed' }).expect(201)).body.id;
     const reader = await t.user('reader');

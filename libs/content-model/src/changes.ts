@@ -48,7 +48,15 @@ export type ContentChange =
       /** `group`: a page group (an import's `##` heading of SUMMARY.md), which holds pages and no document. */
       type?: 'document' | 'group';
     } & PageMeta)
-  | ({ operation: 'update_page'; page: string; document?: DocumentInput; into?: string | null; at?: number } & PageMeta)
+  | ({
+      operation: 'update_page';
+      page: string;
+      document?: DocumentInput;
+      into?: string | null;
+      at?: number;
+      /** The page's file in a Git repository (an import, not an API field), as for insert_page. */
+      path?: string;
+    } & PageMeta)
   | { operation: 'delete_page'; page: string }
   | { operation: 'revert_page'; page: string; revision?: string; block?: string[] }
   | { operation: 'insert_files'; files: ResolvedFile[] };
@@ -74,6 +82,11 @@ export interface ApplyContext {
   trees: Map<string, PageTree>;
   /** Page bodies by hash that revert_page with `block` compares (the page now and in the revision). */
   documents?: Map<string, JsonDocument>;
+  /**
+   * A repository import into a space that has imported before: the repository paths of its pages and files
+   * (path → id), so that links in the batch's markdown reach pages and files the batch does not touch.
+   */
+  repository?: { pages: Map<string, string>; files: Map<string, string> };
 }
 
 export interface ApplyResult {
@@ -125,6 +138,8 @@ class Batch {
   readonly refs = new Map<string, string>();
   /** Repository path → page id, for the pages inserted with a `path` (an import). */
   private readonly repoPaths = new Map<string, string>();
+  /** The paths given in this batch (each at most once). */
+  private readonly taken = new Set<string>();
   private readonly pending = new Map<string, PendingBody>();
   private readonly outcomes = new Map<string, ChangeOutcome>();
 
@@ -135,6 +150,20 @@ class Batch {
   ) {
     this.tree = cloneTree(current);
     this.files = [...currentFiles];
+    const known = new Set(currentFiles.map((f) => f.id));
+    for (const [path, id] of ctx.repository?.pages ?? []) if (locate(this.tree, id)) this.repoPaths.set(path, id);
+    for (const [path, id] of ctx.repository?.files ?? []) if (known.has(id)) this.fileRefs.set(path, id);
+  }
+
+  /** A repository path given with a page (an import), checked and taken by `id`. */
+  private takePath(raw: string | undefined, id: string): string | undefined {
+    if (raw === undefined) return undefined;
+    const path = repositoryPath(raw);
+    if (path === null || !path.endsWith('.md')) throw new InvalidInputError(`path "${raw}" must be a markdown file inside the repository`);
+    if (this.taken.has(path)) throw new InvalidInputError(`path "${path}" is used twice in this batch`);
+    this.taken.add(path);
+    this.repoPaths.set(path, id);
+    return path;
   }
 
   private touch(o: ChangeOutcome): void {
@@ -194,13 +223,7 @@ class Batch {
     if (node.type === 'group' && into !== null) throw new InvalidInputError('a page group is a top-level page');
     applyMeta(node, { ...change, ...meta, title });
     insertAt(siblings, node, change.at);
-    const path = change.path === undefined ? undefined : repositoryPath(change.path);
-    if (path !== undefined) {
-      if (path === null || !path.endsWith('.md'))
-        throw new InvalidInputError(`path "${change.path}" must be a markdown file inside the repository`);
-      if (this.repoPaths.has(path)) throw new InvalidInputError(`path "${path}" is used twice in this batch`);
-      this.repoPaths.set(path, id);
-    }
+    const path = this.takePath(change.path, id);
     if (node.type !== 'group') this.pending.set(id, { input: change.document, ...(path ? { path } : {}) });
     this.touch({ object: 'created_page', page: id, ref: change.ref });
   }
@@ -229,7 +252,8 @@ class Batch {
       node.slug = checkSlug(change.slug);
       checkSlugFree(childrenOf(tree, locate(tree, id)!.parent?.id ?? null), node.slug, id);
     }
-    if (change.document) this.pending.set(id, { input: change.document });
+    const path = this.takePath(change.path, id);
+    if (change.document) this.pending.set(id, { input: change.document, ...(path ? { path } : {}) });
     node.updatedAt = this.ctx.now;
     this.touch({ object: 'updated_page', page: id });
   }

@@ -66,10 +66,11 @@ export function treeDigest(tree: PageTree): string {
 }
 
 /**
- * What an import keeps (see `writeGitbookRepository`), from what it read and what it became: each page's file and
- * markdown with the page's digest as imported (`pageIds`: the import's page refs → page ids), the files' paths
- * (`fileIds`: asset path → file id), `.gitbook.yaml`, and the summary with the digest of the tree it gave — only when
- * the import is the whole tree (a summary does not name the pages a space had before). Paths are relative to the
+ * What an import keeps (see `writeGitbookRepository`), from what it read and what it became, added to what the
+ * space kept before (`previous`): each page's file and markdown with the page's digest as imported (`pageIds`: the
+ * import's page refs → page ids; an updated page is its own id), the files' paths (`fileIds`: asset path → file
+ * id), `.gitbook.yaml`, and the summary with the digest of the tree it gave — only when every page of the tree
+ * came from the repository (a summary does not name pages the space has besides). Paths are relative to the
  * project's folder. A text Postgres cannot hold (a NUL) is not kept.
  */
 export function repositorySources(
@@ -78,27 +79,30 @@ export function repositorySources(
   tree: PageTree,
   pageIds: Map<string, string>,
   fileIds: Map<string, string>,
+  previous: RepositorySources | null = null,
 ): RepositorySources {
   const local = (path: string) => (repo.project && path.startsWith(repo.project + '/') ? path.slice(repo.project.length + 1) : path);
   const text = (value: string | null) => (value === null || value.includes('\0') ? null : value);
   const nodes = new Map<string, PageNode>();
   walk(tree, (l) => nodes.set(l.node.id, l.node));
   const sources: RepositorySources = {
-    pages: new Map(),
-    files: new Map([...fileIds].map(([path, id]) => [id, local(path)])),
+    pages: new Map([...(previous?.pages ?? [])].filter(([id]) => nodes.has(id))),
+    files: new Map([...(previous?.files ?? []), ...[...fileIds].map(([path, id]): [string, string] => [id, local(path)])]),
     summary: null,
     config: text(repo.config),
     root: repo.root === repo.project ? '' : local(repo.root),
   };
   for (const change of changes) {
-    if (change.operation !== 'insert_page' || change.ref === undefined) continue;
-    const node = nodes.get(pageIds.get(change.ref) ?? '');
-    if (!node) continue;
+    if (change.operation !== 'insert_page' && change.operation !== 'update_page') continue;
+    if (change.operation === 'update_page' && !change.document) continue;
+    const id = change.operation === 'update_page' ? change.page : pageIds.get(change.ref ?? '');
+    const node = nodes.get(id ?? '');
+    if (!node || !change.document) continue;
     const markdown = 'markdown' in change.document ? text(change.document.markdown) : null;
     sources.pages.set(node.id, { path: change.path ? local(change.path) : null, markdown, digest: pageDigest(node) });
   }
   const summary = text(repo.summarySource);
-  if (nodes.size === sources.pages.size && repo.summary && summary !== null)
+  if ([...nodes.keys()].every((id) => sources.pages.has(id)) && repo.summary && summary !== null)
     sources.summary = { path: local(repo.summary), markdown: summary, digest: treeDigest(tree) };
   return sources;
 }

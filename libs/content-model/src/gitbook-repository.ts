@@ -3,7 +3,8 @@ import type { List, ListItem, PhrasingContent } from 'mdast';
 import { parse as parseYaml } from 'yaml';
 import type { ContentChange } from './changes';
 import { parseMarkdown } from './markdown-read';
-import { slugify } from './tree';
+import { slugify, walk, type PageNode, type PageTree } from './tree';
+import type { RepositorySources } from './gitbook-export';
 
 /**
  * GitBook's Git Sync layout read into a page tree (pure: the caller gives the files). GitBook documents it at
@@ -212,37 +213,103 @@ function fromFolders(
 }
 
 /**
- * The changes that create a repository's pages (content-engine `insert_page`s, in tree order, each with its
- * repository path so links between pages resolve): slugs from file names (a folder's README its folder's name),
- * unique among siblings; `##` groups are page groups. The caller adds the assets, with each
- * file's ref its repository path.
+ * The changes that make a space's tree the repository's (content-engine changes, in tree order, each page with
+ * its repository path so links between pages resolve): slugs from file names (a folder's README its folder's
+ * name), unique among siblings; `##` groups are page groups. The caller adds the assets, with each file's ref its
+ * repository path.
+ *
+ * Into a space that imported before (`current`: its tree and the sources kept then), pages are matched by their
+ * file's path (groups and entries without a file by title under the same parent) and keep their ids: a page
+ * whose file changed is updated (its markdown read again), one that moved is moved, a new file is a new page,
+ * and a page the repository no longer has is deleted. Nothing is written for a page that did not change.
  */
-export function repositoryPageChanges(repo: GitbookRepository): { changes: ContentChange[]; pages: number; notes: string[] } {
+export function repositoryPageChanges(
+  repo: GitbookRepository,
+  current?: { tree: PageTree; sources: RepositorySources | null },
+): { changes: ContentChange[]; pages: number; notes: string[] } {
   const changes: ContentChange[] = [];
   const notes: string[] = [];
+  const tree = current?.tree ?? [];
+  const local = (path: string) => (repo.project && path.startsWith(repo.project + '/') ? path.slice(repo.project.length + 1) : path);
+  const located = new Map<string, { parent: string | null; index: number; node: PageNode }>();
+  walk(tree, (l) => located.set(l.node.id, { parent: l.parent?.id ?? null, index: l.index, node: l.node }));
+  const byPath = new Map<string, string>();
+  for (const [id, source] of current?.sources?.pages ?? []) if (source.path !== null && located.has(id)) byPath.set(source.path, id);
+  const matched = new Set<string>();
+  const sourced = new Set(byPath.values());
+  // The children of each page (key '' the top) as the batch's changes leave them, so that a page is moved only
+  // when it is not where the repository wants it yet (the engine moves the same way: out, then in at `at`).
+  const children = new Map<string, string[]>([['', tree.map((p) => p.id)]]);
+  const parentOf = new Map<string, string>();
+  walk(tree, (l) => {
+    children.set(
+      l.node.id,
+      l.node.pages.map((p) => p.id),
+    );
+    parentOf.set(l.node.id, l.parent?.id ?? '');
+  });
+  const place = (id: string, into: string | null, at: number): boolean => {
+    const from = parentOf.get(id);
+    const to = into ?? '';
+    if (from === to && children.get(to)![at] === id) return false;
+    if (from !== undefined) children.get(from)!.splice(children.get(from)!.indexOf(id), 1);
+    if (!children.has(to)) children.set(to, []);
+    children.get(to)!.splice(at, 0, id);
+    parentOf.set(id, to);
+    return true;
+  };
   let n = 0;
-  const add = (pages: RepositoryPage[], into: string | undefined) => {
+  const add = (pages: RepositoryPage[], into: string | null, existingInto: boolean) => {
     const taken = new Set<string>();
-    for (const page of pages) {
+    const siblings = existingInto || into === null ? (into === null ? tree : (located.get(into)?.node.pages ?? [])) : [];
+    pages.forEach((page, at) => {
+      // A page of the space this entry is: its file's page, else (a group, an entry without a file) by title.
+      let id = page.path ? byPath.get(local(page.path)) : undefined;
+      if (id && (!located.has(id) || matched.has(id))) id = undefined;
+      if (!id && !page.path)
+        id = siblings.find((s) => !matched.has(s.id) && s.title === page.title && s.type === page.kind && !sourced.has(s.id))?.id;
+      if (id) {
+        matched.add(id);
+        const source = current?.sources?.pages.get(id);
+        const moved = place(id, into, at);
+        const changed = page.markdown !== null && page.markdown !== (source?.markdown ?? null);
+        if (moved || changed)
+          changes.push({
+            operation: 'update_page',
+            page: id,
+            ...(moved ? { into, at } : {}),
+            ...(changed ? { document: { markdown: page.markdown! }, ...(page.path ? { path: page.path } : {}) } : {}),
+          });
+        add(page.pages, id, true);
+        return;
+      }
       const ref = `import-${++n}`;
+      if (current) place(ref, into, at);
       let slug = slugOf(page, ref);
-      for (let i = 2; taken.has(slug); i++) slug = `${slugOf(page, ref)}-${i}`;
+      for (let i = 2; taken.has(slug) || siblings.some((s) => s.slug === slug); i++) slug = `${slugOf(page, ref)}-${i}`;
       taken.add(slug);
       changes.push({
         operation: 'insert_page',
         ...(page.kind === 'group' ? { type: 'group' as const } : {}),
         ref,
         ...(into ? { into } : {}),
+        ...(current ? { at } : {}),
         title: page.title || 'Untitled',
         slug,
         ...(page.path ? { path: page.path } : {}),
         document: page.markdown === null ? {} : { markdown: page.markdown },
       });
-      add(page.pages, ref);
-    }
+      add(page.pages, ref, false);
+    });
   };
-  add(repo.pages, undefined);
-  return { changes, pages: n, notes };
+  add(repo.pages, null, true);
+  // What the repository no longer has: the topmost pages not matched, where the moves left them (their
+  // sub-pages go with them, once the matched ones among them have moved out).
+  walk(tree, (l) => {
+    const parent = parentOf.get(l.node.id)!;
+    if (!matched.has(l.node.id) && (parent === '' || matched.has(parent))) changes.push({ operation: 'delete_page', page: l.node.id });
+  });
+  return { changes, pages: n + matched.size, notes };
 }
 
 /** A page's slug from its file, as GitBook's URLs are: the file's name, a folder's README its folder's name. */

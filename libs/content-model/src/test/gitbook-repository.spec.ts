@@ -9,6 +9,8 @@ import {
   repositoryPageChanges,
   writeGitbookRepository,
   type JsonDocument,
+  type PageTree,
+  type RepositorySources,
   type RepositoryFiles,
   type RepositoryPage,
 } from '..';
@@ -369,5 +371,136 @@ describe('a space written back as a GitBook repository, and read again', () => {
       expect(out.text.get('content/guide/deep.md')).toBe('# Deep\n\nBack to [intro]().\n');
       expect(out.text.get('content/guide/setup.md')).toBe(repoFiles.read('docs/content/guide/setup.md'));
     });
+  });
+});
+
+describe('a repository imported again into the space it came from', () => {
+  let n = 0;
+  const ctx = (repository?: { pages: Map<string, string>; files: Map<string, string> }) => ({
+    newId: () => `id${++n}`,
+    now: '2026-01-01T00:00:00.000Z',
+    trees: new Map(),
+    ...(repository ? { repository } : {}),
+  });
+  /** Imports `map` into a space holding `tree` (kept sources `sources`), as RepositoryImport does. */
+  const importInto = (map: Record<string, string>, tree: PageTree, sources: RepositorySources | null) => {
+    const repo = readGitbookRepository(files(map));
+    const { changes } = repositoryPageChanges(repo, { tree, sources });
+    const kept = new Map([...(sources?.pages ?? [])].flatMap(([id, p]) => (p.path ? [[p.path, id] as [string, string]] : [])));
+    const result = applyChanges(tree, changes, ctx({ pages: kept, files: new Map() }));
+    const pageIds = new Map(result.outcomes.filter((o) => o.ref).map((o) => [o.ref!, o.page]));
+    return { changes, result, sources: repositorySources(repo, changes, result.tree, pageIds, new Map(), sources) };
+  };
+  const paths = (tree: PageTree, sources: RepositorySources): unknown[] =>
+    tree.map((p) => {
+      const path = sources.pages.get(p.id)?.path ?? p.title;
+      return p.pages.length ? { [path]: paths(p.pages, sources) } : path;
+    });
+  const summaryOf = (entries: unknown[], depth = 0): string =>
+    entries
+      .map((e) =>
+        typeof e === 'string'
+          ? `${'  '.repeat(depth)}* [${e}](${e})\n`
+          : Object.entries(e as Record<string, unknown[]>)
+              .map(([k, v]) => `${'  '.repeat(depth)}* [${k}](${k})\n${summaryOf(v, depth + 1)}`)
+              .join(''),
+      )
+      .join('');
+
+  it('pages keep their ids: a changed file updates its page, a moved entry moves it, a new file adds one, a gone one deletes', () => {
+    const first = importInto(
+      {
+        'SUMMARY.md': summaryOf(['a.md', { 'b.md': ['c.md', 'd.md'] }, 'e.md']),
+        'a.md': '# A\n\nSee [d](d.md).\n',
+        'b.md': '# B\n',
+        'c.md': '# C\n',
+        'd.md': '# D\n',
+        'e.md': '# E\n',
+      },
+      [],
+      null,
+    );
+    const idOf = (path: string) => [...first.sources.pages].find(([, p]) => p.path === path)![0];
+    const second = importInto(
+      {
+        'SUMMARY.md': summaryOf([{ 'b.md': ['d.md', 'f.md'] }, 'a.md', 'c.md']),
+        'a.md': '# A\n\nSee [d](d.md) and [f](f.md).\n',
+        'b.md': '# B\n',
+        'c.md': '# C\n',
+        'd.md': '# D\n',
+        'f.md': '# F\n',
+      },
+      first.result.tree,
+      first.sources,
+    );
+    expect(paths(second.result.tree, second.sources)).toEqual([{ 'b.md': ['d.md', 'f.md'] }, 'a.md', 'c.md']);
+    // Only what changed is written: a's file, the moves, f inserted, e deleted; b's and d's bodies untouched.
+    const touched = second.changes.map(
+      (c) =>
+        `${c.operation}:${'page' in c ? [...first.sources.pages].find(([id]) => id === c.page)?.[1].path : (c as { path?: string }).path}`,
+    );
+    expect(touched.sort()).toEqual(
+      ['delete_page:e.md', 'insert_page:f.md', 'update_page:a.md', 'update_page:b.md', 'update_page:c.md', 'update_page:d.md'].sort(),
+    );
+    expect(second.changes.find((c) => c.operation === 'update_page' && c.page === idOf('b.md'))).not.toHaveProperty('document');
+    for (const path of ['a.md', 'b.md', 'c.md', 'd.md']) expect(locate(second.result.tree, idOf(path))).not.toBeNull();
+    // a's links reach d (untouched by the batch) and f (new in it).
+    const a = second.result.documents.get(locate(second.result.tree, idOf('a.md'))!.node.document!)!;
+    const f = [...second.sources.pages].find(([, p]) => p.path === 'f.md')![0];
+    expect(JSON.stringify(a)).toContain(`"page":"${idOf('d.md')}"`);
+    expect(JSON.stringify(a)).toContain(`"page":"${f}"`);
+    // Imported again unchanged: nothing to do.
+    const third = importInto(
+      {
+        'SUMMARY.md': summaryOf([{ 'b.md': ['d.md', 'f.md'] }, 'a.md', 'c.md']),
+        'a.md': '# A\n\nSee [d](d.md) and [f](f.md).\n',
+        'b.md': '# B\n',
+        'c.md': '# C\n',
+        'd.md': '# D\n',
+        'f.md': '# F\n',
+      },
+      second.result.tree,
+      second.sources,
+    );
+    expect(third.changes).toEqual([]);
+  });
+
+  it('any reshuffle of a tree (200 random ones) ends as the repository’s tree, every kept path on its old page', () => {
+    let seed = 7;
+    const rand = (k: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % k;
+    };
+    type Entry = string | Record<string, Entry[]>;
+    const randomTree = (names: string[], depth: number): Entry[] => {
+      const out: Entry[] = [];
+      while (names.length && rand(5) > 0) {
+        const name = names.shift()!;
+        const children = depth < 3 && rand(3) === 0 ? randomTree(names, depth + 1) : [];
+        out.push(children.length ? { [name]: children } : name);
+      }
+      return out;
+    };
+    const flatNames = (entries: Entry[]): string[] =>
+      entries.flatMap((e) => (typeof e === 'string' ? [e] : Object.entries(e).flatMap(([k, v]) => [k, ...flatNames(v)])));
+    const repoOf = (entries: Entry[]) =>
+      Object.fromEntries([['SUMMARY.md', summaryOf(entries)], ...flatNames(entries).map((p) => [p, `# ${p}\n`])]);
+    for (let round = 0; round < 200; round++) {
+      const pool = Array.from({ length: 12 }, (_, i) => `p${i}.md`);
+      const before = randomTree(
+        [...pool].sort(() => rand(3) - 1),
+        0,
+      );
+      const after = randomTree(
+        [...pool].sort(() => rand(3) - 1),
+        0,
+      );
+      const first = importInto(repoOf(before), [], null);
+      const second = importInto(repoOf(after), first.result.tree, first.sources);
+      expect(paths(second.result.tree, second.sources)).toEqual(after);
+      for (const [id, source] of first.sources.pages)
+        if (flatNames(after).includes(source.path!))
+          expect([source.path, second.sources.pages.get(id)?.path]).toEqual([source.path, source.path]);
+    }
   });
 });

@@ -19,7 +19,7 @@ import {
 import { OrganizationsService } from '@app/organizations-and-teams';
 import { spacePermissions, Access } from '@app/access';
 import { ContentChangeInput, ContentService, Space, SpacesService } from '@app/spaces-and-content';
-import { ChangeOutcome, documentText, FileNode, JsonDocument } from '@app/content-model';
+import { ChangeOutcome, documentText, FileNode, JsonDocument, type ApplyContext } from '@app/content-model';
 import { MergeRuleInput, ReviewRepository, unmetMergeRule } from '../domain/review';
 import { ReviewEvents } from './review-events';
 import {
@@ -278,6 +278,7 @@ export class ChangeRequestsService {
     spaceId: string,
     ref: string,
     changes: ContentChangeInput[],
+    repository?: ApplyContext['repository'],
   ): Promise<{ view: ChangeRequestView; outcomes: ChangeOutcome[]; insertedFiles: FileNode[] }> {
     const allowed = (v: ChangeRequestView) => {
       this.requireEdit(v.role);
@@ -289,7 +290,7 @@ export class ChangeRequestsService {
     // request's lock. Inside, everything is checked again on what the lock holds.
     const preparing = this.uow.outside(async () => {
       allowed(await this.view(actor, spaceId, ref));
-      return this.content.prepareChanges(changes);
+      return this.content.prepareChanges(changes, repository);
     });
     return preparing.then((prepared) =>
       this.writeChangeRequest(actor, spaceId, ref, async (v) => {

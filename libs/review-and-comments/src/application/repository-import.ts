@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { imageSize } from 'image-size';
+import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { FILE_MAX_BYTES, repositoryPageChanges, repositorySources, type GitbookRepository } from '@app/content-model';
 import { ContentService, RepositoryExport, type ContentChangeInput } from '@app/spaces-and-content';
@@ -47,7 +48,8 @@ export interface RepositoryImportResult {
 
 /**
  * A GitBook repository (read by `readGitbookRepository`) into a space, as one change request the space's
- * editors review and merge: every page in the summary's order and nesting, with its markdown (GitBook's block
+ * editors review and merge (into a space that imported before: the pages matched by their files' paths,
+ * updated, moved, added and deleted to match the repository; see `repositoryPageChanges`): every page in the summary's order and nesting, with its markdown (GitBook's block
  * tags read, front matter applied), links between pages and to assets resolved through their repository
  * paths, and the assets under `.gitbook/assets/` as the space's files. Missing files are reported, never
  * fatal: their pages are created empty. All of it is one batch: written entirely or not at all. What was read
@@ -72,6 +74,14 @@ export class RepositoryImport {
     const missing = new Set(repo.missing);
     const notes = [...repo.notes];
     const changes: ContentChangeInput[] = [];
+    const previous = await this.exporter.sourcesOf(spaceId);
+    const created = await this.changeRequests.create(actor, spaceId, { subject });
+    const base = await this.content.revision(spaceId, created.changeRequest.revision);
+    // Paths kept by an earlier import are relative to the project; the engine reads the repository's.
+    const full = (path: string) => (repo.project ? `${repo.project}/${path}` : path);
+    const keptFiles = new Map([...(previous?.files ?? [])].map(([id, path]) => [full(path), id]));
+    const baseFiles = new Map(base.files.map((f) => [f.id, f]));
+    const reused = new Map<string, string>();
     const files = repo.assets.flatMap((path) => {
       const bytes = bytesOf(path);
       if (bytes === null) {
@@ -83,20 +93,31 @@ export class RepositoryImport {
         missing.add(path);
         return [];
       }
+      // An asset imported before with the same bytes is the same file: nothing is uploaded again.
+      const known = baseFiles.get(keptFiles.get(path) ?? '');
+      if (known && known.hash === createHash('sha256').update(bytes).digest('hex')) {
+        reused.set(path, known.id);
+        return [];
+      }
       return [
         { ref: path, name: posix.basename(path).slice(-200), contentType: contentTypeOf(path, bytes), base64: bytes.toString('base64') },
       ];
     });
     for (let i = 0; i < files.length; i += 20) changes.push({ operation: 'insert_files', files: files.slice(i, i + 20) });
-    const pages = repositoryPageChanges(repo);
+    const pages = repositoryPageChanges(repo, { tree: base.tree, sources: previous });
     changes.push(...pages.changes);
     notes.push(...pages.notes);
-    const created = await this.changeRequests.create(actor, spaceId, { subject });
-    const written = await this.changeRequests.writeContent(actor, spaceId, created.changeRequest.id, changes);
+    const keptPages = new Map(
+      [...(previous?.pages ?? [])].flatMap(([id, p]) => (p.path === null ? [] : [[full(p.path), id] as [string, string]])),
+    );
+    const written = await this.changeRequests.writeContent(actor, spaceId, created.changeRequest.id, changes, {
+      pages: keptPages,
+      files: reused,
+    });
     const tree = (await this.content.revision(spaceId, written.view.changeRequest.revision)).tree;
     const pageIds = new Map(written.outcomes.filter((o) => o.ref !== undefined).map((o) => [o.ref!, o.page]));
     const fileIds = new Map(files.map((f, i) => [f.ref, written.insertedFiles[i]?.id]).filter((e): e is [string, string] => !!e[1]));
-    await this.exporter.keepSources(spaceId, repositorySources(repo, pages.changes, tree, pageIds, fileIds));
+    await this.exporter.keepSources(spaceId, repositorySources(repo, pages.changes, tree, pageIds, fileIds, previous));
     return { changeRequest: written.view, pages: pages.pages, files: written.insertedFiles.length, missing: [...missing], notes };
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, IdGenerator, KeyedMutex, NotFoundError, Page, PageRequest, PreconditionError, UnitOfWork } from '@app/shared-kernel';
 import { applyChanges, ChangeOutcome, ContentChange } from '@app/content-model';
-import type { JsonDocument } from '@app/content-model';
+import type { ApplyContext, JsonDocument } from '@app/content-model';
 import { bodiesToMerge, mergeTrees, MergeConflict } from '@app/content-model';
 import { Revision, RevisionRepository, RevisionSummary, RevisionType } from '../domain/content/revision';
 import { locate, PageNode, PageTree } from '@app/content-model';
@@ -24,6 +24,8 @@ export interface CommitResult {
 export interface PreparedChanges {
   changes: ContentChange[];
   bytes: { hash: string; bytes: Buffer }[];
+  /** A repository import: the paths of the pages and files the space has already (see ApplyContext). */
+  repository?: ApplyContext['repository'];
 }
 
 /** A change as the API receives it: insert_files carries sources (base64 or url), resolved before applying. */
@@ -181,7 +183,7 @@ export class ContentService {
    * safeGet). No database: call it before the unit of work opens, so a slow remote holds no connection
    * and no lock (UnitOfWork.outside).
    */
-  async prepareChanges(input: ContentChangeInput[]): Promise<PreparedChanges> {
+  async prepareChanges(input: ContentChangeInput[], repository?: ApplyContext['repository']): Promise<PreparedChanges> {
     const changes: ContentChange[] = [];
     const bytes: { hash: string; bytes: Buffer }[] = [];
     for (const [i, c] of input.entries()) {
@@ -196,14 +198,14 @@ export class ContentService {
         changes.push({ operation: 'insert_files', files });
       }
     }
-    return { changes, bytes };
+    return { changes, bytes, ...(repository ? { repository } : {}) };
   }
 
   /** Applies a prepared batch of changes on top of `parent` and stores the result as a new revision. */
   async commitChanges(
     space: Space,
     parentId: string,
-    { changes, bytes }: PreparedChanges,
+    { changes, bytes, repository }: PreparedChanges,
     createdBy: string,
     revertBase: string,
   ): Promise<CommitResult> {
@@ -226,7 +228,7 @@ export class ContentService {
     const result = applyChanges(
       parent.tree,
       changes,
-      { newId: () => this.ids.next(), now: now.toISOString(), trees, documents },
+      { newId: () => this.ids.next(), now: now.toISOString(), trees, documents, ...(repository ? { repository } : {}) },
       parent.files,
     );
     const revision: Revision = {

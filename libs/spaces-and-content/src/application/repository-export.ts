@@ -20,6 +20,11 @@ export class RepositoryExport {
     private readonly sources: RepositorySourceRepository,
   ) {}
 
+  /** What the space's last import kept (null when none did); the importer has checked the caller. */
+  sourcesOf(spaceId: string): Promise<RepositorySources | null> {
+    return this.sources.load(spaceId);
+  }
+
   /** Keeps what an import read beside the space's content (the importer has checked the caller). */
   keepSources(spaceId: string, sources: RepositorySources): Promise<void> {
     return this.sources.save(spaceId, sources);

@@ -43,13 +43,13 @@ export class SqlRepositorySourceRepository extends RepositorySourceRepository {
         : []),
     ];
     await this.db.transaction(async () => {
-      await this.db.query(`DELETE FROM repository_sources WHERE space_id = $1 AND kind IN ('summary', 'config')`, [spaceId]);
+      await this.db.query('DELETE FROM repository_sources WHERE space_id = $1', [spaceId]);
       for (let i = 0; i < rows.length; i += 1000) {
         const chunk = rows.slice(i, i + 1000);
         await this.db.query(
           `INSERT INTO repository_sources (space_id, kind, key, path, digest, body)
            SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-           ON CONFLICT (space_id, kind, key) DO UPDATE SET path = EXCLUDED.path, digest = EXCLUDED.digest, body = EXCLUDED.body`,
+`,
           [
             spaceId,
             chunk.map((r) => r.kind),
