@@ -465,6 +465,40 @@ describe('permission matrix', () => {
           .set(as(w))
           .send({ id: 'getting-started' }),
     ],
+    [
+      'POST /spaces/{id}/git/import',
+      'edit',
+      204,
+      async (w) =>
+        t.http
+          .post(`/v1/spaces/${await space()}/git/import`)
+          .set(as(w))
+          .send({ url: 'https://git.example.com/docs.git', ref: 'refs/heads/main' }),
+    ],
+    [
+      'POST /spaces/{id}/git/export',
+      'edit',
+      204,
+      async (w) =>
+        t.http
+          .post(`/v1/spaces/${await space()}/git/export`)
+          .set(as(w))
+          .send({ url: 'https://git.example.com/docs.git', ref: 'refs/heads/main', commitMessage: 'Sync' }),
+    ],
+    [
+      'GET /spaces/{id}/git/info',
+      'read',
+      200,
+      async (w) => {
+        const id = await space();
+        await t.http
+          .post(`/v1/spaces/${id}/git/import`)
+          .set(admin.auth)
+          .send({ url: 'https://git.example.com/docs.git', ref: 'refs/heads/main' })
+          .expect(204);
+        return t.http.get(`/v1/spaces/${id}/git/info`).set(as(w));
+      },
+    ],
     ['GET /spaces/{id}/change-requests', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/change-requests`).set(as(w))],
     [
       'POST /spaces/{id}/change-requests',

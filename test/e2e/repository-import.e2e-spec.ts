@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { readGitbookRepository, type RepositoryPage } from '@app/content-model';
 import { RepositoryImport } from '@app/review-and-comments';
 import { RepositoryExport } from '@app/spaces-and-content';
-import { repositoryFolder, writeRepositoryFolder } from '../../apps/api/src/repository-folder';
+import { repositoryFolder, writeRepositoryFolder } from '@app/git-sync';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 
 /**
@@ -34,7 +34,7 @@ describe('importing a GitBook repository into a space', () => {
     expect(result.pages).toBe(194); // 191 linked entries and 3 without a file
     expect(result.files).toBeGreaterThan(100);
     expect(result.missing.every((p) => corpus.read(p) === null || p.startsWith('.gitbook/assets/'))).toBe(true);
-    const cr = result.changeRequest.changeRequest.id;
+    const cr = result.changeRequest!.changeRequest.id;
     const tree = (await t.http.get(`/v1/spaces/${spaceId}/change-requests/${cr}/content`).set(admin.auth).expect(200)).body.pages as {
       title: string;
       path: string;
@@ -70,7 +70,10 @@ describe('importing a GitBook repository into a space', () => {
     const imported = await t.app
       .get(RepositoryImport)
       .import({ userId: admin.id, tokenId: 'test' }, spaceId, readGitbookRepository(corpus), (p) => corpus.bytes(p));
-    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${imported.changeRequest.changeRequest.id}/merge`).set(admin.auth).expect(200);
+    await t.http
+      .post(`/v1/spaces/${spaceId}/change-requests/${imported.changeRequest!.changeRequest.id}/merge`)
+      .set(admin.auth)
+      .expect(200);
     const reader = await t.user('exporter');
     await t.member(orgId, reader, 'read');
     const out = await t.app.get(RepositoryExport).export({ userId: reader.id, tokenId: 'test' }, spaceId);
@@ -110,7 +113,10 @@ describe('importing a GitBook repository into a space', () => {
     const imported = await t.app
       .get(RepositoryImport)
       .import({ userId: admin.id, tokenId: 'test' }, spaceId, readGitbookRepository(corpus), (p) => corpus.bytes(p));
-    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${imported.changeRequest.changeRequest.id}/merge`).set(admin.auth).expect(200);
+    await t.http
+      .post(`/v1/spaces/${spaceId}/change-requests/${imported.changeRequest!.changeRequest.id}/merge`)
+      .set(admin.auth)
+      .expect(200);
     const out = await t.app.get(RepositoryExport).export({ userId: admin.id, tokenId: 'test' }, spaceId);
     const sourcePages = corpus.paths().filter((p) => p.endsWith('.md') && p !== 'SUMMARY.md' && out.text.has(p));
     const identical = sourcePages.filter((p) => out.text.get(p) === corpus.read(p));
@@ -158,7 +164,7 @@ describe('importing a GitBook repository into a space', () => {
     const first = await importer.import({ userId: admin.id, tokenId: 'test' }, spaceId, readGitbookRepository(corpus), (p) =>
       corpus.bytes(p),
     );
-    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${first.changeRequest.changeRequest.id}/merge`).set(admin.auth).expect(200);
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${first.changeRequest!.changeRequest.id}/merge`).set(admin.auth).expect(200);
     const faq = (await t.http.get(`/v1/spaces/${spaceId}/content/path/quickstart/faq`).set(admin.auth).expect(200)).body;
     // The repository moves on: the FAQ is edited, the support page leaves the summary, a new page arrives.
     const summary = corpus.read('SUMMARY.md')!;
@@ -179,7 +185,7 @@ describe('importing a GitBook repository into a space', () => {
       moved.bytes(p),
     );
     expect(second.files).toBe(0); // every asset is the same file as before
-    const crId = second.changeRequest.changeRequest.id;
+    const crId = second.changeRequest!.changeRequest.id;
     const changes = (await t.http.get(`/v1/spaces/${spaceId}/change-requests/${crId}/changes`).set(admin.auth).expect(200)).body;
     const kinds = (changes.changes as { type: string; page: { title: string } }[]).map((c) => `${c.type} ${c.page.title}`).sort();
     expect(kinds).toEqual(['page_created A new page', 'page_deleted Support', `page_edited ${faq.title}`]);
@@ -193,6 +199,11 @@ describe('importing a GitBook repository into a space', () => {
     expect(out.text.get('SUMMARY.md')).toBe(changed['SUMMARY.md']);
     expect(out.text.has('quickstart/support.md')).toBe(false);
     expect(out.verbatim).toBe(191);
+    // The same repository once more: nothing to change, no change request.
+    const third = await importer.import({ userId: admin.id, tokenId: 'test' }, spaceId, readGitbookRepository(moved), (p) =>
+      moved.bytes(p),
+    );
+    expect(third.changeRequest).toBeNull();
   });
 
   it('nothing is written when the caller may not edit the space', async () => {

@@ -23,6 +23,7 @@ import { SitePreviewSettings, SitesAndPublishingModule } from '@app/sites-and-pu
 import { OpenApiSettings, OpenApiSpecsModule } from '@app/openapi-specs';
 import { ConversationsModule, ConversationsSettings } from '@app/conversations';
 import { TranslationSettings, TranslationsModule } from '@app/translations';
+import { GitSyncModule, GitSyncSettings } from '@app/git-sync';
 import { ContextWiringModule } from './context-wiring.module';
 import { AuditAndWebhooksModule, AuditSettings, WebhookSettings } from '@app/audit-and-webhooks';
 import { PersistenceModule } from '@app/persistence';
@@ -87,6 +88,10 @@ export class CoreModule {
         { provide: ReadCacheSettings, useValue: { maxBytes: config.readCacheMb * 1024 * 1024 } },
         { provide: DATABASE_URL, useValue: databaseUrl },
         { provide: TranslationSettings, useValue: config.translation },
+        {
+          provide: GitSyncSettings,
+          useValue: { allowlist: config.gitUrlAllowlist, maxBytes: 512 * 1024 * 1024, timeoutMs: 120_000, operationTimeoutMs: 15 * 60_000 },
+        },
         { provide: AuditSettings, useValue: { retentionDays: config.auditRetentionDays } },
         { provide: WebhookSettings, useValue: { allowlist: config.webhookAllowlist } },
         { provide: ConversationsSettings, useValue: { llm: config.conversationsLlm } },
@@ -112,6 +117,7 @@ export class CoreModule {
         ReadCacheSettings,
         OpenApiSettings,
         TranslationSettings,
+        GitSyncSettings,
         ConversationsSettings,
         AuditSettings,
         WebhookSettings,
@@ -146,6 +152,7 @@ export class AppModule {
         OpenApiSpecsModule,
         ConversationsModule,
         AuditAndWebhooksModule,
+        GitSyncModule,
         ContextWiringModule,
         JobsModule,
       ],

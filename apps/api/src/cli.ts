@@ -8,7 +8,7 @@ import { userInfo } from 'node:os';
 import { RepositoryExport, SpacesService } from '@app/spaces-and-content';
 import { readGitbookRepository } from '@app/content-model';
 import { RepositoryImport } from '@app/review-and-comments';
-import { repositoryFolder, writeRepositoryFolder } from './repository-folder';
+import { repositoryFolder, writeRepositoryFolder } from '@app/git-sync';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config';
 import { EmbeddedPostgresHandle, runningEmbeddedUrl, startEmbeddedPostgres } from './database/embedded-postgres';
@@ -194,6 +194,13 @@ async function main(argv: string[]): Promise<number> {
           const files = repositoryFolder(need(values, 'dir'));
           const repo = readGitbookRepository(files, { projectDirectory: values.project });
           const result = await app.get(RepositoryImport).import({ userId: user.id, tokenId: 'cli' }, spaceId, repo, (p) => files.bytes(p));
+          if (!result.changeRequest) {
+            process.stdout.write(
+              `${JSON.stringify({ changeRequest: null, pages: 0, files: 0, missing: result.missing, notes: result.notes })}\n`,
+            );
+            process.stderr.write('Nothing to import: the space already holds what the repository does.\n');
+            return 0;
+          }
           const cr = result.changeRequest.changeRequest;
           await audited('import', () =>
             Promise.resolve({

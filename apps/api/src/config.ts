@@ -47,6 +47,8 @@ export interface QuireConfig {
   auditRetentionDays: number | null;
   /** Hosts a webhook may reach over http, or at a private or loopback address. */
   webhookAllowlist: string[];
+  /** Hosts a Git Sync remote may be on over http, or at a private or loopback address (QUIRE_GIT_URL_ALLOWLIST). */
+  gitUrlAllowlist: string[];
   /** File bytes in S3-compatible object storage (null: on local disk under the data dir). */
   s3: { bucket: string; region: string; endpoint?: string; forcePathStyle?: boolean; prefix?: string } | null;
   /** Download links redirect to the store's presigned URL (S3 only) instead of passing the bytes through. */
@@ -211,6 +213,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     ...fileStorage(env),
     ...metrics(env),
     webhookAllowlist: (env.QUIRE_WEBHOOK_ALLOWLIST || '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    gitUrlAllowlist: (env.QUIRE_GIT_URL_ALLOWLIST || '')
       .split(',')
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),

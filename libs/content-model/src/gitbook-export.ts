@@ -33,6 +33,8 @@ export interface ExportedRepository {
   assets: Map<string, FileNode>;
   /** Pages written as exactly the source they were imported from. */
   verbatim: number;
+  /** What this export wrote, as an import would have kept it (Git Sync keeps it once the commit is pushed). */
+  written: RepositorySources;
 }
 
 /** A page as an import read it: its file (null for a summary entry without one), its markdown, and its digest then. */
@@ -198,10 +200,22 @@ export function writeGitbookRepository(
       : QUIRE_STYLE);
 
   const text = new Map<string, string>();
+  const written: RepositorySources = {
+    pages: new Map(),
+    files: new Map([...assetPath]),
+    summary: null,
+    config: null,
+    root,
+  };
+  const keep = (page: PageNode, path: string | null, markdown: string | null) =>
+    written.pages.set(page.id, { path, markdown, digest: pageDigest(page) });
   let verbatim = 0;
   walkAll(tree, (page) => {
     const path = pathOf.get(page.id);
-    if (page.type === 'group' || !path) return;
+    if (page.type === 'group' || !path) {
+      keep(page, null, null);
+      return;
+    }
     const doc = page.document ? documentOf(page.document) : null;
     const source = unchanged(page);
     const linksKept = () =>
@@ -213,6 +227,7 @@ export function writeGitbookRepository(
       );
     if (source && source.markdown !== null && source.path === path && linksKept()) {
       text.set(path, source.markdown);
+      keep(page, path, source.markdown);
       verbatim += 1;
       return;
     }
@@ -238,7 +253,9 @@ export function writeGitbookRepository(
     if (page.hidden) front.hidden = true;
     const body = doc ? documentToMarkdown(doc, refUrl, sources ? repositoryStyle() : QUIRE_STYLE) : '';
     const head = Object.keys(front).length ? `---\n${toYaml(front)}---\n\n` : '';
-    text.set(path, `${head}# ${writePhrasing([{ type: 'text', value: page.title }], true)}\n${body ? `\n${body}` : ''}`);
+    const markdown = `${head}# ${writePhrasing([{ type: 'text', value: page.title }], true)}\n${body ? `\n${body}` : ''}`;
+    text.set(path, markdown);
+    keep(page, path, markdown);
   });
 
   const summaryPath = sources?.summary?.path ?? posix.join(root, 'SUMMARY.md');
@@ -249,8 +266,11 @@ export function writeGitbookRepository(
   ) {
     text.set(summaryPath, sources.summary.markdown);
   } else text.set(summaryPath, writeSummary(tree, pathOf, posix.dirname(summaryPath), sources ? repositoryStyle().bullet : '*'));
-  text.set('.gitbook.yaml', sources?.config ?? 'root: ./\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n');
-  return { text, assets, verbatim };
+  const config = sources?.config ?? 'root: ./\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n';
+  text.set('.gitbook.yaml', config);
+  written.config = config;
+  written.summary = { path: summaryPath, markdown: text.get(summaryPath)!, digest: treeDigest(tree) };
+  return { text, assets, verbatim, written };
 }
 
 /** The front matter keys of an imported page that Quire does not model (kept when the page is written anew). */

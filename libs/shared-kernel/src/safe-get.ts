@@ -3,6 +3,7 @@ import { IncomingMessage, request as httpRequest, RequestOptions } from 'node:ht
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { InvalidInputError } from './domain-error';
 
 /** Port: resolves a host name to its addresses (the system resolver; tests give their own). */
 export abstract class HostResolver {
@@ -155,6 +156,21 @@ function pinnedRequest(url: URL, address: string, timeoutMs: number, options: Sa
     req.on('error', reject);
     req.end(options.body);
   });
+}
+
+/**
+ * The outbound rule for a user-given http(s) URL kept to be reached later (a webhook, a Git remote): plain http,
+ * and a literal private, loopback or link-local address, only for hosts of the allowlist named `setting`
+ * (a host name is checked with what it resolves to when it is reached, by safeGet). Throws a 400 naming `url`.
+ */
+export function checkOutboundHost(url: URL, allowlist: readonly string[], setting: string): void {
+  const host = url.hostname.toLowerCase();
+  const allowed = allowlist.includes(host);
+  if (url.protocol === 'http:' && !allowed)
+    throw new InvalidInputError(`url: plain http is allowed only for hosts in ${setting} ("${host}" is not)`);
+  const literal = host.replace(/^\[|\]$/g, '');
+  if (isIP(literal) && !isPublicUnicast(literal) && !allowed)
+    throw new InvalidInputError(`url: a private, loopback or link-local address needs its host in ${setting}`);
 }
 
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');

@@ -15,7 +15,7 @@ export type { Collection } from './domain/collection';
 export { SPACE_RETENTION_MS } from './domain/space';
 export { ContentService } from './application/content.service';
 export type { MergeOutcome, CommitResult } from './application/content.service';
-export type { Revision } from './domain/content/revision';
+export type { Revision, RevisionGit } from './domain/content/revision';
 export type { MergeOrigin } from './application/revision-reader';
 export { RevisionReader } from './application/revision-reader';
 export type { RevisionScope } from './application/revision-reader';

@@ -192,6 +192,8 @@ export class RevisionDto {
   @ApiProperty({ type: 'object', properties: { app: { type: 'string', format: 'uri' } } }) urls: { app: string };
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'For merge revisions: the change request merged' })
   mergedFrom?: object;
+  /** A revision a Git Sync import made: the commit it came from (official GitSyncCommit) */
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) git?: object;
 }
 
 export class PagesDto {
@@ -245,6 +247,7 @@ export function revisionDto(rev: Revision, base: string, links: Links, mergedFro
     urls: { app: links.app(`${base}/~/revisions/${rev.id}`) },
   };
   if (mergedFrom) dto.mergedFrom = mergedFrom;
+  if (rev.git) dto.git = rev.git;
   return dto;
 }
 

@@ -1,12 +1,11 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { isIP } from 'node:net';
 import {
   Actor,
   Clock,
   ConflictError,
   IdGenerator,
   InvalidInputError,
-  isPublicUnicast,
+  checkOutboundHost,
   JobQueue,
   NotFoundError,
   Page,
@@ -227,13 +226,7 @@ export class WebhooksService implements OnApplicationBootstrap {
     if (url.protocol !== 'https:' && url.protocol !== 'http:')
       throw new InvalidInputError('url: must be https (or http on an allowlisted host)');
     if (url.username || url.password) throw new InvalidInputError('url: must not carry credentials');
-    const host = url.hostname.toLowerCase();
-    const allowed = this.settings.allowlist.includes(host);
-    if (url.protocol === 'http:' && !allowed)
-      throw new InvalidInputError(`url: plain http is allowed only for hosts in QUIRE_WEBHOOK_ALLOWLIST ("${host}" is not)`);
-    const literal = host.replace(/^\[|\]$/g, '');
-    if (isIP(literal) && !isPublicUnicast(literal) && !allowed)
-      throw new InvalidInputError('url: a private, loopback or link-local address needs its host in QUIRE_WEBHOOK_ALLOWLIST');
+    checkOutboundHost(url, this.settings.allowlist, 'QUIRE_WEBHOOK_ALLOWLIST');
     return url.toString();
   }
 

@@ -18,7 +18,7 @@ import {
 } from '@app/shared-kernel';
 import { OrganizationsService } from '@app/organizations-and-teams';
 import { spacePermissions, Access } from '@app/access';
-import { ContentChangeInput, ContentService, Space, SpacesService } from '@app/spaces-and-content';
+import { ContentChangeInput, ContentService, Space, SpacesService, type RevisionGit } from '@app/spaces-and-content';
 import { ChangeOutcome, documentText, FileNode, JsonDocument, type ApplyContext } from '@app/content-model';
 import { MergeRuleInput, ReviewRepository, unmetMergeRule } from '../domain/review';
 import { ReviewEvents } from './review-events';
@@ -202,9 +202,14 @@ export class ChangeRequestsService {
     });
   }
 
-  async create(actor: Actor, spaceId: string, input: { subject?: string }): Promise<ChangeRequestView> {
+  /**
+   * Opens a change request on main, or on an earlier revision of the space (`base`: a Git Sync import whose
+   * space moved since the last sync starts where the two sides parted, so its merge is three-way).
+   */
+  async create(actor: Actor, spaceId: string, input: { subject?: string }, base?: string): Promise<ChangeRequestView> {
     const { space, role } = await this.space(actor, spaceId);
     this.requireEdit(role);
+    if (base !== undefined) await this.content.revision(space.id, base);
     const now = this.clock.now();
     const changeRequest = await this.changeRequests.insert({
       id: this.ids.next(),
@@ -218,8 +223,8 @@ export class ChangeRequestsService {
       updatedAt: now,
       mergedBy: null,
       mergedAt: null,
-      revision: space.revision,
-      revisionInitial: space.revision,
+      revision: base ?? space.revision,
+      revisionInitial: base ?? space.revision,
       revisionMergedAncestor: null,
       revisionMerged: null,
       contributors: [],
@@ -320,13 +325,14 @@ export class ChangeRequestsService {
    * Three-way merge into main, in one unit of work: main moves and the change request is marked merged
    * together, or neither (a true conflict is a 409 listing the pages; nothing is written then).
    */
-  async merge(actor: Actor, spaceId: string, ref: string): Promise<{ revision: string; result: 'merge' }> {
+  /** Merges into main; `git`: the commit a Git Sync import came from, recorded on the merge revision. */
+  async merge(actor: Actor, spaceId: string, ref: string, git: RevisionGit | null = null): Promise<{ revision: string; result: 'merge' }> {
     const { revision, space } = await this.writeChangeRequest(actor, spaceId, ref, async (v) => {
       if (!spacePermissions(v.role).merge) throw new ForbiddenError('Merging needs the "edit" role on the space');
       requireWritable(v.changeRequest);
       await this.checkMergeRules(actor, v);
       const cr = v.changeRequest;
-      const outcome = await this.content.mergeIntoSpace(v.space.id, baseOf(cr), cr.revision, actor.userId, cr.id);
+      const outcome = await this.content.mergeIntoSpace(v.space.id, baseOf(cr), cr.revision, actor.userId, cr.id, git);
       if (!outcome.ok)
         throw new ConflictError(`Change request #${cr.number} conflicts with the space's content`, { conflicts: outcome.conflicts });
       if (!(await this.changeRequests.markMerged(cr.id, outcome.revision!.id, actor.userId, this.clock.now()))) {

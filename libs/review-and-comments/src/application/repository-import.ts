@@ -2,8 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { imageSize } from 'image-size';
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import { FILE_MAX_BYTES, repositoryPageChanges, repositorySources, type GitbookRepository } from '@app/content-model';
-import { ContentService, RepositoryExport, type ContentChangeInput } from '@app/spaces-and-content';
+import {
+  FILE_MAX_BYTES,
+  repositoryPageChanges,
+  repositorySources,
+  type FileNode,
+  type GitbookRepository,
+  type RepositorySources,
+} from '@app/content-model';
+import { ContentService, RepositoryExport, SpacesService, type ContentChangeInput } from '@app/spaces-and-content';
 import type { Actor } from '@app/shared-kernel';
 import { ChangeRequestsService, type ChangeRequestView } from './change-requests.service';
 
@@ -38,7 +45,8 @@ function contentTypeOf(path: string, bytes: Buffer): string {
 }
 
 export interface RepositoryImportResult {
-  changeRequest: ChangeRequestView;
+  /** Null when the space already holds what the repository does (nothing to change). */
+  changeRequest: ChangeRequestView | null;
   pages: number;
   files: number;
   /** Files the repository names but does not hold, and assets left out (too large). */
@@ -61,26 +69,72 @@ export class RepositoryImport {
   constructor(
     private readonly changeRequests: ChangeRequestsService,
     private readonly content: ContentService,
+    private readonly spaces: SpacesService,
     private readonly exporter: RepositoryExport,
   ) {}
 
+  /**
+   * `base`: the revision the change request starts from (default main; Git Sync gives the revision of the last
+   * sync when the space moved since, so that the merge is three-way).
+   */
   async import(
     actor: Actor,
     spaceId: string,
     repo: GitbookRepository,
     bytesOf: (path: string) => Buffer | null,
     subject = 'Import from a Git repository',
+    base?: string,
   ): Promise<RepositoryImportResult> {
+    const previous = await this.exporter.sourcesOf(spaceId);
+    const { space } = await this.spaces.getLive(actor, spaceId);
+    const start = await this.content.revision(space.id, base ?? space.revision);
+    const assets = this.assets(repo, previous, start.files, bytesOf);
+    // Nothing to change (the same repository again): no change request.
+    if (!assets.files.length && !repositoryPageChanges(repo, { tree: start.tree, sources: previous }).changes.length)
+      return { changeRequest: null, pages: 0, files: 0, missing: assets.missing, notes: assets.notes };
+    const created = await this.changeRequests.create(actor, spaceId, { subject }, base);
+    const from = await this.content.revision(spaceId, created.changeRequest.revision);
+    const changes: ContentChangeInput[] = [];
+    for (let i = 0; i < assets.files.length; i += 20) changes.push({ operation: 'insert_files', files: assets.files.slice(i, i + 20) });
+    const pages = repositoryPageChanges(repo, { tree: from.tree, sources: previous });
+    changes.push(...pages.changes);
+    const full = (path: string) => (repo.project ? `${repo.project}/${path}` : path);
+    const keptPages = new Map(
+      [...(previous?.pages ?? [])].flatMap(([id, p]) => (p.path === null ? [] : [[full(p.path), id] as [string, string]])),
+    );
+    const written = await this.changeRequests.writeContent(actor, spaceId, created.changeRequest.id, changes, {
+      pages: keptPages,
+      files: assets.reused,
+    });
+    const tree = (await this.content.revision(spaceId, written.view.changeRequest.revision)).tree;
+    const pageIds = new Map(written.outcomes.filter((o) => o.ref !== undefined).map((o) => [o.ref!, o.page]));
+    const fileIds = new Map(assets.files.map((f, i) => [f.ref, written.insertedFiles[i]?.id]).filter((e): e is [string, string] => !!e[1]));
+    await this.exporter.keepSources(spaceId, repositorySources(repo, pages.changes, tree, pageIds, fileIds, previous));
+    return {
+      changeRequest: written.view,
+      pages: pages.pages,
+      files: written.insertedFiles.length,
+      missing: assets.missing,
+      notes: [...assets.notes, ...pages.notes],
+    };
+  }
+
+  /**
+   * The repository's assets: those to upload, and those the space holds already (imported before with the same
+   * bytes: repository path → file id). Missing and too large ones are reported.
+   */
+  private assets(
+    repo: GitbookRepository,
+    previous: RepositorySources | null,
+    spaceFiles: FileNode[],
+    bytesOf: (path: string) => Buffer | null,
+  ) {
     const missing = new Set(repo.missing);
     const notes = [...repo.notes];
-    const changes: ContentChangeInput[] = [];
-    const previous = await this.exporter.sourcesOf(spaceId);
-    const created = await this.changeRequests.create(actor, spaceId, { subject });
-    const base = await this.content.revision(spaceId, created.changeRequest.revision);
-    // Paths kept by an earlier import are relative to the project; the engine reads the repository's.
+    // Paths kept by an earlier import are relative to the project; the reader's are the repository's.
     const full = (path: string) => (repo.project ? `${repo.project}/${path}` : path);
-    const keptFiles = new Map([...(previous?.files ?? [])].map(([id, path]) => [full(path), id]));
-    const baseFiles = new Map(base.files.map((f) => [f.id, f]));
+    const kept = new Map([...(previous?.files ?? [])].map(([id, path]) => [full(path), id]));
+    const byId = new Map(spaceFiles.map((f) => [f.id, f]));
     const reused = new Map<string, string>();
     const files = repo.assets.flatMap((path) => {
       const bytes = bytesOf(path);
@@ -93,8 +147,7 @@ export class RepositoryImport {
         missing.add(path);
         return [];
       }
-      // An asset imported before with the same bytes is the same file: nothing is uploaded again.
-      const known = baseFiles.get(keptFiles.get(path) ?? '');
+      const known = byId.get(kept.get(path) ?? '');
       if (known && known.hash === createHash('sha256').update(bytes).digest('hex')) {
         reused.set(path, known.id);
         return [];
@@ -103,21 +156,6 @@ export class RepositoryImport {
         { ref: path, name: posix.basename(path).slice(-200), contentType: contentTypeOf(path, bytes), base64: bytes.toString('base64') },
       ];
     });
-    for (let i = 0; i < files.length; i += 20) changes.push({ operation: 'insert_files', files: files.slice(i, i + 20) });
-    const pages = repositoryPageChanges(repo, { tree: base.tree, sources: previous });
-    changes.push(...pages.changes);
-    notes.push(...pages.notes);
-    const keptPages = new Map(
-      [...(previous?.pages ?? [])].flatMap(([id, p]) => (p.path === null ? [] : [[full(p.path), id] as [string, string]])),
-    );
-    const written = await this.changeRequests.writeContent(actor, spaceId, created.changeRequest.id, changes, {
-      pages: keptPages,
-      files: reused,
-    });
-    const tree = (await this.content.revision(spaceId, written.view.changeRequest.revision)).tree;
-    const pageIds = new Map(written.outcomes.filter((o) => o.ref !== undefined).map((o) => [o.ref!, o.page]));
-    const fileIds = new Map(files.map((f, i) => [f.ref, written.insertedFiles[i]?.id]).filter((e): e is [string, string] => !!e[1]));
-    await this.exporter.keepSources(spaceId, repositorySources(repo, pages.changes, tree, pageIds, fileIds, previous));
-    return { changeRequest: written.view, pages: pages.pages, files: written.insertedFiles.length, missing: [...missing], notes };
+    return { files, reused, missing: [...missing], notes };
   }
 }

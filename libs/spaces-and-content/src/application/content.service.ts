@@ -3,7 +3,7 @@ import { Clock, IdGenerator, KeyedMutex, NotFoundError, Page, PageRequest, Preco
 import { applyChanges, ChangeOutcome, ContentChange } from '@app/content-model';
 import type { ApplyContext, JsonDocument } from '@app/content-model';
 import { bodiesToMerge, mergeTrees, MergeConflict } from '@app/content-model';
-import { Revision, RevisionRepository, RevisionSummary, RevisionType } from '../domain/content/revision';
+import { Revision, RevisionGit, RevisionRepository, RevisionSummary, RevisionType } from '../domain/content/revision';
 import { locate, PageNode, PageTree } from '@app/content-model';
 import { Space, SpaceRepository } from '../domain/space';
 import { SearchService } from './search.service';
@@ -273,6 +273,7 @@ export class ContentService {
     type: RevisionType,
     createdBy: string,
     mergedFrom: string | null = null,
+    git: RevisionGit | null = null,
   ): Promise<Revision> {
     const revision: Revision = {
       id: this.ids.next(),
@@ -285,6 +286,7 @@ export class ContentService {
       createdAt: this.clock.now(),
       createdBy,
       mergedFrom,
+      ...(git ? { git } : {}),
     };
     await this.revisions.insert(revision, documents);
     return revision;
@@ -304,6 +306,7 @@ export class ContentService {
     theirs: string,
     createdBy: string,
     mergedFrom: string | null = null,
+    git: RevisionGit | null = null,
   ): Promise<MergeOutcome & { revision?: Revision }> {
     return this.writeSpace(spaceId, 'merges', async (space) => {
       let tree: PageTree;
@@ -320,7 +323,17 @@ export class ContentService {
         files = merged.files;
         documents = merged.documents;
       }
-      const revision = await this.storeRevision(space, tree, files, documents, [space.revision, theirs], 'merge', createdBy, mergedFrom);
+      const revision = await this.storeRevision(
+        space,
+        tree,
+        files,
+        documents,
+        [space.revision, theirs],
+        'merge',
+        createdBy,
+        mergedFrom,
+        git,
+      );
       await this.moveSpaceTo(space, revision.id);
       return { ok: true, tree, files, documents, revision };
     });

@@ -33,7 +33,15 @@ export class RepositoryExport {
   async export(
     actor: Actor,
     spaceId: string,
-  ): Promise<{ text: Map<string, string>; assets: Map<string, Buffer>; missing: string[]; verbatim: number }> {
+  ): Promise<{
+    text: Map<string, string>;
+    assets: Map<string, Buffer>;
+    missing: string[];
+    verbatim: number;
+    /** What was written, as an import keeps it (`keepSources` once it is in the repository), and the revision written. */
+    written: RepositorySources;
+    revision: string;
+  }> {
     const { space } = await this.spaces.getLive(actor, spaceId);
     const revision = await this.content.revision(space.id, space.revision);
     const hashes: string[] = [];
@@ -50,6 +58,6 @@ export class RepositoryExport {
       if (bytes) assets.set(path, bytes);
       else missing.push(path);
     }
-    return { text: written.text, assets, missing, verbatim: written.verbatim };
+    return { text: written.text, assets, missing, verbatim: written.verbatim, written: written.written, revision: revision.id };
   }
 }

@@ -16,6 +16,7 @@ interface RevisionRow {
   created_at: Date;
   created_by: string | null;
   merged_from: string | null;
+  git: Revision['git'];
 }
 
 @Injectable()
@@ -80,6 +81,7 @@ export class SqlRevisionRepository extends RevisionRepository {
       createdAt: r.created_at,
       createdBy: r.created_by,
       mergedFrom: r.merged_from,
+      git: r.git ?? null,
     };
     this.cache.set(key, rev, Date.now());
     return rev;
@@ -118,8 +120,8 @@ export class SqlRevisionRepository extends RevisionRepository {
         }
       }
       await em.query(
-        `INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by, merged_from, files)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        `INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by, merged_from, files, git)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
           rev.id,
           rev.organizationId,
@@ -131,6 +133,7 @@ export class SqlRevisionRepository extends RevisionRepository {
           rev.createdBy,
           rev.mergedFrom ?? null,
           JSON.stringify(rev.files ?? []),
+          rev.git ? JSON.stringify(rev.git) : null,
         ],
       );
     });

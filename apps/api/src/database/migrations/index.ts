@@ -23,6 +23,7 @@ import { SiteRedirects1765929600000 } from './1765929600000-site-redirects';
 import { SiteSpaceCustomizations1766016000000 } from './1766016000000-site-space-customizations';
 import { Guests1766102400000 } from './1766102400000-guests';
 import { RepositorySources1766188800000 } from './1766188800000-repository-sources';
+import { GitSync1766275200000 } from './1766275200000-git-sync';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   SiteSpaceCustomizations1766016000000,
   Guests1766102400000,
   RepositorySources1766188800000,
+  GitSync1766275200000,
 ];

@@ -20,6 +20,17 @@ export interface Revision {
   createdBy: string | null;
   /** For merge revisions: the id of the change request merged (owned by the review context). */
   mergedFrom?: string | null;
+  /** A revision a Git Sync import made: the commit it came from (the official `git` of a revision). */
+  git?: RevisionGit | null;
+}
+
+/** The official GitSyncCommit: the commit a revision was imported from. */
+export interface RevisionGit {
+  oid: string;
+  message: string;
+  createdByGitBook: boolean;
+  ref?: string;
+  url?: string;
 }
 
 /** A revision as a space's history lists it (no tree). */

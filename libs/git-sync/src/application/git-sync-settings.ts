@@ -1,0 +1,11 @@
+/** Git Sync's settings, from the configuration (apps/api/src/config.ts). */
+export abstract class GitSyncSettings {
+  /** Hosts a remote may be on when it resolves to a private or loopback address, or is plain http (QUIRE_GIT_URL_ALLOWLIST). */
+  abstract readonly allowlist: string[];
+  /** The most bytes one answer of a remote may hold (a packfile). */
+  abstract readonly maxBytes: number;
+  /** How long one request to a remote may take. */
+  abstract readonly timeoutMs: number;
+  /** An operation running for longer than this is presumed dead (its process stopped) and is taken over. */
+  abstract readonly operationTimeoutMs: number;
+}

@@ -1,0 +1,278 @@
+import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Db } from '@app/persistence';
+import { GitSyncService } from '@app/git-sync';
+import { createTestApp, TestApp, TestUser } from '../support/app';
+import { expectError } from '../support/expect';
+import { GIT_PASSWORD, startGitServer, type GitServer } from '../support/git-server';
+
+/**
+ * Git Sync against a real Git server on loopback (`git http-backend` behind Basic authentication, push
+ * enabled): the official import/export/info operations as background jobs, the fluentd corpus from a real
+ * repository, pushes after merges with the merger as author, pushes from the remote back in, both sides moving
+ * at once, wrong credentials, a restart in the middle of an operation, and refused input.
+ */
+describe('Git Sync with a remote repository', () => {
+  let t: TestApp;
+  let git: GitServer;
+  let admin: TestUser;
+  let editor: TestUser;
+  let orgId: string;
+  let seeded: string;
+  const corpus = join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook');
+  const MAIN = 'refs/heads/main';
+
+  beforeAll(async () => {
+    git = await startGitServer();
+    seeded = git.seed('fluentd', corpus, 'Fluentd docs as of today');
+    t = await createTestApp({ QUIRE_JOBS: 'on', QUIRE_GIT_URL_ALLOWLIST: '127.0.0.1' });
+    admin = await t.user('admin');
+    editor = await t.user('edith');
+    orgId = await t.organization(admin);
+    await t.member(orgId, editor, 'edit');
+  }, 60_000);
+  afterAll(async () => {
+    await t.close();
+    await git.close();
+  });
+
+  const space = async (title: string) =>
+    (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title }).expect(201)).body.id as string;
+  /** Waits until the space's latest operation is over; answers git/info. */
+  const settled = async (spaceId: string, count?: () => Promise<boolean>) => {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const info = await t.http.get(`/v1/spaces/${spaceId}/git/info`).set(admin.auth);
+      if (info.status === 200 && info.body.operation?.state !== 'running' && (!count || (await count()))) return info.body;
+      if (Date.now() > deadline) throw new Error(`Git Sync of ${spaceId} did not settle: ${JSON.stringify(info.body)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  const head = () => git.bare('fluentd', 'rev-parse', 'refs/heads/main');
+
+  it('imports the repository in the background: every page, the commit on the revision; then stays connected', async () => {
+    const spaceId = await space('Fluentd');
+    await t.http.get(`/v1/spaces/${spaceId}/git/info`).set(admin.auth).expect(404);
+    await t.http
+      .post(`/v1/spaces/${spaceId}/git/import`)
+      .set(admin.auth)
+      .send({ url: git.authUrl('fluentd'), ref: MAIN })
+      .expect(204);
+    const info = await settled(spaceId);
+    expect(info).toMatchObject({
+      installationId: `git-${spaceId}`,
+      installationProvider: 'github',
+      installationStatus: 'active',
+      repoName: 'fluentd',
+      url: git.url('fluentd'),
+      operation: { state: 'success', direction: 'import' },
+    });
+    expect(JSON.stringify(info)).not.toContain(GIT_PASSWORD);
+    const s = (await t.http.get(`/v1/spaces/${spaceId}`).set(admin.auth).expect(200)).body;
+    const revision = (await t.http.get(`/v1/spaces/${spaceId}/revisions/${s.revision}`).set(admin.auth).expect(200)).body;
+    expect(revision.git).toEqual({ oid: seeded, message: 'Fluentd docs as of today', createdByGitBook: false, ref: MAIN });
+    expect(revision.pages.map((p: { title: string }) => p.title).slice(0, 3)).toEqual(['Introduction', 'Overview', 'Installation']);
+    // The credentials are sealed at rest: the password is in no row.
+    const rows = JSON.stringify(await t.app.get(Db).query('SELECT * FROM git_sync'));
+    expect(rows).not.toContain(GIT_PASSWORD);
+    const ops = JSON.stringify(await t.app.get(Db).query('SELECT url, credentials FROM git_sync_operations'));
+    expect(ops).not.toContain(GIT_PASSWORD);
+
+    // Importing the same commit again changes nothing.
+    await t.http
+      .post(`/v1/spaces/${spaceId}/git/import`)
+      .set(admin.auth)
+      .send({ url: git.authUrl('fluentd'), ref: MAIN })
+      .expect(204);
+    await settled(spaceId);
+    expect((await t.http.get(`/v1/spaces/${spaceId}`).set(admin.auth).expect(200)).body.revision).toBe(s.revision);
+
+    // An edit merged in Quire is committed and pushed: the merger is the author, the subject the message, the
+    // edited page's file the only one changed.
+    const before = head();
+    const cr = (
+      await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(editor.auth).send({ subject: 'Clarify the FAQ' }).expect(201)
+    ).body.id;
+    const faq = (await t.http.get(`/v1/spaces/${spaceId}/content/path/quickstart/faq`).set(admin.auth).expect(200)).body;
+    await t.http
+      .post(`/v1/spaces/${spaceId}/change-requests/${cr}/content`)
+      .set(editor.auth)
+      .send({ changes: [{ operation: 'update_page', page: faq.id, document: { markdown: `# ${faq.title}\n\nAnswered in Quire.\n` } }] })
+      .expect(200);
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${cr}/merge`).set(editor.auth).expect(200);
+    await settled(spaceId, async () => head() !== before);
+    expect(git.bare('fluentd', 'log', '-1', '--format=%an|%ae|%s')).toBe(`edith|${editor.email}|Clarify the FAQ`);
+    expect(git.bare('fluentd', 'show', '--name-only', '--format=', 'HEAD').split('\n')).toEqual(['quickstart/faq.md']);
+    expect(git.bare('fluentd', 'show', 'HEAD:quickstart/faq.md')).toContain('Answered in Quire.');
+
+    // A push to the remote comes back in as a revision carrying its commit.
+    const pushed = git.commit(
+      'fluentd',
+      (dir) =>
+        writeFileSync(join(dir, 'quickstart/support.md'), readFileSync(join(dir, 'quickstart/support.md'), 'utf8') + '\nWritten in Git.\n'),
+      'Support: one more line',
+    );
+    await t.http
+      .post(`/v1/spaces/${spaceId}/git/import`)
+      .set(admin.auth)
+      .send({ url: git.url('fluentd'), ref: MAIN })
+      .expect(204);
+    expect((await settled(spaceId)).operation).toMatchObject({ state: 'success', direction: 'import' });
+    const after = (await t.http.get(`/v1/spaces/${spaceId}`).set(admin.auth).expect(200)).body;
+    const latest = (await t.http.get(`/v1/spaces/${spaceId}/revisions/${after.revision}`).set(admin.auth).expect(200)).body;
+    expect(latest.git).toMatchObject({ oid: pushed, message: 'Support: one more line' });
+    const support = (await t.http.get(`/v1/spaces/${spaceId}/content/path/quickstart/support?format=markdown`).set(admin.auth).expect(200))
+      .body;
+    expect(support.markdown).toContain('Written in Git.');
+    // The import's merge is not pushed back.
+    expect(head()).toBe(pushed);
+
+    // Both sides move: the remote gets a commit, and a Quire merge tries to push. The push is refused (nothing of
+    // the remote is overwritten), the remote's side comes in as an open change request; nothing is lost.
+    const remoteSide = git.commit(
+      'fluentd',
+      (dir) => writeFileSync(join(dir, 'quickstart/logo.md'), readFileSync(join(dir, 'quickstart/logo.md'), 'utf8') + '\nA remote edit.\n'),
+      'Logo: a remote edit',
+    );
+    const cr2 = (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(editor.auth).send({ subject: 'A Quire edit' }).expect(201))
+      .body.id;
+    await t.http
+      .post(`/v1/spaces/${spaceId}/change-requests/${cr2}/content`)
+      .set(editor.auth)
+      .send({ changes: [{ operation: 'update_page', page: faq.id, document: { markdown: `# ${faq.title}\n\nEdited in Quire again.\n` } }] })
+      .expect(200);
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${cr2}/merge`).set(editor.auth).expect(200);
+    const open = async () =>
+      (await t.http.get(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).expect(200)).body.items.filter((c: { subject: string }) =>
+        c.subject.startsWith('Git: Logo'),
+      );
+    const state = await settled(spaceId, async () => (await open()).length === 1);
+    expect(state.operation).toMatchObject({ state: 'failure', direction: 'import' });
+    expect(state.operation.error).toMatch(/Both the space and the repository changed since the last sync: change request #\d+/);
+    expect(head()).toBe(remoteSide);
+    const [gitSide] = await open();
+    const logo = (await t.http.get(`/v1/spaces/${spaceId}/content/path/quickstart/logo`).set(admin.auth).expect(200)).body;
+    const inCr = (
+      await t.http
+        .get(`/v1/spaces/${spaceId}/change-requests/${gitSide.id}/content/page/${logo.id}?format=markdown`)
+        .set(admin.auth)
+        .expect(200)
+    ).body;
+    expect(inCr.markdown).toContain('A remote edit.');
+    const mainFaq = (await t.http.get(`/v1/spaces/${spaceId}/content/page/${faq.id}?format=markdown`).set(admin.auth).expect(200)).body;
+    expect(mainFaq.markdown).toContain('Edited in Quire again.');
+    // Merged (a three-way merge: the remote's page, Quire's page), the space is pushed with both.
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${gitSide.id}/merge`).set(admin.auth).expect(200);
+    expect((await settled(spaceId, async () => head() !== remoteSide)).operation).toMatchObject({ state: 'success', direction: 'export' });
+    expect(git.bare('fluentd', 'rev-parse', 'HEAD^')).toBe(remoteSide);
+    expect(git.bare('fluentd', 'show', 'HEAD:quickstart/logo.md')).toContain('A remote edit.');
+    expect(git.bare('fluentd', 'show', 'HEAD:quickstart/faq.md')).toContain('Edited in Quire again.');
+    expect(git.bare('fluentd', 'show', '--name-only', '--format=', 'HEAD').split('\n')).toEqual(['quickstart/faq.md']);
+  }, 180_000);
+
+  it('a wrong password: a clear failure in git/info, nothing written', async () => {
+    const spaceId = await space('Locked out');
+    await t.http
+      .post(`/v1/spaces/${spaceId}/git/import`)
+      .set(admin.auth)
+      .send({ url: git.authUrl('fluentd', 'wrong-password'), ref: MAIN })
+      .expect(204);
+    const info = await settled(spaceId);
+    expect(info.installationStatus).toBe('unauthenticated');
+    expect(info.operation).toMatchObject({ state: 'failure', direction: 'import' });
+    expect(info.operation.error).toMatch(/refused the credentials/);
+    expect((await t.http.get(`/v1/spaces/${spaceId}/content`).set(admin.auth).expect(200)).body.pages).toEqual([]);
+    expect((await t.http.get(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).expect(200)).body.items).toEqual([]);
+  }, 60_000);
+
+  it('a restart in the middle of an import: taken over by the sweep, finished once', async () => {
+    const spaceId = await space('Restarted');
+    const gitSync = t.app.get(GitSyncService);
+    // The request is recorded and its job sent; the worker "dies" before finishing: the row says running since long ago.
+    const db = t.app.get(Db);
+    await db.transaction(async () => {
+      await gitSync.request({ userId: admin.id, tokenId: 'test' }, spaceId, 'import', { url: git.authUrl('fluentd'), ref: MAIN });
+      await db.query(`UPDATE git_sync_operations SET state = 'running', started_at = '2000-01-01', attempts = 1 WHERE space_id = $1`, [
+        spaceId,
+      ]);
+    });
+    await gitSync.sweep();
+    const info = await settled(spaceId);
+    expect(info.operation).toMatchObject({ state: 'success', direction: 'import' });
+    const ops = await db.query(`SELECT state, attempts FROM git_sync_operations WHERE space_id = $1`, [spaceId]);
+    expect(ops).toEqual([{ state: 'success', attempts: 2 }]);
+    expect(await gitSync.sweep()).toBe(0);
+    const merges = await db.query(`SELECT count(*)::int AS n FROM revisions WHERE space_id = $1 AND git IS NOT NULL`, [spaceId]);
+    expect(merges).toEqual([{ n: 1 }]);
+  }, 60_000);
+
+  it('refuses bad input (400), a reader (403) and a stranger (404)', async () => {
+    const spaceId = await space('Guarded');
+    const send = (body: object, who = admin) => t.http.post(`/v1/spaces/${spaceId}/git/import`).set(who.auth).send(body);
+    expectError(await send({ url: git.url('fluentd'), ref: 'main' }), 400, /refs\/heads\/main/);
+    expectError(await send({ url: 'ftp://127.0.0.1/x.git', ref: MAIN }), 400, /http/);
+    expectError(await send({ url: 'http://10.1.2.3/x.git', ref: MAIN }), 400, /QUIRE_GIT_URL_ALLOWLIST/);
+    expectError(await send({ url: 'https://10.1.2.3/x.git', ref: MAIN }), 400, /private/);
+    expectError(await send({ url: null, ref: MAIN }), 400, /url/);
+    expectError(await send({ url: git.url('fluentd'), ref: MAIN, repoProjectDirectory: '../up' }), 400, /repoProjectDirectory/);
+    expectError(await send({ url: git.url('fluentd'), ref: MAIN, timestamp: 'yesterday' }), 400, /timestamp/);
+    expectError(
+      await t.http
+        .post(`/v1/spaces/${spaceId}/git/export`)
+        .set(admin.auth)
+        .send({ url: git.url('fluentd'), ref: MAIN }),
+      400,
+      /commitMessage/,
+    );
+    const reader = await t.user('reader');
+    await t.member(orgId, reader, 'read');
+    expectError(await send({ url: git.url('fluentd'), ref: MAIN }, reader), 403, /edit/);
+    await t.http.get(`/v1/spaces/${spaceId}/git/info`).set(reader.auth).expect(404);
+    const stranger = await t.user('stranger');
+    expectError(await send({ url: git.url('fluentd'), ref: MAIN }, stranger), 404, /not found/i);
+  });
+
+  it('exports a space into an empty repository, then imports nothing new from it', async () => {
+    git.seed('empty', null);
+    const spaceId = await space('Fresh');
+    const cr = (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({ subject: 'Pages' }).expect(201)).body.id;
+    await t.http
+      .post(`/v1/spaces/${spaceId}/change-requests/${cr}/content`)
+      .set(admin.auth)
+      .send({
+        changes: [
+          {
+            operation: 'insert_page',
+            ref: 'home',
+            title: 'Home',
+            document: { markdown: '# Home\n\nWelcome. See [the guide](/pages/guide).\n' },
+          },
+          { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: '# Guide\n\n- one\n- two\n' } },
+        ],
+      })
+      .expect(200);
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${cr}/merge`).set(admin.auth).expect(200);
+    await t.http
+      .post(`/v1/spaces/${spaceId}/git/export`)
+      .set(admin.auth)
+      .send({ url: git.authUrl('empty'), ref: MAIN, commitMessage: 'First export' })
+      .expect(204);
+    expect((await settled(spaceId)).operation).toMatchObject({ state: 'success', direction: 'export' });
+    expect(git.bare('empty', 'log', '--format=%s', 'refs/heads/main')).toBe('First export');
+    expect(git.bare('empty', 'ls-tree', '-r', '--name-only', 'refs/heads/main').split('\n').sort()).toEqual([
+      '.gitbook.yaml',
+      'README.md',
+      'SUMMARY.md',
+      'guide.md',
+    ]);
+    expect(git.bare('empty', 'show', 'refs/heads/main:README.md')).toBe('# Home\n\nWelcome. See [the guide](guide.md).');
+    const revision = (await t.http.get(`/v1/spaces/${spaceId}`).set(admin.auth).expect(200)).body.revision;
+    await t.http
+      .post(`/v1/spaces/${spaceId}/git/import`)
+      .set(admin.auth)
+      .send({ url: git.url('empty'), ref: MAIN })
+      .expect(204);
+    expect((await settled(spaceId)).operation).toMatchObject({ state: 'success', direction: 'import' });
+    expect((await t.http.get(`/v1/spaces/${spaceId}`).set(admin.auth).expect(200)).body.revision).toBe(revision);
+  }, 60_000);
+});
