@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { createHmac } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Db } from '@app/persistence';
 import { GitSyncService } from '@app/git-sync';
@@ -21,11 +22,13 @@ describe('Git Sync with a remote repository', () => {
   let seeded: string;
   const corpus = join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook');
   const MAIN = 'refs/heads/main';
+  /** One key for every process of the deployment (each test app has its own data dir, and so its own key file). */
+  const SECRET_KEY = 'ab'.repeat(32);
 
   beforeAll(async () => {
     git = await startGitServer();
     seeded = git.seed('fluentd', corpus, 'Fluentd docs as of today');
-    t = await createTestApp({ QUIRE_JOBS: 'on', QUIRE_GIT_URL_ALLOWLIST: '127.0.0.1' });
+    t = await createTestApp({ QUIRE_JOBS: 'on', QUIRE_GIT_URL_ALLOWLIST: '127.0.0.1', QUIRE_SECRET_KEY: SECRET_KEY });
     admin = await t.user('admin');
     editor = await t.user('edith');
     orgId = await t.organization(admin);
@@ -204,6 +207,13 @@ describe('Git Sync with a remote repository', () => {
     expect(await gitSync.sweep()).toBe(0);
     const merges = await db.query(`SELECT count(*)::int AS n FROM revisions WHERE space_id = $1 AND git IS NOT NULL`, [spaceId]);
     expect(merges).toEqual([{ n: 1 }]);
+    // secrets:rotate seals Git credentials and webhook secrets again (a plaintext one left from before too).
+    await db.query(`UPDATE git_sync SET credentials = 'quire-bot:plain' WHERE space_id = $1`, [spaceId]);
+    expect(await gitSync.resealSecrets()).toBe(1);
+    const [row] = await db.query(`SELECT credentials, webhook_secret FROM git_sync WHERE space_id = $1`, [spaceId]);
+    expect(row.credentials).toMatch(/^qenc:v1:/);
+    expect(row.webhook_secret).toMatch(/^qenc:v1:/);
+    expect(await gitSync.resealSecrets()).toBe(0);
   }, 60_000);
 
   it('refuses bad input (400), a reader (403) and a stranger (404)', async () => {
@@ -275,4 +285,110 @@ describe('Git Sync with a remote repository', () => {
     expect((await settled(spaceId)).operation).toMatchObject({ state: 'success', direction: 'import' });
     expect((await t.http.get(`/v1/spaces/${spaceId}`).set(admin.auth).expect(200)).body.revision).toBe(revision);
   }, 60_000);
+
+  it('pushes come in by webhook: GitHub and Gitea signatures, GitLab token; a wrong one is refused; other refs ignored', async () => {
+    git.seed('hooked', join(corpus, 'quickstart'), 'Quickstart only');
+    const spaceId = await space('Hooked');
+    await t.http
+      .post(`/v1/spaces/${spaceId}/git/import`)
+      .set(admin.auth)
+      .send({ url: git.authUrl('hooked'), ref: MAIN })
+      .expect(204);
+    const info = await settled(spaceId);
+    expect(info.operation).toMatchObject({ state: 'success', direction: 'import' });
+    expect(info.webhook.url).toBe(`http://quire.test/v1/spaces/${spaceId}/git/webhook`);
+    const secret: string = info.webhook.secret;
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    // Readers see the state, not the secret.
+    const reader = await t.user('hook-reader');
+    await t.member(orgId, reader, 'read');
+    expect((await t.http.get(`/v1/spaces/${spaceId}/git/info`).set(reader.auth).expect(200)).body.webhook).toBeUndefined();
+
+    const hook = (body: object, headers: Record<string, string>) =>
+      t.http.post(`/v1/spaces/${spaceId}/git/webhook`).set(headers).set('content-type', 'application/json').send(JSON.stringify(body));
+    const sign = (body: object) => createHmac('sha256', secret).update(JSON.stringify(body)).digest('hex');
+    const revisionNow = async () => (await t.http.get(`/v1/spaces/${spaceId}`).set(admin.auth).expect(200)).body.revision as string;
+
+    // Nothing moved: a push event naming the commit already synced is ignored; a ping too.
+    const synced = git.bare('hooked', 'rev-parse', 'refs/heads/main');
+    const same = { ref: MAIN, after: synced };
+    expect((await hook(same, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${sign(same)}` }).expect(202)).body).toEqual({
+      status: 'ignored',
+    });
+    expect(
+      (await hook({ zen: 'hi' }, { 'x-github-event': 'ping', 'x-hub-signature-256': `sha256=${sign({ zen: 'hi' })}` }).expect(202)).body,
+    ).toEqual({ status: 'ignored' });
+
+    // A GitHub push with a wrong signature, without one, or for another space: refused, nothing queued.
+    const start = await revisionNow();
+    const pushed = git.commit('hooked', (dir) => writeFileSync(join(dir, 'faq.md'), '# FAQ\n\nFrom a webhook.\n'), 'FAQ by webhook');
+    const event = { ref: MAIN, after: pushed };
+    expectError(await hook(event, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` }), 401, /signature/);
+    expectError(await hook(event, { 'x-github-event': 'push' }), 401, /signature/);
+    expectError(await t.http.post(`/v1/spaces/${await space('Unhooked')}/git/webhook`).send(event), 404, /not found/i);
+    expect((await t.app.get(Db).query(`SELECT count(*)::int AS n FROM git_sync_operations WHERE space_id = $1`, [spaceId]))[0].n).toBe(1);
+
+    // Another branch: ignored. The connected branch: imported as the person who connected the space.
+    const other = { ref: 'refs/heads/feature', after: pushed };
+    expect((await hook(other, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${sign(other)}` }).expect(202)).body.status).toBe(
+      'ignored',
+    );
+    expect((await hook(event, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${sign(event)}` }).expect(202)).body.status).toBe(
+      'queued',
+    );
+    await settled(spaceId, async () => (await revisionNow()) !== start);
+    const faq = (await t.http.get(`/v1/spaces/${spaceId}/content/path/faq?format=markdown`).set(admin.auth).expect(200)).body;
+    expect(faq.markdown).toContain('From a webhook.');
+
+    // Gitea signs the same way in its own header; GitLab sends the secret as its token.
+    const second = git.commit('hooked', (dir) => writeFileSync(join(dir, 'faq.md'), '# FAQ\n\nFrom Gitea.\n'), 'FAQ by Gitea');
+    const giteaEvent = { ref: MAIN, after: second };
+    const before = await revisionNow();
+    expect((await hook(giteaEvent, { 'x-gitea-event': 'push', 'x-gitea-signature': sign(giteaEvent) }).expect(202)).body.status).toBe(
+      'queued',
+    );
+    await settled(spaceId, async () => (await revisionNow()) !== before);
+    const third = git.commit('hooked', (dir) => writeFileSync(join(dir, 'faq.md'), '# FAQ\n\nFrom GitLab.\n'), 'FAQ by GitLab');
+    const gitlabEvent = { ref: MAIN, checkout_sha: third };
+    expectError(await hook(gitlabEvent, { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 'not-the-secret' }), 401, /token/);
+    const beforeGitlab = await revisionNow();
+    expect((await hook(gitlabEvent, { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': secret }).expect(202)).body.status).toBe('queued');
+    await settled(spaceId, async () => (await revisionNow()) !== beforeGitlab);
+    expect(
+      (await t.http.get(`/v1/spaces/${spaceId}/content/path/faq?format=markdown`).set(admin.auth).expect(200)).body.markdown,
+    ).toContain('From GitLab.');
+  }, 120_000);
+
+  it('a branch is polled for new commits when QUIRE_GIT_POLL_SECONDS is set, a bounded number of spaces per run', async () => {
+    git.seed('polled', join(corpus, 'quickstart'), 'Quickstart');
+    const spaceId = await space('Polled');
+    await t.http
+      .post(`/v1/spaces/${spaceId}/git/import`)
+      .set(admin.auth)
+      .send({ url: git.authUrl('polled'), ref: MAIN })
+      .expect(204);
+    await settled(spaceId);
+    // A second process of the same deployment, polling every minute (its jobs off: the test runs its steps).
+    const poller = await createTestApp(
+      { QUIRE_GIT_URL_ALLOWLIST: '127.0.0.1', QUIRE_GIT_POLL_SECONDS: '60', QUIRE_SECRET_KEY: SECRET_KEY },
+      { sharedDatabaseUrl: t.databaseUrl },
+    );
+    try {
+      const gitSync = poller.app.get(GitSyncService);
+      poller.clock.set(new Date(Date.now() + 3_600_000));
+      await gitSync.poll(1000); // every connection is polled once; nothing moved
+      const pushed = git.commit('polled', (dir) => writeFileSync(join(dir, 'faq.md'), '# FAQ\n\nFound by polling.\n'), 'FAQ, polled');
+      expect(await gitSync.poll(1000)).toBe(0); // polled a moment ago: not yet again
+      poller.clock.advance(61_000);
+      expect(await gitSync.poll(1000)).toBe(1);
+      await gitSync.sweep();
+      const s = (await t.http.get(`/v1/spaces/${spaceId}`).set(admin.auth).expect(200)).body;
+      const revision = (await t.http.get(`/v1/spaces/${spaceId}/revisions/${s.revision}`).set(admin.auth).expect(200)).body;
+      expect(revision.git.oid).toBe(pushed);
+      poller.clock.advance(61_000);
+      expect(await gitSync.poll(1000)).toBe(0); // at the synced commit now
+    } finally {
+      await poller.app.close();
+    }
+  }, 120_000);
 });

@@ -158,6 +158,34 @@ describe('importing a GitBook repository into a space', () => {
     expect(after.verbatim).toBe(out.verbatim - 1);
   });
 
+  it('the redirects of .gitbook.yaml are the space’s redirects on its published site (301 to the page now there)', async () => {
+    const spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Redirected' }).expect(201)).body.id;
+    const repo = readGitbookRepository(corpus);
+    const imported = await t.app.get(RepositoryImport).import({ userId: admin.id, tokenId: 'test' }, spaceId, repo, (p) => corpus.bytes(p));
+    await t.http
+      .post(`/v1/spaces/${spaceId}/change-requests/${imported.changeRequest!.changeRequest.id}/merge`)
+      .set(admin.auth)
+      .expect(200);
+    const siteId = (
+      await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Fluentd', visibility: 'public' }).expect(201)
+    ).body.id;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${siteId}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
+    await t.http.post(`/v1/orgs/${orgId}/sites/${siteId}/publish`).set(admin.auth).expect(200);
+    // Every redirect to a page of the summary answers 301 to that page; one to a file that is no page, 404.
+    const pagePaths = new Set(flatPaths(repo.pages));
+    const toPages = repo.redirects.filter((r) => pagePaths.has(r.destination));
+    expect(toPages.length).toBeGreaterThan(20);
+    for (const r of toPages.slice(0, 25)) {
+      const res = await t.http.get(`/sites/${siteId}${r.source}`).redirects(0);
+      expect([r.source, res.status]).toEqual([r.source, 301]);
+      const target = await t.http.get(new URL(res.headers.location).pathname).expect(200);
+      expect(target.text).toContain('<html');
+    }
+    const quickstart = await t.http.get(`/sites/${siteId}/v1.0/articles/quickstart`).redirects(0).expect(301);
+    expect(new URL(quickstart.headers.location).pathname).toBe(`/sites/${siteId}/introduction`);
+    await t.http.get(`/sites/${siteId}/v1.0/articles/no-such-thing`).expect(404);
+  });
+
   it('imported again after changes in the repository: only those pages change, ids kept; the export is the new repository', async () => {
     const spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Again' }).expect(201)).body.id;
     const importer = t.app.get(RepositoryImport);

@@ -90,7 +90,13 @@ export class CoreModule {
         { provide: TranslationSettings, useValue: config.translation },
         {
           provide: GitSyncSettings,
-          useValue: { allowlist: config.gitUrlAllowlist, maxBytes: 512 * 1024 * 1024, timeoutMs: 120_000, operationTimeoutMs: 15 * 60_000 },
+          useValue: {
+            allowlist: config.gitUrlAllowlist,
+            maxBytes: 512 * 1024 * 1024,
+            timeoutMs: 120_000,
+            operationTimeoutMs: 15 * 60_000,
+            pollMs: config.gitPollSeconds * 1000,
+          },
         },
         { provide: AuditSettings, useValue: { retentionDays: config.auditRetentionDays } },
         { provide: WebhookSettings, useValue: { allowlist: config.webhookAllowlist } },

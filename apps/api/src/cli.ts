@@ -8,7 +8,7 @@ import { userInfo } from 'node:os';
 import { RepositoryExport, SpacesService } from '@app/spaces-and-content';
 import { readGitbookRepository } from '@app/content-model';
 import { RepositoryImport } from '@app/review-and-comments';
-import { repositoryFolder, writeRepositoryFolder } from '@app/git-sync';
+import { GitSyncService, repositorySource, writeRepositoryFolder } from '@app/git-sync';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config';
 import { EmbeddedPostgresHandle, runningEmbeddedUrl, startEmbeddedPostgres } from './database/embedded-postgres';
@@ -23,7 +23,7 @@ const USAGE = `Quire administration CLI — npm run cli -- <command> [options]
   token:create  --user <user id or email> [--label <label>] [--expires-in-days <n>]
   token:list    --user <user id or email>
   token:revoke  --id <token id>
-  import        --space <space id> --user <user id or email> --dir <folder> [--project <folder inside it>]
+  import        --space <space id> --user <user id or email> --dir <folder or .zip> [--project <folder inside it>]
                 a GitBook repository (Git Sync layout) into the space as one change request, written by the user
   export        --space <space id> --user <user id or email> --dir <new or empty folder>
                 the space's main content written in GitBook's repository layout (SUMMARY.md, pages, assets)
@@ -191,7 +191,7 @@ async function main(argv: string[]): Promise<number> {
         case 'import': {
           const user = await resolveUser(need(values, 'user'));
           const spaceId = need(values, 'space');
-          const files = repositoryFolder(need(values, 'dir'));
+          const files = repositorySource(need(values, 'dir'));
           const repo = readGitbookRepository(files, { projectDirectory: values.project });
           const result = await app.get(RepositoryImport).import({ userId: user.id, tokenId: 'cli' }, spaceId, repo, (p) => files.bytes(p));
           if (!result.changeRequest) {
@@ -231,7 +231,10 @@ async function main(argv: string[]): Promise<number> {
         }
         case 'secrets:rotate': {
           const rotated = await audited('secrets-rotate', async () => {
-            const r = await rotateSecrets(config, () => app.get(WebhooksService).resealSecrets());
+            const r = await rotateSecrets(
+              config,
+              async () => (await app.get(WebhooksService).resealSecrets()) + (await app.get(GitSyncService).resealSecrets()),
+            );
             return { result: r, organizationId: null, target: { type: 'secret-key', id: r.keyId } };
           });
           process.stdout.write(`${JSON.stringify(rotated)}\n`);

@@ -49,6 +49,8 @@ export interface QuireConfig {
   webhookAllowlist: string[];
   /** Hosts a Git Sync remote may be on over http, or at a private or loopback address (QUIRE_GIT_URL_ALLOWLIST). */
   gitUrlAllowlist: string[];
+  /** How often connected spaces' branches are polled for new commits (QUIRE_GIT_POLL_SECONDS; 0: never). */
+  gitPollSeconds: number;
   /** File bytes in S3-compatible object storage (null: on local disk under the data dir). */
   s3: { bucket: string; region: string; endpoint?: string; forcePathStyle?: boolean; prefix?: string } | null;
   /** Download links redirect to the store's presigned URL (S3 only) instead of passing the bytes through. */
@@ -220,5 +222,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
       .split(',')
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
+    gitPollSeconds: gitPollSeconds(env.QUIRE_GIT_POLL_SECONDS),
   };
+}
+
+function gitPollSeconds(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 0;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || (n !== 0 && n < 60) || n > 86_400)
+    throw new ConfigError('QUIRE_GIT_POLL_SECONDS must be 0 (no polling) or a number of seconds from 60 to 86400');
+  return n;
 }

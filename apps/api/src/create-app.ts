@@ -25,6 +25,8 @@ const CONTENT_WRITE_ROUTE = /^\/v1\/spaces\/[^/]+\/change-requests\/[^/]+\/conte
 /** OpenAPI documents sent as `text` (up to 10 MB of text, more once JSON-escaped): create, and PUT by slug. */
 const OPENAPI_CREATE_ROUTE = /^\/v1\/orgs\/[^/]+\/openapi$/;
 const OPENAPI_PUT_ROUTE = /^\/v1\/orgs\/[^/]+\/openapi\/[^/]+$/;
+/** A Git host's push webhook (git-sync): its raw body is kept to check the signature. */
+const GIT_WEBHOOK_ROUTE = /^\/v1\/spaces\/[^/]+\/git\/webhook$/;
 
 function flatten(errors: ValidationError[], prefix = ''): string[] {
   return errors.flatMap((e) => {
@@ -90,7 +92,14 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
       },
     );
   });
-  app.useBodyParser('json', { limit: config.bodyLimit, verify: verifyJsonDepth } as Parameters<NestExpressApplication['useBodyParser']>[1]);
+  // A Git host's push webhook is checked against an HMAC of its exact bytes: those are kept for that route only.
+  const keepRawForWebhooks = (req: Request & { rawBody?: Buffer }, res: unknown, body: Buffer) => {
+    verifyJsonDepth(req, res, body);
+    if (GIT_WEBHOOK_ROUTE.test(req.path ?? req.url)) req.rawBody = body;
+  };
+  app.useBodyParser('json', { limit: config.bodyLimit, verify: keepRawForWebhooks } as Parameters<
+    NestExpressApplication['useBodyParser']
+  >[1]);
   // SAML identity providers POST the SAMLResponse as a form.
   app.useBodyParser('urlencoded', { limit: config.bodyLimit, extended: false });
   app.use(rejectHostileStrings);

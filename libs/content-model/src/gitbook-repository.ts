@@ -118,16 +118,8 @@ export function readGitbookRepository(files: RepositoryFiles, options: { project
     pages = fromFolders(files, root, readme, page);
   }
 
-  const redirects: GitbookRepository['redirects'] = [];
-  if (config.redirects && typeof config.redirects === 'object') {
-    for (const [source, target] of Object.entries(config.redirects as Record<string, unknown>)) {
-      if (typeof target !== 'string') continue;
-      const destination = normal(posix.join(root || '.', target));
-      if (destination === null) continue;
-      if (files.read(destination) === null) missing.add(destination);
-      redirects.push({ source: `/${source.replace(/^\/+/, '')}`, destination });
-    }
-  }
+  const redirects = redirectsOf(config.redirects, root);
+  for (const { destination } of redirects) if (files.read(destination) === null) missing.add(destination);
   // `.gitbook/assets/` beside the content, or at the project's or the repository's top.
   const folders = [...new Set([join(root, ASSETS), join(project, ASSETS), join(ASSETS)])].map((f) => f + '/');
   const assets = files.paths().filter((p) => folders.some((f) => p.startsWith(f)));
@@ -144,6 +136,31 @@ export function readGitbookRepository(files: RepositoryFiles, options: { project
     missing: [...missing],
     notes,
   };
+}
+
+/** The `redirects` of a `.gitbook.yaml`: old path → the file it now points to (relative to `root`'s folder). */
+function redirectsOf(value: unknown, root: string): GitbookRepository['redirects'] {
+  const redirects: GitbookRepository['redirects'] = [];
+  if (!value || typeof value !== 'object') return redirects;
+  for (const [source, target] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof target !== 'string') continue;
+    const destination = normal(posix.join(root || '.', target));
+    if (destination !== null) redirects.push({ source: `/${source.replace(/^\/+/, '')}`, destination });
+  }
+  return redirects;
+}
+
+/**
+ * The redirects of a kept `.gitbook.yaml` (see `RepositorySources`: `root` is relative to the project, and so
+ * are the destinations); none when it does not parse.
+ */
+export function gitbookRedirects(config: string, root: string): GitbookRepository['redirects'] {
+  try {
+    const parsed: unknown = parseYaml(config);
+    return parsed && typeof parsed === 'object' ? redirectsOf((parsed as { redirects?: unknown }).redirects, root) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The summary's lists and group headings as a page tree. */

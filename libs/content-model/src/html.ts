@@ -300,11 +300,41 @@ function domBlocks(nodes: ChildNode[], ctx: HtmlContext, path: string, align?: s
     } else if (n.name === 'blockquote') out.push(block('blockquote', p, {}, domBlocks(n.children, ctx, p)));
     else if (n.name === 'hr') out.push(block('divider', p, {}, undefined, true));
     else if (n.name === 'details') out.push(expandableFromDom(n, ctx, p));
+    else if (n.name === 'figure') out.push(figureFromDom(n, ctx, p));
     else if (n.name === 'table') out.push(tableFromDom(n, ctx, p));
     else throw new Unmappable();
   }
   flush();
   return out;
+}
+
+/**
+ * GitBook's image with a caption, `<figure><img …><figcaption><p>…</p></figcaption></figure>`: an `images`
+ * block of that image, its caption the official `caption` fragment (one paragraph).
+ */
+function figureFromDom(n: Element, ctx: HtmlContext, p: string): DocBlock {
+  const tags = n.children.filter((c): c is Element => isTag(c));
+  const img = tags.find((c) => c.name === 'img');
+  const caption = tags.find((c) => c.name === 'figcaption');
+  if (!img || tags.some((c) => c !== img && c !== caption) || n.children.some((c) => isText(c) && c.data.trim())) throw new Unmappable();
+  const captionNodes = caption
+    ? caption.children.some((c) => isTag(c) && c.name === 'p')
+      ? caption.children.filter((c): c is Element => isTag(c) && c.name === 'p').flatMap((para) => para.children)
+      : caption.children
+    : [];
+  const text = trimmed(domInlines(captionNodes, ctx, `${p}.0.caption`, []));
+  const image = block('image', `${p}.0`, imageData(img.attribs, ctx, true), undefined, true);
+  if (text.length)
+    image.fragments = [
+      {
+        object: 'fragment',
+        key: keyOf(`${p}.0.caption`),
+        fragment: 'caption',
+        type: 'caption',
+        nodes: [block('paragraph', `${p}.0.caption.0`, {}, text)],
+      },
+    ];
+  return block('images', p, {}, [image]);
 }
 
 /** An `expandable` block (the official shape: an `expandable-title` and an `expandable-body` fragment). */

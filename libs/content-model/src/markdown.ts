@@ -101,6 +101,8 @@ const SANITIZE: sanitizeHtml.IOptions = {
     'source',
     'details',
     'summary',
+    'figure',
+    'figcaption',
     'kbd',
     'sup',
     'sub',
@@ -515,8 +517,18 @@ function tagBlocks(n: GitbookTag, ctx: Ctx, p: string): DocBlock[] {
         ),
       ];
     }
+    case 'openapi-operation': {
+      // `{% openapi-operation spec="petstore" path="/pet" method="post" %}`: an operation of the organization's
+      // OpenAPI spec of that slug (the link inside names the spec's source, for readers of the raw file).
+      const method = (attrs.method ?? '').toLowerCase();
+      if (attrs.spec && attrs.path && /^(get|put|post|delete|options|head|patch|trace)$/.test(method))
+        return [block('openapi-operation', p, { ref: { kind: 'openapi', spec: attrs.spec }, path: attrs.path, method }, undefined, true)];
+      ctx.notes.add('{% openapi-operation %} without spec, path and method kept as its content');
+      return inner();
+    }
     default:
-      // Tags the model has no block for yet (include, openapi-operation, swagger, prompt): their content.
+      // Tags the model has no block for yet (include, swagger and openapi with a `src` URL rather than a spec of
+      // the organization, prompt): their content.
       ctx.notes.add(`{% ${n.name} %} kept as its content`);
       return inner();
   }
@@ -725,7 +737,19 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
         break;
       case 'images': {
         const align = typeof b.data.align === 'string' ? b.data.align : undefined;
-        if (align || kids.some((img) => img.data.width !== undefined || img.data.height !== undefined)) {
+        const caption = (img: DocBlock) => img.fragments?.find((f) => f.fragment === 'caption')?.nodes[0];
+        if (kids.some((img) => caption(img))) {
+          // An image with a caption: GitBook's <figure>, one per image.
+          for (const img of kids) {
+            const text = caption(img);
+            out.push({
+              type: 'html',
+              value: `<figure>${imageHtml(img.data, currentRefUrl(img.data.ref as ContentRef))}${
+                text ? `<figcaption><p>${inlinesToHtml(text.nodes, currentRefUrl)}</p></figcaption>` : ''
+              }</figure>`,
+            });
+          }
+        } else if (align || kids.some((img) => img.data.width !== undefined || img.data.height !== undefined)) {
           // Alignment and sizes have no markdown syntax: written as HTML.
           const imgs = kids.map((img) => imageHtml(img.data, currentRefUrl(img.data.ref as ContentRef))).join('\n');
           out.push({ type: 'html', value: align ? `<p align="${align}">\n${imgs}\n</p>` : imgs });
@@ -820,6 +844,21 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
       case 'file': {
         const caption = typeof b.data.caption === 'string' ? b.data.caption : '';
         out.push(tag('file', [['src', currentRefUrl(b.data.ref as ContentRef)]], caption ? [{ type: 'html', value: caption }] : []));
+        break;
+      }
+      case 'openapi-operation': {
+        const ref = b.data.ref as { spec?: unknown } | undefined;
+        out.push(
+          tag(
+            'openapi-operation',
+            [
+              ['spec', str(ref?.spec)],
+              ['path', str(b.data.path)],
+              ['method', str(b.data.method)],
+            ],
+            [{ type: 'paragraph', children: [{ type: 'text', value: `OpenAPI ${str(ref?.spec)}`.trim() }] }],
+          ),
+        );
         break;
       }
       default:

@@ -468,7 +468,13 @@ export class DocumentRenderer {
     const ref = b.data.ref as ContentRef | undefined;
     const src = ref ? this.links.href(ref) : null;
     const alt = typeof b.data.alt === 'string' ? b.data.alt : '';
-    const caption = typeof b.data.caption === 'string' && b.data.caption ? b.data.caption : null;
+    // The official caption is a fragment (one paragraph, with its marks and links); Quire's older `data.caption` a string.
+    const fragment = this.fragment(b, 'caption')[0];
+    const caption: ComponentChildren | null = fragment
+      ? this.blocks(fragment.nodes)
+      : typeof b.data.caption === 'string' && b.data.caption
+        ? b.data.caption
+        : null;
     const size = (v: unknown) => (typeof v === 'number' && v > 0 ? v : undefined);
     const dark = b.data.refDark as ContentRef | undefined;
     const darkSrc = dark ? this.links.href(dark) : null;

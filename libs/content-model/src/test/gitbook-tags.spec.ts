@@ -155,6 +155,31 @@ describe('GitBook block tags in markdown', () => {
     expect(documentToMarkdown(document, urls)).toBe(md);
   });
 
+  it('an image with a caption (<figure>) and an OpenAPI operation: read into their blocks, written back, a fixed point', () => {
+    const md =
+      '<figure><img src="https://example.com/a.png" alt="A diagram"><figcaption><p>The <strong>flow</strong> of events</p></figcaption></figure>\n\n' +
+      '{% openapi-operation spec="petstore" path="/pet" method="post" %}\n[OpenAPI petstore](https://petstore3.swagger.io/api/v3/openapi.json)\n{% endopenapi-operation %}\n';
+    const doc = read(md).document;
+    expect(types(doc)).toEqual([{ images: ['image'] }, 'openapi-operation']);
+    const image = doc.nodes[0].nodes![0] as DocBlock;
+    expect(image.data).toEqual({ ref: { kind: 'url', url: 'https://example.com/a.png' }, alt: 'A diagram' });
+    expect(image.fragments).toHaveLength(1);
+    expect(image.fragments![0].fragment).toBe('caption');
+    expect(JSON.stringify(image.fragments![0].nodes)).toContain('"flow"');
+    expect(JSON.stringify(image.fragments![0].nodes)).toContain('"bold"');
+    expect(doc.nodes[1].data).toEqual({ ref: { kind: 'openapi', spec: 'petstore' }, path: '/pet', method: 'post' });
+    const written = documentToMarkdown(doc);
+    expect(written).toContain(
+      '<figure><img src="https://example.com/a.png" alt="A diagram"><figcaption><p>The <strong>flow</strong> of events</p></figcaption></figure>',
+    );
+    expect(written).toContain('{% openapi-operation spec="petstore" path="/pet" method="post" %}');
+    expect(JSON.stringify(read(written).document)).toBe(JSON.stringify(doc));
+    // Without a spec of the organization (the older `src` URL form), or with an unknown method: kept as content.
+    const loose = markdownToDocument('{% openapi-operation path="/pet" method="fly" %}\nText.\n{% endopenapi-operation %}\n');
+    expect(types(loose.document)).toEqual(['paragraph']);
+    expect(loose.normalized.join(' ')).toMatch(/openapi-operation/);
+  });
+
   it('a tag line in fenced code is code; an unclosed container tag is text; an end tag without its start is text', () => {
     const fenced = read('```md\n{% hint style="info" %}\nx\n{% endhint %}\n```\n');
     expect(types(fenced.document)).toEqual(['code']);

@@ -8,4 +8,6 @@ export abstract class GitSyncSettings {
   abstract readonly timeoutMs: number;
   /** An operation running for longer than this is presumed dead (its process stopped) and is taken over. */
   abstract readonly operationTimeoutMs: number;
+  /** How often a connected space's branch is polled for new commits (QUIRE_GIT_POLL_SECONDS; 0: never, webhooks only). */
+  abstract readonly pollMs: number;
 }

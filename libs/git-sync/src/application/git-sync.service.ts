@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { posix } from 'node:path';
 import { readGitbookRepository } from '@app/content-model';
 import { IdentityService } from '@app/organizations-and-teams';
@@ -15,6 +16,8 @@ import {
   checkOutboundHost,
   JobQueue,
   NotFoundError,
+  roleAtLeast,
+  UnauthenticatedError,
 } from '@app/shared-kernel';
 import { RepositoryExport, requireRole, SpacesService } from '@app/spaces-and-content';
 import { GitSyncSettings } from './git-sync-settings';
@@ -31,6 +34,7 @@ import {
 
 export const GIT_SYNC_QUEUE = 'git-sync';
 export const GIT_SYNC_SWEEP_QUEUE = 'git-sync-sweep';
+export const GIT_SYNC_POLL_QUEUE = 'git-sync-poll';
 
 export interface GitOperationInput {
   url: string;
@@ -88,6 +92,10 @@ export class GitSyncService implements OnModuleInit {
     });
     // Every minute: operations a lost job or a stopped process left are taken up again.
     this.jobs.schedule(GIT_SYNC_SWEEP_QUEUE, '* * * * *');
+    this.jobs.work(GIT_SYNC_POLL_QUEUE, async () => {
+      await this.poll();
+    });
+    if (this.settings.pollMs > 0) this.jobs.schedule(GIT_SYNC_POLL_QUEUE, '* * * * *');
     this.bus.addRecorder((event) => this.afterMerge(event));
   }
 
@@ -126,6 +134,9 @@ export class GitSyncService implements OnModuleInit {
       projectDirectory,
       lastCommit: sameRemote ? previous.lastCommit : null,
       lastRevision: sameRemote ? previous.lastRevision : null,
+      connectedBy: actor.userId,
+      webhookSecret: previous?.webhookSecret ?? randomBytes(24).toString('base64url'),
+      polledAt: sameRemote ? previous.polledAt : null,
       operation: { state: 'running', direction, startedAt: now, endedAt: null, error: null },
       updatedAt: now,
     });
@@ -134,12 +145,113 @@ export class GitSyncService implements OnModuleInit {
     this.jobs.send(GIT_SYNC_QUEUE, { spaceId: space.id });
   }
 
-  /** The official GitSyncState of the space (read access); 404 when no Git provider is set up. */
-  async info(actor: Actor, spaceId: string): Promise<GitSyncConnection> {
-    const { space } = await this.spaces.getLive(actor, spaceId);
+  /**
+   * The official GitSyncState of the space (read access); 404 when no Git provider is set up. `editor`: the
+   * caller may edit (and so may see the push webhook's secret).
+   */
+  async info(actor: Actor, spaceId: string): Promise<{ connection: GitSyncConnection; editor: boolean }> {
+    const { space, role } = await this.spaces.getLive(actor, spaceId);
     const connection = await this.repo.connection(space.id);
     if (!connection) throw new NotFoundError('Git Sync configuration of space', spaceId);
-    return connection;
+    return { connection, editor: roleAtLeast(role, 'edit') };
+  }
+
+  /**
+   * A push webhook from the Git host (GitHub, Gitea: an HMAC-SHA256 of the body under the space's webhook
+   * secret; GitLab: the secret itself as its token). A push to the connected branch queues an import, run as
+   * the person who connected the space; other refs and events are ignored.
+   */
+  async pushed(
+    spaceId: string,
+    headers: Record<string, string | string[] | undefined>,
+    body: Buffer | undefined,
+  ): Promise<'queued' | 'ignored'> {
+    const connection = await this.repo.connection(spaceId);
+    if (!connection) throw new NotFoundError('Git Sync configuration of space', spaceId);
+    const header = (name: string) => {
+      const v = headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    const raw = body ?? Buffer.alloc(0);
+    const hmac = createHmac('sha256', connection.webhookSecret).update(raw).digest('hex');
+    const github = header('x-hub-signature-256');
+    const gitea = header('x-gitea-signature');
+    const gitlab = header('x-gitlab-token');
+    const signed =
+      (github !== undefined && same(github, `sha256=${hmac}`)) ||
+      (gitea !== undefined && same(gitea, hmac)) ||
+      (gitlab !== undefined && same(gitlab, connection.webhookSecret));
+    if (!signed) throw new UnauthenticatedError("The webhook's signature or token does not match the space's webhook secret");
+    let payload: { ref?: unknown; after?: unknown; checkout_sha?: unknown };
+    try {
+      payload = JSON.parse(raw.toString('utf8')) as typeof payload;
+    } catch {
+      throw new InvalidInputError('The webhook body is not JSON');
+    }
+    const event = header('x-github-event') ?? header('x-gitea-event') ?? header('x-gitlab-event');
+    if (event !== undefined && !/^(push|Push Hook)$/.test(event)) return 'ignored';
+    if (!payload || typeof payload !== 'object' || payload.ref !== connection.ref) return 'ignored';
+    const after =
+      typeof payload.after === 'string' ? payload.after : typeof payload.checkout_sha === 'string' ? payload.checkout_sha : null;
+    if (after !== null && after === connection.lastCommit) return 'ignored';
+    await this.queueImport(connection);
+    return 'queued';
+  }
+
+  /**
+   * Polls connected branches for new commits (QUIRE_GIT_POLL_SECONDS), a bounded number per run: a branch at
+   * another commit than the last sync's, with nothing of its space waiting, gets an import queued.
+   */
+  async poll(limit = 50): Promise<number> {
+    if (this.settings.pollMs <= 0) return 0;
+    const now = this.clock.now();
+    let queued = 0;
+    for (const connection of await this.repo.toPoll(new Date(now.getTime() - this.settings.pollMs), limit)) {
+      await this.repo.saveConnection({ ...connection, polledAt: now });
+      let head: string | null;
+      try {
+        head = await this.remote.head(connection.remote, connection.ref);
+      } catch (e) {
+        this.logger.warn(`polling the branch of space ${connection.spaceId} failed: ${e instanceof Error ? e.message : String(e)}`);
+        continue;
+      }
+      if (head === null || head === connection.lastCommit) continue;
+      if ((await this.repo.spacesWithWork(new Date(0))).includes(connection.spaceId)) continue;
+      await this.queueImport(connection);
+      queued += 1;
+    }
+    return queued;
+  }
+
+  private queueImport(connection: GitSyncConnection): Promise<void> {
+    return this.queue(connection, 'import', this.clock.now(), connection.connectedBy, null);
+  }
+
+  /** An operation on the connection's remote and branch, queued (after the unit of work commits, its job sent). */
+  private async queue(
+    connection: GitSyncConnection,
+    direction: GitSyncDirection,
+    requestedAt: Date,
+    requestedBy: string,
+    changeRequest: string | null,
+  ): Promise<void> {
+    await this.repo.enqueue(
+      this.newOperation({
+        spaceId: connection.spaceId,
+        organizationId: connection.organizationId,
+        direction,
+        remote: connection.remote,
+        ref: connection.ref,
+        projectDirectory: connection.projectDirectory,
+        commitMessage: null,
+        force: false,
+        standalone: false,
+        requestedAt,
+        requestedBy,
+        changeRequest,
+      }),
+    );
+    this.jobs.send(GIT_SYNC_QUEUE, { spaceId: connection.spaceId });
   }
 
   /**
@@ -168,6 +280,11 @@ export class GitSyncService implements OnModuleInit {
     o: Omit<GitSyncOperation, 'id' | 'state' | 'attempts' | 'startedAt' | 'endedAt' | 'error' | 'commit'>,
   ): GitSyncOperation {
     return { ...o, id: this.ids.next(), state: 'pending', attempts: 0, startedAt: null, endedAt: null, error: null, commit: null };
+  }
+
+  /** `quire secrets:rotate`: Git credentials and webhook secrets sealed again under the current key. */
+  resealSecrets(): Promise<number> {
+    return this.repo.resealSecrets();
   }
 
   // ---------- running ----------
@@ -329,24 +446,15 @@ export class GitSyncService implements OnModuleInit {
       connection = { ...connection, lastCommit: imported.commit, updatedAt: this.clock.now() };
       await this.repo.saveConnection(connection);
     }
-    await this.repo.enqueue(
-      this.newOperation({
-        spaceId,
-        organizationId: connection.organizationId,
-        direction: 'export',
-        remote: connection.remote,
-        ref: connection.ref,
-        projectDirectory: connection.projectDirectory,
-        commitMessage: null,
-        force: false,
-        standalone: false,
-        requestedAt: event.occurredAt,
-        requestedBy: event.actor,
-        changeRequest,
-      }),
-    );
-    this.jobs.send(GIT_SYNC_QUEUE, { spaceId });
+    await this.queue(connection, 'export', event.occurredAt, event.actor, changeRequest);
   }
+}
+
+/** Equal strings, compared in constant time. */
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** The official `repoProjectDirectory`: a folder inside the repository ('' for its top). */

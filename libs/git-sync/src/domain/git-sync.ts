@@ -52,6 +52,12 @@ export interface GitSyncConnection {
   /** The commit both sides last agreed on, and the space's revision then. */
   lastCommit: string | null;
   lastRevision: string | null;
+  /** Who connected the space: pushes that come in (webhook, poll) are imported as them. */
+  connectedBy: string;
+  /** The secret a Git host signs its push webhooks with (GitHub, Gitea) or sends (GitLab). */
+  webhookSecret: string;
+  /** When the remote was last polled for new commits. */
+  polledAt: Date | null;
   operation: {
     state: GitSyncOperationState;
     direction: GitSyncDirection;
@@ -81,6 +87,10 @@ export abstract class GitSyncRepository {
   abstract recordChangeRequest(id: string, changeRequest: string, commit: string): Promise<void>;
   /** The import whose content a change request holds. */
   abstract importOf(changeRequest: string): Promise<GitSyncOperation | null>;
+  /** Connected spaces not polled since `before` (at most `limit`, the longest waiting first). */
+  abstract toPoll(before: Date, limit: number): Promise<GitSyncConnection[]>;
+  /** Seals again under the current key every credential and webhook secret sealed under an older one; answers how many. */
+  abstract resealSecrets(): Promise<number>;
   /** Spaces with operations waiting (or running since before `staleBefore`): what a sweep nudges. */
   abstract spacesWithWork(staleBefore: Date): Promise<string[]>;
 }
@@ -103,6 +113,8 @@ export interface GitAuthor {
 
 /** Port: a Git remote (the app: isomorphic-git over the kernel's outbound HTTP rule). */
 export abstract class GitRemote {
+  /** The commit `ref` is at (null: no such branch), without fetching anything else. */
+  abstract head(remote: GitRemoteAccess, ref: string): Promise<string | null>;
   /** The commit at `ref` and its files; a remote without that ref (an empty repository) is null. */
   abstract read(remote: GitRemoteAccess, ref: string): Promise<GitCheckout | null>;
   /**

@@ -1,8 +1,17 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import {
+  ApiAcceptedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiTags,
+} from '@nestjs/swagger';
 import { IsBoolean, IsISO8601, IsObject, IsString, MaxLength, MinLength } from 'class-validator';
 import type { Actor } from '@app/shared-kernel';
-import { ApiStandardErrors, CurrentActor, Optional, WriteTransaction } from '@app/http-kit';
+import { ApiStandardErrors, CurrentActor, Links, Optional, Public, RequestLinks, WriteTransaction } from '@app/http-kit';
 import { GitSyncService } from '../application/git-sync.service';
 import { GitSyncSettings } from '../application/git-sync-settings';
 import type { GitSyncConnection } from '../domain/git-sync';
@@ -50,6 +59,13 @@ class GitSyncOperationDto {
   error?: string;
 }
 
+class GitSyncWebhookDto {
+  /** The payload URL to give the Git host (GitHub, GitLab or Gitea push events, JSON) */
+  url: string;
+  /** The secret: GitHub's and Gitea's webhook secret, GitLab's secret token */
+  secret: string;
+}
+
 export class GitSyncStateDto {
   /** Quire's connection of the space (one per space) */
   installationId: string;
@@ -65,9 +81,16 @@ export class GitSyncStateDto {
   /** How long an operation may run before another process takes it over (milliseconds) */
   operationTimeout?: number;
   @ApiPropertyOptional({ format: 'date-time' }) updatedAt?: string;
+  /** Where the Git host sends push webhooks, and their secret (a Quire extension; shown to those who may edit) */
+  @ApiPropertyOptional({ type: GitSyncWebhookDto }) webhook?: GitSyncWebhookDto;
 }
 
-function stateDto(c: GitSyncConnection, operationTimeout: number): GitSyncStateDto {
+class WebhookAnswerDto {
+  /** `queued`: a push to the connected branch, imported next; `ignored`: another ref or event */
+  @ApiProperty({ enum: ['queued', 'ignored'] }) status: string;
+}
+
+function stateDto(c: GitSyncConnection, operationTimeout: number, webhook: GitSyncWebhookDto | null): GitSyncStateDto {
   const url = new URL(c.remote.url);
   const op = c.operation;
   return {
@@ -90,6 +113,7 @@ function stateDto(c: GitSyncConnection, operationTimeout: number): GitSyncStateD
       : {}),
     operationTimeout,
     updatedAt: c.updatedAt.toISOString(),
+    ...(webhook ? { webhook } : {}),
   };
 }
 
@@ -129,7 +153,23 @@ export class GitSyncController {
   @Get('info')
   @ApiOperation({ operationId: 'getSpaceGitInfo', summary: 'The Git Sync configuration and status of the space (404: none)' })
   @ApiOkResponse({ type: GitSyncStateDto, description: 'The Git Sync info for the space' })
-  async info(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string): Promise<GitSyncStateDto> {
-    return stateDto(await this.gitSync.info(actor, spaceId), this.settings.operationTimeoutMs);
+  async info(@CurrentActor() actor: Actor, @Param('spaceId') spaceId: string, @RequestLinks() links: Links): Promise<GitSyncStateDto> {
+    const { connection, editor } = await this.gitSync.info(actor, spaceId);
+    const webhook = editor ? { url: links.api(`/spaces/${spaceId}/git/webhook`), secret: connection.webhookSecret } : null;
+    return stateDto(connection, this.settings.operationTimeoutMs, webhook);
+  }
+
+  /** No Bearer token: the Git host signs the body with the space's webhook secret (its raw bytes are kept for that). */
+  @Public()
+  @Post('webhook')
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'receiveGitPushWebhook',
+    summary:
+      'A push webhook from GitHub, GitLab or Gitea (signed with the space’s webhook secret): a push to the connected branch is imported',
+  })
+  @ApiAcceptedResponse({ type: WebhookAnswerDto })
+  async webhook(@Param('spaceId') spaceId: string, @Req() req: Request & { rawBody?: Buffer }): Promise<WebhookAnswerDto> {
+    return { status: await this.gitSync.pushed(spaceId, req.headers, req.rawBody) };
   }
 }

@@ -12,6 +12,9 @@ interface ConnectionRow {
   project_directory: string;
   last_commit: string | null;
   last_revision: string | null;
+  connected_by: string;
+  webhook_secret: string;
+  polled_at: Date | null;
   operation: { state: string; direction: string; startedAt: string; endedAt: string | null; error: string | null } | null;
   updated_at: Date;
 }
@@ -55,8 +58,18 @@ export class SqlGitSyncRepository extends GitSyncRepository {
 
   async connection(spaceId: string): Promise<GitSyncConnection | null> {
     const rows: ConnectionRow[] = await this.db.query('SELECT * FROM git_sync WHERE space_id = $1', [spaceId]);
-    if (!rows.length) return null;
-    const r = rows[0];
+    return rows.length ? this.connectionOf(rows[0]) : null;
+  }
+
+  async toPoll(before: Date, limit: number): Promise<GitSyncConnection[]> {
+    const rows: ConnectionRow[] = await this.db.query(
+      'SELECT * FROM git_sync WHERE polled_at IS NULL OR polled_at < $1 ORDER BY polled_at NULLS FIRST LIMIT $2',
+      [before, limit],
+    );
+    return rows.map((r) => this.connectionOf(r));
+  }
+
+  private connectionOf(r: ConnectionRow): GitSyncConnection {
     return {
       spaceId: r.space_id,
       organizationId: r.organization_id,
@@ -65,6 +78,9 @@ export class SqlGitSyncRepository extends GitSyncRepository {
       projectDirectory: r.project_directory,
       lastCommit: r.last_commit,
       lastRevision: r.last_revision,
+      connectedBy: r.connected_by,
+      webhookSecret: this.secrets.open(r.webhook_secret),
+      polledAt: r.polled_at,
       operation: r.operation && {
         state: r.operation.state as GitSyncOperation['state'],
         direction: r.operation.direction as GitSyncOperation['direction'],
@@ -83,11 +99,13 @@ export class SqlGitSyncRepository extends GitSyncRepository {
       endedAt: c.operation.endedAt?.toISOString() ?? null,
     };
     await this.db.query(
-      `INSERT INTO git_sync (space_id, organization_id, url, credentials, ref, project_directory, last_commit, last_revision, operation, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+      `INSERT INTO git_sync (space_id, organization_id, url, credentials, ref, project_directory, last_commit, last_revision, operation, updated_at,
+         connected_by, webhook_secret, polled_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (space_id) DO UPDATE SET organization_id = EXCLUDED.organization_id, url = EXCLUDED.url, credentials = EXCLUDED.credentials,
          ref = EXCLUDED.ref, project_directory = EXCLUDED.project_directory, last_commit = EXCLUDED.last_commit,
-         last_revision = EXCLUDED.last_revision, operation = EXCLUDED.operation, updated_at = EXCLUDED.updated_at`,
+         last_revision = EXCLUDED.last_revision, operation = EXCLUDED.operation, updated_at = EXCLUDED.updated_at,
+         connected_by = EXCLUDED.connected_by, webhook_secret = EXCLUDED.webhook_secret, polled_at = EXCLUDED.polled_at`,
       [
         c.spaceId,
         c.organizationId,
@@ -99,6 +117,9 @@ export class SqlGitSyncRepository extends GitSyncRepository {
         c.lastRevision,
         operation ? JSON.stringify(operation) : null,
         c.updatedAt,
+        c.connectedBy,
+        this.secrets.seal(c.webhookSecret),
+        c.polledAt,
       ],
     );
   }
@@ -198,6 +219,28 @@ export class SqlGitSyncRepository extends GitSyncRepository {
       [changeRequest],
     );
     return rows.length ? this.toDomain(rows[0]) : null;
+  }
+
+  async resealSecrets(): Promise<number> {
+    let n = 0;
+    const reseal = async (table: string, key: string, column: string) => {
+      const rows: { key: string; value: string }[] = await this.db.query(
+        `SELECT ${key} AS key, ${column} AS value FROM ${table} WHERE ${column} IS NOT NULL`,
+      );
+      for (const r of rows) {
+        if (this.secrets.isCurrent(r.value)) continue;
+        // Guarded on the value read: a concurrent write of a new secret wins.
+        n += await this.db.execute(`UPDATE ${table} SET ${column} = $3 WHERE ${key} = $1 AND ${column} = $2`, [
+          r.key,
+          r.value,
+          this.secrets.seal(this.secrets.open(r.value)),
+        ]);
+      }
+    };
+    await reseal('git_sync', 'space_id', 'credentials');
+    await reseal('git_sync', 'space_id', 'webhook_secret');
+    await reseal('git_sync_operations', 'id', 'credentials');
+    return n;
   }
 
   async spacesWithWork(staleBefore: Date): Promise<string[]> {

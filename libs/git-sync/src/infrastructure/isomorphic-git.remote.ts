@@ -107,6 +107,10 @@ export class IsomorphicGitRemote extends GitRemote {
     return { oid: head.oid, message: head.commit.message.trim() };
   }
 
+  async head(remote: GitRemoteAccess, ref: string): Promise<string | null> {
+    return (await this.refs(remote, false)).get(ref) ?? null;
+  }
+
   async read(remote: GitRemoteAccess, ref: string): Promise<GitCheckout | null> {
     if (!(await this.refs(remote, false)).has(ref)) return null;
     const dir = mkdtempSync(join(tmpdir(), 'quire-git-read-'));

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BoundedMap, Clock, InvalidInputError, pageRequest } from '@app/shared-kernel';
-import { locateByPath, type PageNode, type PageTree } from '@app/content-model';
-import { ContentService, SpacesService, type Revision, type Space } from '@app/spaces-and-content';
+import { gitbookRedirects, locateByPath, type PageNode, type PageTree } from '@app/content-model';
+import { ContentService, RepositoryExport, SpacesService, type Revision, type Space } from '@app/spaces-and-content';
 import { OpenApiOperations, type OperationView } from '@app/openapi-specs';
 import type { JsonDocument } from '@app/content-model';
 import { AdaptiveJsonSchema, Condition, visitorClaims } from '../domain/adaptive';
@@ -109,6 +109,7 @@ export class VisitorSitesService {
   private readonly models = new BoundedMap<string, Model>(MODELS_MAX);
   private readonly specUses = new BoundedMap<string, string[]>(SPEC_USES_MAX);
   private readonly moves = new BoundedMap<string, Map<string, string>>(MOVES_MAX);
+  private readonly repositoryRedirects = new BoundedMap<string, Map<string, string>>(MOVES_MAX);
   private readonly pageConditions = new BoundedMap<string, string[]>(SPEC_USES_MAX);
   private readonly prunedTrees = new BoundedMap<string, PageTree>(MODELS_MAX);
   private readonly parsedConditions = new BoundedMap<string, Condition | null>(SPEC_USES_MAX);
@@ -117,6 +118,7 @@ export class VisitorSitesService {
     private readonly sites: SiteRepository,
     private readonly spaces: SpacesService,
     private readonly content: ContentService,
+    private readonly repository: RepositoryExport,
     private readonly openapi: OpenApiOperations,
     private readonly previews: SitePreviews,
     private readonly redirects: SiteRedirects,
@@ -367,28 +369,44 @@ export class VisitorSitesService {
     let moved = this.moves.get(key);
     if (!moved) {
       moved = new Map();
-      const now = new Map<string, string>();
-      const paths = (tree: PageTree, visit: (id: string, path: string) => void, prefix = '') => {
-        for (const n of tree) {
-          const p = prefix ? `${prefix}/${n.slug}` : n.slug;
-          if (n.type === 'document') visit(n.id, p);
-          paths(n.pages, visit, p);
-        }
-      };
-      paths(revision.tree, (id, p) => now.set(id, p));
+      const now = pagePaths(revision.tree);
       const current = new Set(now.values());
       const history = await this.content.history(space, pageRequest(undefined, MOVES_HISTORY));
       for (const summary of history.items) {
         if (summary.id === revision.id) continue;
         const old = await this.content.revision(space.id, summary.id);
-        paths(old.tree, (id, p) => {
+        for (const [id, p] of pagePaths(old.tree)) {
           const there = now.get(id);
-          if (there !== undefined && !current.has(p) && !moved!.has(p)) moved!.set(p, there);
-        });
+          if (there !== undefined && !current.has(p) && !moved.has(p)) moved.set(p, there);
+        }
       }
       this.moves.set(key, moved);
     }
     return moved.get(path) ?? null;
+  }
+
+  /**
+   * The page a path of the space's old site goes to by the `redirects` of the `.gitbook.yaml` its repository
+   * import kept (GitBook's space redirects: `old/path` → a file, the page imported from it), or null.
+   */
+  async repositoryRedirect(space: Space, revision: VisibleRevision, path: string): Promise<string | null> {
+    const key = `${space.id} ${revision.id} ${revision.visibility}`;
+    let redirects = this.repositoryRedirects.get(key);
+    if (!redirects) {
+      redirects = new Map();
+      const sources = await this.repository.sourcesOf(space.id);
+      if (sources?.config) {
+        const now = pagePaths(revision.tree);
+        const byFile = new Map([...sources.pages].flatMap(([id, p]) => (p.path ? [[p.path, id] as [string, string]] : [])));
+        for (const { source, destination } of gitbookRedirects(sources.config, sources.root)) {
+          const to = now.get(byFile.get(destination) ?? '');
+          const from = source.replace(/^\/+|\/+$/g, '');
+          if (to !== undefined && from && !redirects.has(from)) redirects.set(from, to);
+        }
+      }
+      this.repositoryRedirects.set(key, redirects);
+    }
+    return redirects.get(path.replace(/\/+$/, '')) ?? null;
   }
 
   /** The live redirect a path below the site's root (`/old/page`) answers to, and what its star matched. */
@@ -417,4 +435,14 @@ export class VisitorSitesService {
     const found = locateByPath(revision.tree, path);
     return found && found.node.type === 'document' ? { node: found.node, path: found.path } : null;
   }
+}
+
+/** Every document page of a tree: id → its path (slugs joined with `/`). */
+function pagePaths(tree: PageTree, prefix = '', into = new Map<string, string>()): Map<string, string> {
+  for (const n of tree) {
+    const p = prefix ? `${prefix}/${n.slug}` : n.slug;
+    if (n.type === 'document') into.set(n.id, p);
+    pagePaths(n.pages, p, into);
+  }
+  return into;
 }

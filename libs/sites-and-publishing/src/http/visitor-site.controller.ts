@@ -212,8 +212,9 @@ export class VisitorSiteController {
 
   /**
    * Where a path that names no page goes instead: the site's live redirect for it (308 when permanent on a
-   * public site, 307 when permanent elsewhere, else 302), else the page that was at that path in the space's
-   * recent history, now elsewhere (301). Redirects never shadow a page that exists.
+   * public site, 307 when permanent elsewhere, else 302), else a redirect of the `.gitbook.yaml` the space was
+   * imported with (301), else the page that was at that path in the space's recent history, now elsewhere
+   * (301). Redirects never shadow a page that exists.
    */
   private async elsewhere(
     view: VisitorSite,
@@ -231,6 +232,8 @@ export class VisitorSiteController {
       }
     }
     if (location && revision && location.rest) {
+      const redirected = await this.sites.repositoryRedirect(location.space, revision, location.rest);
+      if (redirected !== null) return { status: 301, target: `${rootOf(view)}${location.prefix}${redirected}${markdown ? '.md' : ''}` };
       const path = await this.sites.movedPage(location.space, revision, location.rest);
       if (path !== null) return { status: 301, target: `${rootOf(view)}${location.prefix}${path}${markdown ? '.md' : ''}` };
     }

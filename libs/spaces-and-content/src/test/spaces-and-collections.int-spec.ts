@@ -58,7 +58,7 @@ describe('spaces-and-content adapters (PostgreSQL)', () => {
     await db.drop();
   });
   beforeEach(async () => {
-    await ds.query('TRUNCATE spaces, collections, content_permissions');
+    await ds.query('TRUNCATE spaces, collections, content_permissions, repository_sources, git_sync, git_sync_operations');
   });
 
   it('round-trips a space through the prepared read with every field', async () => {

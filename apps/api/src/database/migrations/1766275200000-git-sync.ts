@@ -2,7 +2,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Git Sync (#32): a revision records the commit an import made it from (the official `git` of a revision); a
- * space's connection to a branch (credentials sealed) with the commit and revision both sides last agreed on;
+ * space's connection to a branch (credentials and the push webhook's secret sealed) with the commit and revision
+ * both sides last agreed on;
  * and the operations on it, run one at a time per space in the order of their official `timestamp`.
  */
 export class GitSync1766275200000 implements MigrationInterface {
@@ -21,6 +22,9 @@ export class GitSync1766275200000 implements MigrationInterface {
         last_commit text,
         last_revision text,
         operation jsonb,
+        connected_by text NOT NULL,
+        webhook_secret text NOT NULL,
+        polled_at timestamptz,
         updated_at timestamptz NOT NULL
       );
       CREATE TABLE git_sync_operations (
