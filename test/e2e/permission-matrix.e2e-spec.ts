@@ -1,5 +1,7 @@
 import type { Response } from 'supertest';
 import { Role, ROLES, roleAtLeast } from '@app/shared-kernel';
+import { readGitbookRepository } from '@app/content-model';
+import { RepositoryImport } from '@app/review-and-comments';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 
 /**
@@ -58,6 +60,16 @@ describe('permission matrix', () => {
   const space = async () => {
     const id = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'S' }).expect(201)).body.id as string;
     return made(`/v1/spaces/${id}`, id);
+  };
+  /** A space holding a reusable content (imported from a repository's `.gitbook/includes/`). */
+  const withReusable = async () => {
+    const id = await space();
+    const files: Record<string, string> = { 'README.md': '# Home\n', '.gitbook/includes/note.md': '# Note\n\nShared text.\n' };
+    const repo = readGitbookRepository({ paths: () => Object.keys(files), read: (p) => files[p] ?? null });
+    const imported = await t.app.get(RepositoryImport).import({ userId: admin.id, tokenId: 'test' }, id, repo, () => null);
+    await t.http.post(`/v1/spaces/${id}/change-requests/${imported.changeRequest!.changeRequest.id}/merge`).set(admin.auth).expect(200);
+    const content = (await t.http.get(`/v1/spaces/${id}/content`).set(admin.auth).expect(200)).body;
+    return { id, revision: content.id as string, reusable: content.reusableContents[0].id as string };
   };
   const collection = async () => {
     const id = (await t.http.post(`/v1/orgs/${orgId}/collections`).set(admin.auth).send({ title: 'C' }).expect(201)).body.id as string;
@@ -497,6 +509,24 @@ describe('permission matrix', () => {
           .send({ url: 'https://git.example.com/docs.git', ref: 'refs/heads/main' })
           .expect(204);
         return t.http.get(`/v1/spaces/${id}/git/info`).set(as(w));
+      },
+    ],
+    [
+      'GET /spaces/{id}/content/reusable-contents/{id}',
+      'read',
+      200,
+      async (w) => {
+        const r = await withReusable();
+        return t.http.get(`/v1/spaces/${r.id}/content/reusable-contents/${r.reusable}`).set(as(w));
+      },
+    ],
+    [
+      'GET /spaces/{id}/revisions/{id}/reusable-contents/{id}/document',
+      'read',
+      200,
+      async (w) => {
+        const r = await withReusable();
+        return t.http.get(`/v1/spaces/${r.id}/revisions/${r.revision}/reusable-contents/${r.reusable}/document`).set(as(w));
       },
     ],
     ['GET /spaces/{id}/change-requests', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/change-requests`).set(as(w))],

@@ -6,6 +6,7 @@ import { RepositoryImport } from '@app/review-and-comments';
 import { RepositoryExport } from '@app/spaces-and-content';
 import { repositoryFolder, writeRepositoryFolder } from '@app/git-sync';
 import { createTestApp, TestApp, TestUser } from '../support/app';
+import { expectError } from '../support/expect';
 
 /**
  * Git Sync's repository format, imported (#32): the real fluentd GitBook repository into a space as one change
@@ -232,6 +233,63 @@ describe('importing a GitBook repository into a space', () => {
       moved.bytes(p),
     );
     expect(third.changeRequest).toBeNull();
+  });
+
+  it('reusable contents: .gitbook/includes/ become the revision’s reusable contents, shown in place on the published site', async () => {
+    const spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Includes' }).expect(201)).body.id;
+    const files: Record<string, string> = {
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Setup](guide/setup.md)\n',
+      'README.md': '# Home\n\nWelcome.\n',
+      'guide/setup.md': '# Setup\n\nBefore you start:\n\n{% include "../.gitbook/includes/backup.md" %}\n',
+      '.gitbook/includes/backup.md':
+        '---\ntitle: Back up first\n---\n\n{% hint style="warning" %}\nCopy the data folder before an upgrade.\n{% endhint %}\n',
+    };
+    const repo = readGitbookRepository({ paths: () => Object.keys(files), read: (p) => files[p] ?? null });
+    const imported = await t.app.get(RepositoryImport).import({ userId: admin.id, tokenId: 'test' }, spaceId, repo, () => null);
+    await t.http
+      .post(`/v1/spaces/${spaceId}/change-requests/${imported.changeRequest!.changeRequest.id}/merge`)
+      .set(admin.auth)
+      .expect(200);
+    const current = (await t.http.get(`/v1/spaces/${spaceId}/content`).set(admin.auth).expect(200)).body;
+    expect(current.reusableContents).toEqual([{ id: expect.any(String), title: 'Back up first', document: expect.any(String) }]);
+    const rid = current.reusableContents[0].id as string;
+    expect((await t.http.get(`/v1/spaces/${spaceId}/content/reusable-contents/${rid}`).set(admin.auth).expect(200)).body).toEqual(
+      current.reusableContents[0],
+    );
+    expectError(await t.http.get(`/v1/spaces/${spaceId}/content/reusable-contents/nope`).set(admin.auth), 404, /Reusable content/);
+    const inRevision = `/v1/spaces/${spaceId}/revisions/${current.id}/reusable-contents/${rid}`;
+    expect((await t.http.get(inRevision).set(admin.auth).expect(200)).body.title).toBe('Back up first');
+    expect(JSON.stringify((await t.http.get(`${inRevision}/document`).set(admin.auth).expect(200)).body)).toContain('Copy the data folder');
+    const inCr = `/v1/spaces/${spaceId}/change-requests/${imported.changeRequest!.changeRequest.id}/content/reusable-contents/${rid}`;
+    expect((await t.http.get(inCr).set(admin.auth).expect(200)).body.title).toBe('Back up first');
+    const stranger = await t.user('include-stranger');
+    await t.http.get(`/v1/spaces/${spaceId}/content/reusable-contents/${rid}`).set(stranger.auth).expect(404);
+    const setup = (await t.http.get(`/v1/spaces/${spaceId}/content/path/setup`).set(admin.auth).expect(200)).body;
+    expect(JSON.stringify(setup.document)).toContain(`"reusableContent":"${rid}"`);
+    // A later edit of a page keeps the reusable contents (the revision inherits them).
+    const cr = (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({ subject: 'Home' }).expect(201)).body.id;
+    const home = (await t.http.get(`/v1/spaces/${spaceId}/content/path/home`).set(admin.auth).expect(200)).body;
+    await t.http
+      .post(`/v1/spaces/${spaceId}/change-requests/${cr}/content`)
+      .set(admin.auth)
+      .send({ changes: [{ operation: 'update_page', page: home.id, document: { markdown: '# Home\n\nWelcome back.\n' } }] })
+      .expect(200);
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${cr}/merge`).set(admin.auth).expect(200);
+    expect((await t.http.get(`/v1/spaces/${spaceId}/content`).set(admin.auth).expect(200)).body.reusableContents).toEqual(
+      current.reusableContents,
+    );
+    // On the published site, the included content is in the page.
+    const siteId = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Inc', visibility: 'public' }).expect(201))
+      .body.id;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${siteId}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
+    await t.http.post(`/v1/orgs/${orgId}/sites/${siteId}/publish`).set(admin.auth).expect(200);
+    const html = (await t.http.get(`/sites/${siteId}/setup`).expect(200)).text;
+    expect(html).toContain('Copy the data folder before an upgrade.');
+    expect(html).not.toContain('not available');
+    // Exported: the include file as it was read, the tag as it was written.
+    const out = await t.app.get(RepositoryExport).export({ userId: admin.id, tokenId: 'test' }, spaceId);
+    expect(out.text.get('.gitbook/includes/backup.md')).toBe(files['.gitbook/includes/backup.md']);
+    expect(out.text.get('guide/setup.md')).toBe(files['guide/setup.md']);
   });
 
   it('nothing is written when the caller may not edit the space', async () => {

@@ -15,6 +15,7 @@ import {
   PageNode,
   PageTree,
   pathIndex,
+  ReusableContent,
   SLUG_MAX,
   slugify,
   uniqueSlug,
@@ -59,7 +60,14 @@ export type ContentChange =
     } & PageMeta)
   | { operation: 'delete_page'; page: string }
   | { operation: 'revert_page'; page: string; revision?: string; block?: string[] }
-  | { operation: 'insert_files'; files: ResolvedFile[] };
+  | { operation: 'insert_files'; files: ResolvedFile[] }
+  /**
+   * Reusable contents (a repository import, not API operations): inserted with the repository path of their
+   * file (`.gitbook/includes/…`), so that `{% include %}` tags of the batch's pages reach them.
+   */
+  | { operation: 'insert_reusable_content'; ref: string; path: string; title: string; document: DocumentInput }
+  | { operation: 'update_reusable_content'; reusableContent: string; path: string; title: string; document: DocumentInput }
+  | { operation: 'delete_reusable_content'; reusableContent: string };
 
 /** A file of an insert_files change, once the application has stored its bytes. */
 export interface ResolvedFile extends Omit<FileNode, 'id'> {
@@ -86,7 +94,7 @@ export interface ApplyContext {
    * A repository import into a space that has imported before: the repository paths of its pages and files
    * (path → id), so that links in the batch's markdown reach pages and files the batch does not touch.
    */
-  repository?: { pages: Map<string, string>; files: Map<string, string> };
+  repository?: { pages: Map<string, string>; files: Map<string, string>; reusable?: Map<string, string> };
 }
 
 export interface ApplyResult {
@@ -97,6 +105,7 @@ export interface ApplyResult {
   /** New page bodies by content hash. */
   documents: Map<string, JsonDocument>;
   outcomes: ChangeOutcome[];
+  reusableContents: ReusableContent[];
 }
 
 interface PendingBody {
@@ -141,18 +150,34 @@ class Batch {
   /** The paths given in this batch (each at most once). */
   private readonly taken = new Set<string>();
   private readonly pending = new Map<string, PendingBody>();
+  readonly reusable: ReusableContent[];
+  /** Repository path → reusable content id (an import's `.gitbook/includes/` files). */
+  private readonly reusablePaths = new Map<string, string>();
+  private readonly pendingReusable = new Map<string, PendingBody>();
   private readonly outcomes = new Map<string, ChangeOutcome>();
 
   constructor(
     current: PageTree,
     currentFiles: FileNode[],
     private readonly ctx: ApplyContext,
+    currentReusable: ReusableContent[],
   ) {
     this.tree = cloneTree(current);
     this.files = [...currentFiles];
+    this.reusable = currentReusable.map((r) => ({ ...r }));
+    for (const [path, id] of ctx.repository?.reusable ?? []) if (this.reusable.some((r) => r.id === id)) this.reusablePaths.set(path, id);
     const known = new Set(currentFiles.map((f) => f.id));
     for (const [path, id] of ctx.repository?.pages ?? []) if (locate(this.tree, id)) this.repoPaths.set(path, id);
     for (const [path, id] of ctx.repository?.files ?? []) if (known.has(id)) this.fileRefs.set(path, id);
+  }
+
+  private takeReusable(id: string, raw: string, document: DocumentInput): void {
+    const path = repositoryPath(raw);
+    if (path === null || !path.endsWith('.md')) throw new InvalidInputError(`path "${raw}" must be a markdown file inside the repository`);
+    if (this.taken.has(path)) throw new InvalidInputError(`path "${path}" is used twice in this batch`);
+    this.taken.add(path);
+    this.reusablePaths.set(path, id);
+    this.pendingReusable.set(id, { input: document, path });
   }
 
   /** A repository path given with a page (an import), checked and taken by `id`. */
@@ -188,6 +213,27 @@ class Batch {
         return change.block ? this.revertBlocks(change) : this.revertPage(change);
       case 'insert_files':
         return this.insertFiles(change);
+      case 'insert_reusable_content': {
+        const id = this.ctx.newId();
+        if (this.refs.has(change.ref)) throw new InvalidInputError(`ref "${change.ref}" is used twice in this batch`);
+        this.refs.set(change.ref, id);
+        this.reusable.push({ id, title: change.title, document: null, path: repositoryPath(change.path) ?? change.path });
+        return this.takeReusable(id, change.path, change.document);
+      }
+      case 'update_reusable_content': {
+        const found = this.reusable.find((r) => r.id === change.reusableContent);
+        if (!found) throw new InvalidInputError(`reusable content "${change.reusableContent}" does not exist`);
+        found.title = change.title;
+        found.path = repositoryPath(change.path) ?? change.path;
+        return this.takeReusable(found.id, change.path, change.document);
+      }
+      case 'delete_reusable_content': {
+        const at = this.reusable.findIndex((r) => r.id === change.reusableContent);
+        if (at < 0) throw new InvalidInputError(`reusable content "${change.reusableContent}" does not exist`);
+        this.reusable.splice(at, 1);
+        this.pendingReusable.delete(change.reusableContent);
+        return;
+      }
       default:
         throw new InvalidInputError(`unknown operation "${(change as { operation: string }).operation}"`);
     }
@@ -351,7 +397,7 @@ class Batch {
         if (isMarkdown(body.input)) {
           const parentPath = located.path.includes('/') ? located.path.slice(0, located.path.lastIndexOf('/')) : '';
           const byTree = linkResolver(paths, this.refs, parentPath, this.fileRefs);
-          const resolve = body.path ? repositoryResolver(body.path, this.repoPaths, this.fileRefs, byTree) : byTree;
+          const resolve = body.path ? repositoryResolver(body.path, this.repoPaths, this.fileRefs, byTree, this.reusablePaths) : byTree;
           const parsed = markdownToDocument(body.input.markdown, resolve, { titleFromHeading: true });
           doc = parsed.document;
           const outcome = this.outcomes.get(id);
@@ -369,6 +415,31 @@ class Batch {
         located.node.document = hash;
       }
     }
+    // Reusable contents: their links resolve against the repository's paths (from the top of the tree).
+    for (const [id, body] of this.pendingReusable) {
+      const content = this.reusable.find((r) => r.id === id);
+      if (!content) continue;
+      let doc: JsonDocument;
+      try {
+        const byTree = linkResolver(paths, this.refs, '', this.fileRefs);
+        doc = isMarkdown(body.input)
+          ? markdownToDocument(
+              body.input.markdown,
+              repositoryResolver(body.path!, this.repoPaths, this.fileRefs, byTree, this.reusablePaths),
+              {
+                titleFromHeading: true,
+              },
+            ).document
+          : isJson(body.input)
+            ? checkDocument(body.input.document)
+            : EMPTY_DOCUMENT;
+      } catch (e) {
+        if (e instanceof InvalidInputError) failed(id, e);
+        throw e;
+      }
+      content.document = doc.nodes.length ? contentHash(doc) : null;
+      if (content.document) documents.set(content.document, doc);
+    }
     return documents;
   }
 
@@ -383,8 +454,14 @@ class Batch {
  * Markdown links are resolved after the whole batch is placed, so pages can link to pages inserted
  * later in the same batch (by ref, slug path or relative .md path).
  */
-export function applyChanges(current: PageTree, changes: ContentChange[], ctx: ApplyContext, currentFiles: FileNode[] = []): ApplyResult {
-  const batch = new Batch(current, currentFiles, ctx);
+export function applyChanges(
+  current: PageTree,
+  changes: ContentChange[],
+  ctx: ApplyContext,
+  currentFiles: FileNode[] = [],
+  currentReusable: ReusableContent[] = [],
+): ApplyResult {
+  const batch = new Batch(current, currentFiles, ctx, currentReusable);
   const named = (index: number, e: InvalidInputError) =>
     new InvalidInputError(`changes[${index}] (${changes[index]?.operation}): ${e.message}`);
   changes.forEach((change, i) => {
@@ -396,11 +473,21 @@ export function applyChanges(current: PageTree, changes: ContentChange[], ctx: A
   });
   const documents = batch.bodies((id, e) => {
     const index = changes.findIndex(
-      (c) => ('ref' in c && c.ref && batch.refs.get(c.ref) === id) || ('page' in c && (c.page === id || batch.refs.get(c.page) === id)),
+      (c) =>
+        ('ref' in c && c.ref && batch.refs.get(c.ref) === id) ||
+        ('page' in c && (c.page === id || batch.refs.get(c.page) === id)) ||
+        ('reusableContent' in c && c.reusableContent === id),
     );
     throw named(index, e);
   });
-  return { tree: batch.tree, files: batch.files, insertedFiles: batch.insertedFiles, documents, outcomes: batch.outcomeList() };
+  return {
+    tree: batch.tree,
+    files: batch.files,
+    insertedFiles: batch.insertedFiles,
+    documents,
+    outcomes: batch.outcomeList(),
+    reusableContents: batch.reusable,
+  };
 }
 
 function metaOf(input: DocumentInput): PageMeta {
@@ -452,6 +539,7 @@ export function repositoryResolver(
   pages: ReadonlyMap<string, string>,
   files: ReadonlyMap<string, string>,
   fallback: LinkResolver,
+  reusable: ReadonlyMap<string, string> = new Map(),
 ): LinkResolver {
   return (url) => {
     if (!url || url.startsWith('#') || url.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(url)) return fallback(url);
@@ -470,6 +558,8 @@ export function repositoryResolver(
     if (page) return anchor ? { kind: 'page', page, anchor } : { kind: 'page', page };
     const file = files.get(target);
     if (file && !anchor) return { kind: 'file', file };
+    const included = reusable.get(target);
+    if (included) return { kind: 'reusable-content', reusableContent: included };
     return fallback(url);
   };
 }

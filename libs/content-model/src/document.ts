@@ -22,7 +22,8 @@ export type ContentRef =
   | { kind: 'url'; url: string }
   | { kind: 'page'; page: string; anchor?: string }
   | { kind: 'file'; file: string }
-  | { kind: 'anchor'; anchor: string };
+  | { kind: 'anchor'; anchor: string }
+  | { kind: 'reusable-content'; reusableContent: string };
 
 export interface DocInline {
   object: 'inline';

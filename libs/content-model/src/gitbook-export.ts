@@ -9,7 +9,7 @@ import { markdownStyleOf } from './markdown-read';
 import { QUIRE_STYLE, writePhrasing, type MarkdownStyle } from './markdown-write';
 import type { ContentChange } from './changes';
 import type { GitbookRepository } from './gitbook-repository';
-import { walk, type PageNode, type PageTree } from './tree';
+import { slugify, walk, type PageNode, type PageTree, type ReusableContent } from './tree';
 
 /**
  * A space's content written as GitBook's Git Sync layout (the reverse of `readGitbookRepository`): one markdown
@@ -47,6 +47,8 @@ export interface PageSource {
 /** What a repository import kept beside the content (paths relative to the project's folder). */
 export interface RepositorySources {
   pages: Map<string, PageSource>;
+  /** Reusable contents (`.gitbook/includes/`) by id, as their pages are. */
+  reusable: Map<string, PageSource>;
   /** File id → its path in the repository. */
   files: Map<string, string>;
   /** The summary as read, at its path, with the digest of the tree it gave. */
@@ -59,6 +61,11 @@ export interface RepositorySources {
 /** What of a page its file holds: title, metadata and document. A change to any makes the file written anew. */
 export function pageDigest(page: PageNode): string {
   return contentHash([page.type, page.title, page.description ?? '', page.emoji ?? '', page.hidden === true, page.document]);
+}
+
+/** What of a reusable content its file holds: its title and document. */
+export function reusableDigest(content: ReusableContent): string {
+  return contentHash(['reusable', content.title, content.document]);
 }
 
 /** What of the tree the summary holds: the pages, their order and nesting, titles and kinds. */
@@ -82,6 +89,7 @@ export function repositorySources(
   pageIds: Map<string, string>,
   fileIds: Map<string, string>,
   previous: RepositorySources | null = null,
+  reusable: ReusableContent[] = [],
 ): RepositorySources {
   const local = (path: string) => (repo.project && path.startsWith(repo.project + '/') ? path.slice(repo.project.length + 1) : path);
   const text = (value: string | null) => (value === null || value.includes('\0') ? null : value);
@@ -89,6 +97,7 @@ export function repositorySources(
   walk(tree, (l) => nodes.set(l.node.id, l.node));
   const sources: RepositorySources = {
     pages: new Map([...(previous?.pages ?? [])].filter(([id]) => nodes.has(id))),
+    reusable: new Map(),
     files: new Map([...(previous?.files ?? []), ...[...fileIds].map(([path, id]): [string, string] => [id, local(path)])]),
     summary: null,
     config: text(repo.config),
@@ -103,6 +112,13 @@ export function repositorySources(
     const markdown = 'markdown' in change.document ? text(change.document.markdown) : null;
     sources.pages.set(node.id, { path: change.path ? local(change.path) : null, markdown, digest: pageDigest(node) });
   }
+  // Reusable contents: each as its include file is now (the import read every one).
+  const includes = new Map(repo.includes.map((i) => [i.path, i.markdown]));
+  for (const content of reusable) {
+    const markdown = content.path === undefined ? undefined : includes.get(content.path);
+    if (markdown !== undefined)
+      sources.reusable.set(content.id, { path: local(content.path!), markdown: text(markdown), digest: reusableDigest(content) });
+  }
   const summary = text(repo.summarySource);
   if ([...nodes.keys()].every((id) => sources.pages.has(id)) && repo.summary && summary !== null)
     sources.summary = { path: local(repo.summary), markdown: summary, digest: treeDigest(tree) };
@@ -110,6 +126,21 @@ export function repositorySources(
 }
 
 const ASSETS = '.gitbook/assets';
+const INCLUDES = '.gitbook/includes';
+
+/** The reusable contents a document includes. */
+function includedBy(doc: JsonDocument): string[] {
+  const out: string[] = [];
+  const visit = (nodes: readonly unknown[]) => {
+    for (const n of nodes as { type?: string; data?: { ref?: ContentRef }; nodes?: unknown[]; fragments?: { nodes: unknown[] }[] }[]) {
+      if (n.type === 'reusable-content' && n.data?.ref?.kind === 'reusable-content') out.push(n.data.ref.reusableContent);
+      if (n.nodes) visit(n.nodes);
+      for (const f of n.fragments ?? []) visit(f.nodes);
+    }
+  };
+  visit(doc.nodes);
+  return out;
+}
 /** Front matter keys Quire models (written from the page); any other key of an imported page's front matter is kept. */
 const MODELLED = new Set(['title', 'description', 'emoji', 'hidden']);
 /** How many page sources are read to learn a repository's style. */
@@ -120,6 +151,7 @@ export function writeGitbookRepository(
   documentOf: (hash: string) => JsonDocument | null,
   files: FileNode[],
   sources?: RepositorySources,
+  reusable: ReusableContent[] = [],
 ): ExportedRepository {
   const root = sources?.root ?? '';
   const pathOf = new Map<string, string>();
@@ -143,6 +175,23 @@ export function writeGitbookRepository(
     taken.add(path);
     assets.set(path, file);
     assetPath.set(file.id, path);
+  }
+  // Reusable contents: at their kept file, else `.gitbook/includes/<title>.md` under the root.
+  const includePath = new Map<string, string>();
+  for (const content of reusable) {
+    const kept = sources?.reusable.get(content.id)?.path;
+    if (kept && !taken.has(kept)) {
+      taken.add(kept);
+      includePath.set(content.id, kept);
+    }
+  }
+  for (const content of reusable) {
+    if (includePath.has(content.id)) continue;
+    const base = posix.join(root, INCLUDES, slugify(content.title, content.id));
+    let path = `${base}.md`;
+    for (let i = 2; taken.has(path); i++) path = `${base}-${i}.md`;
+    taken.add(path);
+    includePath.set(content.id, path);
   }
   // Paths first: links may point forward. Kept paths first of all, so that a new page never takes one.
   const unchanged = (page: PageNode) => {
@@ -199,9 +248,43 @@ export function writeGitbookRepository(
         )
       : QUIRE_STYLE);
 
+  /** Links written from a file at `path`: relative paths to the pages, files and includes of the export. */
+  const refsFrom = (path: string) => {
+    const from = posix.dirname(path);
+    const relativeTo = (target: string) => posix.relative(from, target) || posix.basename(target);
+    return (ref: ContentRef): string => {
+      if (ref.kind === 'page') {
+        const target = pathOf.get(ref.page);
+        const url = target ? relativeTo(target) : '';
+        return `${url}${ref.anchor ? `#${ref.anchor}` : ''}`;
+      }
+      if (ref.kind === 'file') {
+        const target = assetPath.get(ref.file);
+        return target ? encodeURI(relativeTo(target)) : '';
+      }
+      if (ref.kind === 'reusable-content') {
+        const target = includePath.get(ref.reusableContent);
+        return target ? relativeTo(target) : '';
+      }
+      if (ref.kind === 'anchor') return `#${ref.anchor}`;
+      if (ref.kind === 'url') return ref.url;
+      return '';
+    };
+  };
+  /** Do the pages, files and includes a document links to still sit where its kept source says? */
+  const linksKept = (doc: JsonDocument | null) =>
+    doc === null ||
+    (extractLinks(doc).every((l) =>
+      l.kind === 'page'
+        ? sources?.pages.get(l.target)?.path === pathOf.get(l.target) && pathOf.has(l.target)
+        : l.kind !== 'file' || sources?.files.get(l.target) === assetPath.get(l.target),
+    ) &&
+      includedBy(doc).every((id) => includePath.has(id) && sources?.reusable.get(id)?.path === includePath.get(id)));
+
   const text = new Map<string, string>();
   const written: RepositorySources = {
     pages: new Map(),
+    reusable: new Map(),
     files: new Map([...assetPath]),
     summary: null,
     config: null,
@@ -218,35 +301,13 @@ export function writeGitbookRepository(
     }
     const doc = page.document ? documentOf(page.document) : null;
     const source = unchanged(page);
-    const linksKept = () =>
-      doc === null ||
-      extractLinks(doc).every((l) =>
-        l.kind === 'page'
-          ? sources?.pages.get(l.target)?.path === pathOf.get(l.target) && pathOf.has(l.target)
-          : l.kind !== 'file' || sources?.files.get(l.target) === assetPath.get(l.target),
-      );
-    if (source && source.markdown !== null && source.path === path && linksKept()) {
+    if (source && source.markdown !== null && source.path === path && linksKept(doc)) {
       text.set(path, source.markdown);
       keep(page, path, source.markdown);
       verbatim += 1;
       return;
     }
-    const from = posix.dirname(path);
-    const relativeTo = (target: string) => posix.relative(from, target) || posix.basename(target);
-    const refUrl = (ref: ContentRef): string => {
-      if (ref.kind === 'page') {
-        const target = pathOf.get(ref.page);
-        const url = target ? relativeTo(target) : '';
-        return `${url}${ref.anchor ? `#${ref.anchor}` : ''}`;
-      }
-      if (ref.kind === 'file') {
-        const target = assetPath.get(ref.file);
-        return target ? encodeURI(relativeTo(target)) : '';
-      }
-      if (ref.kind === 'anchor') return `#${ref.anchor}`;
-      if (ref.kind === 'url') return ref.url;
-      return '';
-    };
+    const refUrl = refsFrom(path);
     const front: Record<string, unknown> = { ...keptFrontMatter(sources?.pages.get(page.id)?.markdown ?? null) };
     if (page.description) front.description = page.description;
     if (page.emoji) front.emoji = page.emoji; // Quire's page emoji (GitBook's `icon` names an icon font glyph)
@@ -257,6 +318,22 @@ export function writeGitbookRepository(
     text.set(path, markdown);
     keep(page, path, markdown);
   });
+
+  // The includes: as they were read while unchanged, else their title as front matter and their document.
+  for (const content of reusable) {
+    const path = includePath.get(content.id)!;
+    const source = sources?.reusable.get(content.id);
+    const doc = content.document ? documentOf(content.document) : null;
+    let markdown: string;
+    if (source && source.markdown !== null && source.path === path && source.digest === reusableDigest(content) && linksKept(doc))
+      markdown = source.markdown;
+    else {
+      const body = doc ? documentToMarkdown(doc, refsFrom(path), sources ? repositoryStyle() : QUIRE_STYLE) : '';
+      markdown = `---\n${toYaml({ title: content.title })}---\n${body ? `\n${body}` : ''}`;
+    }
+    text.set(path, markdown);
+    written.reusable.set(content.id, { path, markdown, digest: reusableDigest(content) });
+  }
 
   const summaryPath = sources?.summary?.path ?? posix.join(root, 'SUMMARY.md');
   if (

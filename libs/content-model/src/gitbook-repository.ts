@@ -3,7 +3,7 @@ import type { List, ListItem, PhrasingContent } from 'mdast';
 import { parse as parseYaml } from 'yaml';
 import type { ContentChange } from './changes';
 import { parseMarkdown } from './markdown-read';
-import { slugify, walk, type PageNode, type PageTree } from './tree';
+import { slugify, walk, type PageNode, type PageTree, type ReusableContent } from './tree';
 import type { RepositorySources } from './gitbook-export';
 
 /**
@@ -55,6 +55,8 @@ export interface GitbookRepository {
   redirects: { source: string; destination: string }[];
   /** Files under `.gitbook/assets/` (relative to the repository). */
   assets: string[];
+  /** Reusable contents: the markdown files under `.gitbook/includes/` (relative to the repository). */
+  includes: { path: string; title: string; markdown: string }[];
   /** Files the summary or the redirects name that the repository does not hold. */
   missing: string[];
   /** What was read differently from how it was written (an invalid `.gitbook.yaml` …). */
@@ -123,6 +125,13 @@ export function readGitbookRepository(files: RepositoryFiles, options: { project
   // `.gitbook/assets/` beside the content, or at the project's or the repository's top.
   const folders = [...new Set([join(root, ASSETS), join(project, ASSETS), join(ASSETS)])].map((f) => f + '/');
   const assets = files.paths().filter((p) => folders.some((f) => p.startsWith(f)));
+  const includeFolders = folders.map((f) => f.replace(/assets\/$/, 'includes/'));
+  const includes = [...new Set(files.paths().filter((p) => p.toLowerCase().endsWith('.md') && includeFolders.some((f) => p.startsWith(f))))]
+    .sort()
+    .flatMap((path) => {
+      const markdown = files.read(path);
+      return markdown === null ? [] : [{ path, title: includeTitle(path, markdown), markdown }];
+    });
   return {
     project,
     config: configText,
@@ -133,9 +142,26 @@ export function readGitbookRepository(files: RepositoryFiles, options: { project
     pages,
     redirects,
     assets: [...new Set(assets)],
+    includes,
     missing: [...missing],
     notes,
   };
+}
+
+/** A reusable content's title: its front matter's `title`, else its leading heading, else its file's name. */
+function includeTitle(path: string, markdown: string): string {
+  const front = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---/.exec(markdown);
+  if (front) {
+    try {
+      const values: unknown = parseYaml(front[1]);
+      const title = values && typeof values === 'object' ? (values as { title?: unknown }).title : undefined;
+      if (typeof title === 'string' && title.trim()) return title.trim();
+    } catch {
+      // the heading or the file name then
+    }
+  }
+  const heading = /^#\s+(.+)$/m.exec(front ? markdown.slice(front[0].length) : markdown);
+  return heading ? heading[1].trim() : posix.basename(path, '.md').replace(/[-_]+/g, ' ');
 }
 
 /** The `redirects` of a `.gitbook.yaml`: old path → the file it now points to (relative to `root`'s folder). */
@@ -242,12 +268,43 @@ function fromFolders(
  */
 export function repositoryPageChanges(
   repo: GitbookRepository,
-  current?: { tree: PageTree; sources: RepositorySources | null },
+  current?: { tree: PageTree; sources: RepositorySources | null; reusable?: ReusableContent[] },
 ): { changes: ContentChange[]; pages: number; notes: string[] } {
   const changes: ContentChange[] = [];
   const notes: string[] = [];
   const tree = current?.tree ?? [];
   const local = (path: string) => (repo.project && path.startsWith(repo.project + '/') ? path.slice(repo.project.length + 1) : path);
+  // Reusable contents first (pages include them): matched by their file's path, as pages are.
+  const existing = new Set((current?.reusable ?? []).map((r) => r.id));
+  const reusableByPath = new Map(
+    [...(current?.sources?.reusable ?? [])].flatMap(([id, s]) =>
+      s.path !== null && existing.has(id) ? [[s.path, id] as [string, string]] : [],
+    ),
+  );
+  const keptReusable = new Set<string>();
+  repo.includes.forEach((include, k) => {
+    const id = reusableByPath.get(local(include.path));
+    if (id) {
+      keptReusable.add(id);
+      if (current?.sources?.reusable.get(id)?.markdown !== include.markdown)
+        changes.push({
+          operation: 'update_reusable_content',
+          reusableContent: id,
+          path: include.path,
+          title: include.title,
+          document: { markdown: include.markdown },
+        });
+    } else
+      changes.push({
+        operation: 'insert_reusable_content',
+        ref: `include-${k + 1}`,
+        path: include.path,
+        title: include.title,
+        document: { markdown: include.markdown },
+      });
+  });
+  for (const id of reusableByPath.values())
+    if (!keptReusable.has(id)) changes.push({ operation: 'delete_reusable_content', reusableContent: id });
   const located = new Map<string, { parent: string | null; index: number; node: PageNode }>();
   walk(tree, (l) => located.set(l.node.id, { parent: l.parent?.id ?? null, index: l.index, node: l.node }));
   const byPath = new Map<string, string>();

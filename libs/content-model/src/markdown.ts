@@ -76,7 +76,7 @@ export function refToUrl(ref: ContentRef): string {
     default:
       // The official kinds markdown has no URL for (a collection, space, user, reusable content …):
       // the link keeps its text and an empty target here; the stored document keeps the reference.
-      return typeof (ref as { url?: unknown }).url === 'string' ? (ref as { url: string }).url : '';
+      return typeof (ref as unknown as { url?: unknown }).url === 'string' ? (ref as unknown as { url: string }).url : '';
   }
 }
 
@@ -517,6 +517,14 @@ function tagBlocks(n: GitbookTag, ctx: Ctx, p: string): DocBlock[] {
         ),
       ];
     }
+    case 'include': {
+      // `{% include "../.gitbook/includes/setup.md" %}`: a reusable content of the space (an import's includes).
+      const src = attrs[''] ?? attrs.src ?? '';
+      const ref = ctx.resolve(src);
+      if (ref.kind === 'reusable-content') return [block('reusable-content', p, { ref }, undefined, true)];
+      ctx.notes.add('{% include %} naming no reusable content of the space: kept as a link');
+      return [block('paragraph', p, {}, inlines([{ type: 'link', url: src, children: [{ type: 'text', value: src }] }], ctx, p))];
+    }
     case 'openapi-operation': {
       // `{% openapi-operation spec="petstore" path="/pet" method="post" %}`: an operation of the organization's
       // OpenAPI spec of that slug (the link inside names the spec's source, for readers of the raw file).
@@ -527,7 +535,7 @@ function tagBlocks(n: GitbookTag, ctx: Ctx, p: string): DocBlock[] {
       return inner();
     }
     default:
-      // Tags the model has no block for yet (include, swagger and openapi with a `src` URL rather than a spec of
+      // Tags the model has no block for yet (swagger and openapi with a `src` URL rather than a spec of
       // the organization, prompt): their content.
       ctx.notes.add(`{% ${n.name} %} kept as its content`);
       return inner();
@@ -846,6 +854,9 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
         out.push(tag('file', [['src', currentRefUrl(b.data.ref as ContentRef)]], caption ? [{ type: 'html', value: caption }] : []));
         break;
       }
+      case 'reusable-content':
+        out.push({ ...tag('include', [['', currentRefUrl(b.data.ref as ContentRef)]], []), lone: true });
+        break;
       case 'openapi-operation': {
         const ref = b.data.ref as { spec?: unknown } | undefined;
         out.push(

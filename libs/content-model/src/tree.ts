@@ -20,6 +20,19 @@ export interface PageNode {
 
 export type PageTree = PageNode[];
 
+/**
+ * A reusable content of a space (the official RevisionReusableContent): a document that pages include with a
+ * `reusable-content` block, kept in the revision beside the page tree (a Git repository's `.gitbook/includes/`).
+ */
+export interface ReusableContent {
+  id: string;
+  title: string;
+  /** Hash of its document in the documents store; null when empty. */
+  document: string | null;
+  /** Its file in the repository it was imported from (the official `git.path`). */
+  path?: string;
+}
+
 export const SLUG_MAX = 100;
 
 /** A page's slug from its title: lowercase letters and digits (any script) joined by hyphens. */

@@ -19,6 +19,8 @@ import { paragraphs, schemaTree, type ApiBody, type ApiOperationRef, type ApiOpe
 export interface RenderOptions {
   highlighter?: CodeHighlighter;
   operations?: ApiOperations;
+  /** A reusable content's document, by id (null: not in the revision). */
+  reusable?: (id: string) => JsonDocument | null;
 }
 
 /** How a document's references become site URLs: the renderer knows no site, space or file store. */
@@ -135,6 +137,16 @@ export function codeBlocks(doc: JsonDocument): { code: string; syntax: string }[
   return out;
 }
 
+/** The reusable contents a document's blocks include (to fetch their documents before the render). */
+export function includedContents(doc: JsonDocument): string[] {
+  const out = new Set<string>();
+  eachBlock(doc, (b) => {
+    const ref = b.type === 'reusable-content' ? (b.data.ref as { kind?: string; reusableContent?: unknown } | undefined) : undefined;
+    if (ref?.kind === 'reusable-content' && typeof ref.reusableContent === 'string') out.add(ref.reusableContent);
+  });
+  return [...out];
+}
+
 /** The API operations a document's blocks name (to resolve them before the render). */
 export function operationRefs(doc: JsonDocument): ApiOperationRef[] {
   const out: ApiOperationRef[] = [];
@@ -162,6 +174,8 @@ function textOf(nodes: (DocBlock | DocInline | DocText)[] | undefined): string {
 export class DocumentRenderer {
   readonly headings: Heading[] = [];
   private readonly ids = new Set<string>();
+  /** The reusable contents being rendered (an include of itself is not followed). */
+  private readonly including = new Set<string>();
 
   constructor(
     private readonly links: DocumentLinks,
@@ -301,10 +315,19 @@ export class DocumentRenderer {
         return h('p', null, typeof b.data.markdown === 'string' ? b.data.markdown : '');
       case 'openapi-operation':
         return this.operation(b);
-      case 'reusable-content':
-        // Quire stores no reusable content yet (a revision's reusableContents is empty until Git Sync brings
-        // `.gitbook/includes`): the block says so rather than vanish.
-        return h('div', { class: 'api-missing', role: 'note' }, h('p', null, 'This reusable content is not available.'));
+      case 'reusable-content': {
+        // The included document, in place; one that is gone (or includes itself) says so rather than vanish.
+        const id = (b.data.ref as { reusableContent?: unknown } | undefined)?.reusableContent;
+        const doc = typeof id === 'string' && !this.including.has(id) ? (this.options.reusable?.(id) ?? null) : null;
+        if (!doc || typeof id !== 'string')
+          return h('div', { class: 'api-missing', role: 'note' }, h('p', null, 'This reusable content is not available.'));
+        this.including.add(id);
+        try {
+          return h('div', { class: 'reusable-content' }, this.blocks(doc.nodes));
+        } finally {
+          this.including.delete(id);
+        }
+      }
       case 'swagger': {
         // The older block points at a spec file or URL, not at one of the organization's specs: a link to it.
         const ref = b.data.ref as ContentRef | undefined;

@@ -65,6 +65,8 @@ export interface PageContent {
   highlighter?: CodeHighlighter;
   /** The page's API operation blocks, resolved. */
   operations?: ApiOperations;
+  /** The documents of the reusable contents the page includes (see `includedContents`). */
+  reusable?: (id: string) => JsonDocument | null;
 }
 
 function navTree(nodes: NavNode[], level: number): ComponentChild {
@@ -207,7 +209,11 @@ function toc(headings: Heading[]): ComponentChild {
 
 /** A page of a published site as a complete HTML document (server-rendered; works without JavaScript). */
 export function renderPage(site: SiteFrame, page: PageContent): string {
-  const renderer = new DocumentRenderer(page.links, { highlighter: page.highlighter, operations: page.operations });
+  const renderer = new DocumentRenderer(page.links, {
+    highlighter: page.highlighter,
+    operations: page.operations,
+    reusable: page.reusable,
+  });
   const body = page.document ? renderer.render(page.document) : null;
   const head = [
     h('link', { rel: 'canonical', href: page.url }),

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, Max, Min } from 'class-validator';
 import { Links, Optional, toStrictBool, toStrictInt } from '@app/http-kit';
-import type { ContentRef, JsonDocument } from '@app/content-model';
+import type { ContentRef, JsonDocument, ReusableContent } from '@app/content-model';
 import { documentToMarkdown, refToUrl } from '@app/content-model';
 import type { Revision } from '@app/spaces-and-content';
 import { PageNode, pathIndex, PageTree } from '@app/content-model';
@@ -232,6 +232,18 @@ export function pagesDto(tree: PageTree, base: string, links: Links): RevisionPa
   return tree.map((n) => pageDto(n, n.slug, base, links));
 }
 
+/** The official RevisionReusableContent: its id, title and the id (hash) of its document when it has one. */
+export class RevisionReusableContentDto {
+  id: string;
+  title: string;
+  /** The document's id; absent when the reusable content is empty */
+  document?: string;
+}
+
+export function reusableContentDto(r: ReusableContent): RevisionReusableContentDto {
+  return { id: r.id, title: r.title, ...(r.document ? { document: r.document } : {}) };
+}
+
 export function revisionDto(rev: Revision, base: string, links: Links, mergedFrom: object | null = null): RevisionDto {
   const dto: RevisionDto = {
     object: 'revision',
@@ -240,7 +252,7 @@ export function revisionDto(rev: Revision, base: string, links: Links, mergedFro
     type: rev.type,
     pages: pagesDto(rev.tree, base, links),
     files: [],
-    reusableContents: [],
+    reusableContents: (rev.reusableContents ?? []).map(reusableContentDto),
     tags: [],
     variables: {},
     createdAt: rev.createdAt.toISOString(),

@@ -503,4 +503,58 @@ describe('a repository imported again into the space it came from', () => {
           expect([source.path, second.sources.pages.get(id)?.path]).toEqual([source.path, source.path]);
     }
   });
+
+  it('reusable contents: .gitbook/includes/ files and the {% include %} tags that name them, both ways', () => {
+    const map: Record<string, string> = {
+      'SUMMARY.md': '* [Home](README.md)\n* [Setup](guide/setup.md)\n',
+      'README.md': '# Home\n\n{% include ".gitbook/includes/warning.md" %}\n',
+      'guide/setup.md': '# Setup\n\nFirst:\n\n{% include "../.gitbook/includes/warning.md" %}\n\nThen [home](../README.md).\n',
+      '.gitbook/includes/warning.md': '---\ntitle: Careful\n---\n\n{% hint style="warning" %}\nBack up   first.\n{% endhint %}\n',
+    };
+    const repo = readGitbookRepository(files(map));
+    expect(repo.includes).toEqual([
+      { path: '.gitbook/includes/warning.md', title: 'Careful', markdown: map['.gitbook/includes/warning.md'] },
+    ]);
+    const { changes } = repositoryPageChanges(repo, { tree: [], sources: null, reusable: [] });
+    const result = applyChanges([], changes, ctx());
+    expect(result.reusableContents).toEqual([
+      { id: expect.any(String), title: 'Careful', document: expect.any(String), path: '.gitbook/includes/warning.md' },
+    ]);
+    const id = result.reusableContents[0].id;
+    const included = (hash: string | null) => JSON.stringify(result.documents.get(hash!));
+    for (const page of result.tree)
+      expect(included(page.document)).toContain(`"ref":{"kind":"reusable-content","reusableContent":"${id}"}`);
+    expect(JSON.stringify(result.documents.get(result.reusableContents[0].document!))).toContain('"type":"hint"');
+    // Kept sources: written back byte for byte; the include tags relative to each page.
+    const pageIds = new Map(result.outcomes.map((o) => [o.ref!, o.page]));
+    const sources = repositorySources(repo, changes, result.tree, pageIds, new Map(), null, result.reusableContents);
+    const documentOf = (h: string) => result.documents.get(h) ?? null;
+    const kept = writeGitbookRepository(result.tree, documentOf, [], sources, result.reusableContents);
+    for (const [path, text] of Object.entries(map)) expect([path, kept.text.get(path)]).toEqual([path, text]);
+    // Without them (a space made in Quire): the include file with its title as front matter, tags relative.
+    const fresh = writeGitbookRepository(result.tree, documentOf, [], undefined, result.reusableContents);
+    expect(fresh.text.get('.gitbook/includes/careful.md')).toBe(
+      '---\ntitle: Careful\n---\n\n{% hint style="warning" %}\nBack up   first.\n{% endhint %}\n',
+    );
+    expect(fresh.text.get('setup.md')).toContain('{% include ".gitbook/includes/careful.md" %}');
+    // Read again: a fixed point.
+    const again = readGitbookRepository({ paths: () => [...fresh.text.keys()], read: (p) => fresh.text.get(p) ?? null });
+    const second = applyChanges([], repositoryPageChanges(again).changes, ctx());
+    const written = writeGitbookRepository(second.tree, (h) => second.documents.get(h) ?? null, [], undefined, second.reusableContents);
+    expect([...written.text].sort()).toEqual([...fresh.text].sort());
+    // Imported again with the include edited: the same reusable content, updated; removed: deleted.
+    map['.gitbook/includes/warning.md'] = '---\ntitle: Careful\n---\n\nBack up twice.\n';
+    const edited = readGitbookRepository(files(map));
+    const update = repositoryPageChanges(edited, { tree: result.tree, sources, reusable: result.reusableContents }).changes;
+    expect(update).toEqual([expect.objectContaining({ operation: 'update_reusable_content', reusableContent: id, title: 'Careful' })]);
+    delete map['.gitbook/includes/warning.md'];
+    const gone = repositoryPageChanges(readGitbookRepository(files(map)), {
+      tree: result.tree,
+      sources,
+      reusable: result.reusableContents,
+    });
+    expect(gone.changes.filter((c) => c.operation.endsWith('reusable_content'))).toEqual([
+      { operation: 'delete_reusable_content', reusableContent: id },
+    ]);
+  });
 });

@@ -392,7 +392,11 @@ export class GitSyncService implements OnModuleInit {
     const write = new Map<string, string | Buffer>([...out.text, ...out.assets].map(([p, c]) => [prefix(p), c]));
     // What Quire wrote or read before and no longer writes is removed; every other file of the repository stays.
     const managed = new Set(
-      [...[...(before?.pages.values() ?? [])].map((p) => p.path), ...(before?.files.values() ?? []), before?.summary?.path ?? null]
+      [
+        ...[...(before?.pages.values() ?? []), ...(before?.reusable.values() ?? [])].map((p) => p.path),
+        ...(before?.files.values() ?? []),
+        before?.summary?.path ?? null,
+      ]
         .filter((p): p is string => p !== null)
         .map(prefix),
     );

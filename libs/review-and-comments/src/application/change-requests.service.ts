@@ -369,6 +369,9 @@ export class ChangeRequestsService {
             [cr.revision, main],
             'update',
             actor.userId,
+            null,
+            null,
+            merged.reusableContents,
           )
         ).id;
       }

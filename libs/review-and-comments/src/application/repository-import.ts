@@ -90,26 +90,36 @@ export class RepositoryImport {
     const start = await this.content.revision(space.id, base ?? space.revision);
     const assets = this.assets(repo, previous, start.files, bytesOf);
     // Nothing to change (the same repository again): no change request.
-    if (!assets.files.length && !repositoryPageChanges(repo, { tree: start.tree, sources: previous }).changes.length)
+    if (
+      !assets.files.length &&
+      !repositoryPageChanges(repo, { tree: start.tree, sources: previous, reusable: start.reusableContents ?? [] }).changes.length
+    )
       return { changeRequest: null, pages: 0, files: 0, missing: assets.missing, notes: assets.notes };
     const created = await this.changeRequests.create(actor, spaceId, { subject }, base);
     const from = await this.content.revision(spaceId, created.changeRequest.revision);
     const changes: ContentChangeInput[] = [];
     for (let i = 0; i < assets.files.length; i += 20) changes.push({ operation: 'insert_files', files: assets.files.slice(i, i + 20) });
-    const pages = repositoryPageChanges(repo, { tree: from.tree, sources: previous });
+    const pages = repositoryPageChanges(repo, { tree: from.tree, sources: previous, reusable: from.reusableContents ?? [] });
     changes.push(...pages.changes);
     const full = (path: string) => (repo.project ? `${repo.project}/${path}` : path);
     const keptPages = new Map(
       [...(previous?.pages ?? [])].flatMap(([id, p]) => (p.path === null ? [] : [[full(p.path), id] as [string, string]])),
     );
+    const keptReusable = new Map(
+      [...(previous?.reusable ?? [])].flatMap(([id, p]) => (p.path === null ? [] : [[full(p.path), id] as [string, string]])),
+    );
     const written = await this.changeRequests.writeContent(actor, spaceId, created.changeRequest.id, changes, {
       pages: keptPages,
       files: assets.reused,
+      reusable: keptReusable,
     });
-    const tree = (await this.content.revision(spaceId, written.view.changeRequest.revision)).tree;
+    const head = await this.content.revision(spaceId, written.view.changeRequest.revision);
     const pageIds = new Map(written.outcomes.filter((o) => o.ref !== undefined).map((o) => [o.ref!, o.page]));
     const fileIds = new Map(assets.files.map((f, i) => [f.ref, written.insertedFiles[i]?.id]).filter((e): e is [string, string] => !!e[1]));
-    await this.exporter.keepSources(spaceId, repositorySources(repo, pages.changes, tree, pageIds, fileIds, previous));
+    await this.exporter.keepSources(
+      spaceId,
+      repositorySources(repo, pages.changes, head.tree, pageIds, fileIds, previous, head.reusableContents ?? []),
+    );
     return {
       changeRequest: written.view,
       pages: pages.pages,

@@ -50,6 +50,7 @@ import {
   PagesDto,
   RevisionDto,
   RevisionFileDto,
+  RevisionReusableContentDto,
   RevisionPageDto,
 } from '@app/wire';
 
@@ -256,6 +257,19 @@ export class ChangeRequestsController {
     @RequestLinks() links: Links,
   ) {
     return this.reader.file(await this.scope(actor, spaceId, ref), fileId, links);
+  }
+
+  @Get(':changeRequestId/content/reusable-contents/:reusableContentId')
+  @ApiTags('change-request-content')
+  @ApiOperation({ operationId: 'getReusableContentInChangeRequestById', summary: 'A reusable content of a change request' })
+  @ApiOkResponse({ type: RevisionReusableContentDto })
+  async reusableContent(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Param('reusableContentId') reusableContentId: string,
+  ) {
+    return this.reader.reusableContent(await this.scope(actor, spaceId, ref), reusableContentId);
   }
 
   @Get(':changeRequestId/content/files/:fileId/backlinks')

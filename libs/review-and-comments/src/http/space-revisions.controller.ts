@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Actor } from '@app/shared-kernel';
 import { ApiStandardErrors, CurrentActor, Links, RequestLinks } from '@app/http-kit';
 import { RevisionReader, RevisionScope, SpacesService } from '@app/spaces-and-content';
-import { ChangesQueryDto, ContentQueryDto, RevisionDto, RevisionSemanticChangesDto } from '@app/wire';
+import { ChangesQueryDto, ContentQueryDto, RevisionDto, RevisionReusableContentDto, RevisionSemanticChangesDto } from '@app/wire';
 import { ChangeRequestOrigins } from './change-request-presenter';
 
 /**
@@ -46,6 +46,31 @@ export class SpaceRevisionsController {
     @RequestLinks() links: Links,
   ) {
     return this.reader.revision(await this.scope(actor, id, revisionId), links, this.origins.for(actor, id, links));
+  }
+
+  @Get('revisions/:revisionId/reusable-contents/:reusableContentId')
+  @ApiOperation({ operationId: 'getReusableContentInRevisionById', summary: 'A reusable content of a revision' })
+  @ApiOkResponse({ type: RevisionReusableContentDto })
+  async reusableContent(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('revisionId') revisionId: string,
+    @Param('reusableContentId') reusableContentId: string,
+    @Query() _q: ContentQueryDto,
+  ) {
+    return this.reader.reusableContent(await this.scope(actor, id, revisionId), reusableContentId);
+  }
+
+  @Get('revisions/:revisionId/reusable-contents/:reusableContentId/document')
+  @ApiOperation({ operationId: 'getReusableContentDocumentInRevisionById', summary: "A reusable content's document in a revision" })
+  @ApiOkResponse({ schema: { type: 'object', additionalProperties: true, description: 'The official JSONDocument' } })
+  async reusableContentDocument(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('revisionId') revisionId: string,
+    @Param('reusableContentId') reusableContentId: string,
+  ) {
+    return this.reader.reusableContentDocument(await this.scope(actor, id, revisionId), reusableContentId);
   }
 
   @Get('revisions/:revisionId/changes')

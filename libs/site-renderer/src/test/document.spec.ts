@@ -292,4 +292,21 @@ describe('DocumentRenderer: OpenAPI operation blocks', () => {
     expect(out).toContain('<div class="api-operation api-missing" role="note"><p>GET /x (gone) is not available.</p></div>');
     expect(out).toContain('<p>An API operation is not available.</p>');
   });
+
+  it('shows a reusable content in place (and what it includes); one that is gone, or includes itself, says so', () => {
+    const include = (id: string) =>
+      block('reusable-content', { ref: { kind: 'reusable-content', reusableContent: id } }, [], { isVoid: true });
+    const contents: Record<string, JsonDocument> = {
+      backup: doc(block('paragraph', {}, [text('Copy the data folder.')]), include('footer')),
+      footer: doc(block('paragraph', {}, [text('Questions? Ask us.')])),
+      loop: doc(block('paragraph', {}, [text('Again:')]), include('loop')),
+    };
+    const r = new DocumentRenderer(links, { reusable: (id) => contents[id] ?? null });
+    const out = render(h(Fragment, null, r.render(doc(include('backup'), include('gone'), include('loop')))));
+    expect(out).toContain(
+      '<div class="reusable-content"><p>Copy the data folder.</p><div class="reusable-content"><p>Questions? Ask us.</p></div></div>',
+    );
+    expect(out.match(/This reusable content is not available\./g)).toHaveLength(2);
+    expect(out.match(/Again:/g)).toHaveLength(1);
+  });
 });

@@ -325,6 +325,31 @@ export class VisitorSitesService {
   }
 
   /**
+   * The documents of the reusable contents a page includes, and of those they include in turn (three levels),
+   * by id.
+   */
+  async reusableDocuments(space: Space, revision: Revision, ids: string[], includedBy: (doc: JsonDocument) => string[]) {
+    const found = new Map<string, JsonDocument>();
+    let wanted = ids;
+    for (let level = 0; level < 3 && wanted.length; level++) {
+      const contents = (revision.reusableContents ?? []).filter((r) => wanted.includes(r.id) && r.document && !found.has(r.id));
+      const docs = await this.content.documents(
+        space.organizationId,
+        contents.map((r) => r.document!),
+      );
+      const next: string[] = [];
+      for (const r of contents) {
+        const doc = docs.get(r.document!);
+        if (!doc) continue;
+        found.set(r.id, doc);
+        next.push(...includedBy(doc));
+      }
+      wanted = next.filter((id) => !found.has(id));
+    }
+    return found;
+  }
+
+  /**
    * What else a page's HTML depends on: the latest version of each OpenAPI spec its operation blocks name
    * (a spec changes apart from the space). '' for the pages that name none, without a query once known.
    */

@@ -3,13 +3,14 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { createHash } from 'node:crypto';
 import { parse as parseCookies, serialize as cookie } from 'cookie';
 import type { Request, Response } from 'express';
-import { documentToMarkdown, pathOf, type ContentRef, type PageTree } from '@app/content-model';
+import { documentToMarkdown, pathOf, type ContentRef, type JsonDocument, type PageTree } from '@app/content-model';
 import { Links, Public, ReadCacheSettings, RenderedJson, RequestLinks } from '@app/http-kit';
 import {
   markedExcerpt,
   CodeHighlighter,
   codeBlocks,
   codeSyntaxes,
+  includedContents,
   operationRefs,
   type ApiOperation,
   renderLlmsFullTxt,
@@ -177,6 +178,9 @@ export class VisitorSiteController {
       if (document) await this.highlighter.prepare(codeSyntaxes(document));
       fresh = true;
       const operations = document ? await this.sites.operations(view, operationRefs(document)) : new Map<string, ApiOperation>();
+      const reusable = document
+        ? await this.sites.reusableDocuments(location.space, revision, includedContents(document), includedContents)
+        : new Map<string, JsonDocument>();
       return renderPage(this.frame(view, location, revision, page.node.id, links), {
         title: page.node.title,
         description: page.node.description,
@@ -186,6 +190,7 @@ export class VisitorSiteController {
         links: { href },
         highlighter: this.highlighter,
         operations: (ref) => operations.get(`${ref.spec} ${ref.method} ${ref.path}`) ?? null,
+        reusable: (id) => reusable.get(id) ?? null,
       });
     });
     this.send(req, res, markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8', body, key);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, IdGenerator, KeyedMutex, NotFoundError, Page, PageRequest, PreconditionError, UnitOfWork } from '@app/shared-kernel';
 import { applyChanges, ChangeOutcome, ContentChange } from '@app/content-model';
-import type { ApplyContext, JsonDocument } from '@app/content-model';
+import type { ApplyContext, JsonDocument, ReusableContent } from '@app/content-model';
 import { bodiesToMerge, mergeTrees, MergeConflict } from '@app/content-model';
 import { Revision, RevisionGit, RevisionRepository, RevisionSummary, RevisionType } from '../domain/content/revision';
 import { locate, PageNode, PageTree } from '@app/content-model';
@@ -38,7 +38,26 @@ export interface ThreeWay {
 }
 
 export type MergeOutcome =
-  { ok: true; tree: PageTree; files: FileNode[]; documents: Map<string, JsonDocument> } | { ok: false; conflicts: MergeConflict[] };
+  | { ok: true; tree: PageTree; files: FileNode[]; documents: Map<string, JsonDocument>; reusableContents: ReusableContent[] }
+  | { ok: false; conflicts: MergeConflict[] };
+
+/**
+ * Reusable contents of a merge, by id: a side's change (added, edited, removed) against the base wins; both
+ * sides' changes to one: ours (main) is kept, theirs stays in the change request's history.
+ */
+function mergeReusable(base: ReusableContent[], ours: ReusableContent[], theirs: ReusableContent[]): ReusableContent[] {
+  const key = (r: ReusableContent | undefined) => (r ? JSON.stringify([r.title, r.document, r.path ?? null]) : '');
+  const byId = (list: ReusableContent[]) => new Map(list.map((r) => [r.id, r]));
+  const [b, o, t] = [byId(base), byId(ours), byId(theirs)];
+  const out: ReusableContent[] = [];
+  for (const id of new Set([...o.keys(), ...t.keys(), ...b.keys()])) {
+    const theirsChanged = key(t.get(id)) !== key(b.get(id));
+    const oursChanged = key(o.get(id)) !== key(b.get(id));
+    const kept = theirsChanged && !oursChanged ? t.get(id) : o.get(id);
+    if (kept) out.push(kept);
+  }
+  return out;
+}
 
 /** Files of a merge: both sides' files (files are only ever added). */
 function unionFiles(ours: FileNode[], theirs: FileNode[]): FileNode[] {
@@ -230,6 +249,7 @@ export class ContentService {
       changes,
       { newId: () => this.ids.next(), now: now.toISOString(), trees, documents, ...(repository ? { repository } : {}) },
       parent.files,
+      parent.reusableContents ?? [],
     );
     const revision: Revision = {
       id: this.ids.next(),
@@ -239,6 +259,7 @@ export class ContentService {
       type: 'edits',
       tree: result.tree,
       files: result.files,
+      reusableContents: result.reusableContents,
       createdAt: now,
       createdBy,
     };
@@ -261,7 +282,13 @@ export class ContentService {
     const result = mergeTrees(base.tree, ours.tree, theirs.tree, (h) => bodies.get(h) ?? null);
     return result.conflicts.length
       ? { ok: false, conflicts: result.conflicts }
-      : { ok: true, tree: result.tree, files: unionFiles(ours.files, theirs.files), documents: result.documents };
+      : {
+          ok: true,
+          tree: result.tree,
+          files: unionFiles(ours.files, theirs.files),
+          documents: result.documents,
+          reusableContents: mergeReusable(base.reusableContents ?? [], ours.reusableContents ?? [], theirs.reusableContents ?? []),
+        };
   }
 
   async storeRevision(
@@ -274,6 +301,7 @@ export class ContentService {
     createdBy: string,
     mergedFrom: string | null = null,
     git: RevisionGit | null = null,
+    reusableContents?: ReusableContent[],
   ): Promise<Revision> {
     const revision: Revision = {
       id: this.ids.next(),
@@ -287,6 +315,7 @@ export class ContentService {
       createdBy,
       mergedFrom,
       ...(git ? { git } : {}),
+      ...(reusableContents ? { reusableContents } : {}),
     };
     await this.revisions.insert(revision, documents);
     return revision;
@@ -311,17 +340,20 @@ export class ContentService {
     return this.writeSpace(spaceId, 'merges', async (space) => {
       let tree: PageTree;
       let files: FileNode[];
+      let reusableContents: ReusableContent[];
       let documents = new Map<string, JsonDocument>();
       if (space.revision === base) {
         const head = await this.revision(space.id, theirs);
         tree = head.tree;
         files = head.files;
+        reusableContents = head.reusableContents ?? [];
       } else {
         const merged = await this.merge(space, { base, ours: space.revision, theirs });
         if (!merged.ok) return merged;
         tree = merged.tree;
         files = merged.files;
         documents = merged.documents;
+        reusableContents = merged.reusableContents;
       }
       const revision = await this.storeRevision(
         space,
@@ -333,9 +365,10 @@ export class ContentService {
         createdBy,
         mergedFrom,
         git,
+        reusableContents,
       );
       await this.moveSpaceTo(space, revision.id);
-      return { ok: true, tree, files, documents, revision };
+      return { ok: true, tree, files, documents, reusableContents, revision };
     });
   }
 

@@ -48,9 +48,11 @@ export class RepositoryExport {
     walk(revision.tree, (l) => {
       if (l.node.document) hashes.push(l.node.document);
     });
+    const reusable = revision.reusableContents ?? [];
+    for (const r of reusable) if (r.document) hashes.push(r.document);
     const documents = await this.content.documents(space.organizationId, [...new Set(hashes)]);
     const sources = await this.sources.load(space.id);
-    const written = writeGitbookRepository(revision.tree, (h) => documents.get(h) ?? null, revision.files, sources ?? undefined);
+    const written = writeGitbookRepository(revision.tree, (h) => documents.get(h) ?? null, revision.files, sources ?? undefined, reusable);
     const assets = new Map<string, Buffer>();
     const missing: string[] = [];
     for (const [path, file] of written.assets) {

@@ -6,6 +6,7 @@ import { ContentService } from './content.service';
 import { FilesService } from './files.service';
 import { LinksService } from './links.service';
 import { refToUrl, documentsForBlocks, SemanticChange, semanticChanges, withBlocks, locateByPath } from '@app/content-model';
+import type { JsonDocument } from '@app/content-model';
 import type { FileNode } from '../domain/content/files';
 import type { Space } from '../domain/space';
 import {
@@ -21,6 +22,7 @@ import {
   pageWithBody,
   relativeRefs,
   revisionDto,
+  reusableContentDto,
   toOrganizationDto,
 } from '@app/wire';
 
@@ -164,6 +166,26 @@ export class RevisionReader {
     const file = rev.files.find((f) => f.id === fileId);
     if (!file) throw new NotFoundError('File', fileId);
     return fileDto(file, s.space.organizationId, this.files, links, this.clock.now().getTime());
+  }
+
+  /** A reusable content of the revision (the official RevisionReusableContent). */
+  async reusableContent(s: RevisionScope, reusableContentId: string) {
+    return reusableContentDto(await this.findReusable(s, reusableContentId));
+  }
+
+  private async findReusable(s: RevisionScope, reusableContentId: string) {
+    const rev = await this.content.revision(s.space.id, s.revisionId);
+    const found = (rev.reusableContents ?? []).find((r) => r.id === reusableContentId);
+    if (!found) throw new NotFoundError('Reusable content', reusableContentId);
+    return found;
+  }
+
+  /** A reusable content's document (an empty document when it has none). */
+  async reusableContentDocument(s: RevisionScope, reusableContentId: string): Promise<JsonDocument> {
+    const found = await this.findReusable(s, reusableContentId);
+    if (!found.document) return { object: 'document', data: {}, nodes: [] };
+    const docs = await this.content.documents(s.space.organizationId, [found.document]);
+    return docs.get(found.document) ?? { object: 'document', data: {}, nodes: [] };
   }
 
   async fileBacklinks(s: RevisionScope, fileId: string, q: ListQueryDto, links: Links) {

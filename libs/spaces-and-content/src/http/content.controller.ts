@@ -16,6 +16,7 @@ import {
   PagesDto,
   RevisionPageDto,
   RevisionHistoryItemDto,
+  RevisionReusableContentDto,
 } from '@app/wire';
 import { RevisionReader, RevisionScope } from '../application/revision-reader';
 
@@ -202,6 +203,18 @@ export class ContentController {
     @RequestLinks() links: Links,
   ) {
     return this.reader.file(await this.scope(actor, id), fileId, links);
+  }
+
+  @Get('content/reusable-contents/:reusableContentId')
+  @ApiOperation({ operationId: 'getReusableContentById', summary: 'A reusable content of the current revision' })
+  @ApiOkResponse({ type: RevisionReusableContentDto })
+  async reusableContent(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('reusableContentId') reusableContentId: string,
+    @Query() _q: ContentQueryDto,
+  ) {
+    return this.reader.reusableContent(await this.scope(actor, id), reusableContentId);
   }
 
   @Get('content/files/:fileId/backlinks')

@@ -4,7 +4,7 @@ import type { RepositorySources } from '@app/content-model';
 import { RepositorySourceRepository } from '../domain/content/repository-sources';
 
 interface Row {
-  kind: 'page' | 'file' | 'summary' | 'config';
+  kind: 'page' | 'reusable' | 'file' | 'summary' | 'config';
   key: string;
   path: string | null;
   digest: string;
@@ -20,9 +20,10 @@ export class SqlRepositorySourceRepository extends RepositorySourceRepository {
   async load(spaceId: string): Promise<RepositorySources | null> {
     const rows: Row[] = await this.db.query('SELECT kind, key, path, digest, body FROM repository_sources WHERE space_id = $1', [spaceId]);
     if (!rows.length) return null;
-    const sources: RepositorySources = { pages: new Map(), files: new Map(), summary: null, config: null, root: '' };
+    const sources: RepositorySources = { pages: new Map(), reusable: new Map(), files: new Map(), summary: null, config: null, root: '' };
     for (const r of rows) {
       if (r.kind === 'page') sources.pages.set(r.key, { path: r.path, markdown: r.body, digest: r.digest });
+      else if (r.kind === 'reusable') sources.reusable.set(r.key, { path: r.path, markdown: r.body, digest: r.digest });
       else if (r.kind === 'file' && r.path) sources.files.set(r.key, r.path);
       else if (r.kind === 'summary' && r.path && r.body !== null) sources.summary = { path: r.path, markdown: r.body, digest: r.digest };
       else if (r.kind === 'config') {
@@ -36,6 +37,7 @@ export class SqlRepositorySourceRepository extends RepositorySourceRepository {
   async save(spaceId: string, s: RepositorySources): Promise<void> {
     const rows: Row[] = [
       ...[...s.pages].map(([key, p]): Row => ({ kind: 'page', key, path: p.path, digest: p.digest, body: p.markdown })),
+      ...[...s.reusable].map(([key, p]): Row => ({ kind: 'reusable', key, path: p.path, digest: p.digest, body: p.markdown })),
       ...[...s.files].map(([key, path]): Row => ({ kind: 'file', key, path, digest: '', body: null })),
       { kind: 'config', key: '', path: s.root, digest: '', body: s.config },
       ...(s.summary

@@ -2,7 +2,7 @@ import type { Page, PageRequest } from '@app/shared-kernel';
 import type { JsonDocument } from '@app/content-model';
 import type { ExtractedLink } from '@app/content-model';
 import type { FileNode } from './files';
-import type { PageTree } from '@app/content-model';
+import type { PageTree, ReusableContent } from '@app/content-model';
 
 export const REVISION_TYPES = ['edits', 'merge', 'update', 'rollback'] as const;
 export type RevisionType = (typeof REVISION_TYPES)[number];
@@ -22,6 +22,11 @@ export interface Revision {
   mergedFrom?: string | null;
   /** A revision a Git Sync import made: the commit it came from (the official `git` of a revision). */
   git?: RevisionGit | null;
+  /**
+   * The reusable contents pages include (the official `reusableContents`). Left undefined on a new revision,
+   * they are its first parent's (a writer that does not touch them cannot drop them).
+   */
+  reusableContents?: ReusableContent[];
 }
 
 /** The official GitSyncCommit: the commit a revision was imported from. */
