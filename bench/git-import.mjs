@@ -1,7 +1,8 @@
 // Importing GitBook repositories (issue #32, part of npm run bench): `quire import` (the built CLI, its start
 // included, as a person runs it) of the real Fluentd repository (194 pages, 192 assets; target < 10 s) and of a
 // generated one of 4,000 pages (40 folders of 100 pages, each with a hint, a code block and links to its
-// neighbours; target < 60 s), then `quire export` of the large space. Wall times.
+// neighbours; target < 60 s), then `quire export` of the large space, and imports of it again (unchanged, then
+// with one page edited: what a Git Sync pull does). Wall times.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,6 +88,11 @@ try {
   const large = cli('import', '--space', largeSpace, '--user', user, '--dir', generated);
   await call('POST', `/v1/spaces/${largeSpace}/change-requests/${large.result.changeRequest}/merge`);
   const exported = cli('export', '--space', largeSpace, '--user', user, '--dir', join(work, 'exported'));
+  // Imported again (what a Git Sync pull does): unchanged, then with one page edited.
+  const again = cli('import', '--space', largeSpace, '--user', user, '--dir', generated);
+  if (again.result.changeRequest !== null) throw new Error('an unchanged repository imported again made a change request');
+  writeFileSync(join(generated, 'part-7', 'page-42.md'), '# Page 7.42\n\nEdited in Git.\n');
+  const edited = cli('import', '--space', largeSpace, '--user', user, '--dir', generated);
   console.table([
     { measure: 'import the Fluentd repository (CLI)', pages: fluentd.result.pages, value: `${fluentd.s.toFixed(1)} s`, target: '< 10 s' },
     {
@@ -96,6 +102,8 @@ try {
       target: '< 60 s',
     },
     { measure: 'export that space (CLI)', pages: exported.result.files, value: `${exported.s.toFixed(1)} s`, target: '' },
+    { measure: 'import it again, unchanged: nothing to do (CLI)', pages: 0, value: `${again.s.toFixed(1)} s`, target: '' },
+    { measure: 'import it again, one page edited (CLI)', pages: edited.result.pages, value: `${edited.s.toFixed(1)} s`, target: '' },
   ]);
   console.log('Wall times of the built CLI, its start and migrations check included (about 2 s).');
 } finally {

@@ -28,6 +28,15 @@ describe('importing a GitBook repository into a space', () => {
   });
   afterAll(async () => t.close());
 
+  /** A public site showing the space, published; answers its id. */
+  const publish = async (spaceId: string, title: string) => {
+    const siteId = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title, visibility: 'public' }).expect(201)).body
+      .id as string;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${siteId}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
+    await t.http.post(`/v1/orgs/${orgId}/sites/${siteId}/publish`).set(admin.auth).expect(200);
+    return siteId;
+  };
+
   it('the fluentd docs: every page in SUMMARY order, hints, resolved links and files; merged as written', async () => {
     const spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Fluentd' }).expect(201)).body.id;
     const repo = readGitbookRepository(corpus);
@@ -167,11 +176,7 @@ describe('importing a GitBook repository into a space', () => {
       .post(`/v1/spaces/${spaceId}/change-requests/${imported.changeRequest!.changeRequest.id}/merge`)
       .set(admin.auth)
       .expect(200);
-    const siteId = (
-      await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Fluentd', visibility: 'public' }).expect(201)
-    ).body.id;
-    await t.http.post(`/v1/orgs/${orgId}/sites/${siteId}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
-    await t.http.post(`/v1/orgs/${orgId}/sites/${siteId}/publish`).set(admin.auth).expect(200);
+    const siteId = await publish(spaceId, 'Fluentd');
     // Every redirect to a page of the summary answers 301 to that page; one to a file that is no page, 404.
     const pagePaths = new Set(flatPaths(repo.pages));
     const toPages = repo.redirects.filter((r) => pagePaths.has(r.destination));
@@ -279,10 +284,7 @@ describe('importing a GitBook repository into a space', () => {
       current.reusableContents,
     );
     // On the published site, the included content is in the page.
-    const siteId = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Inc', visibility: 'public' }).expect(201))
-      .body.id;
-    await t.http.post(`/v1/orgs/${orgId}/sites/${siteId}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
-    await t.http.post(`/v1/orgs/${orgId}/sites/${siteId}/publish`).set(admin.auth).expect(200);
+    const siteId = await publish(spaceId, 'Inc');
     const html = (await t.http.get(`/sites/${siteId}/setup`).expect(200)).text;
     expect(html).toContain('Copy the data folder before an upgrade.');
     expect(html).not.toContain('not available');
@@ -290,6 +292,31 @@ describe('importing a GitBook repository into a space', () => {
     const out = await t.app.get(RepositoryExport).export({ userId: admin.id, tokenId: 'test' }, spaceId);
     expect(out.text.get('.gitbook/includes/backup.md')).toBe(files['.gitbook/includes/backup.md']);
     expect(out.text.get('guide/setup.md')).toBe(files['guide/setup.md']);
+  });
+
+  it('variables: .gitbook/vars.yaml and front matter vars are the revision’s and page’s variables; expressions show their values', async () => {
+    const spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Variables' }).expect(201)).body.id;
+    const files: Record<string, string> = {
+      'SUMMARY.md': '* [Home](README.md)\n',
+      'README.md':
+        '---\nvars:\n  product: Quire\n---\n\n# Home\n\nVersion <code class="expression">space.vars.version</code> of <code class="expression">page.vars.product</code>, <code class="expression">space.vars.missing</code>.\n',
+      '.gitbook/vars.yaml': 'version: "2.1"\n',
+    };
+    const repo = readGitbookRepository({ paths: () => Object.keys(files), read: (p) => files[p] ?? null });
+    const imported = await t.app.get(RepositoryImport).import({ userId: admin.id, tokenId: 'test' }, spaceId, repo, () => null);
+    await t.http
+      .post(`/v1/spaces/${spaceId}/change-requests/${imported.changeRequest!.changeRequest.id}/merge`)
+      .set(admin.auth)
+      .expect(200);
+    const current = (await t.http.get(`/v1/spaces/${spaceId}/content`).set(admin.auth).expect(200)).body;
+    expect(current.variables).toEqual({ version: '2.1' });
+    expect(current.pages[0].variables).toEqual({ product: 'Quire' });
+    const siteId = await publish(spaceId, 'Vars');
+    const html = (await t.http.get(`/sites/${siteId}/`).expect(200)).text;
+    expect(html).toContain('Version 2.1 of Quire, <code class="expression">space.vars.missing</code>.');
+    const out = await t.app.get(RepositoryExport).export({ userId: admin.id, tokenId: 'test' }, spaceId);
+    expect(out.text.get('.gitbook/vars.yaml')).toBe(files['.gitbook/vars.yaml']);
+    expect(out.text.get('README.md')).toBe(files['README.md']);
   });
 
   it('nothing is written when the caller may not edit the space', async () => {

@@ -31,6 +31,8 @@ export interface PageMeta {
   hidden?: boolean;
   /** The page's adaptive-content condition; `null` or `''` removes it. */
   condition?: string | null;
+  /** The page's variables (markdown front matter `vars:`; an import, not an API field). */
+  variables?: Record<string, string>;
 }
 
 export type ContentChange =
@@ -67,7 +69,9 @@ export type ContentChange =
    */
   | { operation: 'insert_reusable_content'; ref: string; path: string; title: string; document: DocumentInput }
   | { operation: 'update_reusable_content'; reusableContent: string; path: string; title: string; document: DocumentInput }
-  | { operation: 'delete_reusable_content'; reusableContent: string };
+  | { operation: 'delete_reusable_content'; reusableContent: string }
+  /** The space's variables, all of them (a repository import's `.gitbook/vars.yaml`, not an API operation). */
+  | { operation: 'set_variables'; variables: Record<string, string> };
 
 /** A file of an insert_files change, once the application has stored its bytes. */
 export interface ResolvedFile extends Omit<FileNode, 'id'> {
@@ -106,6 +110,7 @@ export interface ApplyResult {
   documents: Map<string, JsonDocument>;
   outcomes: ChangeOutcome[];
   reusableContents: ReusableContent[];
+  variables: Record<string, string>;
 }
 
 interface PendingBody {
@@ -151,6 +156,7 @@ class Batch {
   private readonly taken = new Set<string>();
   private readonly pending = new Map<string, PendingBody>();
   readonly reusable: ReusableContent[];
+  variables: Record<string, string>;
   /** Repository path → reusable content id (an import's `.gitbook/includes/` files). */
   private readonly reusablePaths = new Map<string, string>();
   private readonly pendingReusable = new Map<string, PendingBody>();
@@ -161,7 +167,9 @@ class Batch {
     currentFiles: FileNode[],
     private readonly ctx: ApplyContext,
     currentReusable: ReusableContent[],
+    currentVariables: Record<string, string>,
   ) {
+    this.variables = { ...currentVariables };
     this.tree = cloneTree(current);
     this.files = [...currentFiles];
     this.reusable = currentReusable.map((r) => ({ ...r }));
@@ -227,6 +235,9 @@ class Batch {
         found.path = repositoryPath(change.path) ?? change.path;
         return this.takeReusable(found.id, change.path, change.document);
       }
+      case 'set_variables':
+        this.variables = { ...change.variables };
+        return;
       case 'delete_reusable_content': {
         const at = this.reusable.findIndex((r) => r.id === change.reusableContent);
         if (at < 0) throw new InvalidInputError(`reusable content "${change.reusableContent}" does not exist`);
@@ -459,9 +470,9 @@ export function applyChanges(
   changes: ContentChange[],
   ctx: ApplyContext,
   currentFiles: FileNode[] = [],
-  currentReusable: ReusableContent[] = [],
+  state: { reusableContents?: ReusableContent[]; variables?: Record<string, string> } = {},
 ): ApplyResult {
-  const batch = new Batch(current, currentFiles, ctx, currentReusable);
+  const batch = new Batch(current, currentFiles, ctx, state.reusableContents ?? [], state.variables ?? {});
   const named = (index: number, e: InvalidInputError) =>
     new InvalidInputError(`changes[${index}] (${changes[index]?.operation}): ${e.message}`);
   changes.forEach((change, i) => {
@@ -487,6 +498,7 @@ export function applyChanges(
     documents,
     outcomes: batch.outcomeList(),
     reusableContents: batch.reusable,
+    variables: batch.variables,
   };
 }
 
@@ -499,6 +511,7 @@ function metaOf(input: DocumentInput): PageMeta {
   if (parsed.meta.description !== undefined) meta.description = parsed.meta.description;
   if (parsed.meta.emoji !== undefined) meta.emoji = parsed.meta.emoji;
   if (parsed.meta.hidden !== undefined) meta.hidden = parsed.meta.hidden;
+  if (parsed.meta.variables !== undefined) meta.variables = parsed.meta.variables;
   return meta;
 }
 
@@ -511,6 +524,10 @@ function applyMeta(node: PageNode, meta: PageMeta): void {
     else node[k] = v;
   }
   if (meta.hidden !== undefined) node.hidden = meta.hidden;
+  if (meta.variables !== undefined) {
+    if (Object.keys(meta.variables).length) node.variables = meta.variables;
+    else delete node.variables;
+  }
   if (meta.condition === null || meta.condition === '') delete node.condition;
   else if (meta.condition !== undefined) node.condition = meta.condition;
 }

@@ -25,18 +25,31 @@ export type ContentRef =
   | { kind: 'anchor'; anchor: string }
   | { kind: 'reusable-content'; reusableContent: string };
 
-export interface DocInline {
+interface DocInlineBase {
   object: 'inline';
-  /**
-   * `html`: raw HTML kept verbatim (sanitized), rendered back as the same HTML; `markdown`: a construct
-   * the model has no place for (a footnote reference), kept as it was written.
-   */
-  type: 'link' | 'inline-image' | 'html' | 'markdown';
   key?: string;
   isVoid: boolean;
-  data: { ref: ContentRef; alt?: string; title?: string; html?: string; markdown?: string };
   /** A link's content: texts, and images (a badge is an image inside a link). */
   nodes?: (DocText | DocInline)[];
+}
+
+/**
+ * An inline: a link or image (with its reference); `html`: raw HTML kept verbatim (sanitized), rendered back as
+ * the same HTML; `markdown`: a construct the model has no place for (a footnote reference), kept as it was
+ * written; `expression`: the official inline expression (`space.vars.version`), shown evaluated.
+ */
+export type DocInline =
+  | (DocInlineBase & { type: 'link' | 'inline-image' | 'html' | 'markdown'; data: DocRefData })
+  | (DocInlineBase & { type: 'expression'; data: { expression: string } });
+
+/** The data of a link, an image, kept HTML or markdown. */
+export interface DocRefData {
+  [key: string]: unknown;
+  ref: ContentRef;
+  alt?: string;
+  title?: string;
+  html?: string;
+  markdown?: string;
 }
 
 export interface DocBlock {

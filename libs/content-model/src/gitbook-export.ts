@@ -53,6 +53,8 @@ export interface RepositorySources {
   files: Map<string, string>;
   /** The summary as read, at its path, with the digest of the tree it gave. */
   summary: { path: string; markdown: string; digest: string } | null;
+  /** `.gitbook/vars.yaml` as read, with the digest of the variables it gave. */
+  variables?: { path: string; text: string; digest: string } | null;
   /** `.gitbook.yaml` as read (null when there was none), and the content's root folder. */
   config: string | null;
   root: string;
@@ -60,7 +62,15 @@ export interface RepositorySources {
 
 /** What of a page its file holds: title, metadata and document. A change to any makes the file written anew. */
 export function pageDigest(page: PageNode): string {
-  return contentHash([page.type, page.title, page.description ?? '', page.emoji ?? '', page.hidden === true, page.document]);
+  return contentHash([
+    page.type,
+    page.title,
+    page.description ?? '',
+    page.emoji ?? '',
+    page.hidden === true,
+    page.document,
+    page.variables ?? {},
+  ]);
 }
 
 /** What of a reusable content its file holds: its title and document. */
@@ -112,6 +122,8 @@ export function repositorySources(
     const markdown = 'markdown' in change.document ? text(change.document.markdown) : null;
     sources.pages.set(node.id, { path: change.path ? local(change.path) : null, markdown, digest: pageDigest(node) });
   }
+  if (repo.variables && !repo.variables.text.includes('\0'))
+    sources.variables = { path: local(repo.variables.path), text: repo.variables.text, digest: contentHash(repo.variables.values) };
   // Reusable contents: each as its include file is now (the import read every one).
   const includes = new Map(repo.includes.map((i) => [i.path, i.markdown]));
   for (const content of reusable) {
@@ -142,7 +154,7 @@ function includedBy(doc: JsonDocument): string[] {
   return out;
 }
 /** Front matter keys Quire models (written from the page); any other key of an imported page's front matter is kept. */
-const MODELLED = new Set(['title', 'description', 'emoji', 'hidden']);
+const MODELLED = new Set(['title', 'description', 'emoji', 'hidden', 'vars']);
 /** How many page sources are read to learn a repository's style. */
 const STYLE_SAMPLE = 60;
 
@@ -152,6 +164,7 @@ export function writeGitbookRepository(
   files: FileNode[],
   sources?: RepositorySources,
   reusable: ReusableContent[] = [],
+  variables: Record<string, string> = {},
 ): ExportedRepository {
   const root = sources?.root ?? '';
   const pathOf = new Map<string, string>();
@@ -312,6 +325,7 @@ export function writeGitbookRepository(
     if (page.description) front.description = page.description;
     if (page.emoji) front.emoji = page.emoji; // Quire's page emoji (GitBook's `icon` names an icon font glyph)
     if (page.hidden) front.hidden = true;
+    if (page.variables && Object.keys(page.variables).length) front.vars = page.variables;
     const body = doc ? documentToMarkdown(doc, refUrl, sources ? repositoryStyle() : QUIRE_STYLE) : '';
     const head = Object.keys(front).length ? `---\n${toYaml(front)}---\n\n` : '';
     const markdown = `${head}# ${writePhrasing([{ type: 'text', value: page.title }], true)}\n${body ? `\n${body}` : ''}`;
@@ -333,6 +347,17 @@ export function writeGitbookRepository(
     }
     text.set(path, markdown);
     written.reusable.set(content.id, { path, markdown, digest: reusableDigest(content) });
+  }
+
+  // The space's variables: `.gitbook/vars.yaml` as it was read while they are unchanged.
+  if (Object.keys(variables).length || sources?.variables) {
+    const path = sources?.variables?.path ?? posix.join(root, '.gitbook/vars.yaml');
+    const kept = sources?.variables;
+    const yaml = kept && kept.digest === contentHash(variables) ? kept.text : Object.keys(variables).length ? toYaml(variables) : '';
+    if (yaml) {
+      text.set(path, yaml);
+      written.variables = { path, text: yaml, digest: contentHash(variables) };
+    }
   }
 
   const summaryPath = sources?.summary?.path ?? posix.join(root, 'SUMMARY.md');

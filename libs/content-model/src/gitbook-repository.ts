@@ -57,6 +57,8 @@ export interface GitbookRepository {
   assets: string[];
   /** Reusable contents: the markdown files under `.gitbook/includes/` (relative to the repository). */
   includes: { path: string; title: string; markdown: string }[];
+  /** The space's variables: `.gitbook/vars.yaml` (name → value), as read and as text. */
+  variables: { path: string; text: string; values: Record<string, string> } | null;
   /** Files the summary or the redirects name that the repository does not hold. */
   missing: string[];
   /** What was read differently from how it was written (an invalid `.gitbook.yaml` …). */
@@ -132,6 +134,26 @@ export function readGitbookRepository(files: RepositoryFiles, options: { project
       const markdown = files.read(path);
       return markdown === null ? [] : [{ path, title: includeTitle(path, markdown), markdown }];
     });
+  let variables: GitbookRepository['variables'] = null;
+  for (const folder of folders) {
+    const path = folder.replace(/assets\/$/, 'vars.yaml');
+    const text = files.read(path);
+    if (text === null || variables) continue;
+    try {
+      const parsed: unknown = parseYaml(text);
+      const values =
+        parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+          ? Object.fromEntries(
+              Object.entries(parsed as Record<string, unknown>)
+                .filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v))
+                .map(([k, v]) => [k, String(v)]),
+            )
+          : {};
+      variables = { path, text, values };
+    } catch {
+      notes.push(`${path} is not valid YAML: no variables read`);
+    }
+  }
   return {
     project,
     config: configText,
@@ -143,6 +165,7 @@ export function readGitbookRepository(files: RepositoryFiles, options: { project
     redirects,
     assets: [...new Set(assets)],
     includes,
+    variables,
     missing: [...missing],
     notes,
   };
@@ -268,12 +291,16 @@ function fromFolders(
  */
 export function repositoryPageChanges(
   repo: GitbookRepository,
-  current?: { tree: PageTree; sources: RepositorySources | null; reusable?: ReusableContent[] },
+  current?: { tree: PageTree; sources: RepositorySources | null; reusable?: ReusableContent[]; variables?: Record<string, string> },
 ): { changes: ContentChange[]; pages: number; notes: string[] } {
   const changes: ContentChange[] = [];
   const notes: string[] = [];
   const tree = current?.tree ?? [];
   const local = (path: string) => (repo.project && path.startsWith(repo.project + '/') ? path.slice(repo.project.length + 1) : path);
+  // The space's variables: as `.gitbook/vars.yaml` says (none when it is gone, if an import brought them).
+  const variables = repo.variables?.values ?? (current?.sources?.variables ? {} : null);
+  if (variables && JSON.stringify(variables) !== JSON.stringify(current?.variables ?? {}))
+    changes.push({ operation: 'set_variables', variables });
   // Reusable contents first (pages include them): matched by their file's path, as pages are.
   const existing = new Set((current?.reusable ?? []).map((r) => r.id));
   const reusableByPath = new Map(

@@ -1,7 +1,7 @@
 import { isTag, isText, type ChildNode, type Element } from 'domhandler';
 import { Parser, parseDocument } from 'htmlparser2';
 import { block, inlineItems, keyOf, leaf, nestMarks, type InlineItem, type Marks } from './doc-build';
-import type { ContentRef, DocBlock, DocInline, DocLeaf, DocMark, DocText } from './document';
+import type { ContentRef, DocBlock, DocInline, DocLeaf, DocMark, DocRefData, DocText } from './document';
 
 /**
  * Raw HTML met in markdown, mapped to the document model where the model has a place for it (htmlparser2
@@ -140,12 +140,12 @@ function domInlines(nodes: ChildNode[], ctx: HtmlContext, path: string, marks: M
         type: 'inline-image',
         key: keyOf(p),
         isVoid: true,
-        data: imageData(n.attribs, ctx, false) as DocInline['data'],
+        data: imageData(n.attribs, ctx, false) as DocRefData,
       });
     else if (n.name === 'a' && n.attribs.href !== undefined) {
       const inner = domInlines(n.children, ctx, p, marks);
       if (inner.some((x) => x.object === 'inline' && x.type === 'link')) throw new Unmappable();
-      const data: DocInline['data'] = { ref: ctx.resolve(n.attribs.href) };
+      const data: DocRefData = { ref: ctx.resolve(n.attribs.href) };
       if (n.attribs.title) data.title = n.attribs.title;
       out.push({
         object: 'inline',
@@ -504,6 +504,7 @@ export function inlinesToHtml(nodes: DocBlock['nodes'], refUrl: (ref: ContentRef
       return [`<a href="${escapeHtml(refUrl(item.data.ref))}"${title}>${inner}</a>`];
     }
     if (item.type === 'inline-image') return [imageHtml(item.data, refUrl(item.data.ref))];
+    if (item.type === 'expression') return [expressionHtml(item.data.expression)];
     return [item.data.html ?? item.data.markdown ?? ''];
   };
   const wrap = (mark: DocMark['type'], inner: string[]) => [`<${MARK_HTML[mark]}>`, ...inner, `</${MARK_HTML[mark]}>`];
@@ -511,3 +512,8 @@ export function inlinesToHtml(nodes: DocBlock['nodes'], refUrl: (ref: ContentRef
 }
 
 export const HTML_ALIGN: Readonly<Record<string, string>> = { start: 'left', center: 'center', end: 'right' };
+
+/** GitBook's markdown for an inline expression: `<code class="expression">space.vars.version</code>`. */
+export function expressionHtml(expression: string): string {
+  return `<code class="expression">${escapeHtml(expression)}</code>`;
+}

@@ -18,10 +18,11 @@ import { parse as parseYaml } from 'yaml';
 import { InvalidInputError } from '@app/shared-kernel';
 import { block, inlineItems, keyOf, leaf, nestMarks, type InlineItem, type Marks } from './doc-build';
 import { HINT_STYLES, withDefaults } from './document';
-import type { ContentRef, DocBlock, DocInline, DocLeaf, DocMark, DocText, JsonDocument } from './document';
+import type { ContentRef, DocBlock, DocInline, DocLeaf, DocMark, DocRefData, DocText, JsonDocument } from './document';
 import {
   imageData as htmlImageData,
   detailsOpening,
+  expressionHtml,
   expandable,
   HTML_ALIGN,
   htmlToBlocks,
@@ -44,7 +45,7 @@ import { QUIRE_STYLE, writeMarkdown, writePhrasing, type MarkdownStyle } from '.
 export interface ParsedMarkdown {
   document: JsonDocument;
   /** Frontmatter values Quire understands (title, description, emoji, hidden). */
-  meta: { title?: string; description?: string; emoji?: string; hidden?: boolean };
+  meta: { title?: string; description?: string; emoji?: string; hidden?: boolean; variables?: Record<string, string> };
   /** The text of a leading level-1 heading, removed from the body (it is the page title, as in Git Sync). */
   leadingTitle?: string;
   /** What the document model could not hold as it was written, and what became of it (reported to the writer). */
@@ -192,7 +193,7 @@ function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks 
         break;
       case 'link': {
         const content = inlines(n.children, ctx, `${path}.${i}`, marks).filter((x) => x.object === 'text' || x.type === 'inline-image');
-        const data: DocInline['data'] = { ref: ctx.resolve(n.url) };
+        const data: DocRefData = { ref: ctx.resolve(n.url) };
         if (n.title) data.title = n.title;
         out.push({
           object: 'inline',
@@ -260,9 +261,20 @@ function inlineHtml(
   if (!tag) return null;
   if (tag.kind === 'void' && tag.name === 'br') return { nodes: [{ object: 'text', leaves: [leaf('\n', marks)] }], next: at + 1 };
   if (tag.kind === 'void' && tag.name === 'img') {
-    const data = htmlImageData(tag.attrs, ctx.html, false) as DocInline['data'];
+    const data = htmlImageData(tag.attrs, ctx.html, false) as DocRefData;
     ctx.notes.add('inline HTML mapped to the document model');
     return { nodes: [{ object: 'inline', type: 'inline-image', key: keyOf(path), isVoid: true, data }], next: at + 1 };
+  }
+  // GitBook's inline expression, `<code class="expression">space.vars.version</code>`.
+  if (tag.kind === 'open' && tag.name === 'code' && /(^|\s)expression(\s|$)/.test(tag.attrs.class ?? '')) {
+    const inner = nodes[at + 1];
+    const end = nodes[at + 2];
+    const closing = end?.type === 'html' ? inlineTag(end.value) : null;
+    if (inner?.type === 'text' && closing?.kind === 'close' && closing.name === 'code' && inner.value.trim())
+      return {
+        nodes: [{ object: 'inline', type: 'expression', key: keyOf(path), isVoid: true, data: { expression: inner.value.trim() } }],
+        next: at + 3,
+      };
   }
   const mark = MARK_TAGS[tag.name];
   if (tag.kind !== 'open' || (!mark && !(tag.name === 'a' && tag.attrs.href !== undefined))) return null;
@@ -283,16 +295,16 @@ function inlineHtml(
   const content = inlines(inner, ctx, path, marks);
   // A link holds texts and images: one holding other HTML is kept verbatim, as a whole.
   if (content.some((x) => x.object === 'inline' && x.type !== 'inline-image')) return null;
-  const data: DocInline['data'] = { ref: ctx.resolve(tag.attrs.href) };
+  const data: DocRefData = { ref: ctx.resolve(tag.attrs.href) };
   if (tag.attrs.title) data.title = tag.attrs.title;
   const link: DocInline = { object: 'inline', type: 'link', key: keyOf(path), isVoid: false, data, nodes: content };
   if (!content.length) link.nodes = [{ object: 'text', leaves: [leaf('', marks)] }];
   return { nodes: [link], next: close + 1 };
 }
 
-function imageData(url: string, alt: string | null | undefined, ctx: Ctx): DocInline['data'] {
+function imageData(url: string, alt: string | null | undefined, ctx: Ctx): DocRefData {
   const ref = ctx.resolve(url);
-  const data: DocInline['data'] = { ref: ref.kind === 'file' || ref.kind === 'url' ? ref : { kind: 'url', url } };
+  const data: DocRefData = { ref: ref.kind === 'file' || ref.kind === 'url' ? ref : { kind: 'url', url } };
   if (alt) data.alt = alt;
   return data;
 }
@@ -597,6 +609,13 @@ export function markdownToDocument(
       if (typeof v.description === 'string') meta.description = v.description;
       if (typeof v.emoji === 'string') meta.emoji = v.emoji;
       if (typeof v.hidden === 'boolean') meta.hidden = v.hidden;
+      // GitBook's page variables (`vars:` in the front matter), scalar values as text.
+      if (v.vars && typeof v.vars === 'object' && !Array.isArray(v.vars))
+        meta.variables = Object.fromEntries(
+          Object.entries(v.vars as Record<string, unknown>)
+            .filter(([, x]) => ['string', 'number', 'boolean'].includes(typeof x))
+            .map(([k, x]) => [k, String(x)]),
+        );
     }
     children = children.slice(1);
   }
@@ -649,6 +668,7 @@ function itemToPhrasing(item: InlineItem, outer: ReadonlySet<string>): PhrasingC
     return [link];
   }
   if (item.type === 'inline-image') return [{ type: 'image', url: currentRefUrl(item.data.ref), alt: item.data.alt ?? '' }];
+  if (item.type === 'expression') return [{ type: 'html', value: expressionHtml(item.data.expression) }];
   if (item.type === 'html') return [{ type: 'html', value: item.data.html ?? '' }];
   if (item.type === 'markdown') return [{ type: 'html', value: item.data.markdown ?? '' }];
   return [];

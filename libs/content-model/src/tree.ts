@@ -11,6 +11,8 @@ export interface PageNode {
   hidden?: boolean;
   /** Adaptive content: the expression on the visitor's claims that shows the page (official `condition`). */
   condition?: string;
+  /** The page's variables (the official page `variables`: name → value), from a repository's front matter `vars:`. */
+  variables?: Record<string, string>;
   /** Hash of the page's document in the documents store; null for an empty page. */
   document: string | null;
   createdAt?: string;

@@ -21,6 +21,8 @@ export interface RenderOptions {
   operations?: ApiOperations;
   /** A reusable content's document, by id (null: not in the revision). */
   reusable?: (id: string) => JsonDocument | null;
+  /** An inline expression's value (`space.vars.version`), null when it names no variable. */
+  variables?: (expression: string) => string | null;
 }
 
 /** How a document's references become site URLs: the renderer knows no site, space or file store. */
@@ -525,6 +527,11 @@ export class DocumentRenderer {
       }
       case 'html':
         return h('span', { dangerouslySetInnerHTML: { __html: sanitize(n.data.html ?? '') } });
+      case 'expression': {
+        // `space.vars.name` / `page.vars.name`: the variable's value; anything else is shown as written.
+        const value = this.options.variables?.(n.data.expression) ?? null;
+        return value !== null ? value : h('code', { class: 'expression' }, n.data.expression);
+      }
       default:
         return n.data.markdown ?? textOf(n.nodes);
     }

@@ -67,6 +67,8 @@ export interface PageContent {
   operations?: ApiOperations;
   /** The documents of the reusable contents the page includes (see `includedContents`). */
   reusable?: (id: string) => JsonDocument | null;
+  /** An inline expression's value (null: it names no variable). */
+  variables?: (expression: string) => string | null;
 }
 
 function navTree(nodes: NavNode[], level: number): ComponentChild {
@@ -213,6 +215,7 @@ export function renderPage(site: SiteFrame, page: PageContent): string {
     highlighter: page.highlighter,
     operations: page.operations,
     reusable: page.reusable,
+    variables: page.variables,
   });
   const body = page.document ? renderer.render(page.document) : null;
   const head = [

@@ -167,6 +167,8 @@ export class RevisionPageDto {
   emoji?: string;
   description?: string;
   hidden?: boolean;
+  /** The page's variables (name → value), when it has any */
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } }) variables?: Record<string, string>;
   /** Adaptive-content condition controlling whether the page is shown to a visitor (only when set). */
   condition?: string;
   @ApiPropertyOptional({ format: 'date-time' }) createdAt?: string;
@@ -221,6 +223,7 @@ export function pageDto(node: PageNode, path: string, base: string, links: Links
   if (node.emoji) dto.emoji = node.emoji;
   if (node.description) dto.description = node.description;
   if (node.hidden !== undefined) dto.hidden = node.hidden;
+  if (node.variables) dto.variables = node.variables;
   if (node.condition !== undefined) dto.condition = node.condition;
   if (node.createdAt) dto.createdAt = node.createdAt;
   if (node.updatedAt) dto.updatedAt = node.updatedAt;
@@ -254,7 +257,7 @@ export function revisionDto(rev: Revision, base: string, links: Links, mergedFro
     files: [],
     reusableContents: (rev.reusableContents ?? []).map(reusableContentDto),
     tags: [],
-    variables: {},
+    variables: rev.variables ?? {},
     createdAt: rev.createdAt.toISOString(),
     urls: { app: links.app(`${base}/~/revisions/${rev.id}`) },
   };

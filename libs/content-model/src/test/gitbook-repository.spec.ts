@@ -557,4 +557,44 @@ describe('a repository imported again into the space it came from', () => {
       { operation: 'delete_reusable_content', reusableContent: id },
     ]);
   });
+
+  it('variables: .gitbook/vars.yaml and a page’s front matter vars; inline expressions read and written back', () => {
+    const map: Record<string, string> = {
+      'SUMMARY.md': '* [Home](README.md)\n',
+      'README.md':
+        '---\nvars:\n  product: Quire\n---\n\n# Home\n\nVersion <code class="expression">space.vars.version</code> of <code class="expression">page.vars.product</code>.\n',
+      '.gitbook/vars.yaml': 'version: "2.1"\nlicense: MIT\n',
+    };
+    const repo = readGitbookRepository(files(map));
+    expect(repo.variables).toEqual({
+      path: '.gitbook/vars.yaml',
+      text: map['.gitbook/vars.yaml'],
+      values: { version: '2.1', license: 'MIT' },
+    });
+    const { changes } = repositoryPageChanges(repo, { tree: [], sources: null, reusable: [], variables: {} });
+    const result = applyChanges([], changes, ctx());
+    expect(result.variables).toEqual({ version: '2.1', license: 'MIT' });
+    expect(result.tree[0].variables).toEqual({ product: 'Quire' });
+    const body = JSON.stringify(result.documents.get(result.tree[0].document!));
+    expect(body).toContain('{"object":"inline","type":"expression","key"');
+    expect(body).toContain('"data":{"expression":"space.vars.version"}');
+    const pageIds = new Map(result.outcomes.map((o) => [o.ref!, o.page]));
+    const sources = repositorySources(repo, changes, result.tree, pageIds, new Map(), null, []);
+    const documentOf = (h: string) => result.documents.get(h) ?? null;
+    const kept = writeGitbookRepository(result.tree, documentOf, [], sources, [], result.variables);
+    for (const [path, text] of Object.entries(map)) expect([path, kept.text.get(path)]).toEqual([path, text]);
+    // Written anew: the variables as YAML, the front matter's vars, the expressions as GitBook writes them.
+    const fresh = writeGitbookRepository(result.tree, documentOf, [], undefined, [], result.variables);
+    expect(fresh.text.get('.gitbook/vars.yaml')).toBe('version: "2.1"\nlicense: MIT\n');
+    expect(fresh.text.get('README.md')).toBe(
+      '---\nvars:\n  product: Quire\n---\n\n# Home\n\nVersion <code class="expression">space.vars.version</code> of <code class="expression">page.vars.product</code>.\n',
+    );
+    // Imported again with a variable changed: set again; unchanged: nothing.
+    expect(repositoryPageChanges(repo, { tree: result.tree, sources, reusable: [], variables: result.variables }).changes).toEqual([]);
+    map['.gitbook/vars.yaml'] = 'version: "2.2"\nlicense: MIT\n';
+    expect(
+      repositoryPageChanges(readGitbookRepository(files(map)), { tree: result.tree, sources, reusable: [], variables: result.variables })
+        .changes,
+    ).toEqual([{ operation: 'set_variables', variables: { version: '2.2', license: 'MIT' } }]);
+  });
 });

@@ -2,7 +2,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
-import { documentText, type DocBlock, type DocLeaf, type JsonDocument } from '..';
+import { documentText, type DocBlock, type DocInline, type DocLeaf, type DocRefData, type JsonDocument } from '..';
 import { documentToMarkdown, markdownToDocument } from '..';
 
 /**
@@ -179,7 +179,9 @@ describe('markdown writer: blocks', () => {
   it('writes destinations with spaces or unbalanced parentheses in angle brackets, and titles with quotes escaped', () => {
     const md = '[a](<https://x.dev/a b>) [b](<https://x.dev/(c> "say \\"hi\\"") [c](https://x.dev/\\(d\\))\n';
     same(md);
-    const links = markdownToDocument(md).document.nodes[0].nodes!.filter((n) => n.object === 'inline');
+    const links = markdownToDocument(md).document.nodes[0].nodes!.filter(
+      (n): n is DocInline & { data: DocRefData } => n.object === 'inline' && n.type === 'link',
+    );
     expect(links.map((l) => [l.data.ref, l.data.title])).toEqual([
       [{ kind: 'url', url: 'https://x.dev/a b' }, undefined],
       [{ kind: 'url', url: 'https://x.dev/(c' }, 'say "hi"'],

@@ -396,6 +396,7 @@ export class GitSyncService implements OnModuleInit {
         ...[...(before?.pages.values() ?? []), ...(before?.reusable.values() ?? [])].map((p) => p.path),
         ...(before?.files.values() ?? []),
         before?.summary?.path ?? null,
+        before?.variables?.path ?? null,
       ]
         .filter((p): p is string => p !== null)
         .map(prefix),

@@ -372,6 +372,7 @@ export class ChangeRequestsService {
             null,
             null,
             merged.reusableContents,
+            merged.variables,
           )
         ).id;
       }

@@ -92,14 +92,24 @@ export class RepositoryImport {
     // Nothing to change (the same repository again): no change request.
     if (
       !assets.files.length &&
-      !repositoryPageChanges(repo, { tree: start.tree, sources: previous, reusable: start.reusableContents ?? [] }).changes.length
+      !repositoryPageChanges(repo, {
+        tree: start.tree,
+        sources: previous,
+        reusable: start.reusableContents ?? [],
+        variables: start.variables ?? {},
+      }).changes.length
     )
       return { changeRequest: null, pages: 0, files: 0, missing: assets.missing, notes: assets.notes };
     const created = await this.changeRequests.create(actor, spaceId, { subject }, base);
     const from = await this.content.revision(spaceId, created.changeRequest.revision);
     const changes: ContentChangeInput[] = [];
     for (let i = 0; i < assets.files.length; i += 20) changes.push({ operation: 'insert_files', files: assets.files.slice(i, i + 20) });
-    const pages = repositoryPageChanges(repo, { tree: from.tree, sources: previous, reusable: from.reusableContents ?? [] });
+    const pages = repositoryPageChanges(repo, {
+      tree: from.tree,
+      sources: previous,
+      reusable: from.reusableContents ?? [],
+      variables: from.variables ?? {},
+    });
     changes.push(...pages.changes);
     const full = (path: string) => (repo.project ? `${repo.project}/${path}` : path);
     const keptPages = new Map(

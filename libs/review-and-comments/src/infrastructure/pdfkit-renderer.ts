@@ -177,6 +177,7 @@ export class PdfkitRenderer extends PdfRenderer {
           walk(n.nodes ?? [], ref.kind === 'url' ? ref.url : undefined);
         } else if (n.object === 'inline' && n.type === 'inline-image')
           runs.push({ text: `[${n.data.alt || 'image'}]`, font: 'italic', link });
+        else if (n.object === 'inline' && n.type === 'expression') runs.push({ text: n.data.expression, font: 'regular' });
         else if (n.object === 'inline')
           runs.push({ text: textContent(parseDocument(n.data.html ?? n.data.markdown ?? '').children), font: 'regular' });
       }

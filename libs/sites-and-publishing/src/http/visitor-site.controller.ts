@@ -191,6 +191,7 @@ export class VisitorSiteController {
         highlighter: this.highlighter,
         operations: (ref) => operations.get(`${ref.spec} ${ref.method} ${ref.path}`) ?? null,
         reusable: (id) => reusable.get(id) ?? null,
+        variables: (expression) => variableOf(expression, revision.variables ?? {}, page.node.variables ?? {}),
       });
     });
     this.send(req, res, markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8', body, key);
@@ -650,4 +651,12 @@ export class VisitorSiteController {
     const plain = (l: NavLink | undefined) => (l ? { title: l.title, href: l.href } : undefined);
     return { breadcrumbs: trail, previous: at > 0 ? plain(order[at - 1]) : undefined, next: at >= 0 ? plain(order[at + 1]) : undefined };
   }
+}
+
+/** An expression's value when it names a variable (`space.vars.version`, `page.vars.name`); null otherwise. */
+function variableOf(expression: string, space: Record<string, string>, page: Record<string, string>): string | null {
+  const m = /^\s*(space|page)\.vars\.([A-Za-z_$][\w$]*)\s*$/.exec(expression);
+  if (!m) return null;
+  const values = m[1] === 'space' ? space : page;
+  return Object.hasOwn(values, m[2]) ? values[m[2]] : null;
 }

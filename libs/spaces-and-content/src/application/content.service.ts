@@ -38,8 +38,29 @@ export interface ThreeWay {
 }
 
 export type MergeOutcome =
-  | { ok: true; tree: PageTree; files: FileNode[]; documents: Map<string, JsonDocument>; reusableContents: ReusableContent[] }
+  | {
+      ok: true;
+      tree: PageTree;
+      files: FileNode[];
+      documents: Map<string, JsonDocument>;
+      reusableContents: ReusableContent[];
+      variables: Record<string, string>;
+    }
   | { ok: false; conflicts: MergeConflict[] };
+
+/** Variables of a merge, by name, as reusable contents are (a side's change wins; both: ours). */
+function mergeVariables(
+  base: Record<string, string>,
+  ours: Record<string, string>,
+  theirs: Record<string, string>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of new Set([...Object.keys(ours), ...Object.keys(theirs), ...Object.keys(base)])) {
+    const value = theirs[name] !== base[name] && ours[name] === base[name] ? theirs[name] : ours[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
 
 /**
  * Reusable contents of a merge, by id: a side's change (added, edited, removed) against the base wins; both
@@ -249,7 +270,7 @@ export class ContentService {
       changes,
       { newId: () => this.ids.next(), now: now.toISOString(), trees, documents, ...(repository ? { repository } : {}) },
       parent.files,
-      parent.reusableContents ?? [],
+      { reusableContents: parent.reusableContents ?? [], variables: parent.variables ?? {} },
     );
     const revision: Revision = {
       id: this.ids.next(),
@@ -260,6 +281,7 @@ export class ContentService {
       tree: result.tree,
       files: result.files,
       reusableContents: result.reusableContents,
+      variables: result.variables,
       createdAt: now,
       createdBy,
     };
@@ -288,6 +310,7 @@ export class ContentService {
           files: unionFiles(ours.files, theirs.files),
           documents: result.documents,
           reusableContents: mergeReusable(base.reusableContents ?? [], ours.reusableContents ?? [], theirs.reusableContents ?? []),
+          variables: mergeVariables(base.variables ?? {}, ours.variables ?? {}, theirs.variables ?? {}),
         };
   }
 
@@ -302,6 +325,7 @@ export class ContentService {
     mergedFrom: string | null = null,
     git: RevisionGit | null = null,
     reusableContents?: ReusableContent[],
+    variables?: Record<string, string>,
   ): Promise<Revision> {
     const revision: Revision = {
       id: this.ids.next(),
@@ -316,6 +340,7 @@ export class ContentService {
       mergedFrom,
       ...(git ? { git } : {}),
       ...(reusableContents ? { reusableContents } : {}),
+      ...(variables ? { variables } : {}),
     };
     await this.revisions.insert(revision, documents);
     return revision;
@@ -341,12 +366,14 @@ export class ContentService {
       let tree: PageTree;
       let files: FileNode[];
       let reusableContents: ReusableContent[];
+      let variables: Record<string, string>;
       let documents = new Map<string, JsonDocument>();
       if (space.revision === base) {
         const head = await this.revision(space.id, theirs);
         tree = head.tree;
         files = head.files;
         reusableContents = head.reusableContents ?? [];
+        variables = head.variables ?? {};
       } else {
         const merged = await this.merge(space, { base, ours: space.revision, theirs });
         if (!merged.ok) return merged;
@@ -354,6 +381,7 @@ export class ContentService {
         files = merged.files;
         documents = merged.documents;
         reusableContents = merged.reusableContents;
+        variables = merged.variables;
       }
       const revision = await this.storeRevision(
         space,
@@ -366,9 +394,10 @@ export class ContentService {
         mergedFrom,
         git,
         reusableContents,
+        variables,
       );
       await this.moveSpaceTo(space, revision.id);
-      return { ok: true, tree, files, documents, reusableContents, revision };
+      return { ok: true, tree, files, documents, reusableContents, variables, revision };
     });
   }
 

@@ -52,7 +52,14 @@ export class RepositoryExport {
     for (const r of reusable) if (r.document) hashes.push(r.document);
     const documents = await this.content.documents(space.organizationId, [...new Set(hashes)]);
     const sources = await this.sources.load(space.id);
-    const written = writeGitbookRepository(revision.tree, (h) => documents.get(h) ?? null, revision.files, sources ?? undefined, reusable);
+    const written = writeGitbookRepository(
+      revision.tree,
+      (h) => documents.get(h) ?? null,
+      revision.files,
+      sources ?? undefined,
+      reusable,
+      revision.variables ?? {},
+    );
     const assets = new Map<string, Buffer>();
     const missing: string[] = [];
     for (const [path, file] of written.assets) {

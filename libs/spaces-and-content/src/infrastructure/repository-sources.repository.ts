@@ -4,7 +4,7 @@ import type { RepositorySources } from '@app/content-model';
 import { RepositorySourceRepository } from '../domain/content/repository-sources';
 
 interface Row {
-  kind: 'page' | 'reusable' | 'file' | 'summary' | 'config';
+  kind: 'page' | 'reusable' | 'file' | 'summary' | 'config' | 'vars';
   key: string;
   path: string | null;
   digest: string;
@@ -24,6 +24,7 @@ export class SqlRepositorySourceRepository extends RepositorySourceRepository {
     for (const r of rows) {
       if (r.kind === 'page') sources.pages.set(r.key, { path: r.path, markdown: r.body, digest: r.digest });
       else if (r.kind === 'reusable') sources.reusable.set(r.key, { path: r.path, markdown: r.body, digest: r.digest });
+      else if (r.kind === 'vars' && r.path && r.body !== null) sources.variables = { path: r.path, text: r.body, digest: r.digest };
       else if (r.kind === 'file' && r.path) sources.files.set(r.key, r.path);
       else if (r.kind === 'summary' && r.path && r.body !== null) sources.summary = { path: r.path, markdown: r.body, digest: r.digest };
       else if (r.kind === 'config') {
@@ -39,6 +40,9 @@ export class SqlRepositorySourceRepository extends RepositorySourceRepository {
       ...[...s.pages].map(([key, p]): Row => ({ kind: 'page', key, path: p.path, digest: p.digest, body: p.markdown })),
       ...[...s.reusable].map(([key, p]): Row => ({ kind: 'reusable', key, path: p.path, digest: p.digest, body: p.markdown })),
       ...[...s.files].map(([key, path]): Row => ({ kind: 'file', key, path, digest: '', body: null })),
+      ...(s.variables
+        ? [{ kind: 'vars' as const, key: '', path: s.variables.path, digest: s.variables.digest, body: s.variables.text }]
+        : []),
       { kind: 'config', key: '', path: s.root, digest: '', body: s.config },
       ...(s.summary
         ? [{ kind: 'summary' as const, key: '', path: s.summary.path, digest: s.summary.digest, body: s.summary.markdown }]

@@ -18,6 +18,7 @@ interface RevisionRow {
   merged_from: string | null;
   git: Revision['git'];
   reusable_contents: Revision['reusableContents'] | null;
+  variables: Revision['variables'] | null;
 }
 
 @Injectable()
@@ -84,6 +85,7 @@ export class SqlRevisionRepository extends RevisionRepository {
       mergedFrom: r.merged_from,
       git: r.git ?? null,
       reusableContents: r.reusable_contents ?? [],
+      variables: r.variables ?? {},
     };
     this.cache.set(key, rev, Date.now());
     return rev;
@@ -92,7 +94,7 @@ export class SqlRevisionRepository extends RevisionRepository {
   async insert(rev: Revision, documents: Map<string, JsonDocument>): Promise<void> {
     await this.insertRows(rev, documents);
     // A revision that inherits its reusable contents is read back once (the row holds what it inherited).
-    if (rev.reusableContents !== undefined) this.cache.set(`${rev.spaceId}/${rev.id}`, rev, Date.now());
+    if (rev.reusableContents !== undefined && rev.variables !== undefined) this.cache.set(`${rev.spaceId}/${rev.id}`, rev, Date.now());
   }
 
   private async insertRows(rev: Revision, documents: Map<string, JsonDocument>): Promise<void> {
@@ -124,9 +126,10 @@ export class SqlRevisionRepository extends RevisionRepository {
       }
       await em.query(
         `INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, created_at, created_by, merged_from, files, git,
-           reusable_contents)
+           reusable_contents, variables)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
-           COALESCE($12::jsonb, (SELECT p.reusable_contents FROM revisions p WHERE p.space_id = $3 AND p.id = ($4::text[])[1])))`,
+           COALESCE($12::jsonb, (SELECT p.reusable_contents FROM revisions p WHERE p.space_id = $3 AND p.id = ($4::text[])[1])),
+           COALESCE($13::jsonb, (SELECT p.variables FROM revisions p WHERE p.space_id = $3 AND p.id = ($4::text[])[1])))`,
         [
           rev.id,
           rev.organizationId,
@@ -140,6 +143,7 @@ export class SqlRevisionRepository extends RevisionRepository {
           JSON.stringify(rev.files ?? []),
           rev.git ? JSON.stringify(rev.git) : null,
           rev.reusableContents === undefined ? null : JSON.stringify(rev.reusableContents),
+          rev.variables === undefined ? null : JSON.stringify(rev.variables),
         ],
       );
     });
@@ -178,8 +182,8 @@ export class SqlRevisionRepository extends RevisionRepository {
     target: { id: string; spaceId: string; organizationId: string; createdAt: Date; createdBy: string | null },
   ): Promise<void> {
     await this.ds.query(
-      `INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, files, created_at, created_by, reusable_contents)
-       SELECT $1, $2, $3, '{}', 'edits', tree, files, $4, $5, reusable_contents FROM revisions WHERE id = $6`,
+      `INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, files, created_at, created_by, reusable_contents, variables)
+       SELECT $1, $2, $3, '{}', 'edits', tree, files, $4, $5, reusable_contents, variables FROM revisions WHERE id = $6`,
       [target.id, target.organizationId, target.spaceId, target.createdAt, target.createdBy, source.id],
     );
   }

@@ -12,7 +12,7 @@ export class RepositorySources1766188800000 implements MigrationInterface {
     await q.query(`
       CREATE TABLE repository_sources (
         space_id text NOT NULL REFERENCES spaces (id) ON DELETE CASCADE,
-        kind text NOT NULL CHECK (kind IN ('page', 'reusable', 'file', 'summary', 'config')),
+        kind text NOT NULL CHECK (kind IN ('page', 'reusable', 'file', 'summary', 'config', 'vars')),
         key text NOT NULL,
         path text,
         digest text NOT NULL,

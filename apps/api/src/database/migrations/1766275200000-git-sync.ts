@@ -2,7 +2,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Git Sync (#32): a revision records the commit an import made it from (the official `git` of a revision) and
- * holds its reusable contents (a repository's `.gitbook/includes/`; null: none, or as its first parent); a
+ * holds its reusable contents and variables (a repository's `.gitbook/includes/` and `vars.yaml`; null: none,
+ * or as its first parent); a
  * space's connection to a branch (credentials and the push webhook's secret sealed) with the commit and revision
  * both sides last agreed on;
  * and the operations on it, run one at a time per space in the order of their official `timestamp`.
@@ -12,7 +13,7 @@ export class GitSync1766275200000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
-      ALTER TABLE revisions ADD COLUMN git jsonb, ADD COLUMN reusable_contents jsonb;
+      ALTER TABLE revisions ADD COLUMN git jsonb, ADD COLUMN reusable_contents jsonb, ADD COLUMN variables jsonb;
       CREATE TABLE git_sync (
         space_id text PRIMARY KEY REFERENCES spaces (id) ON DELETE CASCADE,
         organization_id text NOT NULL,
@@ -59,7 +60,7 @@ export class GitSync1766275200000 implements MigrationInterface {
     await q.query(`
       DROP TABLE git_sync_operations;
       DROP TABLE git_sync;
-      ALTER TABLE revisions DROP COLUMN git, DROP COLUMN reusable_contents;
+      ALTER TABLE revisions DROP COLUMN git, DROP COLUMN reusable_contents, DROP COLUMN variables;
     `);
   }
 }

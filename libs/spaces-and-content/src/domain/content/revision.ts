@@ -27,6 +27,8 @@ export interface Revision {
    * they are its first parent's (a writer that does not touch them cannot drop them).
    */
   reusableContents?: ReusableContent[];
+  /** The space's variables (the official `variables`: name → value), inherited like `reusableContents`. */
+  variables?: Record<string, string>;
 }
 
 /** The official GitSyncCommit: the commit a revision was imported from. */
