@@ -299,7 +299,7 @@ describe('importing a GitBook repository into a space', () => {
     const files: Record<string, string> = {
       'SUMMARY.md': '* [Home](README.md)\n',
       'README.md':
-        '---\nvars:\n  product: Quire\n---\n\n# Home\n\nVersion <code class="expression">space.vars.version</code> of <code class="expression">page.vars.product</code>, <code class="expression">space.vars.missing</code>.\n',
+        '---\nicon: book-open\nvars:\n  product: Quire\n---\n\n# Home\n\nVersion <code class="expression">space.vars.version</code> of <code class="expression">page.vars.product</code>, <code class="expression">space.vars.missing</code>.\n',
       '.gitbook/vars.yaml': 'version: "2.1"\n',
     };
     const repo = readGitbookRepository({ paths: () => Object.keys(files), read: (p) => files[p] ?? null });
@@ -311,6 +311,19 @@ describe('importing a GitBook repository into a space', () => {
     const current = (await t.http.get(`/v1/spaces/${spaceId}/content`).set(admin.auth).expect(200)).body;
     expect(current.variables).toEqual({ version: '2.1' });
     expect(current.pages[0].variables).toEqual({ product: 'Quire' });
+    expect(current.pages[0].icon).toBe('book-open');
+    // The official `icon` of insert_page/update_page is the same field; a value that is no string is a 400.
+    const cr = (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({}).expect(201)).body.id;
+    const write = (change: object) =>
+      t.http
+        .post(`/v1/spaces/${spaceId}/change-requests/${cr}/content`)
+        .set(admin.auth)
+        .send({ changes: [change] });
+    expectError(await write({ operation: 'update_page', page: current.pages[0].id, icon: 0x10 }), 400, /icon/);
+    expectError(await write({ operation: 'update_page', page: current.pages[0].id, noIndex: 'yes' }), 400, /noIndex/);
+    await write({ operation: 'update_page', page: current.pages[0].id, icon: 'rocket' }).expect(200);
+    const changed = (await t.http.get(`/v1/spaces/${spaceId}/change-requests/${cr}/content`).set(admin.auth).expect(200)).body;
+    expect(changed.pages[0].icon).toBe('rocket');
     const siteId = await publish(spaceId, 'Vars');
     const html = (await t.http.get(`/sites/${siteId}/`).expect(200)).text;
     expect(html).toContain('Version 2.1 of Quire, <code class="expression">space.vars.missing</code>.');

@@ -27,6 +27,8 @@ export interface PageMeta {
   title?: string;
   slug?: string;
   emoji?: string;
+  /** The official page `icon` (an icon name, GitBook's front matter `icon`); `''` removes it. */
+  icon?: string;
   description?: string;
   hidden?: boolean;
   /** The page's adaptive-content condition; `null` or `''` removes it. */
@@ -351,7 +353,7 @@ class Batch {
     } else if (now && then) {
       const { pages } = now.node;
       Object.assign(now.node, { ...then.node, pages });
-      for (const k of ['emoji', 'description', 'hidden', 'condition'] as const) if (then.node[k] === undefined) delete now.node[k];
+      for (const k of ['emoji', 'icon', 'description', 'hidden', 'condition', 'variables'] as const) if (then.node[k] === undefined) delete now.node[k];
       this.pending.delete(id);
       this.touch({ object: 'updated_page', page: id });
     }
@@ -512,12 +514,13 @@ function metaOf(input: DocumentInput): PageMeta {
   if (parsed.meta.emoji !== undefined) meta.emoji = parsed.meta.emoji;
   if (parsed.meta.hidden !== undefined) meta.hidden = parsed.meta.hidden;
   if (parsed.meta.variables !== undefined) meta.variables = parsed.meta.variables;
+  if (parsed.meta.icon !== undefined) meta.icon = parsed.meta.icon;
   return meta;
 }
 
 function applyMeta(node: PageNode, meta: PageMeta): void {
   if (meta.title !== undefined) node.title = meta.title.trim();
-  for (const k of ['emoji', 'description'] as const) {
+  for (const k of ['emoji', 'description', 'icon'] as const) {
     const v = meta[k];
     if (v === undefined) continue;
     if (v === '') delete node[k];

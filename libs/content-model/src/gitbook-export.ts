@@ -70,6 +70,7 @@ export function pageDigest(page: PageNode): string {
     page.hidden === true,
     page.document,
     page.variables ?? {},
+    page.icon ?? '',
   ]);
 }
 
@@ -154,7 +155,7 @@ function includedBy(doc: JsonDocument): string[] {
   return out;
 }
 /** Front matter keys Quire models (written from the page); any other key of an imported page's front matter is kept. */
-const MODELLED = new Set(['title', 'description', 'emoji', 'hidden', 'vars']);
+const MODELLED = new Set(['title', 'description', 'emoji', 'icon', 'hidden', 'vars']);
 /** How many page sources are read to learn a repository's style. */
 const STYLE_SAMPLE = 60;
 
@@ -321,11 +322,21 @@ export function writeGitbookRepository(
       return;
     }
     const refUrl = refsFrom(path);
-    const front: Record<string, unknown> = { ...keptFrontMatter(sources?.pages.get(page.id)?.markdown ?? null) };
-    if (page.description) front.description = page.description;
-    if (page.emoji) front.emoji = page.emoji; // Quire's page emoji (GitBook's `icon` names an icon font glyph)
-    if (page.hidden) front.hidden = true;
-    if (page.variables && Object.keys(page.variables).length) front.vars = page.variables;
+    // The imported front matter, in its order: the keys Quire models take the page's values (or go), the
+    // others (`layout`, `cover` …) stay as they were.
+    const front: Record<string, unknown> = { ...sourceFrontMatter(sources?.pages.get(page.id)?.markdown ?? null) };
+    const modelled: Record<string, unknown> = {
+      description: page.description || undefined,
+      icon: page.icon || undefined,
+      emoji: page.emoji || undefined, // Quire's page emoji (GitBook's `icon` names an icon)
+      hidden: page.hidden ? true : undefined,
+      vars: page.variables && Object.keys(page.variables).length ? page.variables : undefined,
+    };
+    for (const k of MODELLED) {
+      if (k === 'title') delete front[k];
+      else if (modelled[k] === undefined) delete front[k];
+      else front[k] = modelled[k];
+    }
     const body = doc ? documentToMarkdown(doc, refUrl, sources ? repositoryStyle() : QUIRE_STYLE) : '';
     const head = Object.keys(front).length ? `---\n${toYaml(front)}---\n\n` : '';
     const markdown = `${head}# ${writePhrasing([{ type: 'text', value: page.title }], true)}\n${body ? `\n${body}` : ''}`;
@@ -375,14 +386,14 @@ export function writeGitbookRepository(
   return { text, assets, verbatim, written };
 }
 
-/** The front matter keys of an imported page that Quire does not model (kept when the page is written anew). */
-function keptFrontMatter(markdown: string | null): Record<string, unknown> {
+/** The front matter of an imported page, every key in its order (the page is written anew from it). */
+function sourceFrontMatter(markdown: string | null): Record<string, unknown> {
   const front = markdown === null ? null : /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(markdown);
   if (!front) return {};
   try {
     const values: unknown = parseYaml(front[1]);
     if (!values || typeof values !== 'object' || Array.isArray(values)) return {};
-    return Object.fromEntries(Object.entries(values).filter(([k]) => !MODELLED.has(k)));
+    return { ...(values as Record<string, unknown>) };
   } catch {
     return {};
   }

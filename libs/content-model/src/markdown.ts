@@ -45,7 +45,7 @@ import { QUIRE_STYLE, writeMarkdown, writePhrasing, type MarkdownStyle } from '.
 export interface ParsedMarkdown {
   document: JsonDocument;
   /** Frontmatter values Quire understands (title, description, emoji, hidden). */
-  meta: { title?: string; description?: string; emoji?: string; hidden?: boolean; variables?: Record<string, string> };
+  meta: { title?: string; description?: string; emoji?: string; icon?: string; hidden?: boolean; variables?: Record<string, string> };
   /** The text of a leading level-1 heading, removed from the body (it is the page title, as in Git Sync). */
   leadingTitle?: string;
   /** What the document model could not hold as it was written, and what became of it (reported to the writer). */
@@ -609,6 +609,7 @@ export function markdownToDocument(
       if (typeof v.description === 'string') meta.description = v.description;
       if (typeof v.emoji === 'string') meta.emoji = v.emoji;
       if (typeof v.hidden === 'boolean') meta.hidden = v.hidden;
+      if (typeof v.icon === 'string') meta.icon = v.icon.slice(0, 100);
       // GitBook's page variables (`vars:` in the front matter), scalar values as text.
       if (v.vars && typeof v.vars === 'object' && !Array.isArray(v.vars))
         meta.variables = Object.fromEntries(

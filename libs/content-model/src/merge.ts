@@ -27,7 +27,9 @@ interface Flat {
   index: number;
 }
 
-const ATTRIBUTES = ['type', 'title', 'slug', 'emoji', 'description', 'hidden', 'condition'] as const;
+const ATTRIBUTES = ['type', 'title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'condition'] as const;
+/** A page's variables, compared and merged as one value. */
+const variablesOf = (n: Flat) => JSON.stringify(n.node.variables ?? {});
 
 /** The bodies a merge needs: only pages whose body both sides changed, differently (line-level merges). */
 export function bodiesToMerge(base: PageTree, ours: PageTree, theirs: PageTree): string[] {
@@ -57,6 +59,7 @@ function flatten(tree: PageTree): Map<string, Flat> {
 
 function changedFields(a: Flat, b: Flat): string[] {
   const fields: string[] = ATTRIBUTES.filter((k) => a.node[k] !== b.node[k]);
+  if (variablesOf(a) !== variablesOf(b)) fields.push('variables');
   if (a.node.document !== b.node.document) fields.push('document');
   if (a.parent !== b.parent) fields.push('parent');
   return fields;
@@ -112,6 +115,10 @@ export function mergeTrees(base: PageTree, ours: PageTree, theirs: PageTree, bod
       (node as Record<string, unknown>)[k] = r.value;
       if (r.conflict) clashing.push(k);
     }
+    const variables = pick(variablesOf(bb), variablesOf(oo), variablesOf(tt));
+    if (variables.value === '{}') delete node.variables;
+    else node.variables = JSON.parse(variables.value) as Record<string, string>;
+    if (variables.conflict) clashing.push('variables');
     if (clashing.length) conflicts.push({ page: id, title: oo.node.title, reason: 'both-changed', fields: clashing });
     const parent = pick(bb.parent, oo.parent, tt.parent);
     if (parent.conflict) conflicts.push({ page: id, title: oo.node.title, reason: 'both-moved', fields: ['parent'] });

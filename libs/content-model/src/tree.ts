@@ -7,6 +7,8 @@ export interface PageNode {
   title: string;
   slug: string;
   emoji?: string;
+  /** The official page `icon`: an icon's name (GitBook's front matter `icon: rocket`). */
+  icon?: string;
   description?: string;
   hidden?: boolean;
   /** Adaptive content: the expression on the visitor's claims that shows the page (official `condition`). */

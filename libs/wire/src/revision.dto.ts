@@ -165,6 +165,8 @@ export class RevisionPageDto {
   @ApiProperty({ type: 'object', additionalProperties: true }) layout: typeof DEFAULT_LAYOUT;
   @ApiProperty({ type: 'array', items: { type: 'object' } }) tags: unknown[];
   emoji?: string;
+  /** The page's icon (an icon name) */
+  icon?: string;
   description?: string;
   hidden?: boolean;
   /** The page's variables (name → value), when it has any */
@@ -221,6 +223,7 @@ export function pageDto(node: PageNode, path: string, base: string, links: Links
     tags: [],
   };
   if (node.emoji) dto.emoji = node.emoji;
+  if (node.icon) dto.icon = node.icon;
   if (node.description) dto.description = node.description;
   if (node.hidden !== undefined) dto.hidden = node.hidden;
   if (node.variables) dto.variables = node.variables;

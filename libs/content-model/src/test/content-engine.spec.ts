@@ -281,6 +281,18 @@ describe('mergeTrees', () => {
     return r;
   };
 
+  it('merges a page’s icon and variables like its other attributes: one side’s change wins, both sides’ clash', () => {
+    const ours = edit(base, [{ operation: 'update_page', page: 'p1', icon: 'rocket' }], 'o');
+    const theirs = edit(base, [{ operation: 'update_page', page: 'p1', document: { markdown: '---\nvars:\n  v: "1"\n---\nline 1' } }], 't');
+    const merged = merge(ours, theirs);
+    expect(merged.conflicts).toEqual([]);
+    expect(merged.tree[0]).toMatchObject({ icon: 'rocket', variables: { v: '1' } });
+    const again = edit(base, [{ operation: 'update_page', page: 'p1', document: { markdown: '---\nvars:\n  v: "2"\n---\nline 1' } }], 'a');
+    expect(merge(theirs, again).conflicts).toEqual([
+      expect.objectContaining({ page: 'p1', reason: 'both-changed', fields: ['variables'] }),
+    ]);
+  });
+
   it('merges edits of different pages and additions on both sides', () => {
     const ours = edit(
       base,

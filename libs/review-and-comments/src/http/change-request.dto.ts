@@ -70,9 +70,12 @@ export function changeProblem(c: unknown, i: number): string | null {
     v.title !== undefined && typeof v.title === 'string' && !v.title.trim() ? `${at}.title must not be empty` : null,
     str('slug', 100),
     str('emoji', 50),
+    str('icon', 100),
     str('description', 1000),
     str('revision', 200),
     v.hidden !== undefined && typeof v.hidden !== 'boolean' ? `${at}.hidden must be a boolean` : null,
+    v.noIndex !== undefined && typeof v.noIndex !== 'boolean' ? `${at}.noIndex must be a boolean` : null,
+    v.noRobotsIndex !== undefined && typeof v.noRobotsIndex !== 'boolean' ? `${at}.noRobotsIndex must be a boolean` : null,
     v.condition !== undefined && v.condition !== null && (typeof v.condition !== 'string' || v.condition.length > 1024)
       ? `${at}.condition must be a string of at most 1024 characters, or null`
       : null,
