@@ -353,7 +353,8 @@ class Batch {
     } else if (now && then) {
       const { pages } = now.node;
       Object.assign(now.node, { ...then.node, pages });
-      for (const k of ['emoji', 'icon', 'description', 'hidden', 'condition', 'variables'] as const) if (then.node[k] === undefined) delete now.node[k];
+      for (const k of ['emoji', 'icon', 'description', 'hidden', 'condition', 'variables'] as const)
+        if (then.node[k] === undefined) delete now.node[k];
       this.pending.delete(id);
       this.touch({ object: 'updated_page', page: id });
     }
