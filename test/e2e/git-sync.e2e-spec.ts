@@ -164,6 +164,14 @@ describe('Git Sync with a remote repository', () => {
     expect(inCr.markdown).toContain('A remote edit.');
     const mainFaq = (await t.http.get(`/v1/spaces/${spaceId}/content/page/${faq.id}?format=markdown`).set(admin.auth).expect(200)).body;
     expect(mainFaq.markdown).toContain('Edited in Quire again.');
+    // Asked again (a webhook, a poll) while it is under review: no second change request for that commit.
+    await t.http
+      .post(`/v1/spaces/${spaceId}/git/import`)
+      .set(admin.auth)
+      .send({ url: git.url('fluentd'), ref: MAIN })
+      .expect(204);
+    expect((await settled(spaceId)).operation.error).toMatch(/already holds the repository's side of commit/);
+    expect(await open()).toHaveLength(1);
     // Merged (a three-way merge: the remote's page, Quire's page), the space is pushed with both.
     await t.http.post(`/v1/spaces/${spaceId}/change-requests/${gitSide.id}/merge`).set(admin.auth).expect(200);
     expect((await settled(spaceId, async () => head() !== remoteSide)).operation).toMatchObject({ state: 'success', direction: 'export' });

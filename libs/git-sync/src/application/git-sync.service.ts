@@ -341,6 +341,19 @@ export class GitSyncService implements OnModuleInit {
     const connection = await this.repo.connection(op.spaceId);
     const { space } = await this.spaces.getLive(actor, op.spaceId);
     if (!op.force && connection?.lastCommit === checkout.commit.oid) return checkout.commit.oid;
+    // A commit an earlier import left in a change request still open is not brought in twice (a webhook or a
+    // poll asking again while people review it).
+    const held = await this.repo.changeRequestHolding(op.spaceId, checkout.commit.oid);
+    if (held && !op.force) {
+      const view = await this.changeRequests.view(actor, op.spaceId, held).catch((e: unknown) => {
+        if (e instanceof NotFoundError) return null;
+        throw e;
+      });
+      if (view?.changeRequest.status === 'open' || view?.changeRequest.status === 'draft')
+        throw new ConflictError(
+          `Change request #${view.changeRequest.number} already holds the repository's side of commit ${checkout.commit.oid.slice(0, 7)}; review and merge it`,
+        );
+    }
     const repo = readGitbookRepository(checkout.files, { projectDirectory: op.projectDirectory });
     const lastRevision = connection?.lastRevision ?? null;
     const spaceMoved = lastRevision !== null && lastRevision !== space.revision;

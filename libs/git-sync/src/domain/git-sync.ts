@@ -87,6 +87,8 @@ export abstract class GitSyncRepository {
   abstract recordChangeRequest(id: string, changeRequest: string, commit: string): Promise<void>;
   /** The import whose content a change request holds. */
   abstract importOf(changeRequest: string): Promise<GitSyncOperation | null>;
+  /** The latest import of the space that left this commit in a change request (its id), if any. */
+  abstract changeRequestHolding(spaceId: string, commit: string): Promise<string | null>;
   /** Connected spaces not polled since `before` (at most `limit`, the longest waiting first). */
   abstract toPoll(before: Date, limit: number): Promise<GitSyncConnection[]>;
   /** Seals again under the current key every credential and webhook secret sealed under an older one; answers how many. */

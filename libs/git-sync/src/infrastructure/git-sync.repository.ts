@@ -243,6 +243,15 @@ export class SqlGitSyncRepository extends GitSyncRepository {
     return n;
   }
 
+  async changeRequestHolding(spaceId: string, commit: string): Promise<string | null> {
+    const rows: { change_request: string }[] = await this.db.query(
+      `SELECT change_request FROM git_sync_operations
+       WHERE space_id = $1 AND commit = $2 AND direction = 'import' AND change_request IS NOT NULL ORDER BY seq DESC LIMIT 1`,
+      [spaceId, commit],
+    );
+    return rows[0]?.change_request ?? null;
+  }
+
   async spacesWithWork(staleBefore: Date): Promise<string[]> {
     const rows: { space_id: string }[] = await this.db.query(
       `SELECT DISTINCT space_id FROM git_sync_operations WHERE state = 'pending' OR (state = 'running' AND started_at < $1)`,
