@@ -521,6 +521,25 @@ describe('permission matrix', () => {
       },
     ],
     [
+      'GET /spaces/{id}/revisions/{id}/reusable-contents/{id}',
+      'read',
+      200,
+      async (w) => {
+        const r = await withReusable();
+        return t.http.get(`/v1/spaces/${r.id}/revisions/${r.revision}/reusable-contents/${r.reusable}`).set(as(w));
+      },
+    ],
+    [
+      'GET /spaces/{id}/change-requests/{id}/content/reusable-contents/{id}',
+      'read',
+      200,
+      async (w) => {
+        const r = await withReusable();
+        const cr = (await t.http.post(`/v1/spaces/${r.id}/change-requests`).set(admin.auth).send({}).expect(201)).body.id;
+        return t.http.get(`/v1/spaces/${r.id}/change-requests/${cr}/content/reusable-contents/${r.reusable}`).set(as(w));
+      },
+    ],
+    [
       'GET /spaces/{id}/revisions/{id}/reusable-contents/{id}/document',
       'read',
       200,
