@@ -1,14 +1,14 @@
 import { posix } from 'node:path';
-import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import { stringify as toYaml } from 'yaml';
 import type { ContentRef, JsonDocument } from './document';
 import type { FileNode } from './files';
 import { contentHash } from './hash';
 import { extractLinks } from './links';
 import { documentToMarkdown } from './markdown';
-import { markdownStyleOf } from './markdown-read';
+import { frontMatterOf, markdownStyleOf } from './markdown-read';
 import { QUIRE_STYLE, writePhrasing, type MarkdownStyle } from './markdown-write';
 import type { ContentChange } from './changes';
-import type { GitbookRepository } from './gitbook-repository';
+import { projectPath, type GitbookRepository } from './gitbook-repository';
 import { slugify, walk, type PageNode, type PageTree, type ReusableContent } from './tree';
 
 /**
@@ -102,7 +102,7 @@ export function repositorySources(
   previous: RepositorySources | null = null,
   reusable: ReusableContent[] = [],
 ): RepositorySources {
-  const local = (path: string) => (repo.project && path.startsWith(repo.project + '/') ? path.slice(repo.project.length + 1) : path);
+  const local = (path: string) => projectPath(repo, path);
   const text = (value: string | null) => (value === null || value.includes('\0') ? null : value);
   const nodes = new Map<string, PageNode>();
   walk(tree, (l) => nodes.set(l.node.id, l.node));
@@ -388,15 +388,7 @@ export function writeGitbookRepository(
 
 /** The front matter of an imported page, every key in its order (the page is written anew from it). */
 function sourceFrontMatter(markdown: string | null): Record<string, unknown> {
-  const front = markdown === null ? null : /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(markdown);
-  if (!front) return {};
-  try {
-    const values: unknown = parseYaml(front[1]);
-    if (!values || typeof values !== 'object' || Array.isArray(values)) return {};
-    return { ...(values as Record<string, unknown>) };
-  } catch {
-    return {};
-  }
+  return (markdown === null ? null : frontMatterOf(markdown))?.values ?? {};
 }
 
 /** SUMMARY.md for the tree: nested bullet links, groups as `##` headings, an entry without a file as plain text. */

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { List, ListItem, PhrasingContent } from 'mdast';
 import { parse as parseYaml } from 'yaml';
 import type { ContentChange } from './changes';
-import { parseMarkdown } from './markdown-read';
+import { frontMatterOf, parseMarkdown } from './markdown-read';
 import { slugify, walk, type PageNode, type PageTree, type ReusableContent } from './tree';
 import type { RepositorySources } from './gitbook-export';
 
@@ -173,18 +173,21 @@ export function readGitbookRepository(files: RepositoryFiles, options: { project
 
 /** A reusable content's title: its front matter's `title`, else its leading heading, else its file's name. */
 function includeTitle(path: string, markdown: string): string {
-  const front = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---/.exec(markdown);
-  if (front) {
-    try {
-      const values: unknown = parseYaml(front[1]);
-      const title = values && typeof values === 'object' ? (values as { title?: unknown }).title : undefined;
-      if (typeof title === 'string' && title.trim()) return title.trim();
-    } catch {
-      // the heading or the file name then
-    }
-  }
-  const heading = /^#\s+(.+)$/m.exec(front ? markdown.slice(front[0].length) : markdown);
+  const front = frontMatterOf(markdown);
+  const title = front?.values.title;
+  if (typeof title === 'string' && title.trim()) return title.trim();
+  const heading = /^#\s+(.+)$/m.exec(front ? markdown.slice(front.end) : markdown);
   return heading ? heading[1].trim() : posix.basename(path, '.md').replace(/[-_]+/g, ' ');
+}
+
+/** A repository path relative to the repository's project folder (how an import keeps paths). */
+export function projectPath(repo: Pick<GitbookRepository, 'project'>, path: string): string {
+  return repo.project && path.startsWith(repo.project + '/') ? path.slice(repo.project.length + 1) : path;
+}
+
+/** A path kept relative to the project folder, relative to the repository again. */
+export function repositoryPathOf(repo: Pick<GitbookRepository, 'project'>, path: string): string {
+  return repo.project ? `${repo.project}/${path}` : path;
 }
 
 /** The `redirects` of a `.gitbook.yaml`: old path → the file it now points to (relative to `root`'s folder). */
@@ -296,7 +299,7 @@ export function repositoryPageChanges(
   const changes: ContentChange[] = [];
   const notes: string[] = [];
   const tree = current?.tree ?? [];
-  const local = (path: string) => (repo.project && path.startsWith(repo.project + '/') ? path.slice(repo.project.length + 1) : path);
+  const local = (path: string) => projectPath(repo, path);
   // The space's variables: as `.gitbook/vars.yaml` says (none when it is gone, if an import brought them).
   const variables = repo.variables?.values ?? (current?.sources?.variables ? {} : null);
   if (variables && JSON.stringify(variables) !== JSON.stringify(current?.variables ?? {}))

@@ -1,5 +1,6 @@
 import type { Nodes, Parents, PhrasingContent, Root, RootContent, Table } from 'mdast';
 import MarkdownIt from 'markdown-it';
+import { parse as parseYaml } from 'yaml';
 
 import footnote from 'markdown-it-footnote';
 import { InvalidInputError } from '@app/shared-kernel';
@@ -291,4 +292,21 @@ export function markdownStyleOf(markdowns: Iterable<string>): MarkdownStyle {
   const pick = <K extends keyof MarkdownStyle>(key: K, options: readonly MarkdownStyle[K][]): MarkdownStyle[K] =>
     options.reduce((best, o) => ((counts.get(`${key}:${o}`) ?? 0) > (counts.get(`${key}:${best}`) ?? 0) ? o : best), QUIRE_STYLE[key]);
   return { bullet: pick('bullet', ['-', '*', '+']), emphasis: pick('emphasis', ['_', '*']), strong: pick('strong', ['**', '__']) };
+}
+
+/**
+ * A markdown file's front matter (the YAML between `---` lines at its start) as an object, every key in its
+ * order, and where the body begins; null when there is none or it is not a YAML mapping.
+ */
+export function frontMatterOf(markdown: string): { values: Record<string, unknown>; end: number } | null {
+  const front = FRONTMATTER.exec(markdown);
+  if (!front) return null;
+  try {
+    const values: unknown = parseYaml(front[1] ?? '');
+    return values && typeof values === 'object' && !Array.isArray(values)
+      ? { values: { ...(values as Record<string, unknown>) }, end: front[0].length }
+      : null;
+  } catch {
+    return null;
+  }
 }

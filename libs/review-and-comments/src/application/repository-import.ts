@@ -5,6 +5,7 @@ import { posix } from 'node:path';
 import {
   FILE_MAX_BYTES,
   repositoryPageChanges,
+  repositoryPathOf,
   repositorySources,
   type FileNode,
   type GitbookRepository,
@@ -111,13 +112,13 @@ export class RepositoryImport {
       variables: from.variables ?? {},
     });
     changes.push(...pages.changes);
-    const full = (path: string) => (repo.project ? `${repo.project}/${path}` : path);
-    const keptPages = new Map(
-      [...(previous?.pages ?? [])].flatMap(([id, p]) => (p.path === null ? [] : [[full(p.path), id] as [string, string]])),
-    );
-    const keptReusable = new Map(
-      [...(previous?.reusable ?? [])].flatMap(([id, p]) => (p.path === null ? [] : [[full(p.path), id] as [string, string]])),
-    );
+    // Paths kept by an earlier import (relative to the project) → ids, as the engine reads the repository's paths.
+    const kept = (sources: Map<string, { path: string | null }> | undefined) =>
+      new Map(
+        [...(sources ?? [])].flatMap(([id, p]) => (p.path === null ? [] : [[repositoryPathOf(repo, p.path), id] as [string, string]])),
+      );
+    const keptPages = kept(previous?.pages);
+    const keptReusable = kept(previous?.reusable);
     const written = await this.changeRequests.writeContent(actor, spaceId, created.changeRequest.id, changes, {
       pages: keptPages,
       files: assets.reused,
@@ -152,8 +153,7 @@ export class RepositoryImport {
     const missing = new Set(repo.missing);
     const notes = [...repo.notes];
     // Paths kept by an earlier import are relative to the project; the reader's are the repository's.
-    const full = (path: string) => (repo.project ? `${repo.project}/${path}` : path);
-    const kept = new Map([...(previous?.files ?? [])].map(([id, path]) => [full(path), id]));
+    const kept = new Map([...(previous?.files ?? [])].map(([id, path]) => [repositoryPathOf(repo, path), id]));
     const byId = new Map(spaceFiles.map((f) => [f.id, f]));
     const reused = new Map<string, string>();
     const files = repo.assets.flatMap((path) => {
