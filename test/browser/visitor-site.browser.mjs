@@ -39,6 +39,18 @@ try {
       },
       { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'How to use the handbook.' } },
       { operation: 'insert_page', ref: 'setup', into: 'guide', title: 'Setup', document: { markdown: README } },
+      {
+        operation: 'insert_page',
+        ref: 'showcase',
+        title: 'Showcase',
+        document: {
+          markdown:
+            '---\ncover: https://images.example.com/cover.png\nlayout:\n  width: wide\n  cover:\n    visible: true\n    size: full\n  outline:\n    visible: false\n---\n\n' +
+            'Some words are <mark style="color:red;">**red**</mark>, some <mark style="background-color:yellow;">highlighted</mark>, ' +
+            'some <mark style="color:$primary;">in the site’s colour</mark>.\n\n' +
+            '{% prompt description="Ask an assistant to summarize this page" openInAIProviders="true" %}\n```\nSummarize the Handbook’s showcase page in three bullet points.\n```\n{% endprompt %}\n',
+        },
+      },
     ],
   });
   await api('POST', `/spaces/${space}/change-requests/${cr}/merge`);
@@ -143,6 +155,31 @@ try {
     const code = await page.textContent('figure.code >> nth=0 >> code');
     if (copied.trim() !== code?.trim()) throw new Error('clipboard differs from the code block');
   });
+
+  await check(
+    'a page with a cover, a wide layout, colour marks and a prompt: readable, keyboard-operable, no serious violation',
+    async () => {
+      await page.goto(`${root}showcase`, { waitUntil: 'networkidle' });
+      const cover = await page.$eval('img.cover', (img) => ({ width: img.getBoundingClientRect().width, alt: img.getAttribute('alt') }));
+      const article = await page.$eval('article', (a) => a.getBoundingClientRect().width);
+      if (cover.alt !== '' || cover.width < article)
+        throw new Error(`cover ${JSON.stringify(cover)} not across the page (article ${article})`);
+      // Wide, without an outline: the page takes the column a 48rem reading width and the outline would have left.
+      if (article <= 48 * 16) throw new Error(`the wide page is ${article}px wide`);
+      const red = await page.$eval('mark.tc-red', (m) => getComputedStyle(m).color);
+      const plain = await page.$eval('article p', (p) => getComputedStyle(p).color);
+      if (red === plain) throw new Error('the red mark is not coloured');
+      if (await page.$('nav.toc')) throw new Error('the outline shows although the layout hides it');
+      if (await page.$eval('details.prompt', (d) => d.open)) throw new Error('the prompt is open by default');
+      await page.focus('details.prompt > summary');
+      await page.keyboard.press('Enter');
+      if (!(await page.$eval('details.prompt', (d) => d.open))) throw new Error('Enter on the summary does not open the prompt');
+      const claude = await page.getAttribute('.prompt-providers a >> nth=1', 'href');
+      if (!claude?.startsWith('https://claude.ai/new?q=Summarize%20the%20Handbook')) throw new Error(`assistant link ${claude}`);
+      await axe();
+      if (process.env.QUIRE_SCREENSHOTS) await page.screenshot({ path: 'docs/screenshots/site-blocks.png' });
+    },
+  );
 
   await check(
     'searching from the header lists hits with no serious accessibility violation; a hit lands on its page and anchor',

@@ -332,6 +332,116 @@ describe('importing a GitBook repository into a space', () => {
     expect(out.text.get('README.md')).toBe(files['README.md']);
   });
 
+  it('front matter layout and cover, colour marks, prompts and spec-file OpenAPI blocks: imported, shown on the site, exported GitBook’s way', async () => {
+    const spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Layout' }).expect(201)).body.id;
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+    const files: Record<string, string> = {
+      'SUMMARY.md': '* [Home](README.md)\n* [Guide](guide.md)\n',
+      'README.md': '# Home\n\nWelcome.\n',
+      'guide.md':
+        '---\nicon: rocket\ncover: .gitbook/assets/cover.png\ncoverY: 12\nlayout:\n  width: wide\n  cover:\n    visible: true\n    size: full\n  title:\n    visible: true\n  description:\n    visible: false\n  tableOfContents:\n    visible: false\n  outline:\n    visible: true\n  pagination:\n    visible: false\n  tags:\n    visible: true\n---\n\n' +
+        '# Guide\n\nA <mark style="color:red;">**hot**</mark> word.\n\n' +
+        '{% prompt description="Ask an assistant" openInAIProviders="true" %}\n```\nSummarize this guide.\n```\n{% endprompt %}\n\n' +
+        '{% openapi src=".gitbook/assets/api.yaml" path="/pets" method="get" %}\n[api.yaml](.gitbook/assets/api.yaml)\n{% endopenapi %}\n',
+      '.gitbook/assets/api.yaml': 'openapi: 3.0.0\ninfo: {title: Pets, version: "1"}\npaths: {}\n',
+    };
+    const paths = [...Object.keys(files), '.gitbook/assets/cover.png'];
+    const bytesOf = (p: string) => (p === '.gitbook/assets/cover.png' ? png : files[p] !== undefined ? Buffer.from(files[p]) : null);
+    const importing = async (repoFiles: Record<string, string>) => {
+      const repo = readGitbookRepository({
+        paths: () => [...Object.keys(repoFiles), '.gitbook/assets/cover.png'],
+        read: (p) => repoFiles[p] ?? null,
+      });
+      const imported = await t.app.get(RepositoryImport).import({ userId: admin.id, tokenId: 'test' }, spaceId, repo, bytesOf);
+      await t.http
+        .post(`/v1/spaces/${spaceId}/change-requests/${imported.changeRequest!.changeRequest.id}/merge`)
+        .set(admin.auth)
+        .expect(200);
+    };
+    expect(paths).toContain('.gitbook/assets/api.yaml');
+    await importing(files);
+    const guide = (await t.http.get(`/v1/spaces/${spaceId}/content/path/guide`).set(admin.auth).expect(200)).body;
+    const filesList = (await t.http.get(`/v1/spaces/${spaceId}/content/files`).set(admin.auth).expect(200)).body.items as {
+      id: string;
+      name: string;
+    }[];
+    const coverFile = filesList.find((f) => f.name === 'cover.png')!.id;
+    const specFile = filesList.find((f) => f.name === 'api.yaml')!.id;
+    expect(guide.layout).toMatchObject({
+      width: 'wide',
+      cover: true,
+      coverSize: 'full',
+      title: true,
+      description: false,
+      tableOfContents: false,
+      outline: true,
+      pagination: false,
+      metadata: true,
+    });
+    expect(guide.cover).toEqual({ ref: { kind: 'file', file: coverFile }, yPos: 12 });
+    expect(guide.icon).toBe('rocket');
+    const [paragraph, prompt, swagger] = guide.document.nodes;
+    expect(paragraph.nodes[0].leaves[1]).toEqual({
+      object: 'leaf',
+      text: 'hot',
+      marks: [
+        { object: 'mark', type: 'bold' },
+        { object: 'mark', type: 'color', data: { text: 'red', background: 'default' } },
+      ],
+    });
+    expect(prompt).toMatchObject({
+      type: 'prompt',
+      data: { description: 'Ask an assistant', openInAIProviders: true },
+      nodes: [{ type: 'code' }],
+    });
+    expect(swagger).toMatchObject({
+      type: 'swagger',
+      isVoid: true,
+      data: { ref: { kind: 'file', file: specFile }, path: '/pets', method: 'get' },
+    });
+    // The published page: the cover across the page, no sidebar, no pager, the blocks as a reader sees them.
+    const siteId = await publish(spaceId, 'Layout');
+    const html = (await t.http.get(`/sites/${siteId}/guide`).expect(200)).text;
+    expect(html).toContain(`<img class="cover cover-full" src="http://quire.test/sites/${siteId}/~files/${spaceId}/${coverFile}" alt/>`);
+    expect(html).toContain('<div class="layout no-sidebar">');
+    expect(html).toContain('<main id="content" class="wide">');
+    expect(html).not.toContain('class="pager"');
+    expect(html).toContain('<mark class="color tc-red"><strong>hot</strong></mark>');
+    expect(html).toContain('<details class="prompt"><summary>Ask an assistant</summary>');
+    expect(html).toContain(
+      `<a href="http://quire.test/sites/${siteId}/~files/${spaceId}/${specFile}" rel="noopener noreferrer">GET /pets</a>`,
+    );
+    const home = (await t.http.get(`/sites/${siteId}/`).expect(200)).text;
+    expect(home).toContain('<nav class="sidebar"');
+    expect(home).not.toContain('class="cover');
+    // Exported unchanged: byte-identical. Changed in Quire: written anew with the layout and cover GitBook's way.
+    let out = await t.app.get(RepositoryExport).export({ userId: admin.id, tokenId: 'test' }, spaceId);
+    expect(out.text.get('guide.md')).toBe(files['guide.md']);
+    const cr = (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({}).expect(201)).body.id;
+    await t.http
+      .post(`/v1/spaces/${spaceId}/change-requests/${cr}/content`)
+      .set(admin.auth)
+      .send({ changes: [{ operation: 'update_page', page: guide.id, icon: 'book' }] })
+      .expect(200);
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${cr}/merge`).set(admin.auth).expect(200);
+    out = await t.app.get(RepositoryExport).export({ userId: admin.id, tokenId: 'test' }, spaceId);
+    const written = out.text.get('guide.md')!;
+    expect(written).toContain(
+      '---\nicon: book\ncover: .gitbook/assets/cover.png\ncoverY: 12\nlayout:\n  width: wide\n  cover:\n    visible: true\n    size: full\n  title:\n    visible: true\n  description:\n    visible: false\n  tableOfContents:\n    visible: false\n  outline:\n    visible: true\n  pagination:\n    visible: false\n  tags:\n    visible: true\n---\n',
+    );
+    expect(written).toContain('A <mark style="color:red;">**hot**</mark> word.');
+    expect(written).toContain('{% prompt description="Ask an assistant" openInAIProviders="true" %}');
+    expect(written).toContain(
+      '{% openapi src=".gitbook/assets/api.yaml" path="/pets" method="get" %}\n[api.yaml](.gitbook/assets/api.yaml)\n{% endopenapi %}',
+    );
+    // Imported again without the icon, cover and layout lines: the repository says all, they go.
+    await importing({ ...files, 'guide.md': '# Guide\n\nPlain now.\n' });
+    const plain = (await t.http.get(`/v1/spaces/${spaceId}/content/path/guide`).set(admin.auth).expect(200)).body;
+    expect(plain.icon).toBeUndefined();
+    expect(plain.cover).toBeUndefined();
+    expect(plain.layout).toMatchObject({ width: 'default', description: true, tableOfContents: true });
+  });
+
   it('nothing is written when the caller may not edit the space', async () => {
     const spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Closed' }).expect(201)).body.id;
     const reader = await t.user('reader');

@@ -12,6 +12,7 @@ import {
   insertAt,
   isInside,
   locate,
+  PageLayout,
   PageNode,
   PageTree,
   pathIndex,
@@ -35,6 +36,8 @@ export interface PageMeta {
   condition?: string | null;
   /** The page's variables (markdown front matter `vars:`; an import, not an API field). */
   variables?: Record<string, string>;
+  /** The page's layout (markdown front matter `layout:`); `null` removes it. */
+  layout?: PageLayout | null;
 }
 
 export type ContentChange =
@@ -262,7 +265,7 @@ class Batch {
     }
     const into = change.into === undefined ? null : this.idOf(change.into);
     const siblings = childrenOf(tree, into);
-    const meta = metaOf(change.document);
+    const meta = metaOf(change.document, change.path !== undefined);
     const title = (meta.title ?? change.title ?? 'Untitled').trim() || 'Untitled';
     let slug: string;
     if (change.slug !== undefined) {
@@ -303,7 +306,7 @@ class Batch {
       insertAt(target, node, change.at ?? (sameParent ? found.index : undefined));
       if (!change.slug) node.slug = uniqueSlug(target, node.slug, node.id);
     }
-    const meta = change.document ? metaOf(change.document) : {};
+    const meta = change.document ? metaOf(change.document, change.path !== undefined) : {};
     const title = meta.title ?? change.title;
     if (title !== undefined && !title.trim()) throw new InvalidInputError('title must not be empty');
     applyMeta(node, { ...change, ...meta, title });
@@ -353,7 +356,7 @@ class Batch {
     } else if (now && then) {
       const { pages } = now.node;
       Object.assign(now.node, { ...then.node, pages });
-      for (const k of ['emoji', 'icon', 'description', 'hidden', 'condition', 'variables'] as const)
+      for (const k of ['emoji', 'icon', 'description', 'hidden', 'condition', 'variables', 'layout', 'cover'] as const)
         if (then.node[k] === undefined) delete now.node[k];
       this.pending.delete(id);
       this.touch({ object: 'updated_page', page: id });
@@ -414,6 +417,9 @@ class Batch {
           const resolve = body.path ? repositoryResolver(body.path, this.repoPaths, this.fileRefs, byTree, this.reusablePaths) : byTree;
           const parsed = markdownToDocument(body.input.markdown, resolve, { titleFromHeading: true });
           doc = parsed.document;
+          // The cover names an image of the space: resolved like the page's links (a repository's file says it all).
+          if (parsed.meta.cover) located.node.cover = parsed.meta.cover;
+          else if (body.path) delete located.node.cover;
           const outcome = this.outcomes.get(id);
           if (outcome && parsed.normalized.length) outcome.normalized = parsed.normalized;
         } else if (isJson(body.input)) doc = checkDocument(body.input.document);
@@ -505,10 +511,15 @@ export function applyChanges(
   };
 }
 
-function metaOf(input: DocumentInput): PageMeta {
+/**
+ * The page attributes a markdown document's front matter sets. A repository's file (`fromRepository`) says all
+ * of them: an attribute its front matter no longer has is removed (the file's `icon:` line deleted, the icon goes).
+ */
+function metaOf(input: DocumentInput, fromRepository = false): PageMeta {
   if (!isMarkdown(input)) return {};
   const parsed = markdownToDocument(input.markdown, defaultLinkResolver, { titleFromHeading: true });
-  const meta: PageMeta = {};
+  const meta: PageMeta = fromRepository ? { description: '', icon: '', emoji: '', hidden: false, variables: {}, layout: null } : {};
+  if (parsed.meta.layout !== undefined) meta.layout = parsed.meta.layout;
   const title = parsed.meta.title ?? parsed.leadingTitle;
   if (title) meta.title = title;
   if (parsed.meta.description !== undefined) meta.description = parsed.meta.description;
@@ -532,6 +543,8 @@ function applyMeta(node: PageNode, meta: PageMeta): void {
     if (Object.keys(meta.variables).length) node.variables = meta.variables;
     else delete node.variables;
   }
+  if (meta.layout === null) delete node.layout;
+  else if (meta.layout !== undefined) node.layout = meta.layout;
   if (meta.condition === null || meta.condition === '') delete node.condition;
   else if (meta.condition !== undefined) node.condition = meta.condition;
 }

@@ -2,10 +2,30 @@
  * The rich-text document of spec part 1 §2.1 (the official JSONDocument): blocks of inlines and texts,
  * texts made of leaves with marks. Only the plain shapes Quire produces are typed here.
  */
-export interface DocMark {
-  object: 'mark';
-  type: 'bold' | 'italic' | 'code' | 'strikethrough' | 'keyboard' | 'superscript' | 'subscript';
-}
+/** The official text colours of a colour mark (`DocumentTextColor`): palette names and semantic `$` tokens. */
+export const TEXT_COLORS: ReadonlySet<string> = new Set([
+  'default',
+  'green',
+  'blue',
+  'red',
+  'orange',
+  'yellow',
+  'purple',
+  'pink',
+  'violet',
+  'cyan',
+  '$primary',
+  '$info',
+  '$success',
+  '$warning',
+  '$danger',
+  '$tint',
+]);
+
+export type DocMark =
+  | { object: 'mark'; type: 'bold' | 'italic' | 'code' | 'strikethrough' | 'keyboard' | 'superscript' | 'subscript' }
+  /** The official colour mark: text and background colour (GitBook's `<mark style="color:red;">`). */
+  | { object: 'mark'; type: 'color'; data: { text: string; background: string } };
 
 export interface DocLeaf {
   object: 'leaf';

@@ -4,12 +4,12 @@ import type { ContentRef, JsonDocument } from './document';
 import type { FileNode } from './files';
 import { contentHash } from './hash';
 import { extractLinks } from './links';
-import { documentToMarkdown } from './markdown';
+import { documentToMarkdown, layoutOf } from './markdown';
 import { frontMatterOf, markdownStyleOf } from './markdown-read';
 import { QUIRE_STYLE, writePhrasing, type MarkdownStyle } from './markdown-write';
 import type { ContentChange } from './changes';
 import { projectPath, type GitbookRepository } from './gitbook-repository';
-import { slugify, walk, type PageNode, type PageTree, type ReusableContent } from './tree';
+import { LAYOUT_PARTS, slugify, walk, type PageLayout, type PageNode, type PageTree, type ReusableContent } from './tree';
 
 /**
  * A space's content written as GitBook's Git Sync layout (the reverse of `readGitbookRepository`): one markdown
@@ -71,6 +71,8 @@ export function pageDigest(page: PageNode): string {
     page.document,
     page.variables ?? {},
     page.icon ?? '',
+    page.layout ?? null,
+    page.cover ?? null,
   ]);
 }
 
@@ -154,8 +156,28 @@ function includedBy(doc: JsonDocument): string[] {
   visit(doc.nodes);
   return out;
 }
+/**
+ * A page layout as GitBook's front matter writes it (`width: wide`, `cover: {visible, size}`, `title: {visible}` …),
+ * over the imported one so that what Quire does not model in it stays.
+ */
+function frontLayout(layout: PageLayout, imported: unknown): unknown {
+  if (imported !== undefined && JSON.stringify(layoutOf(imported)) === JSON.stringify(layout)) return imported;
+  const out: Record<string, unknown> = imported && typeof imported === 'object' && !Array.isArray(imported) ? { ...imported } : {};
+  if (layout.width) out.width = layout.width;
+  for (const part of LAYOUT_PARTS) {
+    if (layout[part] === undefined && !(part === 'cover' && layout.coverSize)) continue;
+    const was = out[part] && typeof out[part] === 'object' ? (out[part] as Record<string, unknown>) : {};
+    out[part] = {
+      ...was,
+      ...(layout[part] !== undefined ? { visible: layout[part] } : {}),
+      ...(part === 'cover' && layout.coverSize ? { size: layout.coverSize } : {}),
+    };
+  }
+  return out;
+}
+
 /** Front matter keys Quire models (written from the page); any other key of an imported page's front matter is kept. */
-const MODELLED = new Set(['title', 'description', 'emoji', 'icon', 'hidden', 'vars']);
+const MODELLED = new Set(['title', 'description', 'emoji', 'icon', 'hidden', 'vars', 'cover', 'coverY', 'layout']);
 /** How many page sources are read to learn a repository's style. */
 const STYLE_SAMPLE = 60;
 
@@ -331,11 +353,16 @@ export function writeGitbookRepository(
       emoji: page.emoji || undefined, // Quire's page emoji (GitBook's `icon` names an icon)
       hidden: page.hidden ? true : undefined,
       vars: page.variables && Object.keys(page.variables).length ? page.variables : undefined,
+      cover: page.cover ? refUrl(page.cover.ref) : undefined,
+      coverY: page.cover ? (page.cover.yPos ?? 0) : undefined,
+      layout: page.layout ? frontLayout(page.layout, front.layout) : undefined,
     };
     for (const k of MODELLED) {
       if (k === 'title') delete front[k];
-      else if (modelled[k] === undefined) delete front[k];
-      else front[k] = modelled[k];
+      // A layout Quire does not model (a preset name such as `landing`) stays as it was.
+      else if (modelled[k] === undefined) {
+        if (k !== 'layout' || layoutOf(front[k]) !== null) delete front[k];
+      } else front[k] = modelled[k];
     }
     const body = doc ? documentToMarkdown(doc, refUrl, sources ? repositoryStyle() : QUIRE_STYLE) : '';
     const head = Object.keys(front).length ? `---\n${toYaml(front)}---\n\n` : '';

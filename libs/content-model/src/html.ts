@@ -1,7 +1,16 @@
 import { isTag, isText, type ChildNode, type Element } from 'domhandler';
 import { Parser, parseDocument } from 'htmlparser2';
-import { block, inlineItems, keyOf, leaf, nestMarks, type InlineItem, type Marks } from './doc-build';
-import type { ContentRef, DocBlock, DocInline, DocLeaf, DocMark, DocRefData, DocText } from './document';
+import { block, colorMark, inlineItems, keyOf, leaf, nestMarks, type InlineItem, type MarkKey, type Marks } from './doc-build';
+import {
+  TEXT_COLORS,
+  type ContentRef,
+  type DocBlock,
+  type DocInline,
+  type DocLeaf,
+  type DocMark,
+  type DocRefData,
+  type DocText,
+} from './document';
 
 /**
  * Raw HTML met in markdown, mapped to the document model where the model has a place for it (htmlparser2
@@ -35,6 +44,30 @@ export const MARK_TAGS: Readonly<Record<string, Marks[number]>> = {
   sub: 'subscript',
 };
 
+/**
+ * GitBook's colour mark, `<mark style="color:red;background-color:blue;">`: its mark, or null when the style
+ * says anything else or names a colour outside the official palette (the HTML is kept as written then).
+ */
+export function colorMarkOf(style: string | undefined): MarkKey | null {
+  if (style === undefined) return null;
+  const colors: Record<string, string> = { color: 'default', 'background-color': 'default' };
+  for (const declaration of style.split(';')) {
+    if (!declaration.trim()) continue;
+    const m = /^\s*(color|background-color)\s*:\s*(\S+)\s*$/i.exec(declaration);
+    if (!m || !TEXT_COLORS.has(m[2])) return null;
+    colors[m[1].toLowerCase()] = m[2];
+  }
+  if (colors.color === 'default' && colors['background-color'] === 'default') return null;
+  return colorMark(colors.color, colors['background-color']);
+}
+
+/** A colour mark's opening tag as GitBook writes it (`<mark style="color:red;">`). */
+export function colorMarkTag(key: MarkKey): string {
+  const [, text, background] = key.split(':');
+  const style = (text !== 'default' ? `color:${text};` : '') + (background !== 'default' ? `background-color:${background};` : '');
+  return `<mark style="${escapeHtml(style)}">`;
+}
+
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 
 /** The attributes each mapped element keeps (others are dropped, and reported). */
@@ -50,6 +83,7 @@ const KEPT_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   h5: ['align'],
   h6: ['align'],
   details: ['open'],
+  mark: ['style'],
   pre: ['lang'],
   code: ['class'],
   ol: ['start'],
@@ -131,7 +165,7 @@ function domInlines(nodes: ChildNode[], ctx: HtmlContext, path: string, marks: M
     }
     if (!isTag(n)) throw new Unmappable();
     dropped(n, ctx);
-    const mark = MARK_TAGS[n.name];
+    const mark = n.name === 'mark' ? colorMarkOf(n.attribs.style) : MARK_TAGS[n.name];
     if (mark) domInlines(n.children, ctx, p, [...marks, mark], out);
     else if (n.name === 'br') pushLeaf(leaf('\n', marks));
     else if (n.name === 'img')
@@ -215,7 +249,7 @@ function trimmed(nodes: (DocText | DocInline)[]): (DocText | DocInline)[] {
   return out;
 }
 
-const INLINE_TAGS = new Set([...Object.keys(MARK_TAGS), 'a', 'img', 'br']);
+const INLINE_TAGS = new Set([...Object.keys(MARK_TAGS), 'mark', 'a', 'img', 'br']);
 
 /** A run of inline content at block level: a paragraph, or an images block when it holds images only. */
 function inlineBlock(run: ChildNode[], ctx: HtmlContext, path: string, align: string | undefined): DocBlock | null {
@@ -492,7 +526,7 @@ export function imageHtml(data: Record<string, unknown>, url: string): string {
   return `${out}>`;
 }
 
-const HTML_WRAPPING = Object.keys(MARK_HTML) as DocMark['type'][];
+const HTML_WRAPPING = ['color', ...Object.keys(MARK_HTML)] as DocMark['type'][];
 
 /** Texts and inlines as HTML (marks shared by neighbours share one tag). */
 export function inlinesToHtml(nodes: DocBlock['nodes'], refUrl: (ref: ContentRef) => string): string {
@@ -507,7 +541,8 @@ export function inlinesToHtml(nodes: DocBlock['nodes'], refUrl: (ref: ContentRef
     if (item.type === 'expression') return [expressionHtml(item.data.expression)];
     return [item.data.html ?? item.data.markdown ?? ''];
   };
-  const wrap = (mark: DocMark['type'], inner: string[]) => [`<${MARK_HTML[mark]}>`, ...inner, `</${MARK_HTML[mark]}>`];
+  const wrap = (mark: MarkKey, inner: string[]) =>
+    mark.startsWith('color:') ? [colorMarkTag(mark), ...inner, '</mark>'] : [`<${MARK_HTML[mark]}>`, ...inner, `</${MARK_HTML[mark]}>`];
   return nestMarks(inlineItems(nodes), HTML_WRAPPING, emit, wrap).join('');
 }
 

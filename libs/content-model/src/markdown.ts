@@ -16,8 +16,9 @@ import { decodeHTML } from 'entities';
 import sanitizeHtml from 'sanitize-html';
 import { parse as parseYaml } from 'yaml';
 import { InvalidInputError } from '@app/shared-kernel';
-import { block, inlineItems, keyOf, leaf, nestMarks, type InlineItem, type Marks } from './doc-build';
+import { block, inlineItems, keyOf, leaf, nestMarks, type InlineItem, type MarkKey, type Marks } from './doc-build';
 import { HINT_STYLES, withDefaults } from './document';
+import { LAYOUT_PARTS, type PageCover, type PageLayout } from './tree';
 import type { ContentRef, DocBlock, DocInline, DocLeaf, DocMark, DocRefData, DocText, JsonDocument } from './document';
 import {
   imageData as htmlImageData,
@@ -30,6 +31,8 @@ import {
   inlinesToHtml,
   inlineTag,
   MARK_TAGS,
+  colorMarkOf,
+  colorMarkTag,
   type HtmlContext,
 } from './html';
 import { parseMarkdown, recordedSource } from './markdown-read';
@@ -45,7 +48,16 @@ import { QUIRE_STYLE, writeMarkdown, writePhrasing, type MarkdownStyle } from '.
 export interface ParsedMarkdown {
   document: JsonDocument;
   /** Frontmatter values Quire understands (title, description, emoji, hidden). */
-  meta: { title?: string; description?: string; emoji?: string; icon?: string; hidden?: boolean; variables?: Record<string, string> };
+  meta: {
+    title?: string;
+    description?: string;
+    emoji?: string;
+    icon?: string;
+    hidden?: boolean;
+    variables?: Record<string, string>;
+    layout?: PageLayout;
+    cover?: PageCover;
+  };
   /** The text of a leading level-1 heading, removed from the body (it is the page title, as in Git Sync). */
   leadingTitle?: string;
   /** What the document model could not hold as it was written, and what became of it (reported to the writer). */
@@ -276,7 +288,7 @@ function inlineHtml(
         next: at + 3,
       };
   }
-  const mark = MARK_TAGS[tag.name];
+  const mark = tag.name === 'mark' ? colorMarkOf(tag.attrs.style) : MARK_TAGS[tag.name];
   if (tag.kind !== 'open' || (!mark && !(tag.name === 'a' && tag.attrs.href !== undefined))) return null;
   let depth = 0;
   let close = -1;
@@ -541,17 +553,103 @@ function tagBlocks(n: GitbookTag, ctx: Ctx, p: string): DocBlock[] {
       // `{% openapi-operation spec="petstore" path="/pet" method="post" %}`: an operation of the organization's
       // OpenAPI spec of that slug (the link inside names the spec's source, for readers of the raw file).
       const method = (attrs.method ?? '').toLowerCase();
-      if (attrs.spec && attrs.path && /^(get|put|post|delete|options|head|patch|trace)$/.test(method))
+      if (attrs.spec && attrs.path && HTTP_METHODS.test(method))
         return [block('openapi-operation', p, { ref: { kind: 'openapi', spec: attrs.spec }, path: attrs.path, method }, undefined, true)];
       ctx.notes.add('{% openapi-operation %} without spec, path and method kept as its content');
       return inner();
     }
+    case 'openapi':
+    case 'swagger': {
+      // `{% openapi src="spec.yaml" path="/pet" method="post" %}` (and the older `{% swagger src … %}`): the
+      // official `swagger` block, an operation of a spec file or URL rather than of an organization's spec.
+      const method = (attrs.method ?? '').toLowerCase();
+      if (attrs.src && attrs.path && HTTP_METHODS.test(method)) {
+        const ref = ctx.resolve(attrs.src);
+        return [
+          block(
+            'swagger',
+            p,
+            { ref: ref.kind === 'file' ? ref : { kind: 'url', url: attrs.src }, path: attrs.path, method },
+            undefined,
+            true,
+          ),
+        ];
+      }
+      if (n.name === 'swagger' && attrs.path) return legacyApiMethod(n, ctx, p);
+      ctx.notes.add(`{% ${n.name} %} without src, path and method kept as its content`);
+      return inner();
+    }
+    case 'prompt': {
+      // `{% prompt description="…" %}` around one code block: the official prompt block.
+      const [code] = inner();
+      if (n.children.length !== 1 || code?.type !== 'code' || !attrs.description) {
+        ctx.notes.add('{% prompt %} without a description and one code block: its content kept as blocks');
+        return inner();
+      }
+      const data: Record<string, unknown> = { description: attrs.description };
+      if (attrs.icon) data.icon = attrs.icon;
+      if (attrs.openInAIProviders === 'true' || attrs.openInAIProviders === 'false')
+        data.openInAIProviders = attrs.openInAIProviders === 'true';
+      if (attrs.defaultExpanded && PROMPT_EXPANDED.has(attrs.defaultExpanded)) data.defaultExpanded = attrs.defaultExpanded;
+      return [block('prompt', p, data, [code])];
+    }
     default:
-      // Tags the model has no block for yet (swagger and openapi with a `src` URL rather than a spec of
-      // the organization, prompt): their content.
       ctx.notes.add(`{% ${n.name} %} kept as its content`);
       return inner();
   }
+}
+
+const HTTP_METHODS = /^(get|put|post|delete|options|head|patch|trace)$/;
+const PROMPT_EXPANDED = new Set(['hidden', 'partial', 'full']);
+
+/**
+ * GitBook's oldest API method block, `{% swagger method path baseUrl summary %}` holding
+ * `{% swagger-description %}`, `{% swagger-parameter %}` and `{% swagger-response %}`: the official model has
+ * no block for it (GitBook itself moved to spec-backed blocks), so it becomes plain blocks that say the same:
+ * the method and URL, the description, a list of parameters, and each response with its content.
+ */
+function legacyApiMethod(n: GitbookTag, ctx: Ctx, p: string): DocBlock[] {
+  ctx.notes.add('the legacy {% swagger %} API method became plain blocks (method, description, parameters, responses)');
+  const { attrs } = n;
+  const text = (value: string, marks: Marks = []) => ({ object: 'text' as const, leaves: [leaf(value, marks)] });
+  const out: DocBlock[] = [
+    block('paragraph', `${p}.m`, {}, [
+      text((attrs.method ?? '').toUpperCase(), ['bold']),
+      text(' '),
+      text(`${attrs.baseUrl ?? ''}${attrs.path ?? ''}`, ['code']),
+      ...(attrs.summary ? [text(` — ${attrs.summary}`)] : []),
+    ]),
+  ];
+  const parameters: DocBlock[] = [];
+  n.children.forEach((c, j) => {
+    const q = `${p}.${j}`;
+    if (c.type !== 'gitbookTag') {
+      out.push(...toBlocks([c], ctx, q));
+      return;
+    }
+    if (c.name === 'swagger-description') out.push(...toBlocks(c.children, ctx, q));
+    else if (c.name === 'swagger-parameter') {
+      const a = c.attrs;
+      const about = [a.in, a.type, a.required === 'true' ? 'required' : undefined].filter(Boolean).join(', ');
+      const line = block('paragraph', `${q}.n`, {}, [
+        text(a.name ?? '', ['code']),
+        ...(about ? [text(` (${about})`)] : []),
+        ...(a.description ? [text(`: ${a.description}`)] : []),
+      ]);
+      parameters.push(block('list-item', q, {}, [line, ...toBlocks(c.children, ctx, q)]));
+    } else if (c.name === 'swagger-response') {
+      const a = c.attrs;
+      out.push(
+        block('paragraph', `${q}.r`, {}, [
+          text(`Response ${a.status ?? ''}`.trim(), ['bold']),
+          ...(a.description ? [text(`: ${a.description}`)] : []),
+        ]),
+      );
+      out.push(...toBlocks(c.children, ctx, q));
+    } else out.push(...tagBlocks(c, ctx, q));
+  });
+  if (parameters.length) out.splice(1, 0, block('list-unordered', `${p}.params`, {}, parameters));
+  return out;
 }
 
 /** The index of the `</details>` that closes the one opened at `at` (nested ones counted), or -1. */
@@ -596,6 +694,7 @@ export function markdownToDocument(
   const meta: ParsedMarkdown['meta'] = {};
   let children = tree.children;
   const front = children[0]?.type === 'yaml' ? children[0] : null;
+  let frontValues: Record<string, unknown> | null = null;
   if (front) {
     let values: unknown;
     try {
@@ -603,8 +702,9 @@ export function markdownToDocument(
     } catch (e) {
       throw new InvalidInputError(`Invalid frontmatter: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
     }
-    if (values && typeof values === 'object') {
+    if (values && typeof values === 'object' && !Array.isArray(values)) {
       const v = values as Record<string, unknown>;
+      frontValues = v;
       if (typeof v.title === 'string') meta.title = v.title;
       if (typeof v.description === 'string') meta.description = v.description;
       if (typeof v.emoji === 'string') meta.emoji = v.emoji;
@@ -637,8 +737,47 @@ export function markdownToDocument(
     notes,
     html: { resolve: safeResolve, notes, inlineMarkdown: (nodes) => cellMarkdown(toPhrasing(nodes)) },
   };
+  if (frontValues) {
+    const layout = layoutOf(frontValues.layout);
+    if (layout) meta.layout = layout;
+    const cover = coverOf(frontValues, ctx);
+    if (cover) meta.cover = cover;
+  }
   const document: JsonDocument = { object: 'document', data: {}, nodes: toBlocks(children, ctx, 'n') };
   return { document, meta, leadingTitle, normalized: [...ctx.notes] };
+}
+
+/**
+ * GitBook's front matter `layout` (`width: wide`, `cover: {visible, size}`, `title: {visible}` …) as the official
+ * page layout; what is not in that shape is left out. Null when nothing is left.
+ */
+export function layoutOf(value: unknown): PageLayout | null {
+  if (value === 'wide') return { width: 'wide' }; // the older one-word form
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  const v = value as Record<string, unknown>;
+  const out: PageLayout = {};
+  if (v.width === 'default' || v.width === 'wide') out.width = v.width;
+  for (const part of LAYOUT_PARTS) {
+    const p = v[part];
+    if (p && typeof p === 'object' && typeof (p as { visible?: unknown }).visible === 'boolean')
+      out[part] = (p as { visible: boolean }).visible;
+  }
+  const size = (v.cover as { size?: unknown } | undefined)?.size;
+  if (size === 'hero' || size === 'full') out.coverSize = size;
+  return Object.keys(out).length ? out : null;
+}
+
+/** GitBook's front matter `cover` (an image path or URL) and `coverY` as the official page cover. */
+function coverOf(values: Record<string, unknown>, ctx: Ctx): PageCover | null {
+  if (typeof values.cover !== 'string' || !values.cover.trim()) return null;
+  const ref = ctx.resolve(values.cover.trim());
+  if (ref.kind !== 'file' && !(ref.kind === 'url' && /^https?:\/\//i.test(ref.url))) {
+    ctx.notes.add(`cover "${values.cover.slice(0, 200)}" names no file of the space: left out`);
+    return null;
+  }
+  const cover: PageCover = { ref };
+  if (typeof values.coverY === 'number' && Number.isFinite(values.coverY)) cover.yPos = values.coverY;
+  return cover;
 }
 
 // ---------- document → markdown ----------
@@ -646,15 +785,17 @@ export function markdownToDocument(
 /** Marks markdown has no syntax for are written as the HTML they were imported from. */
 const HTML_MARKS: Partial<Record<DocMark['type'], string>> = { keyboard: 'kbd', superscript: 'sup', subscript: 'sub' };
 
-function markWrap(mark: DocMark['type'], children: PhrasingContent[]): PhrasingContent[] {
+function markWrap(mark: MarkKey, children: PhrasingContent[]): PhrasingContent[] {
+  if (mark.startsWith('color:')) return [{ type: 'html', value: colorMarkTag(mark) }, ...children, { type: 'html', value: '</mark>' }];
   if (mark === 'bold') return [{ type: 'strong', children }];
   if (mark === 'italic') return [{ type: 'emphasis', children }];
   if (mark === 'strikethrough') return [{ type: 'delete', children }];
-  const tag = HTML_MARKS[mark];
+  const tag = HTML_MARKS[mark as DocMark['type']];
   return [{ type: 'html', value: `<${tag}>` }, ...children, { type: 'html', value: `</${tag}>` }];
 }
 
-const WRAPPING_MARKS = ['bold', 'italic', 'strikethrough', 'keyboard', 'superscript', 'subscript'] as const;
+// A colour mark outermost, as GitBook writes it (`<mark style="color:red;">**RED**</mark>`).
+const WRAPPING_MARKS = ['color', 'bold', 'italic', 'strikethrough', 'keyboard', 'superscript', 'subscript'] as const;
 
 let currentRefUrl: (ref: ContentRef) => string = refToUrl;
 
@@ -878,6 +1019,47 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
       case 'reusable-content':
         out.push({ ...tag('include', [['', currentRefUrl(b.data.ref as ContentRef)]], []), lone: true });
         break;
+      case 'swagger': {
+        // GitBook writes the spec's source inside: a file by its name, a URL as itself.
+        const src = currentRefUrl(b.data.ref as ContentRef);
+        const label = (b.data.ref as ContentRef | undefined)?.kind === 'file' ? (src.split('/').pop() ?? src) : src;
+        out.push(
+          tag(
+            'openapi',
+            [
+              ['src', src],
+              ['path', str(b.data.path)],
+              ['method', str(b.data.method)],
+            ],
+            [
+              {
+                type: 'paragraph',
+                // `[url](url)` as GitBook writes it (the printer would shorten a link to itself to `<url>`).
+                children: /^[^\s()<>[\]\\]+$/.test(src + label)
+                  ? [{ type: 'html', value: `[${label}](${src})` }]
+                  : [{ type: 'link', url: src, children: [{ type: 'text', value: label }] }],
+              },
+            ],
+          ),
+        );
+        break;
+      }
+      case 'prompt': {
+        const expanded = b.data.defaultExpanded;
+        out.push(
+          tag(
+            'prompt',
+            [
+              ['description', str(b.data.description)],
+              ['icon', typeof b.data.icon === 'string' ? b.data.icon : undefined],
+              ['openInAIProviders', typeof b.data.openInAIProviders === 'boolean' ? String(b.data.openInAIProviders) : undefined],
+              ['defaultExpanded', typeof expanded === 'string' ? expanded : undefined],
+            ],
+            toMdast(kids),
+          ),
+        );
+        break;
+      }
       case 'openapi-operation': {
         const ref = b.data.ref as { spec?: unknown } | undefined;
         out.push(

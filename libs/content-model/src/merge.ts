@@ -28,8 +28,12 @@ interface Flat {
 }
 
 const ATTRIBUTES = ['type', 'title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'condition'] as const;
-/** A page's variables, compared and merged as one value. */
-const variablesOf = (n: Flat) => JSON.stringify(n.node.variables ?? {});
+/** A page's object-valued attributes, each compared and merged as one value. */
+const OBJECT_ATTRIBUTES = ['variables', 'layout', 'cover'] as const;
+const valueOf = (n: Flat, k: (typeof OBJECT_ATTRIBUTES)[number]) => {
+  const v = n.node[k];
+  return JSON.stringify(v && Object.keys(v).length ? v : null);
+};
 
 /** The bodies a merge needs: only pages whose body both sides changed, differently (line-level merges). */
 export function bodiesToMerge(base: PageTree, ours: PageTree, theirs: PageTree): string[] {
@@ -59,7 +63,7 @@ function flatten(tree: PageTree): Map<string, Flat> {
 
 function changedFields(a: Flat, b: Flat): string[] {
   const fields: string[] = ATTRIBUTES.filter((k) => a.node[k] !== b.node[k]);
-  if (variablesOf(a) !== variablesOf(b)) fields.push('variables');
+  for (const k of OBJECT_ATTRIBUTES) if (valueOf(a, k) !== valueOf(b, k)) fields.push(k);
   if (a.node.document !== b.node.document) fields.push('document');
   if (a.parent !== b.parent) fields.push('parent');
   return fields;
@@ -115,10 +119,13 @@ export function mergeTrees(base: PageTree, ours: PageTree, theirs: PageTree, bod
       (node as Record<string, unknown>)[k] = r.value;
       if (r.conflict) clashing.push(k);
     }
-    const variables = pick(variablesOf(bb), variablesOf(oo), variablesOf(tt));
-    if (variables.value === '{}') delete node.variables;
-    else node.variables = JSON.parse(variables.value) as Record<string, string>;
-    if (variables.conflict) clashing.push('variables');
+    for (const k of OBJECT_ATTRIBUTES) {
+      const r = pick(valueOf(bb, k), valueOf(oo, k), valueOf(tt, k));
+      const value: unknown = JSON.parse(r.value);
+      if (value === null) delete node[k];
+      else (node as Record<string, unknown>)[k] = value;
+      if (r.conflict) clashing.push(k);
+    }
     if (clashing.length) conflicts.push({ page: id, title: oo.node.title, reason: 'both-changed', fields: clashing });
     const parent = pick(bb.parent, oo.parent, tt.parent);
     if (parent.conflict) conflicts.push({ page: id, title: oo.node.title, reason: 'both-moved', fields: ['parent'] });

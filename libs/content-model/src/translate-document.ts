@@ -1,9 +1,9 @@
 import { isTag, isText, type ChildNode } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { escapeText } from 'entities';
-import { leaf, type Marks } from './doc-build';
+import { leaf, markKey, type MarkKey, type Marks } from './doc-build';
 import { MARK_TAGS } from './html';
-import type { DocBlock, DocFragment, DocInline, DocLeaf, DocMark, DocText, JsonDocument } from './document';
+import { TEXT_COLORS, type DocBlock, type DocFragment, type DocInline, type DocLeaf, type DocText, type JsonDocument } from './document';
 import { cellInlines, cellSourceOf } from './markdown';
 
 /**
@@ -27,7 +27,7 @@ export class TranslationMangledError extends Error {}
 /** Blocks whose text is never translated. */
 const UNTRANSLATED = new Set(['code', 'code-line', 'html', 'markdown', 'math', 'swagger', 'openapi', 'embed', 'file', 'drawing']);
 
-const TAG_OF: Partial<Record<DocMark['type'], string>> = {
+const TAG_OF: Partial<Record<string, string>> = {
   bold: 'b',
   italic: 'i',
   strikethrough: 's',
@@ -68,7 +68,7 @@ class InlineRun {
 
   private writeLeaf(l: DocLeaf): string {
     if (l.text === '') return '';
-    const marks = l.marks.map((m) => m.type);
+    const marks = l.marks.map(markKey);
     let html: string;
     if (marks.includes('code')) {
       const i = this.held.push(l) - 1;
@@ -77,7 +77,9 @@ class InlineRun {
       this.words += countWords(l.text);
       html = escapeText(l.text).replace(/\n/g, '<br>');
     }
-    for (const m of marks) if (TAG_OF[m]) html = `<${TAG_OF[m]}>${html}</${TAG_OF[m]}>`;
+    for (const m of marks)
+      if (m.startsWith('color:')) html = `<mark data-m="${m}">${html}</mark>`;
+      else if (TAG_OF[m]) html = `<${TAG_OF[m]}>${html}</${TAG_OF[m]}>`;
     return html;
   }
 
@@ -119,12 +121,7 @@ class InlineRun {
       if (held?.object === 'leaf')
         out.push({
           object: 'text',
-          leaves: [
-            leaf(
-              held.text,
-              held.marks.map((m) => m.type),
-            ),
-          ],
+          leaves: [leaf(held.text, held.marks.map(markKey))],
         });
       else if (held?.type === 'link') {
         const link: DocInline = { ...held, nodes: this.readNodes(node.children, marks, seen, links) };
@@ -133,7 +130,9 @@ class InlineRun {
       } else if (held) out.push(held);
       else if (name === 'br') out.push({ object: 'text', leaves: [leaf('\n', marks)] });
       else {
-        const mark = MARK_TAGS[name];
+        const kept = node.attribs['data-m'];
+        const colors = name === 'mark' ? /^color:([^:]+):([^:]+)$/.exec(kept ?? '') : null;
+        const mark = colors && TEXT_COLORS.has(colors[1]) && TEXT_COLORS.has(colors[2]) ? (kept as MarkKey) : MARK_TAGS[name];
         out.push(...this.readNodes(node.children, mark && !marks.includes(mark) ? [...marks, mark] : marks, seen, links));
       }
     }

@@ -15,6 +15,10 @@ export interface PageNode {
   condition?: string;
   /** The page's variables (the official page `variables`: name → value), from a repository's front matter `vars:`. */
   variables?: Record<string, string>;
+  /** The official page `layout` (what the published page shows), from a repository's front matter `layout:`. */
+  layout?: PageLayout;
+  /** The official page `cover` image, from a repository's front matter `cover:` and `coverY:`. */
+  cover?: PageCover;
   /** Hash of the page's document in the documents store; null for an empty page. */
   document: string | null;
   createdAt?: string;
@@ -23,6 +27,28 @@ export interface PageNode {
 }
 
 export type PageTree = PageNode[];
+
+/** The official page layout (spec: `width`, `coverSize` strings; the rest booleans: shown or not). */
+export interface PageLayout {
+  width?: 'default' | 'wide';
+  cover?: boolean;
+  coverSize?: 'hero' | 'full';
+  title?: boolean;
+  description?: boolean;
+  tableOfContents?: boolean;
+  outline?: boolean;
+  pagination?: boolean;
+  metadata?: boolean;
+}
+
+/** The parts of a page a layout shows or hides (GitBook's front matter `layout: {title: {visible: true}}`). */
+export const LAYOUT_PARTS = ['cover', 'title', 'description', 'tableOfContents', 'outline', 'pagination', 'metadata'] as const;
+
+/** The official page cover: an image (a file of the space or a URL) and its vertical position. */
+export interface PageCover {
+  ref: { kind: 'file'; file: string } | { kind: 'url'; url: string };
+  yPos?: number;
+}
 
 /**
  * A reusable content of a space (the official RevisionReusableContent): a document that pages include with a

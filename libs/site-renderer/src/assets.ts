@@ -60,7 +60,7 @@ article{grid-column:1}
 .breadcrumbs ol{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;margin:0;padding:0;font-size:.9rem}
 .breadcrumbs li+li::before{content:"/";margin-right:.5rem;color:var(--muted)}
 .description{color:var(--muted);font-size:1.1rem}
-.toc{grid-column:2;grid-row:1/span 3;position:sticky;top:1rem;align-self:start;font-size:.9rem}
+.toc{grid-column:2;grid-row:1/span 4;position:sticky;top:1rem;align-self:start;font-size:.9rem}
 .toc ul{list-style:none;padding:0}
 .toc-3{padding-left:.75rem}.toc-4{padding-left:1.5rem}
 .toc-title{font-weight:600}
@@ -77,6 +77,14 @@ pre.numbered code{counter-reset:line}
 pre.numbered .line::before{counter-increment:line;content:counter(line);display:inline-block;width:2.5em;color:var(--muted)}
 .copy{position:absolute;right:.5rem;top:.5rem;font-size:.8rem}
 figure.code pre{padding-right:4.5rem}
+:root{--c-green:#1a7f37;--c-blue:#0969da;--c-red:#cf222e;--c-orange:#bc4c00;--c-yellow:#7d4e00;--c-purple:#8250df;--c-pink:#bf3989;--c-violet:#6639ba;--c-cyan:#1b7c83}
+@media (prefers-color-scheme:dark){:root:not(.theme-light){--c-green:#3fb950;--c-blue:#4493f8;--c-red:#f85149;--c-orange:#f0883e;--c-yellow:#d29922;--c-purple:#ab7df8;--c-pink:#f778ba;--c-violet:#b392f0;--c-cyan:#39c5cf}}
+:root.theme-dark{--c-green:#3fb950;--c-blue:#4493f8;--c-red:#f85149;--c-orange:#f0883e;--c-yellow:#d29922;--c-purple:#ab7df8;--c-pink:#f778ba;--c-violet:#b392f0;--c-cyan:#39c5cf}
+mark.color{background:none;color:inherit;border-radius:3px;padding:0 .1em}
+mark.tc-green{color:var(--c-green)}mark.bg-green{background:color-mix(in srgb,var(--c-green) 16%,transparent)}mark.tc-blue{color:var(--c-blue)}mark.bg-blue{background:color-mix(in srgb,var(--c-blue) 16%,transparent)}mark.tc-red{color:var(--c-red)}mark.bg-red{background:color-mix(in srgb,var(--c-red) 16%,transparent)}mark.tc-orange{color:var(--c-orange)}mark.bg-orange{background:color-mix(in srgb,var(--c-orange) 16%,transparent)}mark.tc-yellow{color:var(--c-yellow)}mark.bg-yellow{background:color-mix(in srgb,var(--c-yellow) 16%,transparent)}mark.tc-purple{color:var(--c-purple)}mark.bg-purple{background:color-mix(in srgb,var(--c-purple) 16%,transparent)}mark.tc-pink{color:var(--c-pink)}mark.bg-pink{background:color-mix(in srgb,var(--c-pink) 16%,transparent)}mark.tc-violet{color:var(--c-violet)}mark.bg-violet{background:color-mix(in srgb,var(--c-violet) 16%,transparent)}mark.tc-cyan{color:var(--c-cyan)}mark.bg-cyan{background:color-mix(in srgb,var(--c-cyan) 16%,transparent)}mark.tc-primary{color:var(--link)}mark.bg-primary{background:color-mix(in srgb,var(--link) 16%,transparent)}mark.tc-info{color:var(--info)}mark.bg-info{background:color-mix(in srgb,var(--info) 16%,transparent)}mark.tc-success{color:var(--success)}mark.bg-success{background:color-mix(in srgb,var(--success) 16%,transparent)}mark.tc-warning{color:var(--warning)}mark.bg-warning{background:color-mix(in srgb,var(--warning) 16%,transparent)}mark.tc-danger{color:var(--danger)}mark.bg-danger{background:color-mix(in srgb,var(--danger) 16%,transparent)}mark.tc-tint{color:var(--muted)}mark.bg-tint{background:color-mix(in srgb,var(--muted) 16%,transparent)}
+.prompt{border:1px solid var(--border);border-radius:var(--radius);padding:.5rem 1rem;margin:1rem 0}
+.prompt>summary{cursor:pointer;font-weight:600}
+.prompt-providers{display:flex;gap:1rem;font-size:.9rem}
 .hint{border-left:4px solid var(--info);padding:.5rem 1rem;margin:1rem 0;background:var(--code-bg)}
 .hint-success{border-color:var(--success)}.hint-warning{border-color:var(--warning)}.hint-danger{border-color:var(--danger)}
 .table{overflow-x:auto}
@@ -106,6 +114,11 @@ ul.tasks{list-style:none;padding-left:1rem}
 .hits{padding-left:1.25rem}.hits li{margin:1rem 0}.hits .where{color:var(--muted);font-size:.85rem;margin:.1rem 0}
 mark{background:color-mix(in srgb,var(--primary) 25%,transparent);color:inherit}
 .search-results form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.cover{grid-column:1;width:100%;height:15rem;object-fit:cover;border-radius:var(--radius)}
+.cover-full{grid-column:1/-1}
+main.wide{grid-template-columns:minmax(0,1fr) 14rem}
+main.wide:not(:has(>.toc)){grid-template-columns:minmax(0,1fr)}
+.layout.no-sidebar{grid-template-columns:minmax(0,1fr)}
 @media (max-width:60rem){
 .layout{grid-template-columns:1fr}
 .sidebar{border-right:0;border-bottom:1px solid var(--border)}

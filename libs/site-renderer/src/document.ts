@@ -4,6 +4,7 @@ import sanitizeHtml from 'sanitize-html';
 import {
   cellInlines,
   HINT_STYLES,
+  TEXT_COLORS,
   slugify,
   type ContentRef,
   type DocBlock,
@@ -330,6 +331,24 @@ export class DocumentRenderer {
           this.including.delete(id);
         }
       }
+      case 'prompt': {
+        // The official prompt block: a prompt to copy (its code block), shown or folded as `defaultExpanded` says,
+        // with links that open it in an assistant when `openInAIProviders` is set.
+        const description = typeof b.data.description === 'string' ? b.data.description : 'Prompt';
+        const code = (b.nodes ?? []).find((n): n is DocBlock => n.object === 'block' && n.type === 'code');
+        const prompt = code ? codeOf(code).lines.join('\n') : textOf(b.nodes);
+        const open = b.data.defaultExpanded === 'partial' || b.data.defaultExpanded === 'full';
+        const q = encodeURIComponent(prompt);
+        const providers =
+          b.data.openInAIProviders === true
+            ? h('p', { class: 'prompt-providers' }, [
+                h('a', { href: `https://chatgpt.com/?q=${q}`, rel: 'noopener noreferrer' }, 'Open in ChatGPT'),
+                ' ',
+                h('a', { href: `https://claude.ai/new?q=${q}`, rel: 'noopener noreferrer' }, 'Open in Claude'),
+              ])
+            : null;
+        return h('details', { class: 'prompt', open }, [h('summary', null, description), ...this.blocks(b.nodes), providers]);
+      }
       case 'swagger': {
         // The older block points at a spec file or URL, not at one of the organization's specs: a link to it.
         const ref = b.data.ref as ContentRef | undefined;
@@ -540,6 +559,17 @@ export class DocumentRenderer {
   private leaf(l: DocLeaf): ComponentChildren {
     let out: ComponentChildren = l.text;
     for (const mark of l.marks ?? []) {
+      if (mark.type === 'color') {
+        // The official colour mark: palette names and `$` tokens as classes (the stylesheet holds the colours).
+        const classes = [
+          ['tc', mark.data?.text],
+          ['bg', mark.data?.background],
+        ]
+          .filter(([, c]) => typeof c === 'string' && c !== 'default' && TEXT_COLORS.has(c))
+          .map(([kind, c]) => `${kind}-${c.replace('$', '')}`);
+        if (classes.length) out = h('mark', { class: `color ${classes.join(' ')}` }, out);
+        continue;
+      }
       const tag = MARK_TAGS[mark.type];
       if (tag) out = h(tag, null, out);
     }

@@ -1,6 +1,6 @@
 import { h, type ComponentChild, type ComponentChildren } from 'preact';
 import { render } from 'preact-render-to-string';
-import type { JsonDocument } from '@app/content-model';
+import type { JsonDocument, PageLayout } from '@app/content-model';
 import sanitizeHtml from 'sanitize-html';
 import { DocumentLinks, DocumentRenderer, Heading } from './document';
 import type { CodeHighlighter } from './highlight';
@@ -69,6 +69,10 @@ export interface PageContent {
   reusable?: (id: string) => JsonDocument | null;
   /** An inline expression's value (null: it names no variable). */
   variables?: (expression: string) => string | null;
+  /** The page's layout (what it shows: title, description, pages, outline, pagination; its width and cover size). */
+  layout?: PageLayout;
+  /** The page's cover image, its URL resolved. */
+  cover?: { src: string };
 }
 
 function navTree(nodes: NavNode[], level: number): ComponentChild {
@@ -146,7 +150,13 @@ function footer(content: SiteFrame['footer']): ComponentChild {
   ]);
 }
 
-function frame(site: SiteFrame, title: string, head: ComponentChildren, main: ComponentChildren): string {
+function frame(
+  site: SiteFrame,
+  title: string,
+  head: ComponentChildren,
+  main: ComponentChildren,
+  options: { wide?: boolean; sidebar?: boolean } = {},
+): string {
   const classes = [
     site.theme === 'auto' ? null : `theme-${site.theme}`,
     site.corners && site.corners !== 'rounded' ? `corners-${site.corners}` : null,
@@ -187,9 +197,11 @@ function frame(site: SiteFrame, title: string, head: ComponentChildren, main: Co
           h('input', { id: 'q', name: 'q', type: 'search', placeholder: 'Search…' }),
         ]),
       ]),
-      h('div', { class: 'layout' }, [
-        h('nav', { class: 'sidebar', 'aria-label': 'Pages' }, [tabs('Variants', site.variants, 'variants'), navTree(site.nav, 0)]),
-        h('main', { id: 'content' }, main),
+      h('div', { class: options.sidebar === false ? 'layout no-sidebar' : 'layout' }, [
+        options.sidebar === false
+          ? null
+          : h('nav', { class: 'sidebar', 'aria-label': 'Pages' }, [tabs('Variants', site.variants, 'variants'), navTree(site.nav, 0)]),
+        h('main', { id: 'content', class: options.wide ? 'wide' : undefined }, main),
       ]),
       footer(site.footer),
     ]),
@@ -218,6 +230,7 @@ export function renderPage(site: SiteFrame, page: PageContent): string {
     variables: page.variables,
   });
   const body = page.document ? renderer.render(page.document) : null;
+  const layout = page.layout ?? {};
   const head = [
     h('link', { rel: 'canonical', href: page.url }),
     page.description ? h('meta', { name: 'description', content: page.description }) : null,
@@ -239,9 +252,17 @@ export function renderPage(site: SiteFrame, page: PageContent): string {
           ),
         )
       : null,
-    h('article', null, [h('h1', null, page.title), page.description ? h('p', { class: 'description' }, page.description) : null, body]),
-    toc(renderer.headings),
-    page.previous || page.next
+    // The layout hides parts (the title stays for screen readers: every page has its one heading).
+    page.cover && layout.cover !== false
+      ? h('img', { class: `cover cover-${layout.coverSize === 'full' ? 'full' : 'hero'}`, src: page.cover.src, alt: '' })
+      : null,
+    h('article', null, [
+      h('h1', { class: layout.title === false ? 'visually-hidden' : undefined }, page.title),
+      page.description && layout.description !== false ? h('p', { class: 'description' }, page.description) : null,
+      body,
+    ]),
+    layout.outline === false ? null : toc(renderer.headings),
+    layout.pagination !== false && (page.previous || page.next)
       ? h('nav', { class: 'pager', 'aria-label': 'Previous and next pages' }, [
           page.previous
             ? h('a', { class: 'previous', href: page.previous.href, rel: 'prev' }, [h('span', null, 'Previous'), page.previous.title])
@@ -250,7 +271,7 @@ export function renderPage(site: SiteFrame, page: PageContent): string {
         ])
       : null,
   ];
-  return frame(site, page.title, head, main);
+  return frame(site, page.title, head, main, { wide: layout.width === 'wide', sidebar: layout.tableOfContents !== false });
 }
 
 /** The site's 404 page, in its own style and navigation. */

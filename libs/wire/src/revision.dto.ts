@@ -162,7 +162,14 @@ export class RevisionPageDto {
   /** Complete path of the page in the revision */
   path: string;
   @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Child pages' }) pages: RevisionPageDto[];
-  @ApiProperty({ type: 'object', additionalProperties: true }) layout: typeof DEFAULT_LAYOUT;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The page layout: the defaults, with what the page sets' })
+  layout: Record<keyof typeof DEFAULT_LAYOUT, string | boolean>;
+  @ApiPropertyOptional({
+    type: 'object',
+    properties: { ref: { type: 'object', additionalProperties: true }, yPos: { type: 'number' } },
+    description: 'The page cover image, when it has one',
+  })
+  cover?: { ref: object; yPos: number };
   @ApiProperty({ type: 'array', items: { type: 'object' } }) tags: unknown[];
   emoji?: string;
   /** The page's icon (an icon name) */
@@ -219,9 +226,10 @@ export function pageDto(node: PageNode, path: string, base: string, links: Links
     slug: node.slug,
     path,
     pages: node.pages.map((child) => pageDto(child, `${path}/${child.slug}`, base, links)),
-    layout: DEFAULT_LAYOUT,
+    layout: { ...DEFAULT_LAYOUT, ...node.layout },
     tags: [],
   };
+  if (node.cover) dto.cover = { ref: node.cover.ref, yPos: node.cover.yPos ?? 0 };
   if (node.emoji) dto.emoji = node.emoji;
   if (node.icon) dto.icon = node.icon;
   if (node.description) dto.description = node.description;

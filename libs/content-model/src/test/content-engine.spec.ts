@@ -293,6 +293,27 @@ describe('mergeTrees', () => {
     ]);
   });
 
+  it('merges a page’s layout and cover as one value each: one side’s change wins, both sides’ different changes clash', () => {
+    const front = (yaml: string) => ({ markdown: `---\n${yaml}---\nline 1` });
+    const ours = edit(base, [{ operation: 'update_page', page: 'p1', document: front('layout:\n  width: wide\n') }], 'o');
+    const theirs = edit(
+      base,
+      [{ operation: 'update_page', page: 'p1', document: front('cover: https://example.com/c.png\ncoverY: 3\n') }],
+      't',
+    );
+    const merged = merge(ours, theirs);
+    expect(merged.conflicts).toEqual([]);
+    expect(merged.tree[0]).toMatchObject({
+      layout: { width: 'wide' },
+      cover: { ref: { kind: 'url', url: 'https://example.com/c.png' }, yPos: 3 },
+    });
+    const other = edit(base, [{ operation: 'update_page', page: 'p1', document: front('layout:\n  outline:\n    visible: false\n') }], 'a');
+    expect(merge(ours, other).conflicts).toEqual([expect.objectContaining({ page: 'p1', reason: 'both-changed', fields: ['layout'] })]);
+    // Markdown written through the API sets what its front matter says and leaves the rest (a repository file says all).
+    const kept = edit(theirs, [{ operation: 'update_page', page: 'p1', document: { markdown: 'line 2' } }], 'k');
+    expect(kept[0].cover).toEqual({ ref: { kind: 'url', url: 'https://example.com/c.png' }, yPos: 3 });
+  });
+
   it('merges edits of different pages and additions on both sides', () => {
     const ours = edit(
       base,

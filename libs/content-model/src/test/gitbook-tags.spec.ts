@@ -180,6 +180,111 @@ describe('GitBook block tags in markdown', () => {
     expect(loose.normalized.join(' ')).toMatch(/openapi-operation/);
   });
 
+  it('colour marks (<mark style="color:…;background-color:…">): read into the official colour mark, written back as GitBook writes them', () => {
+    const md =
+      'Using <mark style="color:red;">**RED**</mark> and <mark style="color:purple;background-color:green;">both</mark>, ' +
+      '<mark style="background-color:$warning;">a token</mark> and [<mark style="color:blue;">a link</mark>](https://example.com).\n';
+    const doc = read(md).document;
+    const leaves = (doc.nodes[0].nodes ?? []).flatMap((n) => (n.object === 'text' ? n.leaves : []));
+    expect(leaves.find((l) => l.text === 'RED')?.marks).toEqual([
+      { object: 'mark', type: 'bold' },
+      { object: 'mark', type: 'color', data: { text: 'red', background: 'default' } },
+    ]);
+    expect(leaves.find((l) => l.text === 'both')?.marks).toEqual([
+      { object: 'mark', type: 'color', data: { text: 'purple', background: 'green' } },
+    ]);
+    expect(leaves.find((l) => l.text === 'a token')?.marks).toEqual([
+      { object: 'mark', type: 'color', data: { text: 'default', background: '$warning' } },
+    ]);
+    // A colour over a whole link is written around it (the same document when read again).
+    const written = documentToMarkdown(doc);
+    expect(written).toBe(
+      md.replace(
+        '[<mark style="color:blue;">a link</mark>](https://example.com)',
+        '<mark style="color:blue;">[a link](https://example.com)</mark>',
+      ),
+    );
+    const keyless = (d: JsonDocument) => JSON.stringify(d, (k, v: unknown) => (k === 'key' ? undefined : v));
+    expect(keyless(read(written).document)).toBe(keyless(doc));
+    // A colour outside the official palette, another property, or no style: kept as the HTML it is.
+    for (const odd of ['<mark style="color:#ff0000;">x</mark>', '<mark style="font-weight:bold">x</mark>', '<mark>x</mark>']) {
+      const kept = read(`A ${odd} b\n`).document;
+      expect(JSON.stringify(kept)).not.toContain('"color"');
+      expect(documentToMarkdown(kept)).toBe(`A ${odd} b\n`);
+    }
+  });
+
+  it('prompts: a description and one code block, with the official options; anything else stays content', () => {
+    const md =
+      '{% prompt description="Create a site" icon="rectangle-terminal" openInAIProviders="true" defaultExpanded="full" %}\n```markdown\nUsing the CLI, create a site.\n```\n{% endprompt %}\n';
+    const doc = read(md).document;
+    expect(types(doc)).toEqual([{ prompt: ['code'] }]);
+    expect(doc.nodes[0].data).toEqual({
+      description: 'Create a site',
+      icon: 'rectangle-terminal',
+      openInAIProviders: true,
+      defaultExpanded: 'full',
+    });
+    expect(documentToMarkdown(doc)).toBe(md);
+    const bare = read('{% prompt description="Ask" %}\n```\nHello\n```\n{% endprompt %}\n');
+    expect(bare.document.nodes[0].data).toEqual({ description: 'Ask' });
+    expect(roundTrip('{% prompt description="Ask" %}\n```\nHello\n```\n{% endprompt %}\n')).toBe(
+      '{% prompt description="Ask" %}\n```\nHello\n```\n{% endprompt %}\n',
+    );
+    const loose = read('{% prompt description="Ask" defaultExpanded="sideways" %}\nJust text.\n{% endprompt %}\n');
+    expect(types(loose.document)).toEqual(['paragraph']);
+    expect(loose.normalized.join(' ')).toMatch(/prompt/);
+  });
+
+  it('OpenAPI blocks from a spec file or URL ({% openapi src %}, the older {% swagger src %}): the official swagger block', () => {
+    const files: Record<string, string> = { '.gitbook/assets/api.yaml': 'f1' };
+    const resolve = (url: string): ContentRef => (files[url] ? { kind: 'file', file: files[url] } : defaultLinkResolver(url));
+    const md =
+      '{% openapi src=".gitbook/assets/api.yaml" path="/pets/{id}" method="get" %}\n[api.yaml](.gitbook/assets/api.yaml)\n{% endopenapi %}\n\n' +
+      '{% openapi src="https://petstore3.swagger.io/api/v3/openapi.json" path="/pet" method="post" %}\n[https://petstore3.swagger.io/api/v3/openapi.json](https://petstore3.swagger.io/api/v3/openapi.json)\n{% endopenapi %}\n';
+    const doc = read(md, resolve).document;
+    expect(doc.nodes.map((b) => [b.type, b.data])).toEqual([
+      ['swagger', { ref: { kind: 'file', file: 'f1' }, path: '/pets/{id}', method: 'get' }],
+      ['swagger', { ref: { kind: 'url', url: 'https://petstore3.swagger.io/api/v3/openapi.json' }, path: '/pet', method: 'post' }],
+    ]);
+    const urls = (ref: ContentRef) => (ref.kind === 'file' ? '.gitbook/assets/api.yaml' : ref.kind === 'url' ? ref.url : '');
+    expect(documentToMarkdown(doc, urls)).toBe(md);
+    const older = read(
+      '{% swagger src="https://example.com/openapi.json" path="/pet" method="PUT" %}\n[x](https://example.com/openapi.json)\n{% endswagger %}\n',
+    ).document;
+    expect(older.nodes[0].data).toEqual({ ref: { kind: 'url', url: 'https://example.com/openapi.json' }, path: '/pet', method: 'put' });
+  });
+
+  it('the legacy {% swagger %} API method (description, parameters, responses): plain blocks that say the same, with a note', () => {
+    const md = [
+      '{% swagger method="get" path="/users/:id" baseUrl="https://api.example.com" summary="Get a user" %}',
+      '{% swagger-description %}',
+      'Returns one user.',
+      '{% endswagger-description %}',
+      '',
+      '{% swagger-parameter in="path" name="id" type="string" required="true" %}',
+      'The user id',
+      '{% endswagger-parameter %}',
+      '',
+      '{% swagger-response status="200: OK" description="Found" %}',
+      '```json',
+      '{ "id": "u1" }',
+      '```',
+      '{% endswagger-response %}',
+      '{% endswagger %}',
+      '',
+    ].join('\n');
+    const { document, normalized } = read(md);
+    expect(types(document)).toEqual(['paragraph', 'list-unordered', 'paragraph', 'paragraph', 'code']);
+    const written = documentToMarkdown(document);
+    expect(written).toContain('**GET** `https://api.example.com/users/:id` — Get a user');
+    expect(written).toContain('`id` (path, string, required)');
+    expect(written).toContain('The user id');
+    expect(written).toContain('**Response 200: OK**: Found');
+    expect(written).toContain('{ "id": "u1" }');
+    expect(normalized.join(' ')).toMatch(/legacy \{% swagger %\}/);
+  });
+
   it('a tag line in fenced code is code; an unclosed container tag is text; an end tag without its start is text', () => {
     const fenced = read('```md\n{% hint style="info" %}\nx\n{% endhint %}\n```\n');
     expect(types(fenced.document)).toEqual(['code']);

@@ -11,7 +11,7 @@ import { documentToMarkdown, markdownToDocument } from '..';
  */
 const remark = unified().use(remarkParse).use(remarkGfm);
 
-type Mark = DocLeaf['marks'][number]['type'];
+type Mark = Exclude<DocLeaf['marks'][number]['type'], 'color'>;
 const leafOf = (text: string, marks: Mark[] = []): DocLeaf => ({
   object: 'leaf',
   text,

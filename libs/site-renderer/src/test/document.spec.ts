@@ -179,6 +179,42 @@ describe('DocumentRenderer: every block type as HTML', () => {
   });
 });
 
+describe('DocumentRenderer: colour marks and prompts (GitBook blocks from a repository)', () => {
+  it('a colour mark is a <mark> with the palette classes; a colour outside the palette is plain text', () => {
+    const { document } = markdownToDocument('A <mark style="color:red;background-color:$info;">**hot**</mark> word.\n');
+    const out = html(document).html;
+    expect(out).toContain('<mark class="color tc-red bg-info"><strong>hot</strong></mark>');
+    const forged = doc(
+      block('paragraph', {}, [
+        {
+          object: 'text',
+          leaves: [
+            {
+              object: 'leaf',
+              text: 'x',
+              marks: [{ object: 'mark', type: 'color', data: { text: 'red" onclick="y', background: 'default' } }],
+            },
+          ],
+        },
+      ]),
+    );
+    expect(html(forged).html).toBe('<div class="document"><p>x</p></div>');
+  });
+
+  it('a prompt is a disclosure with its description, the prompt as code, folded unless asked otherwise, and assistant links when set', () => {
+    const md = (attrs: string) =>
+      `{% prompt description="Create a site" ${attrs}%}\n\`\`\`\nUse the CLI & publish.\n\`\`\`\n{% endprompt %}\n`;
+    const folded = html(markdownToDocument(md('')).document).html;
+    expect(folded).toMatch(/^<div class="document"><details class="prompt"><summary>Create a site<\/summary><figure class="code">/);
+    expect(folded).toContain('Use the CLI &amp; publish.');
+    expect(folded).not.toContain('chatgpt.com');
+    const open = html(markdownToDocument(md('defaultExpanded="full" openInAIProviders="true" ')).document).html;
+    expect(open).toMatch(/^<div class="document"><details class="prompt" open>/);
+    expect(open).toContain('href="https://chatgpt.com/?q=Use%20the%20CLI%20%26%20publish."');
+    expect(open).toContain('href="https://claude.ai/new?q=Use%20the%20CLI%20%26%20publish."');
+  });
+});
+
 describe('renderPage and renderNotFound', () => {
   const frame: SiteFrame = {
     title: 'Docs <&>',

@@ -177,6 +177,7 @@ export class VisitorSiteController {
       if (markdown) return `# ${page.node.title}\n\n${document ? documentToMarkdown(document, (ref) => href(ref) ?? '') : ''}`;
       if (document) await this.highlighter.prepare(codeSyntaxes(document));
       fresh = true;
+      const coverSrc = page.node.cover ? href(page.node.cover.ref) : null;
       const operations = document ? await this.sites.operations(view, operationRefs(document)) : new Map<string, ApiOperation>();
       const reusable = document
         ? await this.sites.reusableDocuments(location.space, revision, includedContents(document), includedContents)
@@ -192,6 +193,8 @@ export class VisitorSiteController {
         operations: (ref) => operations.get(`${ref.spec} ${ref.method} ${ref.path}`) ?? null,
         reusable: (id) => reusable.get(id) ?? null,
         variables: (expression) => variableOf(expression, revision.variables ?? {}, page.node.variables ?? {}),
+        layout: page.node.layout,
+        cover: coverSrc ? { src: coverSrc } : undefined,
       });
     });
     this.send(req, res, markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8', body, key);

@@ -98,6 +98,14 @@ describe('documents as translation fragments', () => {
     expect(() => p2.rebuild(['<a data-q="0">x</a> <a data-q="1">y</a> <a data-q="0">z</a>'])).toThrow(TranslationMangledError);
   });
 
+  it('a colour mark goes as a tag that keeps its colours and comes back as the same mark', () => {
+    const doc = markdownToDocument('A <mark style="color:red;background-color:$info;">hot</mark> word.\n').document;
+    const prepared = prepareDocument(doc);
+    expect(prepared.fragments).toEqual(['A <mark data-m="color:red:$info">hot</mark> word.']);
+    const rebuilt = prepared.rebuild(prepared.fragments.map(shout));
+    expect(documentToMarkdown(rebuilt)).toBe('A <mark style="color:red;background-color:$info;">HOT</mark> WORD.\n');
+  });
+
   it('titles go as escaped text and come back as text', () => {
     expect(titleFragment('Tips & <tricks>')).toBe('Tips &amp; &lt;tricks&gt;');
     expect(titleFrom('Consejos &amp; <b>trucos</b>  ')).toBe('Consejos & trucos');
