@@ -4,7 +4,7 @@ import type { ContentRef, JsonDocument } from './document';
 import type { FileNode } from './files';
 import { contentHash } from './hash';
 import { extractLinks } from './links';
-import { documentToMarkdown, layoutOf } from './markdown';
+import { documentToMarkdown, layoutOf, markdownToDocument } from './markdown';
 import { frontMatterOf, markdownStyleOf } from './markdown-read';
 import { QUIRE_STYLE, writePhrasing, type MarkdownStyle } from './markdown-write';
 import type { ContentChange } from './changes';
@@ -174,6 +174,19 @@ function frontLayout(layout: PageLayout, imported: unknown): unknown {
     };
   }
   return out;
+}
+
+/**
+ * A page's document in the repository's style. Wrapped text is checked: read again, it must be the document the
+ * unwrapped text is, else the page is written unwrapped (a break the wrapper thought safe was not).
+ */
+function pageMarkdown(doc: JsonDocument, refUrl: (ref: ContentRef) => string, style: MarkdownStyle): string {
+  const written = documentToMarkdown(doc, refUrl, style);
+  if (!style.wrap) return written;
+  const flat = documentToMarkdown(doc, refUrl, { ...style, wrap: undefined });
+  const keyless = (markdown: string) =>
+    JSON.stringify(markdownToDocument(markdown).document, (k, v: unknown) => (k === 'key' ? undefined : v));
+  return written === flat || keyless(written) === keyless(flat) ? written : flat;
 }
 
 /** Front matter keys Quire models (written from the page); any other key of an imported page's front matter is kept. */
@@ -364,7 +377,7 @@ export function writeGitbookRepository(
         if (k !== 'layout' || layoutOf(front[k]) !== null) delete front[k];
       } else front[k] = modelled[k];
     }
-    const body = doc ? documentToMarkdown(doc, refUrl, sources ? repositoryStyle() : QUIRE_STYLE) : '';
+    const body = doc ? pageMarkdown(doc, refUrl, sources ? repositoryStyle() : QUIRE_STYLE) : '';
     const head = Object.keys(front).length ? `---\n${toYaml(front)}---\n\n` : '';
     const markdown = `${head}# ${writePhrasing([{ type: 'text', value: page.title }], true)}\n${body ? `\n${body}` : ''}`;
     text.set(path, markdown);

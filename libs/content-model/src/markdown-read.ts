@@ -285,14 +285,44 @@ export function markdownStyleOf(markdowns: Iterable<string>): MarkdownStyle {
       if (t.children) count(t.children);
     }
   };
+  // Wrapping: paragraphs over several lines (each line but the last counted) against long one-line paragraphs.
+  const wrappedLines: number[] = [];
+  let wrapped = 0;
+  let long = 0;
   for (const markdown of markdowns) {
     const front = FRONTMATTER.exec(markdown);
-    count(md.parse(front ? markdown.slice(front[0].length) : markdown, {}));
+    const body = front ? markdown.slice(front[0].length) : markdown;
+    const tokens = md.parse(body, {});
+    count(tokens);
+    const lines = body.split('\n');
+    for (const t of tokens) {
+      if (t.type !== 'paragraph_open' || !t.map) continue;
+      const [from, to] = t.map;
+      const own = lines.slice(from, to).map((l) => l.trim());
+      if (own.length === 1 && own[0].length > WRAP_LONG) long += 1;
+      else if (own.length > 1 && !own.some((l, i) => i < own.length - 1 && /(\\| {2})$/.test(lines[from + i]))) {
+        wrapped += 1;
+        wrappedLines.push(...own.slice(0, -1).map((l) => l.length));
+      }
+    }
   }
-  const pick = <K extends keyof MarkdownStyle>(key: K, options: readonly MarkdownStyle[K][]): MarkdownStyle[K] =>
+  const pick = <K extends 'bullet' | 'emphasis' | 'strong'>(key: K, options: readonly MarkdownStyle[K][]): MarkdownStyle[K] =>
     options.reduce((best, o) => ((counts.get(`${key}:${o}`) ?? 0) > (counts.get(`${key}:${best}`) ?? 0) ? o : best), QUIRE_STYLE[key]);
-  return { bullet: pick('bullet', ['-', '*', '+']), emphasis: pick('emphasis', ['_', '*']), strong: pick('strong', ['**', '__']) };
+  const style: MarkdownStyle = {
+    bullet: pick('bullet', ['-', '*', '+']),
+    emphasis: pick('emphasis', ['_', '*']),
+    strong: pick('strong', ['**', '__']),
+  };
+  // Wrapped when most paragraphs that could be are: the width is what 95 % of their lines stay within.
+  if (wrapped >= 5 && wrapped > 3 * long) {
+    wrappedLines.sort((a, b) => a - b);
+    style.wrap = Math.max(40, wrappedLines[Math.floor(wrappedLines.length * 0.95)] ?? 80);
+  }
+  return style;
 }
+
+/** A one-line paragraph longer than this shows that a repository does not wrap its text. */
+const WRAP_LONG = 100;
 
 /**
  * A markdown file's front matter (the YAML between `---` lines at its start) as an object, every key in its

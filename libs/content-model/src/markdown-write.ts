@@ -20,6 +20,8 @@ export interface MarkdownStyle {
   bullet: '-' | '*' | '+';
   emphasis: '_' | '*';
   strong: '**' | '__';
+  /** Paragraphs wrapped at this many characters (a repository whose text is wrapped); absent: one line each. */
+  wrap?: number;
 }
 export const QUIRE_STYLE: MarkdownStyle = { bullet: '-', emphasis: '_', strong: '**' };
 let style: MarkdownStyle = QUIRE_STYLE;
@@ -239,6 +241,110 @@ function joinPieces(pieces: Piece[]): string {
   return out;
 }
 
+/** A line that would start a block of its own (a list, heading, quote, fence, tag, table, definition …). */
+const BLOCK_START = /^(?:[-+*](?:\s|$)|#{1,6}(?:\s|$)|>|\d{1,9}[.)](?:\s|$)|[=-]+\s*$|\||`{3}|~{3}|\{%|<|\[[^\]]*\]:|\[\^)/;
+
+/** A word that alone on a line would start or underline a block. */
+const LONE_BLOCK = /^(?:[-=+*_#>]+|\d{1,9}[.)])$/;
+
+/**
+ * A paragraph's lines broken at spaces to at most `width` characters where that is safe: never inside a code
+ * span, an angle-bracket autolink or HTML tag, or a link's destination, never before what would start a block,
+ * never where the space has a neighbour space (a hard break). A word longer than the width stays whole.
+ */
+export function wrapParagraph(text: string, width: number): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.length <= width) return line;
+      const out: string[] = [];
+      let from = 0;
+      let candidate = -1;
+      for (const at of safeBreaks(line)) {
+        if (at - from <= width) {
+          candidate = at;
+          continue;
+        }
+        // Past the width: break at the last space within it (or here, after a word longer than the width).
+        const cut = candidate > from ? candidate : at;
+        out.push(line.slice(from, cut));
+        from = cut + 1;
+        candidate = at >= from && at - from <= width ? at : -1;
+      }
+      if (line.length - from > width && candidate > from) {
+        out.push(line.slice(from, candidate));
+        from = candidate + 1;
+      }
+      out.push(line.slice(from));
+      return out.join('\n');
+    })
+    .join('\n');
+}
+
+/** The positions of the spaces of a line where it may break (see `wrapParagraph`). */
+function safeBreaks(line: string): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let parens = 0; // inside a link destination: its parentheses
+  while (i < line.length) {
+    const c = line[i];
+    if (c === '\\') {
+      i += 2;
+      continue;
+    }
+    if (c === '`') {
+      let n = 1;
+      while (line[i + n] === '`') n++;
+      const close = line.indexOf('`'.repeat(n), i + n);
+      i = close < 0 ? i + n : close + n;
+      continue;
+    }
+    if (c === '<' && /[A-Za-z/!?]/.test(line[i + 1] ?? '')) {
+      const close = line.indexOf('>', i);
+      if (close > 0) {
+        i = close + 1;
+        continue;
+      }
+    }
+    // An image's alt text is kept as written (a line break in it would stay in the alt).
+    if (c === '!' && line[i + 1] === '[') {
+      let depth = 0;
+      let j = i + 1;
+      for (; j < line.length; j++) {
+        if (line[j] === '\\') j += 1;
+        else if (line[j] === '[') depth += 1;
+        else if (line[j] === ']' && --depth === 0) break;
+      }
+      i = j;
+      continue;
+    }
+    if (c === ']' && line[i + 1] === '(') {
+      parens = 1;
+      i += 2;
+      continue;
+    }
+    if (parens > 0) {
+      if (c === '(') parens += 1;
+      else if (c === ')') parens -= 1;
+      i += 1;
+      continue;
+    }
+    // Not before what would start a block, nor after a word that alone on its line would be one (`--`, `1.`).
+    if (
+      c === ' ' &&
+      i > 0 &&
+      line[i - 1] !== ' ' &&
+      line[i + 1] !== undefined &&
+      line[i + 1] !== ' ' &&
+      !BLOCK_START.test(line.slice(i + 1)) &&
+      !LONE_BLOCK.test(line.slice(line.lastIndexOf(' ', i - 1) + 1, i))
+    )
+      out.push(i);
+    i += 1;
+  }
+  return out;
+}
+
 function indentLines(text: string, first: string, rest: string): string {
   return text
     .split('\n')
@@ -265,8 +371,10 @@ function longestRun(value: string, ch: string): number {
 
 function block(node: RootContent, markers: { last?: string }): string {
   switch (node.type) {
-    case 'paragraph':
-      return writePhrasing(node.children, true);
+    case 'paragraph': {
+      const text = writePhrasing(node.children, true);
+      return style.wrap ? wrapParagraph(text, style.wrap) : text;
+    }
     case 'heading': {
       const text = writePhrasing(node.children, false, true).replace(/#$/, '\\#');
       return '#'.repeat(node.depth) + (text ? ' ' + text : '');

@@ -6,8 +6,11 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
-import { defaultLinkResolver, documentToMarkdown, markdownToDocument, refToUrl, type MarkdownStyle } from '..';
+import { defaultLinkResolver, documentToMarkdown, markdownToDocument, QUIRE_STYLE, refToUrl, type MarkdownStyle } from '..';
 import { realMarkdownCorpus } from './markdown-corpus';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { markdownStyleOf } from '../markdown-read';
 
 const parse = (md: string) => unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).parse(md);
 
@@ -209,5 +212,55 @@ describe('real-world markdown survives import and read-back (fidelity)', () => {
     }
     expect(restyled).toBeGreaterThan(corpus.length / 2);
     expect(differs).toEqual([]);
+  });
+
+  it('a repository’s wrap is learnt from its files: wooorm’s readmes wrap at 80, the fluentd GitBook repository does not wrap', () => {
+    const micromark = corpus.find((f) => f.name === 'micromark__readme.md')!;
+    const style = markdownStyleOf([micromark.markdown]);
+    expect(style.wrap).toBeGreaterThanOrEqual(76);
+    expect(style.wrap).toBeLessThanOrEqual(80);
+    const fluentd = join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook');
+    const pages = ['README.md', 'quickstart/README.md', 'configuration/config-file.md', 'installation/install-by-deb.md'].map((p) =>
+      readFileSync(join(fluentd, p), 'utf8'),
+    );
+    expect(markdownStyleOf(pages).wrap).toBeUndefined();
+    // A page of the wrapped repository, written in its style, wraps as its author did.
+    const doc = markdownToDocument(micromark.markdown).document;
+    const written = documentToMarkdown(doc, refToUrl, style);
+    const paragraphs = written.split('\n\n').filter((b) => /^[A-Za-z]/.test(b) && b.includes('\n'));
+    expect(paragraphs.length).toBeGreaterThan(10);
+  });
+
+  it('wrapped at 40 or 72 characters, every real file reads back as the same document; its lines keep to the width', () => {
+    const differs: string[] = [];
+    let wrapped = 0;
+    let over = 0;
+    let lines = 0;
+    for (const width of [40, 72]) {
+      for (const { name, markdown } of corpus) {
+        const doc = markdownToDocument(markdown, defaultLinkResolver, { titleFromHeading: true }).document;
+        const flat = documentToMarkdown(doc);
+        const narrow = documentToMarkdown(doc, refToUrl, { ...QUIRE_STYLE, wrap: width });
+        if (narrow !== flat) wrapped += 1;
+        if (JSON.stringify(markdownToDocument(narrow).document) !== JSON.stringify(markdownToDocument(flat).document))
+          differs.push(`${name}@${width}`);
+        // Paragraph lines only (code, tables and HTML are never wrapped); a line over the width holds a word too long for it.
+        for (const line of narrow.split('\n')) {
+          if (/^\s*(?:[|<`~#]|\s{4})/.test(line) || !line.includes(' ')) continue;
+          lines += 1;
+          if (
+            line.length > width + 8 &&
+            line
+              .trim()
+              .split(' ')
+              .every((w) => w.length < width / 2)
+          )
+            over += 1;
+        }
+      }
+    }
+    expect(wrapped).toBeGreaterThan(corpus.length);
+    expect(differs).toEqual([]);
+    expect(over / lines).toBeLessThan(0.02);
   });
 });
