@@ -24,6 +24,7 @@ import { SiteSpaceCustomizations1766016000000 } from './1766016000000-site-space
 import { Guests1766102400000 } from './1766102400000-guests';
 import { RepositorySources1766188800000 } from './1766188800000-repository-sources';
 import { GitSync1766275200000 } from './1766275200000-git-sync';
+import { SharedRateLimit1766361600000 } from './1766361600000-shared-rate-limit';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   Guests1766102400000,
   RepositorySources1766188800000,
   GitSync1766275200000,
+  SharedRateLimit1766361600000,
 ];
