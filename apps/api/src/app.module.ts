@@ -14,7 +14,14 @@ import {
   SystemClock,
   SystemHostResolver,
 } from '@app/shared-kernel';
-import { FilesSettings, FileStorageDirectory, FileStorageSettings, SearchSettings, SpacesAndContentModule } from '@app/spaces-and-content';
+import {
+  CollectorSettings,
+  FilesSettings,
+  FileStorageDirectory,
+  FileStorageSettings,
+  SearchSettings,
+  SpacesAndContentModule,
+} from '@app/spaces-and-content';
 import { ReadCacheSettings } from '@app/http-kit';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -99,6 +106,7 @@ export class CoreModule {
           },
         },
         { provide: AuditSettings, useValue: { retentionDays: config.auditRetentionDays } },
+        { provide: CollectorSettings, useValue: { graceMs: config.gcGraceHours * 3_600_000, batch: config.gcBatch } },
         { provide: WebhookSettings, useValue: { allowlist: config.webhookAllowlist } },
         { provide: ConversationsSettings, useValue: { llm: config.conversationsLlm } },
         {
@@ -126,6 +134,7 @@ export class CoreModule {
         GitSyncSettings,
         ConversationsSettings,
         AuditSettings,
+        CollectorSettings,
         WebhookSettings,
       ],
     };

@@ -5,7 +5,7 @@ import { IdentityService, OrganizationsService } from '@app/organizations-and-te
 import { Clock, isRole, ROLES, UnitOfWork } from '@app/shared-kernel';
 import { AuditLog, AuditTarget, WebhooksService } from '@app/audit-and-webhooks';
 import { userInfo } from 'node:os';
-import { RepositoryExport, SpacesService } from '@app/spaces-and-content';
+import { Collector, RepositoryExport, SpacesService } from '@app/spaces-and-content';
 import { readGitbookRepository } from '@app/content-model';
 import { RepositoryImport } from '@app/review-and-comments';
 import { GitSyncService, repositorySource, writeRepositoryFolder } from '@app/git-sync';
@@ -28,6 +28,8 @@ const USAGE = `Quire administration CLI — npm run cli -- <command> [options]
   export        --space <space id> --user <user id or email> --dir <new or empty folder>
                 the space's main content written in GitBook's repository layout (SUMMARY.md, pages, assets)
   spaces:purge  remove spaces deleted 7 days ago or more, now
+  gc            one run of the collector: page bodies and file bytes nothing references are marked, and those
+                marked QUIRE_GC_GRACE_HOURS ago and still unreferenced removed (at most QUIRE_GC_BATCH of each)
   secrets:rotate  seal every stored secret (webhook secrets) under a new key: without QUIRE_SECRET_KEY a new
                 key is added to QUIRE_DATA_DIR/secret.keys; with it, set the new key there and the old one in
                 QUIRE_SECRET_KEY_PREVIOUS first (docs/deployment.md)
@@ -227,6 +229,12 @@ async function main(argv: string[]): Promise<number> {
             return { result: purged, organizationId: null, target: { type: 'spaces', id: 'deleted-7-days-ago' } };
           });
           process.stdout.write(`${JSON.stringify({ purged: n })}\n`);
+          return 0;
+        }
+        case 'gc': {
+          // One run of the collector (the hourly job does the same): marks, and removes what the grace period let go.
+          const collected = await app.get(Collector).collect();
+          process.stdout.write(`${JSON.stringify(collected)}\n`);
           return 0;
         }
         case 'secrets:rotate': {

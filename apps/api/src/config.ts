@@ -45,6 +45,9 @@ export interface QuireConfig {
   conversationsLlm: { url: string; model: string; apiKey?: string } | null;
   /** Days audit events are kept (null: forever, the default). */
   auditRetentionDays: number | null;
+  /** The collector: hours a body or file's bytes stay once nothing references them, and how many go per run. */
+  gcGraceHours: number;
+  gcBatch: number;
   /** Hosts a webhook may reach over http, or at a private or loopback address. */
   webhookAllowlist: string[];
   /** Hosts a Git Sync remote may be on over http, or at a private or loopback address (QUIRE_GIT_URL_ALLOWLIST). */
@@ -212,6 +215,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     },
     conversationsLlm: llmFor.includes('conversations') ? llm : null,
     auditRetentionDays: int(env, 'QUIRE_AUDIT_RETENTION_DAYS', null, 1, 36_500),
+    gcGraceHours: int(env, 'QUIRE_GC_GRACE_HOURS', 24, 1, 87_600)!,
+    gcBatch: int(env, 'QUIRE_GC_BATCH', 1000, 1, 1_000_000)!,
     ...fileStorage(env),
     ...metrics(env),
     webhookAllowlist: (env.QUIRE_WEBHOOK_ALLOWLIST || '')

@@ -17,7 +17,9 @@ import { SearchService } from './application/search.service';
 import { ContentSearch } from './application/content-search';
 import { LinksService } from './application/links.service';
 import { FilesService } from './application/files.service';
-import { FileStorage } from './domain/content/files';
+import { FileStorage, UnreferencedContent } from './domain/content/files';
+import { Collector } from './application/collector';
+import { SqlUnreferencedContent } from './infrastructure/unreferenced-content.repository';
 import { LocalDiskFileStorage } from './infrastructure/local-file-storage';
 import { S3FileStorage } from './infrastructure/s3-file-storage';
 import { SqlSearchIndex } from './infrastructure/search-index.repository';
@@ -58,6 +60,8 @@ import { SqlRepositorySourceRepository } from './infrastructure/repository-sourc
     ContentSearch,
     LinksService,
     FilesService,
+    Collector,
+    { provide: UnreferencedContent, useClass: SqlUnreferencedContent },
     {
       provide: FileStorage,
       useFactory: (settings: FileStorageSettings, dir: FileStorageDirectory): FileStorage =>
@@ -81,6 +85,7 @@ import { SqlRepositorySourceRepository } from './infrastructure/repository-sourc
     RevisionReader,
     LinksService,
     FilesService,
+    Collector,
     ContentAccess,
     ContentPermissionsService,
     SearchService,

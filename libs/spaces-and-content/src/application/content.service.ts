@@ -138,6 +138,9 @@ export class ContentService {
 
   async moveSpaceContent(spaceId: string, fromOrganizationId: string, toOrganizationId: string): Promise<void> {
     await this.revisions.moveSpace(spaceId, fromOrganizationId, toOrganizationId);
+    // File bytes are kept per organization: the space's go with it (the old organization's are collected
+    // once nothing there references them).
+    await this.files.copyBytes(fromOrganizationId, toOrganizationId, await this.revisions.fileHashes(spaceId));
     await this.search.moveSpace(spaceId, toOrganizationId);
   }
 

@@ -1,9 +1,9 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { imageSize } from 'image-size';
-import { HostResolver, InvalidInputError, safeGet, SafeGetError, SafeGetResult, UnitOfWork } from '@app/shared-kernel';
+import { Clock, HostResolver, InvalidInputError, safeGet, SafeGetError, SafeGetResult, UnitOfWork } from '@app/shared-kernel';
 import type { ResolvedFile } from '@app/content-model';
-import { FILE_MAX_BYTES, FILE_NAME_MAX, FileNode, FileStorage } from '../domain/content/files';
+import { FILE_MAX_BYTES, FILE_NAME_MAX, FileNode, FileStorage, UnreferencedContent } from '../domain/content/files';
 
 /** Configuration of file uploads and downloads (set by the application). */
 export abstract class FilesSettings {
@@ -34,10 +34,9 @@ export class FilesService {
     private readonly settings: FilesSettings,
     private readonly uow: UnitOfWork,
     private readonly resolver: HostResolver,
+    private readonly unreferenced: UnreferencedContent,
+    private readonly clock: Clock,
   ) {}
-
-  /** Files (organization/hash) some batch of this process is storing right now. */
-  private readonly inFlight = new Map<string, number>();
 
   /**
    * Reads and checks one file of an insert_files change. Nothing is written: the bytes are stored by
@@ -77,33 +76,34 @@ export class FilesService {
   }
 
   /**
-   * Stores the bytes of a valid batch. Files that were not on disk before are removed again if the
-   * unit of work rolls back (unless another batch of this process is storing the same bytes), so a
-   * failed batch leaves no bytes behind.
+   * Stores the bytes of a valid batch, in the caller's unit of work. Each file's bytes are claimed first
+   * (UnreferencedContent: the collector cannot remove bytes a write is about to rely on). Bytes this batch
+   * stored are left to the collector if the unit of work rolls back: recorded as unreferenced, they are
+   * removed a grace period later unless a write of the same bytes (here or in another process) uses them.
    */
   async store(organizationId: string, files: { hash: string; bytes: Buffer }[]): Promise<void> {
+    await this.unreferenced.claimBlobs(
+      organizationId,
+      files.map((f) => f.hash),
+    );
+    const created: string[] = [];
     for (const { hash, bytes } of files) {
-      const key = `${organizationId}/${hash}`;
-      this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
-      const release = () => {
-        const n = (this.inFlight.get(key) ?? 1) - 1;
-        if (n > 0) this.inFlight.set(key, n);
-        else this.inFlight.delete(key);
-      };
-      let created = false;
-      try {
-        if (!(await this.storage.exists(organizationId, hash))) {
-          await this.storage.put(organizationId, hash, bytes);
-          created = true;
-        }
-      } finally {
-        release();
+      if (!(await this.storage.exists(organizationId, hash))) {
+        await this.storage.put(organizationId, hash, bytes);
+        created.push(hash);
       }
-      if (created) {
-        this.uow.onRollback(async () => {
-          if (!this.inFlight.has(key)) await this.storage.delete(organizationId, hash);
-        });
-      }
+    }
+    if (created.length)
+      this.uow.onRollback(() => this.uow.outside(() => this.unreferenced.orphanBlobs(organizationId, created, this.clock.now())));
+  }
+
+  /** Copies bytes to another organization's store (a space moving there), claimed there first like a write's. */
+  async copyBytes(fromOrganizationId: string, toOrganizationId: string, hashes: string[]): Promise<void> {
+    await this.unreferenced.claimBlobs(toOrganizationId, hashes);
+    for (const hash of hashes) {
+      if (await this.storage.exists(toOrganizationId, hash)) continue;
+      const bytes = await this.storage.get(fromOrganizationId, hash);
+      if (bytes) await this.storage.put(toOrganizationId, hash, bytes);
     }
   }
 

@@ -21,6 +21,11 @@ interface RevisionRow {
   variables: Revision['variables'] | null;
 }
 
+/** The bodies a space's revisions reference ($1: the space): page documents at any depth, reusable contents. */
+const SPACE_DOCUMENTS = `
+  SELECT jsonb_path_query(r.tree::jsonb, 'strict $.**.document') #>> '{}' FROM revisions r WHERE r.space_id = $1
+  UNION SELECT rc->>'document' FROM revisions r, jsonb_array_elements(COALESCE(r.reusable_contents, '[]'::jsonb)) rc WHERE r.space_id = $1`;
+
 @Injectable()
 export class SqlRevisionRepository extends RevisionRepository {
   constructor(private readonly ds: Db) {
@@ -100,7 +105,14 @@ export class SqlRevisionRepository extends RevisionRepository {
   private async insertRows(rev: Revision, documents: Map<string, JsonDocument>): Promise<void> {
     await this.ds.transaction(async (em) => {
       if (documents.size) {
-        const hashes = [...documents.keys()];
+        const hashes = [...documents.keys()].sort();
+        // A body the collector marked unreferenced is claimed first (its row held until this commits: the
+        // collector then sees the mark cleared and keeps it); then the new ones are written.
+        await em.query(
+          `UPDATE documents SET unreferenced_since = NULL
+           WHERE organization_id = $1 AND hash = ANY($2::text[]) AND unreferenced_since IS NOT NULL`,
+          [rev.organizationId, hashes],
+        );
         await em.query(
           `INSERT INTO documents (organization_id, hash, body)
            SELECT $1, h, b FROM unnest($2::text[], $3::jsonb[]) AS t(h, b)
@@ -191,11 +203,30 @@ export class SqlRevisionRepository extends RevisionRepository {
   async moveSpace(spaceId: string, fromOrganizationId: string, toOrganizationId: string): Promise<void> {
     this.cache.clear();
     await this.ds.transaction(async (em) => {
+      // The target organization's bodies and bytes the space needs: claimed (see insertRows), then copied.
+      await em.query(
+        `UPDATE documents SET unreferenced_since = NULL
+         WHERE organization_id = $2 AND unreferenced_since IS NOT NULL AND hash IN (
+           ${SPACE_DOCUMENTS})`,
+        [spaceId, toOrganizationId],
+      );
+      await em.query(
+        `UPDATE file_blobs SET unreferenced_since = NULL
+         WHERE organization_id = $2 AND unreferenced_since IS NOT NULL AND hash IN (
+           SELECT f->>'hash' FROM revisions r, jsonb_array_elements(r.files) f WHERE r.space_id = $1)`,
+        [spaceId, toOrganizationId],
+      );
+      await em.query(
+        `INSERT INTO file_blobs (organization_id, hash)
+         SELECT DISTINCT $2, f->>'hash' FROM revisions r, jsonb_array_elements(r.files) f WHERE r.space_id = $1 AND f->>'hash' IS NOT NULL
+         ON CONFLICT DO NOTHING`,
+        [spaceId, toOrganizationId],
+      );
       await em.query(
         `INSERT INTO documents (organization_id, hash, body)
          SELECT $3, d.hash, d.body FROM documents d
          WHERE d.organization_id = $2 AND d.hash IN (
-           SELECT DISTINCT jsonb_path_query(r.tree::jsonb, 'strict $.**.document') #>> '{}' FROM revisions r WHERE r.space_id = $1)
+           ${SPACE_DOCUMENTS})
          ON CONFLICT DO NOTHING`,
         [spaceId, fromOrganizationId, toOrganizationId],
       );
@@ -203,11 +234,19 @@ export class SqlRevisionRepository extends RevisionRepository {
         `INSERT INTO document_links (organization_id, hash, seq, kind, target, anchor)
          SELECT $3, l.hash, l.seq, l.kind, l.target, l.anchor FROM document_links l
          WHERE l.organization_id = $2 AND l.hash IN (
-           SELECT DISTINCT jsonb_path_query(r.tree::jsonb, 'strict $.**.document') #>> '{}' FROM revisions r WHERE r.space_id = $1)
+           ${SPACE_DOCUMENTS})
          ON CONFLICT DO NOTHING`,
         [spaceId, fromOrganizationId, toOrganizationId],
       );
       await em.query('UPDATE revisions SET organization_id = $2 WHERE space_id = $1', [spaceId, toOrganizationId]);
     });
+  }
+
+  async fileHashes(spaceId: string): Promise<string[]> {
+    const rows: { hash: string }[] = await this.ds.query(
+      `SELECT DISTINCT f->>'hash' AS hash FROM revisions r, jsonb_array_elements(r.files) f WHERE r.space_id = $1 AND f->>'hash' IS NOT NULL`,
+      [spaceId],
+    );
+    return rows.map((r) => r.hash);
   }
 }

@@ -25,6 +25,7 @@ import { Guests1766102400000 } from './1766102400000-guests';
 import { RepositorySources1766188800000 } from './1766188800000-repository-sources';
 import { GitSync1766275200000 } from './1766275200000-git-sync';
 import { SharedRateLimit1766361600000 } from './1766361600000-shared-rate-limit';
+import { Collector1766448000000 } from './1766448000000-collector';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   RepositorySources1766188800000,
   GitSync1766275200000,
   SharedRateLimit1766361600000,
+  Collector1766448000000,
 ];

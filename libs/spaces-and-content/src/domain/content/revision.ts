@@ -61,4 +61,6 @@ export abstract class RevisionRepository {
   ): Promise<void>;
   /** Re-homes a space's revisions and the bodies they use to another organization (transfer). */
   abstract moveSpace(spaceId: string, fromOrganizationId: string, toOrganizationId: string): Promise<void>;
+  /** The hashes of the file bytes a space's revisions reference. */
+  abstract fileHashes(spaceId: string): Promise<string[]>;
 }
