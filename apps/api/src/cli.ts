@@ -5,7 +5,7 @@ import { IdentityService, OrganizationsService } from '@app/organizations-and-te
 import { Clock, isRole, ROLES, UnitOfWork } from '@app/shared-kernel';
 import { AuditLog, AuditTarget, WebhooksService } from '@app/audit-and-webhooks';
 import { userInfo } from 'node:os';
-import { Collector, RepositoryExport, SpacesService } from '@app/spaces-and-content';
+import { Collector, fileStorageFor, RepositoryExport, SpacesService } from '@app/spaces-and-content';
 import { readGitbookRepository } from '@app/content-model';
 import { RepositoryImport } from '@app/review-and-comments';
 import { GitSyncService, repositorySource, writeRepositoryFolder } from '@app/git-sync';
@@ -13,7 +13,10 @@ import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config';
 import { EmbeddedPostgresHandle, runningEmbeddedUrl, startEmbeddedPostgres } from './database/embedded-postgres';
 import { migrate } from './database/migrate';
-import { rotateSecrets } from './secrets';
+import { keyFilePath, rotateSecrets } from './secrets';
+import { backup, restore } from './database/backup';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const USAGE = `Quire administration CLI — npm run cli -- <command> [options]
 
@@ -34,6 +37,10 @@ const USAGE = `Quire administration CLI — npm run cli -- <command> [options]
                 key is added to QUIRE_DATA_DIR/secret.keys; with it, set the new key there and the old one in
                 QUIRE_SECRET_KEY_PREVIOUS first (docs/deployment.md)
   migrate       apply pending database migrations
+  backup <file> one consistent snapshot of the database and of the file bytes it references, while the API
+                runs (and the data dir's secret.keys when QUIRE_SECRET_KEY is not set): a gzipped tar
+  restore <file>  a backup into an empty database (a new QUIRE_DATA_DIR, or an empty DATABASE_URL) and the
+                configured file storage; then the migrations this version has beyond the backup's
 
 Uses DATABASE_URL, or the embedded PostgreSQL of QUIRE_DATA_DIR (the running one, if \`npm start\` is up).`;
 
@@ -60,8 +67,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return command ? 0 : 2;
   }
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
+    allowPositionals: command === 'backup' || command === 'restore',
     options: {
       email: { type: 'string' },
       name: { type: 'string' },
@@ -76,6 +84,7 @@ async function main(argv: string[]): Promise<number> {
       space: { type: 'string' },
       dir: { type: 'string' },
       project: { type: 'string' },
+      file: { type: 'string' },
     },
     strict: true,
   });
@@ -87,7 +96,32 @@ async function main(argv: string[]): Promise<number> {
     embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
     url = embedded.url;
   }
+  const storage = () => fileStorageFor({ s3: config.s3 }, { path: join(config.dataDir, 'files') });
   try {
+    if (command === 'backup') {
+      const file = positionals[0] ?? values.file;
+      if (!file) throw new UsageError('backup needs the file to write: npm run cli -- backup <file>');
+      // The data dir's key (when no QUIRE_SECRET_KEY is set) seals the stored secrets: it goes along.
+      const keyFile = keyFilePath(config.dataDir);
+      const keys = !config.secretKey && existsSync(keyFile) ? [{ name: 'secret.keys', data: readFileSync(keyFile) }] : [];
+      const summary = await backup(url, storage(), file, keys);
+      process.stdout.write(`${JSON.stringify({ file, ...summary, tables: summary.tables.length, keys: keys.map((k) => k.name) })}\n`);
+      if (summary.missing.length) process.stderr.write(`${summary.missing.length} file(s) were missing from the store already\n`);
+      return 0;
+    }
+    if (command === 'restore') {
+      const file = positionals[0] ?? values.file;
+      if (!file) throw new UsageError('restore needs the backup to read: npm run cli -- restore <file>');
+      const keyFile = keyFilePath(config.dataDir);
+      const summary = await restore(file, url, storage(), (name, data) => {
+        if (name !== 'secret.keys' || config.secretKey) return;
+        if (existsSync(keyFile)) throw new UsageError(`${keyFile} exists already: restore into a new data dir`);
+        mkdirSync(config.dataDir, { recursive: true });
+        writeFileSync(keyFile, data, { mode: 0o600 });
+      });
+      process.stdout.write(`${JSON.stringify(summary)}\n`);
+      return 0;
+    }
     if (command === 'migrate') {
       const applied = await migrate(url);
       process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'up to date\n');

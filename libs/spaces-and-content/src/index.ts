@@ -1,5 +1,5 @@
 // The public surface of the spaces-and-content context. Other contexts import only this file.
-export { SpacesAndContentModule } from './spaces-and-content.module';
+export { fileStorageFor, SpacesAndContentModule } from './spaces-and-content.module';
 export { SpacesService } from './application/spaces.service';
 export { RepositoryExport } from './application/repository-export';
 export { SPACE_EVENT_TYPES, SPACE_STATE_EVENT_TYPES } from './application/space-events';

@@ -38,6 +38,11 @@ import { RepositoryExport } from './application/repository-export';
 import { RepositorySourceRepository } from './domain/content/repository-sources';
 import { SqlRepositorySourceRepository } from './infrastructure/repository-sources.repository';
 
+/** The file storage the settings choose: S3-compatible object storage when set, else local disk. */
+export function fileStorageFor(settings: FileStorageSettings, dir: FileStorageDirectory): FileStorage {
+  return settings.s3 ? new S3FileStorage(settings.s3) : new LocalDiskFileStorage(dir);
+}
+
 /** Collections and spaces (content comes with the content engine). Needs global `Clock` and `IdGenerator`. */
 @Module({
   imports: [AccessModule, TypeOrmModule.forFeature(CONTENT_ENTITIES), OrganizationsAndTeamsModule],
@@ -64,8 +69,7 @@ import { SqlRepositorySourceRepository } from './infrastructure/repository-sourc
     { provide: UnreferencedContent, useClass: SqlUnreferencedContent },
     {
       provide: FileStorage,
-      useFactory: (settings: FileStorageSettings, dir: FileStorageDirectory): FileStorage =>
-        settings.s3 ? new S3FileStorage(settings.s3) : new LocalDiskFileStorage(dir),
+      useFactory: (settings: FileStorageSettings, dir: FileStorageDirectory): FileStorage => fileStorageFor(settings, dir),
       inject: [FileStorageSettings, FileStorageDirectory],
     },
     { provide: SearchIndex, useClass: SqlSearchIndex },
