@@ -5,6 +5,7 @@ import { SWEEP_QUEUE as CONVERSATIONS_SWEEP } from '@app/conversations';
 import { TRANSLATIONS_SWEEP_QUEUE } from '@app/translations';
 import { WEBHOOKS_SWEEP_QUEUE } from '@app/audit-and-webhooks';
 import { GIT_SYNC_SWEEP_QUEUE } from '@app/git-sync';
+import { COLLECT_QUEUE } from '@app/spaces-and-content';
 import { BootstrapService } from '../../apps/api/src/auth/bootstrap.service';
 import { JobsService, PURGE_SPACES_QUEUE } from '../../apps/api/src/jobs/jobs.service';
 import { createTestApp, TestApp } from '../support/app';
@@ -20,6 +21,7 @@ describe('background jobs on PostgreSQL (pg-boss)', () => {
     const ds = t.app.get(DataSource);
     const schedules = await ds.query('SELECT name, cron FROM pgboss.schedule ORDER BY name');
     expect(schedules).toEqual([
+      { name: COLLECT_QUEUE, cron: '41 * * * *' },
       { name: CONVERSATIONS_SWEEP, cron: '* * * * *' },
       { name: GIT_SYNC_SWEEP_QUEUE, cron: '* * * * *' },
       { name: SWEEP_QUEUE, cron: '* * * * *' },
