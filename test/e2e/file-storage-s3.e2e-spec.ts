@@ -3,6 +3,32 @@ import { createTestDatabase } from '../support/database';
 import { expectError } from '../support/expect';
 import { startS3 } from '../support/s3';
 import { loadConfig } from '../../apps/api/src/config';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { fileStorageFor, FileStorage } from '@app/spaces-and-content';
+import { backup, restore } from '../../apps/api/src/database/backup';
+
+/** An empty database (no schema) on the test server: where a restore goes. */
+async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const server = process.env.QUIRE_TEST_SERVER_URL!;
+  const name = `quire_restore_${process.pid}_${Date.now()}`;
+  const admin = new Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(server);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const c = new Client({ connectionString: server });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
 
 /** QUIRE_FILE_STORAGE=s3 against an S3-speaking server on loopback: uploads, downloads, two API processes. */
 describe('file storage on S3', () => {
@@ -75,6 +101,44 @@ describe('file storage on S3', () => {
     forged.searchParams.set('sig', 'A'.repeat(43));
     expectError(await a.http.get(forged.pathname + forged.search), 404);
     expectError(await b.http.get(forged.pathname + forged.search), 404);
+  });
+
+  it('a backup reads the bytes from the bucket; restored into an empty database with local storage, they download again', async () => {
+    const bytes = Buffer.from('bytes kept in the bucket, restored to disk');
+    const space = (await a.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Backed up' }).expect(201)).body.id;
+    const cr = (await a.http.post(`/v1/spaces/${space}/change-requests`).set(admin.auth).send({}).expect(201)).body.id;
+    await a.http
+      .post(`/v1/spaces/${space}/change-requests/${cr}/content`)
+      .set(admin.auth)
+      .send({
+        changes: [{ operation: 'insert_files', files: [{ name: 'b.txt', contentType: 'text/plain', base64: bytes.toString('base64') }] }],
+      })
+      .expect(200);
+    await a.http.post(`/v1/spaces/${space}/change-requests/${cr}/merge`).set(admin.auth).expect(200);
+    const dir = join(process.cwd(), '.test-data', `s3-backup-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    try {
+      const file = join(dir, 'b.tar.gz');
+      const taken = await backup(db.url, a.app.get(FileStorage), file);
+      expect(taken.missing).toEqual([]);
+      const target = await emptyDatabase();
+      try {
+        const restored = await restore(file, target.url, fileStorageFor({ s3: null }, { path: join(dir, 'files') }));
+        expect(restored.files).toBe(taken.files);
+        const local = await createTestApp({ QUIRE_FILE_SIGNING_SECRET: secret, QUIRE_DATA_DIR: dir }, { sharedDatabaseUrl: target.url });
+        try {
+          const files = (await local.http.get(`/v1/spaces/${space}/content/files`).set(admin.auth).expect(200)).body.items;
+          const url = new URL(files[0].downloadURL as string);
+          expect((await local.http.get(url.pathname + url.search).expect(200)).text).toBe(bytes.toString());
+        } finally {
+          await local.close();
+        }
+      } finally {
+        await target.drop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses an S3 configuration that cannot work, at start', () => {
