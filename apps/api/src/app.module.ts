@@ -26,7 +26,7 @@ import { ReadCacheSettings } from '@app/http-kit';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';
-import { SitePreviewSettings, SitesAndPublishingModule } from '@app/sites-and-publishing';
+import { SiteAnswerSettings, SitePreviewSettings, SitesAndPublishingModule } from '@app/sites-and-publishing';
 import { OpenApiSettings, OpenApiSpecsModule } from '@app/openapi-specs';
 import { ConversationsModule, ConversationsSettings } from '@app/conversations';
 import { TranslationSettings, TranslationsModule } from '@app/translations';
@@ -41,6 +41,9 @@ import { RateLimitGuard } from './auth/rate-limit.guard';
 import type { QuireConfig } from './config';
 import { dataSourceOptions } from './database/data-source';
 import { HealthController } from './health/health.controller';
+import { McpController } from './mcp/mcp.controller';
+import { AccessModule } from '@app/access';
+import { InternalHttp } from './mcp/internal-http';
 import { ErrorEnvelopeFilter } from './http/error.filter';
 import { JobsService } from './jobs/jobs.service';
 import { MetricsService } from './metrics/metrics.service';
@@ -109,6 +112,7 @@ export class CoreModule {
         { provide: CollectorSettings, useValue: { graceMs: config.gcGraceHours * 3_600_000, batch: config.gcBatch } },
         { provide: WebhookSettings, useValue: { allowlist: config.webhookAllowlist } },
         { provide: ConversationsSettings, useValue: { llm: config.conversationsLlm } },
+        { provide: SiteAnswerSettings, useValue: { llm: config.answersLlm } },
         {
           provide: OpenApiSettings,
           useValue: { privateHostAllowlist: config.openApiPrivateHosts, fetchTimeoutMs: config.openApiFetchTimeoutMs },
@@ -135,6 +139,7 @@ export class CoreModule {
         ConversationsSettings,
         AuditSettings,
         CollectorSettings,
+        SiteAnswerSettings,
         WebhookSettings,
       ],
     };
@@ -170,9 +175,11 @@ export class AppModule {
         GitSyncModule,
         ContextWiringModule,
         JobsModule,
+        AccessModule,
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, McpController],
       providers: [
+        InternalHttp,
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },

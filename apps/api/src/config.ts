@@ -43,6 +43,8 @@ export interface QuireConfig {
   };
   /** An OpenAI-compatible chat completions API for conversation issue titles and summaries (optional). */
   conversationsLlm: { url: string; model: string; apiKey?: string } | null;
+  /** The model that answers visitors' questions on published sites (`~ask`, the site MCP's `ask`). */
+  answersLlm: { url: string; model: string; apiKey?: string } | null;
   /** Days audit events are kept (null: forever, the default). */
   auditRetentionDays: number | null;
   /** The collector: hours a body or file's bytes stay once nothing references them, and how many go per run. */
@@ -169,12 +171,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
   const llmUrl = url(env, 'QUIRE_LLM_URL', ['http:', 'https:']);
   if (llmUrl && !env.QUIRE_LLM_MODEL) throw new ConfigError('QUIRE_LLM_URL needs QUIRE_LLM_MODEL');
   const llm = llmUrl ? { url: llmUrl, model: env.QUIRE_LLM_MODEL!, apiKey: env.QUIRE_LLM_API_KEY || undefined } : null;
-  const llmFor = (env.QUIRE_LLM_FOR ?? 'translations,conversations')
+  const llmFor = (env.QUIRE_LLM_FOR ?? 'translations,conversations,answers')
     .split(',')
     .map((x) => x.trim())
     .filter(Boolean);
-  const unknownUse = llmFor.find((x) => x !== 'translations' && x !== 'conversations');
-  if (unknownUse) throw new ConfigError(`QUIRE_LLM_FOR takes "translations" and "conversations" (got "${unknownUse}")`);
+  const unknownUse = llmFor.find((x) => x !== 'translations' && x !== 'conversations' && x !== 'answers');
+  if (unknownUse) throw new ConfigError(`QUIRE_LLM_FOR takes "translations", "conversations" and "answers" (got "${unknownUse}")`);
   return {
     port: int(env, 'PORT', 3000, 0, 65535)!,
     host: env.HOST || '0.0.0.0',
@@ -214,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
       chatCompletions: llmFor.includes('translations') ? llm : null,
     },
     conversationsLlm: llmFor.includes('conversations') ? llm : null,
+    answersLlm: llmFor.includes('answers') ? llm : null,
     auditRetentionDays: int(env, 'QUIRE_AUDIT_RETENTION_DAYS', null, 1, 36_500),
     gcGraceHours: int(env, 'QUIRE_GC_GRACE_HOURS', 24, 1, 87_600)!,
     gcBatch: int(env, 'QUIRE_GC_BATCH', 1000, 1, 1_000_000)!,

@@ -112,7 +112,7 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   app.use(linksMiddleware(config.publicUrl, config.appUrl));
   app.use(preferMinimal);
   // The published sites visitors read live at urls.published (`/sites/{id}/…`), outside the API.
-  app.setGlobalPrefix('v1', { exclude: ['health', 'health/ready', 'sites/:siteId{/*path}'] });
+  app.setGlobalPrefix('v1', { exclude: ['health', 'health/ready', 'mcp', 'sites/:siteId{/*path}'] });
   memoizeValidationMetadata();
   app.useGlobalPipes(new PathParamPipe(), validationPipe);
   mountSwagger(app);

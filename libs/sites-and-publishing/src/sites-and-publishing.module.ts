@@ -27,6 +27,9 @@ import { SiteRedirects } from './domain/redirects';
 import { SqlSiteRedirects } from './infrastructure/site-redirects.repository';
 import { CodeHighlighter } from '@app/site-renderer';
 
+import { SiteAnswerer, SiteAnswerSettings } from './application/site-answers';
+import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answerer';
+
 /** Sites, their structure, share links, adaptive schema, customization, and the published sites visitors read. */
 @Module({
   imports: [AccessModule, SpacesAndContentModule, OrganizationsAndTeamsModule, OpenApiSpecsModule],
@@ -53,6 +56,12 @@ import { CodeHighlighter } from '@app/site-renderer';
     SitesFollowSpaces,
     { provide: SiteRepository, useClass: SqlSiteRepository },
     { provide: VisitorTokens, useClass: JoseVisitorTokens },
+    {
+      provide: SiteAnswerer,
+      useFactory: (settings?: SiteAnswerSettings) =>
+        settings?.llm ? new ChatCompletionsAnswerer(settings.llm.url, settings.llm.model, settings.llm.apiKey) : null,
+      inject: [{ token: SiteAnswerSettings, optional: true }],
+    },
     // One highlighter per process: its grammars load once, on first use.
     { provide: CodeHighlighter, useFactory: () => CodeHighlighter.create() },
   ],

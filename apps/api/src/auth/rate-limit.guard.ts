@@ -7,6 +7,7 @@ import { QUIRE_CONFIG } from '../tokens';
 import { FixedWindows } from './fixed-windows';
 import { SharedWindows, WINDOW_MS, type LeaseAnswer, type LeaseStore } from './shared-windows';
 import { clientAddress } from '../http/client-address';
+import { InternalHttp } from '../mcp/internal-http';
 
 /** Leases in table `rate_limits`: one statement, under the key's row lock, resets an ended window and grants within the limit. */
 class PostgresLeases implements LeaseStore {
@@ -55,6 +56,7 @@ export class RateLimitGuard implements CanActivate, OnModuleDestroy {
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
     private readonly clock: Clock,
     db: Db,
+    private readonly internal: InternalHttp,
   ) {
     this.leases = new PostgresLeases(db);
     this.shared = new SharedWindows(this.leases, Math.max(1, config.rateLimitPerMinute));
@@ -74,6 +76,8 @@ export class RateLimitGuard implements CanActivate, OnModuleDestroy {
     if (limit === 0) return true;
     const http = context.switchToHttp();
     const req = http.getRequest<Request & { actor?: Actor }>();
+    // A tool of an MCP call, made by this process: the /mcp request itself was counted.
+    if (this.internal.isInternal(req.headers)) return true;
     const key = req.actor ? `t:${req.actor.tokenId}` : `ip:${clientAddress(req)}`;
     const now = this.clock.now().getTime();
     let allowed: boolean;

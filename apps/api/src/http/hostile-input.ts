@@ -41,7 +41,10 @@ export function findHostileString(value: unknown, path: string): string | null {
  * surrogates answer 400 naming the field (the one place this is checked; DTOs need not repeat it).
  */
 export function rejectHostileStrings(req: Request, res: Response, next: NextFunction): void {
-  const problem = findHostileString(req.query, '') ?? findHostileString(req.body, '');
+  // An MCP call's body is JSON-RPC: its tool arguments reach the API operations they name, which refuse them
+  // there (an MCP error with the same message), rather than a bare 400 the MCP client cannot read.
+  const mcp = req.method === 'POST' && (req.path === '/mcp' || /^\/sites\/[^/]+\/~mcp$/.test(req.path));
+  const problem = findHostileString(req.query, '') ?? (mcp ? null : findHostileString(req.body, ''));
   if (!problem) return next();
   res.status(400).json(errorBody(400, problem));
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { createHash } from 'node:crypto';
 import { parse as parseCookies, serialize as cookie } from 'cookie';
@@ -32,6 +32,7 @@ import { FilesService, SearchService, type Revision, type Space } from '@app/spa
 import { BoundedMap, Clock, InvalidInputError } from '@app/shared-kernel';
 import { SiteLocation, VisibleRevision, VisitorCredentials, VisitorSite, VisitorSitesService } from '../application/visitor-sites.service';
 import { RedirectsService } from '../application/redirects.service';
+import { citedNumbers, SiteAnswerer } from '../application/site-answers';
 import { applyOverride, type CustomizationSettings } from '../domain/customization';
 
 /**
@@ -69,6 +70,15 @@ const NAV_FULL_MAX = 300;
 /** The files at a site's root for crawlers and agents (page slugs hold no dot: no page can shadow them). */
 /** The code of at most this many listed pages per revision is tokenized ahead of visitors (`codeAhead`). */
 const AHEAD_PAGES = 500;
+/** How many of the best pages `~ask` gives the language model. */
+const ASK_SOURCES = 5;
+
+/** A search hit of a visitor's site, with its rank and where its page is. */
+type RankedHit = SearchHit & {
+  rank: number;
+  source: { location: SiteLocation; revision: VisibleRevision; pageId: string; pageUrl: string };
+};
+
 const MACHINE_FILES = new Set(['robots.txt', 'sitemap.xml', 'llms.txt', 'llms-full.txt']);
 
 /** The site's root URL: its base (its own hostname, or `/sites/{id}/` on Quire's origin), then its basename. */
@@ -101,6 +111,7 @@ export class VisitorSiteController {
     private readonly highlighter: CodeHighlighter,
     private readonly redirects: RedirectsService,
     settings: ReadCacheSettings,
+    @Optional() @Inject(SiteAnswerer) private readonly answerer: SiteAnswerer | null,
   ) {
     this.rendered = new RenderedJson(Math.floor(settings.maxBytes / 4), 'site-pages');
     this.highlighting = highlighter.css();
@@ -155,6 +166,7 @@ export class VisitorSiteController {
     if (pagePath.length === 1 && MACHINE_FILES.has(pagePath[0])) return this.machineFile(pagePath[0], view, req, res);
     if (pagePath.length === 1 && pagePath[0] === '~search') return this.searchPage(view, req, res, links);
     if (pagePath.length === 1 && pagePath[0] === '~search.json') return this.searchJson(view, req, res);
+    if (pagePath.length === 1 && pagePath[0] === '~ask') return this.ask(view, req, res);
     let joined = pagePath.join('/');
     const markdown = joined.endsWith('.md');
     if (markdown) joined = joined.slice(0, -3);
@@ -336,8 +348,14 @@ export class VisitorSiteController {
 
   /** The hits of every site space this visitor sees, ranked together; hidden pages left out, as from the navigation. */
   private async hits(view: VisitorSite, query: string): Promise<{ hits: SearchHit[] } | { problem: string }> {
+    const found = await this.rankedHits(view, query);
+    return 'problem' in found ? found : { hits: found.hits.map(({ rank: _rank, source: _source, ...hit }) => hit) };
+  }
+
+  /** The hits, best first, each with where its page is (to read it: `~ask`). */
+  private async rankedHits(view: VisitorSite, query: string): Promise<{ hits: RankedHit[] } | { problem: string }> {
     const root = rootOf(view);
-    const ranked: (SearchHit & { rank: number })[] = [];
+    const ranked: RankedHit[] = [];
     try {
       for (const s of this.sites.siteSpaces(view)) {
         const revision = await this.sites.revision(view, s.space);
@@ -353,6 +371,7 @@ export class VisitorSiteController {
             url: `${root}${s.prefix}${hit.pagePath}${best?.anchor ? `#${best.anchor}` : ''}`,
             where: [s.section?.title, s.space.title, ...hit.ancestors.map((a) => a.title)].filter(Boolean).join(' › '),
             excerpt: best?.excerpt ?? '',
+            source: { location: { ...s, rest: '' }, revision, pageId: hit.pageId, pageUrl: `${root}${s.prefix}${hit.pagePath}` },
           });
         }
       }
@@ -361,7 +380,49 @@ export class VisitorSiteController {
       return { problem: e.message };
     }
     ranked.sort((a, b) => b.rank - a.rank);
-    return { hits: ranked.slice(0, 20).map(({ rank: _rank, ...hit }) => hit) };
+    return { hits: ranked.slice(0, 20) };
+  }
+
+  /**
+   * `~ask?q=`: a question answered from this site's own pages, as this visitor sees them — the best pages the
+   * full-text search finds (at most ASK_SOURCES, hidden pages left out) are the only sources the language model
+   * gets, and the answer cites them by their site URLs. Without a model (QUIRE_LLM_URL) nothing is invented:
+   * the answer is null, said so, with the pages that match.
+   */
+  private async ask(view: VisitorSite, req: Request, res: Response): Promise<void> {
+    const question = typeof req.query.q === 'string' ? req.query.q.trim() : '';
+    res.setHeader('Cache-Control', 'private, no-store');
+    if (!question) return void res.status(400).json({ error: { code: 400, message: 'q (the question) is required' } });
+    if (question.length > 1000) return void res.status(400).json({ error: { code: 400, message: 'q must be at most 1000 characters' } });
+    const found = await this.rankedHits(view, question);
+    if ('problem' in found) return void res.status(400).json({ error: { code: 400, message: found.problem } });
+    const pages: RankedHit[] = [];
+    for (const h of found.hits) if (!pages.some((p) => p.source.pageUrl === h.source.pageUrl) && pages.length < ASK_SOURCES) pages.push(h);
+    const sources = [];
+    for (const p of pages) {
+      const document = await this.sites.document(p.source.location.space, p.source.revision, p.source.pageId);
+      const href = this.hrefs(view, p.source.location, p.source.revision.tree);
+      sources.push({ title: p.title, url: p.source.pageUrl, text: document ? documentToMarkdown(document, (ref) => href(ref) ?? '') : '' });
+    }
+    const listed = sources.map(({ title, url }) => ({ title, url }));
+    if (!this.answerer)
+      return void res.json({
+        question,
+        answer: null,
+        message: 'No language model is configured for this site: no answer, only the pages that match.',
+        citations: [],
+        sources: listed,
+      });
+    if (!sources.length)
+      return void res.json({ question, answer: null, message: 'No page of this site matches the question.', citations: [], sources: [] });
+    let answer: string;
+    try {
+      answer = await this.answerer.answer(question, sources);
+    } catch {
+      return void res.status(502).json({ error: { code: 502, message: 'The language model did not answer' } });
+    }
+    const citations = citedNumbers(answer, sources.length).map((n) => ({ number: n, ...listed[n - 1] }));
+    res.json({ question, answer, citations, sources: listed });
   }
 
   /**

@@ -1,0 +1,225 @@
+import { All, Controller, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { Access } from '@app/access';
+import { AuditLog, AuditScopes } from '@app/audit-and-webhooks';
+import { Actor, Clock, Role, roleAtLeast, UnitOfWork } from '@app/shared-kernel';
+import { CurrentActor, Public, WriteTransaction } from '@app/http-kit';
+import { InternalHttp } from './internal-http';
+import { API_TOOLS, ToolHttpError, ToolInputError, type Http, type Tool } from './tools';
+import { siteTools } from './site-tools';
+
+const PAGE_URI = /^quire:\/\/spaces\/([^/]+)\/pages\/([^/?#]+)$/;
+
+/**
+ * MCP (the Model Context Protocol, Streamable HTTP, stateless: one JSON answer per POST) for assistants:
+ * `POST /mcp` with the API's Bearer tokens, and `POST /sites/{siteId}/~mcp` (also at a site's hostname as
+ * `/~mcp`) for a published site's visitors. Every tool is the HTTP operations it names, called in process
+ * with the caller's credentials (InternalHttp): the same validation messages, permissions and errors as the
+ * HTTP API, operation for operation (docs/ai-access.md).
+ */
+@ApiExcludeController()
+@Controller()
+export class McpController {
+  constructor(
+    private readonly internal: InternalHttp,
+    private readonly access: Access,
+    private readonly audit: AuditLog,
+    private readonly scopes: AuditScopes,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  // Declared as every authenticated POST must be (the audit interceptor checks): no unit of work spans an MCP
+  // call; each tool's operations are requests of their own (audited as such), the call is recorded in its own.
+  @WriteTransaction()
+  @Post('mcp')
+  async api(@CurrentActor() actor: Actor, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const http: Http = (method, path, body) =>
+      this.internal.request(method, path, { authorization: req.headers.authorization, 'x-request-id': header(req, 'x-request-id') }, body);
+    const may = await this.mayWrite(actor, http);
+    const tools = API_TOOLS.filter((t) => !t.writes || may[t.writes]);
+    const server = this.server('quire', tools, http, (tool, args, outcome) => this.record(actor, req, tool, args, outcome));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+      resourceTemplates: [
+        {
+          uriTemplate: 'quire://spaces/{spaceId}/pages/{pageId}',
+          name: 'page',
+          title: 'A page of a space, as markdown',
+          mimeType: 'text/markdown',
+        },
+      ],
+    }));
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      const m = PAGE_URI.exec(request.params.uri);
+      if (!m) throw new McpError(ErrorCode.InvalidParams, `not a page of Quire: ${request.params.uri}`);
+      const read = API_TOOLS.find((t) => t.name === 'read_page')!;
+      const out = await this.invoke(read, http, { spaceId: decodeURIComponent(m[1]), pageId: decodeURIComponent(m[2]) });
+      return { contents: [{ uri: request.params.uri, mimeType: 'text/markdown', text: out.text }] };
+    });
+    server.setRequestHandler(ListPromptsRequestSchema, () => ({
+      prompts: [
+        {
+          name: 'review_page',
+          title: 'Review a page',
+          description: 'Read a page and suggest corrections as a change request (propose_edit), without merging anything.',
+          arguments: [
+            { name: 'spaceId', required: true },
+            { name: 'pageId', required: true },
+          ],
+        },
+      ],
+    }));
+    server.setRequestHandler(GetPromptRequestSchema, (request) => {
+      if (request.params.name !== 'review_page') throw new McpError(ErrorCode.InvalidParams, `no prompt ${request.params.name}`);
+      const { spaceId, pageId } = request.params.arguments ?? {};
+      if (!spaceId || !pageId) throw new McpError(ErrorCode.InvalidParams, 'spaceId and pageId are required');
+      const uri = `quire://spaces/${encodeURIComponent(spaceId)}/pages/${encodeURIComponent(pageId)}`;
+      return {
+        messages: [
+          {
+            role: 'user' as const,
+            content: {
+              type: 'text' as const,
+              text: `Read the page ${uri} (read_page). List what is wrong or unclear in it, then propose the corrected page with propose_edit. Do not change what is right.`,
+            },
+          },
+        ],
+      };
+    });
+    await this.serve(server, req, res);
+  }
+
+  @Public()
+  @Post('sites/:siteId/~mcp')
+  async site(@Param('siteId') siteId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const query = new URL(req.originalUrl, 'http://x').search.slice(1);
+    const http: Http = (method, path, body) =>
+      this.internal.request(method, path, { cookie: req.headers.cookie, 'x-request-id': header(req, 'x-request-id') }, body);
+    const server = this.server(`quire-site-${siteId}`, siteTools(siteId, query), http, () => Promise.resolve());
+    await this.serve(server, req, res);
+  }
+
+  /** Stateless Streamable HTTP: no sessions, so GET (a stream) and DELETE (a session's end) are not offered. */
+  @Public()
+  @All(['mcp', 'sites/:siteId/~mcp'])
+  other(@Res() res: Response): void {
+    res.setHeader('Allow', 'POST');
+    res.status(405).json({ error: { code: 405, message: 'MCP here is stateless Streamable HTTP: POST only' } });
+  }
+
+  private server(
+    name: string,
+    tools: Tool[],
+    http: Http,
+    recorded: (tool: Tool, args: Record<string, unknown>, outcome: string) => Promise<void>,
+  ): Server {
+    const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: {}, resources: {}, prompts: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: tools.map((t) => ({
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: t.inputSchema,
+        annotations: { readOnlyHint: !t.writes, destructiveHint: false, openWorldHint: false },
+      })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+      const tool = tools.find((t) => t.name === request.params.name);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      const args = request.params.arguments ?? {};
+      try {
+        const out = await this.invoke(tool, http, args);
+        await recorded(tool, args, 'ok');
+        return { content: [{ type: 'text', text: out.text }], ...(out.structured ? { structuredContent: out.structured } : {}) };
+      } catch (e) {
+        if (e instanceof ToolHttpError) {
+          await recorded(tool, args, String(e.status));
+          return {
+            isError: true,
+            content: [{ type: 'text', text: `${e.status}: ${e.message}` }],
+            structuredContent: { status: e.status, message: e.message },
+          };
+        }
+        if (e instanceof ToolInputError) await recorded(tool, args, '400');
+        throw e;
+      }
+    });
+    return server;
+  }
+
+  /** Runs a tool; an input problem is the MCP error for invalid parameters, with the HTTP API's message. */
+  private async invoke(tool: Tool, http: Http, args: Record<string, unknown>) {
+    try {
+      return await tool.run(http, args);
+    } catch (e) {
+      if (e instanceof ToolInputError) throw new McpError(ErrorCode.InvalidParams, e.message);
+      if (e instanceof ToolHttpError && e.status >= 500) throw new McpError(ErrorCode.InternalError, e.message);
+      throw e;
+    }
+  }
+
+  private async serve(server: Server, req: Request, res: Response): Promise<void> {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  }
+
+  /** The write tools a caller sees: editing where some organization (or a guest grant) lets them edit, commenting likewise. */
+  private async mayWrite(actor: Actor, http: Http): Promise<{ edit: boolean; comment: boolean }> {
+    const orgs = await http('GET', '/v1/orgs?limit=100');
+    const ids = ((orgs.json as { items?: { id: string }[] } | null)?.items ?? []).map((o) => o.id);
+    let best: Role | null = null;
+    for (const id of ids) {
+      const roles: (Role | null)[] = [await this.access.roleOf(id, actor), ...(await this.access.grantsOf(id, actor.userId)).values()];
+      for (const r of roles) if (r && (!best || roleAtLeast(r, best))) best = r;
+    }
+    return { edit: roleAtLeast(best, 'edit'), comment: roleAtLeast(best, 'comment') };
+  }
+
+  /** Every tool call is in the audit log: `mcp.<tool>`, its target, and how it ended. */
+  private async record(actor: Actor, req: Request, tool: Tool, args: Record<string, unknown>, outcome: string): Promise<void> {
+    const id = (name: string) => (typeof args[name] === 'string' && /^[\w-]{1,100}$/.test(args[name]) ? args[name] : undefined);
+    const space = id('spaceId');
+    const org = id('organizationId');
+    const organizationId = org ?? (space ? await this.scopes.organizationOf('space', space) : null);
+    await this.uow.run(() =>
+      this.audit.record({
+        organizationId,
+        occurredAt: this.clock.now(),
+        action: `mcp.${tool.name}`,
+        actor: { type: 'user', id: actor.userId },
+        tokenId: actor.tokenId,
+        source: 'api',
+        target: space ? { type: 'space', id: space } : org ? { type: 'organization', id: org } : { type: 'user', id: actor.userId },
+        clientAddress: req.ip ?? null,
+        requestId: header(req, 'x-request-id') ?? null,
+        payload: { via: 'mcp', tool: tool.name, outcome, operations: tool.operations },
+      }),
+    );
+  }
+}
+
+function header(req: Request, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : undefined;
+}

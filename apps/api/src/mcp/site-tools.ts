@@ -1,0 +1,71 @@
+import { ok, ToolInputError, type Tool } from './tools';
+import { stringProblem } from '../http/hostile-input';
+
+/**
+ * The tools of a published site's MCP endpoint (`/sites/{id}/~mcp`): read-only, each one of the visitor routes
+ * the HTML site serves, with the visitor's own credentials (share key, visitor token, cookies): nothing a
+ * visitor cannot see in a browser is reachable.
+ */
+export function siteTools(siteId: string, visitorQuery: string): Tool[] {
+  const at = (path: string, extra = '') => {
+    const query = [extra, visitorQuery].filter(Boolean).join('&');
+    return `/sites/${encodeURIComponent(siteId)}/${path}${query ? `?${query}` : ''}`;
+  };
+  return [
+    {
+      name: 'search',
+      title: 'Search the site',
+      description: 'Full-text search in the pages of this documentation site: titles, sections, excerpts and URLs.',
+      inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'], additionalProperties: false },
+      operations: ['GET /sites/{siteId}/~search.json'],
+      run: async (http, args) => {
+        if (typeof args.query !== 'string') throw new ToolInputError('query must be a string');
+        const problem = stringProblem(args.query);
+        if (problem) throw new ToolInputError(`query: ${problem}`);
+        const found = ok(await http('GET', at('~search.json', `q=${encodeURIComponent(args.query)}`))) as Record<string, unknown>;
+        return { text: JSON.stringify(found, null, 2), structured: found };
+      },
+    },
+    {
+      name: 'list_pages',
+      title: 'List the pages',
+      description: 'Every page of the site, by section, with its URL and description (the site’s llms.txt).',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      operations: ['GET /sites/{siteId}/llms.txt'],
+      run: async (http) => ({ text: String(ok(await http('GET', at('llms.txt')))) }),
+    },
+    {
+      name: 'ask',
+      title: 'Ask the documentation',
+      description:
+        'A question answered from this site’s own pages only, citing them by URL (needs a language model on the server; without one, the answer is null and the matching pages are listed).',
+      inputSchema: { type: 'object', properties: { question: { type: 'string' } }, required: ['question'], additionalProperties: false },
+      operations: ['GET /sites/{siteId}/~ask'],
+      run: async (http, args) => {
+        if (typeof args.question !== 'string') throw new ToolInputError('question must be a string');
+        const problem = stringProblem(args.question);
+        if (problem) throw new ToolInputError(`question: ${problem}`);
+        const found = ok(await http('GET', at('~ask', `q=${encodeURIComponent(args.question)}`))) as Record<string, unknown>;
+        return { text: JSON.stringify(found, null, 2), structured: found };
+      },
+    },
+    {
+      name: 'read_page',
+      title: 'Read a page',
+      description: 'A page of the site as markdown, by its path (as in its URL, e.g. "guides/install").',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+      operations: ['GET /sites/{siteId}/{path}.md'],
+      run: async (http, args) => {
+        const path = args.path;
+        if (typeof path !== 'string') throw new ToolInputError('path must be a string');
+        const clean = path.replace(/^\/+|\/+$/g, '').replace(/\.md$/, '');
+        const problem = stringProblem(clean);
+        if (problem) throw new ToolInputError(`path: ${problem}`);
+        if (clean.length > 1000 || /[\u0000-\u001f?#\\]|(^|\/)\.\.?(\/|$)/.test(clean)) throw new ToolInputError('path is not a page path');
+        if (!clean) throw new ToolInputError('path must name a page (list_pages gives them)');
+        const segments = clean.split('/').map(encodeURIComponent).join('/');
+        return { text: String(ok(await http('GET', at(`${segments}.md`)))) };
+      },
+    },
+  ];
+}
