@@ -185,16 +185,163 @@ export function writtenIssue(answer: unknown): { title: string; summary: string 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Clustering: TF-IDF vectors, cosine similarity, leader clustering with running centroids
+// Clustering: each issue is a TF-IDF vector (the terms it uses) and an embedding (what its words mean: word
+// vectors weighted by TF-IDF, the organization's mean taken out). An issue joins the most similar cluster
+// (leader clustering on centroids), then clusters merge while their average similarity is high enough (an
+// agglomerative pass, so ingest order stops deciding). docs/conversations-clustering.md has the figures.
 
-/** Two issues at least this similar (cosine of TF-IDF vectors) belong together. */
-export const SIMILARITY_THRESHOLD = 0.2;
-export const CENTROID_TERMS = 64;
+/**
+ * The algorithm's parameters, set on the first corpus alone and frozen before the held-out one was measured
+ * (docs/conversations-clustering.md): the weight of term overlap against meaning, the similarity at which an
+ * issue joins a cluster, and the average similarity at which two clusters merge.
+ */
+export const CLUSTERING = { termWeight: 0.5, join: 0.35, merge: 0.09 } as const;
+/** Without word vectors: term overlap alone, at the earlier algorithm's threshold, and no merging. */
+export const TERMS_ONLY = { termWeight: 1, join: 0.2, merge: Infinity } as const;
+export type ClusteringParameters = { termWeight: number; join: number; merge: number };
+/** Two issues at least this similar (cosine of TF-IDF vectors) belong together (terms only). */
+export const SIMILARITY_THRESHOLD = TERMS_ONLY.join;
+export const CENTROID_TERMS = 256;
 export const VECTOR_TERMS = 48;
+/** The weight of a word whose stem is not among its text's strongest terms. */
+const MINOR_WORD_WEIGHT = 0.05;
 
-/** Port: the terms of a text (tokenized, stop words out, stemmed) — wink-nlp in the infrastructure. */
+/** Port: the terms of a text (tokenized, stop words out, stemmed) and the words they come from — wink-nlp. */
 export abstract class TextAnalyzer {
-  abstract terms(text: string): Promise<string[]>;
+  abstract analyze(text: string): Promise<{ terms: string[]; words: string[] }>;
+  /** The word vectors (unit length, components × 127), or null when none are installed. */
+  abstract vectors(): Promise<WordVectors | null>;
+  async terms(text: string): Promise<string[]> {
+    return (await this.analyze(text)).terms;
+  }
+}
+
+export interface WordVectors {
+  dims: number;
+  vector(word: string): Int8Array | null;
+}
+
+/** A text's meaning: its words' vectors weighted by their terms' TF-IDF, at unit length (null: no known word). */
+export function textEmbedding(terms: string[], words: string[], weights: Record<string, number>, vectors: WordVectors): number[] | null {
+  const sum = new Array<number>(vectors.dims).fill(0);
+  let known = 0;
+  words.forEach((w, i) => {
+    const v = vectors.vector(w);
+    if (!v) return;
+    known += 1;
+    const weight = weights[terms[i]] ?? MINOR_WORD_WEIGHT;
+    for (let d = 0; d < sum.length; d++) sum[d] += (v[d] / 127) * weight;
+  });
+  return known ? unit(sum) : null;
+}
+
+/** An embedding with what every text of the organization shares taken out (`mean`), at unit length. */
+export function centered(embedding: number[], mean: number[]): number[] {
+  return unit(embedding.map((x, d) => x - (mean[d] ?? 0)));
+}
+
+function unit(v: number[]): number[] {
+  const n = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+  return n === 0 ? v.map(() => 0) : v.map((x) => x / n);
+}
+
+function dot(a: number[], b: number[]): number {
+  let s = 0;
+  for (let d = 0; d < a.length && d < b.length; d++) s += a[d] * b[d];
+  return s;
+}
+
+function sparseDot(a: Record<string, number>, b: Record<string, number>): number {
+  let s = 0;
+  for (const [t, x] of Object.entries(a)) {
+    const y = b[t];
+    if (y !== undefined) s += x * y;
+  }
+  return s;
+}
+
+/** What clustering reads of an issue: its TF-IDF vector and centered embedding (empty when none). */
+export interface IssuePoint {
+  vector: Record<string, number>;
+  embedding: number[];
+}
+
+/** What clustering reads of a cluster: the sums of its members' vectors and embeddings, and their number. */
+export interface ClusterPoint {
+  centroid: Record<string, number>;
+  embedding: number[];
+  issuesCount: number;
+}
+
+/** How similar an issue is to a cluster's centroid: term overlap and meaning, weighted. */
+export function similarityTo(issue: IssuePoint, cluster: ClusterPoint, p: ClusteringParameters): number {
+  const meaning = issue.embedding.length && cluster.embedding.length ? cosineDense(issue.embedding, cluster.embedding) : 0;
+  return p.termWeight * cosine(issue.vector, cluster.centroid) + (1 - p.termWeight) * meaning;
+}
+
+function cosineDense(a: number[], b: number[]): number {
+  const na = Math.sqrt(dot(a, a));
+  const nb = Math.sqrt(dot(b, b));
+  return na === 0 || nb === 0 ? 0 : dot(a, b) / (na * nb);
+}
+
+/** The average similarity of two clusters' members, pair by pair (from their sums: the vectors are unit length). */
+export function linkage(a: ClusterPoint, b: ClusterPoint, p: ClusteringParameters): number {
+  const pairs = a.issuesCount * b.issuesCount;
+  if (pairs <= 0) return -Infinity;
+  return (p.termWeight * sparseDot(a.centroid, b.centroid) + (1 - p.termWeight) * dot(a.embedding, b.embedding)) / pairs;
+}
+
+/** A cluster's embedding sum with an issue's embedding added (sign 1) or taken out (-1). */
+export function moveEmbedding(sum: number[], embedding: number[], sign: 1 | -1): number[] {
+  if (!embedding.length) return sum;
+  const base = sum.length ? sum : new Array<number>(embedding.length).fill(0);
+  return base.map((x, d) => x + sign * embedding[d]);
+}
+
+/**
+ * The agglomerative pass: while two clusters' average similarity reaches `merge`, the most similar two become
+ * one (the second into the first). Returns the merges in order as [from, into] indexes of `clusters`, which it
+ * updates (sums added, counts added; a merged-away cluster's count becomes 0). Each cluster keeps its best
+ * partner, recomputed only when that partner changed: about n² similarities in all.
+ */
+export function mergeClusters(clusters: ClusterPoint[], p: ClusteringParameters): [number, number][] {
+  if (!Number.isFinite(p.merge)) return [];
+  const alive = clusters.map((c) => c.issuesCount > 0);
+  const best = clusters.map(() => ({ partner: -1, score: -Infinity }));
+  const refresh = (i: number) => {
+    best[i] = { partner: -1, score: -Infinity };
+    for (let j = 0; j < clusters.length; j++) {
+      if (j === i || !alive[j]) continue;
+      const s = linkage(clusters[i], clusters[j], p);
+      if (s > best[i].score) best[i] = { partner: j, score: s };
+    }
+  };
+  clusters.forEach((_, i) => alive[i] && refresh(i));
+  const merges: [number, number][] = [];
+  for (;;) {
+    let top = -1;
+    for (let i = 0; i < clusters.length; i++) if (alive[i] && best[i].partner >= 0 && (top < 0 || best[i].score > best[top].score)) top = i;
+    if (top < 0 || best[top].score < p.merge) return merges;
+    const into = Math.min(top, best[top].partner);
+    const from = Math.max(top, best[top].partner);
+    const a = clusters[into];
+    const b = clusters[from];
+    a.centroid = moveCentroid(a.centroid, b.centroid, 1);
+    a.embedding = b.embedding.length ? moveEmbedding(a.embedding, b.embedding, 1) : a.embedding;
+    a.issuesCount += b.issuesCount;
+    b.issuesCount = 0;
+    alive[from] = false;
+    merges.push([from, into]);
+    for (let i = 0; i < clusters.length; i++)
+      if (alive[i] && (i === into || best[i].partner === into || best[i].partner === from)) refresh(i);
+    // The merged cluster may now be the best partner of others.
+    for (let i = 0; i < clusters.length; i++) {
+      if (!alive[i] || i === into) continue;
+      const s = linkage(clusters[i], a, p);
+      if (s > best[i].score) best[i] = { partner: into, score: s };
+    }
+  }
 }
 
 export function tfidf(terms: string[], df: (term: string) => number, documents: number): Record<string, number> {
@@ -239,17 +386,71 @@ export function moveCentroid(centroid: Record<string, number>, v: Record<string,
   );
 }
 
-/** The most similar cluster when it is similar enough, else null (a new cluster is due). */
-export function nearestCluster<C extends { centroid: Record<string, number> }>(
-  v: Record<string, number>,
+/** The most similar cluster when it is similar enough (`join`), else null (a new cluster is due). */
+export function nearestCluster<C extends { centroid: Record<string, number>; embedding?: number[]; issuesCount?: number }>(
+  v: Record<string, number> | IssuePoint,
   clusters: C[],
+  p: ClusteringParameters = TERMS_ONLY,
 ): { cluster: C; similarity: number } | null {
+  const issue: IssuePoint =
+    'vector' in v && typeof v.vector === 'object' ? (v as IssuePoint) : { vector: v as Record<string, number>, embedding: [] };
   let best: { cluster: C; similarity: number } | null = null;
   for (const cluster of clusters) {
-    const similarity = cosine(v, cluster.centroid);
+    const similarity = similarityTo(
+      issue,
+      { centroid: cluster.centroid, embedding: cluster.embedding ?? [], issuesCount: cluster.issuesCount ?? 1 },
+      p,
+    );
     if (!best || similarity > best.similarity) best = { cluster, similarity };
   }
-  return best && best.similarity >= SIMILARITY_THRESHOLD ? best : null;
+  return best && best.similarity >= p.join ? best : null;
+}
+
+/**
+ * One batch of issues into clusters: each issue joins the most similar cluster (`join`) or starts one, in
+ * order; then the agglomerative pass merges clusters (old and new) while their average similarity reaches
+ * `merge`. `clusters` are updated in place (sums and counts); the answer says which cluster each issue went
+ * to (an index of `clusters`, new ones appended) and the merges ([from, into] indexes, in order: an issue or
+ * cluster merged away belongs to `into`, transitively).
+ */
+export function clusterBatch(
+  issues: IssuePoint[],
+  clusters: ClusterPoint[],
+  p: ClusteringParameters,
+): { assigned: number[]; merges: [number, number][] } {
+  const assigned = issues.map((issue) => {
+    let best = -1;
+    let score = -Infinity;
+    clusters.forEach((c, i) => {
+      if (c.issuesCount <= 0) return;
+      const s = similarityTo(issue, c, p);
+      if (s > score) {
+        score = s;
+        best = i;
+      }
+    });
+    if (best < 0 || score < p.join) {
+      clusters.push({ centroid: {}, embedding: [], issuesCount: 0 });
+      best = clusters.length - 1;
+    }
+    const c = clusters[best];
+    c.centroid = moveCentroid(c.centroid, issue.vector, 1);
+    c.embedding = moveEmbedding(c.embedding, issue.embedding, 1);
+    c.issuesCount += 1;
+    return best;
+  });
+  return { assigned, merges: mergeClusters(clusters, p) };
+}
+
+/** Where each index ends up after the merges ([from, into], in order). */
+export function mergedInto(merges: [number, number][]): (index: number) => number {
+  const into = new Map<number, number>();
+  for (const [from, to] of merges) into.set(from, to);
+  return (index) => {
+    let at = index;
+    for (let next = into.get(at); next !== undefined; next = into.get(at)) at = next;
+    return at;
+  };
 }
 
 const ICONS: [RegExp, string][] = [

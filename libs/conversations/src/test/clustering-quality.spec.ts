@@ -1,0 +1,110 @@
+import { SUPPORT_CONVERSATIONS } from '../../../../test/fixtures/support-conversations';
+import { SUPPORT_CONVERSATIONS_2 } from '../../../../test/fixtures/support-conversations-2';
+import {
+  centered,
+  CLUSTERING,
+  clusterBatch,
+  extractIssue,
+  mergedInto,
+  textEmbedding,
+  tfidf,
+  type ClusterPoint,
+  type IssuePoint,
+} from '../domain/conversation';
+import { WinkTextAnalyzer } from '../infrastructure/wink-text-analyzer';
+
+interface Fixture {
+  problem: string;
+  subject: string;
+  user: string[];
+  agent?: string[];
+}
+
+/** Clusters a corpus as the processing job does (one chunk, ingest order), without a database. */
+async function clusterCorpus(corpus: Fixture[], order: number[] = corpus.map((_, i) => i)): Promise<number[]> {
+  const analyzer = new WinkTextAnalyzer();
+  const vectors = await analyzer.vectors();
+  if (!vectors) throw new Error('no word vectors: run npm run build first');
+  const analyzed = [];
+  for (const i of order) {
+    const c = corpus[i];
+    const parts = [
+      ...c.user.map((body) => ({ type: 'message', role: 'user', body })),
+      ...(c.agent ?? []).map((body) => ({ type: 'message', role: 'agent', body })),
+    ];
+    analyzed.push(await analyzer.analyze(extractIssue({ subject: c.subject, parts }).text));
+  }
+  const df = new Map<string, number>();
+  for (const a of analyzed) for (const t of new Set(a.terms)) df.set(t, (df.get(t) ?? 0) + 1);
+  const vectorsOf = analyzed.map((a) => tfidf(a.terms, (t) => df.get(t) ?? 1, corpus.length));
+  const raw = analyzed.map((a, i) => textEmbedding(a.terms, a.words, vectorsOf[i], vectors));
+  const mean = new Array<number>(vectors.dims).fill(0);
+  for (const e of raw) if (e) e.forEach((x, d) => (mean[d] += x / raw.length));
+  const points: IssuePoint[] = vectorsOf.map((v, i) => ({ vector: v, embedding: raw[i] ? centered(raw[i], mean) : [] }));
+  const clusters: ClusterPoint[] = [];
+  const { assigned, merges } = clusterBatch(points, clusters, CLUSTERING);
+  const final = mergedInto(merges);
+  const out = new Array<number>(corpus.length);
+  order.forEach((i, k) => (out[i] = final(assigned[k])));
+  return out;
+}
+
+/** The figures of issue #35: purity, problems recovered, clusters per problem, the worst mix. */
+function figures(corpus: Fixture[], clusterOf: number[]) {
+  const byCluster = new Map<number, string[]>();
+  clusterOf.forEach((c, i) => byCluster.set(c, [...(byCluster.get(c) ?? []), corpus[i].problem]));
+  const counts = (ps: string[]) => {
+    const m = new Map<string, number>();
+    for (const p of ps) m.set(p, (m.get(p) ?? 0) + 1);
+    return [...m].sort((a, b) => b[1] - a[1]);
+  };
+  const problems = [...new Set(corpus.map((c) => c.problem))];
+  const purity = [...byCluster.values()].reduce((s, ps) => s + counts(ps)[0][1], 0) / corpus.length;
+  const recovered = problems.filter((p) => {
+    const total = corpus.filter((c) => c.problem === p).length;
+    return [...byCluster.values()].some((ps) => counts(ps)[0][0] === p && counts(ps)[0][1] >= total / 2);
+  });
+  const worstMix = Math.max(...[...byCluster.values()].map((ps) => (counts(ps)[1]?.[1] ?? 0) / ps.length));
+  return {
+    clusters: byCluster.size,
+    purity,
+    recovered: recovered.length,
+    problems: problems.length,
+    perProblem: byCluster.size / problems.length,
+    worstMix,
+  };
+}
+
+/** A fixed shuffle (a linear congruential generator): the same every run. */
+function shuffled(n: number, seed: number): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  let x = seed;
+  for (let i = n - 1; i > 0; i--) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    const j = x % (i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+describe('conversation clustering quality (issue #35 targets, figures printed)', () => {
+  for (const [name, corpus] of [
+    ['first corpus (66 conversations, 6 problems; the parameters were set on it)', SUPPORT_CONVERSATIONS],
+    ['second corpus, held out (48 conversations, 6 other problems)', SUPPORT_CONVERSATIONS_2],
+  ] as const) {
+    it(`${name}: purity ≥ 0.85, ≥ 5 of 6 problems recovered, ≤ 1.5 clusters a problem, no mix above 20 %, in any ingest order`, async () => {
+      for (const seed of [0, 7, 42]) {
+        const order = seed === 0 ? undefined : shuffled(corpus.length, seed);
+        const f = figures(corpus, await clusterCorpus(corpus, order));
+        console.log(
+          `${name}, ${seed === 0 ? 'as written' : `shuffled (${seed})`}: ${f.clusters} clusters, purity ${f.purity.toFixed(2)}, ` +
+            `recovered ${f.recovered}/${f.problems}, ${f.perProblem.toFixed(2)} clusters a problem, worst mix ${(f.worstMix * 100).toFixed(0)} %`,
+        );
+        expect(f.purity).toBeGreaterThanOrEqual(0.85);
+        expect(f.recovered).toBeGreaterThanOrEqual(5);
+        expect(f.perProblem).toBeLessThanOrEqual(1.5);
+        expect(f.worstMix).toBeLessThanOrEqual(0.2);
+      }
+    });
+  }
+});
