@@ -1,5 +1,10 @@
 import { markdownToDocument } from '@app/content-model';
+import { jest } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { JobQueue } from '@app/shared-kernel';
+import { ConversationProcessing } from '@app/conversations';
 import { SUPPORT_CONVERSATIONS } from '../fixtures/support-conversations';
+import { SUPPORT_CONVERSATIONS_2 } from '../fixtures/support-conversations-2';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 
@@ -145,6 +150,72 @@ describe('conversations: ingest, issues, clusters, agent instructions', () => {
           .expect(200)
       ).body.count,
     ).toBe(clusters.count);
+  });
+
+  it('the held-out corpus through the service: the issue #35 targets; re-clustered in the background, swapped in one transaction, ids kept', async () => {
+    const org = await t.organization(admin, 'Held out');
+    const batch = SUPPORT_CONVERSATIONS_2.map((c, i) => ({
+      id: `h-${i}`,
+      subject: c.subject,
+      metadata: { attributes: { source: c.source }, createdAt: '2026-02-25T10:00:00.000Z' },
+      parts: [
+        ...c.user.map((body) => ({ type: 'message', role: 'user', body })),
+        ...(c.agent ?? []).map((body) => ({ type: 'message', role: 'agent', body })),
+      ],
+    }));
+    await ingest({ conversations: batch }, admin, org).expect(204);
+    await allProcessed(org);
+    const read = async () =>
+      (
+        await t.http
+          .get(`${url('/conversations-issues', org)}?limit=1000`)
+          .set(admin.auth)
+          .expect(200)
+      ).body.items as {
+        issue: { id: string; conversation: string; cluster: string };
+      }[];
+    const issues = await read();
+    const problemOf = new Map(SUPPORT_CONVERSATIONS_2.map((c, i) => [`h-${i}`, c.problem]));
+    const byCluster = new Map<string, string[]>();
+    for (const { issue } of issues)
+      byCluster.set(issue.cluster, [...(byCluster.get(issue.cluster) ?? []), problemOf.get(issue.conversation)!]);
+    const top = (ps: string[]) => {
+      const m = new Map<string, number>();
+      for (const p of ps) m.set(p, (m.get(p) ?? 0) + 1);
+      return [...m].sort((a, b) => b[1] - a[1]);
+    };
+    const purity = [...byCluster.values()].reduce((n, ps) => n + top(ps)[0][1], 0) / issues.length;
+    const recovered = [...new Set(problemOf.values())].filter((p) =>
+      [...byCluster.values()].some((ps) => top(ps)[0][0] === p && top(ps)[0][1] >= 4),
+    );
+    console.log(
+      `held-out corpus through the service: ${byCluster.size} clusters, purity ${purity.toFixed(2)}, recovered ${recovered.length}/6`,
+    );
+    expect(purity).toBeGreaterThanOrEqual(0.85);
+    expect(recovered.length).toBeGreaterThanOrEqual(5);
+    expect(byCluster.size).toBeLessThanOrEqual(9);
+    // As if an older algorithm had made these clusters: the sweep asks for them to be made again.
+    const ds = t.app.get(DataSource);
+    await ds.query('UPDATE conversation_embedding_sums SET algorithm = 0 WHERE organization_id = $1', [org]);
+    const processing = t.app.get(ConversationProcessing);
+    const send = jest.spyOn(t.app.get(JobQueue), 'send');
+    await processing.sweep();
+    expect(send.mock.calls.map((c) => c[1])).toContainEqual({ organizationId: org });
+    send.mockRestore();
+    // Readers meanwhile see the old clusters or the new ones, never half of each.
+    let reading = true;
+    const seen: number[] = [];
+    const reader = (async () => {
+      while (reading) seen.push((await read()).length);
+    })();
+    await processing.recluster(org);
+    reading = false;
+    await reader;
+    expect(new Set(seen)).toEqual(new Set([batch.length]));
+    const after = await read();
+    expect(new Set(after.map((i) => i.issue.id))).toEqual(new Set(issues.map((i) => i.issue.id)));
+    expect(new Set(after.map((i) => i.issue.cluster))).toEqual(new Set(issues.map((i) => i.issue.cluster)));
+    expect((await ds.query('SELECT algorithm FROM conversation_embedding_sums WHERE organization_id = $1', [org]))[0].algorithm).toBe(2);
   });
 
   it('ingests one conversation; the same id again replaces it (never a duplicate) and it is processed again', async () => {

@@ -9,6 +9,7 @@ import { Collector, fileStorageFor, RepositoryExport, SpacesService } from '@app
 import { readGitbookRepository } from '@app/content-model';
 import { RepositoryImport } from '@app/review-and-comments';
 import { GitSyncService, repositorySource, writeRepositoryFolder } from '@app/git-sync';
+import { ConversationProcessing } from '@app/conversations';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config';
 import { EmbeddedPostgresHandle, runningEmbeddedUrl, startEmbeddedPostgres } from './database/embedded-postgres';
@@ -31,6 +32,9 @@ const USAGE = `Quire administration CLI — npm run cli -- <command> [options]
   export        --space <space id> --user <user id or email> --dir <new or empty folder>
                 the space's main content written in GitBook's repository layout (SUMMARY.md, pages, assets)
   spaces:purge  remove spaces deleted 7 days ago or more, now
+  conversations:recluster --org <organization id>
+                cluster the organization's conversations again from scratch, swapped in at once (the
+                sweep does this by itself for organizations an older clustering algorithm clustered)
   gc            one run of the collector: page bodies and file bytes nothing references are marked, and those
                 marked QUIRE_GC_GRACE_HOURS ago and still unreferenced removed (at most QUIRE_GC_BATCH of each)
   secrets:rotate  seal every stored secret (webhook secrets) under a new key: without QUIRE_SECRET_KEY a new
@@ -263,6 +267,12 @@ async function main(argv: string[]): Promise<number> {
             return { result: purged, organizationId: null, target: { type: 'spaces', id: 'deleted-7-days-ago' } };
           });
           process.stdout.write(`${JSON.stringify({ purged: n })}\n`);
+          return 0;
+        }
+        case 'conversations:recluster': {
+          // After a change of the clustering algorithm (the sweep also does it by itself, in the background).
+          const n = await app.get(ConversationProcessing).recluster(need(values, 'org'));
+          process.stdout.write(`${JSON.stringify({ organization: values.org, conversations: n })}\n`);
           return 0;
         }
         case 'gc': {

@@ -2,6 +2,11 @@ import { Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { Clock, IdGenerator, JobQueue, UnitOfWork } from '@app/shared-kernel';
 import { ConversationEvents } from './conversation-events';
 import {
+  centered,
+  CLUSTERING,
+  CLUSTERING_ALGORITHM,
+  clusterBatch,
+  Conversation,
   ConversationIssue,
   ConversationRepository,
   extractIssue,
@@ -9,11 +14,17 @@ import {
   iconFor,
   IssuesCluster,
   IssueWriter,
+  mergedInto,
   moveCentroid,
-  nearestCluster,
+  moveEmbedding,
+  similarityTo,
+  TERMS_ONLY,
   TextAnalyzer,
+  textEmbedding,
   tfidf,
   writtenIssue,
+  type ClusterPoint,
+  type IssuePoint,
 } from '../domain/conversation';
 
 export const PROCESS_QUEUE = 'conversations-process';
@@ -62,8 +73,11 @@ export class ConversationProcessing implements OnModuleInit {
 
   async sweep(): Promise<number> {
     const waiting = await this.conversations.waitingOrganizations(new Date(this.clock.now().getTime() - WAITING_GRACE_MS));
-    for (const organizationId of waiting) this.request(organizationId);
-    return waiting.length;
+    // Organizations an older clustering algorithm clustered: processing clusters them again (in the background).
+    const older = await this.conversations.organizationsBefore(CLUSTERING_ALGORITHM);
+    const all = [...new Set([...waiting, ...older])];
+    for (const organizationId of all) this.request(organizationId);
+    return all.length;
   }
 
   /** Processes every waiting conversation of the organization; how many were processed. */
@@ -103,96 +117,217 @@ export class ConversationProcessing implements OnModuleInit {
     organizationId: string,
   ): Promise<{ processed: number; issues: { issue: ConversationIssue; subject: string; text: string }[] }> {
     await this.conversations.lockOrganization(organizationId);
+    // Clusters an older algorithm made are made again first, from every conversation (in this transaction).
+    if ((await this.conversations.algorithmOf(organizationId)) < CLUSTERING_ALGORITHM && (await this.hasIssues(organizationId))) {
+      const processed = await this.reclusterLocked(organizationId);
+      return { processed, issues: [] };
+    }
     const batch = await this.conversations.unprocessed(organizationId, CHUNK);
     if (batch.length === 0) return { processed: 0, issues: [] };
     const now = this.clock.now();
-    const clusters = new Map((await this.conversations.clusters(organizationId)).map((c) => [c.id, c]));
-    const changed = new Set<string>();
+    const existing = (await this.conversations.clusters(organizationId)).filter((c) => c.issuesCount > 0);
 
     // A re-ingested conversation leaves its cluster first.
     const old = await this.conversations.issuesOf(
       organizationId,
       batch.map((c) => c.id),
     );
+    const byId = new Map(existing.map((c) => [c.id, c]));
+    const emptied: string[] = [];
     for (const issue of old) {
-      const cluster = clusters.get(issue.clusterId);
+      const cluster = byId.get(issue.clusterId);
       if (!cluster) continue;
       cluster.centroid = moveCentroid(cluster.centroid, issue.vector, -1);
+      cluster.embedding = moveEmbedding(cluster.embedding, issue.embedding, -1);
       cluster.issuesCount -= 1;
-      changed.add(cluster.id);
+      if (cluster.issuesCount <= 0) emptied.push(cluster.id);
     }
     await this.conversations.deleteIssues(old.map((i) => i.id));
-
-    const extracted = [];
-    for (const conversation of batch) {
-      const issue = extractIssue(conversation);
-      extracted.push({ conversation, ...issue, terms: await this.analyzer.terms(issue.text) });
-    }
-    const counts = new Map<string, number>();
-    for (const e of extracted) for (const t of new Set(e.terms)) counts.set(t, (counts.get(t) ?? 0) + 1);
-    await this.conversations.addDocumentFrequencies(organizationId, counts);
-    const documents = await this.conversations.documentCount(organizationId);
-    const df = await this.conversations.documentFrequencies(organizationId, [...counts.keys()]);
-
-    const issues: ConversationIssue[] = [];
-    for (const e of extracted) {
-      const vector = tfidf(e.terms, (t) => df.get(t) ?? 1, documents);
-      const live = [...clusters.values()].filter((c) => c.issuesCount > 0);
-      const near = nearestCluster(vector, live);
-      let cluster: IssuesCluster;
-      if (near) {
-        cluster = near.cluster;
-        if (near.similarity > cluster.bestSimilarity)
-          Object.assign(cluster, { label: e.title, summary: e.summary, bestSimilarity: near.similarity });
-        cluster.centroid = moveCentroid(cluster.centroid, vector, 1);
-      } else {
-        cluster = {
-          id: this.ids.next(),
-          organizationId,
-          label: e.title,
-          summary: e.summary,
-          icon: 'circle-question',
-          centroid: vector,
-          bestSimilarity: 0,
-          issuesCount: 0,
-          lastIssueAt: null,
-          createdAt: now,
-          updatedAt: now,
-        };
-        clusters.set(cluster.id, cluster);
-      }
-      cluster.issuesCount += 1;
-      cluster.lastIssueAt =
-        !cluster.lastIssueAt || e.conversation.createdAt > cluster.lastIssueAt ? e.conversation.createdAt : cluster.lastIssueAt;
-      cluster.updatedAt = now;
-      changed.add(cluster.id);
-      issues.push({
-        id: this.ids.next(),
-        organizationId,
-        conversationId: e.conversation.id,
-        clusterId: cluster.id,
-        title: e.title,
-        summary: e.summary,
-        source: e.conversation.source,
-        vector,
-        createdAt: e.conversation.createdAt,
-        ingestedAt: e.conversation.ingestedAt,
-      });
-    }
-    const touched = [...changed].map((id) => clusters.get(id)!);
-    for (const c of touched) c.icon = iconFor(c.centroid);
-    await this.conversations.saveClusters(touched.filter((c) => c.issuesCount > 0));
-    await this.conversations.insertIssues(issues);
-    await this.conversations.deleteClusters(touched.filter((c) => c.issuesCount <= 0).map((c) => c.id));
+    const live = existing.filter((c) => c.issuesCount > 0);
+    const { points, extracted } = await this.points(organizationId, batch, false);
+    // A re-ingested conversation's issue is a new one (the old id answers 404), as before.
+    const result = this.place(organizationId, batch, extracted, points, live, now, new Map());
+    await this.conversations.saveClusters(result.clusters);
+    for (const [from, into] of result.moved) await this.conversations.moveIssues(from, into);
+    await this.conversations.insertIssues(result.issues);
+    await this.conversations.deleteClusters([...emptied, ...result.gone]);
     await this.conversations.markProcessed(organizationId, batch, now);
     await this.conversations.bumpVersion(organizationId);
     const byConversation = new Map(batch.map((c) => [c.id, c]));
     return {
       processed: batch.length,
-      issues: issues.map((issue) => {
+      issues: result.issues.map((issue) => {
         const c = byConversation.get(issue.conversationId)!;
         return { issue, subject: c.subject, text: customerText(c) };
       }),
+    };
+  }
+
+  private async hasIssues(organizationId: string): Promise<boolean> {
+    return (await this.conversations.clusters(organizationId)).length > 0;
+  }
+
+  /**
+   * Clusters an organization again from every conversation (after an algorithm change): document frequencies,
+   * embeddings and clusters are computed anew and swapped in at once, in one transaction (readers see the old
+   * clusters until it commits). Issue ids are kept per conversation, and a cluster keeps the id of the old
+   * cluster most of its issues came from (change requests linked to it stay linked).
+   */
+  async recluster(organizationId: string): Promise<number> {
+    const n = await this.uow.run(async () => {
+      await this.conversations.lockOrganization(organizationId);
+      return this.reclusterLocked(organizationId);
+    });
+    this.events.publish('conversations.processed', organizationId, null, { conversations: n });
+    return n;
+  }
+
+  private async reclusterLocked(organizationId: string): Promise<number> {
+    const now = this.clock.now();
+    const conversations = await this.conversations.everyConversation(organizationId);
+    const before = await this.conversations.allIssues(organizationId);
+    const { points, extracted, sums } = await this.points(organizationId, conversations, true);
+    const issueIds = new Map(before.map((i) => [i.conversationId, i.id]));
+    const result = this.place(organizationId, conversations, extracted, points, [], now, issueIds);
+    // Cluster ids carried over: each new cluster takes the old id most of its issues had, once.
+    const oldCluster = new Map(before.map((i) => [i.conversationId, i.clusterId]));
+    const taken = new Set<string>();
+    const rename = new Map<string, string>();
+    for (const c of [...result.clusters].sort((a, b) => b.issuesCount - a.issuesCount)) {
+      const votes = new Map<string, number>();
+      for (const i of result.issues)
+        if (i.clusterId === c.id) {
+          const o = oldCluster.get(i.conversationId);
+          if (o) votes.set(o, (votes.get(o) ?? 0) + 1);
+        }
+      const best = [...votes].filter(([id]) => !taken.has(id)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+      if (best) {
+        taken.add(best[0]);
+        rename.set(c.id, best[0]);
+      }
+    }
+    for (const c of result.clusters) c.id = rename.get(c.id) ?? c.id;
+    for (const i of result.issues) i.clusterId = rename.get(i.clusterId) ?? i.clusterId;
+    await this.conversations.replaceClustering(organizationId, result.clusters, result.issues, sums, CLUSTERING_ALGORITHM);
+    await this.conversations.markProcessed(organizationId, conversations, now);
+    await this.conversations.bumpVersion(organizationId);
+    return conversations.length;
+  }
+
+  /**
+   * Each conversation's issue as clustering reads it: extracted, analyzed, its TF-IDF vector (document
+   * frequencies updated first, or replaced when `fresh`) and its embedding centered on the organization's mean.
+   */
+  private async points(organizationId: string, batch: Conversation[], fresh: boolean) {
+    const extracted = [];
+    for (const conversation of batch) {
+      const issue = extractIssue(conversation);
+      extracted.push({ conversation, ...issue, ...(await this.analyzer.analyze(issue.text)) });
+    }
+    const counts = new Map<string, number>();
+    for (const e of extracted) for (const t of new Set(e.terms)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    if (fresh) await this.conversations.replaceDocumentFrequencies(organizationId, counts);
+    else await this.conversations.addDocumentFrequencies(organizationId, counts);
+    const documents = await this.conversations.documentCount(organizationId);
+    const df = await this.conversations.documentFrequencies(organizationId, [...counts.keys()]);
+    const tf = extracted.map((e) => tfidf(e.terms, (t) => df.get(t) ?? 1, documents));
+    const vectors = await this.analyzer.vectors();
+    const raw = vectors ? extracted.map((e, i) => textEmbedding(e.terms, e.words, tf[i], vectors)) : extracted.map(() => null);
+    const added = new Array<number>(vectors?.dims ?? 0).fill(0);
+    let count = 0;
+    for (const r of raw)
+      if (r) {
+        r.forEach((x, d) => (added[d] += x));
+        count += 1;
+      }
+    const sums = fresh ? { sum: added, count } : await this.conversations.addEmbeddings(organizationId, added, count, CLUSTERING_ALGORITHM);
+    const mean = sums.count ? sums.sum.map((x) => x / sums.count) : [];
+    const points: IssuePoint[] = tf.map((v, i) => ({ vector: v, embedding: raw[i] && mean.length ? centered(raw[i], mean) : [] }));
+    return { points, extracted, sums, parameters: vectors ? CLUSTERING : TERMS_ONLY };
+  }
+
+  /**
+   * The issues of a batch placed into clusters (`clusterBatch`: join, then merge), as rows to write: clusters
+   * to save (new, grown, merged into), clusters merged away (`gone`) whose issues move (`moved`), and the issues.
+   */
+  private place(
+    organizationId: string,
+    batch: Conversation[],
+    extracted: { title: string; summary: string }[],
+    points: IssuePoint[],
+    live: IssuesCluster[],
+    now: Date,
+    issueIds: Map<string, string>,
+  ) {
+    const parameters = points.some((p) => p.embedding.length) || live.some((c) => c.embedding.length) ? CLUSTERING : TERMS_ONLY;
+    const states: ClusterPoint[] = live.map((c) => ({ centroid: c.centroid, embedding: c.embedding, issuesCount: c.issuesCount }));
+    const { assigned, merges } = clusterBatch(points, states, parameters);
+    const final = mergedInto(merges);
+    const clusters: IssuesCluster[] = states.map((state, i) =>
+      i < live.length
+        ? live[i]
+        : {
+            id: this.ids.next(),
+            organizationId,
+            label: '',
+            summary: '',
+            icon: 'circle-question',
+            centroid: {},
+            embedding: [],
+            bestSimilarity: -Infinity,
+            issuesCount: 0,
+            lastIssueAt: null,
+            createdAt: now,
+            updatedAt: now,
+          },
+    );
+    const issues: ConversationIssue[] = batch.map((conversation, k) => {
+      const at = final(assigned[k]);
+      const cluster = clusters[at];
+      // The label: the words of the issue closest to its cluster's centroid.
+      const similarity = similarityTo(points[k], states[at], parameters);
+      if (similarity > cluster.bestSimilarity)
+        Object.assign(cluster, { label: extracted[k].title, summary: extracted[k].summary, bestSimilarity: similarity });
+      cluster.lastIssueAt =
+        !cluster.lastIssueAt || conversation.createdAt > cluster.lastIssueAt ? conversation.createdAt : cluster.lastIssueAt;
+      cluster.updatedAt = now;
+      return {
+        id: issueIds.get(conversation.id) ?? this.ids.next(),
+        organizationId,
+        conversationId: conversation.id,
+        clusterId: cluster.id,
+        title: extracted[k].title,
+        summary: extracted[k].summary,
+        source: conversation.source,
+        vector: points[k].vector,
+        embedding: points[k].embedding,
+        createdAt: conversation.createdAt,
+        ingestedAt: conversation.ingestedAt,
+      };
+    });
+    const gone = new Set(merges.map(([from]) => from));
+    const moved: [string, string][] = merges
+      .filter(([from]) => from < live.length)
+      .map(([from]) => [clusters[from].id, clusters[final(from)].id]);
+    const kept: IssuesCluster[] = [];
+    states.forEach((state, i) => {
+      if (gone.has(i) || state.issuesCount <= 0) return;
+      const c = clusters[i];
+      Object.assign(c, { centroid: state.centroid, embedding: state.embedding, issuesCount: state.issuesCount });
+      // A merged-into cluster takes the newest issue date of what it absorbed.
+      for (const [from, into] of merges)
+        if (final(into) === i && clusters[from].lastIssueAt && (!c.lastIssueAt || clusters[from].lastIssueAt > c.lastIssueAt))
+          c.lastIssueAt = clusters[from].lastIssueAt;
+      if (c.bestSimilarity === -Infinity) c.bestSimilarity = 0;
+      c.icon = iconFor(c.centroid);
+      c.updatedAt = now;
+      kept.push(c);
+    });
+    return {
+      clusters: kept,
+      issues,
+      moved,
+      gone: [...gone].filter((i) => i < live.length).map((i) => clusters[i].id),
     };
   }
 }

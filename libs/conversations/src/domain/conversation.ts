@@ -52,6 +52,8 @@ export interface ConversationIssue {
   source: string;
   /** The issue's TF-IDF vector (L2-normalized), kept to move its cluster's centroid when it leaves. */
   vector: Record<string, number>;
+  /** Its embedding (centered, unit length; empty without word vectors), kept likewise. */
+  embedding: number[];
   createdAt: Date;
   ingestedAt: Date;
 }
@@ -64,6 +66,8 @@ export interface IssuesCluster {
   icon: string;
   /** Sum of the member vectors, cut to the strongest terms. */
   centroid: Record<string, number>;
+  /** Sum of the member embeddings. */
+  embedding: number[];
   /** How close the current representative (label, summary) is to the centroid. */
   bestSimilarity: number;
   issuesCount: number;
@@ -196,6 +200,8 @@ export function writtenIssue(answer: unknown): { title: string; summary: string 
  * issue joins a cluster, and the average similarity at which two clusters merge.
  */
 export const CLUSTERING = { termWeight: 0.5, join: 0.35, merge: 0.09 } as const;
+/** The clustering algorithm's version: an organization clustered by an older one is clustered again. */
+export const CLUSTERING_ALGORITHM = 2;
 /** Without word vectors: term overlap alone, at the earlier algorithm's threshold, and no merging. */
 export const TERMS_ONLY = { termWeight: 1, join: 0.2, merge: Infinity } as const;
 export type ClusteringParameters = { termWeight: number; join: number; merge: number };
@@ -504,6 +510,10 @@ export abstract class ConversationRepository {
   abstract findMany(organizationId: string, ids: string[]): Promise<Conversation[]>;
   /** Unprocessed conversations of the organization, oldest ingest first. */
   abstract unprocessed(organizationId: string, limit: number): Promise<Conversation[]>;
+  /** Every conversation of the organization, in ingest order (re-clustering). */
+  abstract everyConversation(organizationId: string): Promise<Conversation[]>;
+  /** Replaces the organization's document frequencies (re-clustering). */
+  abstract replaceDocumentFrequencies(organizationId: string, counts: Map<string, number>): Promise<void>;
   /** Organizations with conversations waiting since before `before`. */
   abstract waitingOrganizations(before: Date): Promise<string[]>;
   /** Serializes processing of one organization (inside a unit of work). */
@@ -514,6 +524,29 @@ export abstract class ConversationRepository {
   abstract documentCount(organizationId: string): Promise<number>;
   abstract documentFrequencies(organizationId: string, terms: string[]): Promise<Map<string, number>>;
   abstract addDocumentFrequencies(organizationId: string, counts: Map<string, number>): Promise<void>;
+  /** Adds raw embeddings to the organization's sum and answers the sum and count after (their mean is centered away). */
+  abstract addEmbeddings(
+    organizationId: string,
+    sum: number[],
+    count: number,
+    algorithm: number,
+  ): Promise<{ sum: number[]; count: number }>;
+  /** Moves every issue of one cluster into another (a merge). */
+  abstract moveIssues(fromClusterId: string, toClusterId: string): Promise<void>;
+  /** Every issue of an organization (re-clustering). */
+  abstract allIssues(organizationId: string): Promise<ConversationIssue[]>;
+  /** Replaces an organization's issues, clusters and embedding sum at once (re-clustering, in one transaction). */
+  abstract replaceClustering(
+    organizationId: string,
+    clusters: IssuesCluster[],
+    issues: ConversationIssue[],
+    sums: { sum: number[]; count: number },
+    algorithm: number,
+  ): Promise<void>;
+  /** The clustering algorithm the organization's clusters were made with (0: before embeddings). */
+  abstract algorithmOf(organizationId: string): Promise<number>;
+  /** Organizations whose clusters an older algorithm made. */
+  abstract organizationsBefore(algorithm: number): Promise<string[]>;
 
   abstract issuesOf(organizationId: string, conversationIds: string[]): Promise<ConversationIssue[]>;
   abstract deleteIssues(ids: string[]): Promise<void>;

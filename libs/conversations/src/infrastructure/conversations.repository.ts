@@ -36,6 +36,7 @@ interface IssueRow {
   summary: string;
   source: string;
   vector: Record<string, number>;
+  embedding: number[];
   created_at: Date;
   ingested_at: Date;
 }
@@ -47,6 +48,7 @@ interface ClusterRow {
   summary: string;
   icon: string;
   centroid: Record<string, number>;
+  embedding: number[];
   best_similarity: number;
   issues_count: number;
   last_issue_at: Date | null;
@@ -54,6 +56,9 @@ interface ClusterRow {
   updated_at: Date;
   sort_key?: string;
 }
+
+/** Embeddings are kept to 5 decimals (what similarities need; a third of the text). */
+const rounded = (v: number[]) => v.map((x) => Math.round(x * 1e5) / 1e5);
 
 const toConversation = (r: ConversationRow): Conversation => ({
   id: r.id,
@@ -77,6 +82,7 @@ const toIssue = (r: IssueRow): ConversationIssue => ({
   summary: r.summary,
   source: r.source,
   vector: r.vector,
+  embedding: r.embedding ?? [],
   createdAt: r.created_at,
   ingestedAt: r.ingested_at,
 });
@@ -88,6 +94,7 @@ const toCluster = (r: ClusterRow): IssuesCluster => ({
   summary: r.summary,
   icon: r.icon,
   centroid: r.centroid,
+  embedding: r.embedding ?? [],
   bestSimilarity: r.best_similarity,
   issuesCount: r.issues_count,
   lastIssueAt: r.last_issue_at,
@@ -171,6 +178,18 @@ export class SqlConversationRepository extends ConversationRepository {
     return rows.map(toConversation);
   }
 
+  async everyConversation(organizationId: string): Promise<Conversation[]> {
+    const rows: ConversationRow[] = await this.db.query('SELECT * FROM conversations WHERE organization_id = $1 ORDER BY ingested_at, id', [
+      organizationId,
+    ]);
+    return rows.map(toConversation);
+  }
+
+  async replaceDocumentFrequencies(organizationId: string, counts: Map<string, number>): Promise<void> {
+    await this.db.query('DELETE FROM conversation_terms WHERE organization_id = $1', [organizationId]);
+    await this.addDocumentFrequencies(organizationId, counts);
+  }
+
   async waitingOrganizations(before: Date): Promise<string[]> {
     const rows: { organization_id: string }[] = await this.db.query(
       'SELECT DISTINCT organization_id FROM conversations WHERE processed_at IS NULL AND ingested_at < $1 LIMIT 1000',
@@ -220,6 +239,66 @@ export class SqlConversationRepository extends ConversationRepository {
     );
   }
 
+  async addEmbeddings(organizationId: string, sum: number[], count: number, algorithm: number): Promise<{ sum: number[]; count: number }> {
+    const rows: { sum: number[]; count: number }[] = await this.db.query(
+      `INSERT INTO conversation_embedding_sums AS s (organization_id, sum, count, algorithm) VALUES ($1, $2::jsonb, $3, $4)
+       ON CONFLICT (organization_id) DO UPDATE SET
+         sum = (SELECT jsonb_agg(coalesce((s.sum->>(i - 1))::float8, 0) + coalesce((EXCLUDED.sum->>(i - 1))::float8, 0) ORDER BY i)
+                FROM generate_series(1, greatest(jsonb_array_length(s.sum), jsonb_array_length(EXCLUDED.sum))) AS i),
+         count = s.count + EXCLUDED.count
+       RETURNING sum, count`,
+      [organizationId, JSON.stringify(sum), count, algorithm],
+    );
+    return rows[0];
+  }
+
+  async moveIssues(fromClusterId: string, toClusterId: string): Promise<void> {
+    await this.db.query('UPDATE conversation_issues SET cluster_id = $2 WHERE cluster_id = $1', [fromClusterId, toClusterId]);
+  }
+
+  async allIssues(organizationId: string): Promise<ConversationIssue[]> {
+    const rows: IssueRow[] = await this.db.query('SELECT * FROM conversation_issues WHERE organization_id = $1 ORDER BY seq', [
+      organizationId,
+    ]);
+    return rows.map(toIssue);
+  }
+
+  async replaceClustering(
+    organizationId: string,
+    clusters: IssuesCluster[],
+    issues: ConversationIssue[],
+    sums: { sum: number[]; count: number },
+    algorithm: number,
+  ): Promise<void> {
+    await this.db.query('DELETE FROM conversation_issues WHERE organization_id = $1', [organizationId]);
+    await this.db.query('DELETE FROM conversation_clusters WHERE organization_id = $1', [organizationId]);
+    await this.saveClusters(clusters);
+    await this.insertIssues(issues);
+    await this.db.query(
+      `INSERT INTO conversation_embedding_sums (organization_id, sum, count, algorithm) VALUES ($1, $2::jsonb, $3, $4)
+       ON CONFLICT (organization_id) DO UPDATE SET sum = EXCLUDED.sum, count = EXCLUDED.count, algorithm = EXCLUDED.algorithm`,
+      [organizationId, JSON.stringify(sums.sum), sums.count, algorithm],
+    );
+  }
+
+  async algorithmOf(organizationId: string): Promise<number> {
+    const rows: { algorithm: number }[] = await this.db.query(
+      'SELECT algorithm FROM conversation_embedding_sums WHERE organization_id = $1',
+      [organizationId],
+    );
+    return rows[0]?.algorithm ?? 0;
+  }
+
+  async organizationsBefore(algorithm: number): Promise<string[]> {
+    const rows: { organization_id: string }[] = await this.db.query(
+      `SELECT DISTINCT i.organization_id FROM conversation_issues i
+       LEFT JOIN conversation_embedding_sums s ON s.organization_id = i.organization_id
+       WHERE coalesce(s.algorithm, 0) < $1 LIMIT 100`,
+      [algorithm],
+    );
+    return rows.map((r) => r.organization_id);
+  }
+
   async issuesOf(organizationId: string, conversationIds: string[]): Promise<ConversationIssue[]> {
     if (conversationIds.length === 0) return [];
     const rows: IssueRow[] = await this.db.query(
@@ -244,14 +323,16 @@ export class SqlConversationRepository extends ConversationRepository {
       summary: i.summary,
       source: i.source,
       vector: i.vector,
+      embedding: rounded(i.embedding),
       created_at: i.createdAt.toISOString(),
       ingested_at: i.ingestedAt.toISOString(),
     }));
     await this.db.query(
-      `INSERT INTO conversation_issues (id, organization_id, conversation_id, cluster_id, title, summary, source, vector, created_at, ingested_at)
-       SELECT id, organization_id, conversation_id, cluster_id, title, summary, source, vector, created_at, ingested_at
+      `INSERT INTO conversation_issues (id, organization_id, conversation_id, cluster_id, title, summary, source, vector, embedding,
+         created_at, ingested_at)
+       SELECT id, organization_id, conversation_id, cluster_id, title, summary, source, vector, embedding, created_at, ingested_at
          FROM jsonb_to_recordset($1::jsonb) AS x(id text, organization_id text, conversation_id text, cluster_id text, title text,
-           summary text, source text, vector jsonb, created_at timestamptz, ingested_at timestamptz)`,
+           summary text, source text, vector jsonb, embedding jsonb, created_at timestamptz, ingested_at timestamptz)`,
       [JSON.stringify(rows)],
     );
   }
@@ -308,6 +389,7 @@ export class SqlConversationRepository extends ConversationRepository {
       summary: c.summary,
       icon: c.icon,
       centroid: c.centroid,
+      embedding: rounded(c.embedding),
       best_similarity: c.bestSimilarity,
       issues_count: c.issuesCount,
       last_issue_at: c.lastIssueAt?.toISOString() ?? null,
@@ -315,12 +397,13 @@ export class SqlConversationRepository extends ConversationRepository {
       updated_at: c.updatedAt.toISOString(),
     }));
     await this.db.query(
-      `INSERT INTO conversation_clusters (id, organization_id, label, summary, icon, centroid, best_similarity, issues_count, last_issue_at,
-         created_at, updated_at)
-       SELECT id, organization_id, label, summary, icon, centroid, best_similarity, issues_count, last_issue_at, created_at, updated_at
+      `INSERT INTO conversation_clusters (id, organization_id, label, summary, icon, centroid, embedding, best_similarity, issues_count,
+         last_issue_at, created_at, updated_at)
+       SELECT id, organization_id, label, summary, icon, centroid, embedding, best_similarity, issues_count, last_issue_at, created_at, updated_at
          FROM jsonb_to_recordset($1::jsonb) AS x(id text, organization_id text, label text, summary text, icon text, centroid jsonb,
-           best_similarity float8, issues_count int, last_issue_at timestamptz, created_at timestamptz, updated_at timestamptz)
+           embedding jsonb, best_similarity float8, issues_count int, last_issue_at timestamptz, created_at timestamptz, updated_at timestamptz)
        ON CONFLICT (id) DO UPDATE SET label = EXCLUDED.label, summary = EXCLUDED.summary, icon = EXCLUDED.icon, centroid = EXCLUDED.centroid,
+         embedding = EXCLUDED.embedding,
          best_similarity = EXCLUDED.best_similarity, issues_count = EXCLUDED.issues_count, last_issue_at = EXCLUDED.last_issue_at,
          updated_at = EXCLUDED.updated_at`,
       [JSON.stringify(rows)],

@@ -26,6 +26,7 @@ import { RepositorySources1766188800000 } from './1766188800000-repository-sourc
 import { GitSync1766275200000 } from './1766275200000-git-sync';
 import { SharedRateLimit1766361600000 } from './1766361600000-shared-rate-limit';
 import { Collector1766448000000 } from './1766448000000-collector';
+import { ConversationEmbeddings1766534400000 } from './1766534400000-conversation-embeddings';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   GitSync1766275200000,
   SharedRateLimit1766361600000,
   Collector1766448000000,
+  ConversationEmbeddings1766534400000,
 ];
