@@ -237,7 +237,7 @@ export class ConversationProcessing implements OnModuleInit {
     let count = 0;
     for (const r of raw)
       if (r) {
-        r.forEach((x, d) => (added[d] += x));
+        r.embedding.forEach((x, d) => (added[d] += x));
         count += 1;
       }
     const sums = fresh ? { sum: added, count } : await this.conversations.addEmbeddings(organizationId, added, count, CLUSTERING_ALGORITHM);

@@ -227,23 +227,34 @@ export interface WordVectors {
   vector(word: string): Int8Array | null;
 }
 
-/** A text's meaning: its words' vectors weighted by their terms' TF-IDF, at unit length (null: no known word). */
-export function textEmbedding(terms: string[], words: string[], weights: Record<string, number>, vectors: WordVectors): number[] | null {
+/**
+ * A text's meaning: its words' vectors weighted by their terms' TF-IDF, at unit length (null: no known word),
+ * and how much of the text that is (`coverage`: the share of the TF-IDF weight on words the vectors know — a
+ * text of product names and jargon has little meaning the vectors can tell, and counts for that little).
+ */
+export function textEmbedding(
+  terms: string[],
+  words: string[],
+  weights: Record<string, number>,
+  vectors: WordVectors,
+): { embedding: number[]; coverage: number } | null {
   const sum = new Array<number>(vectors.dims).fill(0);
   let known = 0;
+  let all = 0;
   words.forEach((w, i) => {
+    const weight = weights[terms[i]] ?? MINOR_WORD_WEIGHT;
+    all += weight;
     const v = vectors.vector(w);
     if (!v) return;
-    known += 1;
-    const weight = weights[terms[i]] ?? MINOR_WORD_WEIGHT;
+    known += weight;
     for (let d = 0; d < sum.length; d++) sum[d] += (v[d] / 127) * weight;
   });
-  return known ? unit(sum) : null;
+  return known > 0 ? { embedding: unit(sum), coverage: known / all } : null;
 }
 
-/** An embedding with what every text of the organization shares taken out (`mean`), at unit length. */
-export function centered(embedding: number[], mean: number[]): number[] {
-  return unit(embedding.map((x, d) => x - (mean[d] ?? 0)));
+/** An embedding with what every text of the organization shares taken out (`mean`), at the length of its coverage. */
+export function centered(e: { embedding: number[]; coverage: number }, mean: number[]): number[] {
+  return unit(e.embedding.map((x, d) => x - (mean[d] ?? 0))).map((x) => x * e.coverage);
 }
 
 function unit(v: number[]): number[] {
@@ -259,12 +270,14 @@ function dot(a: number[], b: number[]): number {
 
 function sparseDot(a: Record<string, number>, b: Record<string, number>): number {
   let s = 0;
-  for (const [t, x] of Object.entries(a)) {
+  for (const t in a) {
     const y = b[t];
-    if (y !== undefined) s += x * y;
+    if (y !== undefined) s += a[t] * y;
   }
   return s;
 }
+
+const norm = (v: Record<string, number>) => Math.sqrt(sparseDot(v, v));
 
 /** What clustering reads of an issue: its TF-IDF vector and centered embedding (empty when none). */
 export interface IssuePoint {
@@ -279,16 +292,14 @@ export interface ClusterPoint {
   issuesCount: number;
 }
 
-/** How similar an issue is to a cluster's centroid: term overlap and meaning, weighted. */
+/**
+ * How similar an issue is to a cluster's centroid: term overlap and meaning, weighted (the meaning at the
+ * issue's coverage: its embedding's length).
+ */
 export function similarityTo(issue: IssuePoint, cluster: ClusterPoint, p: ClusteringParameters): number {
-  const meaning = issue.embedding.length && cluster.embedding.length ? cosineDense(issue.embedding, cluster.embedding) : 0;
+  const norm = Math.sqrt(dot(cluster.embedding, cluster.embedding));
+  const meaning = issue.embedding.length && norm > 0 ? dot(issue.embedding, cluster.embedding) / norm : 0;
   return p.termWeight * cosine(issue.vector, cluster.centroid) + (1 - p.termWeight) * meaning;
-}
-
-function cosineDense(a: number[], b: number[]): number {
-  const na = Math.sqrt(dot(a, a));
-  const nb = Math.sqrt(dot(b, b));
-  return na === 0 || nb === 0 ? 0 : dot(a, b) / (na * nb);
 }
 
 /** The average similarity of two clusters' members, pair by pair (from their sums: the vectors are unit length). */
@@ -311,14 +322,16 @@ export function moveEmbedding(sum: number[], embedding: number[], sign: 1 | -1):
  * updates (sums added, counts added; a merged-away cluster's count becomes 0). Each cluster keeps its best
  * partner, recomputed only when that partner changed: about n² similarities in all.
  */
-export function mergeClusters(clusters: ClusterPoint[], p: ClusteringParameters): [number, number][] {
+export function mergeClusters(clusters: ClusterPoint[], p: ClusteringParameters, touched?: ReadonlySet<number>): [number, number][] {
   if (!Number.isFinite(p.merge)) return [];
   const alive = clusters.map((c) => c.issuesCount > 0);
+  // Only pairs with a cluster this batch touched can have changed since the last pass (`touched`; all without).
+  const fresh = clusters.map((_, i) => !touched || touched.has(i));
   const best = clusters.map(() => ({ partner: -1, score: -Infinity }));
   const refresh = (i: number) => {
     best[i] = { partner: -1, score: -Infinity };
     for (let j = 0; j < clusters.length; j++) {
-      if (j === i || !alive[j]) continue;
+      if (j === i || !alive[j] || (!fresh[i] && !fresh[j])) continue;
       const s = linkage(clusters[i], clusters[j], p);
       if (s > best[i].score) best[i] = { partner: j, score: s };
     }
@@ -338,6 +351,7 @@ export function mergeClusters(clusters: ClusterPoint[], p: ClusteringParameters)
     a.issuesCount += b.issuesCount;
     b.issuesCount = 0;
     alive[from] = false;
+    fresh[into] = true;
     merges.push([from, into]);
     for (let i = 0; i < clusters.length; i++)
       if (alive[i] && (i === into || best[i].partner === into || best[i].partner === from)) refresh(i);
@@ -424,12 +438,19 @@ export function clusterBatch(
   clusters: ClusterPoint[],
   p: ClusteringParameters,
 ): { assigned: number[]; merges: [number, number][] } {
+  // The centroids' lengths, kept per cluster (only the cluster an issue joins changes): similarityTo without
+  // recomputing them for every pair.
+  const lengths = clusters.map((c) => ({ terms: norm(c.centroid), meaning: Math.sqrt(dot(c.embedding, c.embedding)) }));
   const assigned = issues.map((issue) => {
     let best = -1;
     let score = -Infinity;
+    const issueTerms = norm(issue.vector);
     clusters.forEach((c, i) => {
       if (c.issuesCount <= 0) return;
-      const s = similarityTo(issue, c, p);
+      const l = lengths[i];
+      const terms = issueTerms > 0 && l.terms > 0 ? sparseDot(issue.vector, c.centroid) / (issueTerms * l.terms) : 0;
+      const meaning = issue.embedding.length && l.meaning > 0 ? dot(issue.embedding, c.embedding) / l.meaning : 0;
+      const s = p.termWeight * terms + (1 - p.termWeight) * meaning;
       if (s > score) {
         score = s;
         best = i;
@@ -437,15 +458,17 @@ export function clusterBatch(
     });
     if (best < 0 || score < p.join) {
       clusters.push({ centroid: {}, embedding: [], issuesCount: 0 });
+      lengths.push({ terms: 0, meaning: 0 });
       best = clusters.length - 1;
     }
     const c = clusters[best];
     c.centroid = moveCentroid(c.centroid, issue.vector, 1);
     c.embedding = moveEmbedding(c.embedding, issue.embedding, 1);
     c.issuesCount += 1;
+    lengths[best] = { terms: norm(c.centroid), meaning: Math.sqrt(dot(c.embedding, c.embedding)) };
     return best;
   });
-  return { assigned, merges: mergeClusters(clusters, p) };
+  return { assigned, merges: mergeClusters(clusters, p, new Set(assigned)) };
 }
 
 /** Where each index ends up after the merges ([from, into], in order). */
