@@ -57,6 +57,27 @@ describe('custom hostnames', () => {
     await t.http.get('/more').set('Host', HOST.toUpperCase()).expect(200);
   });
 
+  it('an assistant reaches the site’s MCP at its hostname, /~mcp, with the site’s read-only tools', async () => {
+    await t.app.listen(0, '127.0.0.1');
+    const rpc = (method: string, params: object) =>
+      t.http
+        .post('/~mcp')
+        .set('Host', HOST)
+        .set('Accept', 'application/json, text/event-stream')
+        .send({ jsonrpc: '2.0', id: 1, method, params });
+    const listed = await rpc('tools/list', {}).expect(200);
+    expect((listed.body.result.tools as { name: string }[]).map((x) => x.name).sort()).toEqual([
+      'ask',
+      'list_pages',
+      'read_page',
+      'search',
+    ]);
+    const page = await rpc('tools/call', { name: 'read_page', arguments: { path: 'more' } }).expect(200);
+    expect(page.body.result.content[0].text).toContain('More pages.');
+    // The API's own MCP is not at a site's hostname.
+    await t.http.post('/mcp').set('Host', HOST).set('Authorization', `Bearer ${admin.token}`).send({}).expect(404);
+  });
+
   it('answers nothing else at that hostname: not the API, not another site; other hosts reach the API', async () => {
     const other = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Other', visibility: 'public' }).expect(201))
       .body.id;

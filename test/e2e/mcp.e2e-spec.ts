@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SignJWT } from 'jose';
 import { DataSource } from 'typeorm';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
@@ -299,6 +300,28 @@ describe('MCP', () => {
     ]);
     const hits = await keyed.callTool({ name: 'search', arguments: { query: 'zeppelin' } });
     expect(JSON.stringify(hits.structuredContent)).toContain('Install');
+    // A site behind visitor authentication: nothing without a token signed with its key, the pages with one.
+    const guarded = (
+      await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Guarded', visibility: 'visitor-auth' }).expect(201)
+    ).body.id;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${guarded}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
+    await t.http.post(`/v1/orgs/${orgId}/sites/${guarded}/publish`).set(admin.auth).expect(200);
+    const key = (await t.http.get(`/v1/orgs/${orgId}/sites/${guarded}/publishing/auth`).set(admin.auth).expect(200)).body
+      .privateKey as string;
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(key));
+    const anonymous = await connect(`${base}/sites/${guarded}/~mcp`);
+    expect(await anonymous.callTool({ name: 'read_page', arguments: { path: 'install' } })).toMatchObject({
+      isError: true,
+      structuredContent: { status: 404 },
+    });
+    const signedIn = await connect(`${base}/sites/${guarded}/~mcp?jwt_token=${token}`);
+    expect(
+      ((await signedIn.callTool({ name: 'read_page', arguments: { path: 'install' } })).content as { text: string }[])[0].text,
+    ).toContain('npm install quire');
     await expect(keyed.callTool({ name: 'read_page', arguments: { path: '../../v1/orgs' } })).rejects.toThrow(/not a page path/);
     await expect(keyed.callTool({ name: 'propose_edit', arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
