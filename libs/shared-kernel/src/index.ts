@@ -15,3 +15,4 @@ export * from './safe-get';
 export * from './job-queue';
 export * from './secret-box';
 export * from './official-values';
+export * from './chat-completions';

@@ -51,8 +51,9 @@ export class McpController {
   async api(@CurrentActor() actor: Actor, @Req() req: Request, @Res() res: Response): Promise<void> {
     const http: Http = (method, path, body) =>
       this.internal.request(method, path, { authorization: req.headers.authorization, 'x-request-id': header(req, 'x-request-id') }, body);
-    const may = await this.mayWrite(actor, http);
-    const tools = API_TOOLS.filter((t) => !t.writes || may[t.writes]);
+    // Which write tools the caller gets is asked only by the messages that need it (listing and calling tools).
+    let listed: Promise<Tool[]> | null = null;
+    const tools = () => (listed ??= this.mayWrite(actor, http).then((may) => API_TOOLS.filter((t) => !t.writes || may[t.writes])));
     const server = this.server('quire', tools, http, (tool, args, outcome) => this.record(actor, req, tool, args, outcome));
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
       resourceTemplates: [
@@ -111,7 +112,13 @@ export class McpController {
     const query = new URL(req.originalUrl, 'http://x').search.slice(1);
     const http: Http = (method, path, body) =>
       this.internal.request(method, path, { cookie: req.headers.cookie, 'x-request-id': header(req, 'x-request-id') }, body);
-    const server = this.server(`quire-site-${siteId}`, siteTools(siteId, query), http, () => Promise.resolve());
+    const tools = siteTools(siteId, query);
+    const server = this.server(
+      `quire-site-${siteId}`,
+      () => Promise.resolve(tools),
+      http,
+      () => Promise.resolve(),
+    );
     await this.serve(server, req, res);
   }
 
@@ -125,13 +132,13 @@ export class McpController {
 
   private server(
     name: string,
-    tools: Tool[],
+    tools: () => Promise<Tool[]>,
     http: Http,
     recorded: (tool: Tool, args: Record<string, unknown>, outcome: string) => Promise<void>,
   ): Server {
     const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: {}, resources: {}, prompts: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: tools.map((t) => ({
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: (await tools()).map((t) => ({
         name: t.name,
         title: t.title,
         description: t.description,
@@ -140,7 +147,7 @@ export class McpController {
       })),
     }));
     server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-      const tool = tools.find((t) => t.name === request.params.name);
+      const tool = (await tools()).find((t) => t.name === request.params.name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
       const args = request.params.arguments ?? {};
       try {

@@ -1,5 +1,4 @@
-import { ok, ToolInputError, type Tool } from './tools';
-import { stringProblem } from '../http/hostile-input';
+import { json, ok, textArg, ToolInputError, type Tool } from './tools';
 
 /**
  * The tools of a published site's MCP endpoint (`/sites/{id}/~mcp`): read-only, each one of the visitor routes
@@ -19,11 +18,8 @@ export function siteTools(siteId: string, visitorQuery: string): Tool[] {
       inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'], additionalProperties: false },
       operations: ['GET /sites/{siteId}/~search.json'],
       run: async (http, args) => {
-        if (typeof args.query !== 'string') throw new ToolInputError('query must be a string');
-        const problem = stringProblem(args.query);
-        if (problem) throw new ToolInputError(`query: ${problem}`);
-        const found = ok(await http('GET', at('~search.json', `q=${encodeURIComponent(args.query)}`))) as Record<string, unknown>;
-        return { text: JSON.stringify(found, null, 2), structured: found };
+        const query = textArg(args, 'query')!;
+        return json(ok(await http('GET', at('~search.json', `q=${encodeURIComponent(query)}`))));
       },
     },
     {
@@ -42,11 +38,8 @@ export function siteTools(siteId: string, visitorQuery: string): Tool[] {
       inputSchema: { type: 'object', properties: { question: { type: 'string' } }, required: ['question'], additionalProperties: false },
       operations: ['GET /sites/{siteId}/~ask'],
       run: async (http, args) => {
-        if (typeof args.question !== 'string') throw new ToolInputError('question must be a string');
-        const problem = stringProblem(args.question);
-        if (problem) throw new ToolInputError(`question: ${problem}`);
-        const found = ok(await http('GET', at('~ask', `q=${encodeURIComponent(args.question)}`))) as Record<string, unknown>;
-        return { text: JSON.stringify(found, null, 2), structured: found };
+        const question = textArg(args, 'question')!;
+        return json(ok(await http('GET', at('~ask', `q=${encodeURIComponent(question)}`))));
       },
     },
     {
@@ -56,11 +49,9 @@ export function siteTools(siteId: string, visitorQuery: string): Tool[] {
       inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
       operations: ['GET /sites/{siteId}/{path}.md'],
       run: async (http, args) => {
-        const path = args.path;
-        if (typeof path !== 'string') throw new ToolInputError('path must be a string');
-        const clean = path.replace(/^\/+|\/+$/g, '').replace(/\.md$/, '');
-        const problem = stringProblem(clean);
-        if (problem) throw new ToolInputError(`path: ${problem}`);
+        const clean = textArg(args, 'path')!
+          .replace(/^\/+|\/+$/g, '')
+          .replace(/\.md$/, '');
         if (clean.length > 1000 || /[\u0000-\u001f?#\\]|(^|\/)\.\.?(\/|$)/.test(clean)) throw new ToolInputError('path is not a page path');
         if (!clean) throw new ToolInputError('path must name a page (list_pages gives them)');
         const segments = clean.split('/').map(encodeURIComponent).join('/');

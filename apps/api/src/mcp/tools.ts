@@ -49,8 +49,8 @@ export function idArg(args: Record<string, unknown>, name: string, required = tr
   return encodeURIComponent(v);
 }
 
-/** A text argument that goes into a query string. */
-function textArg(args: Record<string, unknown>, name: string, required = true): string | undefined {
+/** A text argument (a query string's value, a question): a string without NUL or lone surrogates. */
+export function textArg(args: Record<string, unknown>, name: string, required = true): string | undefined {
   const v = args[name];
   if (v === undefined && !required) return undefined;
   if (typeof v !== 'string') throw new ToolInputError(`${name} must be a string`);
@@ -68,7 +68,8 @@ export function ok(answer: InternalAnswer): unknown {
   throw new ToolHttpError(answer.status, text);
 }
 
-const json = (value: unknown): ToolOutput => ({
+/** A JSON answer as a tool's output: the text for the model, the object as structured content. */
+export const json = (value: unknown): ToolOutput => ({
   text: JSON.stringify(value, null, 2),
   structured: value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { items: value },
 });

@@ -1,3 +1,4 @@
+import { chatCompletion } from '@app/shared-kernel';
 import { IssueWriter } from '../domain/conversation';
 
 /** What the language model reads of a conversation at most. */
@@ -19,29 +20,21 @@ export class ChatCompletionsIssueWriter extends IssueWriter {
   }
 
   async write(conversation: { subject: string; text: string }): Promise<unknown> {
-    const res = await fetch(`${this.baseUrl}/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}) },
-      body: JSON.stringify({
-        model: this.model,
-        temperature: 0,
-        response_format: { type: 'json_object' },
-        messages: [
-          {
-            role: 'system',
-            content:
-              'You read a customer support conversation and name the problem the customer has. Answer only with a JSON object ' +
-              '{"title": "<the problem in at most 10 words>", "summary": "<the problem in one or two sentences>"}.',
-          },
-          { role: 'user', content: `Subject: ${conversation.subject}\n\n${conversation.text.slice(0, TEXT_MAX)}` },
-        ],
-      }),
-      signal: AbortSignal.timeout(this.timeoutMs),
-    });
-    if (!res.ok) throw new Error(`${this.baseUrl}/chat/completions answered ${res.status}`);
-    const answer = (await res.json()) as { choices?: { message?: { content?: string } }[] };
+    const content = await chatCompletion(
+      { url: this.baseUrl, model: this.model, apiKey: this.apiKey },
+      [
+        {
+          role: 'system',
+          content:
+            'You read a customer support conversation and name the problem the customer has. Answer only with a JSON object ' +
+            '{"title": "<the problem in at most 10 words>", "summary": "<the problem in one or two sentences>"}.',
+        },
+        { role: 'user', content: `Subject: ${conversation.subject}\n\n${conversation.text.slice(0, TEXT_MAX)}` },
+      ],
+      { json: true, timeoutMs: this.timeoutMs },
+    );
     try {
-      return JSON.parse(answer.choices?.[0]?.message?.content ?? '');
+      return JSON.parse(content);
     } catch {
       throw new Error('the language model did not answer JSON');
     }

@@ -1,3 +1,4 @@
+import { chatCompletion } from '@app/shared-kernel';
 import { SiteAnswerer, type AnswerSource } from '../application/site-answers';
 
 /** What the model reads of one page at most, and of all of them. */
@@ -28,29 +29,20 @@ export class ChatCompletionsAnswerer extends SiteAnswerer {
         return `[${i + 1}] ${s.title}\n${text}`;
       })
       .join('\n\n');
-    const res = await fetch(`${this.baseUrl}/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}) },
-      body: JSON.stringify({
-        model: this.model,
-        temperature: 0,
-        messages: [
-          {
-            role: 'system',
-            content:
-              'You answer questions about a documentation site using only the numbered sources given. Cite every ' +
-              'statement with the number of its source in brackets, like [1]. If the sources do not answer the question, ' +
-              'say that the documentation does not say, and nothing else. Never use knowledge from outside the sources.',
-          },
-          { role: 'user', content: `Sources:\n\n${numbered}\n\nQuestion: ${question}` },
-        ],
-      }),
-      signal: AbortSignal.timeout(this.timeoutMs),
-    });
-    if (!res.ok) throw new Error(`${this.baseUrl}/chat/completions answered ${res.status}`);
-    const body = (await res.json()) as { choices?: { message?: { content?: unknown } }[] };
-    const content = body.choices?.[0]?.message?.content;
-    if (typeof content !== 'string') throw new Error('the language model answered no text');
+    const content = await chatCompletion(
+      { url: this.baseUrl, model: this.model, apiKey: this.apiKey },
+      [
+        {
+          role: 'system',
+          content:
+            'You answer questions about a documentation site using only the numbered sources given. Cite every ' +
+            'statement with the number of its source in brackets, like [1]. If the sources do not answer the question, ' +
+            'say that the documentation does not say, and nothing else. Never use knowledge from outside the sources.',
+        },
+        { role: 'user', content: `Sources:\n\n${numbered}\n\nQuestion: ${question}` },
+      ],
+      { timeoutMs: this.timeoutMs },
+    );
     return content.trim();
   }
 }
