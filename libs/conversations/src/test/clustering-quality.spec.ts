@@ -1,5 +1,6 @@
 import { SUPPORT_CONVERSATIONS } from '../../../../test/fixtures/support-conversations';
 import { SUPPORT_CONVERSATIONS_2 } from '../../../../test/fixtures/support-conversations-2';
+import { SUPPORT_CONVERSATIONS_3 } from '../../../../test/fixtures/support-conversations-3';
 import {
   centered,
   CLUSTERING,
@@ -97,6 +98,7 @@ describe('conversation clustering quality (issue #35 targets, figures printed)',
   for (const [name, corpus, strictMix] of [
     ['first corpus (66 conversations, 6 problems; the parameters were set on it)', SUPPORT_CONVERSATIONS, true],
     ['second corpus, held out (48 conversations, 6 other problems)', SUPPORT_CONVERSATIONS_2, false],
+    ['third corpus, held out (54 conversations, 6 more problems)', SUPPORT_CONVERSATIONS_3, true],
   ] as const) {
     it(`${name}: purity ≥ 0.85, ≥ 5 of 6 problems recovered, ≤ 1.5 clusters a problem, mix ≤ 20 %, in any ingest order`, async () => {
       for (const seed of [0, 7, 42]) {
