@@ -2,7 +2,7 @@ import { markdownToDocument } from '@app/content-model';
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { JobQueue } from '@app/shared-kernel';
-import { ConversationProcessing } from '@app/conversations';
+import { CLUSTERING_ALGORITHM, ConversationProcessing } from '@app/conversations';
 import { SUPPORT_CONVERSATIONS } from '../fixtures/support-conversations';
 import { SUPPORT_CONVERSATIONS_2 } from '../fixtures/support-conversations-2';
 import { createTestApp, TestApp, TestUser } from '../support/app';
@@ -215,7 +215,9 @@ describe('conversations: ingest, issues, clusters, agent instructions', () => {
     const after = await read();
     expect(new Set(after.map((i) => i.issue.id))).toEqual(new Set(issues.map((i) => i.issue.id)));
     expect(new Set(after.map((i) => i.issue.cluster))).toEqual(new Set(issues.map((i) => i.issue.cluster)));
-    expect((await ds.query('SELECT algorithm FROM conversation_embedding_sums WHERE organization_id = $1', [org]))[0].algorithm).toBe(2);
+    expect((await ds.query('SELECT algorithm FROM conversation_embedding_sums WHERE organization_id = $1', [org]))[0].algorithm).toBe(
+      CLUSTERING_ALGORITHM,
+    );
   });
 
   it('ingests one conversation; the same id again replaces it (never a duplicate) and it is processed again', async () => {

@@ -7,3 +7,5 @@ export { AgentInstructionsService } from './application/agent-instructions.servi
 export { CONVERSATION_EVENT_TYPES } from './application/conversation-events';
 export type { ConversationEventType } from './application/conversation-events';
 export { ConversationsSettings } from './application/conversations-settings';
+// The clustering algorithm's version (an organization clustered by an older one is clustered again).
+export { CLUSTERING_ALGORITHM } from './domain/conversation';

@@ -190,26 +190,33 @@ export function writtenIssue(answer: unknown): { title: string; summary: string 
 
 // ---------------------------------------------------------------------------------------------
 // Clustering: each issue is a TF-IDF vector (the terms it uses) and an embedding (what its words mean: word
-// vectors weighted by TF-IDF, the organization's mean taken out). An issue joins the most similar cluster
-// (leader clustering on centroids), then clusters merge while their average similarity is high enough (an
-// agglomerative pass, so ingest order stops deciding). docs/conversations-clustering.md has the figures.
+// vectors weighted by how rare each word is in English, the organization's mean taken out). Each issue starts as
+// its own cluster and clusters merge while their average similarity is high enough (agglomerative, average
+// linkage: ingest order does not decide). docs/conversations-clustering.md has the figures.
 
 /**
- * The algorithm's parameters, set on the first corpus alone and frozen before the held-out one was measured
- * (docs/conversations-clustering.md): the weight of term overlap against meaning, the similarity at which an
- * issue joins a cluster, and the average similarity at which two clusters merge.
+ * The algorithm's parameters (docs/conversations-clustering.md says how they were set, on which corpora, and
+ * what the held-out ones gave): the weight of term overlap against meaning, and the average similarity at
+ * which two clusters merge. `join`, when given, is the older leader step: an issue first joins the most
+ * similar cluster at that similarity (the terms-only fallback keeps it).
  */
-export const CLUSTERING = { termWeight: 0.5, join: 0.35, merge: 0.09 } as const;
+export const CLUSTERING: ClusteringParameters = { termWeight: 0.5, merge: 0.05 };
 /** The clustering algorithm's version: an organization clustered by an older one is clustered again. */
-export const CLUSTERING_ALGORITHM = 2;
-/** Without word vectors: term overlap alone, at the earlier algorithm's threshold, and no merging. */
-export const TERMS_ONLY = { termWeight: 1, join: 0.2, merge: Infinity } as const;
-export type ClusteringParameters = { termWeight: number; join: number; merge: number };
+export const CLUSTERING_ALGORITHM = 3;
+/** Without word vectors: term overlap alone, the earlier leader clustering at cosine 0.2, and no merging. */
+export const TERMS_ONLY: ClusteringParameters = { termWeight: 1, join: 0.2, merge: Infinity };
+export type ClusteringParameters = { termWeight: number; merge: number; join?: number };
 /** Two issues at least this similar (cosine of TF-IDF vectors) belong together (terms only). */
-export const SIMILARITY_THRESHOLD = TERMS_ONLY.join;
+export const SIMILARITY_THRESHOLD = 0.2;
 export const CENTROID_TERMS = 256;
 export const VECTOR_TERMS = 48;
-/** The weight of a word whose stem is not among its text's strongest terms. */
+/**
+ * Smooth inverse frequency (Arora, Liang & Ma 2017): a word weighs `SIF / (SIF + p(word))`, p its frequency in
+ * English — "the" next to nothing, "throttled" almost 1. p is read from the word's rank in the vectors' list
+ * (frequency order) by Zipf's law, p ≈ 0.1 / rank.
+ */
+const SIF = 0.001;
+/** The TF-IDF weight of a word whose stem is not among its text's strongest terms (coverage). */
 const MINOR_WORD_WEIGHT = 0.05;
 
 /** Port: the terms of a text (tokenized, stop words out, stemmed) and the words they come from — wink-nlp. */
@@ -225,12 +232,15 @@ export abstract class TextAnalyzer {
 export interface WordVectors {
   dims: number;
   vector(word: string): Int8Array | null;
+  /** The word's rank by frequency in English (1: the most frequent), or null when the vectors do not know it. */
+  rank(word: string): number | null;
 }
 
 /**
- * A text's meaning: its words' vectors weighted by their terms' TF-IDF, at unit length (null: no known word),
- * and how much of the text that is (`coverage`: the share of the TF-IDF weight on words the vectors know — a
- * text of product names and jargon has little meaning the vectors can tell, and counts for that little).
+ * A text's meaning: its words' vectors weighted by smooth inverse frequency (`SIF`), at unit length (null: no
+ * known word), and how much of the text that is (`coverage`: the share of its TF-IDF weight — `weights`, by
+ * term — on words the vectors know: a text whose distinctive words are product names, jargon or typos has
+ * little meaning the vectors can tell, and counts for that little).
  */
 export function textEmbedding(
   terms: string[],
@@ -242,11 +252,13 @@ export function textEmbedding(
   let known = 0;
   let all = 0;
   words.forEach((w, i) => {
-    const weight = weights[terms[i]] ?? MINOR_WORD_WEIGHT;
-    all += weight;
-    const v = vectors.vector(w);
-    if (!v) return;
-    known += weight;
+    const distinctive = weights[terms[i]] ?? MINOR_WORD_WEIGHT;
+    all += distinctive;
+    const rank = vectors.rank(w);
+    const v = rank === null ? null : vectors.vector(w);
+    if (rank === null || !v) return;
+    known += distinctive;
+    const weight = SIF / (SIF + 0.1 / rank);
     for (let d = 0; d < sum.length; d++) sum[d] += (v[d] / 127) * weight;
   });
   return known > 0 ? { embedding: unit(sum), coverage: known / all } : null;
@@ -316,50 +328,108 @@ export function moveEmbedding(sum: number[], embedding: number[], sign: 1 | -1):
   return base.map((x, d) => x + sign * embedding[d]);
 }
 
+/** A cluster as the agglomerative pass reads it many times: its terms as arrays and a Map, its embedding typed. */
+interface Packed {
+  keys: string[];
+  values: Float64Array;
+  terms: Map<string, number>;
+  embedding: Float64Array | null;
+  count: number;
+}
+
+function pack(c: ClusterPoint): Packed {
+  const keys = Object.keys(c.centroid);
+  return {
+    keys,
+    values: Float64Array.from(keys, (k) => c.centroid[k]),
+    terms: new Map(keys.map((k) => [k, c.centroid[k]])),
+    embedding: c.embedding.length ? Float64Array.from(c.embedding) : null,
+    count: c.issuesCount,
+  };
+}
+
+/** `linkage` on packed clusters. */
+function packedLinkage(a: Packed, b: Packed, termWeight: number): number {
+  const pairs = a.count * b.count;
+  if (pairs <= 0) return -Infinity;
+  const [small, large] = a.keys.length <= b.keys.length ? [a, b] : [b, a];
+  let terms = 0;
+  for (let k = 0; k < small.keys.length; k++) {
+    const y = large.terms.get(small.keys[k]);
+    if (y !== undefined) terms += small.values[k] * y;
+  }
+  let meaning = 0;
+  const e = a.embedding;
+  const f = b.embedding;
+  if (e && f) for (let d = 0, n = Math.min(e.length, f.length); d < n; d++) meaning += e[d] * f[d];
+  return (termWeight * terms + (1 - termWeight) * meaning) / pairs;
+}
+
 /**
  * The agglomerative pass: while two clusters' average similarity reaches `merge`, the most similar two become
- * one (the second into the first). Returns the merges in order as [from, into] indexes of `clusters`, which it
- * updates (sums added, counts added; a merged-away cluster's count becomes 0). Each cluster keeps its best
- * partner, recomputed only when that partner changed: about n² similarities in all.
+ * one (the later into the earlier, so a cluster that existed before the batch keeps its identity). Returns the
+ * merges in order as [from, into] indexes of `clusters`, which it updates (sums added, counts added; a
+ * merged-away cluster's count becomes 0). Each cluster keeps its best partner, recomputed only when that
+ * partner changed; only pairs with a cluster the batch touched are compared (`touched`; all without).
  */
 export function mergeClusters(clusters: ClusterPoint[], p: ClusteringParameters, touched?: ReadonlySet<number>): [number, number][] {
   if (!Number.isFinite(p.merge)) return [];
+  const n = clusters.length;
+  const packed = clusters.map(pack);
   const alive = clusters.map((c) => c.issuesCount > 0);
-  // Only pairs with a cluster this batch touched can have changed since the last pass (`touched`; all without).
   const fresh = clusters.map((_, i) => !touched || touched.has(i));
-  const best = clusters.map(() => ({ partner: -1, score: -Infinity }));
-  const refresh = (i: number) => {
-    best[i] = { partner: -1, score: -Infinity };
-    for (let j = 0; j < clusters.length; j++) {
-      if (j === i || !alive[j] || (!fresh[i] && !fresh[j])) continue;
-      const s = linkage(clusters[i], clusters[j], p);
-      if (s > best[i].score) best[i] = { partner: j, score: s };
+  const partner = new Int32Array(n).fill(-1);
+  const score = new Float64Array(n).fill(-Infinity);
+  const offer = (i: number, j: number, s: number) => {
+    if (s > score[i]) {
+      score[i] = s;
+      partner[i] = j;
     }
   };
-  clusters.forEach((_, i) => alive[i] && refresh(i));
+  // Every pair once.
+  for (let i = 0; i < n; i++) {
+    if (!alive[i]) continue;
+    for (let j = i + 1; j < n; j++) {
+      if (!alive[j] || (!fresh[i] && !fresh[j])) continue;
+      const s = packedLinkage(packed[i], packed[j], p.termWeight);
+      offer(i, j, s);
+      offer(j, i, s);
+    }
+  }
+  const refresh = (i: number) => {
+    partner[i] = -1;
+    score[i] = -Infinity;
+    for (let j = 0; j < n; j++)
+      if (j !== i && alive[j] && (fresh[i] || fresh[j])) offer(i, j, packedLinkage(packed[i], packed[j], p.termWeight));
+  };
   const merges: [number, number][] = [];
   for (;;) {
     let top = -1;
-    for (let i = 0; i < clusters.length; i++) if (alive[i] && best[i].partner >= 0 && (top < 0 || best[i].score > best[top].score)) top = i;
-    if (top < 0 || best[top].score < p.merge) return merges;
-    const into = Math.min(top, best[top].partner);
-    const from = Math.max(top, best[top].partner);
+    for (let i = 0; i < n; i++) if (alive[i] && partner[i] >= 0 && (top < 0 || score[i] > score[top])) top = i;
+    if (top < 0 || score[top] < p.merge) return merges;
+    const into = Math.min(top, partner[top]);
+    const from = Math.max(top, partner[top]);
     const a = clusters[into];
     const b = clusters[from];
     a.centroid = moveCentroid(a.centroid, b.centroid, 1);
     a.embedding = b.embedding.length ? moveEmbedding(a.embedding, b.embedding, 1) : a.embedding;
     a.issuesCount += b.issuesCount;
     b.issuesCount = 0;
+    packed[into] = pack(a);
+    packed[from].count = 0;
     alive[from] = false;
     fresh[into] = true;
     merges.push([from, into]);
-    for (let i = 0; i < clusters.length; i++)
-      if (alive[i] && (i === into || best[i].partner === into || best[i].partner === from)) refresh(i);
-    // The merged cluster may now be the best partner of others.
-    for (let i = 0; i < clusters.length; i++) {
+    // Those whose best partner changed look again; the merged cluster is compared with every other once (its
+    // own best partner, and it may now be theirs).
+    for (let i = 0; i < n; i++) if (alive[i] && i !== into && (partner[i] === into || partner[i] === from)) refresh(i);
+    partner[into] = -1;
+    score[into] = -Infinity;
+    for (let i = 0; i < n; i++) {
       if (!alive[i] || i === into) continue;
-      const s = linkage(clusters[i], a, p);
-      if (s > best[i].score) best[i] = { partner: into, score: s };
+      const s = packedLinkage(packed[i], packed[into], p.termWeight);
+      offer(i, into, s);
+      offer(into, i, s);
     }
   }
 }
@@ -423,13 +493,13 @@ export function nearestCluster<C extends { centroid: Record<string, number>; emb
     );
     if (!best || similarity > best.similarity) best = { cluster, similarity };
   }
-  return best && best.similarity >= p.join ? best : null;
+  return best && best.similarity >= (p.join ?? p.merge) ? best : null;
 }
 
 /**
- * One batch of issues into clusters: each issue joins the most similar cluster (`join`) or starts one, in
- * order; then the agglomerative pass merges clusters (old and new) while their average similarity reaches
- * `merge`. `clusters` are updated in place (sums and counts); the answer says which cluster each issue went
+ * One batch of issues into clusters: each issue starts a cluster (or, with a `join` bar, first joins the most
+ * similar cluster when it reaches it, in order); then the agglomerative pass merges clusters (old and new) while
+ * their average similarity reaches `merge`. `clusters` are updated in place (sums and counts); the answer says which cluster each issue went
  * to (an index of `clusters`, new ones appended) and the merges ([from, into] indexes, in order: an issue or
  * cluster merged away belongs to `into`, transitively).
  */
@@ -445,18 +515,19 @@ export function clusterBatch(
     let best = -1;
     let score = -Infinity;
     const issueTerms = norm(issue.vector);
-    clusters.forEach((c, i) => {
-      if (c.issuesCount <= 0) return;
-      const l = lengths[i];
-      const terms = issueTerms > 0 && l.terms > 0 ? sparseDot(issue.vector, c.centroid) / (issueTerms * l.terms) : 0;
-      const meaning = issue.embedding.length && l.meaning > 0 ? dot(issue.embedding, c.embedding) / l.meaning : 0;
-      const s = p.termWeight * terms + (1 - p.termWeight) * meaning;
-      if (s > score) {
-        score = s;
-        best = i;
-      }
-    });
-    if (best < 0 || score < p.join) {
+    if (p.join !== undefined)
+      clusters.forEach((c, i) => {
+        if (c.issuesCount <= 0) return;
+        const l = lengths[i];
+        const terms = issueTerms > 0 && l.terms > 0 ? sparseDot(issue.vector, c.centroid) / (issueTerms * l.terms) : 0;
+        const meaning = issue.embedding.length && l.meaning > 0 ? dot(issue.embedding, c.embedding) / l.meaning : 0;
+        const s = p.termWeight * terms + (1 - p.termWeight) * meaning;
+        if (s > score) {
+          score = s;
+          best = i;
+        }
+      });
+    if (best < 0 || p.join === undefined || score < p.join) {
       clusters.push({ centroid: {}, embedding: [], issuesCount: 0 });
       lengths.push({ terms: 0, meaning: 0 });
       best = clusters.length - 1;

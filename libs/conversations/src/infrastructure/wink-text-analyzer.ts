@@ -49,6 +49,11 @@ function wordVectors(logger: Logger): WordVectors | null {
       const i = index.get(word);
       return i === undefined ? null : matrix.subarray(i * header.dims, (i + 1) * header.dims);
     },
+    // The words are in the package's order, most frequent first.
+    rank: (word) => {
+      const i = index.get(word);
+      return i === undefined ? null : i + 1;
+    },
   };
   return vectorsLoaded;
 }
