@@ -152,7 +152,7 @@ describe('conversations: ingest, issues, clusters, agent instructions', () => {
     ).toBe(clusters.count);
   });
 
-  it('the held-out corpus through the service: the issue #35 targets; re-clustered in the background, swapped in one transaction, ids kept', async () => {
+  it('the second corpus through the service: the issue #35 targets; re-clustered in the background, swapped in one transaction, ids kept', async () => {
     const org = await t.organization(admin, 'Held out');
     const batch = SUPPORT_CONVERSATIONS_2.map((c, i) => ({
       id: `h-${i}`,
@@ -189,7 +189,7 @@ describe('conversations: ingest, issues, clusters, agent instructions', () => {
       [...byCluster.values()].some((ps) => top(ps)[0][0] === p && top(ps)[0][1] >= 4),
     );
     console.log(
-      `held-out corpus through the service: ${byCluster.size} clusters, purity ${purity.toFixed(2)}, recovered ${recovered.length}/6`,
+      `second corpus through the service: ${byCluster.size} clusters, purity ${purity.toFixed(2)}, recovered ${recovered.length}/6`,
     );
     expect(purity).toBeGreaterThanOrEqual(0.85);
     expect(recovered.length).toBeGreaterThanOrEqual(5);

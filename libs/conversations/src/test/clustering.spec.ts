@@ -1,7 +1,17 @@
 import { FixedClock } from '@app/shared-kernel';
 import {
   checkConversation,
+  CLUSTERING,
+  clusterBatch,
   cosine,
+  linkage,
+  mergeClusters,
+  mergedInto,
+  textEmbedding,
+  TERMS_ONLY,
+  type ClusterPoint,
+  type IssuePoint,
+  type WordVectors,
   extractIssue,
   iconFor,
   moveCentroid,
@@ -66,6 +76,108 @@ describe('conversation rules', () => {
     expect(nearestCluster(normalize({ webhook: 1 }), clusters)).toBeNull();
     expect(iconFor(b)).toBe('credit-card');
     expect(iconFor({ zzz: 1 })).toBe('circle-question');
+  });
+
+  // Three-dimensional word vectors, ranked by frequency: "the" is the most frequent word of English here.
+  const words: Record<string, [number, number, number, number]> = {
+    the: [1, 0, 0, 1],
+    slow: [0, 1, 0, 60_000],
+    laggy: [0, 0.8, 0.6, 90_000],
+    invoice: [0, 0, 1, 20_000],
+  };
+  const vectors: WordVectors = {
+    dims: 3,
+    vector: (w) => (words[w] ? Int8Array.from(words[w].slice(0, 3), (x) => Math.round(x * 127)) : null),
+    rank: (w) => words[w]?.[3] ?? null,
+  };
+
+  it('meaning: word vectors weighted by smooth inverse frequency, at the share of the TF-IDF weight the vectors know', () => {
+    // "the" is so frequent that it barely counts: the direction is that of "slow".
+    const e = textEmbedding(['the', 'slow'], ['the', 'slow'], { the: 1, slow: 1 }, vectors)!;
+    expect(e.embedding[1]).toBeGreaterThan(0.99);
+    expect(e.coverage).toBe(1);
+    // An unknown word (a product name, a typo) lowers the coverage by its TF-IDF weight, not the direction.
+    const f = textEmbedding(['slow', 'quirex'], ['slow', 'quirex'], { slow: 1, quirex: 3 }, vectors)!;
+    expect(f.embedding[1]).toBeCloseTo(1, 2);
+    expect(f.coverage).toBeCloseTo(0.25);
+    expect(textEmbedding(['quirex'], ['quirex'], { quirex: 1 }, vectors)).toBeNull();
+  });
+
+  const point = (vector: Record<string, number>, embedding: number[]): IssuePoint => ({ vector: normalize(vector), embedding });
+  const single = (p: IssuePoint): ClusterPoint => ({ centroid: { ...p.vector }, embedding: [...p.embedding], issuesCount: 1 });
+  const similarity = (a: IssuePoint, b: IssuePoint) =>
+    CLUSTERING.termWeight * cosine(a.vector, b.vector) +
+    (1 - CLUSTERING.termWeight) * a.embedding.reduce((s, x, d) => s + x * b.embedding[d], 0);
+
+  it("linkage is the average pairwise similarity, from the clusters' sums alone", () => {
+    const ps = [point({ slow: 1, editor: 1 }, [0, 1, 0]), point({ laggy: 1, editor: 1 }, [0, 0.8, 0.6]), point({ invoic: 1 }, [0, 0, 1])];
+    const a: ClusterPoint = { centroid: moveCentroid(ps[0].vector, ps[1].vector, 1), embedding: [0, 1.8, 0.6], issuesCount: 2 };
+    const expected = (similarity(ps[0], ps[2]) + similarity(ps[1], ps[2])) / 2;
+    expect(linkage(a, single(ps[2]), CLUSTERING)).toBeCloseTo(expected, 10);
+    expect(linkage(a, { centroid: {}, embedding: [], issuesCount: 0 }, CLUSTERING)).toBe(-Infinity);
+  });
+
+  it('average linkage from single issues: the most similar merge first, down to the threshold; any order gives the same clusters', () => {
+    const editor = [
+      point({ slow: 1, editor: 1 }, [0, 1, 0]),
+      point({ laggy: 1, editor: 1, type: 1 }, [-0.1, 0.9, 0]),
+      point({ editor: 1, freez: 1 }, [0, 0.95, -0.1]),
+    ];
+    const billing = [point({ invoic: 1, twice: 1 }, [0, 0, 1]), point({ invoic: 1, refund: 1 }, [-0.1, 0, 0.9])];
+    const lonely = point({ sitemap: 1 }, [1, 0, 0]);
+    const all = [...editor, ...billing, lonely];
+    const partition = (order: number[]) => {
+      const { assigned, merges } = clusterBatch(
+        order.map((i) => all[i]),
+        [],
+        CLUSTERING,
+      );
+      const final = mergedInto(merges);
+      const groups = new Map<number, number[]>();
+      order.forEach((i, k) => groups.set(final(assigned[k]), [...(groups.get(final(assigned[k])) ?? []), i].sort()));
+      return [...groups.values()].sort((x, y) => x[0] - y[0]);
+    };
+    expect(partition([0, 1, 2, 3, 4, 5])).toEqual([[0, 1, 2], [3, 4], [5]]);
+    expect(partition([5, 3, 1, 4, 0, 2])).toEqual([[0, 1, 2], [3, 4], [5]]);
+    expect(partition([4, 2, 5, 0, 3, 1])).toEqual([[0, 1, 2], [3, 4], [5]]);
+    // Nothing merges below the threshold.
+    const { merges } = clusterBatch(all, [], { ...CLUSTERING, merge: 2 });
+    expect(merges).toEqual([]);
+  });
+
+  it('an existing cluster absorbs a newer one and keeps its place; untouched existing clusters are not compared', () => {
+    const old = [single(point({ invoic: 1, refund: 1 }, [0, 0, 1])), single(point({ invoic: 1, twice: 1 }, [0, 0, 1]))];
+    // Two existing clusters that would merge, but neither is touched by the batch: they stay apart.
+    expect(
+      mergeClusters(
+        old.map((c) => ({ ...c })),
+        CLUSTERING,
+        new Set(),
+      ),
+    ).toEqual([]);
+    expect(
+      mergeClusters(
+        old.map((c) => ({ ...c })),
+        CLUSTERING,
+      ),
+    ).toEqual([[1, 0]]);
+    // A new issue about invoices goes into the older cluster (the lower index), which keeps its identity.
+    const clusters = old.map((c) => ({ ...c }));
+    const { assigned, merges } = clusterBatch([point({ invoic: 1, charg: 1 }, [0, 0.1, 0.9])], clusters, CLUSTERING);
+    expect(assigned).toEqual([2]);
+    expect(mergedInto(merges)(2)).toBe(0);
+    expect(clusters[2].issuesCount).toBe(0);
+  });
+
+  it('without word vectors: the leader step (cosine ≥ 0.2) and no merging', () => {
+    const clusters: ClusterPoint[] = [];
+    const { assigned, merges } = clusterBatch(
+      [point({ saml: 1, login: 1 }, []), point({ saml: 1, login: 1, error: 1 }, []), point({ webhook: 1 }, [])],
+      clusters,
+      TERMS_ONLY,
+    );
+    expect(assigned).toEqual([0, 0, 1]);
+    expect(merges).toEqual([]);
   });
 
   it('weeklyPulse: 13 weeks, oldest first, the last week ending now', () => {
