@@ -200,7 +200,7 @@ export function writtenIssue(answer: unknown): { title: string; summary: string 
  * which two clusters merge. `join`, when given, is the older leader step: an issue first joins the most
  * similar cluster at that similarity (the terms-only fallback keeps it).
  */
-export const CLUSTERING: ClusteringParameters = { termWeight: 0.5, merge: 0.05 };
+export const CLUSTERING: ClusteringParameters = { termWeight: 0.7, merge: 0.08 };
 /** The clustering algorithm's version: an organization clustered by an older one is clustered again. */
 export const CLUSTERING_ALGORITHM = 3;
 /** Without word vectors: term overlap alone, the earlier leader clustering at cosine 0.2, and no merging. */
