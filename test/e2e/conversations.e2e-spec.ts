@@ -220,6 +220,55 @@ describe('conversations: ingest, issues, clusters, agent instructions', () => {
     );
   });
 
+  it('re-clusters an organization larger than a chunk: in chunks, every issue in a listed cluster, the counts add up, the problems come back', async () => {
+    const org = await t.organization(admin, 'Large');
+    // Corpora 1 and 2 five times over (570 conversations: two chunks of 500), each copy with its own id.
+    const corpus = [...SUPPORT_CONVERSATIONS, ...SUPPORT_CONVERSATIONS_2];
+    const all = Array.from({ length: 5 }, (_, copy) =>
+      corpus.map((c, i) => ({
+        id: `l-${copy}-${i}`,
+        problem: c.problem,
+        body: {
+          id: `l-${copy}-${i}`,
+          subject: c.subject,
+          metadata: { attributes: { source: c.source }, createdAt: '2026-02-25T10:00:00.000Z' },
+          parts: c.user.map((body) => ({ type: 'message', role: 'user', body })),
+        },
+      })),
+    ).flat();
+    for (let from = 0; from < all.length; from += 500)
+      await ingest({ conversations: all.slice(from, from + 500).map((c) => c.body) }, admin, org).expect(204);
+    await allProcessed(org);
+    const processing = t.app.get(ConversationProcessing);
+    expect(await processing.recluster(org)).toBe(all.length);
+    const issues = (
+      await t.http
+        .get(`${url('/conversations-issues', org)}?limit=1000`)
+        .set(admin.auth)
+        .expect(200)
+    ).body.items as { issue: { conversation: string; cluster: string } }[];
+    const clusters = (
+      await t.http
+        .get(`${url('/conversations-clusters', org)}?limit=1000`)
+        .set(admin.auth)
+        .expect(200)
+    ).body.items as { id: string; stats: { issues: number } }[];
+    expect(issues).toHaveLength(all.length);
+    const listed = new Map(clusters.map((c) => [c.id, c.stats.issues]));
+    const byCluster = new Map<string, string[]>();
+    const problemOf = new Map(all.map((c) => [c.id, c.problem]));
+    for (const { issue } of issues) {
+      expect(listed.has(issue.cluster)).toBe(true);
+      byCluster.set(issue.cluster, [...(byCluster.get(issue.cluster) ?? []), problemOf.get(issue.conversation)!]);
+    }
+    for (const [id, problems] of byCluster) expect(listed.get(id)).toBe(problems.length);
+    expect(byCluster.size).toBe(clusters.length);
+    const majority = (ps: string[]) => Math.max(...[...new Set(ps)].map((p) => ps.filter((q) => q === p).length));
+    const purity = [...byCluster.values()].reduce((n, ps) => n + majority(ps), 0) / all.length;
+    expect(purity).toBeGreaterThanOrEqual(0.85);
+    expect(clusters.length).toBeLessThanOrEqual(18);
+  });
+
   it('ingests one conversation; the same id again replaces it (never a duplicate) and it is processed again', async () => {
     await ingest(conversation('same-1', ['Our PDF export hangs forever.'], { metadata: { attributes: { source: 'intercom' } } })).expect(
       204,

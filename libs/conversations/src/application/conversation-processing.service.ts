@@ -188,7 +188,25 @@ export class ConversationProcessing implements OnModuleInit {
     const before = await this.conversations.allIssues(organizationId);
     const { points, extracted, sums } = await this.points(organizationId, conversations, true);
     const issueIds = new Map(before.map((i) => [i.conversationId, i.id]));
-    const result = this.place(organizationId, conversations, extracted, points, [], now, issueIds);
+    // In chunks, as ingest places them: the merge pass compares a chunk with the clusters so far (not every
+    // pair of the organization's issues at once), and the event loop gets a turn between chunks.
+    let result: { clusters: IssuesCluster[]; issues: ConversationIssue[] } = { clusters: [], issues: [] };
+    for (let from = 0; from < conversations.length; from += CHUNK) {
+      const to = from + CHUNK;
+      const placed = this.place(
+        organizationId,
+        conversations.slice(from, to),
+        extracted.slice(from, to),
+        points.slice(from, to),
+        result.clusters,
+        now,
+        issueIds,
+      );
+      const movedTo = new Map(placed.moved);
+      for (const issue of result.issues) issue.clusterId = movedTo.get(issue.clusterId) ?? issue.clusterId;
+      result = { clusters: placed.clusters, issues: [...result.issues, ...placed.issues] };
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     // Cluster ids carried over: each new cluster takes the old id most of its issues had, once.
     const oldCluster = new Map(before.map((i) => [i.conversationId, i.clusterId]));
     const taken = new Set<string>();

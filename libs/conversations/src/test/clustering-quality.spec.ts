@@ -4,6 +4,7 @@ import { SUPPORT_CONVERSATIONS_3 } from '../../../../test/fixtures/support-conve
 import { SUPPORT_CONVERSATIONS_4 } from '../../../../test/fixtures/support-conversations-4';
 import { SUPPORT_CONVERSATIONS_5 } from '../../../../test/fixtures/support-conversations-5';
 import { SUPPORT_CONVERSATIONS_6 } from '../../../../test/fixtures/support-conversations-6';
+import { SUPPORT_CONVERSATIONS_7 } from '../../../../test/fixtures/support-conversations-7';
 import {
   centered,
   CLUSTERING,
@@ -25,7 +26,7 @@ interface Fixture {
 }
 
 /** Clusters a corpus as the processing job does (one chunk, ingest order), without a database. */
-async function clusterCorpus(corpus: Fixture[], order: number[] = corpus.map((_, i) => i)): Promise<number[]> {
+async function clusterCorpus(corpus: readonly Fixture[], order: number[] = corpus.map((_, i) => i)): Promise<number[]> {
   const analyzer = new WinkTextAnalyzer();
   const vectors = await analyzer.vectors();
   if (!vectors) throw new Error('no word vectors: run npm run build first');
@@ -54,7 +55,7 @@ async function clusterCorpus(corpus: Fixture[], order: number[] = corpus.map((_,
 }
 
 /** The figures of issue #35: purity, problems recovered, clusters per problem, the worst mix. */
-function figures(corpus: Fixture[], clusterOf: number[]) {
+function figures(corpus: readonly Fixture[], clusterOf: number[]) {
   const byCluster = new Map<number, string[]>();
   clusterOf.forEach((c, i) => byCluster.set(c, [...(byCluster.get(c) ?? []), corpus[i].problem]));
   const counts = (ps: string[]) => {
@@ -103,7 +104,7 @@ describe('conversation clustering quality (issue #35 targets, figures printed)',
         `(${(f.worstMixOfThree * 100).toFixed(0)} % among clusters of three or more)`,
     );
   /** The figures in three ingest orders: every order gives the same clusters' figures (average linkage from single issues). */
-  const inEveryOrder = async (name: string, corpus: Fixture[]) => {
+  const inEveryOrder = async (name: string, corpus: readonly Fixture[]) => {
     const all = [];
     for (const seed of [0, 7, 42]) {
       const f = figures(corpus, await clusterCorpus(corpus, seed === 0 ? undefined : shuffled(corpus.length, seed)));
@@ -114,36 +115,42 @@ describe('conversation clustering quality (issue #35 targets, figures printed)',
     return all[0];
   };
 
+  // The targets, for any number of problems: purity ≥ 0.85, ≥ 5 in 6 problems recovered, ≤ 1.5 clusters a problem,
+  // no cluster mixed above 20 %. Corpora 1 and 2 meet them alone and together (one organization, 12 problems).
   for (const [name, corpus] of [
-    ['first corpus (66 conversations, 6 problems)', SUPPORT_CONVERSATIONS],
-    ['second corpus (48 conversations, 6 other problems)', SUPPORT_CONVERSATIONS_2],
+    ['corpus 1 (66 conversations, 6 problems)', SUPPORT_CONVERSATIONS],
+    ['corpus 2 (48 conversations, 6 other problems)', SUPPORT_CONVERSATIONS_2],
+    ['corpora 1 and 2 in one organization (114 conversations, 12 problems)', [...SUPPORT_CONVERSATIONS, ...SUPPORT_CONVERSATIONS_2]],
   ] as const) {
-    it(`${name}: purity ≥ 0.85, ≥ 5 of 6 problems recovered, ≤ 1.5 clusters a problem, no cluster mixed above 20 %, in any ingest order`, async () => {
+    it(`${name}: the targets, in any ingest order`, async () => {
       const f = await inEveryOrder(name, corpus);
       expect(f.purity).toBeGreaterThanOrEqual(0.85);
-      expect(f.recovered).toBeGreaterThanOrEqual(5);
+      expect(f.recovered).toBeGreaterThanOrEqual((5 / 6) * f.problems);
       expect(f.perProblem).toBeLessThanOrEqual(1.5);
       expect(f.worstMix).toBeLessThanOrEqual(0.2);
     });
   }
 
-  // Corpora 3 to 6 do NOT meet the targets (docs/conversations-clustering.md): these floors are the
-  // figures algorithm 3 reached when its parameters were frozen, so that a change which makes them worse fails.
+  // The others do NOT meet the targets (docs/conversations-clustering.md): these floors are the figures the
+  // frozen parameters gave, so that a change which makes them worse fails.
+  const all = [
+    SUPPORT_CONVERSATIONS,
+    SUPPORT_CONVERSATIONS_2,
+    SUPPORT_CONVERSATIONS_3,
+    SUPPORT_CONVERSATIONS_4,
+    SUPPORT_CONVERSATIONS_5,
+    SUPPORT_CONVERSATIONS_6,
+    SUPPORT_CONVERSATIONS_7,
+  ].flat();
   for (const [name, corpus, floor] of [
-    ['third corpus (54 conversations, 6 more problems)', SUPPORT_CONVERSATIONS_3, { purity: 0.8, recovered: 4, perProblem: 2 }],
-    [
-      'fourth corpus, held out (48 conversations, 6 more problems)',
-      SUPPORT_CONVERSATIONS_4,
-      { purity: 0.65, recovered: 4, perProblem: 1.5 },
-    ],
-    [
-      'fifth corpus, held out (48 conversations, 6 more problems)',
-      SUPPORT_CONVERSATIONS_5,
-      { purity: 0.75, recovered: 6, perProblem: 1.5 },
-    ],
-    ['sixth corpus, held out (48 conversations, 6 more problems)', SUPPORT_CONVERSATIONS_6, { purity: 0.9, recovered: 6, perProblem: 1.7 }],
+    ['corpus 3 (54 conversations, 6 problems)', SUPPORT_CONVERSATIONS_3, { purity: 0.9, recovered: 3, perProblem: 3 }],
+    ['corpus 4 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_4, { purity: 0.85, recovered: 4, perProblem: 2.7 }],
+    ['corpus 5 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_5, { purity: 0.9, recovered: 6, perProblem: 2.9 }],
+    ['corpus 6 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_6, { purity: 0.95, recovered: 6, perProblem: 2.2 }],
+    ['corpus 7, held out (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_7, { purity: 0.9, recovered: 4, perProblem: 3.5 }],
+    ['all seven corpora in one organization (360 conversations, 42 problems)', all, { purity: 0.65, recovered: 25, perProblem: 1.45 }],
   ] as const) {
-    it(`${name}: targets missed; no worse than purity ${floor.purity}, ${floor.recovered} of 6 recovered, ${floor.perProblem} clusters a problem`, async () => {
+    it(`${name}: targets missed; no worse than purity ${floor.purity}, ${floor.recovered} problems recovered, ${floor.perProblem} clusters a problem`, async () => {
       const f = await inEveryOrder(name, corpus);
       expect(f.purity).toBeGreaterThanOrEqual(floor.purity);
       expect(f.recovered).toBeGreaterThanOrEqual(floor.recovered);
