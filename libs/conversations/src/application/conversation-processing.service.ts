@@ -37,8 +37,9 @@ export const WAITING_GRACE_MS = 60_000;
 /**
  * The background job after an ingest: for every unprocessed conversation of the organization, extract
  * its issue (deterministic: subject / the customer's first sentences), vectorize it (TF-IDF over the
- * organization's issues: terms from wink-nlp, document frequencies kept in PostgreSQL), and put it in
- * the most similar cluster (cosine ≥ SIMILARITY_THRESHOLD) or a new one. One organization is processed
+ * organization's issues: terms from wink-nlp, document frequencies kept in PostgreSQL; and its meaning from
+ * word vectors), and cluster the batch with the organization's clusters (`clusterBatch`: average linkage from
+ * single issues; docs/conversations-clustering.md). One organization is processed
  * by one job at a time (an advisory lock), in chunks of 500 per transaction; a re-ingested conversation
  * first leaves its old cluster (its vector is taken out of the centroid; emptied clusters go).
  */

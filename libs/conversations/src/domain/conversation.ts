@@ -206,8 +206,6 @@ export const CLUSTERING_ALGORITHM = 3;
 /** Without word vectors: term overlap alone, the earlier leader clustering at cosine 0.2, and no merging. */
 export const TERMS_ONLY: ClusteringParameters = { termWeight: 1, join: 0.2, merge: Infinity };
 export type ClusteringParameters = { termWeight: number; merge: number; join?: number };
-/** Two issues at least this similar (cosine of TF-IDF vectors) belong together (terms only). */
-export const SIMILARITY_THRESHOLD = 0.2;
 export const CENTROID_TERMS = 256;
 export const VECTOR_TERMS = 48;
 /**
