@@ -496,10 +496,10 @@ export function nearestCluster<C extends { centroid: Record<string, number>; emb
 
 /**
  * One batch of issues into clusters: each issue starts a cluster (or, with a `join` bar, first joins the most
- * similar cluster when it reaches it, in order); then the agglomerative pass merges clusters (old and new) while
- * their average similarity reaches `merge`. `clusters` are updated in place (sums and counts); the answer says which cluster each issue went
- * to (an index of `clusters`, new ones appended) and the merges ([from, into] indexes, in order: an issue or
- * cluster merged away belongs to `into`, transitively).
+ * similar cluster when it reaches it, in order); then the agglomerative pass merges clusters (old and new)
+ * while their average similarity reaches `merge`. `clusters` are updated in place (sums and counts); the answer
+ * says which cluster each issue went to (an index of `clusters`, new ones appended) and the merges ([from, into]
+ * indexes, in order: an issue or cluster merged away belongs to `into`, transitively).
  */
 export function clusterBatch(
   issues: IssuePoint[],
