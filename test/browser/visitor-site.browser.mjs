@@ -217,7 +217,7 @@ try {
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
-  await check('on a phone the navigation comes before the page, nothing overflows sideways', async () => {
+  await check('on a phone the navigation comes before the page, nothing overflows sideways, no Copy button covers code', async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await offline(phone);
     const p = await phone.newPage();
@@ -228,6 +228,22 @@ try {
     if (!(nav.bottom <= main.top + 1)) throw new Error(`sidebar ${nav.top}-${nav.bottom}, main at ${main.top}`);
     const wide = await p.evaluate(() => document.documentElement.scrollWidth);
     if (wide > 390) throw new Error(`page is ${wide}px wide`);
+    // A code block's Copy button never covers its first line (a long line runs under the right edge on a phone).
+    const covered = await p.$$eval(
+      'figure.code',
+      (figures) =>
+        figures.filter((f) => {
+          const button = f.querySelector('.copy')?.getBoundingClientRect();
+          // The first line's boxes (highlighted tokens are boxes of their own), as far right as its text goes.
+          const boxes = [...(f.querySelector('code')?.getClientRects() ?? [])];
+          const first = boxes.filter((b) => b.top < boxes[0].bottom - 1);
+          if (!button || first.length === 0) return false;
+          const right = Math.max(...first.map((b) => b.right));
+          return button.left < right && first[0].left < button.right && button.top < first[0].bottom && first[0].top < button.bottom;
+        }).length,
+    );
+    if (covered) throw new Error(`${covered} Copy button(s) over a line of code`);
+    if ((await p.$$('figure.code .copy')).length === 0) throw new Error('no Copy button on the page');
     if (process.env.QUIRE_SCREENSHOTS) await p.screenshot({ path: 'docs/screenshots/site-mobile.png' });
     await phone.close();
   });

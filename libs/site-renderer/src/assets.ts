@@ -125,6 +125,7 @@ main.wide:not(:has(>.toc)){grid-template-columns:minmax(0,1fr)}
 main{display:block;padding:1rem}
 .toc{position:static}
 .columns{grid-auto-flow:row}
+figure.code pre{padding-top:2.25rem;padding-right:1rem}
 }
 `;
 
