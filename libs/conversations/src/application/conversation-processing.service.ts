@@ -191,7 +191,7 @@ export class ConversationProcessing implements OnModuleInit {
     const issueIds = new Map(before.map((i) => [i.conversationId, i.id]));
     // In chunks, as ingest places them: the merge pass compares a chunk with the clusters so far (not every
     // pair of the organization's issues at once), and the event loop gets a turn between chunks.
-    let result: { clusters: IssuesCluster[]; issues: ConversationIssue[] } = { clusters: [], issues: [] };
+    const result: { clusters: IssuesCluster[]; issues: ConversationIssue[] } = { clusters: [], issues: [] };
     for (let from = 0; from < conversations.length; from += CHUNK) {
       const to = from + CHUNK;
       const placed = this.place(
@@ -205,7 +205,8 @@ export class ConversationProcessing implements OnModuleInit {
       );
       const movedTo = new Map(placed.moved);
       for (const issue of result.issues) issue.clusterId = movedTo.get(issue.clusterId) ?? issue.clusterId;
-      result = { clusters: placed.clusters, issues: [...result.issues, ...placed.issues] };
+      result.clusters = placed.clusters;
+      result.issues.push(...placed.issues);
       await new Promise((resolve) => setImmediate(resolve));
     }
     // Cluster ids carried over: each new cluster takes the old id most of its issues had, once.
