@@ -279,32 +279,49 @@ export class CodeHighlighter {
   tokens(code: string, syntax: string | undefined): CodeToken[][] | null {
     const lang = CodeHighlighter.language(syntax);
     if (!lang || !this.shiki.getLoadedLanguages().includes(lang)) return null;
-    if (code.length > MEMO_MAX_CODE) return this.tokenize(code, lang);
+    if (code.length > MEMO_MAX_CODE) return this.tokenize(code, lang).tokens;
     const key = `${lang} ${createHash('sha1').update(code).digest('base64')}`;
     let tokens = this.memo.get(key);
     if (!tokens) {
-      tokens = this.tokenize(code, lang);
-      this.memo.set(key, tokens);
+      const result = this.tokenize(code, lang);
+      tokens = result.tokens;
+      // Tokens a time limit may have cut are not remembered: the next render tries again.
+      if (!result.maybeCut) this.memo.set(key, tokens);
     }
     return tokens;
   }
 
-  private tokenize(code: string, lang: BundledLanguage): CodeToken[][] {
-    const lines = this.shiki.codeToTokensBase(code, { lang, theme: THEME, ...LIMITS });
-    return lines.map((line) => {
-      const out: CodeToken[] = [];
-      for (const token of line) {
-        const kind = token.color?.startsWith(`var(${VARIABLE_PREFIX}token-`)
-          ? token.color.slice(`var(${VARIABLE_PREFIX}token-`.length, -1)
-          : '';
-        const className = Object.hasOwn(PALETTE, kind) ? `hl-${kind}` : undefined;
-        const last = out.at(-1);
-        // Neighbours of one kind are one span.
-        if (last && last.className === className) last.text += token.content;
-        else out.push(className ? { text: token.content, className } : { text: token.content });
-      }
-      return out;
-    });
+  /**
+   * The code's tokens, and whether a line may have been cut by the time limit (shiki does not say; the whole
+   * block took that long). A grammar's first lines compile its expressions inside that limit, which a loaded
+   * machine can exceed (the rest of the line, and the lines after, then came out as one token): then the block
+   * is tokenized once more, its expressions compiled.
+   */
+  private tokenize(code: string, lang: BundledLanguage): { tokens: CodeToken[][]; maybeCut: boolean } {
+    const timed = () => {
+      const started = performance.now();
+      const lines = this.shiki.codeToTokensBase(code, { lang, theme: THEME, ...LIMITS });
+      return { lines, maybeCut: performance.now() - started >= LIMITS.tokenizeTimeLimit };
+    };
+    let result = timed();
+    if (result.maybeCut) result = timed();
+    return { tokens: result.lines.map((line) => this.classes(line)), maybeCut: result.maybeCut };
+  }
+
+  /** A line's shiki tokens as spans of colour classes. */
+  private classes(line: { content: string; color?: string }[]): CodeToken[] {
+    const out: CodeToken[] = [];
+    for (const token of line) {
+      const kind = token.color?.startsWith(`var(${VARIABLE_PREFIX}token-`)
+        ? token.color.slice(`var(${VARIABLE_PREFIX}token-`.length, -1)
+        : '';
+      const className = Object.hasOwn(PALETTE, kind) ? `hl-${kind}` : undefined;
+      const last = out.at(-1);
+      // Neighbours of one kind are one span.
+      if (last && last.className === className) last.text += token.content;
+      else out.push(className ? { text: token.content, className } : { text: token.content });
+    }
+    return out;
   }
 
   /** The colour of each kind of token: light by default, dark where the site is dark. */

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { Fragment, h } from 'preact';
 import { render } from 'preact-render-to-string';
 import type { DocBlock, JsonDocument } from '@app/content-model';
@@ -78,6 +79,38 @@ describe('CodeHighlighter: shiki at render time, in classes (no style attribute)
     // Code too long to remember is left to the render.
     await highlighter.ahead([{ code: 'y'.repeat(5_000), syntax: 'fortran' }]);
     expect(highlighter.tokens('y', 'fortran')).toBeNull();
+  });
+
+  it('a block that took the time limit (a line may be cut) is tokenized once more and not remembered', async () => {
+    await highlighter.prepare(['python']);
+    const shiki = (highlighter as unknown as { shiki: { codeToTokensBase: (...args: unknown[]) => unknown } }).shiki;
+    const calls = jest.spyOn(shiki, 'codeToTokensBase');
+    // At normal speed: tokenized once, then remembered.
+    highlighter.tokens('fast = 1', 'python');
+    highlighter.tokens('fast = 1', 'python');
+    expect(calls).toHaveBeenCalledTimes(1);
+    // Every tokenizing takes 600 ms (as a grammar's first use can on a loaded machine): twice, and not remembered.
+    let clock = 0;
+    const now = jest.spyOn(performance, 'now').mockImplementation(() => (clock += 600));
+    try {
+      expect(
+        highlighter
+          .tokens('slow = 1', 'python')
+          ?.flat()
+          .map((t) => t.text)
+          .join(''),
+      ).toBe('slow = 1');
+      expect(calls).toHaveBeenCalledTimes(3);
+      highlighter.tokens('slow = 1', 'python');
+      expect(calls).toHaveBeenCalledTimes(5);
+    } finally {
+      now.mockRestore();
+    }
+    // Once a tokenizing is quick again, its tokens are remembered.
+    highlighter.tokens('slow = 1', 'python');
+    highlighter.tokens('slow = 1', 'python');
+    expect(calls).toHaveBeenCalledTimes(6);
+    calls.mockRestore();
   });
 
   it('knows aliases (sh, yml, js) and keeps a long line in one piece', async () => {
