@@ -2,7 +2,8 @@
 // batches of 500 and wait until every one is clustered (target < 60 s on this machine); then
 // GET /orgs/{id}/conversations-clusters?limit=100 with 500 clusters, c=50, beside the bare node
 // http + pg ceiling in the same run (target ≥ 0.15). Everything goes through the API, except re-clustering the
-// 10,000 (`npm run cli -- conversations:recluster`, timed, with the API polled meanwhile).
+// 10,000 (`npm run cli -- conversations:recluster`, timed, with the API polled meanwhile). PROF=1 writes the API's CPU
+// profile to /tmp/prof.
 import { execFile, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +45,7 @@ const children = [];
 const startApi = apiStarter({ databaseUrl: db.url, dataDir, token: TOKEN, children });
 
 try {
-  const { url: base } = await startApi({ QUIRE_JOBS: 'on' });
+  const { url: base } = await startApi({ QUIRE_JOBS: 'on' }, process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []);
   const auth = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
   const call = async (method, path, body) => {
     const res = await fetch(base + path, { method, headers: auth, body: body ? JSON.stringify(body) : undefined });

@@ -9,6 +9,7 @@ import {
   Conversation,
   ConversationIssue,
   ConversationRepository,
+  clusteringText,
   extractIssue,
   customerText,
   iconFor,
@@ -22,6 +23,7 @@ import {
   TextAnalyzer,
   textEmbedding,
   tfidf,
+  widen,
   writtenIssue,
   type ClusterPoint,
   type IssuePoint,
@@ -146,8 +148,10 @@ export class ConversationProcessing implements OnModuleInit {
     await this.conversations.deleteIssues(old.map((i) => i.id));
     const live = existing.filter((c) => c.issuesCount > 0);
     const { points, extracted } = await this.points(organizationId, batch, false);
+    // Each issue widened by its nearest among the organization's issues so far and the batch's others.
+    const widened = widen(points, await this.conversations.issuePoints(organizationId), parametersFor(points, live));
     // A re-ingested conversation's issue is a new one (the old id answers 404), as before.
-    const result = this.place(organizationId, batch, extracted, points, live, now, new Map());
+    const result = this.place(organizationId, batch, extracted, widened, live, now, new Map());
     await this.conversations.saveClusters(result.clusters);
     for (const [from, into] of result.moved) await this.conversations.moveIssues(from, into);
     await this.conversations.insertIssues(result.issues);
@@ -194,11 +198,13 @@ export class ConversationProcessing implements OnModuleInit {
     const result: { clusters: IssuesCluster[]; issues: ConversationIssue[] } = { clusters: [], issues: [] };
     for (let from = 0; from < conversations.length; from += CHUNK) {
       const to = from + CHUNK;
+      const chunk = points.slice(from, to);
+      const widened = widen(chunk, result.issues, parametersFor(chunk, result.clusters));
       const placed = this.place(
         organizationId,
         conversations.slice(from, to),
         extracted.slice(from, to),
-        points.slice(from, to),
+        widened,
         result.clusters,
         now,
         issueIds,
@@ -242,7 +248,7 @@ export class ConversationProcessing implements OnModuleInit {
     const extracted = [];
     for (const conversation of batch) {
       const issue = extractIssue(conversation);
-      extracted.push({ conversation, ...issue, ...(await this.analyzer.analyze(issue.text)) });
+      extracted.push({ conversation, ...issue, ...(await this.analyzer.analyze(clusteringText(conversation))) });
     }
     const counts = new Map<string, number>();
     for (const e of extracted) for (const t of new Set(e.terms)) counts.set(t, (counts.get(t) ?? 0) + 1);
@@ -263,7 +269,7 @@ export class ConversationProcessing implements OnModuleInit {
     const sums = fresh ? { sum: added, count } : await this.conversations.addEmbeddings(organizationId, added, count, CLUSTERING_ALGORITHM);
     const mean = sums.count ? sums.sum.map((x) => x / sums.count) : [];
     const points: IssuePoint[] = tf.map((v, i) => ({ vector: v, embedding: raw[i] && mean.length ? centered(raw[i], mean) : [] }));
-    return { points, extracted, sums, parameters: vectors ? CLUSTERING : TERMS_ONLY };
+    return { points, extracted, sums };
   }
 
   /**
@@ -279,7 +285,7 @@ export class ConversationProcessing implements OnModuleInit {
     now: Date,
     issueIds: Map<string, string>,
   ) {
-    const parameters = points.some((p) => p.embedding.length) || live.some((c) => c.embedding.length) ? CLUSTERING : TERMS_ONLY;
+    const parameters = parametersFor(points, live);
     const states: ClusterPoint[] = live.map((c) => ({ centroid: c.centroid, embedding: c.embedding, issuesCount: c.issuesCount }));
     const { assigned, merges } = clusterBatch(points, states, parameters);
     const final = mergedInto(merges);
@@ -350,4 +356,9 @@ export class ConversationProcessing implements OnModuleInit {
       gone: [...gone].filter((i) => i < live.length).map((i) => clusters[i].id),
     };
   }
+}
+
+/** With word vectors (an issue's or a cluster's embedding), `CLUSTERING`; without, term overlap alone. */
+function parametersFor(points: IssuePoint[], live: { embedding: number[] }[]) {
+  return points.some((p) => p.embedding.length) || live.some((c) => c.embedding.length) ? CLUSTERING : TERMS_ONLY;
 }

@@ -154,13 +154,21 @@ export function customerText(c: Pick<Conversation, 'parts'>): string {
   return (theirs.length ? theirs : c.parts).map((p) => p.body).join('\n');
 }
 
+/**
+ * What clustering reads of a conversation: its subject and every part, the customer's and the agents' (an agent's
+ * reply often names the problem in the product's words — "rate limit" where the customer wrote "429"). Titles
+ * and summaries stay the customer's words (`extractIssue`).
+ */
+export function clusteringText(c: Pick<Conversation, 'subject' | 'parts'>): string {
+  return [c.subject, ...c.parts.map((p) => p.body)].join('\n');
+}
+
 /** Title: the subject, else the customer's first sentence; summary: their first two sentences. */
-export function extractIssue(c: Pick<Conversation, 'subject' | 'parts'>): { title: string; summary: string; text: string } {
-  const text = customerText(c);
-  const said = sentences(text);
+export function extractIssue(c: Pick<Conversation, 'subject' | 'parts'>): { title: string; summary: string } {
+  const said = sentences(customerText(c));
   const title = cut(c.subject.trim() || said[0] || 'Untitled conversation', TITLE_MAX);
   const summary = cut(said.slice(0, 2).join(' ') || title, SUMMARY_MAX);
-  return { title, summary, text: `${c.subject}\n${text}` };
+  return { title, summary };
 }
 
 /**
@@ -200,12 +208,12 @@ export function writtenIssue(answer: unknown): { title: string; summary: string 
  * which two clusters merge. `join`, when given, is the older leader step: an issue first joins the most
  * similar cluster at that similarity (the terms-only fallback keeps it).
  */
-export const CLUSTERING: ClusteringParameters = { termWeight: 0.7, merge: 0.08 };
+export const CLUSTERING: ClusteringParameters = { termWeight: 0.7, merge: 0.2, neighbours: 5 };
 /** The clustering algorithm's version: an organization clustered by an older one is clustered again. */
-export const CLUSTERING_ALGORITHM = 3;
+export const CLUSTERING_ALGORITHM = 4;
 /** Without word vectors: term overlap alone, the earlier leader clustering at cosine 0.2, and no merging. */
 export const TERMS_ONLY: ClusteringParameters = { termWeight: 1, join: 0.2, merge: Infinity };
-export type ClusteringParameters = { termWeight: number; merge: number; join?: number };
+export type ClusteringParameters = { termWeight: number; merge: number; join?: number; neighbours?: number };
 export const CENTROID_TERMS = 256;
 export const VECTOR_TERMS = 48;
 /**
@@ -295,6 +303,105 @@ export interface IssuePoint {
   embedding: number[];
 }
 
+/** Two similarities or weights this close are the same (`widen`'s copies). */
+const COPY = 1e-9;
+
+function samePoint(a: IssuePoint, b: IssuePoint): boolean {
+  const keys = Object.keys(a.vector);
+  if (keys.length !== Object.keys(b.vector).length || a.embedding.length !== b.embedding.length) return false;
+  return (
+    keys.every((t) => Math.abs(a.vector[t] - (b.vector[t] ?? Infinity)) < COPY) &&
+    a.embedding.every((e, d) => Math.abs(e - b.embedding[d]) < COPY)
+  );
+}
+
+/**
+ * Neighbour expansion (pseudo-relevance feedback, as search engines widen a short query with its best hits): each
+ * issue of `batch` becomes itself plus its `p.neighbours` most similar issues, each weighted by its similarity —
+ * among the organization's `earlier` issues (as they were clustered) and the batch's others. A short message that
+ * says "429" and one that says "throttled" share few words with each other but several neighbours, so their
+ * widened points meet. The terms are cut to the strongest `VECTOR_TERMS` at unit length; the embedding keeps its
+ * length (the issue's coverage). Without `p.neighbours`, the points as they are.
+ */
+export function widen(batch: IssuePoint[], earlier: IssuePoint[], p: ClusteringParameters): IssuePoint[] {
+  const k = p.neighbours ?? 0;
+  if (k <= 0) return batch;
+  const pool = [...earlier, ...batch];
+  const dims = pool.reduce((d, x) => Math.max(d, x.embedding.length), 0);
+  // Every issue's embedding in one typed matrix, its terms in an index (term → issues and weights).
+  const matrix = new Float64Array(pool.length * dims);
+  pool.forEach((x, i) => x.embedding.forEach((e, d) => (matrix[i * dims + d] = e)));
+  const postings = new Map<string, { at: number[]; weight: number[] }>();
+  pool.forEach((x, i) => {
+    for (const t in x.vector) {
+      let list = postings.get(t);
+      if (!list) postings.set(t, (list = { at: [], weight: [] }));
+      list.at.push(i);
+      list.weight.push(x.vector[t]);
+    }
+  });
+  const scores = new Float64Array(pool.length);
+  const query = new Float64Array(dims);
+  return batch.map((issue, b) => {
+    const self = earlier.length + b;
+    scores.fill(0);
+    if (issue.embedding.length) {
+      query.fill(0);
+      query.set(issue.embedding);
+      for (let i = 0, o = 0; i < pool.length; i++, o += dims) {
+        let s0 = 0;
+        let s1 = 0;
+        let s2 = 0;
+        let s3 = 0;
+        let d = 0;
+        for (; d + 3 < dims; d += 4) {
+          s0 += query[d] * matrix[o + d];
+          s1 += query[d + 1] * matrix[o + d + 1];
+          s2 += query[d + 2] * matrix[o + d + 2];
+          s3 += query[d + 3] * matrix[o + d + 3];
+        }
+        for (; d < dims; d++) s0 += query[d] * matrix[o + d];
+        scores[i] = (1 - p.termWeight) * (s0 + s1 + s2 + s3);
+      }
+    }
+    for (const t in issue.vector) {
+      const list = postings.get(t)!;
+      const x = p.termWeight * issue.vector[t];
+      for (let j = 0; j < list.at.length; j++) scores[list.at[j]] += x * list.weight[j];
+    }
+    // The k best (ties: the earlier in the pool), by insertion into a short sorted list. A copy of the issue or of a
+    // neighbour already taken is skipped: a wave of identical messages would otherwise fill every place with one text.
+    const itself = p.termWeight * sparseDot(issue.vector, issue.vector) + (1 - p.termWeight) * dot(issue.embedding, issue.embedding);
+    const best: number[] = [];
+    for (let i = 0; i < pool.length; i++) {
+      if (i === self || scores[i] <= 0) continue;
+      if (best.length === k && scores[i] <= scores[best[k - 1]]) continue;
+      if (Math.abs(scores[i] - itself) < COPY && samePoint(pool[i], issue)) continue;
+      if (best.some((j) => Math.abs(scores[j] - scores[i]) < COPY && samePoint(pool[j], pool[i]))) continue;
+      let at = best.length === k ? k - 1 : best.length;
+      while (at > 0 && scores[best[at - 1]] < scores[i]) {
+        best[at] = best[at - 1];
+        at--;
+      }
+      best[at] = i;
+    }
+    if (!best.length) return issue;
+    const terms = new Map(Object.entries(issue.vector));
+    const embedding = issue.embedding.length ? [...issue.embedding] : [];
+    for (const i of best) {
+      const w = scores[i];
+      for (const [t, x] of Object.entries(pool[i].vector)) terms.set(t, (terms.get(t) ?? 0) + w * x);
+      if (embedding.length) pool[i].embedding.forEach((e, d) => (embedding[d] += w * e));
+    }
+    const strongest = [...terms].sort((a, c) => c[1] - a[1] || (a[0] < c[0] ? -1 : 1)).slice(0, VECTOR_TERMS);
+    const length = Math.sqrt(dot(issue.embedding, issue.embedding));
+    return {
+      vector: normalize(Object.fromEntries(strongest)),
+      embedding: embedding.length ? unit(embedding).map((e) => e * length) : [],
+    };
+  });
+}
+
 /** What clustering reads of a cluster: the sums of its members' vectors and embeddings, and their number. */
 export interface ClusterPoint {
   centroid: Record<string, number>;
@@ -326,41 +433,60 @@ export function moveEmbedding(sum: number[], embedding: number[], sign: 1 | -1):
   return base.map((x, d) => x + sign * embedding[d]);
 }
 
-/** A cluster as the agglomerative pass reads it many times: its terms as arrays and a Map, its embedding typed. */
+/**
+ * A cluster as the agglomerative pass reads it many times: its terms as ids (numbered per pass) and weights, its
+ * embedding typed.
+ */
 interface Packed {
-  keys: string[];
+  ids: Int32Array;
   values: Float64Array;
-  terms: Map<string, number>;
   embedding: Float64Array | null;
   count: number;
 }
 
-function pack(c: ClusterPoint): Packed {
+function pack(c: ClusterPoint, termIds: Map<string, number>): Packed {
   const keys = Object.keys(c.centroid);
+  const id = (t: string) => {
+    let i = termIds.get(t);
+    if (i === undefined) termIds.set(t, (i = termIds.size));
+    return i;
+  };
   return {
-    keys,
+    ids: Int32Array.from(keys, id),
     values: Float64Array.from(keys, (k) => c.centroid[k]),
-    terms: new Map(keys.map((k) => [k, c.centroid[k]])),
     embedding: c.embedding.length ? Float64Array.from(c.embedding) : null,
     count: c.issuesCount,
   };
 }
 
-/** `linkage` on packed clusters. */
-function packedLinkage(a: Packed, b: Packed, termWeight: number): number {
-  const pairs = a.count * b.count;
-  if (pairs <= 0) return -Infinity;
-  const [small, large] = a.keys.length <= b.keys.length ? [a, b] : [b, a];
-  let terms = 0;
-  for (let k = 0; k < small.keys.length; k++) {
-    const y = large.terms.get(small.keys[k]);
-    if (y !== undefined) terms += small.values[k] * y;
+/**
+ * `linkage` of one packed cluster against others: its terms are spread once into a dense array by id (`spread`),
+ * then each other cluster's terms are looked up there by index (`against`) — no hashing per pair.
+ */
+class Linkage {
+  private dense = new Float64Array(0);
+  private fixed: Packed | null = null;
+  constructor(private readonly termWeight: number) {}
+
+  spread(a: Packed, terms: number): void {
+    if (this.dense.length < terms) this.dense = new Float64Array(Math.max(terms, this.dense.length * 2));
+    if (this.fixed) for (let k = 0; k < this.fixed.ids.length; k++) this.dense[this.fixed.ids[k]] = 0;
+    for (let k = 0; k < a.ids.length; k++) this.dense[a.ids[k]] = a.values[k];
+    this.fixed = a;
   }
-  let meaning = 0;
-  const e = a.embedding;
-  const f = b.embedding;
-  if (e && f) for (let d = 0, n = Math.min(e.length, f.length); d < n; d++) meaning += e[d] * f[d];
-  return (termWeight * terms + (1 - termWeight) * meaning) / pairs;
+
+  against(b: Packed): number {
+    const a = this.fixed!;
+    const pairs = a.count * b.count;
+    if (pairs <= 0) return -Infinity;
+    let terms = 0;
+    for (let k = 0; k < b.ids.length; k++) terms += this.dense[b.ids[k]] * b.values[k];
+    let meaning = 0;
+    const e = a.embedding;
+    const f = b.embedding;
+    if (e && f) for (let d = 0, n = Math.min(e.length, f.length); d < n; d++) meaning += e[d] * f[d];
+    return (this.termWeight * terms + (1 - this.termWeight) * meaning) / pairs;
+  }
 }
 
 /**
@@ -373,7 +499,9 @@ function packedLinkage(a: Packed, b: Packed, termWeight: number): number {
 export function mergeClusters(clusters: ClusterPoint[], p: ClusteringParameters, touched?: ReadonlySet<number>): [number, number][] {
   if (!Number.isFinite(p.merge)) return [];
   const n = clusters.length;
-  const packed = clusters.map(pack);
+  const termIds = new Map<string, number>();
+  const packed = clusters.map((c) => pack(c, termIds));
+  const linkage = new Linkage(p.termWeight);
   const alive = clusters.map((c) => c.issuesCount > 0);
   const fresh = clusters.map((_, i) => !touched || touched.has(i));
   const partner = new Int32Array(n).fill(-1);
@@ -387,9 +515,10 @@ export function mergeClusters(clusters: ClusterPoint[], p: ClusteringParameters,
   // Every pair once.
   for (let i = 0; i < n; i++) {
     if (!alive[i]) continue;
+    linkage.spread(packed[i], termIds.size);
     for (let j = i + 1; j < n; j++) {
       if (!alive[j] || (!fresh[i] && !fresh[j])) continue;
-      const s = packedLinkage(packed[i], packed[j], p.termWeight);
+      const s = linkage.against(packed[j]);
       offer(i, j, s);
       offer(j, i, s);
     }
@@ -397,8 +526,8 @@ export function mergeClusters(clusters: ClusterPoint[], p: ClusteringParameters,
   const refresh = (i: number) => {
     partner[i] = -1;
     score[i] = -Infinity;
-    for (let j = 0; j < n; j++)
-      if (j !== i && alive[j] && (fresh[i] || fresh[j])) offer(i, j, packedLinkage(packed[i], packed[j], p.termWeight));
+    linkage.spread(packed[i], termIds.size);
+    for (let j = 0; j < n; j++) if (j !== i && alive[j] && (fresh[i] || fresh[j])) offer(i, j, linkage.against(packed[j]));
   };
   const merges: [number, number][] = [];
   for (;;) {
@@ -413,7 +542,7 @@ export function mergeClusters(clusters: ClusterPoint[], p: ClusteringParameters,
     a.embedding = b.embedding.length ? moveEmbedding(a.embedding, b.embedding, 1) : a.embedding;
     a.issuesCount += b.issuesCount;
     b.issuesCount = 0;
-    packed[into] = pack(a);
+    packed[into] = pack(a, termIds);
     packed[from].count = 0;
     alive[from] = false;
     fresh[into] = true;
@@ -423,9 +552,10 @@ export function mergeClusters(clusters: ClusterPoint[], p: ClusteringParameters,
     for (let i = 0; i < n; i++) if (alive[i] && i !== into && (partner[i] === into || partner[i] === from)) refresh(i);
     partner[into] = -1;
     score[into] = -Infinity;
+    linkage.spread(packed[into], termIds.size);
     for (let i = 0; i < n; i++) {
       if (!alive[i] || i === into) continue;
-      const s = packedLinkage(packed[i], packed[into], p.termWeight);
+      const s = linkage.against(packed[i]);
       offer(i, into, s);
       offer(into, i, s);
     }
@@ -627,6 +757,8 @@ export abstract class ConversationRepository {
   abstract moveIssues(fromClusterId: string, toClusterId: string): Promise<void>;
   /** Every issue of an organization (re-clustering). */
   abstract allIssues(organizationId: string): Promise<ConversationIssue[]>;
+  /** The points of every issue of an organization, as they were clustered (the neighbours `widen` reads). */
+  abstract issuePoints(organizationId: string): Promise<IssuePoint[]>;
   /** Replaces an organization's issues, clusters and embedding sum at once (re-clustering, in one transaction). */
   abstract replaceClustering(
     organizationId: string,

@@ -10,6 +10,7 @@ import {
   ConversationPart,
   ConversationRepository,
   IssuesCluster,
+  type IssuePoint,
 } from '../domain/conversation';
 
 interface ConversationRow {
@@ -261,6 +262,14 @@ export class SqlConversationRepository extends ConversationRepository {
       organizationId,
     ]);
     return rows.map(toIssue);
+  }
+
+  async issuePoints(organizationId: string): Promise<IssuePoint[]> {
+    const rows: { vector: Record<string, number>; embedding: number[] | null }[] = await this.db.query(
+      'SELECT vector, embedding FROM conversation_issues WHERE organization_id = $1 ORDER BY seq',
+      [organizationId],
+    );
+    return rows.map((r) => ({ vector: r.vector, embedding: r.embedding ?? [] }));
   }
 
   async replaceClustering(

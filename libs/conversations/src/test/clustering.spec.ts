@@ -19,6 +19,8 @@ import {
   normalize,
   tfidf,
   weeklyPulse,
+  widen,
+  VECTOR_TERMS,
 } from '../domain/conversation';
 
 describe('conversation rules', () => {
@@ -167,6 +169,48 @@ describe('conversation rules', () => {
     expect(assigned).toEqual([2]);
     expect(mergedInto(merges)(2)).toBe(0);
     expect(clusters[2].issuesCount).toBe(0);
+  });
+
+  it('widen: each issue becomes itself and its nearest neighbours, weighted by similarity; copies are skipped', () => {
+    const length = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+    const code = point({ 429: 1, error: 1 }, [0.6, 0.8, 0]);
+    const words = point({ throttl: 1, request: 1 }, [0.8, 0.6, 0]);
+    const bridge = point({ 429: 1, throttl: 1, limit: 1 }, [0.72, 0.69, 0]);
+    const other = point({ invoic: 1, refund: 1 }, [0, 0, 0.5]);
+    const p = { ...CLUSTERING, neighbours: 1 };
+    const [a, b, c, d] = widen([code, words, bridge, other], [], p);
+    // Two issues that share no term meet through a neighbour they share.
+    expect(cosine(a.vector, b.vector)).toBeGreaterThan(0.2);
+    expect(cosine(code.vector, words.vector)).toBe(0);
+    expect(Object.keys(a.vector)).toEqual(expect.arrayContaining(['limit', 'throttl']));
+    // Unit length terms, the embedding at its own length (its coverage); an issue with no neighbour as it was.
+    for (const x of [a, b, c]) expect(Math.sqrt(Object.values(x.vector).reduce((s, y) => s + y * y, 0))).toBeCloseTo(1, 10);
+    expect(length(a.embedding)).toBeCloseTo(length(code.embedding), 10);
+    expect(d).toEqual({ vector: other.vector, embedding: other.embedding });
+    // Only the nearest one with neighbours: 1 (the bridge, not the other wording).
+    expect(a.vector.request).toBeUndefined();
+    // Any order: the same points.
+    const [b2, d2, a2, c2] = widen([words, other, code, bridge], [], p);
+    for (const [x, y] of [
+      [a, a2],
+      [b, b2],
+      [c, c2],
+      [d, d2],
+    ])
+      for (const t of Object.keys({ ...x.vector, ...y.vector })) expect(x.vector[t]).toBeCloseTo(y.vector[t], 12);
+    // Copies of the issue, or of a neighbour already taken, do not take a place: with copies of `code` and of
+    // `bridge` in the batch, `code` still gets the bridge and the other wording as its two neighbours.
+    const [withCopies] = widen([code, { ...code }, bridge, { ...bridge }, words], [], { ...CLUSTERING, neighbours: 2 });
+    expect(Object.keys(withCopies.vector)).toEqual(expect.arrayContaining(['limit', 'request']));
+    // Earlier issues are neighbours too (and are not answered); without `neighbours`, the points as they are.
+    const [alone] = widen([code], [bridge, other], p);
+    expect(Object.keys(alone.vector)).toEqual(expect.arrayContaining(['limit', 'throttl']));
+    expect(widen([code, words], [bridge], TERMS_ONLY)).toEqual([code, words]);
+    // Without word vectors the embedding stays empty; the terms are cut to the strongest VECTOR_TERMS.
+    const many = (n: number, prefix: string) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, 1 + i / n]));
+    const [wide] = widen([point({ ...many(40, 'a'), shared: 1 }, []), point({ ...many(40, 'b'), shared: 1 }, [])], [], p);
+    expect(wide.embedding).toEqual([]);
+    expect(Object.keys(wide.vector)).toHaveLength(VECTOR_TERMS);
   });
 
   it('without word vectors: the leader step (cosine ≥ 0.2) and no merging', () => {
