@@ -254,7 +254,8 @@ export class ConversationProcessing implements OnModuleInit {
     for (const e of extracted) for (const t of new Set(e.terms)) counts.set(t, (counts.get(t) ?? 0) + 1);
     if (fresh) await this.conversations.replaceDocumentFrequencies(organizationId, counts);
     else await this.conversations.addDocumentFrequencies(organizationId, counts);
-    const documents = await this.conversations.documentCount(organizationId);
+    // The documents the frequencies count: those processed before and this batch (not a backlog still waiting).
+    const documents = fresh ? batch.length : (await this.conversations.processedCount(organizationId)) + batch.length;
     const df = await this.conversations.documentFrequencies(organizationId, [...counts.keys()]);
     const tf = extracted.map((e) => tfidf(e.terms, (t) => df.get(t) ?? 1, documents));
     const vectors = await this.analyzer.vectors();

@@ -743,7 +743,8 @@ export abstract class ConversationRepository {
   /** Marks these contents processed (a conversation re-ingested since it was read stays waiting). */
   abstract markProcessed(organizationId: string, conversations: { id: string; ingestedAt: Date }[], at: Date): Promise<void>;
 
-  abstract documentCount(organizationId: string): Promise<number>;
+  /** How many of the organization's conversations are processed (their terms counted in the document frequencies). */
+  abstract processedCount(organizationId: string): Promise<number>;
   abstract documentFrequencies(organizationId: string, terms: string[]): Promise<Map<string, number>>;
   abstract addDocumentFrequencies(organizationId: string, counts: Map<string, number>): Promise<void>;
   /** Adds raw embeddings to the organization's sum and answers the sum and count after (their mean is centered away). */

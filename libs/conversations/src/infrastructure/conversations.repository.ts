@@ -213,10 +213,11 @@ export class SqlConversationRepository extends ConversationRepository {
     );
   }
 
-  async documentCount(organizationId: string): Promise<number> {
-    const [{ n }]: { n: number }[] = await this.db.query('SELECT count(*)::int AS n FROM conversations WHERE organization_id = $1', [
-      organizationId,
-    ]);
+  async processedCount(organizationId: string): Promise<number> {
+    const [{ n }]: { n: number }[] = await this.db.query(
+      'SELECT count(*)::int AS n FROM conversations WHERE organization_id = $1 AND processed_at IS NOT NULL',
+      [organizationId],
+    );
     return n;
   }
 

@@ -1,0 +1,57 @@
+import { DataSource } from 'typeorm';
+import { ConversationProcessing } from '@app/conversations';
+import { createTestApp, TestApp, TestUser } from '../support/app';
+
+/** Processing with the background jobs off, run by hand: what a chunk sees while a backlog waits behind it. */
+describe('conversation processing with a backlog', () => {
+  let t: TestApp;
+  let admin: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.user('admin');
+  });
+  afterAll(async () => t.close());
+
+  // Made-up words (no word vector knows them), a different one per conversation of the backlog.
+  const syllables = ['ka', 'lo', 'mi', 'ra', 'tu', 'ne', 'so', 'vi', 'pe', 'zu', 'da', 'fo', 'gi', 'ha', 'ju', 'be'];
+  const word = (n: number) => `${Array.from({ length: 3 }, (_, i) => syllables[(n >> (i * 4)) % 16]).join('')}q`;
+  const conversation = (id: string, body: string) => ({ id, subject: '', parts: [{ type: 'message', role: 'user', body }] });
+  const first = [
+    conversation('a-1', 'zorbex quintix'),
+    conversation('a-2', 'zorbex flimtok'),
+    ...Array.from({ length: 498 }, (_, i) => conversation(`b-${String(i).padStart(4, '0')}`, `${word(i)} ${word(i + 2000)}`)),
+  ];
+  const backlog = Array.from({ length: 500 }, (_, i) =>
+    conversation(`c-${String(i).padStart(4, '0')}`, `${word(i + 1000)} ${word(i + 3000)}`),
+  );
+  const vectorOf = async (org: string, conversationId: string) => {
+    const rows = await t.app
+      .get(DataSource)
+      .query<{ vector: Record<string, number> }[]>(
+        'SELECT vector FROM conversation_issues WHERE organization_id = $1 AND conversation_id = $2',
+        [org, conversationId],
+      );
+    return rows[0].vector;
+  };
+
+  it("a chunk's term weights count the conversations processed so far and itself, not the backlog still waiting", async () => {
+    // The same first chunk of 500, once alone and once with 500 more waiting behind it (ingested before processing).
+    const alone = await t.organization(admin, 'Alone');
+    const behind = await t.organization(admin, 'Backlog');
+    for (const [org, batches] of [
+      [alone, [first]],
+      [behind, [first, backlog]],
+    ] as const)
+      for (const conversations of batches)
+        await t.http.post(`/v1/orgs/${org}/conversations`).set(admin.auth).send({ conversations }).expect(204);
+    const processing = t.app.get(ConversationProcessing);
+    expect(await processing.processOrganization(alone)).toBe(500);
+    expect(await processing.processOrganization(behind)).toBe(1000);
+    // "zorbex" is in 2 of the 500 documents, "quintix" in 1: their weights' ratio is log(501/3 + 1) / log(501/2 + 1),
+    // whatever waits behind.
+    const v = await vectorOf(behind, 'a-1');
+    expect(v).toEqual(await vectorOf(alone, 'a-1'));
+    expect(v.zorbex / v.quintix).toBeCloseTo(Math.log(501 / 3 + 1) / Math.log(501 / 2 + 1), 4);
+  });
+});
