@@ -348,21 +348,7 @@ export function widen(batch: IssuePoint[], earlier: IssuePoint[], p: ClusteringP
     if (issue.embedding.length) {
       query.fill(0);
       query.set(issue.embedding);
-      for (let i = 0, o = 0; i < pool.length; i++, o += dims) {
-        let s0 = 0;
-        let s1 = 0;
-        let s2 = 0;
-        let s3 = 0;
-        let d = 0;
-        for (; d + 3 < dims; d += 4) {
-          s0 += query[d] * matrix[o + d];
-          s1 += query[d + 1] * matrix[o + d + 1];
-          s2 += query[d + 2] * matrix[o + d + 2];
-          s3 += query[d + 3] * matrix[o + d + 3];
-        }
-        for (; d < dims; d++) s0 += query[d] * matrix[o + d];
-        scores[i] = (1 - p.termWeight) * (s0 + s1 + s2 + s3);
-      }
+      for (let i = 0; i < pool.length; i++) scores[i] = (1 - p.termWeight) * typedDot(query, matrix, i * dims, dims);
     }
     for (const t in issue.vector) {
       const list = postings.get(t)!;
@@ -459,6 +445,23 @@ function pack(c: ClusterPoint, termIds: Map<string, number>): Packed {
   };
 }
 
+/** The dot product of `e` and `f` from `at` (four sums at once: about twice as fast as one). */
+function typedDot(e: Float64Array, f: Float64Array, at = 0, n = Math.min(e.length, f.length - at)): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let d = 0;
+  for (; d + 3 < n; d += 4) {
+    s0 += e[d] * f[at + d];
+    s1 += e[d + 1] * f[at + d + 1];
+    s2 += e[d + 2] * f[at + d + 2];
+    s3 += e[d + 3] * f[at + d + 3];
+  }
+  for (; d < n; d++) s0 += e[d] * f[at + d];
+  return s0 + s1 + s2 + s3;
+}
+
 /**
  * `linkage` of one packed cluster against others: its terms are spread once into a dense array by id (`spread`),
  * then each other cluster's terms are looked up there by index (`against`) — no hashing per pair.
@@ -484,7 +487,7 @@ class Linkage {
     let meaning = 0;
     const e = a.embedding;
     const f = b.embedding;
-    if (e && f) for (let d = 0, n = Math.min(e.length, f.length); d < n; d++) meaning += e[d] * f[d];
+    if (e && f) meaning = typedDot(e, f);
     return (this.termWeight * terms + (1 - this.termWeight) * meaning) / pairs;
   }
 }
