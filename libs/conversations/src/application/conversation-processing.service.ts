@@ -5,11 +5,12 @@ import {
   centered,
   CLUSTERING,
   CLUSTERING_ALGORITHM,
-  clusterBatch,
+  clustering,
   Conversation,
   ConversationIssue,
   ConversationRepository,
   clusteringText,
+  NEIGHBOUR_POOL,
   extractIssue,
   customerText,
   iconFor,
@@ -23,7 +24,7 @@ import {
   TextAnalyzer,
   textEmbedding,
   tfidf,
-  widen,
+  widening,
   writtenIssue,
   type ClusterPoint,
   type IssuePoint,
@@ -149,9 +150,10 @@ export class ConversationProcessing implements OnModuleInit {
     const live = existing.filter((c) => c.issuesCount > 0);
     const { points, extracted } = await this.points(organizationId, batch, false);
     // Each issue widened by its nearest among the organization's issues so far and the batch's others.
-    const widened = widen(points, await this.conversations.issuePoints(organizationId), parametersFor(points, live));
+    const earlier = await this.conversations.issuePoints(organizationId, NEIGHBOUR_POOL);
+    const widened = await stepwise(widening(points, earlier, parametersFor(points, live)));
     // A re-ingested conversation's issue is a new one (the old id answers 404), as before.
-    const result = this.place(organizationId, batch, extracted, widened, live, now, new Map());
+    const result = await this.place(organizationId, batch, extracted, widened, live, now, new Map());
     await this.conversations.saveClusters(result.clusters);
     for (const [from, into] of result.moved) await this.conversations.moveIssues(from, into);
     await this.conversations.insertIssues(result.issues);
@@ -199,8 +201,8 @@ export class ConversationProcessing implements OnModuleInit {
     for (let from = 0; from < conversations.length; from += CHUNK) {
       const to = from + CHUNK;
       const chunk = points.slice(from, to);
-      const widened = widen(chunk, result.issues, parametersFor(chunk, result.clusters));
-      const placed = this.place(
+      const widened = await stepwise(widening(chunk, result.issues.slice(-NEIGHBOUR_POOL), parametersFor(chunk, result.clusters)));
+      const placed = await this.place(
         organizationId,
         conversations.slice(from, to),
         extracted.slice(from, to),
@@ -213,7 +215,7 @@ export class ConversationProcessing implements OnModuleInit {
       for (const issue of result.issues) issue.clusterId = movedTo.get(issue.clusterId) ?? issue.clusterId;
       result.clusters = placed.clusters;
       result.issues.push(...placed.issues);
-      await new Promise((resolve) => setImmediate(resolve));
+      await turn();
     }
     // Cluster ids carried over: each new cluster takes the old id most of its issues had, once.
     const oldCluster = new Map(before.map((i) => [i.conversationId, i.clusterId]));
@@ -249,6 +251,7 @@ export class ConversationProcessing implements OnModuleInit {
     for (const conversation of batch) {
       const issue = extractIssue(conversation);
       extracted.push({ conversation, ...issue, ...(await this.analyzer.analyze(clusteringText(conversation))) });
+      if (extracted.length % 20 === 0) await turn();
     }
     const counts = new Map<string, number>();
     for (const e of extracted) for (const t of new Set(e.terms)) counts.set(t, (counts.get(t) ?? 0) + 1);
@@ -277,7 +280,7 @@ export class ConversationProcessing implements OnModuleInit {
    * The issues of a batch placed into clusters (`clusterBatch`: join, then merge), as rows to write: clusters
    * to save (new, grown, merged into), clusters merged away (`gone`) whose issues move (`moved`), and the issues.
    */
-  private place(
+  private async place(
     organizationId: string,
     batch: Conversation[],
     extracted: { title: string; summary: string }[],
@@ -288,7 +291,7 @@ export class ConversationProcessing implements OnModuleInit {
   ) {
     const parameters = parametersFor(points, live);
     const states: ClusterPoint[] = live.map((c) => ({ centroid: c.centroid, embedding: c.embedding, issuesCount: c.issuesCount }));
-    const { assigned, merges } = clusterBatch(points, states, parameters);
+    const { assigned, merges } = await stepwise(clustering(points, states, parameters));
     const final = mergedInto(merges);
     const clusters: IssuesCluster[] = states.map((state, i) =>
       i < live.length
@@ -362,4 +365,25 @@ export class ConversationProcessing implements OnModuleInit {
 /** With word vectors (an issue's or a cluster's embedding), `CLUSTERING`; without, term overlap alone. */
 function parametersFor(points: IssuePoint[], live: { embedding: number[] }[]) {
   return points.some((p) => p.embedding.length) || live.some((c) => c.embedding.length) ? CLUSTERING : TERMS_ONLY;
+}
+
+/** A turn of the event loop for the process's other work (requests), between steps of processing. */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The event loop's longest hold by a computation in steps (`stepwise`): requests wait at most about this long. */
+const SLICE_MS = 15;
+
+/** Runs a computation in steps (`widening`, `clustering`), giving the event loop a turn every `SLICE_MS`. */
+async function stepwise<T>(steps: Generator<void, T>): Promise<T> {
+  let since = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - since >= SLICE_MS) {
+      await turn();
+      since = performance.now();
+    }
+  }
 }

@@ -265,12 +265,12 @@ export class SqlConversationRepository extends ConversationRepository {
     return rows.map(toIssue);
   }
 
-  async issuePoints(organizationId: string): Promise<IssuePoint[]> {
+  async issuePoints(organizationId: string, limit: number): Promise<IssuePoint[]> {
     const rows: { vector: Record<string, number>; embedding: number[] | null }[] = await this.db.query(
-      'SELECT vector, embedding FROM conversation_issues WHERE organization_id = $1 ORDER BY seq',
-      [organizationId],
+      'SELECT vector, embedding FROM conversation_issues WHERE organization_id = $1 ORDER BY seq DESC LIMIT $2',
+      [organizationId, limit],
     );
-    return rows.map((r) => ({ vector: r.vector, embedding: r.embedding ?? [] }));
+    return rows.reverse().map((r) => ({ vector: r.vector, embedding: r.embedding ?? [] }));
   }
 
   async replaceClustering(

@@ -20,6 +20,8 @@ import {
   tfidf,
   weeklyPulse,
   widen,
+  widening,
+  clustering,
   VECTOR_TERMS,
 } from '../domain/conversation';
 
@@ -211,6 +213,33 @@ describe('conversation rules', () => {
     const [wide] = widen([point({ ...many(40, 'a'), shared: 1 }, []), point({ ...many(40, 'b'), shared: 1 }, [])], [], p);
     expect(wide.embedding).toEqual([]);
     expect(Object.keys(wide.vector)).toHaveLength(VECTOR_TERMS);
+  });
+
+  it('in steps: widening yields once per issue, clustering once per cluster compared and per merge, to the same result', () => {
+    const all = [
+      point({ slow: 1, editor: 1 }, [0, 1, 0]),
+      point({ laggy: 1, editor: 1, type: 1 }, [-0.1, 0.9, 0]),
+      point({ invoic: 1, twice: 1 }, [0, 0, 1]),
+      point({ invoic: 1, refund: 1 }, [-0.1, 0, 0.9]),
+    ];
+    const run = <T>(steps: Generator<void, T>) => {
+      let count = 0;
+      for (;;) {
+        const step = steps.next();
+        if (step.done) return { value: step.value, count };
+        count += 1;
+      }
+    };
+    const widened = run(widening(all, [], CLUSTERING));
+    expect(widened.count).toBe(all.length);
+    expect(widened.value).toEqual(widen(all, [], CLUSTERING));
+    const clusters: ClusterPoint[] = [];
+    const stepped = run(clustering(widened.value, clusters, CLUSTERING));
+    const direct = clusterBatch(widened.value, [], CLUSTERING);
+    expect(stepped.value).toEqual(direct);
+    expect(stepped.value.merges).toHaveLength(2);
+    // Four clusters compared with the others, then two merges.
+    expect(stepped.count).toBe(all.length + 2);
   });
 
   it('without word vectors: the leader step (cosine ≥ 0.2) and no merging', () => {

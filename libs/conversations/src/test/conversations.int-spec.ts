@@ -93,6 +93,51 @@ describe('SqlConversationRepository (PostgreSQL)', () => {
     expect(await repo.version('org-u')).toBe(0);
   });
 
+  it("issue points: an organization's latest N issues, oldest first; the processed count", async () => {
+    const org = 'org-n';
+    await repo.upsert(['n1', 'n2', 'n3'].map((id) => conversation(id, { organizationId: org })));
+    await repo.saveClusters([
+      {
+        id: 'cl-n',
+        organizationId: org,
+        label: 'Export',
+        summary: '',
+        icon: 'circle-question',
+        centroid: { export: 3 },
+        embedding: [],
+        bestSimilarity: 1,
+        issuesCount: 3,
+        lastIssueAt: t0,
+        createdAt: t0,
+        updatedAt: t0,
+      },
+    ]);
+    const issue = (id: string, vector: Record<string, number>, embedding: number[]) => ({
+      id: `i-${id}`,
+      organizationId: org,
+      conversationId: id,
+      clusterId: 'cl-n',
+      title: id,
+      summary: id,
+      source: 'api',
+      vector,
+      embedding,
+      createdAt: t0,
+      ingestedAt: t0,
+    });
+    await repo.insertIssues([issue('n1', { one: 1 }, [1, 0]), issue('n2', { two: 1 }, [])]);
+    await repo.insertIssues([issue('n3', { three: 1 }, [0.6, 0.8])]);
+    expect(await repo.issuePoints(org, 2)).toEqual([
+      { vector: { two: 1 }, embedding: [] },
+      { vector: { three: 1 }, embedding: [0.6, 0.8] },
+    ]);
+    expect(await repo.issuePoints(org, 10)).toHaveLength(3);
+    expect(await repo.issuePoints('org-none', 10)).toEqual([]);
+    expect(await repo.processedCount(org)).toBe(0);
+    await repo.markProcessed(org, await repo.unprocessed(org, 2), at(1000));
+    expect(await repo.processedCount(org)).toBe(2);
+  });
+
   it('writers of one organization take turns on its advisory lock', async () => {
     const order: string[] = [];
     let release!: () => void;
