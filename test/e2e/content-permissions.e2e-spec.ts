@@ -124,6 +124,31 @@ describe('content permissions: spaces and collections shared with members and te
     expect((await t.http.get(`/v1/collections/${outer}/permissions/teams`).set(owner.auth).expect(200)).body.items).toEqual([]);
   });
 
+  it("a member's spaces count the spaces granted to them, directly or through a collection; their team's grants are not theirs", async () => {
+    const dave = await t.user('dave');
+    await t.member(orgId, dave, 'read');
+    const { outer } = await tree();
+    const solo = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(owner.auth).send({ title: 'Solo' }).expect(201)).body.id;
+    const teamOnly = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(owner.auth).send({ title: 'Team only' }).expect(201)).body.id;
+    const counts = async () => {
+      const m = (await t.http.get(`/v1/orgs/${orgId}/members/${dave.id}`).set(owner.auth).expect(200)).body;
+      return { spaces: m.spaces as number, sites: m.sites as number };
+    };
+    expect(await counts()).toEqual({ spaces: 0, sites: 0 });
+    await invite(`/v1/collections/${outer}`, { role: 'comment', users: [dave.id] }).expect(204);
+    await invite(`/v1/spaces/${solo}`, { role: 'edit', users: [dave.id] }).expect(204);
+    const daves = await team('Dave’s team', [dave]);
+    await invite(`/v1/spaces/${teamOnly}`, { role: 'edit', teams: [daves] }).expect(204);
+    expect(await counts()).toEqual({ spaces: 2, sites: 0 });
+    // As a team member in the team's member list, with the same counts.
+    const listed = (await t.http.get(`/v1/orgs/${orgId}/teams/${daves}/members`).set(owner.auth).expect(200)).body.items;
+    expect(listed[0].organization).toMatchObject({ id: dave.id, spaces: 2, sites: 0, teams: 1 });
+    expect(schemas.check('OrganizationMember', listed[0].organization)).toBe('');
+    // A deleted space no longer counts.
+    await t.http.delete(`/v1/spaces/${solo}`).set(owner.auth).expect(205);
+    expect(await counts()).toEqual({ spaces: 1, sites: 0 });
+  });
+
   it('the aggregate lists everyone with their effective role, filterable by role', async () => {
     const org = await t.organization(owner, 'Aggregate');
     const [x, y, z] = [await t.user('x'), await t.user('y'), await t.user('z')];

@@ -254,6 +254,22 @@ describe('guests and restricted content: what each person can see', () => {
     await t.http.delete(`/v1/spaces/${copy}`).set(owner.auth).expect(205);
   });
 
+  it("a member's spaces and sites count what was granted to them themselves, among the spaces the caller may read", async () => {
+    const member = async (who: TestUser, id: string) =>
+      (await t.http.get(`/v1/orgs/${orgId}/members/${id}`).set(who.auth).expect(200)).body as Record<string, unknown>;
+    // Gus was granted P1 and the site S1; Tom reaches Internal only through his team, which is not his own grant.
+    expect(await member(owner, gus.id)).toMatchObject({ spaces: 1, sites: 1 });
+    expect(await member(owner, tom.id)).toMatchObject({ spaces: 0, sites: 0 });
+    // A grant on I2, which is closed to Mia: the owner counts it, Mia does not.
+    await post(`/v1/spaces/${ids.I2}/permissions`, { role: 'read', users: [gus.id] }, 204);
+    expect(await member(owner, gus.id)).toMatchObject({ spaces: 2, sites: 1 });
+    expect(await member(mia, gus.id)).toMatchObject({ spaces: 1, sites: 1 });
+    expect((await all(owner, `/v1/orgs/${orgId}/members`)).find((m) => m.id === gus.id)).toMatchObject({ spaces: 2, sites: 1 });
+    expect((await all(mia, `/v1/orgs/${orgId}/members`)).find((m) => m.id === gus.id)).toMatchObject({ spaces: 1, sites: 1 });
+    await t.http.delete(`/v1/spaces/${ids.I2}/permissions/users/${gus.id}`).set(owner.auth).expect(205);
+    expect(await member(owner, gus.id)).toMatchObject({ spaces: 1, sites: 1 });
+  });
+
   it('a guest made a member again sees the organization as members do; the role null is refused nowhere official', async () => {
     const u = await t.user('temp');
     await t.member(orgId, u, 'read');

@@ -193,6 +193,19 @@ export class Access {
     return this.permissions.teamSpaceCounts(organizationId, teamIds, narrowing);
   }
 
+  /**
+   * How many live spaces (directly or through a collection) and sites each member was granted a role on
+   * themselves (a member's `spaces` and `sites`), the spaces among those the caller may read.
+   */
+  async memberContentCounts(
+    organizationId: string,
+    userIds: string[],
+    actor: Actor,
+  ): Promise<Map<string, { spaces: number; sites: number }>> {
+    const narrowing = this.readableSpaces ? await this.readableSpaces.readable(organizationId, actor) : null;
+    return this.permissions.memberContentCounts(organizationId, userIds, narrowing);
+  }
+
   /** The content context answers which spaces a caller may read (it holds the tree); it registers here when it starts. */
   provideReadableSpaces(readable: ReadableSpaces): void {
     this.readableSpaces = readable;

@@ -34,6 +34,12 @@ export abstract class ContentPermissionRepository {
   abstract revokeAll(contentIds: string[]): Promise<void>;
   /** How many live spaces each team was granted a role on, directly or through a collection (and those below it). */
   abstract teamSpaceCounts(organizationId: string, teamIds: string[], narrowing: Narrowing): Promise<Map<string, number>>;
+  /** The same for members granted a role themselves (not through a team), and how many sites each was granted. */
+  abstract memberContentCounts(
+    organizationId: string,
+    userIds: string[],
+    narrowing: Narrowing,
+  ): Promise<Map<string, { spaces: number; sites: number }>>;
 }
 
 /** A piece of content and its parents up to the top level: their ids and default levels. */

@@ -103,25 +103,52 @@ export class SqlContentPermissionRepository extends ContentPermissionRepository 
 
   /** Reads the content context's collections and spaces (never writes them) to follow grants down the tree. */
   async teamSpaceCounts(organizationId: string, teamIds: string[], narrowing: Narrowing): Promise<Map<string, number>> {
-    if (teamIds.length === 0) return new Map();
-    const params: unknown[] = [organizationId, teamIds];
+    return this.spaceCounts('team_id', organizationId, teamIds, narrowing);
+  }
+
+  async memberContentCounts(
+    organizationId: string,
+    userIds: string[],
+    narrowing: Narrowing,
+  ): Promise<Map<string, { spaces: number; sites: number }>> {
+    if (userIds.length === 0) return new Map();
+    const spaces = await this.spaceCounts('user_id', organizationId, userIds, narrowing);
+    const sites: { user_id: string; sites: number }[] = await this.db.query(
+      `SELECT user_id, count(*)::int AS sites FROM content_permissions
+       WHERE organization_id = $1 AND user_id = ANY($2::text[]) AND site_id IS NOT NULL GROUP BY user_id`,
+      [organizationId, userIds],
+    );
+    const siteCounts = new Map(sites.map((r) => [r.user_id, r.sites]));
+    return new Map(userIds.map((id) => [id, { spaces: spaces.get(id) ?? 0, sites: siteCounts.get(id) ?? 0 }]));
+  }
+
+  /** How many live spaces each principal (teams or users, by `column`) reaches through its grants, narrowed. */
+  private async spaceCounts(
+    column: 'team_id' | 'user_id',
+    organizationId: string,
+    ids: string[],
+    narrowing: Narrowing,
+  ): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const params: unknown[] = [organizationId, ids];
     const narrowed = narrowingSql('s.id', narrowing, params);
-    const rows: { team_id: string; spaces: number }[] = await this.db.query(
+    const rows: { principal: string; spaces: number }[] = await this.db.query(
       `WITH RECURSIVE g AS (
-         SELECT team_id, space_id, collection_id FROM content_permissions WHERE organization_id = $1 AND team_id = ANY($2::text[])
-       ), below (team_id, collection_id) AS (
-         SELECT team_id, collection_id FROM g WHERE collection_id IS NOT NULL
+         SELECT ${column} AS principal, space_id, collection_id FROM content_permissions
+         WHERE organization_id = $1 AND ${column} = ANY($2::text[])
+       ), below (principal, collection_id) AS (
+         SELECT principal, collection_id FROM g WHERE collection_id IS NOT NULL
          UNION
-         SELECT b.team_id, c.id FROM below b JOIN collections c ON c.organization_id = $1 AND c.parent_id = b.collection_id
-       ), reached (team_id, space_id) AS (
-         SELECT team_id, space_id FROM g WHERE space_id IS NOT NULL
+         SELECT b.principal, c.id FROM below b JOIN collections c ON c.organization_id = $1 AND c.parent_id = b.collection_id
+       ), reached (principal, space_id) AS (
+         SELECT principal, space_id FROM g WHERE space_id IS NOT NULL
          UNION
-         SELECT b.team_id, s.id FROM below b JOIN spaces s ON s.organization_id = $1 AND s.parent_id = b.collection_id
+         SELECT b.principal, s.id FROM below b JOIN spaces s ON s.organization_id = $1 AND s.parent_id = b.collection_id
        )
-       SELECT r.team_id, count(*)::int AS spaces FROM reached r JOIN spaces s ON s.id = r.space_id AND s.deleted_at IS NULL${narrowed}
-       GROUP BY r.team_id`,
+       SELECT r.principal, count(*)::int AS spaces FROM reached r JOIN spaces s ON s.id = r.space_id AND s.deleted_at IS NULL${narrowed}
+       GROUP BY r.principal`,
       params,
     );
-    return new Map(rows.map((r) => [r.team_id, r.spaces]));
+    return new Map(rows.map((r) => [r.principal, r.spaces]));
   }
 }

@@ -30,7 +30,7 @@ export class MembersService {
     private readonly clock: Clock,
   ) {}
 
-  list(
+  async list(
     actor: Actor,
     organizationId: string,
     filter: MemberFilter,
@@ -38,14 +38,16 @@ export class MembersService {
     order: SortOrder,
     page: PageRequest,
   ): Promise<Page<MemberView>> {
-    return this.access.require(organizationId, actor, 'read').then(() => this.members.list(organizationId, filter, sort, order, page));
+    await this.access.require(organizationId, actor, 'read');
+    const result = await this.members.list(organizationId, filter, sort, order, page);
+    return { ...result, items: await withContentCounts(this.access, organizationId, result.items, actor) };
   }
 
   async get(actor: Actor, organizationId: string, userId: string): Promise<MemberView> {
     await this.access.require(organizationId, actor, 'read');
     const view = await this.members.view(organizationId, userId);
     if (!view) throw new NotFoundError('Member', userId);
-    return view;
+    return (await withContentCounts(this.access, organizationId, [view], actor))[0];
   }
 
   async updateRole(actor: Actor, organizationId: string, userId: string, role: Role | null): Promise<MemberView> {
@@ -54,7 +56,7 @@ export class MembersService {
     if (outcome === 'absent') throw new NotFoundError('Member', userId);
     if (outcome === 'last-admin') throw new ConflictError('The organization must keep at least one admin');
     await this.access.forget(organizationId, userId);
-    return (await this.members.view(organizationId, userId))!;
+    return (await withContentCounts(this.access, organizationId, [(await this.members.view(organizationId, userId))!], actor))[0];
   }
 
   /**
@@ -76,7 +78,7 @@ export class MembersService {
   async markSso(actor: Actor, organizationId: string, userId: string): Promise<MemberView> {
     await this.access.require(organizationId, actor, 'admin');
     if (!(await this.members.markSso(organizationId, userId))) throw new NotFoundError('Member', userId);
-    return (await this.members.view(organizationId, userId))!;
+    return (await withContentCounts(this.access, organizationId, [(await this.members.view(organizationId, userId))!], actor))[0];
   }
 
   async teamsOf(
@@ -125,4 +127,15 @@ export class MembersService {
     });
     await this.access.forget(organizationId, actor.userId);
   }
+}
+
+/** The views with their `spaces` and `sites` counts (Access follows the grants down the collection tree). */
+export async function withContentCounts(access: Access, organizationId: string, views: MemberView[], actor: Actor): Promise<MemberView[]> {
+  if (views.length === 0) return views;
+  const counts = await access.memberContentCounts(
+    organizationId,
+    views.map((v) => v.user.id),
+    actor,
+  );
+  return views.map((v) => ({ ...v, ...(counts.get(v.user.id) ?? { spaces: 0, sites: 0 }) }));
 }

@@ -12,6 +12,7 @@ import {
   roleAtLeast,
 } from '@app/shared-kernel';
 import { MemberRepository } from '../domain/member';
+import { withContentCounts } from './members.service';
 import { checkTeamTitle, planTeamMembers, Team, TeamMemberView, teamPermissions, TeamRepository, TeamRole, TeamView } from '../domain/team';
 import { isEmail, normalizeEmail, UserRepository } from '../domain/user';
 import { Access } from '@app/access';
@@ -145,7 +146,14 @@ export class TeamsService {
 
   async listMembers(actor: Actor, organizationId: string, teamId: string, page: PageRequest): Promise<Page<TeamMemberView>> {
     await this.load(actor, organizationId, teamId);
-    return this.teams.listMembers(organizationId, teamId, page);
+    const result = await this.teams.listMembers(organizationId, teamId, page);
+    const members = await withContentCounts(
+      this.access,
+      organizationId,
+      result.items.map((i) => i.member),
+      actor,
+    );
+    return { ...result, items: result.items.map((i, k) => ({ ...i, member: members[k] })) };
   }
 
   async updateMembers(

@@ -18,6 +18,9 @@ export interface MemberView {
   member: Member;
   user: User;
   teams: number;
+  /** Spaces and sites granted to the member themselves (set where it is known: `withContentCounts`). */
+  spaces?: number;
+  sites?: number;
 }
 
 export interface MembershipOfUser {

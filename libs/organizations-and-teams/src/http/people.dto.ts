@@ -46,9 +46,11 @@ export class MemberDto {
   @ApiProperty({ format: 'date-time' }) joinedAt: string;
   @ApiPropertyOptional({ format: 'date-time' }) lastSeenAt?: string;
   sso: boolean;
-  /** Spaces shared with the member directly (not through their role) */
+  /** Spaces granted to the member themselves (directly or through a collection; not through a team or their role), among those the caller can read */
   spaces: number;
+  /** Teams the member is in */
   teams: number;
+  /** Sites granted to the member themselves */
   sites: number;
 }
 
@@ -61,9 +63,9 @@ export function toMemberDto(v: MemberView, links: Links): MemberDto {
     disabled: v.member.disabled,
     joinedAt: v.member.joinedAt.toISOString(),
     sso: v.member.sso,
-    spaces: 0,
+    spaces: v.spaces ?? 0,
     teams: v.teams,
-    sites: 0,
+    sites: v.sites ?? 0,
   };
   if (v.member.lastSeenAt) dto.lastSeenAt = v.member.lastSeenAt.toISOString();
   return dto;
