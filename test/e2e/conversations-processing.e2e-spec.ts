@@ -54,4 +54,30 @@ describe('conversation processing with a backlog', () => {
     expect(v).toEqual(await vectorOf(alone, 'a-1'));
     expect(v.zorbex / v.quintix).toBeCloseTo(Math.log(501 / 3 + 1) / Math.log(501 / 2 + 1), 4);
   });
+  it('a conversation ingested again is counted anew: its old terms and embedding come out of the frequencies and the sum', async () => {
+    const org = await t.organization(admin, 'Again');
+    const ds = t.app.get(DataSource);
+    const ingest = (conversations: object[]) =>
+      t.http.post(`/v1/orgs/${org}/conversations`).set(admin.auth).send({ conversations }).expect(204);
+    const state = async () => {
+      const terms = await ds.query<{ term: string; df: number }[]>('SELECT term, df FROM conversation_terms WHERE organization_id = $1', [
+        org,
+      ]);
+      const sums = await ds.query<{ count: number }[]>('SELECT count FROM conversation_embedding_sums WHERE organization_id = $1', [org]);
+      return { df: Object.fromEntries(terms.filter((r) => r.df !== 0).map((r) => [r.term, r.df])), embedded: sums[0]?.count };
+    };
+    const processing = t.app.get(ConversationProcessing);
+    await ingest([conversation('x', 'zorbex printer'), conversation('y', 'zorbex garden')]);
+    expect(await processing.processOrganization(org)).toBe(2);
+    expect(await state()).toEqual({ df: { zorbex: 2, printer: 1, garden: 1 }, embedded: 2 });
+    await ingest([conversation('x', 'flimtok garden')]);
+    expect(await processing.processOrganization(org)).toBe(1);
+    expect(await state()).toEqual({ df: { zorbex: 1, garden: 2, flimtok: 1 }, embedded: 2 });
+    // Twice more, the same: nothing piles up.
+    await ingest([conversation('x', 'flimtok garden')]);
+    await processing.processOrganization(org);
+    await ingest([conversation('x', 'flimtok garden')]);
+    await processing.processOrganization(org);
+    expect(await state()).toEqual({ df: { zorbex: 1, garden: 2, flimtok: 1 }, embedded: 2 });
+  });
 });

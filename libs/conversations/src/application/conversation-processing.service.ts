@@ -9,6 +9,7 @@ import {
   Conversation,
   ConversationIssue,
   ConversationRepository,
+  Counted,
   clusteringText,
   NEIGHBOUR_POOL,
   extractIssue,
@@ -148,7 +149,7 @@ export class ConversationProcessing implements OnModuleInit {
     }
     await this.conversations.deleteIssues(old.map((i) => i.id));
     const live = existing.filter((c) => c.issuesCount > 0);
-    const { points, extracted } = await this.points(organizationId, batch, false);
+    const { points, extracted, counted } = await this.points(organizationId, batch, false);
     // Each issue widened by its nearest among the organization's issues so far and the batch's others.
     const earlier = await this.conversations.issuePoints(organizationId, NEIGHBOUR_POOL);
     const widened = await stepwise(widening(points, earlier, parametersFor(points, live)));
@@ -158,7 +159,11 @@ export class ConversationProcessing implements OnModuleInit {
     for (const [from, into] of result.moved) await this.conversations.moveIssues(from, into);
     await this.conversations.insertIssues(result.issues);
     await this.conversations.deleteClusters([...emptied, ...result.gone]);
-    await this.conversations.markProcessed(organizationId, batch, now);
+    await this.conversations.markProcessed(
+      organizationId,
+      batch.map((c, i) => ({ ...c, counted: counted[i] })),
+      now,
+    );
     await this.conversations.bumpVersion(organizationId);
     const byConversation = new Map(batch.map((c) => [c.id, c]));
     return {
@@ -193,7 +198,7 @@ export class ConversationProcessing implements OnModuleInit {
     const now = this.clock.now();
     const conversations = await this.conversations.everyConversation(organizationId);
     const before = await this.conversations.allIssues(organizationId);
-    const { points, extracted, sums } = await this.points(organizationId, conversations, true);
+    const { points, extracted, sums, counted } = await this.points(organizationId, conversations, true);
     const issueIds = new Map(before.map((i) => [i.conversationId, i.id]));
     // In chunks, as ingest places them: the merge pass compares a chunk with the clusters so far (not every
     // pair of the organization's issues at once), and the event loop gets a turn between chunks.
@@ -237,7 +242,11 @@ export class ConversationProcessing implements OnModuleInit {
     for (const c of result.clusters) c.id = rename.get(c.id) ?? c.id;
     for (const i of result.issues) i.clusterId = rename.get(i.clusterId) ?? i.clusterId;
     await this.conversations.replaceClustering(organizationId, result.clusters, result.issues, sums, CLUSTERING_ALGORITHM);
-    await this.conversations.markProcessed(organizationId, conversations, now);
+    await this.conversations.markProcessed(
+      organizationId,
+      conversations.map((c, i) => ({ ...c, counted: counted[i] })),
+      now,
+    );
     await this.conversations.bumpVersion(organizationId);
     return conversations.length;
   }
@@ -254,7 +263,11 @@ export class ConversationProcessing implements OnModuleInit {
       if (extracted.length % 20 === 0) await turn();
     }
     const counts = new Map<string, number>();
-    for (const e of extracted) for (const t of new Set(e.terms)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    const count = (t: string, n: number) => counts.set(t, (counts.get(t) ?? 0) + n);
+    for (const e of extracted) for (const t of new Set(e.terms)) count(t, 1);
+    // A conversation counted before (ingested again) comes out of the frequencies and the sum first.
+    const before = fresh ? [] : batch.flatMap((c) => (c.counted ? [c.counted] : []));
+    for (const c of before) for (const t of c.terms) count(t, -1);
     if (fresh) await this.conversations.replaceDocumentFrequencies(organizationId, counts);
     else await this.conversations.addDocumentFrequencies(organizationId, counts);
     // The documents the frequencies count: those processed before and this batch (not a backlog still waiting).
@@ -264,16 +277,25 @@ export class ConversationProcessing implements OnModuleInit {
     const vectors = await this.analyzer.vectors();
     const raw = vectors ? extracted.map((e, i) => textEmbedding(e.terms, e.words, tf[i], vectors)) : extracted.map(() => null);
     const added = new Array<number>(vectors?.dims ?? 0).fill(0);
-    let count = 0;
+    let embedded = 0;
     for (const r of raw)
       if (r) {
         r.embedding.forEach((x, d) => (added[d] += x));
-        count += 1;
+        embedded += 1;
       }
-    const sums = fresh ? { sum: added, count } : await this.conversations.addEmbeddings(organizationId, added, count, CLUSTERING_ALGORITHM);
+    for (const c of before)
+      if (c.embedding && added.length) {
+        c.embedding.forEach((x, d) => (added[d] -= x));
+        embedded -= 1;
+      }
+    const sums = fresh
+      ? { sum: added, count: embedded }
+      : await this.conversations.addEmbeddings(organizationId, added, embedded, CLUSTERING_ALGORITHM);
     const mean = sums.count ? sums.sum.map((x) => x / sums.count) : [];
     const points: IssuePoint[] = tf.map((v, i) => ({ vector: v, embedding: raw[i] && mean.length ? centered(raw[i], mean) : [] }));
-    return { points, extracted, sums };
+    // What was counted of each, to take out when it is counted anew.
+    const counted: Counted[] = extracted.map((e, i) => ({ terms: [...new Set(e.terms)], embedding: raw[i]?.embedding ?? null }));
+    return { points, extracted, sums, counted };
   }
 
   /**

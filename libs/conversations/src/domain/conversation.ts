@@ -40,6 +40,14 @@ export interface Conversation {
   createdAt: Date;
   ingestedAt: Date;
   processedAt: Date | null;
+  /** What processing counted of it last (absent before its first processing): taken out when it is counted anew. */
+  counted?: Counted;
+}
+
+/** A conversation's share of its organization's document frequencies (its terms) and embedding sum (its embedding). */
+export interface Counted {
+  terms: string[];
+  embedding: number[] | null;
 }
 
 export interface ConversationIssue {
@@ -789,7 +797,11 @@ export abstract class ConversationRepository {
   /** Serializes processing of one organization (inside a unit of work). */
   abstract lockOrganization(organizationId: string): Promise<void>;
   /** Marks these contents processed (a conversation re-ingested since it was read stays waiting). */
-  abstract markProcessed(organizationId: string, conversations: { id: string; ingestedAt: Date }[], at: Date): Promise<void>;
+  abstract markProcessed(
+    organizationId: string,
+    conversations: { id: string; ingestedAt: Date; counted?: Counted }[],
+    at: Date,
+  ): Promise<void>;
 
   /** How many of the organization's conversations are processed (their terms counted in the document frequencies). */
   abstract processedCount(organizationId: string): Promise<number>;

@@ -9,6 +9,7 @@ import {
   ConversationIssue,
   ConversationPart,
   ConversationRepository,
+  Counted,
   IssuesCluster,
   type IssuePoint,
 } from '../domain/conversation';
@@ -25,6 +26,7 @@ interface ConversationRow {
   created_at: Date;
   ingested_at: Date;
   processed_at: Date | null;
+  counted: Counted | null;
 }
 
 interface IssueRow {
@@ -72,6 +74,7 @@ const toConversation = (r: ConversationRow): Conversation => ({
   createdAt: r.created_at,
   ingestedAt: r.ingested_at,
   processedAt: r.processed_at,
+  ...(r.counted ? { counted: r.counted } : {}),
 });
 
 const toIssue = (r: IssueRow): ConversationIssue => ({
@@ -203,13 +206,28 @@ export class SqlConversationRepository extends ConversationRepository {
     await this.db.query(`SELECT pg_advisory_xact_lock(hashtext('conversations:' || $1))`, [organizationId]);
   }
 
-  async markProcessed(organizationId: string, conversations: { id: string; ingestedAt: Date }[], at: Date): Promise<void> {
-    // Only the content that was processed: a conversation re-ingested meanwhile stays waiting.
+  async markProcessed(
+    organizationId: string,
+    conversations: { id: string; ingestedAt: Date; counted?: Counted }[],
+    at: Date,
+  ): Promise<void> {
+    // Only the content that was processed: a conversation re-ingested meanwhile stays waiting (and keeps what was
+    // counted of it: that is what comes out when it is counted anew).
     await this.db.query(
-      `UPDATE conversations c SET processed_at = $3
-         FROM jsonb_to_recordset($2::jsonb) AS x(id text, ingested_at timestamptz)
+      `UPDATE conversations c SET processed_at = $3, counted = COALESCE(x.counted, c.counted)
+         FROM jsonb_to_recordset($2::jsonb) AS x(id text, ingested_at timestamptz, counted jsonb)
         WHERE c.organization_id = $1 AND c.id = x.id AND c.ingested_at = x.ingested_at`,
-      [organizationId, JSON.stringify(conversations.map((c) => ({ id: c.id, ingested_at: c.ingestedAt.toISOString() }))), at],
+      [
+        organizationId,
+        JSON.stringify(
+          conversations.map((c) => ({
+            id: c.id,
+            ingested_at: c.ingestedAt.toISOString(),
+            counted: c.counted ? { terms: c.counted.terms, embedding: c.counted.embedding && rounded(c.counted.embedding) } : null,
+          })),
+        ),
+        at,
+      ],
     );
   }
 

@@ -27,6 +27,7 @@ import { GitSync1766275200000 } from './1766275200000-git-sync';
 import { SharedRateLimit1766361600000 } from './1766361600000-shared-rate-limit';
 import { Collector1766448000000 } from './1766448000000-collector';
 import { ConversationEmbeddings1766534400000 } from './1766534400000-conversation-embeddings';
+import { ConversationCounted1766620800000 } from './1766620800000-conversation-counted';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   SharedRateLimit1766361600000,
   Collector1766448000000,
   ConversationEmbeddings1766534400000,
+  ConversationCounted1766620800000,
 ];
