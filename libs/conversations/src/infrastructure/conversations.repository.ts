@@ -211,12 +211,14 @@ export class SqlConversationRepository extends ConversationRepository {
     conversations: { id: string; ingestedAt: Date; counted?: Counted }[],
     at: Date,
   ): Promise<void> {
-    // Only the content that was processed: a conversation re-ingested meanwhile stays waiting (and keeps what was
-    // counted of it: that is what comes out when it is counted anew).
+    // Only the content that was processed: a conversation re-ingested meanwhile stays waiting. What was counted
+    // is recorded either way (it is in the frequencies now, and comes out when the conversation is counted anew).
     await this.db.query(
-      `UPDATE conversations c SET processed_at = $3, counted = COALESCE(x.counted, c.counted)
+      `UPDATE conversations c
+          SET processed_at = CASE WHEN c.ingested_at = x.ingested_at THEN $3 ELSE c.processed_at END,
+              counted = COALESCE(x.counted, c.counted)
          FROM jsonb_to_recordset($2::jsonb) AS x(id text, ingested_at timestamptz, counted jsonb)
-        WHERE c.organization_id = $1 AND c.id = x.id AND c.ingested_at = x.ingested_at`,
+        WHERE c.organization_id = $1 AND c.id = x.id`,
       [
         organizationId,
         JSON.stringify(

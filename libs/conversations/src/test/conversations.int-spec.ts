@@ -64,9 +64,18 @@ describe('SqlConversationRepository (PostgreSQL)', () => {
     expect(await repo.waitingOrganizations(at(1))).toContain('org-p');
     // p2 comes in again (new content) while the batch is being processed.
     await repo.upsert([conversation('p2', { organizationId: 'org-p', subject: 'Changed', ingestedAt: at(5000) })]);
-    await repo.markProcessed('org-p', read, at(6000));
+    const counted = (terms: string[]) => ({ terms, embedding: [0.6, 0.8] });
+    await repo.markProcessed(
+      'org-p',
+      read.map((c) => ({ ...c, counted: counted([c.id]) })),
+      at(6000),
+    );
     expect((await repo.unprocessed('org-p', 10)).map((c) => [c.id, c.subject])).toEqual([['p2', 'Changed']]);
     expect((await repo.find('org-p', 'p1'))!.processedAt).toEqual(at(6000));
+    // What was counted is recorded for both: p2's read content is in the frequencies, and comes out when p2 is
+    // counted anew.
+    expect((await repo.find('org-p', 'p1'))!.counted).toEqual(counted(['p1']));
+    expect(await repo.find('org-p', 'p2')).toMatchObject({ processedAt: null, counted: counted(['p2']) });
   });
 
   it('document frequencies add up per term and organization; the version counts up per organization', async () => {
