@@ -216,12 +216,19 @@ export function writtenIssue(answer: unknown): { title: string; summary: string 
  * which two clusters merge. `join`, when given, is the older leader step: an issue first joins the most
  * similar cluster at that similarity (the terms-only fallback keeps it).
  */
-export const CLUSTERING: ClusteringParameters = { termWeight: 0.7, merge: 0.2, neighbours: 5 };
+export const CLUSTERING: ClusteringParameters = { termWeight: 0.7, merge: 0.35, neighbours: 4, rounds: 2 };
 /** The clustering algorithm's version: an organization clustered by an older one is clustered again. */
-export const CLUSTERING_ALGORITHM = 4;
+export const CLUSTERING_ALGORITHM = 5;
 /** Without word vectors: term overlap alone, the earlier leader clustering at cosine 0.2, and no merging. */
 export const TERMS_ONLY: ClusteringParameters = { termWeight: 1, join: 0.2, merge: Infinity };
-export type ClusteringParameters = { termWeight: number; merge: number; join?: number; neighbours?: number };
+export type ClusteringParameters = {
+  termWeight: number;
+  merge: number;
+  join?: number;
+  /** How many neighbours widen an issue (`widen`), and in how many rounds (the second widens the widened points). */
+  neighbours?: number;
+  rounds?: number;
+};
 export const CENTROID_TERMS = 256;
 /**
  * `widen` looks for an issue's neighbours among the organization's latest this many issues and its batch: a
@@ -342,14 +349,22 @@ function samePoint(a: IssuePoint, b: IssuePoint): boolean {
  * among the organization's `earlier` issues (as they were clustered) and the batch's others. A short message that
  * says "429" and one that says "throttled" share few words with each other but several neighbours, so their
  * widened points meet. The terms are cut to the strongest `VECTOR_TERMS` at unit length; the embedding keeps its
- * length (the issue's coverage). Without `p.neighbours`, the points as they are.
+ * length (the issue's coverage). With `p.rounds` 2, the widened batch is widened once more the same way (among
+ * `earlier` and the batch's widened points): neighbours of neighbours. Without `p.neighbours`, the points as they
+ * are.
  */
 export function widen(batch: IssuePoint[], earlier: IssuePoint[], p: ClusteringParameters): IssuePoint[] {
   return finish(widening(batch, earlier, p));
 }
 
-/** `widen` step by step: one step per issue of the batch (a caller may give the event loop a turn between steps). */
+/** `widen` step by step: one step per issue of the batch and round (a caller may give the event loop a turn between steps). */
 export function* widening(batch: IssuePoint[], earlier: IssuePoint[], p: ClusteringParameters): Generator<void, IssuePoint[]> {
+  let points = batch;
+  for (let round = 0; round < (p.rounds ?? 1); round++) points = yield* wideningOnce(points, earlier, p);
+  return points;
+}
+
+function* wideningOnce(batch: IssuePoint[], earlier: IssuePoint[], p: ClusteringParameters): Generator<void, IssuePoint[]> {
   const k = p.neighbours ?? 0;
   if (k <= 0) return batch;
   const pool = [...earlier, ...batch];

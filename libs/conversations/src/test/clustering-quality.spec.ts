@@ -124,11 +124,12 @@ describe('conversation clustering quality (issue #35 targets, figures printed)',
 
   // The targets, for any number of problems: purity ≥ 0.85, ≥ 5 in 6 problems recovered, ≤ 1.5 clusters a problem,
   // no cluster mixed above 20 %. Corpora 1 and 2 meet them alone and together (one organization, 12 problems), and
-  // corpus 6 alone.
+  // corpora 5 and 6 alone.
   for (const [name, corpus] of [
     ['corpus 1 (66 conversations, 6 problems)', SUPPORT_CONVERSATIONS],
     ['corpus 2 (48 conversations, 6 other problems)', SUPPORT_CONVERSATIONS_2],
     ['corpora 1 and 2 in one organization (114 conversations, 12 problems)', [...SUPPORT_CONVERSATIONS, ...SUPPORT_CONVERSATIONS_2]],
+    ['corpus 5 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_5],
     ['corpus 6 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_6],
   ] as const) {
     it(`${name}: the targets, in any ingest order`, async () => {
@@ -141,7 +142,7 @@ describe('conversation clustering quality (issue #35 targets, figures printed)',
   }
 
   // The others do NOT meet the targets (docs/conversations-clustering.md): these floors are the figures the
-  // frozen parameters gave, so that a change which makes them worse fails. Corpora 8 and 9 were held out from algorithm 4.
+  // frozen parameters gave, so that a change which makes them worse fails. Algorithm 5 was chosen on corpora 1–9.
   const seven = [
     SUPPORT_CONVERSATIONS,
     SUPPORT_CONVERSATIONS_2,
@@ -154,15 +155,14 @@ describe('conversation clustering quality (issue #35 targets, figures printed)',
   const eight = [...seven, ...SUPPORT_CONVERSATIONS_8];
   const nine = [...eight, ...SUPPORT_CONVERSATIONS_9];
   for (const [name, corpus, floor] of [
-    ['corpus 3 (54 conversations, 6 problems)', SUPPORT_CONVERSATIONS_3, { purity: 0.9, recovered: 4, perProblem: 2.4 }],
-    ['corpus 4 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_4, { purity: 0.9, recovered: 6, perProblem: 2.2 }],
-    ['corpus 5 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_5, { purity: 0.9, recovered: 6, perProblem: 1.9 }],
-    ['corpus 7 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_7, { purity: 0.85, recovered: 4, perProblem: 3 }],
-    ['all seven corpora in one organization (360 conversations, 42 problems)', seven, { purity: 0.7, recovered: 28, perProblem: 1.6 }],
-    ['corpus 8, held out (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_8, { purity: 0.83, recovered: 4, perProblem: 1.5 }],
-    ['all eight corpora in one organization (408 conversations, 48 problems)', eight, { purity: 0.64, recovered: 28, perProblem: 1.45 }],
-    ['corpus 9, held out (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_9, { purity: 0.89, recovered: 6, perProblem: 1.7 }],
-    ['all nine corpora in one organization (456 conversations, 54 problems)', nine, { purity: 0.59, recovered: 30, perProblem: 1.45 }],
+    ['corpus 3 (54 conversations, 6 problems)', SUPPORT_CONVERSATIONS_3, { purity: 0.92, recovered: 5, perProblem: 2 }],
+    ['corpus 4 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_4, { purity: 0.89, recovered: 6, perProblem: 1.84 }],
+    ['corpus 7 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_7, { purity: 0.8, recovered: 6, perProblem: 2.34 }],
+    ['all seven corpora in one organization (360 conversations, 42 problems)', seven, { purity: 0.7, recovered: 30, perProblem: 1.5 }],
+    ['corpus 8 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_8, { purity: 0.83, recovered: 5, perProblem: 1 }],
+    ['all eight corpora in one organization (408 conversations, 48 problems)', eight, { purity: 0.66, recovered: 33, perProblem: 1.42 }],
+    ['corpus 9 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_9, { purity: 0.89, recovered: 6, perProblem: 1.5 }],
+    ['all nine corpora in one organization (456 conversations, 54 problems)', nine, { purity: 0.63, recovered: 33, perProblem: 1.41 }],
   ] as const) {
     it(`${name}: targets missed; no worse than purity ${floor.purity}, ${floor.recovered} problems recovered, ${floor.perProblem} clusters a problem`, async () => {
       const f = await inEveryOrder(name, corpus);

@@ -179,7 +179,7 @@ describe('conversation rules', () => {
     const words = point({ throttl: 1, request: 1 }, [0.8, 0.6, 0]);
     const bridge = point({ 429: 1, throttl: 1, limit: 1 }, [0.72, 0.69, 0]);
     const other = point({ invoic: 1, refund: 1 }, [0, 0, 0.5]);
-    const p = { ...CLUSTERING, neighbours: 1 };
+    const p = { ...CLUSTERING, neighbours: 1, rounds: 1 };
     const [a, b, c, d] = widen([code, words, bridge, other], [], p);
     // Two issues that share no term meet through a neighbour they share.
     expect(cosine(a.vector, b.vector)).toBeGreaterThan(0.2);
@@ -202,7 +202,7 @@ describe('conversation rules', () => {
       for (const t of Object.keys({ ...x.vector, ...y.vector })) expect(x.vector[t]).toBeCloseTo(y.vector[t], 12);
     // Copies of the issue, or of a neighbour already taken, do not take a place: with copies of `code` and of
     // `bridge` in the batch, `code` still gets the bridge and the other wording as its two neighbours.
-    const [withCopies] = widen([code, { ...code }, bridge, { ...bridge }, words], [], { ...CLUSTERING, neighbours: 2 });
+    const [withCopies] = widen([code, { ...code }, bridge, { ...bridge }, words], [], { ...p, neighbours: 2 });
     expect(Object.keys(withCopies.vector)).toEqual(expect.arrayContaining(['limit', 'request']));
     // Earlier issues are neighbours too (and are not answered); without `neighbours`, the points as they are.
     const [alone] = widen([code], [bridge, other], p);
@@ -213,9 +213,14 @@ describe('conversation rules', () => {
     const [wide] = widen([point({ ...many(40, 'a'), shared: 1 }, []), point({ ...many(40, 'b'), shared: 1 }, [])], [], p);
     expect(wide.embedding).toEqual([]);
     expect(Object.keys(wide.vector)).toHaveLength(VECTOR_TERMS);
+    // Two rounds: the widened points are widened again, so an issue reaches its neighbours' neighbours. `code`'s
+    // nearest is the bridge, whose nearest is the other wording: its words reach `code` in the second round only.
+    const [twice] = widen([code, words, bridge, other], [], { ...p, rounds: 2 });
+    expect(twice.vector.request).toBeGreaterThan(0);
+    expect(length(twice.embedding)).toBeCloseTo(length(code.embedding), 10);
   });
 
-  it('in steps: widening yields once per issue, clustering once per cluster compared and per merge, to the same result', () => {
+  it('in steps: widening yields once per issue and round, clustering once per cluster compared and per merge, to the same result', () => {
     const all = [
       point({ slow: 1, editor: 1 }, [0, 1, 0]),
       point({ laggy: 1, editor: 1, type: 1 }, [-0.1, 0.9, 0]),
@@ -231,7 +236,7 @@ describe('conversation rules', () => {
       }
     };
     const widened = run(widening(all, [], CLUSTERING));
-    expect(widened.count).toBe(all.length);
+    expect(widened.count).toBe(all.length * CLUSTERING.rounds!);
     expect(widened.value).toEqual(widen(all, [], CLUSTERING));
     const clusters: ClusterPoint[] = [];
     const stepped = run(clustering(widened.value, clusters, CLUSTERING));
