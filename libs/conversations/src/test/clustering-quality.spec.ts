@@ -7,6 +7,7 @@ import { SUPPORT_CONVERSATIONS_6 } from '../../../../test/fixtures/support-conve
 import { SUPPORT_CONVERSATIONS_7 } from '../../../../test/fixtures/support-conversations-7';
 import { SUPPORT_CONVERSATIONS_8 } from '../../../../test/fixtures/support-conversations-8';
 import { SUPPORT_CONVERSATIONS_9 } from '../../../../test/fixtures/support-conversations-9';
+import { SUPPORT_CONVERSATIONS_10 } from '../../../../test/fixtures/support-conversations-10';
 import {
   centered,
   CLUSTERING,
@@ -142,7 +143,8 @@ describe('conversation clustering quality (issue #35 targets, figures printed)',
   }
 
   // The others do NOT meet the targets (docs/conversations-clustering.md): these floors are the figures the
-  // frozen parameters gave, so that a change which makes them worse fails. Algorithm 5 was chosen on corpora 1–9.
+  // frozen parameters gave, so that a change which makes them worse fails. Algorithm 5 was chosen on corpora 1–9;
+  // corpus 10 was held out from it.
   const seven = [
     SUPPORT_CONVERSATIONS,
     SUPPORT_CONVERSATIONS_2,
@@ -154,6 +156,7 @@ describe('conversation clustering quality (issue #35 targets, figures printed)',
   ].flat();
   const eight = [...seven, ...SUPPORT_CONVERSATIONS_8];
   const nine = [...eight, ...SUPPORT_CONVERSATIONS_9];
+  const ten = [...nine, ...SUPPORT_CONVERSATIONS_10];
   for (const [name, corpus, floor] of [
     ['corpus 3 (54 conversations, 6 problems)', SUPPORT_CONVERSATIONS_3, { purity: 0.92, recovered: 5, perProblem: 2 }],
     ['corpus 4 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_4, { purity: 0.89, recovered: 6, perProblem: 1.84 }],
@@ -163,6 +166,8 @@ describe('conversation clustering quality (issue #35 targets, figures printed)',
     ['all eight corpora in one organization (408 conversations, 48 problems)', eight, { purity: 0.66, recovered: 33, perProblem: 1.42 }],
     ['corpus 9 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_9, { purity: 0.89, recovered: 6, perProblem: 1.5 }],
     ['all nine corpora in one organization (456 conversations, 54 problems)', nine, { purity: 0.63, recovered: 33, perProblem: 1.41 }],
+    ['corpus 10, held out (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_10, { purity: 0.68, recovered: 3, perProblem: 2.34 }],
+    ['all ten corpora in one organization (504 conversations, 60 problems)', ten, { purity: 0.6, recovered: 31, perProblem: 1.45 }],
   ] as const) {
     it(`${name}: targets missed; no worse than purity ${floor.purity}, ${floor.recovered} problems recovered, ${floor.perProblem} clusters a problem`, async () => {
       const f = await inEveryOrder(name, corpus);
