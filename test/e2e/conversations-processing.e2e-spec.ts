@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
 import { ConversationProcessing } from '@app/conversations';
 import { createTestApp, TestApp, TestUser } from '../support/app';
+import { SUPPORT_CONVERSATIONS } from '../fixtures/support-conversations';
+import { SUPPORT_CONVERSATIONS_2 } from '../fixtures/support-conversations-2';
 
 /** Processing with the background jobs off, run by hand: what a chunk sees while a backlog waits behind it. */
 describe('conversation processing with a backlog', () => {
@@ -22,7 +24,8 @@ describe('conversation processing with a backlog', () => {
     conversation('a-2', 'zorbex flimtok'),
     ...Array.from({ length: 498 }, (_, i) => conversation(`b-${String(i).padStart(4, '0')}`, `${word(i)} ${word(i + 2000)}`)),
   ];
-  const backlog = Array.from({ length: 500 }, (_, i) =>
+  // 499: with 500 more, the organization would have doubled and be clustered again in full (reclusterDue).
+  const backlog = Array.from({ length: 499 }, (_, i) =>
     conversation(`c-${String(i).padStart(4, '0')}`, `${word(i + 1000)} ${word(i + 3000)}`),
   );
   const vectorOf = async (org: string, conversationId: string) => {
@@ -47,7 +50,7 @@ describe('conversation processing with a backlog', () => {
         await t.http.post(`/v1/orgs/${org}/conversations`).set(admin.auth).send({ conversations }).expect(204);
     const processing = t.app.get(ConversationProcessing);
     expect(await processing.processOrganization(alone)).toBe(500);
-    expect(await processing.processOrganization(behind)).toBe(1000);
+    expect(await processing.processOrganization(behind)).toBe(999);
     // "zorbex" is in 2 of the 500 documents, "quintix" in 1: their weights' ratio is log(501/3 + 1) / log(501/2 + 1),
     // whatever waits behind.
     const v = await vectorOf(behind, 'a-1');
@@ -79,5 +82,62 @@ describe('conversation processing with a backlog', () => {
     await ingest([conversation('x', 'flimtok garden')]);
     await processing.processOrganization(org);
     expect(await state()).toEqual({ df: { zorbex: 1, garden: 2, flimtok: 1 }, embedded: 2 });
+  });
+
+  it('conversations arriving ten at a time: the organization is clustered again in full each time it doubles, and ends as one batch would', async () => {
+    const org = await t.organization(admin, 'Trickle');
+    const ds = t.app.get(DataSource);
+    const processing = t.app.get(ConversationProcessing);
+    // Corpora 1 and 2 (114 conversations, 12 problems), in a fixed shuffled order, ten at a time.
+    const corpus = [...SUPPORT_CONVERSATIONS, ...SUPPORT_CONVERSATIONS_2].map((c, i) => ({ ...c, id: `t-${i}` }));
+    let x = 11;
+    for (let i = corpus.length - 1; i > 0; i--) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      const j = x % (i + 1);
+      [corpus[i], corpus[j]] = [corpus[j], corpus[i]];
+    }
+    const full: number[] = [];
+    for (let from = 0; from < corpus.length; from += 10) {
+      const conversations = corpus.slice(from, from + 10).map((c) => ({
+        id: c.id,
+        subject: c.subject,
+        parts: [
+          ...c.user.map((body) => ({ type: 'message', role: 'user', body })),
+          ...(c.agent ?? []).map((body) => ({ type: 'message', role: 'agent', body })),
+        ],
+      }));
+      await t.http.post(`/v1/orgs/${org}/conversations`).set(admin.auth).send({ conversations }).expect(204);
+      expect(await processing.processOrganization(org)).toBe(conversations.length);
+      const [row] = await ds.query<{ clustered: number }[]>(
+        'SELECT clustered FROM conversation_embedding_sums WHERE organization_id = $1',
+        [org],
+      );
+      if (full.at(-1) !== row.clustered) full.push(row.clustered);
+    }
+    // Full clusterings at 10 (the first batch), then each time the organization had doubled.
+    expect(full).toEqual([10, 20, 40, 80]);
+    // The figures: one cluster per problem, as when all 114 come at once (without the full clusterings, problems
+    // merged in the first small batches stay merged: 6 clusters for 12 problems, purity 0.53).
+    const rows = await ds.query<{ conversation_id: string; cluster_id: string }[]>(
+      'SELECT conversation_id, cluster_id FROM conversation_issues WHERE organization_id = $1',
+      [org],
+    );
+    expect(rows).toHaveLength(corpus.length);
+    const problemOf = new Map(corpus.map((c) => [c.id, c.problem as string]));
+    const clusters = new Map<string, string[]>();
+    for (const r of rows) clusters.set(r.cluster_id, [...(clusters.get(r.cluster_id) ?? []), problemOf.get(r.conversation_id)!]);
+    const majority = (ps: string[]) => {
+      const counts = new Map<string, number>();
+      for (const p of ps) counts.set(p, (counts.get(p) ?? 0) + 1);
+      return [...counts].sort((a, b) => b[1] - a[1])[0];
+    };
+    const purity = [...clusters.values()].reduce((n, ps) => n + majority(ps)[1], 0) / rows.length;
+    const problems = [...new Set(problemOf.values())];
+    const recovered = problems.filter((p) => {
+      const size = [...problemOf.values()].filter((q) => q === p).length;
+      return [...clusters.values()].some((ps) => majority(ps)[0] === p && majority(ps)[1] >= size / 2);
+    });
+    expect(purity).toBeGreaterThanOrEqual(0.85);
+    expect(recovered.length).toBeGreaterThanOrEqual(10);
   });
 });

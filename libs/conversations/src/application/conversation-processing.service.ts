@@ -26,6 +26,7 @@ import {
   textEmbedding,
   tfidf,
   widening,
+  reclusterDue,
   writtenIssue,
   type ClusterPoint,
   type IssuePoint,
@@ -122,10 +123,12 @@ export class ConversationProcessing implements OnModuleInit {
     organizationId: string,
   ): Promise<{ processed: number; issues: { issue: ConversationIssue; subject: string; text: string }[] }> {
     await this.conversations.lockOrganization(organizationId);
-    // Clusters an older algorithm made are made again first, from every conversation (in this transaction).
-    if ((await this.conversations.algorithmOf(organizationId)) < CLUSTERING_ALGORITHM && (await this.hasIssues(organizationId))) {
-      const processed = await this.reclusterLocked(organizationId);
-      return { processed, issues: [] };
+    // Clusters an older algorithm made, or made when the organization had half as many conversations or fewer, are
+    // made again first, from every conversation (in this transaction).
+    const state = await this.conversations.clusteringOf(organizationId);
+    if (reclusterDue(state, await this.conversations.countConversations(organizationId), await this.hasIssues(organizationId))) {
+      const { waited } = await this.reclusterLocked(organizationId);
+      return { processed: waited, issues: [] };
     }
     const batch = await this.conversations.unprocessed(organizationId, CHUNK);
     if (batch.length === 0) return { processed: 0, issues: [] };
@@ -164,6 +167,8 @@ export class ConversationProcessing implements OnModuleInit {
       batch.map((c, i) => ({ ...c, counted: counted[i] })),
       now,
     );
+    // The first batch of an organization is clustered from scratch: the size the next full clustering waits for.
+    if (existing.length === 0 && old.length === 0) await this.conversations.recordFullClustering(organizationId, batch.length);
     await this.conversations.bumpVersion(organizationId);
     const byConversation = new Map(batch.map((c) => [c.id, c]));
     return {
@@ -188,13 +193,14 @@ export class ConversationProcessing implements OnModuleInit {
   async recluster(organizationId: string): Promise<number> {
     const n = await this.uow.run(async () => {
       await this.conversations.lockOrganization(organizationId);
-      return this.reclusterLocked(organizationId);
+      return (await this.reclusterLocked(organizationId)).conversations;
     });
     this.events.publish('conversations.processed', organizationId, null, { conversations: n });
     return n;
   }
 
-  private async reclusterLocked(organizationId: string): Promise<number> {
+  /** How many conversations it clustered, and how many of them were waiting to be processed. */
+  private async reclusterLocked(organizationId: string): Promise<{ conversations: number; waited: number }> {
     const now = this.clock.now();
     const conversations = await this.conversations.everyConversation(organizationId);
     const before = await this.conversations.allIssues(organizationId);
@@ -241,14 +247,17 @@ export class ConversationProcessing implements OnModuleInit {
     }
     for (const c of result.clusters) c.id = rename.get(c.id) ?? c.id;
     for (const i of result.issues) i.clusterId = rename.get(i.clusterId) ?? i.clusterId;
-    await this.conversations.replaceClustering(organizationId, result.clusters, result.issues, sums, CLUSTERING_ALGORITHM);
+    await this.conversations.replaceClustering(organizationId, result.clusters, result.issues, sums, {
+      algorithm: CLUSTERING_ALGORITHM,
+      clustered: conversations.length,
+    });
     await this.conversations.markProcessed(
       organizationId,
       conversations.map((c, i) => ({ ...c, counted: counted[i] })),
       now,
     );
     await this.conversations.bumpVersion(organizationId);
-    return conversations.length;
+    return { conversations: conversations.length, waited: conversations.filter((c) => c.processedAt === null).length };
   }
 
   /**

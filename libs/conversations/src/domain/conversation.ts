@@ -230,6 +230,28 @@ export type ClusteringParameters = {
   rounds?: number;
 };
 export const CENTROID_TERMS = 256;
+
+/** The algorithm of an organization's last full clustering, and how many conversations it read. */
+export interface ClusteringState {
+  algorithm: number;
+  clustered: number;
+}
+/**
+ * An organization is clustered again from every conversation once it has `REGROWTH` times as many as its last full
+ * clustering read, up to `REGROWTH_UNTIL` conversations. Placing issues batch by batch keeps the decisions made
+ * while the organization was small — its first document frequencies say little about which words are common, and
+ * two problems merged then stay merged. Re-clustering at each doubling makes them again with what is known now;
+ * the work stays within twice that of clustering once. Beyond `REGROWTH_UNTIL` the frequencies have settled.
+ */
+export const REGROWTH = 2;
+export const REGROWTH_UNTIL = 20_000;
+
+/** Whether processing should cluster the organization again in full before placing what waits. */
+export function reclusterDue(state: ClusteringState, conversations: number, hasIssues: boolean): boolean {
+  if (!hasIssues) return false;
+  if (state.algorithm < CLUSTERING_ALGORITHM) return true;
+  return conversations >= REGROWTH * state.clustered && state.clustered < REGROWTH_UNTIL;
+}
 /**
  * `widen` looks for an issue's neighbours among the organization's latest this many issues and its batch: a
  * pass over them per issue (~0.4 s for a batch of 500 here), whatever the organization's size.
@@ -835,16 +857,23 @@ export abstract class ConversationRepository {
   abstract allIssues(organizationId: string): Promise<ConversationIssue[]>;
   /** The points of an organization's latest `limit` issues, oldest first, as they were clustered (`widen` reads them). */
   abstract issuePoints(organizationId: string, limit: number): Promise<IssuePoint[]>;
-  /** Replaces an organization's issues, clusters and embedding sum at once (re-clustering, in one transaction). */
+  /**
+   * Replaces an organization's issues, clusters and embedding sum at once (re-clustering, in one transaction), and
+   * records the algorithm and how many conversations this full clustering read.
+   */
   abstract replaceClustering(
     organizationId: string,
     clusters: IssuesCluster[],
     issues: ConversationIssue[],
     sums: { sum: number[]; count: number },
-    algorithm: number,
+    full: ClusteringState,
   ): Promise<void>;
-  /** The clustering algorithm the organization's clusters were made with (0: before embeddings). */
-  abstract algorithmOf(organizationId: string): Promise<number>;
+  /** The algorithm and size of the organization's last full clustering (0 and 0: none). */
+  abstract clusteringOf(organizationId: string): Promise<ClusteringState>;
+  /** Records that the organization's clusters were made from scratch from `clustered` conversations (its first batch). */
+  abstract recordFullClustering(organizationId: string, clustered: number): Promise<void>;
+  /** How many conversations the organization has, processed or waiting. */
+  abstract countConversations(organizationId: string): Promise<number>;
   /** Organizations whose clusters an older algorithm made. */
   abstract organizationsBefore(algorithm: number): Promise<string[]>;
 

@@ -9,6 +9,7 @@ import {
   ConversationIssue,
   ConversationPart,
   ConversationRepository,
+  ClusteringState,
   Counted,
   IssuesCluster,
   type IssuePoint,
@@ -298,25 +299,37 @@ export class SqlConversationRepository extends ConversationRepository {
     clusters: IssuesCluster[],
     issues: ConversationIssue[],
     sums: { sum: number[]; count: number },
-    algorithm: number,
+    full: ClusteringState,
   ): Promise<void> {
     await this.db.query('DELETE FROM conversation_issues WHERE organization_id = $1', [organizationId]);
     await this.db.query('DELETE FROM conversation_clusters WHERE organization_id = $1', [organizationId]);
     await this.saveClusters(clusters);
     await this.insertIssues(issues);
     await this.db.query(
-      `INSERT INTO conversation_embedding_sums (organization_id, sum, count, algorithm) VALUES ($1, $2::jsonb, $3, $4)
-       ON CONFLICT (organization_id) DO UPDATE SET sum = EXCLUDED.sum, count = EXCLUDED.count, algorithm = EXCLUDED.algorithm`,
-      [organizationId, JSON.stringify(sums.sum), sums.count, algorithm],
+      `INSERT INTO conversation_embedding_sums (organization_id, sum, count, algorithm, clustered) VALUES ($1, $2::jsonb, $3, $4, $5)
+       ON CONFLICT (organization_id) DO UPDATE
+       SET sum = EXCLUDED.sum, count = EXCLUDED.count, algorithm = EXCLUDED.algorithm, clustered = EXCLUDED.clustered`,
+      [organizationId, JSON.stringify(sums.sum), sums.count, full.algorithm, full.clustered],
     );
   }
 
-  async algorithmOf(organizationId: string): Promise<number> {
-    const rows: { algorithm: number }[] = await this.db.query(
-      'SELECT algorithm FROM conversation_embedding_sums WHERE organization_id = $1',
+  async clusteringOf(organizationId: string): Promise<ClusteringState> {
+    const rows: { algorithm: number; clustered: number }[] = await this.db.query(
+      'SELECT algorithm, clustered FROM conversation_embedding_sums WHERE organization_id = $1',
       [organizationId],
     );
-    return rows[0]?.algorithm ?? 0;
+    return { algorithm: rows[0]?.algorithm ?? 0, clustered: rows[0]?.clustered ?? 0 };
+  }
+
+  async recordFullClustering(organizationId: string, clustered: number): Promise<void> {
+    await this.db.query('UPDATE conversation_embedding_sums SET clustered = $2 WHERE organization_id = $1', [organizationId, clustered]);
+  }
+
+  async countConversations(organizationId: string): Promise<number> {
+    const rows: { n: number }[] = await this.db.query('SELECT count(*)::int AS n FROM conversations WHERE organization_id = $1', [
+      organizationId,
+    ]);
+    return rows[0].n;
   }
 
   async organizationsBefore(algorithm: number): Promise<string[]> {

@@ -28,6 +28,7 @@ import { SharedRateLimit1766361600000 } from './1766361600000-shared-rate-limit'
 import { Collector1766448000000 } from './1766448000000-collector';
 import { ConversationEmbeddings1766534400000 } from './1766534400000-conversation-embeddings';
 import { ConversationCounted1766620800000 } from './1766620800000-conversation-counted';
+import { ConversationRegrowth1766707200000 } from './1766707200000-conversation-regrowth';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   Collector1766448000000,
   ConversationEmbeddings1766534400000,
   ConversationCounted1766620800000,
+  ConversationRegrowth1766707200000,
 ];
