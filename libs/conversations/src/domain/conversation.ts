@@ -238,10 +238,11 @@ export interface ClusteringState {
 }
 /**
  * An organization is clustered again from every conversation once it has `REGROWTH` times as many as its last full
- * clustering read, up to `REGROWTH_UNTIL` conversations. Placing issues batch by batch keeps the decisions made
+ * clustering read, while it has fewer than `REGROWTH_UNTIL`. Placing issues batch by batch keeps the decisions made
  * while the organization was small — its first document frequencies say little about which words are common, and
  * two problems merged then stay merged. Re-clustering at each doubling makes them again with what is known now;
- * the work stays within twice that of clustering once. Beyond `REGROWTH_UNTIL` the frequencies have settled.
+ * the work stays within twice that of clustering once. Beyond `REGROWTH_UNTIL` the frequencies have settled, and a
+ * full clustering would hold one transaction too long (a bulk import included: it is then placed batch by batch).
  */
 export const REGROWTH = 2;
 export const REGROWTH_UNTIL = 20_000;
@@ -250,7 +251,7 @@ export const REGROWTH_UNTIL = 20_000;
 export function reclusterDue(state: ClusteringState, conversations: number, hasIssues: boolean): boolean {
   if (!hasIssues) return false;
   if (state.algorithm < CLUSTERING_ALGORITHM) return true;
-  return conversations >= REGROWTH * state.clustered && state.clustered < REGROWTH_UNTIL;
+  return conversations >= REGROWTH * state.clustered && conversations < REGROWTH_UNTIL;
 }
 /**
  * `widen` looks for an issue's neighbours among the organization's latest this many issues and its batch: a

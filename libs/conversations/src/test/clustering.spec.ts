@@ -250,15 +250,17 @@ describe('conversation rules', () => {
     expect(stepped.count).toBe(all.length + 2);
   });
 
-  it('reclusterDue: after an algorithm change, and each time the organization has doubled, up to REGROWTH_UNTIL', () => {
+  it('reclusterDue: after an algorithm change, and each time the organization has doubled, below REGROWTH_UNTIL conversations', () => {
     const now = { algorithm: CLUSTERING_ALGORITHM, clustered: 100 };
     expect(reclusterDue(now, 199, true)).toBe(false);
     expect(reclusterDue(now, 200, true)).toBe(true);
     expect(reclusterDue({ ...now, algorithm: CLUSTERING_ALGORITHM - 1 }, 100, true)).toBe(true);
     // Nothing clustered yet: the first batch is placed as it comes (from scratch anyway).
     expect(reclusterDue({ algorithm: 0, clustered: 0 }, 10, false)).toBe(false);
-    expect(reclusterDue({ ...now, clustered: REGROWTH_UNTIL - 1 }, 2 * REGROWTH_UNTIL, true)).toBe(true);
-    expect(reclusterDue({ ...now, clustered: REGROWTH_UNTIL }, 10 * REGROWTH_UNTIL, true)).toBe(false);
+    // Up to REGROWTH_UNTIL conversations, however they came (a bulk import beyond it is placed batch by batch).
+    expect(reclusterDue({ ...now, clustered: REGROWTH_UNTIL / 2 - 1 }, REGROWTH_UNTIL - 1, true)).toBe(true);
+    expect(reclusterDue({ ...now, clustered: REGROWTH_UNTIL / 2 }, REGROWTH_UNTIL, true)).toBe(false);
+    expect(reclusterDue(now, 100 * REGROWTH_UNTIL, true)).toBe(false);
   });
 
   it('without word vectors: the leader step (cosine ≥ 0.2) and no merging', () => {
