@@ -22,6 +22,7 @@ import {
   type IssuePoint,
 } from '../domain/conversation';
 import { WinkTextAnalyzer } from '../infrastructure/wink-text-analyzer';
+import { clusterFigures, shuffled } from '../../../../test/fixtures/cluster-figures';
 
 interface Fixture {
   problem: string;
@@ -63,47 +64,12 @@ async function clusterCorpus(corpus: readonly Fixture[], order: number[] = corpu
   return out;
 }
 
-/** The figures of issue #35: purity, problems recovered, clusters per problem, the worst mix. */
-function figures(corpus: readonly Fixture[], clusterOf: number[]) {
-  const byCluster = new Map<number, string[]>();
-  clusterOf.forEach((c, i) => byCluster.set(c, [...(byCluster.get(c) ?? []), corpus[i].problem]));
-  const counts = (ps: string[]) => {
-    const m = new Map<string, number>();
-    for (const p of ps) m.set(p, (m.get(p) ?? 0) + 1);
-    return [...m].sort((a, b) => b[1] - a[1]);
-  };
-  const problems = [...new Set(corpus.map((c) => c.problem))];
-  const purity = [...byCluster.values()].reduce((s, ps) => s + counts(ps)[0][1], 0) / corpus.length;
-  const recovered = problems.filter((p) => {
-    const total = corpus.filter((c) => c.problem === p).length;
-    return [...byCluster.values()].some((ps) => counts(ps)[0][0] === p && counts(ps)[0][1] >= total / 2);
-  });
-  const mix = (ps: string[]) => (counts(ps)[1]?.[1] ?? 0) / ps.length;
-  const worstMix = Math.max(...[...byCluster.values()].map(mix));
-  // The same among clusters of three issues or more (a pair of two stragglers is 50 % mixed by itself).
-  const worstMixOfThree = Math.max(0, ...[...byCluster.values()].filter((ps) => ps.length >= 3).map(mix));
-  return {
-    worstMixOfThree,
-    clusters: byCluster.size,
-    purity,
-    recovered: recovered.length,
-    problems: problems.length,
-    perProblem: byCluster.size / problems.length,
-    worstMix,
-  };
-}
-
-/** A fixed shuffle (a linear congruential generator): the same every run. */
-function shuffled(n: number, seed: number): number[] {
-  const order = Array.from({ length: n }, (_, i) => i);
-  let x = seed;
-  for (let i = n - 1; i > 0; i--) {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    const j = x % (i + 1);
-    [order[i], order[j]] = [order[j], order[i]];
-  }
-  return order;
-}
+/** The figures of issue #35 (test/fixtures/cluster-figures.ts). */
+const figures = (corpus: readonly Fixture[], clusterOf: number[]) =>
+  clusterFigures(
+    corpus.map((c) => c.problem),
+    clusterOf,
+  );
 
 describe('conversation clustering quality (issue #35 targets, figures printed)', () => {
   const print = (name: string, seed: number, f: ReturnType<typeof figures>) =>
