@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { jest } from '@jest/globals';
 import { ConversationProcessing } from '@app/conversations';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { SUPPORT_CONVERSATIONS } from '../fixtures/support-conversations';
@@ -127,5 +128,63 @@ describe('conversation processing with a backlog', () => {
     );
     expect(f.purity).toBeGreaterThanOrEqual(0.85);
     expect(f.recovered).toBeGreaterThanOrEqual(10);
+  });
+
+  it('an organization grown by a tenth is clustered again in full once a day (the sweep asks), not before the day, not below the tenth', async () => {
+    const org = await t.organization(admin, 'Daily');
+    const other = await t.organization(admin, 'Daily, barely grown');
+    const ds = t.app.get(DataSource);
+    const processing = t.app.get(ConversationProcessing);
+    // The organizations the minute sweep asks to process.
+    const swept = async () => {
+      const request = jest.spyOn(processing, 'request').mockImplementation(() => undefined);
+      try {
+        await processing.sweep();
+        return request.mock.calls.map(([id]) => id);
+      } finally {
+        request.mockRestore();
+      }
+    };
+    const ingest = (o: string, ids: string[]) =>
+      t.http
+        .post(`/v1/orgs/${o}/conversations`)
+        .set(admin.auth)
+        .send({ conversations: ids.map((id) => conversation(id, `zorbex ${id} printer`)) })
+        .expect(204);
+    const state = async (o: string) =>
+      (
+        await ds.query<{ clustered: number; clustered_at: Date }[]>(
+          'SELECT clustered, clustered_at FROM conversation_embedding_sums WHERE organization_id = $1',
+          [o],
+        )
+      )[0];
+    const names = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+    for (const o of [org, other]) {
+      await ingest(o, names('a', 20));
+      await processing.processOrganization(o);
+    }
+    const first = await state(org);
+    expect(first.clustered).toBe(20);
+    expect(first.clustered_at.toISOString()).toBe(t.clock.now().toISOString());
+    // Grown by a tenth (22) and by less (21): placed as they come, the same day.
+    await ingest(org, names('b', 2));
+    await ingest(other, names('b', 1));
+    for (const o of [org, other]) expect(await processing.processOrganization(o)).toBeGreaterThan(0);
+    expect((await state(org)).clustered).toBe(20);
+    t.clock.advance(24 * 3600_000 - 1);
+    expect(await swept()).not.toContain(org);
+    t.clock.advance(1);
+    const due = await swept();
+    expect(due).toContain(org);
+    expect(due).not.toContain(other);
+    // The sweep's request runs the organization's processing: nothing waits, it is clustered again in full.
+    expect(await processing.processOrganization(org)).toBe(0);
+    const refreshed = await state(org);
+    expect(refreshed.clustered).toBe(22);
+    expect(refreshed.clustered_at.toISOString()).toBe(t.clock.now().toISOString());
+    expect(await swept()).not.toContain(org);
+    // The other one, below the tenth, is not clustered again.
+    await processing.processOrganization(other);
+    expect((await state(other)).clustered).toBe(20);
   });
 });

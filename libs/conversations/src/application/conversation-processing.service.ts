@@ -27,6 +27,7 @@ import {
   tfidf,
   widening,
   reclusterDue,
+  REFRESH_MS,
   writtenIssue,
   type ClusterPoint,
   type IssuePoint,
@@ -81,22 +82,30 @@ export class ConversationProcessing implements OnModuleInit {
     const waiting = await this.conversations.waitingOrganizations(new Date(this.clock.now().getTime() - WAITING_GRACE_MS));
     // Organizations an older clustering algorithm clustered: processing clusters them again (in the background).
     const older = await this.conversations.organizationsBefore(CLUSTERING_ALGORITHM);
-    const all = [...new Set([...waiting, ...older])];
+    // And those grown by a tenth since their last full clustering, a day ago or more (clustered again in full).
+    const grown = await this.conversations.organizationsToRefresh(new Date(this.clock.now().getTime() - REFRESH_MS));
+    const all = [...new Set([...waiting, ...older, ...grown])];
     for (const organizationId of all) this.request(organizationId);
     return all.length;
   }
 
-  /** Processes every waiting conversation of the organization; how many were processed. */
+  /**
+   * Processes every waiting conversation of the organization (clustering it again in full first when that is due);
+   * how many were waiting and are processed now. The event counts every conversation clustered, a full
+   * re-clustering's included.
+   */
   async processOrganization(organizationId: string): Promise<number> {
     let total = 0;
+    let clustered = 0;
     for (;;) {
-      const { processed, issues } = await this.uow.run(() => this.chunk(organizationId));
-      total += processed;
+      const chunk = await this.uow.run(() => this.chunk(organizationId));
+      total += chunk.processed;
+      clustered += chunk.clustered;
       // After the commit: the extracted wording is already visible; a language model may reword it.
-      if (this.writer) await this.reword(this.writer, issues);
-      if (processed < CHUNK) break;
+      if (this.writer) await this.reword(this.writer, chunk.issues);
+      if (chunk.processed < CHUNK) break;
     }
-    if (total > 0) this.events.publish('conversations.processed', organizationId, null, { conversations: total });
+    if (clustered > 0) this.events.publish('conversations.processed', organizationId, null, { conversations: clustered });
     return total;
   }
 
@@ -121,17 +130,18 @@ export class ConversationProcessing implements OnModuleInit {
 
   private async chunk(
     organizationId: string,
-  ): Promise<{ processed: number; issues: { issue: ConversationIssue; subject: string; text: string }[] }> {
+  ): Promise<{ processed: number; clustered: number; issues: { issue: ConversationIssue; subject: string; text: string }[] }> {
     await this.conversations.lockOrganization(organizationId);
     // Clusters an older algorithm made, or made when the organization had half as many conversations or fewer, are
     // made again first, from every conversation (in this transaction).
     const state = await this.conversations.clusteringOf(organizationId);
-    if (reclusterDue(state, await this.conversations.countConversations(organizationId), await this.hasIssues(organizationId))) {
-      const { waited } = await this.reclusterLocked(organizationId);
-      return { processed: waited, issues: [] };
+    const count = await this.conversations.countConversations(organizationId);
+    if (reclusterDue(state, count, await this.hasIssues(organizationId), this.clock.now())) {
+      const { conversations, waited } = await this.reclusterLocked(organizationId);
+      return { processed: waited, clustered: conversations, issues: [] };
     }
     const batch = await this.conversations.unprocessed(organizationId, CHUNK);
-    if (batch.length === 0) return { processed: 0, issues: [] };
+    if (batch.length === 0) return { processed: 0, clustered: 0, issues: [] };
     const now = this.clock.now();
     const existing = (await this.conversations.clusters(organizationId)).filter((c) => c.issuesCount > 0);
 
@@ -168,11 +178,12 @@ export class ConversationProcessing implements OnModuleInit {
       now,
     );
     // The first batch of an organization is clustered from scratch: the size the next full clustering waits for.
-    if (existing.length === 0 && old.length === 0) await this.conversations.recordFullClustering(organizationId, batch.length);
+    if (existing.length === 0 && old.length === 0) await this.conversations.recordFullClustering(organizationId, batch.length, now);
     await this.conversations.bumpVersion(organizationId);
     const byConversation = new Map(batch.map((c) => [c.id, c]));
     return {
       processed: batch.length,
+      clustered: batch.length,
       issues: result.issues.map((issue) => {
         const c = byConversation.get(issue.conversationId)!;
         return { issue, subject: c.subject, text: customerText(c) };
@@ -250,6 +261,7 @@ export class ConversationProcessing implements OnModuleInit {
     await this.conversations.replaceClustering(organizationId, result.clusters, result.issues, sums, {
       algorithm: CLUSTERING_ALGORITHM,
       clustered: conversations.length,
+      at: now,
     });
     await this.conversations.markProcessed(
       organizationId,

@@ -231,10 +231,11 @@ export type ClusteringParameters = {
 };
 export const CENTROID_TERMS = 256;
 
-/** The algorithm of an organization's last full clustering, and how many conversations it read. */
+/** The algorithm of an organization's last full clustering, how many conversations it read, and when (null: before that was kept). */
 export interface ClusteringState {
   algorithm: number;
   clustered: number;
+  at: Date | null;
 }
 /**
  * An organization is clustered again from every conversation once it has `REGROWTH` times as many as its last full
@@ -246,12 +247,22 @@ export interface ClusteringState {
  */
 export const REGROWTH = 2;
 export const REGROWTH_UNTIL = 20_000;
+/**
+ * And once a day (`REFRESH_MS` after the last full clustering) when it has grown by a tenth (1 / `REFRESH_PARTS`) since:
+ * issues placed a few at a time cluster worse than in one batch (earlier issues never see the later ones as
+ * neighbours), so the conversations of the day are placed as one batch would place them by the next morning.
+ */
+export const REFRESH_MS = 24 * 3600_000;
+export const REFRESH_PARTS = 10;
 
 /** Whether processing should cluster the organization again in full before placing what waits. */
-export function reclusterDue(state: ClusteringState, conversations: number, hasIssues: boolean): boolean {
+export function reclusterDue(state: ClusteringState, conversations: number, hasIssues: boolean, now: Date): boolean {
   if (!hasIssues) return false;
   if (state.algorithm < CLUSTERING_ALGORITHM) return true;
-  return conversations >= REGROWTH * state.clustered && conversations < REGROWTH_UNTIL;
+  if (conversations >= REGROWTH_UNTIL) return false;
+  if (conversations >= REGROWTH * state.clustered) return true;
+  const grown = (conversations - state.clustered) * REFRESH_PARTS >= state.clustered;
+  return grown && (state.at === null || now.getTime() - state.at.getTime() >= REFRESH_MS);
 }
 /**
  * `widen` looks for an issue's neighbours among the organization's latest this many issues and its batch: a
@@ -872,7 +883,9 @@ export abstract class ConversationRepository {
   /** The algorithm and size of the organization's last full clustering (0 and 0: none). */
   abstract clusteringOf(organizationId: string): Promise<ClusteringState>;
   /** Records that the organization's clusters were made from scratch from `clustered` conversations (its first batch). */
-  abstract recordFullClustering(organizationId: string, clustered: number): Promise<void>;
+  abstract recordFullClustering(organizationId: string, clustered: number, at: Date): Promise<void>;
+  /** Organizations a daily full clustering is due for (`reclusterDue`): clustered in full before `before`, grown since. */
+  abstract organizationsToRefresh(before: Date): Promise<string[]>;
   /** How many conversations the organization has, processed or waiting. */
   abstract countConversations(organizationId: string): Promise<number>;
   /** Organizations whose clusters an older algorithm made. */

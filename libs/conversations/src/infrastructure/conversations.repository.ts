@@ -10,6 +10,8 @@ import {
   ConversationPart,
   ConversationRepository,
   ClusteringState,
+  REFRESH_PARTS,
+  REGROWTH_UNTIL,
   Counted,
   IssuesCluster,
   type IssuePoint,
@@ -306,23 +308,43 @@ export class SqlConversationRepository extends ConversationRepository {
     await this.saveClusters(clusters);
     await this.insertIssues(issues);
     await this.db.query(
-      `INSERT INTO conversation_embedding_sums (organization_id, sum, count, algorithm, clustered) VALUES ($1, $2::jsonb, $3, $4, $5)
+      `INSERT INTO conversation_embedding_sums (organization_id, sum, count, algorithm, clustered, clustered_at)
+       VALUES ($1, $2::jsonb, $3, $4, $5, $6)
        ON CONFLICT (organization_id) DO UPDATE
-       SET sum = EXCLUDED.sum, count = EXCLUDED.count, algorithm = EXCLUDED.algorithm, clustered = EXCLUDED.clustered`,
-      [organizationId, JSON.stringify(sums.sum), sums.count, full.algorithm, full.clustered],
+       SET sum = EXCLUDED.sum, count = EXCLUDED.count, algorithm = EXCLUDED.algorithm, clustered = EXCLUDED.clustered,
+           clustered_at = EXCLUDED.clustered_at`,
+      [organizationId, JSON.stringify(sums.sum), sums.count, full.algorithm, full.clustered, full.at],
     );
   }
 
   async clusteringOf(organizationId: string): Promise<ClusteringState> {
-    const rows: { algorithm: number; clustered: number }[] = await this.db.query(
-      'SELECT algorithm, clustered FROM conversation_embedding_sums WHERE organization_id = $1',
+    const rows: { algorithm: number; clustered: number; clustered_at: Date | null }[] = await this.db.query(
+      'SELECT algorithm, clustered, clustered_at FROM conversation_embedding_sums WHERE organization_id = $1',
       [organizationId],
     );
-    return { algorithm: rows[0]?.algorithm ?? 0, clustered: rows[0]?.clustered ?? 0 };
+    return { algorithm: rows[0]?.algorithm ?? 0, clustered: rows[0]?.clustered ?? 0, at: rows[0]?.clustered_at ?? null };
   }
 
-  async recordFullClustering(organizationId: string, clustered: number): Promise<void> {
-    await this.db.query('UPDATE conversation_embedding_sums SET clustered = $2 WHERE organization_id = $1', [organizationId, clustered]);
+  async recordFullClustering(organizationId: string, clustered: number, at: Date): Promise<void> {
+    await this.db.query('UPDATE conversation_embedding_sums SET clustered = $2, clustered_at = $3 WHERE organization_id = $1', [
+      organizationId,
+      clustered,
+      at,
+    ]);
+  }
+
+  async organizationsToRefresh(before: Date): Promise<string[]> {
+    // As reclusterDue: grown by a REFRESH_PARTS-th since, still below REGROWTH_UNTIL conversations.
+    const rows: { organization_id: string }[] = await this.db.query(
+      `SELECT s.organization_id FROM conversation_embedding_sums s
+       CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM conversations c WHERE c.organization_id = s.organization_id) c
+       WHERE s.clustered < $3 AND coalesce(s.clustered_at, '-infinity') <= $1
+         AND (c.n - s.clustered) * $2 >= s.clustered AND c.n < $3
+         AND EXISTS (SELECT 1 FROM conversation_issues i WHERE i.organization_id = s.organization_id)
+       LIMIT 100`,
+      [before, REFRESH_PARTS, REGROWTH_UNTIL],
+    );
+    return rows.map((r) => r.organization_id);
   }
 
   async countConversations(organizationId: string): Promise<number> {

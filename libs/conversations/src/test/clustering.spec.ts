@@ -23,6 +23,7 @@ import {
   widening,
   reclusterDue,
   REGROWTH_UNTIL,
+  REFRESH_MS,
   CLUSTERING_ALGORITHM,
   clustering,
   VECTOR_TERMS,
@@ -250,17 +251,24 @@ describe('conversation rules', () => {
     expect(stepped.count).toBe(all.length + 2);
   });
 
-  it('reclusterDue: after an algorithm change, and each time the organization has doubled, below REGROWTH_UNTIL conversations', () => {
-    const now = { algorithm: CLUSTERING_ALGORITHM, clustered: 100 };
-    expect(reclusterDue(now, 199, true)).toBe(false);
-    expect(reclusterDue(now, 200, true)).toBe(true);
-    expect(reclusterDue({ ...now, algorithm: CLUSTERING_ALGORITHM - 1 }, 100, true)).toBe(true);
+  it('reclusterDue: after an algorithm change, each time the organization has doubled, and daily once grown by a tenth, below REGROWTH_UNTIL', () => {
+    const at = new Date('2026-03-01T10:00:00Z');
+    const later = (ms: number) => new Date(at.getTime() + ms);
+    const state = { algorithm: CLUSTERING_ALGORITHM, clustered: 100, at };
+    expect(reclusterDue(state, 199, true, at)).toBe(false);
+    expect(reclusterDue(state, 200, true, at)).toBe(true);
+    expect(reclusterDue({ ...state, algorithm: CLUSTERING_ALGORITHM - 1 }, 100, true, at)).toBe(true);
     // Nothing clustered yet: the first batch is placed as it comes (from scratch anyway).
-    expect(reclusterDue({ algorithm: 0, clustered: 0 }, 10, false)).toBe(false);
-    // Up to REGROWTH_UNTIL conversations, however they came (a bulk import beyond it is placed batch by batch).
-    expect(reclusterDue({ ...now, clustered: REGROWTH_UNTIL / 2 - 1 }, REGROWTH_UNTIL - 1, true)).toBe(true);
-    expect(reclusterDue({ ...now, clustered: REGROWTH_UNTIL / 2 }, REGROWTH_UNTIL, true)).toBe(false);
-    expect(reclusterDue(now, 100 * REGROWTH_UNTIL, true)).toBe(false);
+    expect(reclusterDue({ algorithm: 0, clustered: 0, at: null }, 10, false, at)).toBe(false);
+    // A day after, once grown by a tenth (not before the day, not below the tenth).
+    expect(reclusterDue(state, 110, true, later(REFRESH_MS - 1))).toBe(false);
+    expect(reclusterDue(state, 110, true, later(REFRESH_MS))).toBe(true);
+    expect(reclusterDue(state, 109, true, later(10 * REFRESH_MS))).toBe(false);
+    expect(reclusterDue({ ...state, at: null }, 110, true, at)).toBe(true);
+    // Below REGROWTH_UNTIL conversations, however they came (a bulk import beyond it is placed batch by batch).
+    expect(reclusterDue({ ...state, clustered: REGROWTH_UNTIL / 2 - 1 }, REGROWTH_UNTIL - 1, true, at)).toBe(true);
+    expect(reclusterDue({ ...state, clustered: REGROWTH_UNTIL / 2 }, REGROWTH_UNTIL, true, at)).toBe(false);
+    expect(reclusterDue(state, 100 * REGROWTH_UNTIL, true, later(REFRESH_MS))).toBe(false);
   });
 
   it('without word vectors: the leader step (cosine ≥ 0.2) and no merging', () => {

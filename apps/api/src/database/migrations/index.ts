@@ -29,6 +29,7 @@ import { Collector1766448000000 } from './1766448000000-collector';
 import { ConversationEmbeddings1766534400000 } from './1766534400000-conversation-embeddings';
 import { ConversationCounted1766620800000 } from './1766620800000-conversation-counted';
 import { ConversationRegrowth1766707200000 } from './1766707200000-conversation-regrowth';
+import { ConversationClusteredAt1766793600000 } from './1766793600000-conversation-clustered-at';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   ConversationEmbeddings1766534400000,
   ConversationCounted1766620800000,
   ConversationRegrowth1766707200000,
+  ConversationClusteredAt1766793600000,
 ];
