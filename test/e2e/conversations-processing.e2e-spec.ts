@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { jest } from '@jest/globals';
 import { ConversationProcessing } from '@app/conversations';
+import { DomainEvent, DomainEvents } from '@app/shared-kernel';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { SUPPORT_CONVERSATIONS } from '../fixtures/support-conversations';
 import { SUPPORT_CONVERSATIONS_2 } from '../fixtures/support-conversations-2';
@@ -177,8 +178,16 @@ describe('conversation processing with a backlog', () => {
     const due = await swept();
     expect(due).toContain(org);
     expect(due).not.toContain(other);
-    // The sweep's request runs the organization's processing: nothing waits, it is clustered again in full.
+    // The sweep's request runs the organization's processing: nothing waits, it is clustered again in full, and
+    // the event counts the conversations clustered.
+    const events: DomainEvent[] = [];
+    const unsubscribe = t.app.get(DomainEvents).subscribe((e) => void events.push(e));
     expect(await processing.processOrganization(org)).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    unsubscribe();
+    expect(events.filter((e) => e.type === 'conversations.processed' && e.organizationId === org).map((e) => e.data)).toEqual([
+      { conversations: 22 },
+    ]);
     const refreshed = await state(org);
     expect(refreshed.clustered).toBe(22);
     expect(refreshed.clustered_at.toISOString()).toBe(t.clock.now().toISOString());
