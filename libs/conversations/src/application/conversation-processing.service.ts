@@ -136,14 +136,15 @@ export class ConversationProcessing implements OnModuleInit {
     // made again first, from every conversation (in this transaction).
     const state = await this.conversations.clusteringOf(organizationId);
     const count = await this.conversations.countConversations(organizationId);
-    if (reclusterDue(state, count, await this.hasIssues(organizationId), this.clock.now())) {
+    const clusters = await this.conversations.clusters(organizationId);
+    if (reclusterDue(state, count, clusters.length > 0, this.clock.now())) {
       const { conversations, waited } = await this.reclusterLocked(organizationId);
       return { processed: waited, clustered: conversations, issues: [] };
     }
     const batch = await this.conversations.unprocessed(organizationId, CHUNK);
     if (batch.length === 0) return { processed: 0, clustered: 0, issues: [] };
     const now = this.clock.now();
-    const existing = (await this.conversations.clusters(organizationId)).filter((c) => c.issuesCount > 0);
+    const existing = clusters.filter((c) => c.issuesCount > 0);
 
     // A re-ingested conversation leaves its cluster first.
     const old = await this.conversations.issuesOf(
@@ -189,10 +190,6 @@ export class ConversationProcessing implements OnModuleInit {
         return { issue, subject: c.subject, text: customerText(c) };
       }),
     };
-  }
-
-  private async hasIssues(organizationId: string): Promise<boolean> {
-    return (await this.conversations.clusters(organizationId)).length > 0;
   }
 
   /**
