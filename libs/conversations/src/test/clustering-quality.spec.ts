@@ -9,6 +9,7 @@ import { SUPPORT_CONVERSATIONS_8 } from '../../../../test/fixtures/support-conve
 import { SUPPORT_CONVERSATIONS_9 } from '../../../../test/fixtures/support-conversations-9';
 import { SUPPORT_CONVERSATIONS_10 } from '../../../../test/fixtures/support-conversations-10';
 import { SUPPORT_CONVERSATIONS_11 } from '../../../../test/fixtures/support-conversations-11';
+import { SUPPORT_CONVERSATIONS_13 } from '../../../../test/fixtures/support-conversations-13';
 import {
   centered,
   CLUSTERING,
@@ -90,15 +91,25 @@ describe('conversation clustering quality (issue #35 targets, figures printed)',
     return all[0];
   };
 
+  // Corpus 13 is retold from real public reports. Four of its problems are corpus 1's in other words; in one
+  // organization they count as the same problems (its search that finds nothing in Chinese is corpus 1's search that
+  // finds nothing).
+  const oneAndThirteen = [
+    ...SUPPORT_CONVERSATIONS,
+    ...SUPPORT_CONVERSATIONS_13.map((c) => (c.problem === 'cjk-search' ? { ...c, problem: 'search' } : c)),
+  ];
+
   // The targets, for any number of problems: purity ≥ 0.85, ≥ 5 in 6 problems recovered, ≤ 1.5 clusters a problem,
-  // no cluster mixed above 20 %. Corpora 1 and 2 meet them alone and together (one organization, 12 problems), and
-  // corpora 5 and 6 alone.
+  // no cluster mixed above 20 %. Corpora 1 and 2 meet them alone and together (one organization, 12 problems),
+  // corpora 5 and 6 alone, and corpus 13 (held out from algorithm 5) alone and with corpus 1.
   for (const [name, corpus] of [
     ['corpus 1 (66 conversations, 6 problems)', SUPPORT_CONVERSATIONS],
     ['corpus 2 (48 conversations, 6 other problems)', SUPPORT_CONVERSATIONS_2],
     ['corpora 1 and 2 in one organization (114 conversations, 12 problems)', [...SUPPORT_CONVERSATIONS, ...SUPPORT_CONVERSATIONS_2]],
     ['corpus 5 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_5],
     ['corpus 6 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_6],
+    ['corpus 13, held out, retold from real reports (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_13],
+    ['corpora 1 and 13 in one organization, four problems shared (114 conversations, 8 problems)', oneAndThirteen],
   ] as const) {
     it(`${name}: the targets, in any ingest order`, async () => {
       const f = await inEveryOrder(name, corpus);
