@@ -9,6 +9,7 @@ import { SUPPORT_CONVERSATIONS_8 } from '../../../../test/fixtures/support-conve
 import { SUPPORT_CONVERSATIONS_9 } from '../../../../test/fixtures/support-conversations-9';
 import { SUPPORT_CONVERSATIONS_10 } from '../../../../test/fixtures/support-conversations-10';
 import { SUPPORT_CONVERSATIONS_11 } from '../../../../test/fixtures/support-conversations-11';
+import { SUPPORT_CONVERSATIONS_12 } from '../../../../test/fixtures/support-conversations-12';
 import { SUPPORT_CONVERSATIONS_13 } from '../../../../test/fixtures/support-conversations-13';
 import { SUPPORT_CONVERSATIONS_14 } from '../../../../test/fixtures/support-conversations-14';
 import {
@@ -128,7 +129,7 @@ describe('conversation clustering quality (issue #35 targets, figures printed)',
 
   // The others do NOT meet the targets (docs/conversations-clustering.md): these floors are the figures the
   // frozen parameters gave, so that a change which makes them worse fails. Algorithm 5 was chosen on corpora 1–9;
-  // corpora 10 and 11 were held out from it.
+  // corpora 10, 11 and 12 were held out from it.
   const seven = [
     SUPPORT_CONVERSATIONS,
     SUPPORT_CONVERSATIONS_2,
@@ -142,6 +143,7 @@ describe('conversation clustering quality (issue #35 targets, figures printed)',
   const nine = [...eight, ...SUPPORT_CONVERSATIONS_9];
   const ten = [...nine, ...SUPPORT_CONVERSATIONS_10];
   const eleven = [...ten, ...SUPPORT_CONVERSATIONS_11];
+  const twelve = [...eleven, ...SUPPORT_CONVERSATIONS_12];
   for (const [name, corpus, floor] of [
     ['corpus 3 (54 conversations, 6 problems)', SUPPORT_CONVERSATIONS_3, { purity: 0.92, recovered: 5, perProblem: 2 }],
     ['corpus 4 (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_4, { purity: 0.89, recovered: 6, perProblem: 1.84 }],
@@ -155,6 +157,12 @@ describe('conversation clustering quality (issue #35 targets, figures printed)',
     ['all ten corpora in one organization (504 conversations, 60 problems)', ten, { purity: 0.6, recovered: 31, perProblem: 1.45 }],
     ['corpus 11, held out (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_11, { purity: 0.8, recovered: 5, perProblem: 2.17 }],
     ['all eleven corpora in one organization (552 conversations, 66 problems)', eleven, { purity: 0.56, recovered: 31, perProblem: 1.4 }],
+    ['corpus 12, held out (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_12, { purity: 0.79, recovered: 5, perProblem: 1.67 }],
+    [
+      'all twelve written corpora in one organization (600 conversations, 72 problems)',
+      twelve,
+      { purity: 0.55, recovered: 34, perProblem: 1.38 },
+    ],
   ] as const) {
     it(`${name}: targets missed; no worse than purity ${floor.purity}, ${floor.recovered} problems recovered, ${floor.perProblem} clusters a problem`, async () => {
       const f = await inEveryOrder(name, corpus);
