@@ -5,8 +5,7 @@ import { DomainEvent, DomainEvents } from '@app/shared-kernel';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { SUPPORT_CONVERSATIONS } from '../fixtures/support-conversations';
 import { SUPPORT_CONVERSATIONS_2 } from '../fixtures/support-conversations-2';
-import { SUPPORT_CONVERSATIONS_13 } from '../fixtures/support-conversations-13';
-import { SUPPORT_CONVERSATIONS_14 } from '../fixtures/support-conversations-14';
+import { REAL_REPORTS_13, REAL_REPORTS_14 } from '../fixtures/real-reports';
 import { clusterFigures, shuffled } from '../fixtures/cluster-figures';
 
 interface Fixture {
@@ -154,13 +153,7 @@ describe('conversation processing with a backlog', () => {
     // Corpora 13 and 14 are retold from public reports; the problems they share with corpus 1 and with each other
     // count as one (as in clustering-quality.spec.ts). Without the full clusterings at each doubling: 6 clusters,
     // purity 0.54, 5 of 12 recovered.
-    const search = (c: Fixture) => ({ ...c, problem: 'search' });
-    const domain = (c: Fixture) => ({ ...c, problem: 'custom-domain' });
-    const { full, figures: f } = await trickle('Real reports', [
-      ...SUPPORT_CONVERSATIONS,
-      ...SUPPORT_CONVERSATIONS_13.map((c) => (c.problem === 'cjk-search' ? search(c) : c)),
-      ...SUPPORT_CONVERSATIONS_14.map((c) => (c.problem === 'search-empty' ? search(c) : c.problem === 'domain-https' ? domain(c) : c)),
-    ]);
+    const { full, figures: f } = await trickle('Real reports', [...SUPPORT_CONVERSATIONS, ...REAL_REPORTS_13, ...REAL_REPORTS_14]);
     expect(full).toEqual([10, 20, 40, 80, 160]);
     expect(f.problems).toBe(12);
     expect(f.purity).toBeGreaterThanOrEqual(0.85);

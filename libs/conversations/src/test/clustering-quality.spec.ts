@@ -13,6 +13,7 @@ import { SUPPORT_CONVERSATIONS_12 } from '../../../../test/fixtures/support-conv
 import { SUPPORT_CONVERSATIONS_13 } from '../../../../test/fixtures/support-conversations-13';
 import { SUPPORT_CONVERSATIONS_14 } from '../../../../test/fixtures/support-conversations-14';
 import { SUPPORT_CONVERSATIONS_15 } from '../../../../test/fixtures/support-conversations-15';
+import { REAL_REPORTS_13, REAL_REPORTS_14, REAL_REPORTS_15 } from '../../../../test/fixtures/real-reports';
 import {
   centered,
   CLUSTERING,
@@ -95,15 +96,9 @@ describe('conversation clustering quality (issue #35 targets, figures printed)',
   };
 
   // Corpora 13, 14 and 15 are retold from real public reports (about GitBook, a hosted docs platform and a docs site
-  // generator). Four of corpus 13's problems are corpus 1's in other words, two of corpus 14's are corpus 13's on
-  // another product, and one of corpus 15's; in one organization they count as the same problems: a search that
-  // finds nothing (in Chinese, or at all), and a custom domain's DNS and certificate.
-  const thirteen = SUPPORT_CONVERSATIONS_13.map((c) => (c.problem === 'cjk-search' ? { ...c, problem: 'search' } : c));
-  const fourteen = SUPPORT_CONVERSATIONS_14.map((c) =>
-    c.problem === 'search-empty' ? { ...c, problem: 'search' } : c.problem === 'domain-https' ? { ...c, problem: 'custom-domain' } : c,
-  );
-  const oneAndThirteen = [...SUPPORT_CONVERSATIONS, ...thirteen];
-  const fifteen = SUPPORT_CONVERSATIONS_15.map((c) => (c.problem === 'search-no-results' ? { ...c, problem: 'search' } : c));
+  // generator). In one organization, the problems they share with corpus 1 and with each other count as one
+  // (test/fixtures/real-reports.ts).
+  const oneAndThirteen = [...SUPPORT_CONVERSATIONS, ...REAL_REPORTS_13];
 
   // The targets, for any number of problems: purity ≥ 0.85, ≥ 5 in 6 problems recovered, ≤ 1.5 clusters a problem,
   // no cluster mixed above 20 %. Corpora 1 and 2 meet them alone and together (one organization, 12 problems),
@@ -117,10 +112,16 @@ describe('conversation clustering quality (issue #35 targets, figures printed)',
     ['corpus 13, held out, retold from real reports (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_13],
     ['corpora 1 and 13 in one organization, four problems shared (114 conversations, 8 problems)', oneAndThirteen],
     ['corpus 14, held out, retold from real reports (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_14],
-    ['corpora 13 and 14 in one organization, two problems shared (96 conversations, 10 problems)', [...thirteen, ...fourteen]],
-    ['corpora 1, 13 and 14 in one organization (162 conversations, 12 problems)', [...oneAndThirteen, ...fourteen]],
+    [
+      'corpora 13 and 14 in one organization, two problems shared (96 conversations, 10 problems)',
+      [...REAL_REPORTS_13, ...REAL_REPORTS_14],
+    ],
+    ['corpora 1, 13 and 14 in one organization (162 conversations, 12 problems)', [...oneAndThirteen, ...REAL_REPORTS_14]],
     ['corpus 15, held out, retold from real reports (48 conversations, 6 problems)', SUPPORT_CONVERSATIONS_15],
-    ['corpora 13, 14 and 15 in one organization (144 conversations, 15 problems)', [...thirteen, ...fourteen, ...fifteen]],
+    [
+      'corpora 13, 14 and 15 in one organization (144 conversations, 15 problems)',
+      [...REAL_REPORTS_13, ...REAL_REPORTS_14, ...REAL_REPORTS_15],
+    ],
   ] as const) {
     it(`${name}: the targets, in any ingest order`, async () => {
       const f = await inEveryOrder(name, corpus);
