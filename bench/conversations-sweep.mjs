@@ -1,7 +1,7 @@
 // Conversations' minute sweep at scale (by hand: node bench/conversations-sweep.mjs; not part of npm run bench).
-// Seeds ORGS organizations × PER conversations (default 1,000 × 2,000), each clustered in full two days ago and
-// not grown since, then times the sweep's daily-refresh question (SqlConversationRepository.organizationsToRefresh,
-// the real query from dist/) three times. It counts every such organization's conversations, every minute.
+// Seeds ORGS organizations × PER conversations (default 1,000 × 2,000), each clustered in full two days ago, GROWN of
+// them (default 10) by a tenth since, then times the sweep's daily-refresh question
+// (SqlConversationRepository.organizationsToRefresh, the real query from dist/) three times.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ const { startEmbeddedPostgres } = await import('../dist/apps/api/src/database/em
 const { SqlConversationRepository } = await import('../dist/libs/conversations/src/infrastructure/conversations.repository.js');
 const ORGS = Number(process.env.ORGS ?? 1000);
 const PER = Number(process.env.PER ?? 2000);
+const GROWN = Number(process.env.GROWN ?? 10);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-sweep-'));
 const db = await startEmbeddedPostgres({ dataDir, persistent: false });
@@ -30,15 +31,21 @@ try {
     SELECT 'cl-' || o, 'org-' || o, '', '', '', '{}', now(), now() FROM ${orgs}`);
   await client.query(`INSERT INTO conversation_issues (id, organization_id, conversation_id, cluster_id, title, summary, source, vector, created_at, ingested_at)
     SELECT 'i-' || o, 'org-' || o, 'c-1', 'cl-' || o, '', '', 'email', '{}', now(), now() FROM ${orgs}`);
-  await client.query(`INSERT INTO conversation_embedding_sums (organization_id, sum, count, algorithm, clustered, clustered_at)
-    SELECT 'org-' || o, '[]', ${PER}, 5, ${PER}, now() - interval '2 days' FROM ${orgs}`);
+  // Clustered in full two days ago (clustered_seq: the highest seq then, as a full clustering records it).
+  await client.query(`INSERT INTO conversation_embedding_sums (organization_id, sum, count, algorithm, clustered, clustered_at, clustered_seq)
+    SELECT 'org-' || o, '[]', ${PER}, 5, ${PER}, now() - interval '2 days',
+      (SELECT max(seq) FROM conversations c WHERE c.organization_id = 'org-' || o) FROM ${orgs}`);
+  // GROWN of them have grown by a tenth since: the sweep should ask for those (at most 100 at a time).
+  await client.query(`INSERT INTO conversations (organization_id, id, subject, source, parts, created_at, ingested_at, processed_at)
+    SELECT 'org-' || o, 'n-' || i, '', 'email', '[]', now(), now(), now()
+      FROM generate_series(1, ${GROWN}) o, generate_series(1, ${Math.ceil(PER / 10)}) i`);
   await client.query('VACUUM ANALYZE');
   console.log(`seeded ${ORGS} organizations × ${PER} conversations in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
   const repository = new SqlConversationRepository({ query: async (sql, params) => (await client.query(sql, params)).rows });
   for (let k = 0; k < 3; k++) {
     const t0 = performance.now();
     const due = await repository.organizationsToRefresh(new Date(Date.now() - 86_400_000));
-    console.log(`organizationsToRefresh: ${due.length} due, ${(performance.now() - t0).toFixed(0)} ms`);
+    console.log(`organizationsToRefresh: ${due.length} due (expected ${Math.min(GROWN, 100)}), ${(performance.now() - t0).toFixed(0)} ms`);
   }
   await client.end();
 } finally {

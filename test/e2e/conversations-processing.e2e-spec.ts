@@ -162,7 +162,7 @@ describe('conversation processing with a backlog', () => {
     expect(f.worstMix).toBeLessThanOrEqual(0.2);
   });
 
-  it('an organization grown by a tenth is clustered again in full once a day (the sweep asks), not before the day, not below the tenth', async () => {
+  it('an organization grown by a tenth is clustered again in full once a day (the sweep asks), not before the day, not below the tenth, not for conversations ingested again', async () => {
     const org = await t.organization(admin, 'Daily');
     const other = await t.organization(admin, 'Daily, barely grown');
     const ds = t.app.get(DataSource);
@@ -203,6 +203,9 @@ describe('conversation processing with a backlog', () => {
     await ingest(other, names('b', 1));
     for (const o of [org, other]) expect(await processing.processOrganization(o)).toBeGreaterThan(0);
     expect((await state(org)).clustered).toBe(20);
+    // Conversations ingested again are not growth: the other one stays below the tenth.
+    await ingest(other, names('a', 5));
+    expect(await processing.processOrganization(other)).toBe(5);
     t.clock.advance(24 * 3600_000 - 1);
     expect(await swept()).not.toContain(org);
     t.clock.advance(1);

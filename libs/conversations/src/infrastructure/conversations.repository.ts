@@ -115,6 +115,9 @@ const SORT_COLUMN: Record<ClusterOrderBy, string> = {
   issues: `lpad(issues_count::text, 10, '0')`,
 };
 
+/** The organization's highest conversation seq now (`$1`: its id): what a full clustering read is at or below it. */
+const HIGHEST_SEQ = '(SELECT coalesce(max(seq), 0) FROM conversations WHERE organization_id = $1)';
+
 @Injectable()
 export class SqlConversationRepository extends ConversationRepository {
   constructor(private readonly db: Db) {
@@ -308,11 +311,11 @@ export class SqlConversationRepository extends ConversationRepository {
     await this.saveClusters(clusters);
     await this.insertIssues(issues);
     await this.db.query(
-      `INSERT INTO conversation_embedding_sums (organization_id, sum, count, algorithm, clustered, clustered_at)
-       VALUES ($1, $2::jsonb, $3, $4, $5, $6)
+      `INSERT INTO conversation_embedding_sums (organization_id, sum, count, algorithm, clustered, clustered_at, clustered_seq)
+       VALUES ($1, $2::jsonb, $3, $4, $5, $6, ${HIGHEST_SEQ})
        ON CONFLICT (organization_id) DO UPDATE
        SET sum = EXCLUDED.sum, count = EXCLUDED.count, algorithm = EXCLUDED.algorithm, clustered = EXCLUDED.clustered,
-           clustered_at = EXCLUDED.clustered_at`,
+           clustered_at = EXCLUDED.clustered_at, clustered_seq = EXCLUDED.clustered_seq`,
       [organizationId, JSON.stringify(sums.sum), sums.count, full.algorithm, full.clustered, full.at],
     );
   }
@@ -326,21 +329,37 @@ export class SqlConversationRepository extends ConversationRepository {
   }
 
   async recordFullClustering(organizationId: string, clustered: number, at: Date): Promise<void> {
-    await this.db.query('UPDATE conversation_embedding_sums SET clustered = $2, clustered_at = $3 WHERE organization_id = $1', [
-      organizationId,
-      clustered,
-      at,
-    ]);
+    await this.db.query(
+      `UPDATE conversation_embedding_sums SET clustered = $2, clustered_at = $3, clustered_seq = ${HIGHEST_SEQ}
+       WHERE organization_id = $1`,
+      [organizationId, clustered, at],
+    );
   }
 
   async organizationsToRefresh(before: Date): Promise<string[]> {
-    // As reclusterDue: grown by a REFRESH_PARTS-th since, still below REGROWTH_UNTIL conversations.
+    // As reclusterDue: grown by a REFRESH_PARTS-th since, still below REGROWTH_UNTIL conversations. The growth is
+    // counted among the conversations after `clustered_seq` only, and no further than the tenth: an organization
+    // that did not grow costs one index probe. Conversations are never deleted one by one and every conversation the
+    // last full clustering read is at or below `clustered_seq` (recorded after it), so `clustered` plus those after
+    // is at most the organization's count: an organization this asks for is one reclusterDue re-clusters (a job that
+    // would do nothing is never started again and again). The count below REGROWTH_UNTIL is bounded the same way, and
+    // only made for those that grew. What it cannot see: conversations ingested while a full clustering ran, or
+    // waiting behind an organization's first batch (below `clustered_seq` and not read by it). Processing counts
+    // them (every ingest asks reclusterDue); this sweep only misses them for an organization that then goes quiet.
     const rows: { organization_id: string }[] = await this.db.query(
-      `SELECT s.organization_id FROM conversation_embedding_sums s
-       CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM conversations c WHERE c.organization_id = s.organization_id) c
-       WHERE s.clustered < $3 AND coalesce(s.clustered_at, '-infinity') <= $1
-         AND (c.n - s.clustered) * $2 >= s.clustered AND c.n < $3
-         AND EXISTS (SELECT 1 FROM conversation_issues i WHERE i.organization_id = s.organization_id)
+      `WITH grown AS MATERIALIZED (
+         SELECT s.organization_id FROM conversation_embedding_sums s
+         CROSS JOIN LATERAL (
+           SELECT count(*)::int AS n FROM (
+             SELECT 1 FROM conversations c WHERE c.organization_id = s.organization_id AND c.seq > s.clustered_seq
+             LIMIT ceil(s.clustered::numeric / $2)
+           ) f
+         ) fresh
+         WHERE s.clustered < $3 AND coalesce(s.clustered_at, '-infinity') <= $1 AND fresh.n * $2 >= s.clustered
+       )
+       SELECT g.organization_id FROM grown g
+       WHERE (SELECT count(*) FROM (SELECT 1 FROM conversations c WHERE c.organization_id = g.organization_id LIMIT $3) a) < $3
+         AND EXISTS (SELECT 1 FROM conversation_issues i WHERE i.organization_id = g.organization_id)
        LIMIT 100`,
       [before, REFRESH_PARTS, REGROWTH_UNTIL],
     );

@@ -30,6 +30,7 @@ import { ConversationEmbeddings1766534400000 } from './1766534400000-conversatio
 import { ConversationCounted1766620800000 } from './1766620800000-conversation-counted';
 import { ConversationRegrowth1766707200000 } from './1766707200000-conversation-regrowth';
 import { ConversationClusteredAt1766793600000 } from './1766793600000-conversation-clustered-at';
+import { ConversationClusteredSeq1766880000000 } from './1766880000000-conversation-clustered-seq';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   ConversationCounted1766620800000,
   ConversationRegrowth1766707200000,
   ConversationClusteredAt1766793600000,
+  ConversationClusteredSeq1766880000000,
 ];
