@@ -3,17 +3,12 @@ import { jest } from '@jest/globals';
 import { ConversationProcessing } from '@app/conversations';
 import { DomainEvent, DomainEvents } from '@app/shared-kernel';
 import { createTestApp, TestApp, TestUser } from '../support/app';
-import { SUPPORT_CONVERSATIONS } from '../fixtures/support-conversations';
+import { SUPPORT_CONVERSATIONS, type SupportConversation } from '../fixtures/support-conversations';
 import { SUPPORT_CONVERSATIONS_2 } from '../fixtures/support-conversations-2';
 import { REAL_REPORTS_13, REAL_REPORTS_14 } from '../fixtures/real-reports';
 import { clusterFigures, shuffled } from '../fixtures/cluster-figures';
 
-interface Fixture {
-  problem: string;
-  subject: string;
-  user: string[];
-  agent?: string[];
-}
+type Fixture = SupportConversation<string>;
 
 /** Processing with the background jobs off, run by hand: what a chunk sees while a backlog waits behind it. */
 describe('conversation processing with a backlog', () => {
