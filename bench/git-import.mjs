@@ -80,7 +80,7 @@ try {
   const org = (await call('GET', '/v1/orgs')).items[0].id;
   const space = async (title) => (await call('POST', `/v1/orgs/${org}/spaces`, { title })).id;
 
-  const fluentd = cli('import', '--space', await space('Fluentd'), '--user', user, '--dir', '../shared/corpora/fluentd-docs-gitbook');
+  const fluentd = cli('import', '--space', await space('Fluentd'), '--user', user, '--dir', 'test/fixtures/corpora/fluentd-docs-gitbook');
   const generated = join(work, 'generated');
   mkdirSync(generated);
   generate(generated);

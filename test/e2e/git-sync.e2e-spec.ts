@@ -20,7 +20,7 @@ describe('Git Sync with a remote repository', () => {
   let editor: TestUser;
   let orgId: string;
   let seeded: string;
-  const corpus = join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook');
+  const corpus = join(process.cwd(), 'test/fixtures/corpora/fluentd-docs-gitbook');
   const MAIN = 'refs/heads/main';
   /** One key for every process of the deployment (each test app has its own data dir, and so its own key file). */
   const SECRET_KEY = 'ab'.repeat(32);

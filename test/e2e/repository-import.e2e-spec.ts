@@ -19,7 +19,7 @@ describe('importing a GitBook repository into a space', () => {
   let t: TestApp;
   let admin: TestUser;
   let orgId: string;
-  const corpus = repositoryFolder(join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook'));
+  const corpus = repositoryFolder(join(process.cwd(), 'test/fixtures/corpora/fluentd-docs-gitbook'));
 
   beforeAll(async () => {
     t = await createTestApp();

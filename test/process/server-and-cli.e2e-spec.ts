@@ -150,7 +150,7 @@ describe('the built server and CLI', () => {
       const unknown = await run(process.execPath, [CLI, 'frobnicate'], { env }).catch((e) => e);
       expect(unknown.code).toBe(2);
       // import reads the repository and names what it cannot write into (the space here), writing nothing.
-      const corpus = join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook');
+      const corpus = join(process.cwd(), 'test/fixtures/corpora/fluentd-docs-gitbook');
       const noSpace = await run(process.execPath, [CLI, 'import', '--space', 'nope', '--user', user.id, '--dir', corpus], { env }).catch(
         (e) => e,
       );

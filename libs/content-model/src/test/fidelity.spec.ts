@@ -219,7 +219,7 @@ describe('real-world markdown survives import and read-back (fidelity)', () => {
     const style = markdownStyleOf([micromark.markdown]);
     expect(style.wrap).toBeGreaterThanOrEqual(76);
     expect(style.wrap).toBeLessThanOrEqual(80);
-    const fluentd = join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook');
+    const fluentd = join(process.cwd(), 'test/fixtures/corpora/fluentd-docs-gitbook');
     const pages = ['README.md', 'quickstart/README.md', 'configuration/config-file.md', 'installation/install-by-deb.md'].map((p) =>
       readFileSync(join(fluentd, p), 'utf8'),
     );

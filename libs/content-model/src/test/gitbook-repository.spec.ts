@@ -44,7 +44,7 @@ const outline = (pages: RepositoryPage[]): unknown[] => pages.map((p) => (p.page
 
 describe('GitBook repositories (Git Sync layout) read into a page tree', () => {
   it('the fluentd repository: every SUMMARY entry in order, nested; the redirects; the assets; missing files reported', () => {
-    const corpus = join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook');
+    const corpus = join(process.cwd(), 'test/fixtures/corpora/fluentd-docs-gitbook');
     const repo = readGitbookRepository(folder(corpus));
     const summary = readFileSync(join(corpus, 'SUMMARY.md'), 'utf8');
     const linked = [...summary.matchAll(/\]\(([^)]+\.md)\)/g)].map((m) => decodeURI(m[1]));
@@ -233,12 +233,12 @@ describe('a space written back as a GitBook repository, and read again', () => {
   });
 
   it('the fluentd repository: every page, link and asset written; writing what was read back is a fixed point', () => {
-    const corpus = folder(join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook'));
+    const corpus = folder(join(process.cwd(), 'test/fixtures/corpora/fluentd-docs-gitbook'));
     const first = exported(corpus);
     const pages = [...first.text.keys()].filter((p) => p.endsWith('.md') && p !== 'SUMMARY.md');
     expect(pages).toHaveLength(194);
     expect(first.text.get('.gitbook.yaml')).toContain('summary: SUMMARY.md');
-    expect(first.assets.size).toBe(readdirSync(join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook/.gitbook/assets')).length);
+    expect(first.assets.size).toBe(readdirSync(join(process.cwd(), 'test/fixtures/corpora/fluentd-docs-gitbook/.gitbook/assets')).length);
     // Every relative link written points to a file of the export (read back by the markdown reader itself),
     // but those the repository itself had broken (written as they were).
     const linksIn = (text: string) => {

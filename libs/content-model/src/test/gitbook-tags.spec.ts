@@ -312,7 +312,7 @@ describe('GitBook block tags in markdown', () => {
   });
 
   it('the real GitBook repository (fluentd docs): every hint is read, and written back as GitBook wrote it', () => {
-    const root = join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook');
+    const root = join(process.cwd(), 'test/fixtures/corpora/fluentd-docs-gitbook');
     const files: string[] = [];
     const walk = (dir: string) => {
       for (const name of readdirSync(dir)) {

@@ -5,7 +5,7 @@ import { readGitbookRepository } from '@app/content-model';
 import { repositoryArchive, repositoryFolder } from '..';
 
 describe('a repository given as a zip archive', () => {
-  const corpus = join(process.cwd(), '../shared/corpora/fluentd-docs-gitbook');
+  const corpus = join(process.cwd(), 'test/fixtures/corpora/fluentd-docs-gitbook');
 
   it('reads as the folder it was made from (GitHub’s one top folder removed): the same tree, pages and assets', () => {
     const folder = repositoryFolder(corpus);
