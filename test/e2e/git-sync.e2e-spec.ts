@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -194,6 +196,51 @@ describe('Git Sync with a remote repository', () => {
     expect(info.operation.error).toMatch(/refused the credentials/);
     expect((await t.http.get(`/v1/spaces/${spaceId}/content`).set(admin.auth).expect(200)).body.pages).toEqual([]);
     expect((await t.http.get(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).expect(200)).body.items).toEqual([]);
+  }, 60_000);
+
+  it('a remote that redirects to another origin once it has the credentials: the other origin never receives them', async () => {
+    // A: asks for Basic credentials, and answers the request that carries them with a redirect to B (another port).
+    // B: records what it is sent and asks for credentials in turn.
+    const seen: { authorization?: string; cookie?: string }[] = [];
+    const b = createServer((req, res) => {
+      seen.push({ authorization: req.headers.authorization, cookie: req.headers.cookie });
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="elsewhere"' });
+      res.end();
+    });
+    await new Promise<void>((r) => b.listen(0, '127.0.0.1', r));
+    const bPort = (b.address() as AddressInfo).port;
+    let credentialed = 0;
+    const a = createServer((req, res) => {
+      if (!req.headers.authorization) {
+        res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' });
+        res.end();
+        return;
+      }
+      credentialed += 1;
+      res.writeHead(307, { location: `http://127.0.0.1:${bPort}${req.url}` });
+      res.end();
+    });
+    await new Promise<void>((r) => a.listen(0, '127.0.0.1', r));
+    const aPort = (a.address() as AddressInfo).port;
+    try {
+      const spaceId = await space('Redirected');
+      await t.http
+        .post(`/v1/spaces/${spaceId}/git/import`)
+        .set(admin.auth)
+        .send({ url: `http://quire-bot:${GIT_PASSWORD}@127.0.0.1:${aPort}/docs.git`, ref: MAIN })
+        .expect(204);
+      const info = await settled(spaceId);
+      expect(credentialed).toBeGreaterThan(0);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen).toEqual(seen.map(() => ({ authorization: undefined, cookie: undefined })));
+      expect(info.operation).toMatchObject({ state: 'failure', direction: 'import' });
+      expect(info.operation.error).toMatch(/credentials/);
+      expect(JSON.stringify(info)).not.toContain(GIT_PASSWORD);
+      expect((await t.http.get(`/v1/spaces/${spaceId}/content`).set(admin.auth).expect(200)).body.pages).toEqual([]);
+    } finally {
+      await new Promise((r) => a.close(r));
+      await new Promise((r) => b.close(r));
+    }
   }, 60_000);
 
   it('a restart in the middle of an import: taken over by the sweep, finished once', async () => {

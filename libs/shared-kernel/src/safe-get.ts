@@ -20,7 +20,8 @@ export class SystemHostResolver extends HostResolver {
  * The one outbound HTTP request of the service (GET: file imports, OpenAPI sources; POST: webhook deliveries): http(s) only, every address a
  * name resolves to checked before connecting (only plain public unicast,
  * see isPublicUnicast, unless the caller allows the host), the connection pinned to the checked
- * address (no DNS rebinding), bounded in time, size and redirects (each hop checked again).
+ * address (no DNS rebinding), bounded in time, size and redirects (each hop checked again). A redirect
+ * to another origin drops every header but those that only describe the request (crossOriginHeaders).
  */
 export interface SafeGetOptions {
   maxBytes: number;
@@ -66,8 +67,10 @@ export async function safeGet(raw: string, options: SafeGetOptions): Promise<Saf
     throw new SafeGetError('bad-url', 'is not a URL');
   }
   const deadline = Date.now() + options.timeoutMs;
+  const origin = url.origin;
+  let hopOptions = options;
   for (let hop = 0; ; hop++) {
-    const res = await getOnce(url, options, deadline);
+    const res = await getOnce(url, hopOptions, deadline);
     const location = res.headers.location;
     if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location && options.maxRedirects > 0) {
       res.destroy();
@@ -77,6 +80,9 @@ export async function safeGet(raw: string, options: SafeGetOptions): Promise<Saf
       } catch {
         throw new SafeGetError('bad-url', 'was redirected to something that is not a URL');
       }
+      // Once the chain has left the first origin (scheme, host and port), no header that may carry a secret
+      // goes with it, there or back: as browsers, curl and git do with Authorization and cookies.
+      if (url.origin !== origin && hopOptions === options) hopOptions = { ...options, headers: crossOriginHeaders(options.headers) };
       continue;
     }
     try {
@@ -85,6 +91,17 @@ export async function safeGet(raw: string, options: SafeGetOptions): Promise<Saf
       res.destroy();
     }
   }
+}
+
+/**
+ * The headers that may follow a redirect to another origin: those that describe the request, never one
+ * that identifies or authorizes the caller (Authorization, Cookie, Proxy-Authorization, a signature, an API key…).
+ */
+const CROSS_ORIGIN_HEADERS = new Set(['accept', 'accept-encoding', 'accept-language', 'content-type', 'git-protocol', 'user-agent']);
+
+export function crossOriginHeaders(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!headers) return headers;
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => CROSS_ORIGIN_HEADERS.has(name.toLowerCase())));
 }
 
 async function getOnce(url: URL, options: SafeGetOptions, deadline: number): Promise<IncomingMessage> {

@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { isPublicUnicast, safeGet, SafeGetError, SafeGetOptions } from '../safe-get';
+import { crossOriginHeaders, isPublicUnicast, safeGet, SafeGetError, SafeGetOptions } from '../safe-get';
 
 /**
  * Outbound requests for a user reach plain public unicast addresses only. A loopback server listens on
@@ -167,5 +167,114 @@ describe('safeGet refuses every encoding of a non-public address, without connec
   it('still fetches what the caller allows (the relay answers its redirect)', async () => {
     const res = await safeGet(`http://relay.quire.test:${redirectorPort}/x`, { ...options(), maxRedirects: 0 });
     expect(res.status).toBe(302);
+  });
+});
+
+/**
+ * Credentials never follow a redirect to another origin (host, port or scheme), as browsers, curl and git
+ * behave: the first listener redirects, the second records what it receives.
+ */
+describe('safeGet and redirects across origins', () => {
+  let first: Server;
+  let second: Server;
+  let firstPort: number;
+  let secondPort: number;
+  const received: Record<string, string | undefined>[] = [];
+
+  beforeAll(async () => {
+    second = createServer((req, res) => {
+      received.push({ ...req.headers, url: req.url, method: req.method });
+      res.end('second');
+    });
+    await new Promise<void>((r) => second.listen(0, '127.0.0.1', r));
+    secondPort = (second.address() as AddressInfo).port;
+    first = createServer((req, res) => {
+      const target = req.url!.startsWith('/same')
+        ? `/landed`
+        : req.url === '/to-address'
+          ? `http://127.0.0.1:${firstPort}/landed`
+          : `http://127.0.0.1:${secondPort}/landed`;
+      if (req.url === '/landed') {
+        received.push({ ...req.headers, url: req.url, method: req.method, host: `first` });
+        res.end('first');
+        return;
+      }
+      res.writeHead(req.url!.endsWith('303') ? 303 : 307, { location: target });
+      res.end();
+    });
+    await new Promise<void>((r) => first.listen(0, '127.0.0.1', r));
+    firstPort = (first.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((r) => first.close(r));
+    await new Promise((r) => second.close(r));
+  });
+  afterEach(() => received.splice(0));
+
+  const secret = {
+    authorization: 'Basic cXVpcmUtYm90OnMzY3JldA==',
+    cookie: 'session=abc',
+    'proxy-authorization': 'Basic eDp5',
+    'x-api-key': 'key-123',
+    'X-Quire-Signature': 'sha256=deadbeef',
+    accept: 'application/x-git-upload-pack-result',
+    'content-type': 'application/x-git-upload-pack-request',
+    'git-protocol': 'version=2',
+  };
+  const options = (): SafeGetOptions => ({
+    maxBytes: 1024,
+    timeoutMs: 2000,
+    maxRedirects: 3,
+    hostAllowed: () => true,
+    privateAllowed: () => true,
+    resolve: async () => [],
+    headers: secret,
+  });
+
+  it('drops every header that may carry a secret when the redirect leaves the origin (another port)', async () => {
+    const res = await safeGet(`http://127.0.0.1:${firstPort}/repo.git/info/refs`, options());
+    expect(res.bytes.toString()).toBe('second');
+    expect(received).toHaveLength(1);
+    const [got] = received;
+    for (const name of ['authorization', 'cookie', 'proxy-authorization', 'x-api-key', 'x-quire-signature'])
+      expect(got[name]).toBeUndefined();
+    expect(got).toMatchObject({
+      accept: 'application/x-git-upload-pack-result',
+      'content-type': 'application/x-git-upload-pack-request',
+      'git-protocol': 'version=2',
+      'user-agent': 'Quire',
+    });
+  });
+
+  it('a POST redirected elsewhere carries its body but not its credentials', async () => {
+    await safeGet(`http://127.0.0.1:${firstPort}/repo.git/git-upload-pack`, { ...options(), method: 'POST', body: Buffer.from('0000') });
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({ method: 'POST', 'content-length': '4' });
+    expect(received[0].authorization).toBeUndefined();
+  });
+
+  it('keeps them on a redirect within the same origin', async () => {
+    const res = await safeGet(`http://127.0.0.1:${firstPort}/same`, options());
+    expect(res.bytes.toString()).toBe('first');
+    expect(received[0]).toMatchObject({ authorization: secret.authorization, cookie: 'session=abc', 'x-api-key': 'key-123' });
+  });
+
+  it('a name and its address are two origins (as for browsers): localhost → 127.0.0.1 on the same port drops them', async () => {
+    const named = { ...options(), resolve: async () => ['127.0.0.1'] };
+    await safeGet(`http://localhost:${firstPort}/same-but-named`, named);
+    expect(received[0]).toMatchObject({ host: 'first', authorization: secret.authorization });
+    received.splice(0);
+    await safeGet(`http://localhost:${firstPort}/to-address`, named);
+    expect(received[0]).toMatchObject({ host: 'first', url: '/landed' });
+    expect(received[0].authorization).toBeUndefined();
+  });
+
+  it('the headers kept across origins are only those that describe the request', () => {
+    expect(crossOriginHeaders(secret)).toEqual({
+      accept: 'application/x-git-upload-pack-result',
+      'content-type': 'application/x-git-upload-pack-request',
+      'git-protocol': 'version=2',
+    });
+    expect(crossOriginHeaders(undefined)).toBeUndefined();
   });
 });
