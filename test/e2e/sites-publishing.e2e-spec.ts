@@ -251,6 +251,68 @@ describe('sites: share links, adaptive schema and conditions, customization, the
     expectError(await published(s, '', outsider), 404);
   });
 
+  it("the published site answers each caller for themselves: the site as visitors see it, the caller's own permissions, whatever the order of callers", async () => {
+    // Two identical sites, each with an open space and a space closed to the organization (defaultLevel null).
+    const setup = async () => {
+      const open = await space('Open');
+      const closed = await space('Closed');
+      await t.http.patch(`/v1/spaces/${closed}`).set(admin.auth).send({ defaultLevel: null }).expect(200);
+      const s = await site({ spaces: [open, closed], visibility: 'public' });
+      await t.http
+        .post(`${base(s)}/publish`)
+        .set(admin.auth)
+        .expect(200);
+      return { s, open, closed };
+    };
+    const x = await setup();
+    const y = await setup();
+    /** The answer with the ids of one setup put in neutral names, to compare the two sites. */
+    const neutral = (body: unknown, ids: { s: string; open: string; closed: string }) =>
+      JSON.parse(
+        JSON.stringify(body)
+          .replaceAll(ids.s, 'SITE')
+          .replaceAll(ids.open, 'OPEN')
+          .replaceAll(ids.closed, 'CLOSED')
+          .replace(/"id":"[^"]+"/g, '"id":"…"')
+          .replace(/~preview\/[^/"]+/g, '~preview/…')
+          .replace(/"(createdAt|updatedAt|revision)":"[^"]+"/g, '"$1":"…"'),
+      );
+    // x: the admin asks first, then the reader; y: the other way round.
+    const adminX = (await published(x.s, '', admin).expect(200)).body;
+    const readerX = (await published(x.s, '', reader).expect(200)).body;
+    const readerY = (await published(y.s, '', reader).expect(200)).body;
+    const adminY = (await published(y.s, '', admin).expect(200)).body;
+    expect(neutral(adminX, x)).toEqual(neutral(adminY, y));
+    expect(neutral(readerX, x)).toEqual(neutral(readerY, y));
+    // And again, in the other order on the same site, now that both are cached.
+    expect((await published(x.s, '', reader).expect(200)).body).toEqual(readerX);
+    expect((await published(x.s, '', admin).expect(200)).body).toEqual(adminX);
+
+    for (const [who, body] of [
+      ['admin', adminX],
+      ['reader', readerX],
+    ] as const) {
+      expect(official.check('PublishedContentSite', body)).toBe('');
+      // Both see the site as a visitor does: both spaces, the closed one too (the site publishes it).
+      const siteSpaces = body.structure.structure as { title: string; space: { id: string; permissions: Record<string, boolean> } }[];
+      expect(siteSpaces.map((ss) => [ss.title, ss.space.id])).toEqual([
+        ['Open', x.open],
+        ['Closed', x.closed],
+      ]);
+      const [open, closed] = siteSpaces.map((ss) => ss.space.permissions);
+      if (who === 'admin') {
+        expect(body.site.permissions).toMatchObject({ view: true, edit: true, admin: true });
+        expect(open).toMatchObject({ view: true, edit: true, admin: true });
+        expect(closed).toMatchObject({ view: true, edit: true, admin: true });
+      } else {
+        expect(body.site.permissions).toMatchObject({ view: true, edit: false, admin: false });
+        expect(open).toMatchObject({ view: true, edit: false, admin: false });
+        // Closed to the reader: the visitor's view shows it, and the reader's own permissions say they have none.
+        expect(closed).toMatchObject({ view: false, edit: false, admin: false });
+      }
+    }
+  });
+
   it('adaptive schema: validated with Ajv, 404 when absent, template conditions from its claims', async () => {
     const s = await site();
     expectError(await t.http.get(`${base(s)}/adaptive-schema`).set(reader.auth), 404, /schema/i);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, BoundedMap, Clock, InvalidInputError, NotFoundError } from '@app/shared-kernel';
-import { SpacesService, SpaceView } from '@app/spaces-and-content';
+import { Actor, BoundedMap, Clock, InvalidInputError, NotFoundError, Role } from '@app/shared-kernel';
+import { SpacesService, type Space } from '@app/spaces-and-content';
 import { AdaptiveJsonSchema, Condition, visitorClaims } from '../domain/adaptive';
 import { CustomizationSettings, defaultCustomization } from '../domain/customization';
 import { conditionsOf, Site, spaceIdsOf, Structure, visibleStructure } from '../domain/site';
@@ -8,21 +8,26 @@ import { SiteRepository, VisitorTokens } from '../domain/site-repository';
 import { SITE_ROLES } from './sites.service';
 import { Access } from '@app/access';
 
-/** Everything a published read of one site version needs; immutable once built. */
+/** Everything a published read of one site version needs, the same for every caller; immutable once built. */
 export interface PublishedModel {
   site: Site;
-  spaces: Map<string, SpaceView>;
+  /** The live spaces the site shows, as a visitor gets them (whatever the spaces' own permissions). */
+  spaces: Map<string, Space>;
   customization: { settings: CustomizationSettings; updatedAt?: Date };
   schema: AdaptiveJsonSchema | null;
   /** Parsed conditions by source, in structure order. */
   conditions: Map<string, Condition>;
 }
 
-/** What one visitor sees: the model, the structure after their claims, and the key of that outcome. */
+/** What one caller sees: the model, the structure after their claims, their own permissions, and the key of that outcome. */
 export interface PublishedView {
   model: PublishedModel;
   structure: Structure;
-  /** `<site id> <version> <outcome of each condition>`: equal keys, equal answers. */
+  /** The caller's role on the site (its `permissions`). */
+  role: Role;
+  /** The caller's role on each space of the site (null: closed to them; their `permissions` say so). */
+  spaceRoles: Map<string, Role | null>;
+  /** `<site id> <version> <outcome of each condition> <caller's roles>`: equal keys, equal answers. */
   key: string;
 }
 
@@ -30,7 +35,10 @@ const MODELS_MAX = 500;
 export const CLAIMS_JSON_MAX = 4096;
 
 /**
- * GET /orgs/{id}/sites/{siteId}/published: the site as a visitor sees it. The caller must be a member of
+ * GET /orgs/{id}/sites/{siteId}/published: the site as a visitor sees it, with the caller's own permissions
+ * on the site and on each of its spaces. What it shows never depends on who asked before: the model of a
+ * version is built without any caller (every live space of the site, as visitors get it), and the caller's
+ * roles are read for each request and are part of the key of the rendered answer. The caller must be a member of
  * the organization (any role); beyond that the site answers as it would answer a visitor: unpublished →
  * 404; `share-link` → 404 without the key of an active share link; `visitor-auth` → 404 without a
  * valid visitor token (a JWT signed with the site's key, GET …/publishing/auth). One indexed query
@@ -67,29 +75,34 @@ export class PublishedSitesService {
       if (!ok) throw new NotFoundError('Site', siteId);
       signed = ok;
     }
-    const model = await this.model(actor, organizationId, siteId, state.version);
+    const model = await this.model(organizationId, siteId, state.version);
     const claims = visitorClaims(model.schema, parseClaims(visitor.claims), signed);
     const adaptive = model.site.adaptiveContent;
     const outcomes = adaptive ? [...model.conditions.values()].map((c) => (c.test(claims) ? '1' : '0')).join('') : '';
     const structure = adaptive
       ? visibleStructure(model.site.structure, (c) => model.conditions.get(c)!.test(claims))
       : model.site.structure;
-    return { model, structure, key: `${siteId} ${model.site.version} ${outcomes}` };
+    const [role, spaceRoles] = await Promise.all([
+      this.access.roleOnItem(organizationId, actor, siteId, 'Site'),
+      this.spaces.rolesOn(actor, organizationId, [...model.spaces.values()]),
+    ]);
+    const roles = [...spaceRoles].map(([id, r]) => `${id}:${r ?? '-'}`).join(',');
+    return { model, structure, role, spaceRoles, key: `${siteId} ${model.site.version} ${outcomes} ${role} ${roles}` };
   }
 
-  private async model(actor: Actor, organizationId: string, siteId: string, version: number): Promise<PublishedModel> {
+  private async model(organizationId: string, siteId: string, version: number): Promise<PublishedModel> {
     const key = `${siteId} ${version}`;
     const cached = this.models.get(key);
     if (cached) return cached;
     const site = await this.sites.find(organizationId, siteId);
     if (!site) throw new NotFoundError('Site', siteId);
     const [spaces, settings] = await Promise.all([
-      this.spaces.viewsOf(actor, organizationId, spaceIdsOf(site.structure)),
+      this.spaces.liveIn(organizationId, spaceIdsOf(site.structure)),
       this.sites.settings(site.id),
     ]);
     const model: PublishedModel = {
       site,
-      spaces,
+      spaces: new Map(spaces.map((space) => [space.id, space])),
       customization: settings.customization ?? { settings: defaultCustomization() },
       schema: settings.adaptiveSchema?.jsonSchema ?? null,
       conditions: new Map(conditionsOf(site.structure).map((c) => [c, Condition.parse(c)])),

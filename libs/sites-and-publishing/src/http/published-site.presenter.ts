@@ -28,10 +28,12 @@ export class PublishedSitePresenter {
 
   private dto(view: PublishedView, links: Links): PublishedSiteDto {
     const { model } = view;
-    const presenter = new StructurePresenter(model.site, model.spaces, links, 'read');
+    // The site as visitors see it; the permissions on it and on each space are the caller's own.
+    const spaces = new Map([...model.spaces].map(([id, space]) => [id, { space, role: view.spaceRoles.get(id) ?? null }]));
+    const presenter = new StructurePresenter(model.site, spaces, links);
     return {
       object: 'published-content-site',
-      site: toSiteDto(model.site, 'read', links, this.previews),
+      site: toSiteDto(model.site, view.role, links, this.previews),
       structure: presenter.structure(view.structure),
       customizations: {
         site: {

@@ -570,9 +570,10 @@ export class StructurePresenter {
 
   constructor(
     private readonly site: Site,
-    private readonly spaces: Map<string, SpaceView>,
+    /** The spaces with the caller's role on each (null: closed to them, all permissions false). */
+    private readonly spaces: Map<string, { space: SpaceView['space']; role: Role | null }>,
     private readonly links: Links,
-    /** The role spaces are presented with (the caller's; `read` for what visitors see). */
+    /** The role every space is presented with instead (`read` for what visitors see). */
     private readonly role?: Role,
   ) {
     this.base = site.published ? publishedBase(site, links) : undefined;

@@ -105,6 +105,20 @@ export class SpacesService {
   }
 
   /**
+   * These live spaces of the organization, without an access check: what a published site shows its
+   * visitors (the site decides who may open it, not the spaces' own permissions).
+   */
+  liveIn(organizationId: string, ids: string[]): Promise<Space[]> {
+    return this.spaces.findLive(organizationId, [...new Set(ids)]);
+  }
+
+  /** The caller's role on each of these spaces of the organization (null: closed to them); 404 for non-members. */
+  async rolesOn(actor: Actor, organizationId: string, spaces: readonly Space[]): Promise<Map<string, Role | null>> {
+    const { member, grants, tree } = await this.access.context(organizationId, actor);
+    return new Map(spaces.map((space) => [space.id, roleIn(member, grants, space, tree)]));
+  }
+
+  /**
    * Which spaces of the organization the caller may read, for another context's organization-wide list
    * (change requests): null when nothing narrows it; 404 for non-members.
    */
