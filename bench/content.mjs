@@ -9,7 +9,7 @@ import pg from 'pg';
 
 const { startEmbeddedPostgres } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
-const TOKEN = 'bench-token-0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
 const PAGES = Number(process.env.BENCH_PAGES || 5000);
 const SEARCH_PAGES = Number(process.env.BENCH_SEARCH_PAGES || 100000);
 

@@ -19,7 +19,7 @@ const db = await startEmbeddedPostgres({ dataDir, persistent: false });
 const children = [];
 try {
   // The API applies the migrations; then it is stopped: only the query is measured.
-  await apiStarter({ databaseUrl: db.url, dataDir, token: 'bench-token-0123456789abcdef', children })({ QUIRE_JOBS: 'off' });
+  await apiStarter({ databaseUrl: db.url, dataDir, token: 'bench-token-0123456789abcdefghijklmnopqr', children })({ QUIRE_JOBS: 'off' });
   for (const c of children.splice(0)) c.kill('SIGTERM');
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();

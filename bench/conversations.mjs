@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { apiStarter, cannon, resultRow } from './api.mjs';
 
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
-const TOKEN = 'bench-token-0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
 const CONVERSATIONS = 10_000;
 const PROBLEMS = 500;
 const BATCH = 500;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { apiStarter } from './api.mjs';
 
 const { startEmbeddedPostgres } = await import('../dist/apps/api/src/database/embedded-postgres.js');
-const TOKEN = 'bench-token-0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
 const FOLDERS = 40;
 const PER_FOLDER = 100;
 

@@ -10,7 +10,7 @@ import YAML from 'yaml';
 import { apiStarter } from './api.mjs';
 
 const { startEmbeddedPostgres } = await import('../dist/apps/api/src/database/embedded-postgres.js');
-const TOKEN = 'bench-token-0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
 const RUNS = Number(process.env.BENCH_OPENAPI_RUNS || 3);
 const text = readFileSync('node_modules/@gitbook/api/spec/openapi.json', 'utf8');
 const yaml = YAML.stringify(JSON.parse(text), { aliasDuplicateObjects: false });

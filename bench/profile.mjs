@@ -9,7 +9,7 @@ const { startEmbeddedPostgres } = await import('../dist/apps/api/src/database/em
 const dataDir = mkdtempSync(join(tmpdir(), 'qprof-'));
 const pg = await startEmbeddedPostgres({ dataDir, persistent: false });
 const profDir = mkdtempSync(join(tmpdir(), 'prof-'));
-const TOKEN = 'bench-token-0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
 // QUIRE_METRICS=on node bench/profile.mjs: with the metrics middleware.
 const { url: base, child: api } = await startApi({
   databaseUrl: pg.url,

@@ -12,7 +12,7 @@ import { apiStarter, cannon, cpuOf } from './api.mjs';
 
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
-const TOKEN = 'bench-token-0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
 const CORPUS = 'libs/content-model/src/test/fixtures/real-markdown';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-real-'));

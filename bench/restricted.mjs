@@ -12,7 +12,7 @@ import pg from 'pg';
 import { apiStarter, cannon, resultRow } from './api.mjs';
 
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
-const TOKEN = 'bench-token-0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
 const SPACES = 1000;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-restricted-'));

@@ -14,7 +14,7 @@ import { apiStarter, cannon, resultRow } from './api.mjs';
 
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
-const TOKEN = 'bench-token-0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
 const SPACES = 1000;
 const CHANGE_REQUESTS_PER_SPACE = 20;
 const COMMENTS = 1000;

@@ -17,7 +17,7 @@ const { NODE_FLAGS } = await import('../dist/apps/api/src/runtime-flags.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = 50;
 const SPACES = 1000;
-const TOKEN = 'bench-token-0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
 const pg = await startEmbeddedPostgres({ dataDir, persistent: false });

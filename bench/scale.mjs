@@ -18,7 +18,7 @@ import { apiStarter, cpuOf, load as autocannonRun } from './api.mjs';
 const { startEmbeddedPostgres, freePort, clusterDir } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = 50;
-const TOKEN = 'bench-token-0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
 const ROUNDS = 4;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-scale-'));

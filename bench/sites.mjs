@@ -9,7 +9,7 @@ import { apiStarter, cannon, resultRow } from './api.mjs';
 
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
-const TOKEN = 'bench-token-0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
 const SECTIONS = 20;
 const PER_SECTION = 10;
 

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { apiStarter, cannon, resultRow } from './api.mjs';
 
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
-const TOKEN = 'bench-token-0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
 const FIXTURES = 'libs/content-model/src/test/fixtures/real-markdown';
 const BIG_SPACE_PAGES = Number(process.env.BENCH_BIG_SPACE_PAGES || 5000);
 

@@ -121,6 +121,14 @@ describe('the built server and CLI', () => {
     );
     expect(result).toMatchObject({ code: 1 });
     expect((result as { stderr: string }).stderr).toMatch(/Configuration error: PORT must be an integer/);
+    // A chosen bootstrap token weaker than a generated one: no start, and the message says what to do.
+    const weak = await run(process.execPath, [MAIN], {
+      env: { ...process.env, QUIRE_BOOTSTRAP_TOKEN: 'admin-token-2026-please-change' },
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect(weak).toMatchObject({ code: 1 });
+    expect((weak as { stderr: string }).stderr).toMatch(
+      /Configuration error: QUIRE_BOOTSTRAP_TOKEN is too weak: 30 characters, at least 32/,
+    );
   });
 
   it('the CLI creates users, organizations, memberships and tokens, and revokes tokens', async () => {

@@ -149,6 +149,26 @@ function secretKeys(env: NodeJS.ProcessEnv): Pick<QuireConfig, 'secretKey' | 'pr
   }
 }
 
+/** A chosen bootstrap token is as strong as a generated one could reasonably be asked to be (≥ 128 bits). */
+export const BOOTSTRAP_TOKEN_MIN_LENGTH = 32;
+const BOOTSTRAP_TOKEN_MIN_DISTINCT = 10;
+
+/**
+ * QUIRE_BOOTSTRAP_TOKEN becomes an admin's API token: refuse one weaker than the generated tokens' kind
+ * (`qr_` + 40 base62 characters): fewer than 32 printable ASCII characters, white space, or so little
+ * variety that it is guessable (`aaaa…`, `0123…` repeated: fewer than 10 distinct characters).
+ */
+export function checkBootstrapToken(token: string): void {
+  const advice = 'generate one with `openssl rand -base64 32` or leave it unset to have Quire generate and print one';
+  if (!/^[\x21-\x7e]+$/.test(token)) throw new ConfigError(`QUIRE_BOOTSTRAP_TOKEN must be printable ASCII without white space; ${advice}`);
+  if (token.length < BOOTSTRAP_TOKEN_MIN_LENGTH)
+    throw new ConfigError(
+      `QUIRE_BOOTSTRAP_TOKEN is too weak: ${token.length} characters, at least ${BOOTSTRAP_TOKEN_MIN_LENGTH} are needed; ${advice}`,
+    );
+  if (new Set(token).size < BOOTSTRAP_TOKEN_MIN_DISTINCT)
+    throw new ConfigError(`QUIRE_BOOTSTRAP_TOKEN is too weak: fewer than ${BOOTSTRAP_TOKEN_MIN_DISTINCT} distinct characters; ${advice}`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
   const logLevel = (env.LOG_LEVEL || 'info') as QuireConfig['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -159,9 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
   const contentBodyLimit = env.QUIRE_CONTENT_BODY_LIMIT || '32mb';
   if (!/^\d+(b|kb|mb)$/i.test(contentBodyLimit)) throw new ConfigError('QUIRE_CONTENT_BODY_LIMIT must look like 16mb or 32mb');
   const bootstrapToken = env.QUIRE_BOOTSTRAP_TOKEN || null;
-  if (bootstrapToken !== null && (bootstrapToken.length < 20 || /\s/.test(bootstrapToken))) {
-    throw new ConfigError('QUIRE_BOOTSTRAP_TOKEN must be at least 20 characters without white space');
-  }
+  if (bootstrapToken !== null) checkBootstrapToken(bootstrapToken);
   const bootstrap = (env.QUIRE_BOOTSTRAP || 'on').toLowerCase();
   if (bootstrap !== 'on' && bootstrap !== 'off') throw new ConfigError('QUIRE_BOOTSTRAP must be "on" or "off"');
   const dataDir = env.QUIRE_DATA_DIR || './data';
