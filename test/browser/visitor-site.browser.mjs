@@ -81,6 +81,10 @@ try {
     if (m.type() === 'error') errors.push(`${page.url()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  // A resource a page loads (a stylesheet, a script, an image, its icon) never fails; only the 404 pages visited on purpose may.
+  page.on('response', (r) => {
+    if (r.status() >= 400 && r.request().resourceType() !== 'document') errors.push(`${page.url()}: ${r.status()} for ${r.url()}`);
+  });
   console.log('A published site in headless Chromium');
 
   /** axe-core in the page (evaluated by the driver: the site's CSP admits no injected script); serious or critical only. */
@@ -107,6 +111,17 @@ try {
     if (res?.status() !== 200) throw new Error(`status ${res?.status()}`);
     if ((await page.textContent('h1')) !== 'Introduction') throw new Error(`h1 was ${await page.textContent('h1')}`);
     await axe();
+  });
+
+  await check('the page declares its icon, which loads; the origin answers favicon.ico', async () => {
+    const href = await page.getAttribute('link[rel="icon"]', 'href');
+    if (href !== `${root}favicon.ico`) throw new Error(`icon: ${href}`);
+    // Headless Chromium does not fetch icons itself: ask for it as a tab would (with the page's cookies).
+    const res = await page.request.get(href);
+    if (res.status() !== 200 || !/^image\/svg\+xml/.test(res.headers()['content-type'] ?? '')) throw new Error(`icon: ${res.status()}`);
+    const atRoot = await fetch(`${origin}/favicon.ico`);
+    if (atRoot.status !== 200 || !/^image\//.test(atRoot.headers.get('content-type') ?? ''))
+      throw new Error(`/favicon.ico: ${atRoot.status}`);
   });
 
   await check('the first Tab reaches the skip link, which leads to the content', async () => {

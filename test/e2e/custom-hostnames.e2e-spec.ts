@@ -51,6 +51,10 @@ describe('custom hostnames', () => {
     await t.http.get('/~site.css').set('Host', `${HOST}:443`).expect(200);
     expect((await t.http.get('/sitemap.xml').set('Host', HOST).expect(200)).text).toContain(`<loc>https://${HOST}/more</loc>`);
     expect((await t.http.get('/robots.txt').set('Host', HOST).expect(200)).text).toContain(`Sitemap: https://${HOST}/sitemap.xml`);
+    // The icon a browser asks the origin for, and the one the page declares, are the site's.
+    expect(home.text).toContain(`<link rel="icon" href="https://${HOST}/favicon.ico" type="image/svg+xml"/>`);
+    const icon = await t.http.get('/favicon.ico').set('Host', HOST).expect(200);
+    expect(icon.headers['content-type']).toMatch(/^image\/svg\+xml/);
     // A reverse proxy on loopback gives the Host it was asked for.
     await t.http.get('/more').set('X-Forwarded-Host', HOST).expect(200);
     // Upper case is the same host.

@@ -584,6 +584,46 @@ describe('published sites for visitors', () => {
     expect(again).not.toContain('class="site-footer"');
   });
 
+  it("declares its icon and answers favicon.ico: the site's favicon, else Quire's icon in its primary colour; the API's host too", async () => {
+    const id = await site();
+    const base = `/v1/orgs/${orgId}/sites/${id}`;
+    // No favicon set: the page declares the site's favicon.ico, which is Quire's icon (an SVG).
+    const page = html(await t.http.get(`/sites/${id}/`).expect(200));
+    expect(page).toContain(`<link rel="icon" href="http://quire.test/sites/${id}/favicon.ico" type="image/svg+xml"/>`);
+    const icon = await t.http.get(`/sites/${id}/favicon.ico`).expect(200);
+    expect(icon.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(icon.headers.etag).toBeTruthy();
+    expect(String(icon.body)).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*><rect [^>]*fill="#346ddb"/i);
+    await t.http.get(`/sites/${id}/favicon.ico`).set('If-None-Match', icon.headers.etag).expect(304);
+    // The site's primary colour tints it.
+    const { updatedAt: _u, ...settings } = (await t.http.get(`${base}/customization`).set(admin.auth).expect(200)).body;
+    const put = (more: object) =>
+      t.http
+        .put(`${base}/customization`)
+        .set(admin.auth)
+        .send({ ...settings, ...more })
+        .expect(200);
+    await put({ styling: { ...settings.styling, primaryColor: { light: '#aa3300', dark: '#ff6633' } } });
+    expect(String((await t.http.get(`/sites/${id}/favicon.ico`).expect(200)).body)).toContain('fill="#aa3300"');
+    // An emoji: the same emoji at favicon.ico; images: favicon.ico sends the browser to the light one.
+    await put({ favicon: { emoji: '📘' } });
+    expect(Buffer.from((await t.http.get(`/sites/${id}/favicon.ico`).expect(200)).body).toString('utf8')).toContain('📘');
+    await put({ favicon: { icon: { light: 'https://cdn.example/fav.png', dark: 'https://cdn.example/fav-dark.png' } } });
+    expect((await t.http.get(`/sites/${id}/favicon.ico`).expect(302)).headers.location).toBe('https://cdn.example/fav.png');
+    // Below a basename the icon stays at the root of the site.
+    await t.http.patch(base).set(admin.auth).send({ basename: 'docs' }).expect(200);
+    await t.http.get(`/sites/${id}/favicon.ico`).expect(302);
+    // The 404 page declares it too; a site that cannot be shown answers Quire's icon, not a 404.
+    expect(html(await t.http.get(`/sites/${id}/docs/no-such-page`).expect(404))).toContain('<link rel="icon"');
+    const hidden = await site({}, false);
+    expect((await t.http.get(`/sites/${hidden}/favicon.ico`).expect(200)).headers['content-type']).toMatch(/^image\/svg\+xml/);
+    // The API's own origin answers one as well (browsers ask every origin for it).
+    const api = await t.http.get('/favicon.ico').expect(200);
+    expect(api.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(String(api.body)).toContain('<svg');
+    expect((await t.http.post('/favicon.ico')).status).not.toBe(200);
+  });
+
   it('page conditions (adaptive content): a page whose condition fails is gone from navigation, its URL, search, sitemap and llms.txt', async () => {
     const space = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Adaptive pages' }).expect(201)).body.id;
     const cr = (await t.http.post(`/v1/spaces/${space}/change-requests`).set(admin.auth).send({}).expect(201)).body.id;

@@ -15,6 +15,7 @@ import { linksMiddleware } from './http/links.middleware';
 import { preferMinimal } from './http/prefer-minimal';
 import { siteHosts } from './http/site-hosts';
 import { SiteHostnames } from '@app/sites-and-publishing';
+import { defaultIconSvg } from '@app/site-renderer';
 import { createRootLogger, PinoNestLogger, requestLogger } from './http/logger';
 import { mountSwagger } from './swagger';
 import { memoizeValidationMetadata } from './http/validation-metadata-memo';
@@ -70,6 +71,13 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   // A site's own hostname serves that site and nothing else (docs/deployment.md, "Custom hostnames").
   app.use(siteHosts(app.get(SiteHostnames), config.publicUrl));
+  // Browsers ask every origin for /favicon.ico: the API's own answers Quire's icon (a site's host got its site's above).
+  const icon = Buffer.from(defaultIconSvg(), 'utf8');
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.path !== '/favicon.ico' || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.type('image/svg+xml').send(icon);
+  });
   // Content batches may carry up to 20 files of 1 MB as base64, OpenAPI documents up to 10 MB: a larger
   // limit on those routes only, and only for an authenticated caller (an anonymous client cannot make
   // the server parse 32 MB).

@@ -7,7 +7,7 @@ export type { ApiBody, ApiOperation, ApiOperationRef, ApiOperations, ApiSchema }
 export { CodeHighlighter } from './highlight';
 export type { CodeToken } from './highlight';
 export type { DocumentLinks, Heading } from './document';
-export { markedExcerpt, renderPage, renderNotFound, renderSearch } from './page';
+export { defaultIconSvg, emojiIconSvg, markedExcerpt, renderPage, renderNotFound, renderSearch } from './page';
 export type { NavLink, NavNode, PageContent, SearchHit, SiteFrame } from './page';
 export { siteCss, SITE_JS } from './assets';
 export { renderLlmsFullTxt, renderLlmsTxt, renderRobotsTxt, renderSitemap } from './machine';

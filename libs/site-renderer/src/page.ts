@@ -35,8 +35,8 @@ export interface SiteFrame {
   theme: 'light' | 'dark' | 'auto';
   /** The header logo for each theme (https URLs). */
   logo?: { light: string; dark: string };
-  /** The favicon: an image for each theme, or an emoji. */
-  favicon?: { light: string; dark: string } | { emoji: string };
+  /** The favicon: an image for each theme, an emoji, or the site's own `favicon.ico` (Quire's default icon, an SVG). */
+  favicon?: { light: string; dark: string } | { emoji: string } | { svg: string };
   /** Corner style of the site's boxes (`rounded` by default). */
   corners?: 'straight' | 'rounded' | 'circular';
   /** Footer link groups and copyright line. */
@@ -114,13 +114,26 @@ function tabs(label: string, links: NavLink[], className: string): ComponentChil
   );
 }
 
-/** Favicon links: one image per theme (by `media`), or an emoji drawn in an SVG data URL. */
+/** An emoji drawn as an SVG icon. */
+export function emojiIconSvg(emoji: string): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${emoji.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)}</text></svg>`;
+}
+
+/** Quire's default icon, in the site's primary colour: a rounded square with a white Q. */
+export function defaultIconSvg(color = '#346ddb'): string {
+  const fill = /^#[0-9a-fA-F]{3,8}$/.test(color) ? color : '#346ddb';
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="${fill}"/>` +
+    '<circle cx="15" cy="15" r="7.5" fill="none" stroke="#fff" stroke-width="3"/>' +
+    '<path d="M19 19l6 6" stroke="#fff" stroke-width="3.2" stroke-linecap="round"/></svg>'
+  );
+}
+
+/** Favicon links: one image per theme (by `media`), an emoji drawn in an SVG data URL, or the site's own icon. */
 function favicon(icon: SiteFrame['favicon']): ComponentChild[] {
   if (!icon) return [];
-  if ('emoji' in icon) {
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${icon.emoji.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)}</text></svg>`;
-    return [h('link', { rel: 'icon', href: `data:image/svg+xml,${encodeURIComponent(svg)}` })];
-  }
+  if ('svg' in icon) return [h('link', { rel: 'icon', href: icon.svg, type: 'image/svg+xml' })];
+  if ('emoji' in icon) return [h('link', { rel: 'icon', href: `data:image/svg+xml,${encodeURIComponent(emojiIconSvg(icon.emoji))}` })];
   return [
     h('link', { rel: 'icon', href: icon.light, media: '(prefers-color-scheme: light)' }),
     h('link', { rel: 'icon', href: icon.dark, media: '(prefers-color-scheme: dark)' }),

@@ -8,6 +8,8 @@ import { Links, Public, ReadCacheSettings, RenderedJson, RequestLinks } from '@a
 import {
   markedExcerpt,
   CodeHighlighter,
+  defaultIconSvg,
+  emojiIconSvg,
   codeBlocks,
   codeSyntaxes,
   includedContents,
@@ -132,7 +134,12 @@ export class VisitorSiteController {
     if (path?.[0] === '~preview') return this.startPreview(siteId, path.slice(1), base, req, res);
     const credentials = this.credentials(req, siteId);
     const view = await this.sites.open(siteId, credentials, base);
-    if (!view) return this.plainNotFound(res);
+    if (!view) {
+      // Even a site that cannot be shown gets an icon rather than a console error; Quire's says nothing about it.
+      if (path?.length === 1 && path[0] === 'favicon.ico')
+        return this.send(req, res, 'image/svg+xml', Buffer.from(defaultIconSvg(), 'utf8'));
+      return this.plainNotFound(res);
+    }
     if ('signIn' in view) {
       // The official visitor-authentication flow: the fallback URL signs the visitor in and sends them back
       // with a token; `location` says which page they asked for.
@@ -150,6 +157,8 @@ export class VisitorSiteController {
     const segments = path ?? [];
     // The site's root is a directory: `/sites/{id}` becomes `/sites/{id}/`.
     if (segments.length === 0 && !req.path.endsWith('/')) return res.redirect(301, rootOf(view) + this.query(req));
+    // The icon browsers ask for at the root of an origin (a custom hostname's): the site's favicon, else Quire's.
+    if (segments.length === 1 && segments[0] === 'favicon.ico') return this.favicon(view, req, res);
     // Below the basename, if the site has one; the site's own files (`~…`) answer at the root too.
     let pagePath = segments;
     if (view.site.basename && segments[0] === view.site.basename) pagePath = segments.slice(1);
@@ -557,6 +566,26 @@ export class VisitorSiteController {
     return typeof font === 'string' ? font : undefined;
   }
 
+  /**
+   * `favicon.ico` at the site's root: its favicon image (a redirect to the light one), its emoji drawn as an
+   * SVG, or Quire's default icon in the site's primary colour; pages declare the same icon in their head.
+   */
+  private favicon(view: VisitorSite, req: Request, res: Response): void {
+    const customization = this.customizationOf(view, undefined);
+    const icon = this.siteFavicon(customization);
+    if (icon && 'light' in icon) return res.redirect(302, icon.light);
+    const svg = icon && 'emoji' in icon ? emojiIconSvg(icon.emoji) : defaultIconSvg(this.primaryColor(customization));
+    return this.send(req, res, 'image/svg+xml', Buffer.from(svg, 'utf8'));
+  }
+
+  /** The favicon the site's customization sets (an https image per theme, or an emoji), if any. */
+  private siteFavicon(customization: CustomizationSettings): { light: string; dark: string } | { emoji: string } | undefined {
+    const favicon = customization.favicon as { icon?: { light?: unknown; dark?: unknown }; emoji?: unknown } | undefined;
+    const icon = favicon?.icon;
+    if (icon && isImageUrl(icon.light) && isImageUrl(icon.dark)) return { light: icon.light, dark: icon.dark };
+    return typeof favicon?.emoji === 'string' && favicon.emoji.length <= 16 ? { emoji: favicon.emoji } : undefined;
+  }
+
   private primaryColor(customization: CustomizationSettings): string | undefined {
     const styling = customization.styling as { primaryColor?: { light?: string } } | undefined;
     return styling?.primaryColor?.light;
@@ -589,7 +618,6 @@ export class VisitorSiteController {
     const themes = customization.themes as { default?: string } | undefined;
     const header = customization.header as { links?: LinkSetting[]; logo?: { light?: unknown; dark?: unknown } } | undefined;
     const footer = customization.footer as { groups?: { title?: string; links?: LinkSetting[] }[]; copyright?: string } | undefined;
-    const favicon = customization.favicon as { icon?: { light?: unknown; dark?: unknown }; emoji?: unknown } | undefined;
     const styling = customization.styling as { corners?: unknown } | undefined;
     const themed = (v: { light?: unknown; dark?: unknown } | undefined) =>
       v && isImageUrl(v.light) && isImageUrl(v.dark) ? { light: v.light, dark: v.dark } : undefined;
@@ -603,8 +631,7 @@ export class VisitorSiteController {
       noindex: view.noindex,
       headerLinks: urlLinks(header?.links),
       logo: themed(header?.logo),
-      favicon:
-        themed(favicon?.icon) ?? (typeof favicon?.emoji === 'string' && favicon.emoji.length <= 16 ? { emoji: favicon.emoji } : undefined),
+      favicon: this.siteFavicon(customization) ?? { svg: `${view.base}favicon.ico` },
       corners: styling?.corners === 'straight' || styling?.corners === 'circular' ? styling.corners : 'rounded',
       footer: {
         groups: (footer?.groups ?? []).flatMap((g) => (g.title ? [{ title: g.title, links: urlLinks(g.links) }] : [])),
