@@ -2,15 +2,7 @@ import { Db } from '@app/persistence';
 import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorDto, Public } from '@app/http-kit';
-
-class HealthDto {
-  status: 'ok';
-}
-
-class ReadinessDto {
-  status: 'ok';
-  database: 'ok';
-}
+import { HealthDto, ReadinessDto } from './health.dto';
 
 @ApiTags('health')
 @Public()

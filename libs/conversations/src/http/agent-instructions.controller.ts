@@ -1,27 +1,9 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { IsObject } from 'class-validator';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Actor } from '@app/shared-kernel';
 import { ApiStandardErrors, CurrentActor, Links, RequestLinks, WriteTransaction } from '@app/http-kit';
 import { AgentInstructions, AgentInstructionsService } from '../application/agent-instructions.service';
-
-export class UpdateAgentInstructionsDto {
-  /** A JSON document (`{object: "document", nodes: [...]}`), at most 100,000 characters as markdown */
-  @ApiProperty({ type: 'object', additionalProperties: true }) @IsObject() instructions: object;
-}
-
-class AgentInstructionsUrlsDto {
-  location: string;
-}
-
-export class AgentInstructionsDto {
-  @ApiProperty({ enum: ['agent-instructions'] }) object: 'agent-instructions';
-  @ApiProperty({ type: 'object', additionalProperties: true }) instructions: object;
-  updatedAt: string;
-  /** The member who last set them (empty while never set) */
-  updatedBy: string;
-  urls: AgentInstructionsUrlsDto;
-}
+import { UpdateAgentInstructionsDto, AgentInstructionsDto } from './agent-instructions.dto';
 
 const toDto = (a: AgentInstructions, links: Links): AgentInstructionsDto => ({
   object: 'agent-instructions',

@@ -1,31 +1,13 @@
 import { Controller, Delete, Get, HttpCode, Param, Patch, Res } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Actor, InvalidInputError } from '@app/shared-kernel';
 import { ApiDeleteOperation, ApiStandardErrors, CurrentActor, Links, RequestLinks, setDeleteStatus, WriteTransaction } from '@app/http-kit';
 import { SiteHostnames } from '../application/site-hostnames';
 import { HOSTNAME_PATTERN } from '../domain/site';
+import { CustomHostnameDto } from './custom-hostname.dto';
 
 const HOSTNAME_MAX = 512;
-
-class SitePointerDto {
-  @ApiProperty({ enum: ['site'] }) type: 'site';
-  site: string;
-}
-
-class CustomHostnameUrlsDto {
-  /** URL of the custom hostname in the API */
-  location: string;
-}
-
-/** The official `CustomHostname` (Quire's point to sites only; TLS and DNS are the reverse proxy's). */
-class CustomHostnameDto {
-  @ApiProperty({ enum: ['custom-hostname'] }) object: 'custom-hostname';
-  hostname: string;
-  target: SitePointerDto;
-  isActive: boolean;
-  urls: CustomHostnameUrlsDto;
-}
 
 function checkHostname(hostname: string): string {
   const h = hostname.toLowerCase();

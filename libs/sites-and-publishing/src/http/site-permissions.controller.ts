@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
-import { Actor, NotFoundError, Role, ROLES } from '@app/shared-kernel';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Actor, NotFoundError } from '@app/shared-kernel';
 import {
   ApiDeleteOperation,
   ApiStandardErrors,
@@ -11,50 +10,19 @@ import {
   listEnvelope,
   ListOf,
   ListQueryDto,
-  Optional,
   RequestLinks,
   setDeleteStatus,
   WriteTransaction,
 } from '@app/http-kit';
 import { ContentPermissionsService, ContentRef } from '@app/spaces-and-content';
 import { SitesService } from '../application/sites.service';
-import { toTeamDto, toUserDto, TeamDto, UserDto, InviteUsersAndTeamsDto, UpdateContentPermissionDto } from '@app/wire';
-
-export class SiteAggregateQueryDto extends ListQueryDto {
-  /** Only members whose effective role on the site is this one (`guest`: none — Quire has no guests) */
-  @ApiPropertyOptional({ enum: [...ROLES, 'guest'] }) @Optional() @IsIn([...ROLES, 'guest']) role?: Role | 'guest';
-  /** Only members whose display name or email contains this */
-  @Optional() @IsString() @MinLength(1) @MaxLength(200) search?: string;
-  /** Only members of this team */
-  @Optional() @IsString() @MinLength(1) @MaxLength(100) team?: string;
-  /** By user id (the order Quire keeps for this list; `sort` is not supported); default `asc` */
-  @ApiPropertyOptional({ enum: ['asc', 'desc'] }) @Optional() @IsIn(['asc', 'desc']) order?: 'asc' | 'desc';
-}
-
-class SiteOriginDto {
-  @ApiProperty({ enum: ['organization', 'site'] }) type: string;
-  organization?: string;
-  site?: string;
-  @ApiPropertyOptional({ enum: ['member', 'team', 'default'] }) reason?: string;
-  team?: string;
-}
-
-export class UserSitePermissionDto {
-  @ApiProperty({ enum: ROLES }) permission: string;
-  user: UserDto;
-  origin: SiteOriginDto;
-  disabled: boolean;
-}
-
-export class UserSitePermissionOverrideDto {
-  @ApiProperty({ enum: ROLES }) permission: string;
-  user: UserDto;
-}
-
-export class TeamSitePermissionOverrideDto {
-  @ApiProperty({ enum: ROLES }) permission: string;
-  team: TeamDto;
-}
+import { toTeamDto, toUserDto, InviteUsersAndTeamsDto, UpdateContentPermissionDto } from '@app/wire';
+import {
+  SiteAggregateQueryDto,
+  UserSitePermissionDto,
+  UserSitePermissionOverrideDto,
+  TeamSitePermissionOverrideDto,
+} from './site-permission.dto';
 
 /**
  * Who is granted what on a site (official inviteToSite and the site permission operations). A grant

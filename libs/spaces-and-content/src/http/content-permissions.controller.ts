@@ -1,9 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { IsIn } from 'class-validator';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { User } from '@app/organizations-and-teams';
-import { Actor, Role, ROLES } from '@app/shared-kernel';
+import { Actor, Role } from '@app/shared-kernel';
 import {
   ApiDeleteOperation,
   ApiStandardErrors,
@@ -12,7 +11,6 @@ import {
   listEnvelope,
   ListOf,
   ListQueryDto,
-  Optional,
   RequestLinks,
   setDeleteStatus,
   WriteTransaction,
@@ -26,14 +24,10 @@ import {
   UpdateContentPermissionDto,
   TeamContentPermissionDto,
 } from '@app/wire';
+import { AggregateQueryDto } from './content-permission.dto';
 
 // ---------------------------------------------------------------------------------------------
 // Requests
-
-export class AggregateQueryDto extends ListQueryDto {
-  /** Only those whose effective role is this one */
-  @ApiPropertyOptional({ enum: ROLES }) @Optional() @IsIn(ROLES) role?: Role;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Responses

@@ -1,0 +1,8 @@
+export class HealthDto {
+  status: 'ok';
+}
+
+export class ReadinessDto {
+  status: 'ok';
+  database: 'ok';
+}
