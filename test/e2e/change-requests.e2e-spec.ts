@@ -402,6 +402,42 @@ describe('change requests: authoring, reads, merge and update', () => {
     expect(seen).toEqual([...made].reverse());
   });
 
+  it('lists by orderBy (most recently updated or created first, paged by cursor); a topic filter matches none; bad values answer 400', async () => {
+    const space = await newSpace();
+    const made = [];
+    for (const subject of ['first', 'second', 'third']) {
+      t.clock.advance(1_000);
+      made.push(await newCr(space.id, subject));
+    }
+    const [a, b, c] = made;
+    // The first is updated last: first by updatedAt, last by createdAt.
+    t.clock.advance(60_000);
+    await t.http.patch(`/v1/spaces/${space.id}/change-requests/${a.id}`).set(admin.auth).send({ subject: 'first, edited' }).expect(200);
+    const numbers = async (query: string) => {
+      const seen: number[] = [];
+      let next: string | undefined;
+      do {
+        const res = await t.http
+          .get(`/v1/spaces/${space.id}/change-requests?limit=1&${query}${next ? `&page=${next}` : ''}`)
+          .set(admin.auth)
+          .expect(200);
+        seen.push(...res.body.items.map((x: { number: number }) => x.number));
+        next = res.body.next?.page;
+      } while (next);
+      return seen;
+    };
+    expect(await numbers('orderBy=updatedAt')).toEqual([a.number, c.number, b.number]);
+    expect(await numbers('orderBy=createdAt')).toEqual([c.number, b.number, a.number]);
+    expect(await numbers('')).toEqual([c.number, b.number, a.number]);
+    // A cursor of one order is not one of another.
+    const first = await t.http.get(`/v1/spaces/${space.id}/change-requests?limit=1&orderBy=createdAt`).set(admin.auth).expect(200);
+    expect((await t.http.get(`/v1/spaces/${space.id}/change-requests?page=${first.body.next.page}`).set(admin.auth)).status).toBe(400);
+    const topic = await t.http.get(`/v1/spaces/${space.id}/change-requests?topic=anything`).set(admin.auth).expect(200);
+    expect(topic.body).toMatchObject({ items: [], count: 0 });
+    expectError(await t.http.get(`/v1/spaces/${space.id}/change-requests?orderBy=number`).set(admin.auth), 400, /orderBy/);
+    expectError(await t.http.get(`/v1/spaces/${space.id}/change-requests?topic=`).set(admin.auth), 400, /topic/);
+  });
+
   it('the compat=false answer reports per page what the markdown lost or changed on import', async () => {
     const space = await newSpace();
     const cr = await newCr(space.id, 'normalized');

@@ -81,6 +81,24 @@ describe('links and backlinks', () => {
       .expect(200);
     const crLinks = await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr2.id}/links`).set(admin.auth).expect(200);
     expect(crLinks.body.stats).toEqual({ total: 4, broken: { total: 2, changeRequest: 1 } });
+    // brokenContext: the broken links the change request broke, or those already broken in the space.
+    const urls = (res: { body: { items: { targetReference: { url?: string } }[] } }) => res.body.items.map((u) => u.targetReference.url);
+    const ofCr = await t.http
+      .get(`/v1/spaces/${space.id}/change-requests/${cr2.id}/links?brokenContext=change-request`)
+      .set(admin.auth)
+      .expect(200);
+    expect(urls(ofCr)).toEqual([`/pages/${targetId}`]);
+    const ofSpace = await t.http
+      .get(`/v1/spaces/${space.id}/change-requests/${cr2.id}/links?brokenContext=space`)
+      .set(admin.auth)
+      .expect(200);
+    expect(urls(ofSpace)).toEqual(['/pages/ghost']);
+    expect(ofSpace.body.stats).toEqual(crLinks.body.stats);
+    expectError(
+      await t.http.get(`/v1/spaces/${space.id}/change-requests/${cr2.id}/links?brokenContext=main`).set(admin.auth),
+      400,
+      /brokenContext/,
+    );
     const crBacklinks = await t.http
       .get(`/v1/spaces/${space.id}/change-requests/${cr2.id}/content/page/${homeId}/links`)
       .set(admin.auth)

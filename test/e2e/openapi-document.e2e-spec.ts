@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SpecParser } from '@app/openapi-specs';
 import { createTestApp, TestApp } from '../support/app';
 
@@ -127,6 +129,43 @@ describe('the served OpenAPI document', () => {
     ]) {
       expect(ids).toContain(id);
     }
+  });
+
+  it('declares every query parameter the official document gives an operation it implements, with its type', () => {
+    type Param = { name: string; in: string; schema?: { type?: string }; $ref?: string };
+    type Official = {
+      paths: Record<string, Record<string, { operationId?: string; parameters?: Param[] }>>;
+      components: { parameters: Record<string, Param> };
+    };
+    const official = (pkg: string): Official =>
+      JSON.parse(readFileSync(join(process.cwd(), 'node_modules', pkg, 'spec', 'openapi.json'), 'utf8'));
+    /** operationId → query parameter → type, of one document. */
+    const queries = (d: Official, resolve: (p: Param) => Param) => {
+      const out = new Map<string, Map<string, string | undefined>>();
+      for (const ops of Object.values(d.paths))
+        for (const op of Object.values(ops)) {
+          if (!op.operationId) continue;
+          const q = new Map<string, string | undefined>();
+          for (const p of (op.parameters ?? []).map(resolve)) if (p.in === 'query') q.set(p.name, p.schema?.type);
+          out.set(op.operationId, q);
+        }
+      return out;
+    };
+    const served = queries(doc as unknown as Official, (p) => p);
+    const missing: string[] = [];
+    for (const pkg of ['@gitbook/api', 'gitbook-api-0167']) {
+      const o = official(pkg);
+      const theirs = queries(o, (p) => (p.$ref ? o.components.parameters[p.$ref.split('/').pop()!] : p));
+      for (const [id, params] of served)
+        for (const [name, type] of theirs.get(id) ?? []) {
+          if (!params.has(name)) missing.push(`${id}?${name}`);
+          else if (type === 'boolean' && params.get(name) !== 'boolean') missing.push(`${id}?${name} is ${params.get(name)}, not boolean`);
+        }
+    }
+    // Left out on purpose, refused with a 400 that names it (unknown query parameters are): sorting the site
+    // aggregate by join date, last visit or name (Quire keeps no per-site order of members; docs/conventions.md).
+    const NOT_SUPPORTED = ['listPermissionsAggregateInSite?sort'];
+    expect([...new Set(missing)].filter((m) => !NOT_SUPPORTED.includes(m)).sort()).toEqual([]);
   });
 
   it('puts every /v1 operation behind Bearer security, with an error schema for 401', () => {

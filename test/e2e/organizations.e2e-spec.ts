@@ -40,6 +40,21 @@ describe('organizations', () => {
     expect(list.body.items.map((o: { id: string }) => o.id)).toEqual([res.body.id]);
   });
 
+  it('POST /v1/orgs?withDefaultSite=true is refused with a clear 400 and creates nothing; false and openapiUrl alone are accepted', async () => {
+    const u = await t.user('sitewanted');
+    const before = (await t.http.get('/v1/orgs').set(u.auth).expect(200)).body.items.length;
+    const refused = expectError(await t.http.post('/v1/orgs?withDefaultSite=true').set(u.auth).send({ title: 'With a site' }), 400);
+    expect(refused).toMatch(/withDefaultSite.*POST \/orgs\/\{organizationId\}\/sites.*nothing was created/);
+    expect((await t.http.get('/v1/orgs').set(u.auth).expect(200)).body.items).toHaveLength(before);
+    await t.http
+      .post('/v1/orgs?withDefaultSite=false&openapiUrl=https://example.com/openapi.json')
+      .set(u.auth)
+      .send({ title: 'No site' })
+      .expect(201);
+    expectError(await t.http.post('/v1/orgs?withDefaultSite=yes').set(u.auth).send({ title: 'Maybe' }), 400, /withDefaultSite/);
+    expectError(await t.http.post('/v1/orgs?openapiUrl=ftp://example.com/x').set(u.auth).send({ title: 'Bad URL' }), 400, /openapiUrl/);
+  });
+
   it('POST /v1/orgs validates the title (2..255)', async () => {
     expectError(await t.http.post('/v1/orgs').set(admin.auth).send({}), 400, /title/);
     expectError(await t.http.post('/v1/orgs').set(admin.auth).send({ title: 'A' }), 400, /title/);

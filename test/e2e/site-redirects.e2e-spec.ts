@@ -152,6 +152,32 @@ describe('site redirects', () => {
     ).body;
     expect(wild.target).toBe(`http://quire.test/sites/${id}/guide/a/b`);
     expectError(await t.http.get(`${base(id)}/redirect?source=/nothing`).set(reader.auth), 404);
+    // shareKey: the key of an active share link resolves the published URL for whoever holds it (it carries the key);
+    // any other key is a 404, as on every read that takes one.
+    await t.http.patch(base(id)).set(admin.auth).send({ visibility: 'share-link' }).expect(200);
+    const link = (
+      await t.http
+        .post(`${base(id)}/share-links`)
+        .set(admin.auth)
+        .send({ name: 'Partners' })
+        .expect(201)
+    ).body;
+    const keyed = (
+      await t.http
+        .get(`${base(id)}/redirect?source=/old-setup&shareKey=${encodeURIComponent(link.key)}`)
+        .set(reader.auth)
+        .expect(200)
+    ).body;
+    expect(keyed.target).toBe(`http://quire.test/sites/${id}/guide/setup?shareKey=${encodeURIComponent(link.key)}`);
+    expectError(await t.http.get(`${base(id)}/redirect?source=/old-setup&shareKey=wrong-key`).set(reader.auth), 404);
+    expectError(await t.http.get(`${base(id)}/redirect?source=/old-setup&shareKey=`).set(reader.auth), 400, /shareKey/);
+    await t.http
+      .patch(`${base(id)}/share-links/${link.id}`)
+      .set(admin.auth)
+      .send({ active: false })
+      .expect(200);
+    expectError(await t.http.get(`${base(id)}/redirect?source=/old-setup&shareKey=${encodeURIComponent(link.key)}`).set(reader.auth), 404);
+    await t.http.patch(base(id)).set(admin.auth).send({ visibility: 'public' }).expect(200);
 
     const patched = await t.http
       .patch(`${base(id)}/redirects/${created.body.id}`)

@@ -129,6 +129,30 @@ describe('sites: share links, adaptive schema and conditions, customization, the
       name: 'Resellers',
       active: false,
     });
+    // search: names containing it (any case); a key only for those who may see keys, so a reader cannot probe for one.
+    const other = (
+      await t.http
+        .post(`${base(s)}/share-links`)
+        .set(admin.auth)
+        .send({ name: 'Press kit' })
+        .expect(201)
+    ).body;
+    const names = async (who: TestUser, q: string) =>
+      (
+        await t.http
+          .get(`${base(s)}/share-links?search=${encodeURIComponent(q)}`)
+          .set(who.auth)
+          .expect(200)
+      ).body.items
+        .map((l: { name: string }) => l.name)
+        .sort();
+    expect(await names(admin, 'RESELL')).toEqual(['Resellers']);
+    expect(await names(reader, 'press')).toEqual(['Press kit']);
+    expect(await names(admin, other.key)).toEqual(['Press kit']);
+    expect(await names(reader, other.key)).toEqual([]);
+    expect(await names(admin, other.key.slice(0, 6))).toEqual([]);
+    expect(await names(admin, '%')).toEqual([]);
+    expectError(await t.http.get(`${base(s)}/share-links?search=`).set(admin.auth), 400, /search/);
     expectError(await t.http.delete(`${base(s)}/share-links/${id}`).set(creator.auth), 403);
     await t.http
       .delete(`${base(s)}/share-links/${id}`)
@@ -515,6 +539,17 @@ describe('sites: share links, adaptive schema and conditions, customization, the
         .expect(200)
     ).body;
     expect(official.check('SiteCustomizationSettings', defaults)).toBe('');
+    // The official (deprecated) `unmasked`: nothing is masked, so both values answer the same; anything else is a 400.
+    for (const unmasked of ['true', 'false'])
+      expect(
+        (
+          await t.http
+            .get(`${base(s)}/customization?unmasked=${unmasked}`)
+            .set(reader.auth)
+            .expect(200)
+        ).body,
+      ).toEqual(defaults);
+    expectError(await t.http.get(`${base(s)}/customization?unmasked=1`).set(reader.auth), 400, /unmasked/);
     const next = {
       ...defaults,
       styling: { ...defaults.styling, primaryColor: { light: '#112233', dark: '#445566' }, corners: 'straight' },

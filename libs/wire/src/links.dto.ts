@@ -13,6 +13,17 @@ export class LinksQueryDto extends ListQueryDto {
   status?: 'ok' | 'broken' | 'in-app';
 }
 
+/** listChangeRequestLinks: the links of a change request, and which broken ones (the official `brokenContext`). */
+export class ChangeRequestLinksQueryDto extends LinksQueryDto {
+  @ApiPropertyOptional({
+    enum: ['change-request', 'space'],
+    description: 'Only the broken links the change request broke (`change-request`), or those already broken in the space (`space`)',
+  })
+  @Optional()
+  @IsIn(['change-request', 'space'])
+  brokenContext?: 'change-request' | 'space';
+}
+
 export class LinkStatsDto {
   total: number;
   @ApiProperty({ type: 'object', properties: { total: { type: 'number' }, changeRequest: { type: 'number' } } }) broken: {

@@ -1,33 +1,49 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, Max, Min } from 'class-validator';
-import { Links, Optional, toStrictBool, toStrictInt } from '@app/http-kit';
+import { Links, ListQueryDto, Optional, toStrictBool, toStrictInt } from '@app/http-kit';
 import type { ContentRef, JsonDocument, ReusableContent } from '@app/content-model';
 import { documentToMarkdown, refToUrl } from '@app/content-model';
 import type { Revision } from '@app/spaces-and-content';
 import { PageNode, pathIndex, PageTree } from '@app/content-model';
 
+/** One of the official boolean flags of a content read: exactly `true` or `false`, defaulting to `def`. */
+const ContentFlag = (def: boolean): PropertyDecorator =>
+  applyDecorators(ApiPropertyOptional({ type: Boolean, default: def }), Optional(), Transform(toStrictBool), IsBoolean());
+
 /** The official `metadata` and `computed` flags (spec part 1 §4.4: both default true). */
 export class ContentQueryDto {
   /** If false, mutable git metadata is left out (faster lookups) */
-  @ApiPropertyOptional({ type: Boolean, default: true })
-  @Optional()
-  @Transform(toStrictBool)
-  @IsBoolean()
-  metadata?: boolean;
-
+  @ContentFlag(true) metadata?: boolean;
   /** If false, content is not computed */
-  @ApiPropertyOptional({ type: Boolean, default: true })
-  @Optional()
-  @Transform(toStrictBool)
-  @IsBoolean()
-  computed?: boolean;
+  @ContentFlag(true) computed?: boolean;
 }
 
-/** The official `evaluated` and `dereferenced` flags of a document read (Quire's documents have nothing to evaluate). */
+/** A list of a revision's files: the page and limit of every list, and the official `metadata` and `computed` flags. */
+export class ListContentQueryDto extends ListQueryDto {
+  /** If false, mutable git metadata is left out (faster lookups) */
+  @ContentFlag(true) metadata?: boolean;
+  /** If false, content is not computed */
+  @ContentFlag(true) computed?: boolean;
+}
+
+/**
+ * The official `evaluated` and `dereferenced` controls of a document read (Quire's documents have nothing to
+ * evaluate; reusable content is resolved when a page is read): validated, and every value gives the same document.
+ */
 export class DocumentQueryDto {
-  @ApiPropertyOptional({ type: Boolean }) @Optional() @Transform(toStrictBool) @IsBoolean() evaluated?: boolean;
-  @ApiPropertyOptional({ type: Boolean }) @Optional() @Transform(toStrictBool) @IsBoolean() dereferenced?: boolean;
+  @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['deterministic-only'] }], default: false })
+  @Optional()
+  @Transform(toStrictBool)
+  @IsIn([true, false, 'deterministic-only'])
+  evaluated?: boolean | 'deterministic-only';
+
+  @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['reusable-contents'] }], default: false })
+  @Optional()
+  @Transform(toStrictBool)
+  @IsIn([true, false, 'reusable-contents'])
+  dereferenced?: boolean | 'reusable-contents';
 }
 
 export class ChangesQueryDto extends ContentQueryDto {
@@ -134,6 +150,12 @@ export class PageQueryDto extends ContentQueryDto {
   @Optional()
   @IsIn(['relative', 'stable'])
   'format.markdown.refs'?: 'relative' | 'stable';
+}
+
+/** A page read by path: the page read's parameters, and `cachedMetadata` (Quire serves Git metadata from its own rows either way). */
+export class PageByPathQueryDto extends PageQueryDto {
+  /** If true, mutable Git metadata may be served from a cache */
+  @ContentFlag(false) cachedMetadata?: boolean;
 }
 
 export const DEFAULT_LAYOUT = {

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Actor } from '@app/shared-kernel';
+import { Actor, InvalidInputError } from '@app/shared-kernel';
 import {
   ApiStandardErrors,
   CurrentActor,
@@ -15,7 +15,7 @@ import {
 } from '@app/http-kit';
 import { IdentityService } from '../application/identity.service';
 import { OrganizationsService } from '../application/organizations.service';
-import { CreateOrganizationDto, UpdateOrganizationDto } from './organization.dto';
+import { CreateOrganizationDto, CreateOrganizationQueryDto, UpdateOrganizationDto } from './organization.dto';
 import { OrganizationDto, toOrganizationDto, toUserDto, UserDto } from '@app/wire';
 
 @ApiTags('organizations')
@@ -39,9 +39,14 @@ export class OrganizationsController {
   async create(
     @CurrentActor() actor: Actor,
     @Body() body: CreateOrganizationDto,
+    @Query() q: CreateOrganizationQueryDto,
     @RequestLinks() links: Links,
     @Res({ passthrough: true }) res: Response,
   ) {
+    if (q.withDefaultSite)
+      throw new InvalidInputError(
+        'withDefaultSite: Quire does not create a site with the organization; create it with POST /orgs/{organizationId}/sites (nothing was created)',
+      );
     const view = await this.organizations.create(actor, body);
     const dto = toOrganizationDto(view.organization, view.role, links, view.ownTeam);
     res.location(dto.urls.location);

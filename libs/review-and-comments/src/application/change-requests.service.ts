@@ -112,10 +112,14 @@ export class ChangeRequestsService {
       contributor?: string;
       requestedReviewer?: string;
       conversationsIssuesCluster?: string;
+      /** A filter on links Quire does not have (site topics): none match. */
+      unlinked?: boolean;
+      orderBy?: 'updatedAt' | 'createdAt';
     },
     page: PageRequest,
   ) {
     const { space, role } = await this.space(actor, spaceId);
+    if (filter.unlinked) return { items: [], count: 0 } as Page<ChangeRequestView>;
     const result = await this.changeRequests.list(
       space.id,
       {
@@ -124,6 +128,7 @@ export class ChangeRequestsService {
         contributor: filter.contributor,
         requestedReviewer: filter.requestedReviewer,
         conversationsIssuesCluster: filter.conversationsIssuesCluster,
+        orderBy: filter.orderBy,
       },
       page,
     );

@@ -66,6 +66,11 @@ export interface ChangeRequestFilter {
   conversationsIssuesCluster?: string;
 }
 
+/** The list of one space: newest first by number, or by `orderBy` (most recent first). */
+export interface SpaceChangeRequestFilter extends ChangeRequestFilter {
+  orderBy?: 'updatedAt' | 'createdAt';
+}
+
 /** The organization-wide list: several statuses, change requests of live spaces (or of one space). */
 export interface OrganizationChangeRequestFilter extends Omit<ChangeRequestFilter, 'status'> {
   statuses: ChangeRequestStatus[];
@@ -76,7 +81,7 @@ export interface OrganizationChangeRequestFilter extends Omit<ChangeRequestFilte
 }
 
 export abstract class ChangeRequestRepository {
-  abstract list(spaceId: string, filter: ChangeRequestFilter, page: PageRequest): Promise<Page<ChangeRequest>>;
+  abstract list(spaceId: string, filter: SpaceChangeRequestFilter, page: PageRequest): Promise<Page<ChangeRequest>>;
   /** Changes whenever the organization's list could show something else (stamps of its rows and marks). */
   abstract listVersion(organizationId: string): Promise<string>;
   /** Newest first by `orderBy`. */

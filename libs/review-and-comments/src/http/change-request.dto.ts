@@ -10,6 +10,7 @@ import {
   IsOptional,
   IsString,
   MaxLength,
+  MinLength,
   ValidateIf,
 } from 'class-validator';
 import { Links, ListQueryDto, Satisfies, Optional, toStrictBool } from '@app/http-kit';
@@ -134,6 +135,13 @@ export class ListChangeRequestsQueryDto extends ListQueryDto {
   @Optional() @IsString() @MaxLength(100) requestedReviewer?: string;
   /** Only change requests linked to this conversations issues cluster (no link exists yet: none match) */
   @Optional() @IsString() @MaxLength(100) conversationsIssuesCluster?: string;
+  /** Only change requests linked to this site topic (Quire has no site topics: none match) */
+  @Optional() @IsString() @MinLength(1) @MaxLength(100) topic?: string;
+  /** Most recent first by this time; without it, newest first by number */
+  @ApiPropertyOptional({ enum: ['updatedAt', 'createdAt'] })
+  @Optional()
+  @IsIn(['updatedAt', 'createdAt'])
+  orderBy?: 'updatedAt' | 'createdAt';
 }
 
 const asArray = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? [value] : value);

@@ -45,6 +45,9 @@ import {
   RevisionSemanticChangesDto,
   fileDto,
   LinksQueryDto,
+  ChangeRequestLinksQueryDto,
+  ListContentQueryDto,
+  PageByPathQueryDto,
   LinksResponseDto,
   PageQueryDto,
   PagesDto,
@@ -100,6 +103,8 @@ export class ChangeRequestsController {
         contributor: q.contributor,
         requestedReviewer: q.requestedReviewer,
         conversationsIssuesCluster: q.conversationsIssuesCluster,
+        unlinked: q.topic !== undefined,
+        orderBy: q.orderBy,
       },
       q.toPageRequest(),
     );
@@ -239,7 +244,7 @@ export class ChangeRequestsController {
     @CurrentActor() actor: Actor,
     @Param('spaceId') spaceId: string,
     @Param('changeRequestId') ref: string,
-    @Query() q: ListQueryDto,
+    @Query() q: ListContentQueryDto,
     @RequestLinks() links: Links,
   ) {
     return this.reader.fileList(await this.scope(actor, spaceId, ref), q, links);
@@ -254,6 +259,7 @@ export class ChangeRequestsController {
     @Param('spaceId') spaceId: string,
     @Param('changeRequestId') ref: string,
     @Param('fileId') fileId: string,
+    @Query() _q: ContentQueryDto,
     @RequestLinks() links: Links,
   ) {
     return this.reader.file(await this.scope(actor, spaceId, ref), fileId, links);
@@ -268,6 +274,7 @@ export class ChangeRequestsController {
     @Param('spaceId') spaceId: string,
     @Param('changeRequestId') ref: string,
     @Param('reusableContentId') reusableContentId: string,
+    @Query() _q: ContentQueryDto,
   ) {
     return this.reader.reusableContent(await this.scope(actor, spaceId, ref), reusableContentId);
   }
@@ -298,7 +305,7 @@ export class ChangeRequestsController {
     @CurrentActor() actor: Actor,
     @Param('spaceId') spaceId: string,
     @Param('changeRequestId') ref: string,
-    @Query() q: LinksQueryDto,
+    @Query() q: ChangeRequestLinksQueryDto,
     @RequestLinks() links: Links,
   ) {
     return this.reader.links(await this.scope(actor, spaceId, ref), q, links);
@@ -391,7 +398,7 @@ export class ChangeRequestsController {
     @Param('spaceId') spaceId: string,
     @Param('changeRequestId') ref: string,
     @Param('pagePath') pagePath: string | string[],
-    @Query() q: PageQueryDto,
+    @Query() q: PageByPathQueryDto,
     @RequestLinks() links: Links,
     @Res() res: Response,
   ): Promise<void> {

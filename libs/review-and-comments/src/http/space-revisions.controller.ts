@@ -3,7 +3,14 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Actor } from '@app/shared-kernel';
 import { ApiStandardErrors, CurrentActor, Links, RequestLinks } from '@app/http-kit';
 import { RevisionReader, RevisionScope, SpacesService } from '@app/spaces-and-content';
-import { ChangesQueryDto, ContentQueryDto, RevisionDto, RevisionReusableContentDto, RevisionSemanticChangesDto } from '@app/wire';
+import {
+  ChangesQueryDto,
+  ContentQueryDto,
+  DocumentQueryDto,
+  RevisionDto,
+  RevisionReusableContentDto,
+  RevisionSemanticChangesDto,
+} from '@app/wire';
 import { ChangeRequestOrigins } from './change-request-presenter';
 
 /**
@@ -69,6 +76,7 @@ export class SpaceRevisionsController {
     @Param('spaceId') id: string,
     @Param('revisionId') revisionId: string,
     @Param('reusableContentId') reusableContentId: string,
+    @Query() _q: DocumentQueryDto,
   ) {
     return this.reader.reusableContentDocument(await this.scope(actor, id, revisionId), reusableContentId);
   }

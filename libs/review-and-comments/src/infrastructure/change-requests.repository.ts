@@ -1,7 +1,12 @@
 import { Db, keysetPage, narrowingSql } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { mapPage, Page, PageRequest } from '@app/shared-kernel';
-import { ChangeRequest, ChangeRequestFilter, ChangeRequestRepository, OrganizationChangeRequestFilter } from '../domain/change-request';
+import {
+  ChangeRequest,
+  ChangeRequestRepository,
+  OrganizationChangeRequestFilter,
+  SpaceChangeRequestFilter,
+} from '../domain/change-request';
 
 interface Row {
   id: string;
@@ -55,8 +60,8 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     super();
   }
 
-  /** Newest first, keyed by number (unique within a space). */
-  async list(spaceId: string, filter: ChangeRequestFilter, page: PageRequest): Promise<Page<ChangeRequest>> {
+  /** Newest first, keyed by number (unique within a space); with `orderBy`, by that time (most recent first) then id. */
+  async list(spaceId: string, filter: SpaceChangeRequestFilter, page: PageRequest): Promise<Page<ChangeRequest>> {
     const params: unknown[] = [spaceId, filter.status];
     let where = 'space_id = $1 AND status = $2';
     if (filter.creator) {
@@ -71,9 +76,10 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
       where += ` AND EXISTS (SELECT 1 FROM change_request_review_requests r WHERE r.change_request_id = change_requests.id AND r.user_id = $${params.push(filter.requestedReviewer)})`;
     if (filter.conversationsIssuesCluster !== undefined)
       where += ` AND conversations_issues_cluster = $${params.push(filter.conversationsIssuesCluster)}`;
+    const query = `SELECT * FROM change_requests WHERE ${where}`;
+    if (filter.orderBy) return mapPage(await keysetPage<Row>(this.ds, query, params, byTime(filter.orderBy), page), toDomain);
     const keyset = { columns: ['q.number'], shape: ['int' as const], keyOf: (r: Row) => [r.number], direction: 'desc' as const };
-    const result = await keysetPage<Row>(this.ds, `SELECT * FROM change_requests WHERE ${where}`, params, keyset, page);
-    return mapPage(result, toDomain);
+    return mapPage(await keysetPage<Row>(this.ds, query, params, keyset, page), toDomain);
   }
 
   /**
@@ -108,14 +114,10 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
       where += ` AND EXISTS (SELECT 1 FROM change_request_review_requests r WHERE r.change_request_id = change_requests.id AND r.user_id = $${params.push(filter.requestedReviewer)})`;
     if (filter.conversationsIssuesCluster !== undefined)
       where += ` AND conversations_issues_cluster = $${params.push(filter.conversationsIssuesCluster)}`;
-    const column = filter.orderBy === 'createdAt' ? 'created_at' : 'updated_at';
-    const keyset = {
-      columns: [`q.${column}`, 'q.id'],
-      shape: ['timestamp' as const, 'text' as const],
-      keyOf: (r: Row) => [(filter.orderBy === 'createdAt' ? r.created_at : r.updated_at).toISOString(), r.id],
-      direction: 'desc' as const,
-    };
-    return mapPage(await keysetPage<Row>(this.ds, `SELECT * FROM change_requests WHERE ${where}`, params, keyset, page), toDomain);
+    return mapPage(
+      await keysetPage<Row>(this.ds, `SELECT * FROM change_requests WHERE ${where}`, params, byTime(filter.orderBy), page),
+      toDomain,
+    );
   }
 
   async find(spaceId: string, ref: string): Promise<ChangeRequest | null> {
@@ -209,4 +211,14 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     );
     return r;
   }
+}
+
+/** Most recently updated (or created) first, then by id: the keyset of a list ordered by time. */
+function byTime(orderBy: 'updatedAt' | 'createdAt') {
+  return {
+    columns: [orderBy === 'createdAt' ? 'q.created_at' : 'q.updated_at', 'q.id'],
+    shape: ['timestamp' as const, 'text' as const],
+    keyOf: (r: Row) => [(orderBy === 'createdAt' ? r.created_at : r.updated_at).toISOString(), r.id],
+    direction: 'desc' as const,
+  };
 }

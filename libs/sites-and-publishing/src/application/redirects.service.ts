@@ -102,14 +102,18 @@ export class RedirectsService {
     siteId: string,
     source: string,
     rootOf: (site: Site) => string,
+    shareKey?: string,
   ): Promise<{ redirect: SiteRedirect; target: string }> {
     await this.siteAccess.siteRole(organizationId, actor, siteId, REDIRECT_ROLES.read);
     const site = await this.siteAccess.found(organizationId, siteId);
+    if (shareKey !== undefined) await this.siteAccess.requireShareKey(organizationId, siteId, shareKey);
     const found = matchRedirect(await this.redirects.live(site.id), checkSource(source));
     if (!found) throw new NotFoundError('Site redirect', source);
     const target = await this.target(site, found.redirect, found.rest, rootOf(site));
     if (target === null) throw new NotFoundError('Site redirect destination', source);
-    return { redirect: found.redirect, target };
+    // A share key resolves the published URL for whoever holds it: a URL of the site carries it (an external one does not).
+    const withKey = shareKey !== undefined && target.startsWith(rootOf(site));
+    return { redirect: found.redirect, target: withKey ? withQuery(target, 'shareKey', shareKey) : target };
   }
 
   /** Where a redirect sends (null: its destination is gone), from the site's root URL. */
@@ -293,4 +297,11 @@ export class RedirectsService {
     if ((await this.redirects.count(site.id)) + more > REDIRECTS_MAX)
       throw new InvalidInputError(`A site has at most ${REDIRECTS_MAX} redirects`);
   }
+}
+
+/** `url` with one more query parameter, before its fragment. */
+function withQuery(url: string, name: string, value: string): string {
+  const at = url.indexOf('#');
+  const [base, hash] = at < 0 ? [url, ''] : [url.slice(0, at), url.slice(at)];
+  return `${base}${base.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(value)}${hash}`;
 }

@@ -26,10 +26,15 @@ export class ShareLinksService {
     private readonly siteAccess: SitesService,
   ) {}
 
-  async list(actor: Actor, organizationId: string, siteId: string, page: PageRequest): Promise<Page<ShareLinkView>> {
+  /** `search`: names containing it; keys equal to it only for those who may see keys (a reader cannot probe for one). */
+  async list(actor: Actor, organizationId: string, siteId: string, page: PageRequest, search?: string): Promise<Page<ShareLinkView>> {
     const role = await this.siteAccess.siteRole(organizationId, actor, siteId, SITE_ROLES.read);
     const site = await this.siteAccess.found(organizationId, siteId);
-    const result = await this.sites.listShareLinks(site.id, page);
+    const result = await this.sites.listShareLinks(
+      site.id,
+      page,
+      search === undefined ? undefined : { text: search, byKey: showKey(role) },
+    );
     return { ...result, items: result.items.map((link) => ({ link, site, showKey: showKey(role) })) };
   }
 

@@ -94,9 +94,13 @@ export class SitesService {
   /** The site with the spaces it shows; `shareKey`, when given, must open the site (else 404). */
   async getWithSpaces(actor: Actor, organizationId: string, siteId: string, shareKey?: string): Promise<SiteWithSpaces> {
     const view = await this.get(actor, organizationId, siteId);
-    if (shareKey !== undefined && !(await this.sites.publishedState(organizationId, siteId, shareKey))?.keyValid)
-      throw new NotFoundError('Share link');
+    if (shareKey !== undefined) await this.requireShareKey(organizationId, siteId, shareKey);
     return { ...view, spaces: await this.spacesOf(actor, view.site) };
+  }
+
+  /** The key of an active share link of the site, or a 404 (the same for a wrong key as for a deactivated one). */
+  async requireShareKey(organizationId: string, siteId: string, shareKey: string): Promise<void> {
+    if (!(await this.sites.publishedState(organizationId, siteId, shareKey))?.keyValid) throw new NotFoundError('Share link');
   }
 
   async create(actor: Actor, organizationId: string, input: CreateSiteInput): Promise<SiteWithSpaces> {

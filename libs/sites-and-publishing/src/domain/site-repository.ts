@@ -84,7 +84,8 @@ export abstract class SiteRepository {
   /** `organizationId` null: a visitor's request, which names the site only. */
   abstract publishedState(organizationId: string | null, siteId: string, shareKey: string | undefined): Promise<PublishedState | null>;
 
-  abstract listShareLinks(siteId: string, page: PageRequest): Promise<Page<ShareLink>>;
+  /** `search`: names containing `text` (case-insensitive), and with `byKey` the link whose key is `text`. */
+  abstract listShareLinks(siteId: string, page: PageRequest, search?: { text: string; byKey: boolean }): Promise<Page<ShareLink>>;
   abstract findShareLink(siteId: string, shareLinkId: string): Promise<ShareLink | null>;
   abstract insertShareLink(link: ShareLink): Promise<void>;
   abstract updateShareLink(link: ShareLink): Promise<void>;

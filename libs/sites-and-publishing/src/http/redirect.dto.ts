@@ -16,6 +16,7 @@ import {
 import { ListQueryDto, Optional, toStrictBool } from '@app/http-kit';
 import { InvalidInputError } from '@app/shared-kernel';
 import type { BulkItem, BulkResult } from '../application/redirects.service';
+import { ShareKeyQueryDto } from './site.dto';
 import {
   BULK_MAX,
   REDIRECT_ORDERS,
@@ -154,7 +155,7 @@ export class ListRedirectsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: REDIRECT_ORDERS, default: 'createdAt' }) @Optional() @IsIn(REDIRECT_ORDERS) orderBy?: RedirectOrder;
 }
 
-export class RedirectBySourceQueryDto {
+export class RedirectBySourceQueryDto extends ShareKeyQueryDto {
   @ApiProperty({ maxLength: SOURCE_MAX, pattern: SOURCE_PATTERN.source })
   @IsString()
   @MaxLength(SOURCE_MAX)

@@ -65,7 +65,7 @@ export class RedirectsController {
     @Query() q: RedirectBySourceQueryDto,
     @RequestLinks() links: Links,
   ): Promise<RedirectBySourceDto> {
-    const found = await this.redirects.bySource(actor, organizationId, siteId, q.source, (site) => publishedBase(site, links));
+    const found = await this.redirects.bySource(actor, organizationId, siteId, q.source, (site) => publishedBase(site, links), q.shareKey);
     return { redirect: toRedirectDto(found.redirect), target: found.target };
   }
 

@@ -9,13 +9,12 @@ import {
   Links,
   listEnvelope,
   ListOf,
-  ListQueryDto,
   RequestLinks,
   setDeleteStatus,
   WriteTransaction,
 } from '@app/http-kit';
 import { ShareLinksService } from '../application/share-links.service';
-import { CreateShareLinkDto, ShareLinkDto, toShareLinkDto, UpdateShareLinkDto } from './site.dto';
+import { CreateShareLinkDto, ListShareLinksQueryDto, ShareLinkDto, toShareLinkDto, UpdateShareLinkDto } from './site.dto';
 
 /** Share links of a site (official operations); keys are shown to admins only. */
 @ApiTags('sites')
@@ -31,10 +30,10 @@ export class ShareLinksController {
     @CurrentActor() actor: Actor,
     @Param('organizationId') organizationId: string,
     @Param('siteId') siteId: string,
-    @Query() q: ListQueryDto,
+    @Query() q: ListShareLinksQueryDto,
     @RequestLinks() links: Links,
   ) {
-    const page = await this.links.list(actor, organizationId, siteId, q.toPageRequest());
+    const page = await this.links.list(actor, organizationId, siteId, q.toPageRequest(), q.search);
     return listEnvelope(page, (v) => toShareLinkDto(v.link, v.site, v.showKey, links));
   }
 

@@ -111,6 +111,21 @@ export class UpdateSiteDto {
   proxy?: string | null;
 }
 
+/** The official `unmasked` flag of a customization read (deprecated there): Quire's customization holds no masked secret, so both values answer the same. */
+export class CustomizationQueryDto {
+  @ApiPropertyOptional({ type: Boolean, default: false, deprecated: true })
+  @Optional()
+  @Transform(toStrictBool)
+  @IsBoolean()
+  unmasked?: boolean;
+}
+
+/** listSiteShareLinks: the list's page and limit, and the official `search`. */
+export class ListShareLinksQueryDto extends ListQueryDto {
+  /** Only the share links whose name contains this (case-insensitive), or, for those who may see keys, whose key is this */
+  @Optional() @IsString() @MinLength(1) @MaxLength(200) search?: string;
+}
+
 export class ShareKeyQueryDto {
   /** The key of an active share link: reads then answer as they would to a visitor holding it (404 for any other key) */
   @Optional() @IsString() @MinLength(1) @MaxLength(200) shareKey?: string;

@@ -20,6 +20,7 @@ import { PublishedSitesService } from '../application/published-sites.service';
 import { PublishedSitePresenter } from './published-site.presenter';
 import { SitePreviews } from '../application/site-previews';
 import {
+  CustomizationQueryDto,
   AdaptiveSchemaDto,
   CreateSiteDto,
   CustomizationDto,
@@ -198,7 +199,12 @@ export class SitesController {
   @Get(':siteId/customization')
   @ApiOperation({ operationId: 'getSiteCustomizationById', summary: 'Get the customization of a site (defaults until it is set)' })
   @ApiOkResponse({ type: CustomizationDto })
-  async customization(@CurrentActor() actor: Actor, @Param('organizationId') organizationId: string, @Param('siteId') siteId: string) {
+  async customization(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Query() _q: CustomizationQueryDto,
+  ) {
     const c = await this.sites.customization(actor, organizationId, siteId);
     return c.updatedAt ? { ...c.settings, updatedAt: c.updatedAt.toISOString() } : c.settings;
   }
@@ -232,6 +238,7 @@ export class SitesController {
     @Param('organizationId') organizationId: string,
     @Param('siteId') siteId: string,
     @Param('siteSpaceId') siteSpaceId: string,
+    @Query() _q: CustomizationQueryDto,
   ) {
     return siteSpaceCustomizationBody(await this.sites.siteSpaceCustomization(actor, organizationId, siteId, siteSpaceId));
   }

@@ -269,11 +269,13 @@ export class SqlSiteRepository extends SiteRepository {
     );
   }
 
-  async listShareLinks(siteId: string, page: PageRequest): Promise<Page<ShareLink>> {
+  async listShareLinks(siteId: string, page: PageRequest, search?: { text: string; byKey: boolean }): Promise<Page<ShareLink>> {
     const result = await keysetPage<ShareLinkRow>(
       this.db,
-      'SELECT * FROM site_share_links WHERE site_id = $1',
-      [siteId],
+      search
+        ? 'SELECT * FROM site_share_links WHERE site_id = $1 AND (strpos(lower(name), lower($2)) > 0 OR ($3 AND key = $2))'
+        : 'SELECT * FROM site_share_links WHERE site_id = $1',
+      search ? [siteId, search.text, search.byKey] : [siteId],
       { columns: ['q.seq'], shape: ['int'], keyOf: (r) => [Number(r.seq)] },
       page,
     );

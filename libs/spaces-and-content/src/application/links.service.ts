@@ -69,7 +69,7 @@ export class LinksService {
   async list(
     space: Space,
     revisionId: string,
-    options: { appOrigin: string; fromPage?: string; status?: LinkStatus; base?: string },
+    options: { appOrigin: string; fromPage?: string; status?: LinkStatus; base?: string; brokenContext?: 'change-request' | 'space' },
     page: PageRequest,
   ): Promise<LinksPage> {
     const rev = await this.revisions.find(space.id, revisionId);
@@ -78,16 +78,24 @@ export class LinksService {
     const all = await this.usages(space, rev, options.appOrigin, options.fromPage);
     const broken = all.filter((u) => u.status === 'broken');
     const stats: LinksPage['stats'] = { total: all.length, broken: { total: broken.length } };
+    // In a change request (`base`: the revision it started from), a broken link is the change request's when it was not broken there.
+    let brokenBefore: Set<string> | null = null;
     if (options.base) {
       const baseRev = await this.revisions.find(space.id, options.base);
-      const before = baseRev
+      brokenBefore = baseRev
         ? new Set(
             (await this.usages(space, baseRev, options.appOrigin, options.fromPage)).filter((u) => u.status === 'broken').map((u) => u.key),
           )
         : new Set<string>();
-      stats.broken.changeRequest = broken.filter((u) => !before.has(u.key)).length;
+      stats.broken.changeRequest = broken.filter((u) => !brokenBefore!.has(u.key)).length;
     }
-    const filtered = options.status ? all.filter((u) => u.status === options.status) : all;
+    let filtered = options.status ? all.filter((u) => u.status === options.status) : all;
+    // `brokenContext`: only broken links, those the change request broke or those already broken in the space.
+    if (options.brokenContext) {
+      const inSpace = (key: string) => brokenBefore === null || brokenBefore.has(key);
+      const ours = options.brokenContext === 'change-request';
+      filtered = filtered.filter((u) => u.status === 'broken' && inSpace(u.key) !== ours);
+    }
     return { ...pageInMemory(filtered, (u) => u.key, page), stats };
   }
 

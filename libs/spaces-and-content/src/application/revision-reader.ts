@@ -194,10 +194,11 @@ export class RevisionReader {
   }
 
   /** Every link of the revision (`fromPage`: of one page), with status and stats. */
-  async links(s: RevisionScope, q: LinksQueryDto, links: Links, fromPage?: string) {
+  async links(s: RevisionScope, q: LinksQueryDto & { brokenContext?: 'change-request' | 'space' }, links: Links, fromPage?: string) {
     const options = {
       appOrigin: links.app(''),
       status: q.status,
+      ...(q.brokenContext ? { brokenContext: q.brokenContext } : {}),
       ...(fromPage ? { fromPage } : {}),
       ...(s.linksBase ? { base: s.linksBase } : {}),
     };

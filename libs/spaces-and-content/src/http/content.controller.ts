@@ -13,6 +13,8 @@ import {
   ContentQueryDto,
   DocumentQueryDto,
   PageQueryDto,
+  PageByPathQueryDto,
+  ListContentQueryDto,
   PagesDto,
   RevisionPageDto,
   RevisionHistoryItemDto,
@@ -72,7 +74,7 @@ export class ContentController {
     @CurrentActor() actor: Actor,
     @Param('spaceId') id: string,
     @Param('pagePath') pagePath: string | string[],
-    @Query() q: PageQueryDto,
+    @Query() q: PageByPathQueryDto,
     @RequestLinks() links: Links,
     @Res() res: Response,
   ): Promise<void> {
@@ -138,7 +140,7 @@ export class ContentController {
     @Param('spaceId') id: string,
     @Param('revisionId') revisionId: string,
     @Param('pagePath') pagePath: string | string[],
-    @Query() q: PageQueryDto,
+    @Query() q: PageByPathQueryDto,
     @RequestLinks() links: Links,
     @Res() res: Response,
   ): Promise<void> {
@@ -165,7 +167,7 @@ export class ContentController {
     @CurrentActor() actor: Actor,
     @Param('spaceId') id: string,
     @Param('revisionId') revisionId: string,
-    @Query() q: ListQueryDto,
+    @Query() q: ListContentQueryDto,
     @RequestLinks() links: Links,
   ) {
     return this.reader.fileList(await this.scope(actor, id, revisionId), q, links);
@@ -188,7 +190,7 @@ export class ContentController {
   @Get('content/files')
   @ApiOperation({ operationId: 'listFiles', summary: 'The files of the current revision' })
   @ApiOkResponse({ type: ListOf(RevisionFileDto) })
-  async files(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
+  async files(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() q: ListContentQueryDto, @RequestLinks() links: Links) {
     return this.reader.fileList(await this.scope(actor, id), q, links);
   }
 
