@@ -1,5 +1,5 @@
 import { createTestApp, TestApp, TestUser } from '../support/app';
-import { leafTexts, nodeTypes, officialDocuments } from '../support/official-documents';
+import { leafTexts, nodeTypes, officialDocuments, wrongTypedDocuments } from '../support/official-documents';
 
 /**
  * Property: every document the official JSONDocument schema accepts (generated from @gitbook/api's
@@ -47,6 +47,71 @@ describe('every document the official schema accepts is accepted', () => {
     // The generated documents carry texts to come back, not only empty blocks.
     expect(texts).toBeGreaterThan(DOCS / 2);
   };
+
+  /** Wrong-typed variants of generated documents: each input answers 400 naming the field, and stores nothing. */
+  const WRONG = generated.slice(0, 25).flatMap(({ seed, document }) => wrongTypedDocuments(document, seed).map((w) => ({ seed, ...w })));
+  const refusesEach = async (
+    input: string,
+    send: (document: Record<string, unknown>) => Promise<{ status: number; body: { error?: { message?: string } } }>,
+  ) => {
+    expect(WRONG.length).toBeGreaterThan(60);
+    expect(new Set(WRONG.map((w) => w.where.replace(/.*\./, '')))).toEqual(new Set(['data', 'meta', 'leaves', 'marks']));
+    expect(WRONG.some((w) => w.where === 'data')).toBe(true); // the document's own data
+    const failures: string[] = [];
+    for (const { seed, where, document } of WRONG) {
+      const res = await send(document);
+      const message = res.body.error?.message ?? '';
+      if (res.status !== 400 || !message.includes(`${input}.${where} must be`))
+        failures.push(`seed ${seed} ${where}: ${res.status} ${message}`);
+    }
+    expect(failures).toEqual([]);
+  };
+
+  it('a wrong type where the official schema wants an object or an array (data, meta, leaves, marks: a string, an array, null) answers 400 through each input, naming it', async () => {
+    const newSpace = async (title: string) =>
+      (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title }).expect(201)).body.id as string;
+    const [translated, untranslated] = [await newSpace('Translated'), await newSpace('Never translated')];
+    const translation = (
+      await t.http
+        .post(`/v1/orgs/${orgId}/translations`)
+        .set(admin.auth)
+        .send({ language: 'es', source: { space: translated, language: 'en' } })
+        .expect(201)
+    ).body.id;
+    const cr = (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({}).expect(201)).body.id;
+    const before = (await t.http.get(`/v1/orgs/${orgId}/agent-instructions`).set(admin.auth).expect(200)).body;
+    await refusesEach('body.document', (document) =>
+      t.http.post(`/v1/spaces/${spaceId}/comments`).set(admin.auth).send({ body: { document } }),
+    );
+    await refusesEach('body.document', (document) =>
+      t.http.post(`/v1/spaces/${spaceId}/comments/${commentId}/replies`).set(admin.auth).send({ body: { document } }),
+    );
+    await refusesEach('instructions', (instructions) =>
+      t.http.put(`/v1/orgs/${orgId}/agent-instructions`).set(admin.auth).send({ instructions }),
+    );
+    await refusesEach('instructions', (instructions) =>
+      t.http.put(`/v1/orgs/${orgId}/translations/${translation}`).set(admin.auth).send({ instructions }),
+    );
+    await refusesEach('instructions', (instructions) =>
+      t.http
+        .post(`/v1/orgs/${orgId}/translations`)
+        .set(admin.auth)
+        .send({ language: 'es', source: { space: untranslated, language: 'en' }, instructions }),
+    );
+    await refusesEach('document', (document) =>
+      t.http
+        .post(`/v1/spaces/${spaceId}/change-requests/${cr}/content`)
+        .set(admin.auth)
+        .send({ changes: [{ operation: 'insert_page', title: 'Wrong', document: { document } }] }),
+    );
+    // Nothing was written by any of them.
+    expect((await t.http.get(`/v1/orgs/${orgId}/agent-instructions`).set(admin.auth).expect(200)).body).toEqual(before);
+    expect((await t.http.get(`/v1/spaces/${spaceId}/change-requests/${cr}/content`).set(admin.auth).expect(200)).body.pages).toEqual([]);
+    const sources = (await t.http.get(`/v1/orgs/${orgId}/translations`).set(admin.auth).expect(200)).body.items.map(
+      (x: { source: { space: string } }) => x.source.space,
+    );
+    expect(sources).toEqual([translated]);
+  });
 
   it('the case that was refused: a plain paragraph without `data` (optional in the official schema), through each input', async () => {
     const plain = {

@@ -55,3 +55,64 @@ export function nodeTypes(node: unknown): string[] {
   const own = (n.object === 'block' || n.object === 'inline') && typeof n.type === 'string' ? [n.type] : [];
   return [...own, ...Object.values(n).flatMap(nodeTypes)];
 }
+
+/**
+ * Wrong-typed variants of an official document: one block's or inline's `data` or `meta`, the document's own
+ * `data`, a text's `leaves` or a leaf's `marks` made a string, an array or `null`, the node chosen by `seed`.
+ * Each is confirmed refused by the official schema (Ajv): what must answer 400, never be filled in as empty.
+ * `where` names the field as Quire's message does (`nodes[0].nodes[1].data`).
+ */
+export function wrongTypedDocuments(
+  document: Record<string, unknown>,
+  seed: number,
+): { where: string; document: Record<string, unknown> }[] {
+  const validator = officialValidator();
+  const nodes: { path: string; node: Record<string, unknown> }[] = [];
+  const texts: { path: string; node: Record<string, unknown> }[] = [];
+  const walk = (list: unknown, path: string) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((n, i) => {
+      if (!n || typeof n !== 'object') return;
+      const node = n as Record<string, unknown>;
+      const here = `${path}[${i}]`;
+      if (node.object === 'block' || node.object === 'inline') nodes.push({ path: here, node });
+      if (node.object === 'text') texts.push({ path: here, node });
+      walk(node.nodes, `${here}.nodes`);
+    });
+  };
+  walk(document.nodes, 'nodes');
+  const out: { where: string; document: Record<string, unknown> }[] = [];
+  const wrongs: unknown[] = ['x', [], null];
+  const variant = (mutate: (copy: Record<string, unknown>) => void, where: string) => {
+    const copy = structuredClone(document);
+    mutate(copy);
+    if (validator.check('JSONDocument', copy) !== '') out.push({ where, document: copy });
+  };
+  /** The node at `path` ("nodes[0].nodes[1]") of a copy. */
+  const at = (copy: Record<string, unknown>, path: string) =>
+    path.split('.').reduce<unknown>((cur, part) => {
+      const m = /^nodes\[(\d+)\]$/.exec(part)!;
+      return ((cur as Record<string, unknown>).nodes as unknown[])[Number(m[1])];
+    }, copy) as Record<string, unknown>;
+  const wrong = wrongs[seed % wrongs.length];
+  const node = nodes[seed % nodes.length];
+  for (const field of ['data', 'meta'])
+    variant((copy) => {
+      at(copy, node.path)[field] = wrong;
+    }, `${node.path}.${field}`);
+  variant((copy) => {
+    copy.data = wrongs[(seed + 1) % wrongs.length];
+  }, 'data');
+  const text = texts[seed % Math.max(texts.length, 1)];
+  if (text) {
+    variant((copy) => {
+      at(copy, text.path).leaves = 'x';
+    }, `${text.path}.leaves`);
+    const leaves = text.node.leaves as unknown[];
+    if (Array.isArray(leaves) && leaves.length)
+      variant((copy) => {
+        (at(copy, text.path).leaves as Record<string, unknown>[])[0].marks = 'x';
+      }, `${text.path}.leaves[0].marks`);
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { InvalidInputError } from '@app/shared-kernel';
-import { EMPTY_DOCUMENT, JsonDocument, withDefaults } from './document';
+import { documentData, EMPTY_DOCUMENT, JsonDocument, withDefaults } from './document';
 import type { FileNode } from './files';
 import { revertBlocks } from './block-revert';
 import { contentHash } from './hash';
@@ -120,6 +120,8 @@ export interface ApplyResult {
 
 interface PendingBody {
   input: DocumentInput;
+  /** The index of the change that gave it (set by applyChanges): a failing body names its change. */
+  change?: number;
   /** The page's repository path (an import): its links resolve against the batch's paths first. */
   path?: string;
 }
@@ -133,9 +135,11 @@ function isJson(d: DocumentInput): d is { document: JsonDocument } {
 }
 
 function checkDocument(doc: JsonDocument): JsonDocument {
-  if (doc.object !== 'document' || !Array.isArray(doc.nodes) || typeof doc.data !== 'object' || doc.data === null) {
+  if (doc.object !== 'document' || !Array.isArray(doc.nodes)) {
     throw new InvalidInputError('document must be {"object":"document","data":{...},"nodes":[...]}');
   }
+  if (doc.data === undefined) throw new InvalidInputError('document.data is required (an object)');
+  documentData(doc);
   return { ...doc, nodes: withDefaults(doc.nodes) };
 }
 
@@ -160,6 +164,8 @@ class Batch {
   /** The paths given in this batch (each at most once). */
   private readonly taken = new Set<string>();
   private readonly pending = new Map<string, PendingBody>();
+  /** The index of the change being applied: bodies remember it. */
+  current = -1;
   readonly reusable: ReusableContent[];
   variables: Record<string, string>;
   /** Repository path → reusable content id (an import's `.gitbook/includes/` files). */
@@ -190,7 +196,7 @@ class Batch {
     if (this.taken.has(path)) throw new InvalidInputError(`path "${path}" is used twice in this batch`);
     this.taken.add(path);
     this.reusablePaths.set(path, id);
-    this.pendingReusable.set(id, { input: document, path });
+    this.pendingReusable.set(id, { input: document, path, change: this.current });
   }
 
   /** A repository path given with a page (an import), checked and taken by `id`. */
@@ -286,7 +292,7 @@ class Batch {
     applyMeta(node, { ...change, ...meta, title });
     insertAt(siblings, node, change.at);
     const path = this.takePath(change.path, id);
-    if (node.type !== 'group') this.pending.set(id, { input: change.document, ...(path ? { path } : {}) });
+    if (node.type !== 'group') this.pending.set(id, { input: change.document, change: this.current, ...(path ? { path } : {}) });
     this.touch({ object: 'created_page', page: id, ref: change.ref });
   }
 
@@ -315,7 +321,7 @@ class Batch {
       checkSlugFree(childrenOf(tree, locate(tree, id)!.parent?.id ?? null), node.slug, id);
     }
     const path = this.takePath(change.path, id);
-    if (change.document) this.pending.set(id, { input: change.document, ...(path ? { path } : {}) });
+    if (change.document) this.pending.set(id, { input: change.document, change: this.current, ...(path ? { path } : {}) });
     node.updatedAt = this.ctx.now;
     this.touch({ object: 'updated_page', page: id });
   }
@@ -381,7 +387,10 @@ class Batch {
       if (!doc) throw new Error(`body ${hash} of page ${id} was not provided to revert_page`);
       return doc;
     };
-    this.pending.set(id, { input: { document: revertBlocks(body(now.node.document), body(then.node.document), change.block!) } });
+    this.pending.set(id, {
+      input: { document: revertBlocks(body(now.node.document), body(then.node.document), change.block!) },
+      change: this.current,
+    });
     now.node.updatedAt = this.ctx.now;
     this.touch({ object: 'updated_page', page: id });
   }
@@ -403,7 +412,7 @@ class Batch {
    * Bodies, now that every page of the batch has its place: links resolve against the final tree.
    * `failed(id, e)` names the change a body came from when it is refused.
    */
-  bodies(failed: (pageId: string, e: InvalidInputError) => never): Map<string, JsonDocument> {
+  bodies(failed: (pageId: string, e: InvalidInputError, change?: number) => never): Map<string, JsonDocument> {
     const documents = new Map<string, JsonDocument>();
     const paths = pathIndex(this.tree);
     for (const [id, body] of this.pending) {
@@ -425,7 +434,7 @@ class Batch {
         } else if (isJson(body.input)) doc = checkDocument(body.input.document);
         else doc = EMPTY_DOCUMENT;
       } catch (e) {
-        if (e instanceof InvalidInputError) failed(id, e);
+        if (e instanceof InvalidInputError) failed(id, e, body.change);
         throw e;
       }
       if (doc.nodes.length === 0) located.node.document = null;
@@ -454,7 +463,7 @@ class Batch {
             ? checkDocument(body.input.document)
             : EMPTY_DOCUMENT;
       } catch (e) {
-        if (e instanceof InvalidInputError) failed(id, e);
+        if (e instanceof InvalidInputError) failed(id, e, body.change);
         throw e;
       }
       content.document = doc.nodes.length ? contentHash(doc) : null;
@@ -486,12 +495,14 @@ export function applyChanges(
     new InvalidInputError(`changes[${index}] (${changes[index]?.operation}): ${e.message}`);
   changes.forEach((change, i) => {
     try {
+      batch.current = i;
       batch.apply(change);
     } catch (e) {
       throw e instanceof InvalidInputError ? named(i, e) : e;
     }
   });
-  const documents = batch.bodies((id, e) => {
+  const documents = batch.bodies((id, e, change) => {
+    if (change !== undefined && change >= 0) throw named(change, e);
     const index = changes.findIndex(
       (c) =>
         ('ref' in c && c.ref && batch.refs.get(c.ref) === id) ||

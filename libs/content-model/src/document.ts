@@ -1,3 +1,4 @@
+import { InvalidInputError } from '@app/shared-kernel';
 /**
  * The rich-text document of spec part 1 §2.1 (the official JSONDocument): blocks of inlines and texts,
  * texts made of leaves with marks. Only the plain shapes Quire produces are typed here.
@@ -107,29 +108,53 @@ export interface JsonDocument {
 /**
  * A document as the official schema allows it (a block's or an inline's `data`, a leaf's `marks` may be
  * left out), with those defaults written in: what every reader of a stored document may rely on. Nothing
- * is dropped: unknown block types, fields and fragments are kept as given. Input only (a copy; the
- * stored documents are already complete).
+ * is dropped: unknown block types, fields and fragments are kept as given. Only what is absent is filled
+ * in: a `data` or `meta` that is there but not an object (a string, an array, `null`), or `nodes`,
+ * `leaves` or `marks` that are there but not arrays, are refused with a 400 naming where (`where`: the
+ * input's name). Input only (a copy; the stored documents are already complete).
  */
-export function withDefaults(nodes: unknown[]): DocBlock[] {
-  const fill = (node: unknown): unknown => {
-    if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
+export function withDefaults(nodes: unknown[], where = 'document'): DocBlock[] {
+  const refuse = (path: string, what: string) => {
+    throw new InvalidInputError(`${where}.${path} must be ${what}`);
+  };
+  const object = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const fill = (node: unknown, path: string): unknown => {
+    if (!object(node)) return node;
     const n = { ...(node as Record<string, unknown>) };
     if (n.object === 'block' || n.object === 'inline') {
-      if (n.data === undefined || n.data === null) n.data = {};
-      if (Array.isArray(n.nodes)) n.nodes = n.nodes.map(fill);
+      if (n.data === undefined) n.data = {};
+      else if (!object(n.data)) refuse(`${path}.data`, 'an object');
+      if (n.meta !== undefined && !object(n.meta)) refuse(`${path}.meta`, 'an object');
+      if (n.nodes !== undefined && !Array.isArray(n.nodes)) refuse(`${path}.nodes`, 'an array');
+      if (Array.isArray(n.nodes)) n.nodes = n.nodes.map((c, i) => fill(c, `${path}.nodes[${i}]`));
       if (Array.isArray(n.fragments))
-        n.fragments = n.fragments.map((f: unknown) =>
-          f && typeof f === 'object' && Array.isArray((f as DocFragment).nodes) ? { ...f, nodes: (f as DocFragment).nodes.map(fill) } : f,
+        n.fragments = n.fragments.map((f: unknown, i) =>
+          f && typeof f === 'object' && Array.isArray((f as DocFragment).nodes)
+            ? { ...f, nodes: (f as DocFragment).nodes.map((c, k) => fill(c, `${path}.fragments[${i}].nodes[${k}]`)) }
+            : f,
         );
     } else if (n.object === 'text') {
-      if (!Array.isArray(n.leaves)) n.leaves = [];
-      n.leaves = (n.leaves as unknown[]).map((l) =>
-        l && typeof l === 'object' && !Array.isArray((l as DocLeaf).marks) ? { ...l, marks: [] } : l,
-      );
+      if (n.leaves === undefined) n.leaves = [];
+      else if (!Array.isArray(n.leaves)) refuse(`${path}.leaves`, 'an array');
+      n.leaves = (n.leaves as unknown[]).map((l, i) => {
+        if (!object(l)) return l;
+        const marks = (l as DocLeaf).marks;
+        if (marks === undefined) return { ...(l as object), marks: [] };
+        if (!Array.isArray(marks)) refuse(`${path}.leaves[${i}].marks`, 'an array');
+        return l;
+      });
     }
     return n;
   };
-  return nodes.map(fill) as DocBlock[];
+  return nodes.map((node, i) => fill(node, `nodes[${i}]`)) as DocBlock[];
+}
+
+/** A document's own `data` and `meta`: absent is empty (data) or absent (meta); anything but an object is a 400. */
+export function documentData(doc: { data?: unknown; meta?: unknown }, where = 'document'): JsonDocument['data'] {
+  const object = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (doc.data !== undefined && !object(doc.data)) throw new InvalidInputError(`${where}.data must be an object`);
+  if (doc.meta !== undefined && !object(doc.meta)) throw new InvalidInputError(`${where}.meta must be an object`);
+  return (doc.data as JsonDocument['data'] | undefined) ?? {};
 }
 
 export const EMPTY_DOCUMENT: JsonDocument = { object: 'document', data: {}, nodes: [] };

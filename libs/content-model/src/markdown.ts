@@ -17,7 +17,7 @@ import sanitizeHtml from 'sanitize-html';
 import { parse as parseYaml } from 'yaml';
 import { InvalidInputError } from '@app/shared-kernel';
 import { block, inlineItems, keyOf, leaf, nestMarks, type InlineItem, type MarkKey, type Marks } from './doc-build';
-import { HINT_STYLES, withDefaults } from './document';
+import { documentData, HINT_STYLES, withDefaults } from './document';
 import { LAYOUT_PARTS, type PageCover, type PageLayout } from './tree';
 import type { ContentRef, DocBlock, DocInline, DocLeaf, DocMark, DocRefData, DocText, JsonDocument } from './document';
 import {
@@ -1117,7 +1117,7 @@ export function checkDocumentInput(value: unknown, where: string, maxMarkdown: n
   const doc = value as Partial<JsonDocument> | null;
   if (typeof doc !== 'object' || doc === null || doc.object !== 'document' || !Array.isArray(doc.nodes))
     throw new InvalidInputError(`${where}: a JSON document ({object: "document", nodes: [...]}) is expected`);
-  const document: JsonDocument = { object: 'document', data: doc.data ?? {}, nodes: withDefaults(doc.nodes) };
+  const document: JsonDocument = { object: 'document', data: documentData(doc, where), nodes: withDefaults(doc.nodes, where) };
   let markdown: string;
   try {
     markdown = documentToMarkdown(document);

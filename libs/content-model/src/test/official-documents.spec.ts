@@ -1,4 +1,4 @@
-import { leafTexts, nodeTypes, officialDocuments } from '../../../../test/support/official-documents';
+import { leafTexts, nodeTypes, officialDocuments, wrongTypedDocuments } from '../../../../test/support/official-documents';
 import { blockChanges } from '..';
 import { extractLinks } from '..';
 import { checkDocumentInput, documentToMarkdown } from '..';
@@ -44,5 +44,19 @@ describe('documents the official schema accepts', () => {
     expect(() => extractLinks(doc)).not.toThrow();
     expect(() => prepareDocument(doc)).not.toThrow();
     expect(() => blockChanges(null, doc)).not.toThrow();
+  });
+
+  it('refuses, naming the field, every wrong-typed variant the official schema refuses (data, meta, leaves, marks: a string, an array, null), never filling it in', () => {
+    const variants = generated.flatMap(({ seed, document }) => wrongTypedDocuments(document, seed).map((w) => ({ seed, ...w })));
+    expect(variants.length).toBeGreaterThan(400);
+    const failures = variants.flatMap(({ seed, where, document }) => {
+      try {
+        checkDocumentInput(document, 'input', 1_000_000);
+        return [`seed ${seed} ${where}: accepted`];
+      } catch (e) {
+        return (e as Error).message.startsWith(`input.${where} must be`) ? [] : [`seed ${seed} ${where}: ${(e as Error).message}`];
+      }
+    });
+    expect(failures).toEqual([]);
   });
 });
