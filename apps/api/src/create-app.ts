@@ -1,10 +1,10 @@
 import type { Server } from 'node:http';
 import { STATUS_CODES } from 'node:http';
-import { BadRequestException, HttpException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { json, NextFunction, Request, Response } from 'express';
-import { Actor, UnauthenticatedError } from '@app/shared-kernel';
+import type { Actor } from '@app/shared-kernel';
 import { Authenticator } from './auth/bearer-auth.guard';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
@@ -15,6 +15,8 @@ import { linksMiddleware } from './http/links.middleware';
 import { preferMinimal } from './http/prefer-minimal';
 import { siteHosts } from './http/site-hosts';
 import { SiteHostnames } from '@app/sites-and-publishing';
+import { DATABASE_UNAVAILABLE } from '@app/persistence';
+import { ErrorEnvelopeFilter } from './http/error.filter';
 import { defaultIconSvg } from '@app/site-renderer';
 import { createRootLogger, PinoNestLogger, requestLogger } from './http/logger';
 import { mountSwagger } from './swagger';
@@ -82,6 +84,7 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   // limit on those routes only, and only for an authenticated caller (an anonymous client cannot make
   // the server parse 32 MB).
   const authenticator = app.get(Authenticator);
+  const errors = new ErrorEnvelopeFilter();
   const contentJson = json({ limit: config.contentBodyLimit, verify: verifyJsonDepth });
   const largeBody = (req: Request) =>
     (req.method === 'POST' && (CONTENT_WRITE_ROUTE.test(req.path) || OPENAPI_CREATE_ROUTE.test(req.path))) ||
@@ -94,9 +97,11 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
         contentJson(req, res, next);
       },
       (e: unknown) => {
-        const status = e instanceof UnauthenticatedError ? 401 : e instanceof HttpException ? e.getStatus() : 500;
+        // The same answer as a guard's: 401/429 as they are, 503 (try again) while the database is unreachable.
+        const { status, message } = errors.describe(e);
         if (status === 500) logger.error({ err: e }, 'authentication failed unexpectedly');
-        res.status(status).json({ error: { code: status, message: status === 500 ? 'Internal server error' : (e as Error).message } });
+        if (status === 503) res.setHeader('Retry-After', String(DATABASE_UNAVAILABLE.retryAfterSeconds));
+        res.status(status).json({ error: { code: status, message } });
       },
     );
   });

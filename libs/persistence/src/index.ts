@@ -7,3 +7,4 @@ export type { Keyset } from './keyset';
 export { parseTimestamptz, PG_TYPES } from './timestamptz';
 export { SqlTable } from './sql-table';
 export type { ColumnsOf } from './sql-table';
+export { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './unavailable';

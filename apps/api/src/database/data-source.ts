@@ -20,6 +20,8 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     logging: ['error', 'warn', 'migration'],
     logger: new TypeOrmLogger(),
     maxQueryExecutionTime: 1000, // slower statements are logged at warn
-    extra: { max: 20, application_name: 'quire', types: PG_TYPES }, // PG_TYPES: timestamptz read without regexes
+    // PG_TYPES: timestamptz read without regexes. A request that waits 10 s for a free connection gives up
+    // (503, try again) instead of queueing for ever.
+    extra: { max: 20, application_name: 'quire', types: PG_TYPES, connectionTimeoutMillis: 10_000 },
   };
 }

@@ -18,4 +18,22 @@ describe('the error envelope', () => {
     expect(filter.describe(other)).toEqual({ status: 500, message: 'Internal server error' });
     expect(filter.describe(new NotFoundError('Space', 's1'))).toEqual({ status: 404, message: expect.stringMatching(/Space/) });
   });
+
+  it('answers 503 (try again) when the database cannot be reached: refused, terminated, shut down, pool timeout; not for other failures', () => {
+    const unavailable = { status: 503, message: expect.stringMatching(/database cannot be reached.*try again/) };
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(filter.describe(refused)).toEqual(unavailable);
+    expect(filter.describe(new QueryFailedError('SELECT 1', [], refused))).toEqual(unavailable);
+    for (const code of ['57P01', '57P03', '08006', '08001', '53300']) {
+      const driverError = Object.assign(new Error('terminating connection due to administrator command'), { code });
+      expect(filter.describe(new QueryFailedError('SELECT 1', [], driverError))).toEqual(unavailable);
+    }
+    expect(filter.describe(new Error('Connection terminated unexpectedly'))).toEqual(unavailable);
+    expect(filter.describe(new Error('timeout exceeded when trying to connect'))).toEqual(unavailable);
+    expect(filter.describe(new AggregateError([refused, refused], 'connect failed'))).toEqual(unavailable);
+    // Not an outage: a bug, a constraint, a missing table.
+    expect(filter.describe(new Error('Cannot read properties of undefined'))).toEqual({ status: 500, message: 'Internal server error' });
+    const constraint = Object.assign(new Error('duplicate key'), { code: '23505' });
+    expect(filter.describe(new QueryFailedError('INSERT', [], constraint)).status).toBe(500);
+  });
 });

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { DomainError, DomainErrorKind } from '@app/shared-kernel';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '@app/persistence';
 
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   invalid: 400,
@@ -31,6 +32,18 @@ function isConcurrencyFailure(exception: unknown): boolean {
   return !!e && typeof e === 'object' && (codes.includes(e.code as string) || codes.includes(e.driverError?.code as string));
 }
 
+/** A visitor's page of a published site (not its JSON, feeds or MCP): a 503 there is a page a person reads. */
+function isSitePage(req: Request | undefined): boolean {
+  if (!req || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+  const path = req.path ?? '';
+  return /^\/sites\/[^/]+(\/|$)/.test(path) && !/(\.json|\.md|\.txt|\.xml|~mcp)$/.test(path) && req.accepts(['html', 'json']) === 'html';
+}
+
+const UNAVAILABLE_PAGE =
+  '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+  '<title>Temporarily unavailable</title><h1>Temporarily unavailable</h1>' +
+  '<p>This site cannot be shown right now. Please try again in a few seconds.</p></html>';
+
 export function errorBody(code: number, message: string) {
   return { error: { code, message } };
 }
@@ -44,10 +57,21 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     const { status, message } = this.describe(exception);
     const details = exception instanceof DomainError ? exception.details : undefined;
-    if (status >= 500) this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    if (status === 503) this.logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+    else if (status >= 500) this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     if (res.headersSent) {
       res.end();
       return;
+    }
+    if (status === 503) {
+      // "Try again": a client, a load balancer or a browser on a published site knows when.
+      res.setHeader('Retry-After', String(DATABASE_UNAVAILABLE.retryAfterSeconds));
+      res.setHeader('Cache-Control', 'no-store');
+      const req = host.switchToHttp().getRequest<Request>();
+      if (isSitePage(req)) {
+        res.status(503).type('text/html; charset=utf-8').send(UNAVAILABLE_PAGE);
+        return;
+      }
     }
     // A route may have set another Content-Type (e.g. XML metadata): the envelope is always JSON.
     res
@@ -67,9 +91,11 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
         message = Array.isArray(m) ? m.join('; ') : String(m);
       }
       if (status === 404 && /^Cannot [A-Z]+ /.test(message)) message = `No route: ${message.replace(/^Cannot /, '')}`;
-      return { status, message: status >= 500 ? 'Internal server error' : message };
+      // 503 says why (the readiness check: the database does not answer); other 5xx keep their internals.
+      return { status, message: status >= 500 && status !== 503 ? 'Internal server error' : message };
     }
     if (exception instanceof URIError) return { status: 400, message: 'Malformed percent-encoding in the URL' };
+    if (isDatabaseUnavailable(exception)) return { status: 503, message: DATABASE_UNAVAILABLE.message };
     if (isConcurrencyFailure(exception))
       return { status: 409, message: 'A concurrent write conflicted with this request; nothing was written: try again' };
     const e = exception as HttpLikeError;

@@ -19,6 +19,7 @@ import { Access } from '@app/access';
 import { AuditLog, AuditScopes } from '@app/audit-and-webhooks';
 import { Actor, Clock, Role, roleAtLeast, UnitOfWork } from '@app/shared-kernel';
 import { CurrentActor, Public, WriteTransaction } from '@app/http-kit';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '@app/persistence';
 import { InternalHttp } from './internal-http';
 import { API_TOOLS, ToolHttpError, ToolInputError, type Http, type Tool } from './tools';
 import { siteTools } from './site-tools';
@@ -49,12 +50,14 @@ export class McpController {
   @WriteTransaction()
   @Post('mcp')
   async api(@CurrentActor() actor: Actor, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const http: Http = (method, path, body) =>
-      this.internal.request(method, path, { authorization: req.headers.authorization, 'x-request-id': header(req, 'x-request-id') }, body);
+    const outage: Outage = { seen: false };
+    const http: Http = watched(outage, (method, path, body) =>
+      this.internal.request(method, path, { authorization: req.headers.authorization, 'x-request-id': header(req, 'x-request-id') }, body),
+    );
     // Which write tools the caller gets is asked only by the messages that need it (listing and calling tools).
     let listed: Promise<Tool[]> | null = null;
     const tools = () => (listed ??= this.mayWrite(actor, http).then((may) => API_TOOLS.filter((t) => !t.writes || may[t.writes])));
-    const server = this.server('quire', tools, http, (tool, args, outcome) => this.record(actor, req, tool, args, outcome));
+    const server = this.server('quire', tools, http, (tool, args, outcome) => this.record(actor, req, tool, args, outcome), outage);
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
       resourceTemplates: [
         {
@@ -66,13 +69,15 @@ export class McpController {
       ],
     }));
     server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
-    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-      const m = PAGE_URI.exec(request.params.uri);
-      if (!m) throw new McpError(ErrorCode.InvalidParams, `not a page of Quire: ${request.params.uri}`);
-      const read = API_TOOLS.find((t) => t.name === 'read_page')!;
-      const out = await this.invoke(read, http, { spaceId: decodeURIComponent(m[1]), pageId: decodeURIComponent(m[2]) });
-      return { contents: [{ uri: request.params.uri, mimeType: 'text/markdown', text: out.text }] };
-    });
+    server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+      unavailable(outage, async () => {
+        const m = PAGE_URI.exec(request.params.uri);
+        if (!m) throw new McpError(ErrorCode.InvalidParams, `not a page of Quire: ${request.params.uri}`);
+        const read = API_TOOLS.find((t) => t.name === 'read_page')!;
+        const out = await this.invoke(read, http, { spaceId: decodeURIComponent(m[1]), pageId: decodeURIComponent(m[2]) });
+        return { contents: [{ uri: request.params.uri, mimeType: 'text/markdown' as const, text: out.text }] };
+      }),
+    );
     server.setRequestHandler(ListPromptsRequestSchema, () => ({
       prompts: [
         {
@@ -103,23 +108,26 @@ export class McpController {
         ],
       };
     });
-    await this.serve(server, req, res);
+    await this.serve(server, req, res, outage);
   }
 
   @Public()
   @Post('sites/:siteId/~mcp')
   async site(@Param('siteId') siteId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const query = new URL(req.originalUrl, 'http://x').search.slice(1);
-    const http: Http = (method, path, body) =>
-      this.internal.request(method, path, { cookie: req.headers.cookie, 'x-request-id': header(req, 'x-request-id') }, body);
+    const outage: Outage = { seen: false };
+    const http: Http = watched(outage, (method, path, body) =>
+      this.internal.request(method, path, { cookie: req.headers.cookie, 'x-request-id': header(req, 'x-request-id') }, body),
+    );
     const tools = siteTools(siteId, query);
     const server = this.server(
       `quire-site-${siteId}`,
       () => Promise.resolve(tools),
       http,
       () => Promise.resolve(),
+      outage,
     );
-    await this.serve(server, req, res);
+    await this.serve(server, req, res, outage);
   }
 
   /** Stateless Streamable HTTP: no sessions, so GET (a stream) and DELETE (a session's end) are not offered. */
@@ -135,39 +143,49 @@ export class McpController {
     tools: () => Promise<Tool[]>,
     http: Http,
     recorded: (tool: Tool, args: Record<string, unknown>, outcome: string) => Promise<void>,
+    outage: Outage,
   ): Server {
     const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: {}, resources: {}, prompts: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: (await tools()).map((t) => ({
-        name: t.name,
-        title: t.title,
-        description: t.description,
-        inputSchema: t.inputSchema,
-        annotations: { readOnlyHint: !t.writes, destructiveHint: false, openWorldHint: false },
+    server.setRequestHandler(ListToolsRequestSchema, () =>
+      unavailable(outage, async () => ({
+        tools: (await tools()).map((t) => ({
+          name: t.name,
+          title: t.title,
+          description: t.description,
+          inputSchema: t.inputSchema,
+          annotations: { readOnlyHint: !t.writes, destructiveHint: false, openWorldHint: false },
+        })),
       })),
-    }));
-    server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-      const tool = (await tools()).find((t) => t.name === request.params.name);
-      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-      const args = request.params.arguments ?? {};
-      try {
-        const out = await this.invoke(tool, http, args);
-        await recorded(tool, args, 'ok');
-        return { content: [{ type: 'text', text: out.text }], ...(out.structured ? { structuredContent: out.structured } : {}) };
-      } catch (e) {
-        if (e instanceof ToolHttpError) {
-          await recorded(tool, args, String(e.status));
-          return {
-            isError: true,
-            content: [{ type: 'text', text: `${e.status}: ${e.message}` }],
-            structuredContent: { status: e.status, message: e.message },
-          };
-        }
-        if (e instanceof ToolInputError) await recorded(tool, args, '400');
-        throw e;
-      }
-    });
+    );
+    server.setRequestHandler(CallToolRequestSchema, (request) => unavailable(outage, () => this.call(request, tools, http, recorded)));
     return server;
+  }
+
+  private async call(
+    request: { params: { name: string; arguments?: Record<string, unknown> } },
+    tools: () => Promise<Tool[]>,
+    http: Http,
+    recorded: (tool: Tool, args: Record<string, unknown>, outcome: string) => Promise<void>,
+  ): Promise<CallToolResult> {
+    const tool = (await tools()).find((t) => t.name === request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    const args = request.params.arguments ?? {};
+    try {
+      const out = await this.invoke(tool, http, args);
+      await recorded(tool, args, 'ok');
+      return { content: [{ type: 'text', text: out.text }], ...(out.structured ? { structuredContent: out.structured } : {}) };
+    } catch (e) {
+      if (e instanceof ToolHttpError) {
+        await recorded(tool, args, String(e.status));
+        return {
+          isError: true,
+          content: [{ type: 'text', text: `${e.status}: ${e.message}` }],
+          structuredContent: { status: e.status, message: e.message },
+        };
+      }
+      if (e instanceof ToolInputError) await recorded(tool, args, '400');
+      throw e;
+    }
   }
 
   /** Runs a tool; an input problem is the MCP error for invalid parameters, with the HTTP API's message. */
@@ -181,7 +199,18 @@ export class McpController {
     }
   }
 
-  private async serve(server: Server, req: Request, res: Response): Promise<void> {
+  /**
+   * One JSON answer per POST. When the database could not be reached for it (a tool's operation answered
+   * 503, or a read of this endpoint's own failed so), the answer is a 503 with Retry-After as for the API,
+   * its body the JSON-RPC error saying so.
+   */
+  private async serve(server: Server, req: Request, res: Response, outage: Outage): Promise<void> {
+    const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => Response;
+    res.writeHead = ((status: number, ...rest: unknown[]) => {
+      if (!outage.seen || status >= 300) return writeHead(status, ...rest);
+      res.setHeader('Retry-After', String(DATABASE_UNAVAILABLE.retryAfterSeconds));
+      return writeHead(503, ...rest);
+    }) as Response['writeHead'];
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
@@ -229,4 +258,36 @@ export class McpController {
 function header(req: Request, name: string): string | undefined {
   const v = req.headers[name];
   return typeof v === 'string' ? v : undefined;
+}
+
+/** Whether the database could not be reached while answering one MCP request. */
+interface Outage {
+  seen: boolean;
+}
+
+/** `http`, noting in `outage` an operation that answered 503 (the database cannot be reached). */
+function watched(outage: Outage, http: Http): Http {
+  return async (method, path, body) => {
+    const answer = await http(method, path, body);
+    if (answer.status === 503) outage.seen = true;
+    return answer;
+  };
+}
+
+/** Runs an MCP handler; a database that cannot be reached becomes the JSON-RPC error saying so (no internals), noted in `outage`. */
+async function unavailable<T>(outage: Outage, handler: () => Promise<T>): Promise<T> {
+  const refused = () => new McpError(ErrorCode.InternalError, DATABASE_UNAVAILABLE.message);
+  let result: T;
+  try {
+    result = await handler();
+  } catch (e) {
+    if (isDatabaseUnavailable(e) || (e instanceof McpError && outage.seen)) {
+      outage.seen = true;
+      throw refused();
+    }
+    throw e;
+  }
+  // An answer built while an operation could not reach the database (a list left short) is no answer.
+  if (outage.seen) throw refused();
+  return result;
 }
