@@ -124,4 +124,52 @@ describe('library dependencies at run time', () => {
     const drawn = /```mermaid\n([\s\S]*?)\n```/.exec(doc)?.[1];
     expect(drawn).toBe(mermaid(g));
   });
+
+  it('have exactly the @Global() modules docs/architecture.md names, and the ports wired in the composition root drawn there', () => {
+    const ROOT = process.cwd();
+    const all = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) return name === 'test' || name === 'node_modules' ? [] : all(path);
+        return name.endsWith('.ts') && !name.endsWith('.spec.ts') ? [path] : [];
+      });
+    const globals = [...all(join(ROOT, 'libs')), ...all(join(ROOT, 'apps'))]
+      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/@Global\(\)\s*@Module\([\s\S]*?\)\s*export class (\w+)/g)].map((m) => m[1]))
+      .sort();
+    expect(globals).toEqual(['ContextWiringModule', 'CoreModule', 'JobsModule', 'PersistenceModule']);
+    const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    for (const name of globals) expect(doc).toContain(`\`${name}\``);
+
+    // The composition root: each port it answers with a factory is an edge from the context declaring the
+    // port to the contexts whose services the factory injects.
+    const wiring = readFileSync(join(ROOT, 'apps/api/src/context-wiring.module.ts'), 'utf8');
+    const libOf = new Map<string, string>();
+    for (const m of wiring.matchAll(/import \{([^}]*)\} from '@app\/([a-z-]+)';/g))
+      for (const n of m[1].split(',').map((x) => x.trim().replace(/^type /, ''))) if (n) libOf.set(n, m[2]);
+    const edges = [...wiring.matchAll(/provide: (\w+),\s*useFactory:[\s\S]*?inject: \[([^\]]*)\]/g)].flatMap((m) =>
+      [...new Set(m[2].split(',').map((n) => libOf.get(n.trim())!))].map((to) => `  ${libOf.get(m[1])} -. ${m[1]} .-> ${to}`),
+    );
+    expect(edges.length).toBeGreaterThan(0);
+    const drawings = [...doc.matchAll(/```mermaid\n([\s\S]*?)\n```/g)].map((m) => m[1]);
+    expect(drawings[1]).toBe(['flowchart TD', ...edges.sort()].join('\n'));
+  });
+
+  it('import @app/wire and @app/http-kit outside http/ only in the read API docs/adding-a-context.md names', () => {
+    const outside = readdirSync(LIBS).flatMap((lib) =>
+      files(join(LIBS, lib, 'src'))
+        // A library's module registers its HTTP layer (controllers, their providers): it may name them too.
+        .filter(
+          (f) =>
+            !f.includes('/http/') &&
+            !f.endsWith('/index.ts') &&
+            !f.endsWith('.module.ts') &&
+            !f.includes(`/libs/wire/`) &&
+            !f.includes(`/libs/http-kit/`),
+        )
+        .filter((f) => /from '@app\/(wire|http-kit)'/.test(readFileSync(f, 'utf8')))
+        .map((f) => f.slice(LIBS.length + 1)),
+    );
+    expect(outside).toEqual(['spaces-and-content/src/application/revision-reader.ts']);
+    expect(readFileSync(join(process.cwd(), 'docs/adding-a-context.md'), 'utf8')).toContain('application/revision-reader.ts');
+  });
 });

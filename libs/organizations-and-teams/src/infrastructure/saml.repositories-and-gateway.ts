@@ -45,14 +45,14 @@ function provider(r: ProviderRow): SamlProvider {
 
 @Injectable()
 export class SqlSamlProviderRepository extends SamlProviderRepository {
-  constructor(private readonly ds: Db) {
+  constructor(private readonly db: Db) {
     super();
   }
   async list(organizationId: string, page: PageRequest): Promise<Page<SamlProvider>> {
     const base = `SELECT p.*, ${isoSortKey('p.created_at')} AS sort_key
       FROM saml_providers p WHERE p.organization_id = $1`;
     const rows = await keysetPage<ProviderRow>(
-      this.ds,
+      this.db,
       base,
       [organizationId],
       { columns: ['q.sort_key', 'q.id'], shape: ['text', 'text'], keyOf: (r) => [r.sort_key!, r.id] },
@@ -61,43 +61,43 @@ export class SqlSamlProviderRepository extends SamlProviderRepository {
     return mapPage(rows, provider);
   }
   async listAll(organizationId: string): Promise<SamlProvider[]> {
-    const rows: ProviderRow[] = await this.ds.query('SELECT * FROM saml_providers WHERE organization_id = $1 ORDER BY created_at, id', [
+    const rows: ProviderRow[] = await this.db.query('SELECT * FROM saml_providers WHERE organization_id = $1 ORDER BY created_at, id', [
       organizationId,
     ]);
     return rows.map(provider);
   }
   async find(organizationId: string, id: string): Promise<SamlProvider | null> {
-    const rows: ProviderRow[] = await this.ds.query('SELECT * FROM saml_providers WHERE organization_id = $1 AND id = $2', [
+    const rows: ProviderRow[] = await this.db.query('SELECT * FROM saml_providers WHERE organization_id = $1 AND id = $2', [
       organizationId,
       id,
     ]);
     return rows.length ? provider(rows[0]) : null;
   }
   async findById(id: string): Promise<SamlProvider | null> {
-    const rows: ProviderRow[] = await this.ds.query('SELECT * FROM saml_providers WHERE id = $1', [id]);
+    const rows: ProviderRow[] = await this.db.query('SELECT * FROM saml_providers WHERE id = $1', [id]);
     return rows.length ? provider(rows[0]) : null;
   }
   async insert(p: SamlProvider): Promise<void> {
-    await this.ds.query(
+    await this.db.query(
       `INSERT INTO saml_providers (id, organization_id, label, entity_id, certificate, sso_url, default_team_id, default_role, status, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [p.id, p.organizationId, p.label, p.entityID, p.certificate, p.ssoURL, p.defaultTeamId, p.defaultRole, p.status, p.createdAt],
     );
   }
   async update(p: SamlProvider): Promise<void> {
-    await this.ds.query(
+    await this.db.query(
       `UPDATE saml_providers SET label = $3, entity_id = $4, certificate = $5, sso_url = $6, default_team_id = $7, default_role = $8, status = $9
        WHERE organization_id = $1 AND id = $2`,
       [p.organizationId, p.id, p.label, p.entityID, p.certificate, p.ssoURL, p.defaultTeamId, p.defaultRole, p.status],
     );
   }
   async delete(organizationId: string, id: string): Promise<boolean> {
-    const affected = await this.ds.execute('DELETE FROM saml_providers WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+    const affected = await this.db.execute('DELETE FROM saml_providers WHERE organization_id = $1 AND id = $2', [organizationId, id]);
     return affected > 0;
   }
   async rememberAssertion(providerId: string, assertionId: string, until: Date): Promise<boolean> {
-    await this.ds.query('DELETE FROM saml_assertions WHERE expires_at < now()');
-    const rows: unknown[] = await this.ds.query(
+    await this.db.query('DELETE FROM saml_assertions WHERE expires_at < now()');
+    const rows: unknown[] = await this.db.query(
       'INSERT INTO saml_assertions (provider_id, assertion_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING assertion_id',
       [providerId, assertionId, until],
     );
@@ -135,18 +135,18 @@ export class SqlSsoIdentityRepository extends SsoIdentityRepository {
  */
 class PgRequestCache implements CacheProvider {
   constructor(
-    private readonly ds: Db,
+    private readonly db: Db,
     private readonly providerId: string,
   ) {}
   async saveAsync(key: string, value: string) {
-    await this.ds.query('INSERT INTO saml_requests (id, provider_id, created_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING', [
+    await this.db.query('INSERT INTO saml_requests (id, provider_id, created_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING', [
       key,
       this.providerId,
     ]);
     return { value, createdAt: Date.now() };
   }
   async getAsync(key: string): Promise<string | null> {
-    const rows: { created_at: Date }[] = await this.ds.query(
+    const rows: { created_at: Date }[] = await this.db.query(
       `SELECT created_at FROM saml_requests WHERE id = $1 AND provider_id = $2 AND created_at > now() - ($3 || ' milliseconds')::interval`,
       [key, this.providerId, String(REQUEST_TTL_MS)],
     );
@@ -154,7 +154,7 @@ class PgRequestCache implements CacheProvider {
   }
   async removeAsync(key: string | null): Promise<string | null> {
     if (key === null) return null;
-    const rows: { id: string }[] = await this.ds.query('DELETE FROM saml_requests WHERE id = $1 RETURNING id', [key]);
+    const rows: { id: string }[] = await this.db.query('DELETE FROM saml_requests WHERE id = $1 RETURNING id', [key]);
     return rows.length ? key : null;
   }
 }
@@ -187,7 +187,7 @@ const NAME_ATTRIBUTES = [
 export class NodeSamlGateway extends SamlGateway {
   private library?: Promise<typeof import('@node-saml/node-saml')>;
 
-  constructor(private readonly ds: Db) {
+  constructor(private readonly db: Db) {
     super();
   }
 
@@ -206,7 +206,7 @@ export class NodeSamlGateway extends SamlGateway {
       wantAuthnResponseSigned: false,
       validateInResponseTo: ValidateInResponseTo.always,
       requestIdExpirationPeriodMs: REQUEST_TTL_MS,
-      cacheProvider: new PgRequestCache(this.ds, p.id),
+      cacheProvider: new PgRequestCache(this.db, p.id),
       acceptedClockSkewMs: 60_000,
       identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
       disableRequestedAuthnContext: true,

@@ -71,7 +71,7 @@ function memberView(r: MemberSqlRow): MemberView {
 
 /** Member queries that need users and teams: raw SQL, one round trip per page. */
 export class SqlMemberQueries {
-  constructor(private readonly ds: Db) {}
+  constructor(private readonly db: Db) {}
 
   async list(
     organizationId: string,
@@ -92,12 +92,12 @@ export class SqlMemberQueries {
       where += ` AND (u.display_name ILIKE $${params.length} OR u.email ILIKE $${params.length})`;
     }
     const base = `${MEMBER_SELECT}, ${SORT_KEYS[sort]} AS sort_key FROM organization_members m JOIN users u ON u.id = m.user_id WHERE ${where}`;
-    const rows = await keysetPage<MemberSqlRow>(this.ds, base, params, memberKeyset(order), page);
+    const rows = await keysetPage<MemberSqlRow>(this.db, base, params, memberKeyset(order), page);
     return mapPage(rows, memberView);
   }
 
   async view(organizationId: string, userId: string): Promise<MemberView | null> {
-    const rows: MemberSqlRow[] = await this.ds.query(
+    const rows: MemberSqlRow[] = await this.db.query(
       `${MEMBER_SELECT} FROM organization_members m JOIN users u ON u.id = m.user_id WHERE m.organization_id = $1 AND m.user_id = $2`,
       [organizationId, userId],
     );
@@ -109,7 +109,7 @@ export class SqlMemberQueries {
    * cannot remove the last one.
    */
   async guarded(organizationId: string, userId: string, next: Role | null | 'removed'): Promise<RoleChange> {
-    return this.ds.transaction(async (em) => {
+    return this.db.transaction(async (em) => {
       const admins: { user_id: string }[] = await em.query(
         `SELECT user_id FROM organization_members WHERE organization_id = $1 AND role = 'admin' AND NOT disabled FOR UPDATE`,
         [organizationId],
@@ -159,7 +159,7 @@ function likePattern(text: string): string {
 
 @Injectable()
 export class SqlTeamRepository extends TeamRepository {
-  constructor(private readonly ds: Db) {
+  constructor(private readonly db: Db) {
     super();
   }
 
@@ -174,12 +174,12 @@ export class SqlTeamRepository extends TeamRepository {
       params.push(filter.ownedBy);
       where += ` AND EXISTS (SELECT 1 FROM team_members o WHERE o.team_id = t.id AND o.user_id = $${params.length} AND o.role = 'owner')`;
     }
-    const rows = await keysetPage<TeamSqlRow>(this.ds, `${TEAM_SELECT} FROM teams t WHERE ${where}`, params, bySortKey(), page);
+    const rows = await keysetPage<TeamSqlRow>(this.db, `${TEAM_SELECT} FROM teams t WHERE ${where}`, params, bySortKey(), page);
     return mapPage(rows, teamView);
   }
 
   async view(organizationId: string, teamId: string): Promise<TeamView | null> {
-    const rows: TeamSqlRow[] = await this.ds.query(`${TEAM_SELECT} FROM teams t WHERE t.organization_id = $1 AND t.id = $2`, [
+    const rows: TeamSqlRow[] = await this.db.query(`${TEAM_SELECT} FROM teams t WHERE t.organization_id = $1 AND t.id = $2`, [
       organizationId,
       teamId,
     ]);
@@ -187,7 +187,7 @@ export class SqlTeamRepository extends TeamRepository {
   }
 
   async insert(team: Team, members: { userId: string; role: TeamRole }[]): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.db.transaction(async (em) => {
       await em.query('INSERT INTO teams (id, organization_id, title, created_at) VALUES ($1, $2, $3, $4)', [
         team.id,
         team.organizationId,
@@ -205,16 +205,16 @@ export class SqlTeamRepository extends TeamRepository {
   }
 
   async rename(organizationId: string, teamId: string, title: string): Promise<void> {
-    await this.ds.query('UPDATE teams SET title = $3 WHERE organization_id = $1 AND id = $2', [organizationId, teamId, title]);
+    await this.db.query('UPDATE teams SET title = $3 WHERE organization_id = $1 AND id = $2', [organizationId, teamId, title]);
   }
 
   async delete(organizationId: string, teamId: string): Promise<boolean> {
-    const affected = await this.ds.execute('DELETE FROM teams WHERE organization_id = $1 AND id = $2', [organizationId, teamId]);
+    const affected = await this.db.execute('DELETE FROM teams WHERE organization_id = $1 AND id = $2', [organizationId, teamId]);
     return affected > 0;
   }
 
   async roleOf(teamId: string, userId: string): Promise<TeamRole | null> {
-    const rows: { role: TeamRole }[] = await this.ds.query('SELECT role FROM team_members WHERE team_id = $1 AND user_id = $2', [
+    const rows: { role: TeamRole }[] = await this.db.query('SELECT role FROM team_members WHERE team_id = $1 AND user_id = $2', [
       teamId,
       userId,
     ]);
@@ -222,7 +222,7 @@ export class SqlTeamRepository extends TeamRepository {
   }
 
   async organizationsOwningTeams(userId: string): Promise<Set<string>> {
-    const rows: { organization_id: string }[] = await this.ds.query(
+    const rows: { organization_id: string }[] = await this.db.query(
       `SELECT DISTINCT organization_id FROM team_members WHERE user_id = $1 AND role = 'owner'`,
       [userId],
     );
@@ -230,7 +230,7 @@ export class SqlTeamRepository extends TeamRepository {
   }
 
   async ownedTeamIds(organizationId: string, userId: string): Promise<Set<string>> {
-    const rows: { team_id: string }[] = await this.ds.query(
+    const rows: { team_id: string }[] = await this.db.query(
       `SELECT team_id FROM team_members WHERE organization_id = $1 AND user_id = $2 AND role = 'owner'`,
       [organizationId, userId],
     );
@@ -239,7 +239,7 @@ export class SqlTeamRepository extends TeamRepository {
 
   async membersOfTeams(organizationId: string, teamIds: string[]): Promise<{ teamId: string; userId: string }[]> {
     if (teamIds.length === 0) return [];
-    const rows: { team_id: string; user_id: string }[] = await this.ds.query(
+    const rows: { team_id: string; user_id: string }[] = await this.db.query(
       'SELECT team_id, user_id FROM team_members WHERE organization_id = $1 AND team_id = ANY($2::text[])',
       [organizationId, teamIds],
     );
@@ -247,7 +247,7 @@ export class SqlTeamRepository extends TeamRepository {
   }
 
   async teamIdsOf(organizationId: string, userId: string): Promise<string[]> {
-    const rows: { team_id: string }[] = await this.ds.query(
+    const rows: { team_id: string }[] = await this.db.query(
       'SELECT team_id FROM team_members WHERE organization_id = $1 AND user_id = $2',
       [organizationId, userId],
     );
@@ -256,7 +256,7 @@ export class SqlTeamRepository extends TeamRepository {
 
   async views(organizationId: string, teamIds: string[]): Promise<TeamView[]> {
     if (teamIds.length === 0) return [];
-    const rows: TeamSqlRow[] = await this.ds.query(`${TEAM_SELECT} FROM teams t WHERE t.organization_id = $1 AND t.id = ANY($2::text[])`, [
+    const rows: TeamSqlRow[] = await this.db.query(`${TEAM_SELECT} FROM teams t WHERE t.organization_id = $1 AND t.id = ANY($2::text[])`, [
       organizationId,
       teamIds,
     ]);
@@ -271,7 +271,7 @@ export class SqlTeamRepository extends TeamRepository {
       JOIN users u ON u.id = m.user_id
       WHERE tm.organization_id = $1 AND tm.team_id = $2`;
     const rows = await keysetPage<MemberSqlRow & { team_role: TeamRole }>(
-      this.ds,
+      this.db,
       base,
       [organizationId, teamId],
       memberKeyset('asc'),
@@ -287,7 +287,7 @@ export class SqlTeamRepository extends TeamRepository {
     remove: Set<string>,
     at: Date,
   ): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.db.transaction(async (em) => {
       await em.query('SELECT id FROM teams WHERE id = $1 FOR UPDATE', [teamId]);
       for (const userId of remove) await em.query('DELETE FROM team_members WHERE team_id = $1 AND user_id = $2', [teamId, userId]);
       for (const [userId, role] of upsert) {
@@ -301,7 +301,7 @@ export class SqlTeamRepository extends TeamRepository {
   }
 
   async removeMember(teamId: string, userId: string): Promise<boolean> {
-    const affected = await this.ds.execute('DELETE FROM team_members WHERE team_id = $1 AND user_id = $2', [teamId, userId]);
+    const affected = await this.db.execute('DELETE FROM team_members WHERE team_id = $1 AND user_id = $2', [teamId, userId]);
     return affected > 0;
   }
 
@@ -318,7 +318,7 @@ export class SqlTeamRepository extends TeamRepository {
       where += ` AND t.title ILIKE $${params.length}`;
     }
     const base = `${TEAM_SELECT}, tm.role FROM teams t JOIN team_members tm ON tm.team_id = t.id WHERE ${where}`;
-    const rows = await keysetPage<TeamSqlRow>(this.ds, base, params, bySortKey(), page);
+    const rows = await keysetPage<TeamSqlRow>(this.db, base, params, bySortKey(), page);
     return mapPage(rows, (r) => ({ team: teamView(r), role: r.role as TeamRole }));
   }
 }
@@ -338,32 +338,32 @@ function invite(r: InviteSqlRow): Invite {
 
 @Injectable()
 export class SqlInviteRepository extends InviteRepository {
-  constructor(private readonly ds: Db) {
+  constructor(private readonly db: Db) {
     super();
   }
   async list(organizationId: string, page: PageRequest): Promise<Page<Invite>> {
     const base = `SELECT i.*, ${isoSortKey('i.created_at')} AS sort_key
       FROM organization_invites i WHERE i.organization_id = $1`;
-    return mapPage(await keysetPage<InviteSqlRow>(this.ds, base, [organizationId], bySortKey(), page), invite);
+    return mapPage(await keysetPage<InviteSqlRow>(this.db, base, [organizationId], bySortKey(), page), invite);
   }
   async find(organizationId: string, id: string): Promise<Invite | null> {
-    const rows: InviteSqlRow[] = await this.ds.query('SELECT * FROM organization_invites WHERE organization_id = $1 AND id = $2', [
+    const rows: InviteSqlRow[] = await this.db.query('SELECT * FROM organization_invites WHERE organization_id = $1 AND id = $2', [
       organizationId,
       id,
     ]);
     return rows.length ? invite(rows[0]) : null;
   }
   async insert(i: Invite): Promise<void> {
-    await this.ds.query(
+    await this.db.query(
       'INSERT INTO organization_invites (id, organization_id, role, created_by, created_at) VALUES ($1, $2, $3, $4, $5)',
       [i.id, i.organizationId, i.role, i.createdBy, i.createdAt],
     );
   }
   async updateRole(organizationId: string, id: string, role: Role | null): Promise<void> {
-    await this.ds.query('UPDATE organization_invites SET role = $3 WHERE organization_id = $1 AND id = $2', [organizationId, id, role]);
+    await this.db.query('UPDATE organization_invites SET role = $3 WHERE organization_id = $1 AND id = $2', [organizationId, id, role]);
   }
   async delete(organizationId: string, id: string): Promise<boolean> {
-    const affected = await this.ds.execute('DELETE FROM organization_invites WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+    const affected = await this.db.execute('DELETE FROM organization_invites WHERE organization_id = $1 AND id = $2', [organizationId, id]);
     return affected > 0;
   }
 }

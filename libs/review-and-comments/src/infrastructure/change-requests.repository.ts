@@ -56,7 +56,7 @@ function toDomain(r: Row): ChangeRequest {
 
 @Injectable()
 export class SqlChangeRequestRepository extends ChangeRequestRepository {
-  constructor(private readonly ds: Db) {
+  constructor(private readonly db: Db) {
     super();
   }
 
@@ -77,9 +77,9 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     if (filter.conversationsIssuesCluster !== undefined)
       where += ` AND conversations_issues_cluster = $${params.push(filter.conversationsIssuesCluster)}`;
     const query = `SELECT * FROM change_requests WHERE ${where}`;
-    if (filter.orderBy) return mapPage(await keysetPage<Row>(this.ds, query, params, byTime(filter.orderBy), page), toDomain);
+    if (filter.orderBy) return mapPage(await keysetPage<Row>(this.db, query, params, byTime(filter.orderBy), page), toDomain);
     const keyset = { columns: ['q.number'], shape: ['int' as const], keyOf: (r: Row) => [r.number], direction: 'desc' as const };
-    return mapPage(await keysetPage<Row>(this.ds, query, params, keyset, page), toDomain);
+    return mapPage(await keysetPage<Row>(this.db, query, params, keyset, page), toDomain);
   }
 
   /**
@@ -89,7 +89,7 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
    * (a writer that started after the read takes a higher stamp). Under reads alone the list is stable.
    */
   async listVersion(organizationId: string): Promise<string> {
-    const [r] = await this.ds.namedQuery<{ v: string | null; e: string | null; busy: string | null }>(
+    const [r] = await this.db.namedQuery<{ v: string | null; e: string | null; busy: string | null }>(
       'change_request_list_version',
       `SELECT (SELECT max(list_version) FROM change_requests WHERE organization_id = $1) AS v,
               (SELECT max(stamp) FROM change_request_list_marks WHERE organization_id = $1) AS e,
@@ -115,14 +115,14 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     if (filter.conversationsIssuesCluster !== undefined)
       where += ` AND conversations_issues_cluster = $${params.push(filter.conversationsIssuesCluster)}`;
     return mapPage(
-      await keysetPage<Row>(this.ds, `SELECT * FROM change_requests WHERE ${where}`, params, byTime(filter.orderBy), page),
+      await keysetPage<Row>(this.db, `SELECT * FROM change_requests WHERE ${where}`, params, byTime(filter.orderBy), page),
       toDomain,
     );
   }
 
   async find(spaceId: string, ref: string): Promise<ChangeRequest | null> {
     const byNumber = /^\d{1,9}$/.test(ref);
-    const rows: Row[] = await this.ds.query(
+    const rows: Row[] = await this.db.query(
       `SELECT * FROM change_requests WHERE space_id = $1 AND ${byNumber ? 'number = $2::int' : 'id = $2'}`,
       [spaceId, ref],
     );
@@ -133,9 +133,9 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     // Creations in one space take turns on a transaction-scoped lock (inside the request's transaction, so numbers
     // are taken in commit order); the unique (space_id, number) constraint still arbitrates, with ON CONFLICT rather
     // than a caught error, which would abort the surrounding transaction.
-    if (this.ds.inTransaction) await this.ds.query(`SELECT pg_advisory_xact_lock(hashtext('change-request-number:' || $1))`, [cr.spaceId]);
+    if (this.db.inTransaction) await this.db.query(`SELECT pg_advisory_xact_lock(hashtext('change-request-number:' || $1))`, [cr.spaceId]);
     for (let attempt = 0; ; attempt++) {
-      const rows: Row[] = await this.ds.query(
+      const rows: Row[] = await this.db.query(
         `INSERT INTO change_requests (id, organization_id, space_id, number, status, subject, description, created_by, created_at, updated_at,
              revision, revision_initial, contributors)
            SELECT $1, $2, $3, COALESCE(MAX(number), 0) + 1, $4, $5, $6, $7, $8, $8, $9, $10, $11 FROM change_requests WHERE space_id = $3
@@ -170,7 +170,7 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     if (after.status !== before.status) sets.push(`status = $${params.push(after.status)}`);
     if (after.conversationsIssuesCluster !== before.conversationsIssuesCluster)
       sets.push(`conversations_issues_cluster = $${params.push(after.conversationsIssuesCluster)}`);
-    const affected = await this.ds.execute(`UPDATE change_requests SET ${sets.join(', ')} WHERE id = $1 AND status = $2`, params);
+    const affected = await this.db.execute(`UPDATE change_requests SET ${sets.join(', ')} WHERE id = $1 AND status = $2`, params);
     return affected === 1;
   }
 
@@ -180,7 +180,7 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
     next: string,
     patch: { revisionMergedAncestor?: string; contributor?: string; at: Date },
   ): Promise<boolean> {
-    const affected = await this.ds.execute(
+    const affected = await this.db.execute(
       `UPDATE change_requests SET revision = $3, updated_at = $4,
          revision_merged_ancestor = COALESCE($5, revision_merged_ancestor),
          contributors = CASE WHEN $6::text IS NULL OR $6 = ANY(contributors) THEN contributors ELSE array_append(contributors, $6) END
@@ -191,11 +191,11 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
   }
 
   async lock(id: string): Promise<void> {
-    await this.ds.query('SELECT 1 FROM change_requests WHERE id = $1 FOR UPDATE', [id]);
+    await this.db.query('SELECT 1 FROM change_requests WHERE id = $1 FOR UPDATE', [id]);
   }
 
   async markMerged(id: string, revisionMerged: string, by: string, at: Date): Promise<boolean> {
-    const affected = await this.ds.execute(
+    const affected = await this.db.execute(
       `UPDATE change_requests SET status = 'merged', revision_merged = $2, merged_by = $3, merged_at = $4, updated_at = $4
        WHERE id = $1 AND status IN ('open', 'draft')`,
       [id, revisionMerged, by, at],
@@ -204,7 +204,7 @@ export class SqlChangeRequestRepository extends ChangeRequestRepository {
   }
 
   async counts(spaceId: string): Promise<{ total: number; open: number; draft: number }> {
-    const [r] = await this.ds.query<{ total: number; open: number; draft: number }[]>(
+    const [r] = await this.db.query<{ total: number; open: number; draft: number }[]>(
       `SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'open')::int AS open, count(*) FILTER (WHERE status = 'draft')::int AS draft
        FROM change_requests WHERE space_id = $1`,
       [spaceId],

@@ -28,7 +28,7 @@ const SPACE_DOCUMENTS = `
 
 @Injectable()
 export class SqlRevisionRepository extends RevisionRepository {
-  constructor(private readonly ds: Db) {
+  constructor(private readonly db: Db) {
     super();
   }
 
@@ -48,7 +48,7 @@ export class SqlRevisionRepository extends RevisionRepository {
       merged_from: string | null;
       seq: string;
     }>(
-      this.ds,
+      this.db,
       `WITH RECURSIVE main (id) AS (
          SELECT $2::text
          UNION
@@ -74,7 +74,7 @@ export class SqlRevisionRepository extends RevisionRepository {
     const key = `${spaceId}/${id}`;
     const cached = this.cache.get(key, Date.now());
     if (cached) return cached;
-    const rows: RevisionRow[] = await this.ds.query('SELECT * FROM revisions WHERE space_id = $1 AND id = $2', [spaceId, id]);
+    const rows: RevisionRow[] = await this.db.query('SELECT * FROM revisions WHERE space_id = $1 AND id = $2', [spaceId, id]);
     if (!rows.length) return null;
     const r = rows[0];
     const rev: Revision = {
@@ -103,7 +103,7 @@ export class SqlRevisionRepository extends RevisionRepository {
   }
 
   private async insertRows(rev: Revision, documents: Map<string, JsonDocument>): Promise<void> {
-    await this.ds.transaction(async (em) => {
+    await this.db.transaction(async (em) => {
       if (documents.size) {
         const hashes = [...documents.keys()].sort();
         // A body the collector marked unreferenced is claimed first (its row held until this commits: the
@@ -163,7 +163,7 @@ export class SqlRevisionRepository extends RevisionRepository {
 
   async documents(organizationId: string, hashes: string[]): Promise<Map<string, JsonDocument>> {
     if (!hashes.length) return new Map();
-    const rows: { hash: string; body: JsonDocument }[] = await this.ds.query(
+    const rows: { hash: string; body: JsonDocument }[] = await this.db.query(
       'SELECT hash, body FROM documents WHERE organization_id = $1 AND hash = ANY($2::text[])',
       [organizationId, [...new Set(hashes)]],
     );
@@ -173,7 +173,7 @@ export class SqlRevisionRepository extends RevisionRepository {
   async links(organizationId: string, hashes: string[]): Promise<Map<string, ExtractedLink[]>> {
     const m = new Map<string, ExtractedLink[]>();
     if (!hashes.length) return m;
-    const rows: { hash: string; kind: ExtractedLink['kind']; target: string; anchor: string | null }[] = await this.ds.query(
+    const rows: { hash: string; kind: ExtractedLink['kind']; target: string; anchor: string | null }[] = await this.db.query(
       'SELECT hash, kind, target, anchor FROM document_links WHERE organization_id = $1 AND hash = ANY($2::text[]) ORDER BY hash, seq',
       [organizationId, [...new Set(hashes)]],
     );
@@ -182,7 +182,7 @@ export class SqlRevisionRepository extends RevisionRepository {
   }
 
   async hashesLinkingTo(organizationId: string, kind: 'page' | 'file', target: string): Promise<Set<string>> {
-    const rows: { hash: string }[] = await this.ds.query(
+    const rows: { hash: string }[] = await this.db.query(
       'SELECT DISTINCT hash FROM document_links WHERE organization_id = $1 AND kind = $2 AND target = $3',
       [organizationId, kind, target],
     );
@@ -193,7 +193,7 @@ export class SqlRevisionRepository extends RevisionRepository {
     source: Revision,
     target: { id: string; spaceId: string; organizationId: string; createdAt: Date; createdBy: string | null },
   ): Promise<void> {
-    await this.ds.query(
+    await this.db.query(
       `INSERT INTO revisions (id, organization_id, space_id, parents, type, tree, files, created_at, created_by, reusable_contents, variables)
        SELECT $1, $2, $3, '{}', 'edits', tree, files, $4, $5, reusable_contents, variables FROM revisions WHERE id = $6`,
       [target.id, target.organizationId, target.spaceId, target.createdAt, target.createdBy, source.id],
@@ -202,7 +202,7 @@ export class SqlRevisionRepository extends RevisionRepository {
 
   async moveSpace(spaceId: string, fromOrganizationId: string, toOrganizationId: string): Promise<void> {
     this.cache.clear();
-    await this.ds.transaction(async (em) => {
+    await this.db.transaction(async (em) => {
       // The target organization's bodies and bytes the space needs: claimed (see insertRows), then copied.
       await em.query(
         `UPDATE documents SET unreferenced_since = NULL
@@ -243,7 +243,7 @@ export class SqlRevisionRepository extends RevisionRepository {
   }
 
   async fileHashes(spaceId: string): Promise<string[]> {
-    const rows: { hash: string }[] = await this.ds.query(
+    const rows: { hash: string }[] = await this.db.query(
       `SELECT DISTINCT f->>'hash' AS hash FROM revisions r, jsonb_array_elements(r.files) f WHERE r.space_id = $1 AND f->>'hash' IS NOT NULL`,
       [spaceId],
     );

@@ -78,12 +78,12 @@ interface SectionHitRow {
 /** The search index in PostgreSQL: tsvector + GIN, ranking with ts_rank, excerpts with ts_headline. */
 @Injectable()
 export class SqlSearchIndex extends SearchIndex {
-  constructor(private readonly ds: Db) {
+  constructor(private readonly db: Db) {
     super();
   }
 
   async state(spaceId: string): Promise<IndexState | null> {
-    const rows: IndexState[] = await this.ds.query('SELECT revision, config FROM search_state WHERE space_id = $1', [spaceId]);
+    const rows: IndexState[] = await this.db.query('SELECT revision, config FROM search_state WHERE space_id = $1', [spaceId]);
     return rows[0] ?? null;
   }
 
@@ -98,7 +98,7 @@ export class SqlSearchIndex extends SearchIndex {
     replace: string[] | 'all',
     rows: SectionRow[],
   ): Promise<boolean> {
-    return this.ds.transaction(async (em) => {
+    return this.db.transaction(async (em) => {
       await em.query(`INSERT INTO search_state (space_id, revision) VALUES ($1, '') ON CONFLICT DO NOTHING`, [space.id]);
       const [current]: { revision: string; config: string }[] = await em.query(
         'SELECT revision, config FROM search_state WHERE space_id = $1 FOR UPDATE',
@@ -142,7 +142,7 @@ export class SqlSearchIndex extends SearchIndex {
   }
 
   async moveSpace(spaceId: string, organizationId: string): Promise<void> {
-    await this.ds.query('UPDATE search_sections SET organization_id = $2 WHERE space_id = $1', [spaceId, organizationId]);
+    await this.db.query('UPDATE search_sections SET organization_id = $2 WHERE space_id = $1', [spaceId, organizationId]);
   }
 
   /**
@@ -157,7 +157,7 @@ export class SqlSearchIndex extends SearchIndex {
     const values: unknown[] = [spaceId, config, query, page.limit + 1];
     const after = cursorKey(page, HIT_CURSOR);
     if (after) values.push(String(after[0]), String(after[1]));
-    const rows = await this.ds.namedQuery<Partial<SectionHitRow> & { version: string | null; total: number | null; rank: string | null }>(
+    const rows = await this.db.namedQuery<Partial<SectionHitRow> & { version: string | null; total: number | null; rank: string | null }>(
       page.after ? 'search_space_after' : 'search_space',
       page.after ? SEARCH_SPACE_AFTER : SEARCH_SPACE,
       values,
@@ -172,7 +172,7 @@ export class SqlSearchIndex extends SearchIndex {
   }
 
   private async countSpace(spaceId: string, config: string, query: string): Promise<number> {
-    const [r] = await this.ds.query<{ n: number }[]>(
+    const [r] = await this.db.query<{ n: number }[]>(
       `SELECT count(DISTINCT page_id)::int AS n FROM search_sections WHERE space_id = $1 AND tsv @@ websearch_to_tsquery($2::regconfig, $3)`,
       [spaceId, config, query],
     );
@@ -187,7 +187,7 @@ export class SqlSearchIndex extends SearchIndex {
     narrowing: Narrowing = null,
     pagesPerSpace = 5,
   ): Promise<{ count: number; hits: SpaceHit[] }> {
-    const configs: { config: string }[] = await this.ds.query(
+    const configs: { config: string }[] = await this.db.query(
       'SELECT DISTINCT config::text AS config FROM search_sections WHERE organization_id = $1',
       [organizationId],
     );
@@ -209,7 +209,7 @@ export class SqlSearchIndex extends SearchIndex {
       after = `AND (h.rank, h.space_id COLLATE "C") < ($${params.length - 1}::real, $${params.length} COLLATE "C")`;
     }
     params.push(page.limit + 1);
-    const rows: { total: number; space_id: string; title: string; rank: string; config: string }[] = await this.ds.query(
+    const rows: { total: number; space_id: string; title: string; rank: string; config: string }[] = await this.db.query(
       `WITH matches AS (${parts.join(' UNION ALL ')}),
        hits AS (SELECT m.space_id, max(m.r) AS rank, min(m.config::text) AS config, count(*) OVER () AS total FROM matches m
                 JOIN spaces sp ON sp.id = m.space_id AND sp.deleted_at IS NULL AND sp.organization_id = $1 GROUP BY m.space_id)
@@ -236,7 +236,7 @@ export class SqlSearchIndex extends SearchIndex {
   private async topPages(targets: { spaceId: string; config: string; query: string }[], perSpace: number): Promise<Map<string, PageHit[]>> {
     const result = new Map<string, PageHit[]>();
     if (!targets.length) return result;
-    const rows: (SectionHitRow & { space_id: string; rank: string })[] = await this.ds.query(
+    const rows: (SectionHitRow & { space_id: string; rank: string })[] = await this.db.query(
       `WITH t AS (SELECT space_id, config::regconfig AS config, websearch_to_tsquery(config::regconfig, query) AS q
                   FROM unnest($1::text[], $2::text[], $3::text[]) AS u(space_id, config, query)),
        ranked AS (SELECT t.space_id, s.page_id, max(ts_rank(s.tsv, t.q)) AS rank
