@@ -4,7 +4,7 @@ import { join } from 'node:path';
 /**
  * The libraries' dependencies at run time, read from the code: an edge `a --> b` for every value import
  * (or re-export) of `@app/b` in `libs/a/src` outside its tests (`import type` is erased, so it is no
- * edge). They must form no cycle, the leaves must stay leaves, no library module may be `@Global()`
+ * edge). They must form no cycle, the leaves must stay leaves, no context's module may be `@Global()` (persistence's and the app's four are listed)
  * (providers then reach a context only through the modules it imports, so the DI graph is this graph),
  * and docs/architecture.md must draw exactly this graph.
  */
@@ -110,7 +110,7 @@ describe('library dependencies at run time', () => {
       expect(g.get(context)!.has('access')).toBe(true);
   });
 
-  it('give no library module @Global(): a context gets providers only from the modules it imports', () => {
+  it('give no context module @Global() (persistence is infrastructure): a context gets providers only from the modules it imports', () => {
     const global = readdirSync(LIBS)
       .filter((lib) => lib !== 'persistence') // Db and the unit of work: infrastructure every adapter shares
       .flatMap((lib) =>
