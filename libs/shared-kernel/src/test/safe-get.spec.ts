@@ -179,7 +179,7 @@ describe('safeGet and redirects across origins', () => {
   let second: Server;
   let firstPort: number;
   let secondPort: number;
-  const received: Record<string, string | undefined>[] = [];
+  const received: Record<string, string | string[] | undefined>[] = [];
 
   beforeAll(async () => {
     second = createServer((req, res) => {
