@@ -8,6 +8,7 @@ import { GitSyncService } from '@app/git-sync';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 import { GIT_PASSWORD, startGitServer, type GitServer } from '../support/git-server';
+import { servedValidator, type ServedDocument } from '../support/served-schemas';
 
 /**
  * Git Sync against a real Git server on loopback (`git http-backend` behind Basic authentication, push
@@ -73,6 +74,9 @@ describe('Git Sync with a remote repository', () => {
       operation: { state: 'success', direction: 'import' },
     });
     expect(JSON.stringify(info)).not.toContain(GIT_PASSWORD);
+    // Every field git/info returns is described by the document Quire serves (every object closed).
+    const served = servedValidator((await t.http.get('/docs-json').expect(200)).body as ServedDocument);
+    expect(served.check('GET', `/v1/spaces/${spaceId}/git/info`, 200, info)).toEqual([]);
     const s = (await t.http.get(`/v1/spaces/${spaceId}`).set(admin.auth).expect(200)).body;
     const revision = (await t.http.get(`/v1/spaces/${spaceId}/revisions/${s.revision}`).set(admin.auth).expect(200)).body;
     expect(revision.git).toEqual({ oid: seeded, message: 'Fluentd docs as of today', createdByGitBook: false, ref: MAIN });

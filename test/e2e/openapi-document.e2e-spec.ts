@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpecParser } from '@app/openapi-specs';
 import { createTestApp, TestApp } from '../support/app';
+import { servedValidator, type ServedDocument } from '../support/served-schemas';
 
 type Operation = {
   operationId?: string;
@@ -166,6 +167,24 @@ describe('the served OpenAPI document', () => {
     // aggregate by join date, last visit or name (Quire keeps no per-site order of members; docs/conventions.md).
     const NOT_SUPPORTED = ['listPermissionsAggregateInSite?sort'];
     expect([...new Set(missing)].filter((m) => !NOT_SUPPORTED.includes(m)).sort()).toEqual([]);
+  });
+
+  it('the closed-object check of real answers finds an undocumented field, a missing required one, and an undocumented answer', async () => {
+    const served = servedValidator((await t.http.get('/docs-json').expect(200)).body as ServedDocument);
+    const admin = await t.user('checker');
+    const orgId = await t.organization(admin);
+    const org = (await t.http.get(`/v1/orgs/${orgId}`).set(admin.auth).expect(200)).body;
+    expect(served.check('GET', `/v1/orgs/${orgId}`, 200, org)).toEqual([]);
+    expect(served.check('GET', `/v1/orgs/${orgId}`, 200, { ...org, undocumented: 1 })).toEqual([
+      'getOrganizationById / must NOT have additional properties: undocumented',
+    ]);
+    expect(served.check('GET', `/v1/orgs/${orgId}`, 200, { ...org, urls: { ...org.urls, extra: 'x' } })[0]).toMatch(
+      /\/urls must NOT have additional properties: extra/,
+    );
+    const { title: _t, ...untitled } = org;
+    expect(served.check('GET', `/v1/orgs/${orgId}`, 200, untitled)[0]).toMatch(/must have required property 'title'/);
+    expect(served.check('GET', `/v1/orgs/${orgId}/nowhere`, 200, {})[0]).toMatch(/no operation of the served document/);
+    expect(served.check('GET', `/v1/orgs/${orgId}`, 299, org)[0]).toMatch(/no JSON schema for this answer/);
   });
 
   it('puts every /v1 operation behind Bearer security, with an error schema for 401', () => {

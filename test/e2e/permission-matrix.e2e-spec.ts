@@ -3,6 +3,7 @@ import { Role, ROLES, roleAtLeast } from '@app/shared-kernel';
 import { readGitbookRepository } from '@app/content-model';
 import { RepositoryImport } from '@app/review-and-comments';
 import { createTestApp, TestApp, TestUser } from '../support/app';
+import { servedValidator, type ServedDocument } from '../support/served-schemas';
 
 /**
  * docs/permissions.md, walked: each role tries each operation. Allowed → exactly the documented
@@ -1357,9 +1358,14 @@ describe('permission matrix', () => {
     ],
   ];
 
+  /** Every successful JSON answer of the matrix, checked against the served document once all have run. */
+  const answers: { what: string; method: string; path: string; status: number; body: unknown }[] = [];
   describe.each(operations)('%s (needs %s, answers %s)', (_name, minimum, success, run, kind) => {
     it.each(WHO)('as %s', async (who) => {
       const res = await run(who);
+      const req = (res as unknown as { req: { method: string; path: string } }).req;
+      if (res.status >= 200 && res.status < 300 && /json/.test(res.headers['content-type'] ?? ''))
+        answers.push({ what: `${_name} as ${who}`, method: req.method, path: req.path, status: res.status, body: res.body });
       if (who === 'guest' && GUEST[_name] !== undefined) {
         expect(res.status).toBe(GUEST[_name]);
         if (Array.isArray(res.body.items)) expect(res.body.items).toEqual([]); // nothing is shared with this guest
@@ -1370,6 +1376,13 @@ describe('permission matrix', () => {
       } else if (roleAtLeast(who, minimum)) expect(res.status).toBe(success);
       else expect(res.status).toBe(403);
     });
+  });
+
+  it('every successful answer of the matrix is described by the served document, with every object closed (no undocumented field, no missing required one)', async () => {
+    const served = servedValidator((await t.http.get('/docs-json').expect(200)).body as ServedDocument);
+    expect(answers.length).toBeGreaterThan(500);
+    const errors = new Set(answers.flatMap((a) => served.check(a.method, a.path, a.status, a.body)));
+    expect([...errors].sort()).toEqual([]);
   });
 
   it('a guest sees the organization, with none of its permissions but view and access', async () => {

@@ -6,6 +6,7 @@ import { createTestApp, TestApp, TestUser } from '../support/app';
 import { mergeChanges, spaceWithPages } from '../support/content';
 import { expectError } from '../support/expect';
 import { officialValidator } from '../support/official-schemas';
+import { servedValidator, type ServedDocument } from '../support/served-schemas';
 
 /** Pages of a small English handbook: headings, prose with marks, inline code, links, a list, code and a table. */
 const HANDBOOK = [
@@ -97,6 +98,12 @@ describe('translations', () => {
     expect(await runs.run(res.body.id)).toBe('completed');
     const done = await get(res.body.id);
     expect(schemas.check('Translation', done)).toBe('');
+    // And against the document Quire serves, every object closed: each field it returns is described there.
+    const served = servedValidator((await t.http.get('/docs-json').expect(200)).body as ServedDocument);
+    expect(served.check('POST', `/v1/orgs/${orgId}/translations`, 201, res.body)).toEqual([]);
+    expect(served.check('GET', `/v1/orgs/${orgId}/translations/${res.body.id}`, 200, done)).toEqual([]);
+    expect(done.result).toBeDefined();
+    expect(done.latestRun).toBeDefined();
     expect(done.status).toBe('completed');
     expect(done.latestRun).toMatchObject({ status: 'completed', translator: 'apertium', error: null });
     expect(done.stats).toMatchObject({ runs: 1, totalPages: 3, latestPages: 3 });

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { schemaComponents } from '@app/http-kit';
 
 /** The OpenAPI document, generated from controllers and DTOs (Swagger CLI plugin). */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -13,7 +14,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API token (shown once when created)' }, 'user')
     .build();
-  return SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
+  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
+  // Schemas the controllers registered that no DTO class describes (the official customization settings).
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...schemaComponents() } };
+  return document;
 }
 
 /** Serves Swagger UI at /docs and the JSON document at /docs-json (both public). */

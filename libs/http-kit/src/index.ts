@@ -9,3 +9,4 @@ export * from './delete-status';
 export * from './satisfies';
 export * from './validation';
 export * from './rendered-lists';
+export * from './schema-components';

@@ -67,6 +67,12 @@ export class WebhookWithSecretDto extends WebhookDto {
   secret: string;
 }
 
+/** An updated webhook: with its new `secret` when this update rotated it, without any otherwise. */
+export class UpdatedWebhookDto extends WebhookDto {
+  /** The new signing secret, present only when `rotateSecret` was true (shown once). */
+  secret?: string;
+}
+
 class DeliveryEventDto {
   /** Stable across attempts and redeliveries: de-duplicate on it. */
   id: string;

@@ -25,6 +25,7 @@ import {
   WebhookDto,
   WebhookEventTypesDto,
   WebhookWithSecretDto,
+  UpdatedWebhookDto,
 } from './webhook.dto';
 
 /** Webhooks: Quire's own API (not in GitBook v1). Organization admins; see docs/audit-and-webhooks.md. */
@@ -88,14 +89,14 @@ export class WebhooksController {
     operationId: 'updateWebhook',
     summary: 'Change the URL, events, description or active flag, or rotate the secret (shown once) (admins)',
   })
-  @ApiOkResponse({ type: WebhookWithSecretDto, description: '`secret` only when it was rotated' })
+  @ApiOkResponse({ type: UpdatedWebhookDto, description: '`secret` only when it was rotated' })
   async update(
     @CurrentActor() actor: Actor,
     @Param('organizationId') organizationId: string,
     @Param('webhookId') webhookId: string,
     @Body() body: UpdateWebhookDto,
     @RequestLinks() links: Links,
-  ): Promise<WebhookDto | WebhookWithSecretDto> {
+  ): Promise<UpdatedWebhookDto> {
     const w = await this.webhooks.update(actor, organizationId, webhookId, body);
     return body.rotateSecret ? { ...toWebhookDto(w, links), secret: w.secret } : toWebhookDto(w, links);
   }

@@ -557,12 +557,6 @@ export class TemplateConditionsDto {
   items: TemplateConditionDto[];
 }
 
-/** The official SiteCustomizationSettings (validated with Ajv against the official schema on PUT). */
-export class CustomizationDto {
-  @ApiProperty({ type: 'object', additionalProperties: true }) styling: object;
-  [key: string]: unknown;
-}
-
 export class PublishedCustomizationsDto {
   @ApiProperty({ type: 'object', additionalProperties: true }) site: object;
   @ApiProperty({ type: 'object', additionalProperties: true }) siteSpaces: Record<string, object>;

@@ -18,12 +18,12 @@ import { Delete } from '@nestjs/common';
 import { SitesService } from '../application/sites.service';
 import { PublishedSitesService } from '../application/published-sites.service';
 import { PublishedSitePresenter } from './published-site.presenter';
+import { customizationAnswerSchema } from './customization-openapi';
 import { SitePreviews } from '../application/site-previews';
 import {
   CustomizationQueryDto,
   AdaptiveSchemaDto,
   CreateSiteDto,
-  CustomizationDto,
   ListSitesQueryDto,
   PublishedQueryDto,
   PublishedSiteDto,
@@ -198,7 +198,7 @@ export class SitesController {
 
   @Get(':siteId/customization')
   @ApiOperation({ operationId: 'getSiteCustomizationById', summary: 'Get the customization of a site (defaults until it is set)' })
-  @ApiOkResponse({ type: CustomizationDto })
+  @ApiOkResponse({ schema: customizationAnswerSchema() })
   async customization(
     @CurrentActor() actor: Actor,
     @Param('organizationId') organizationId: string,
@@ -216,7 +216,7 @@ export class SitesController {
     summary: 'Replace the customization of a site (validated against the official SiteCustomizationSettingsInput schema; admin)',
   })
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
-  @ApiOkResponse({ type: CustomizationDto })
+  @ApiOkResponse({ schema: customizationAnswerSchema() })
   async setCustomization(
     @CurrentActor() actor: Actor,
     @Param('organizationId') organizationId: string,
@@ -232,7 +232,12 @@ export class SitesController {
     operationId: 'getSiteSpaceCustomizationById',
     summary: 'Get the customization of a site space: the site’s, with the site space’s override over it',
   })
-  @ApiOkResponse({ type: CustomizationDto })
+  @ApiOkResponse({
+    schema: customizationAnswerSchema(
+      { hasOverrides: { type: 'boolean', description: "Whether the site space overrides the site's settings" } },
+      ['hasOverrides'],
+    ),
+  })
   async siteSpaceCustomization(
     @CurrentActor() actor: Actor,
     @Param('organizationId') organizationId: string,
@@ -250,7 +255,12 @@ export class SitesController {
     summary: 'Override the customization of a site space (a value replaces, null resets to the site’s; official override schema; admin)',
   })
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
-  @ApiOkResponse({ type: CustomizationDto })
+  @ApiOkResponse({
+    schema: customizationAnswerSchema(
+      { hasOverrides: { type: 'boolean', description: "Whether the site space overrides the site's settings" } },
+      ['hasOverrides'],
+    ),
+  })
   async overrideSiteSpaceCustomization(
     @CurrentActor() actor: Actor,
     @Param('organizationId') organizationId: string,
