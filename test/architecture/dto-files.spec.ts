@@ -20,7 +20,11 @@ describe('DTO classes', () => {
   it('are declared only in *.dto.ts files', () => {
     const outside = [...sources(join(ROOT, 'apps')), ...sources(join(ROOT, 'libs'))]
       .filter((f) => !f.endsWith('.dto.ts'))
-      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^(?:export )?class (\w+Dto)\b/gm)].map((m) => `${relative(ROOT, f)}: ${m[1]}`));
+      .flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(/^\s*(?:export )?(?:abstract )?class (\w+Dto)\b/gm)].map(
+          (m) => `${relative(ROOT, f)}: ${m[1]}`,
+        ),
+      );
     expect(outside).toEqual([]);
   });
 });

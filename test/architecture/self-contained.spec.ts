@@ -21,7 +21,11 @@ function sources(dir: string): string[] {
 
 /** Paths that climb out of the project to its neighbours: `../shared/…`, `../corpora/…`, `../.library/…`. */
 export function outsideReferences(source: string): string[] {
-  return [...source.matchAll(/['"`(\s](\.\.\/(?:\.\.\/)*(?:shared|corpora|\.library)(?![\w-])[^'"`\s)]*)/g)].map((m) => m[1]);
+  const climbing = [...source.matchAll(/['"`(\s](\.\.\/(?:\.\.\/)*(?:shared|corpora|\.library)(?![\w-])[^'"`\s)]*)/g)].map((m) => m[1]);
+  // The same written as path segments (`join(cwd, '..', 'shared')`), or an absolute path to the neighbours.
+  const segments = [...source.matchAll(/['"`]\.\.['"`]\s*,\s*['"`](shared|corpora|\.library)['"`]/g)].map((m) => `../${m[1]}`);
+  const absolute = [...source.matchAll(/['"`](\/work\/(?:shared|\.library)[^'"`]*)/g)].map((m) => m[1]);
+  return [...climbing, ...segments, ...absolute];
 }
 
 describe('a fresh clone is self-contained', () => {
@@ -29,6 +33,8 @@ describe('a fresh clone is self-contained', () => {
     expect(outsideReferences("join(process.cwd(), '../shared/corpora/x')")).toEqual(['../shared/corpora/x']);
     expect(outsideReferences("join(cwd, 'test/fixtures/corpora/x')")).toEqual([]);
     expect(outsideReferences("import { a } from '../../shared-kernel';")).toEqual([]);
+    expect(outsideReferences("join(process.cwd(), '..', 'shared', 'corpora')")).toEqual(['../shared']);
+    expect(outsideReferences("readFileSync('/work/shared/corpora/x')")).toEqual(['/work/shared/corpora/x']);
   });
 
   it('reads nothing outside the repository', () => {

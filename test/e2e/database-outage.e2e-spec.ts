@@ -82,6 +82,11 @@ describe('a database outage', () => {
       const page = await t.http.get(`/sites/${siteId}/`).set('Accept', 'text/html');
       expect(page.headers['content-type']).toMatch(/^text\/html/);
       expect(page.text).toContain('try again in a few seconds');
+      // A browser at a custom hostname this process has not looked up yet gets the page too; curl gets JSON.
+      const hostPage = await t.http.get('/guide').set('Host', 'docs.outage.example.com').set('Accept', 'text/html,*/*;q=0.8');
+      expect(hostPage.headers['content-type']).toMatch(/^text\/html/);
+      const curl = await t.http.get('/guide').set('Host', 'docs.outage.example.com').set('Accept', '*/*');
+      expect(curl.body).toEqual({ error: { code: 503, message: expect.stringMatching(/database cannot be reached/) } });
       expect((await t.http.get('/health')).status).toBe(200);
 
       // MCP: the API's endpoint and a published site's, each an answer of 503 with the JSON-RPC error saying why.
@@ -92,13 +97,17 @@ describe('a database outage', () => {
         .set('Accept', 'application/json, text/event-stream')
         .send(rpc('tools/call', { name: 'list_spaces', arguments: { organizationId: orgId } }));
       expectUnavailable(mcp, 'the API MCP');
-      expect(mcp.body.error.message).toMatch(/database cannot be reached/);
+      expect(mcp.body).toMatchObject({ jsonrpc: '2.0', id: 1, error: { message: expect.stringMatching(/database cannot be reached/) } });
       const siteMcp = await t.http
         .post(`/sites/${siteId}/~mcp`)
         .set('Accept', 'application/json, text/event-stream')
         .send(rpc('tools/call', { name: 'search', arguments: { query: 'hello' } }));
       expectUnavailable(siteMcp, 'the site MCP');
-      expect(siteMcp.body.error.message).toMatch(/database cannot be reached/);
+      expect(siteMcp.body).toMatchObject({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { message: expect.stringMatching(/database cannot be reached/) },
+      });
     } finally {
       pg = await startEmbeddedPostgres({ dataDir, port, database: 'quire', persistent: true, extraFlags: FLAGS });
     }

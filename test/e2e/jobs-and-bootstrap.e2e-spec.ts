@@ -6,7 +6,9 @@ import { TRANSLATIONS_SWEEP_QUEUE } from '@app/translations';
 import { WEBHOOKS_SWEEP_QUEUE } from '@app/audit-and-webhooks';
 import { GIT_SYNC_SWEEP_QUEUE } from '@app/git-sync';
 import { COLLECT_QUEUE } from '@app/spaces-and-content';
+import { IdentityService } from '@app/organizations-and-teams';
 import { BootstrapService } from '../../apps/api/src/auth/bootstrap.service';
+import { ConfigError } from '../../apps/api/src/config';
 import { JobsService, PURGE_SPACES_QUEUE } from '../../apps/api/src/jobs/jobs.service';
 import { createTestApp, TestApp } from '../support/app';
 
@@ -61,6 +63,31 @@ describe('first start', () => {
     expect(orgs.body.count).toBe(1);
     expect(orgs.body.items[0].permissions.admin).toBe(true);
     expect(await t.app.get(BootstrapService).run()).toBeNull();
+  });
+});
+
+describe('a weak chosen bootstrap token', () => {
+  let a: TestApp;
+  let later: TestApp | undefined;
+  afterAll(async () => {
+    await later?.close();
+    await a?.close();
+  });
+
+  it('stops the first start before anything is created, with the reason; once the database is set up it is not used and starts go on', async () => {
+    a = await createTestApp({ QUIRE_BOOTSTRAP: 'off' });
+    const identity = a.app.get(IdentityService);
+    const weak = 'admin-token-2026-please-change';
+    const refused = await createTestApp({ QUIRE_BOOTSTRAP: 'on', QUIRE_BOOTSTRAP_TOKEN: weak }, { sharedDatabaseUrl: a.databaseUrl }).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect((refused as Error).message).toMatch(/^QUIRE_BOOTSTRAP_TOKEN is too weak: 30 characters, at least 32 are needed/);
+    expect(await identity.countUsers()).toBe(0);
+    // A database set up before (a user exists): the variable is not used, so the start goes on.
+    await a.user('someone');
+    later = await createTestApp({ QUIRE_BOOTSTRAP: 'on', QUIRE_BOOTSTRAP_TOKEN: weak }, { sharedDatabaseUrl: a.databaseUrl });
+    await later.http.get('/v1/user').set('Authorization', `Bearer ${weak}`).expect(401);
   });
 });
 

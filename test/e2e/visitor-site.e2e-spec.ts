@@ -617,6 +617,15 @@ describe('published sites for visitors', () => {
     expect(html(await t.http.get(`/sites/${id}/docs/no-such-page`).expect(404))).toContain('<link rel="icon"');
     const hidden = await site({}, false);
     expect((await t.http.get(`/sites/${hidden}/favicon.ico`).expect(200)).headers['content-type']).toMatch(/^image\/svg\+xml/);
+    // A visitor-auth site sends a visitor without a token to its sign-in, but not for its icon.
+    const guarded = await site({ visibility: 'visitor-auth' });
+    await t.http
+      .patch(`/v1/orgs/${orgId}/sites/${guarded}/publishing/auth`)
+      .set(admin.auth)
+      .send({ fallbackURL: 'https://login.example.com/' })
+      .expect(200);
+    expect((await t.http.get(`/sites/${guarded}/`).expect(302)).headers.location).toMatch(/^https:\/\/login\.example\.com\//);
+    expect((await t.http.get(`/sites/${guarded}/favicon.ico`).expect(200)).headers['content-type']).toMatch(/^image\/svg\+xml/);
     // The API's own origin answers one as well (browsers ask every origin for it).
     const api = await t.http.get('/favicon.ico').expect(200);
     expect(api.headers['content-type']).toMatch(/^image\/svg\+xml/);

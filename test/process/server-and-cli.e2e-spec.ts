@@ -121,15 +121,37 @@ describe('the built server and CLI', () => {
     );
     expect(result).toMatchObject({ code: 1 });
     expect((result as { stderr: string }).stderr).toMatch(/Configuration error: PORT must be an integer/);
-    // A chosen bootstrap token weaker than a generated one: no start, and the message says what to do.
-    const weak = await run(process.execPath, [MAIN], {
-      env: { ...process.env, QUIRE_BOOTSTRAP_TOKEN: 'admin-token-2026-please-change' },
-    }).catch((e: { code: number; stderr: string }) => e);
-    expect(weak).toMatchObject({ code: 1 });
-    expect((weak as { stderr: string }).stderr).toMatch(
-      /Configuration error: QUIRE_BOOTSTRAP_TOKEN is too weak: 30 characters, at least 32/,
-    );
-  });
+    // A chosen bootstrap token weaker than a generated one, on an empty database: the first start stops, the
+    // message says what to do, and nothing is created.
+    const db = await createTestDatabase();
+    const dataDir = mkdtempSync(join(tmpdir(), 'quire-weak-'));
+    try {
+      const weak = await run(process.execPath, [MAIN], {
+        env: {
+          ...process.env,
+          DATABASE_URL: db.url,
+          QUIRE_DATA_DIR: dataDir,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          QUIRE_BOOTSTRAP_TOKEN: 'admin-token-2026-please-change',
+        },
+      }).catch((e: { code: number; stderr: string }) => e);
+      expect(weak).toMatchObject({ code: 1 });
+      expect((weak as { stderr: string }).stderr).toMatch(
+        /Configuration error: QUIRE_BOOTSTRAP_TOKEN is too weak: 30 characters, at least 32/,
+      );
+      const c = new Client({ connectionString: db.url });
+      await c.connect();
+      try {
+        expect((await c.query('SELECT count(*)::int AS n FROM users')).rows[0].n).toBe(0);
+      } finally {
+        await c.end();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+      await db.drop();
+    }
+  }, 60_000);
 
   it('the CLI creates users, organizations, memberships and tokens, and revokes tokens', async () => {
     const db = await createTestDatabase();

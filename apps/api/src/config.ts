@@ -152,21 +152,34 @@ function secretKeys(env: NodeJS.ProcessEnv): Pick<QuireConfig, 'secretKey' | 'pr
 /** A chosen bootstrap token is as strong as a generated one could reasonably be asked to be (≥ 128 bits). */
 export const BOOTSTRAP_TOKEN_MIN_LENGTH = 32;
 const BOOTSTRAP_TOKEN_MIN_DISTINCT = 10;
+/** The longest token Quire stores (IdentityService.issueToken). */
+const BOOTSTRAP_TOKEN_MAX_LENGTH = 200;
+const BOOTSTRAP_ADVICE = 'generate one with `openssl rand -base64 32` or leave it unset to have Quire generate and print one';
 
 /**
- * QUIRE_BOOTSTRAP_TOKEN becomes an admin's API token: refuse one weaker than the generated tokens' kind
- * (`qr_` + 40 base62 characters): fewer than 32 printable ASCII characters, white space, or so little
- * variety that it is guessable (`aaaa…`, `0123…` repeated: fewer than 10 distinct characters).
+ * QUIRE_BOOTSTRAP_TOKEN becomes an admin's API token: what can never be a token (white space, control or
+ * non-ASCII characters, over 200 characters) stops every start.
  */
 export function checkBootstrapToken(token: string): void {
-  const advice = 'generate one with `openssl rand -base64 32` or leave it unset to have Quire generate and print one';
-  if (!/^[\x21-\x7e]+$/.test(token)) throw new ConfigError(`QUIRE_BOOTSTRAP_TOKEN must be printable ASCII without white space; ${advice}`);
+  if (!/^[\x21-\x7e]+$/.test(token))
+    throw new ConfigError(`QUIRE_BOOTSTRAP_TOKEN must be printable ASCII without white space; ${BOOTSTRAP_ADVICE}`);
+  if (token.length > BOOTSTRAP_TOKEN_MAX_LENGTH)
+    throw new ConfigError(`QUIRE_BOOTSTRAP_TOKEN must be at most ${BOOTSTRAP_TOKEN_MAX_LENGTH} characters; ${BOOTSTRAP_ADVICE}`);
+}
+
+/**
+ * Why a chosen token is weaker than the generated tokens' kind (`qr_` + 40 base62 characters), or null:
+ * fewer than 32 characters, or so little variety that it is guessable (`aaaa…`, `0123…` repeated: fewer
+ * than 10 distinct characters). The first start refuses to create an admin token from it; a database set
+ * up before only logs a warning (the variable is not used then, and an upgrade must not stop a running
+ * deployment).
+ */
+export function bootstrapTokenWeakness(token: string): string | null {
   if (token.length < BOOTSTRAP_TOKEN_MIN_LENGTH)
-    throw new ConfigError(
-      `QUIRE_BOOTSTRAP_TOKEN is too weak: ${token.length} characters, at least ${BOOTSTRAP_TOKEN_MIN_LENGTH} are needed; ${advice}`,
-    );
+    return `QUIRE_BOOTSTRAP_TOKEN is too weak: ${token.length} characters, at least ${BOOTSTRAP_TOKEN_MIN_LENGTH} are needed; ${BOOTSTRAP_ADVICE}`;
   if (new Set(token).size < BOOTSTRAP_TOKEN_MIN_DISTINCT)
-    throw new ConfigError(`QUIRE_BOOTSTRAP_TOKEN is too weak: fewer than ${BOOTSTRAP_TOKEN_MIN_DISTINCT} distinct characters; ${advice}`);
+    return `QUIRE_BOOTSTRAP_TOKEN is too weak: fewer than ${BOOTSTRAP_TOKEN_MIN_DISTINCT} distinct characters; ${BOOTSTRAP_ADVICE}`;
+  return null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {

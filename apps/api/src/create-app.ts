@@ -15,7 +15,7 @@ import { linksMiddleware } from './http/links.middleware';
 import { preferMinimal } from './http/prefer-minimal';
 import { siteHosts } from './http/site-hosts';
 import { SiteHostnames } from '@app/sites-and-publishing';
-import { DATABASE_UNAVAILABLE } from '@app/persistence';
+import { DATABASE_UNAVAILABLE, Db } from '@app/persistence';
 import { ErrorEnvelopeFilter } from './http/error.filter';
 import { defaultIconSvg } from '@app/site-renderer';
 import { createRootLogger, PinoNestLogger, requestLogger } from './http/logger';
@@ -84,7 +84,7 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   // limit on those routes only, and only for an authenticated caller (an anonymous client cannot make
   // the server parse 32 MB).
   const authenticator = app.get(Authenticator);
-  const errors = new ErrorEnvelopeFilter();
+  const errors = new ErrorEnvelopeFilter(app.get(Db));
   const contentJson = json({ limit: config.contentBodyLimit, verify: verifyJsonDepth });
   const largeBody = (req: Request) =>
     (req.method === 'POST' && (CONTENT_WRITE_ROUTE.test(req.path) || OPENAPI_CREATE_ROUTE.test(req.path))) ||

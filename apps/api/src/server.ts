@@ -25,13 +25,21 @@ export async function runServer(tracing: Tracing | null): Promise<void> {
       { keyFile: keyFilePath(config.dataDir) },
       'QUIRE_SECRET_KEY is not set: secrets at rest are sealed with the key file in QUIRE_DATA_DIR; several API processes on one database must share it (or set the same QUIRE_SECRET_KEY on each)',
     );
-  const applied = await migrate(databaseUrl);
-  if (applied.length) logger.info({ applied }, 'database migrated');
-  const app = await createApp(config, databaseUrl, logger);
-  await app.init();
-  answerUnknownPaths(app);
-  envelopeClientErrors(app.getHttpServer());
-  await app.listen(config.port, config.host);
+  let app: Awaited<ReturnType<typeof createApp>> | null = null;
+  try {
+    const applied = await migrate(databaseUrl);
+    if (applied.length) logger.info({ applied }, 'database migrated');
+    app = await createApp(config, databaseUrl, logger);
+    await app.init(); // the first start's bootstrap runs here (and refuses a weak chosen token)
+    answerUnknownPaths(app);
+    envelopeClientErrors(app.getHttpServer());
+    await app.listen(config.port, config.host);
+  } catch (e) {
+    // A start that fails leaves nothing running: the app's connections, then the embedded PostgreSQL.
+    await app?.close().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+    throw e;
+  }
   // The bound port (PORT=0 asks the system for a free one: process tests and side-cars read it from this line).
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;

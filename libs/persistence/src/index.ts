@@ -7,4 +7,5 @@ export type { Keyset } from './keyset';
 export { parseTimestamptz, PG_TYPES } from './timestamptz';
 export { SqlTable } from './sql-table';
 export type { ColumnsOf } from './sql-table';
-export { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './unavailable';
+export { DATABASE_UNAVAILABLE, databaseAddress, isDatabaseUnavailable } from './unavailable';
+export type { DatabaseAddress } from './unavailable';

@@ -82,7 +82,14 @@ export async function safeGet(raw: string, options: SafeGetOptions): Promise<Saf
       }
       // Once the chain has left the first origin (scheme, host and port), no header that may carry a secret
       // goes with it, there or back: as browsers, curl and git do with Authorization and cookies.
-      if (url.origin !== origin && hopOptions === options) hopOptions = { ...options, headers: crossOriginHeaders(options.headers) };
+      if (url.origin !== origin && hopOptions.headers === options.headers)
+        hopOptions = { ...hopOptions, headers: crossOriginHeaders(options.headers) };
+      // As fetch does: a 303, and a 301 or 302 answering a POST, is followed with a GET and no body.
+      const status = res.statusCode;
+      if (hopOptions.method === 'POST' && (status === 303 || status === 301 || status === 302)) {
+        const headers = Object.fromEntries(Object.entries(hopOptions.headers ?? {}).filter(([n]) => n.toLowerCase() !== 'content-type'));
+        hopOptions = { ...hopOptions, method: 'GET', body: undefined, headers };
+      }
       continue;
     }
     try {

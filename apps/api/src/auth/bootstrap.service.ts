@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { IdentityService, OrganizationsService } from '@app/organizations-and-teams';
 import { Db } from '@app/persistence';
 import { QUIRE_CONFIG } from '../tokens';
-import type { QuireConfig } from '../config';
+import { bootstrapTokenWeakness, ConfigError, type QuireConfig } from '../config';
 
 /**
  * On the first start against an empty database: creates an admin user, an organization and a token,
@@ -21,6 +21,11 @@ export class BootstrapService implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.bootstrap) return;
+    const weakness = this.config.bootstrapToken === null ? null : bootstrapTokenWeakness(this.config.bootstrapToken);
+    // A weak chosen token stops the first start (before anything is created); later it is not used: a warning.
+    if (weakness && (await this.identity.countUsers()) === 0) throw new ConfigError(weakness);
+    if (weakness)
+      this.logger.warn(`${weakness} (not used: the database is set up; unset it, and revoke the bootstrap token if it is this one)`);
     const result = await this.run();
     if (result) {
       const lines = [

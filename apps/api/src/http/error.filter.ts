@@ -1,7 +1,7 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger, Optional } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DomainError, DomainErrorKind } from '@app/shared-kernel';
-import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '@app/persistence';
+import { DATABASE_UNAVAILABLE, databaseAddress, Db, isDatabaseUnavailable, type DatabaseAddress } from '@app/persistence';
 
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   invalid: 400,
@@ -32,11 +32,16 @@ function isConcurrencyFailure(exception: unknown): boolean {
   return !!e && typeof e === 'object' && (codes.includes(e.code as string) || codes.includes(e.driverError?.code as string));
 }
 
-/** A visitor's page of a published site (not its JSON, feeds or MCP): a 503 there is a page a person reads. */
+/**
+ * A page a person's browser asked for (a published site's, at /sites/… or at a custom hostname not yet
+ * known to this process): not the API, its docs, health or MCP, not a site's JSON, feeds or markdown, and
+ * HTML preferred to JSON (a browser's Accept; `*\/*` alone, as curl sends, gets JSON).
+ */
 function isSitePage(req: Request | undefined): boolean {
   if (!req || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
   const path = req.path ?? '';
-  return /^\/sites\/[^/]+(\/|$)/.test(path) && !/(\.json|\.md|\.txt|\.xml|~mcp)$/.test(path) && req.accepts(['html', 'json']) === 'html';
+  if (/^\/(v1|docs|health|mcp|metrics)(\/|$|-)/.test(path) || /(\.json|\.md|\.txt|\.xml|~mcp)$/.test(path)) return false;
+  return req.accepts(['json', 'html']) === 'html';
 }
 
 const UNAVAILABLE_PAGE =
@@ -52,6 +57,12 @@ export function errorBody(code: number, message: string) {
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
+  /** Where the database listens: a connection it refused is an outage (503), another host's is not. */
+  private readonly database: DatabaseAddress | undefined;
+
+  constructor(@Optional() db?: Db) {
+    this.database = db ? databaseAddress(db.url) : undefined;
+  }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
@@ -95,7 +106,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       return { status, message: status >= 500 && status !== 503 ? 'Internal server error' : message };
     }
     if (exception instanceof URIError) return { status: 400, message: 'Malformed percent-encoding in the URL' };
-    if (isDatabaseUnavailable(exception)) return { status: 503, message: DATABASE_UNAVAILABLE.message };
+    if (isDatabaseUnavailable(exception, this.database)) return { status: 503, message: DATABASE_UNAVAILABLE.message };
     if (isConcurrencyFailure(exception))
       return { status: 409, message: 'A concurrent write conflicted with this request; nothing was written: try again' };
     const e = exception as HttpLikeError;

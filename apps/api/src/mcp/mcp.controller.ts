@@ -19,7 +19,7 @@ import { Access } from '@app/access';
 import { AuditLog, AuditScopes } from '@app/audit-and-webhooks';
 import { Actor, Clock, Role, roleAtLeast, UnitOfWork } from '@app/shared-kernel';
 import { CurrentActor, Public, WriteTransaction } from '@app/http-kit';
-import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '@app/persistence';
+import { DATABASE_UNAVAILABLE, databaseAddress, Db, isDatabaseUnavailable, type DatabaseAddress } from '@app/persistence';
 import { InternalHttp } from './internal-http';
 import { API_TOOLS, ToolHttpError, ToolInputError, type Http, type Tool } from './tools';
 import { siteTools } from './site-tools';
@@ -43,14 +43,20 @@ export class McpController {
     private readonly scopes: AuditScopes,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-  ) {}
+    db: Db,
+  ) {
+    this.database = databaseAddress(db.url);
+  }
+
+  /** Where the database listens (a refused connection there is an outage). */
+  private readonly database: DatabaseAddress | undefined;
 
   // Declared as every authenticated POST must be (the audit interceptor checks): no unit of work spans an MCP
   // call; each tool's operations are requests of their own (audited as such), the call is recorded in its own.
   @WriteTransaction()
   @Post('mcp')
   async api(@CurrentActor() actor: Actor, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const outage: Outage = { seen: false };
+    const outage: Outage = { seen: false, wrote: false, database: this.database };
     const http: Http = watched(outage, (method, path, body) =>
       this.internal.request(method, path, { authorization: req.headers.authorization, 'x-request-id': header(req, 'x-request-id') }, body),
     );
@@ -115,7 +121,7 @@ export class McpController {
   @Post('sites/:siteId/~mcp')
   async site(@Param('siteId') siteId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const query = new URL(req.originalUrl, 'http://x').search.slice(1);
-    const outage: Outage = { seen: false };
+    const outage: Outage = { seen: false, wrote: false, database: this.database };
     const http: Http = watched(outage, (method, path, body) =>
       this.internal.request(method, path, { cookie: req.headers.cookie, 'x-request-id': header(req, 'x-request-id') }, body),
     );
@@ -207,7 +213,8 @@ export class McpController {
   private async serve(server: Server, req: Request, res: Response, outage: Outage): Promise<void> {
     const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => Response;
     res.writeHead = ((status: number, ...rest: unknown[]) => {
-      if (!outage.seen || status >= 300) return writeHead(status, ...rest);
+      // Only "try again" when nothing was written: a retry must not write twice.
+      if (!outage.seen || outage.wrote || status >= 300) return writeHead(status, ...rest);
       res.setHeader('Retry-After', String(DATABASE_UNAVAILABLE.retryAfterSeconds));
       return writeHead(503, ...rest);
     }) as Response['writeHead'];
@@ -260,34 +267,48 @@ function header(req: Request, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-/** Whether the database could not be reached while answering one MCP request. */
+/**
+ * One MCP request: whether the database could not be reached while answering it, and whether one of its
+ * operations wrote something before that (then the answer says what happened, never "try again", which
+ * would write it twice).
+ */
 interface Outage {
   seen: boolean;
+  wrote: boolean;
+  database: DatabaseAddress | undefined;
 }
 
-/** `http`, noting in `outage` an operation that answered 503 (the database cannot be reached). */
+/** `http`, noting in `outage` an operation that answered 503 (the database cannot be reached) and a write that succeeded. */
 function watched(outage: Outage, http: Http): Http {
   return async (method, path, body) => {
     const answer = await http(method, path, body);
     if (answer.status === 503) outage.seen = true;
+    else if (method !== 'GET' && answer.status >= 200 && answer.status < 300) outage.wrote = true;
     return answer;
   };
 }
 
 /** Runs an MCP handler; a database that cannot be reached becomes the JSON-RPC error saying so (no internals), noted in `outage`. */
 async function unavailable<T>(outage: Outage, handler: () => Promise<T>): Promise<T> {
-  const refused = () => new McpError(ErrorCode.InternalError, DATABASE_UNAVAILABLE.message);
+  const refused = () =>
+    new McpError(
+      ErrorCode.InternalError,
+      outage.wrote
+        ? 'The database could not be reached part-way: some of this call was written (see the audit log); check before trying again'
+        : DATABASE_UNAVAILABLE.message,
+    );
   let result: T;
   try {
     result = await handler();
   } catch (e) {
-    if (isDatabaseUnavailable(e) || (e instanceof McpError && outage.seen)) {
+    if (isDatabaseUnavailable(e, outage.database) || (e instanceof McpError && outage.seen)) {
       outage.seen = true;
       throw refused();
     }
     throw e;
   }
-  // An answer built while an operation could not reach the database (a list left short) is no answer.
-  if (outage.seen) throw refused();
+  // An answer built while an operation could not reach the database (a list left short) is no answer,
+  // unless something was written meanwhile: then the answer as it is says what was done.
+  if (outage.seen && !outage.wrote) throw refused();
   return result;
 }

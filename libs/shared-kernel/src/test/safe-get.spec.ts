@@ -183,8 +183,14 @@ describe('safeGet and redirects across origins', () => {
 
   beforeAll(async () => {
     second = createServer((req, res) => {
-      received.push({ ...req.headers, url: req.url, method: req.method });
-      res.end('second');
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push({ ...req.headers, url: req.url, method: req.method, body });
+        // B sends the chain back to the first origin.
+        if (req.url === '/back') res.writeHead(307, { location: `http://127.0.0.1:${firstPort}/landed` }).end();
+        else res.end('second');
+      });
     });
     await new Promise<void>((r) => second.listen(0, '127.0.0.1', r));
     secondPort = (second.address() as AddressInfo).port;
@@ -193,7 +199,9 @@ describe('safeGet and redirects across origins', () => {
         ? `/landed`
         : req.url === '/to-address'
           ? `http://127.0.0.1:${firstPort}/landed`
-          : `http://127.0.0.1:${secondPort}/landed`;
+          : req.url === '/out-and-back'
+            ? `http://127.0.0.1:${secondPort}/back`
+            : `http://127.0.0.1:${secondPort}/landed`;
       if (req.url === '/landed') {
         received.push({ ...req.headers, url: req.url, method: req.method, host: `first` });
         res.end('first');
@@ -251,6 +259,24 @@ describe('safeGet and redirects across origins', () => {
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ method: 'POST', 'content-length': '4' });
     expect(received[0].authorization).toBeUndefined();
+  });
+
+  it('does not send them again when the chain comes back to the first origin (A → B → A)', async () => {
+    const res = await safeGet(`http://127.0.0.1:${firstPort}/out-and-back`, options());
+    expect(res.bytes.toString()).toBe('first');
+    expect(received.map((r) => [r.host === 'first' ? 'A' : 'B', r.url, r.authorization])).toEqual([
+      ['B', '/back', undefined],
+      ['A', '/landed', undefined],
+    ]);
+  });
+
+  it('a POST answered 303 (or 301/302) is followed with a GET without its body, as fetch does; 307 keeps the POST', async () => {
+    await safeGet(`http://127.0.0.1:${firstPort}/x-303`, { ...options(), method: 'POST', body: Buffer.from('0000') });
+    expect(received[0]).toMatchObject({ method: 'GET', body: '' });
+    expect(received[0]['content-type']).toBeUndefined();
+    received.splice(0);
+    await safeGet(`http://127.0.0.1:${firstPort}/x-307`, { ...options(), method: 'POST', body: Buffer.from('0000') });
+    expect(received[0]).toMatchObject({ method: 'POST', body: '0000' });
   });
 
   it('keeps them on a redirect within the same origin', async () => {

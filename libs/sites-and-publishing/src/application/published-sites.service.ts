@@ -25,7 +25,7 @@ export interface PublishedView {
   structure: Structure;
   /** The caller's role on the site (its `permissions`). */
   role: Role;
-  /** The caller's role on each space of the site (null: closed to them; their `permissions` say so). */
+  /** The caller's role on each space of the site (null: closed to them, so left out of their answer). */
   spaceRoles: Map<string, Role | null>;
   /** `<site id> <version> <outcome of each condition> <caller's roles>`: equal keys, equal answers. */
   key: string;
@@ -35,8 +35,8 @@ const MODELS_MAX = 500;
 export const CLAIMS_JSON_MAX = 4096;
 
 /**
- * GET /orgs/{id}/sites/{siteId}/published: the site as a visitor sees it, with the caller's own permissions
- * on the site and on each of its spaces. What it shows never depends on who asked before: the model of a
+ * GET /orgs/{id}/sites/{siteId}/published: the site as a visitor sees it, narrowed to the spaces the caller
+ * may read, with the caller's own permissions on the site and on each of those spaces. What it shows never depends on who asked before: the model of a
  * version is built without any caller (every live space of the site, as visitors get it), and the caller's
  * roles are read for each request and are part of the key of the rendered answer. The caller must be a member of
  * the organization (any role); beyond that the site answers as it would answer a visitor: unpublished →

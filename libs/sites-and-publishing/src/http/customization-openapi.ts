@@ -38,8 +38,10 @@ function toOpenApi(schema: unknown): unknown {
     if (k === '$ref' && typeof v === 'string') out.$ref = v.replace('#/definitions/', `#/components/schemas/${PREFIX}`);
     else if (k === 'const') out.enum = [v];
     else if (k === 'type' && Array.isArray(v)) {
-      const types = v.filter((t) => t !== 'null');
-      out.type = types.length === 1 ? types[0] : types;
+      // OpenAPI 3.0 has one type per schema: several become alternatives.
+      const types = (v as unknown[]).filter((t) => t !== 'null');
+      if (types.length === 1) out.type = types[0];
+      else out.oneOf = types.map((t) => ({ type: t }));
       if (types.length !== v.length) out.nullable = true;
     } else if ((k === 'oneOf' || k === 'anyOf') && Array.isArray(v)) {
       const rest = v.filter((x) => !(x && typeof x === 'object' && (x as Schema).type === 'null'));

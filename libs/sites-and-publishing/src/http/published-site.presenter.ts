@@ -28,8 +28,13 @@ export class PublishedSitePresenter {
 
   private dto(view: PublishedView, links: Links): PublishedSiteDto {
     const { model } = view;
-    // The site as visitors see it; the permissions on it and on each space are the caller's own.
-    const spaces = new Map([...model.spaces].map(([id, space]) => [id, { space, role: view.spaceRoles.get(id) ?? null }]));
+    // The site as visitors see it, narrowed to the spaces the caller may read; the permissions are the caller's own.
+    const spaces = new Map(
+      [...model.spaces].flatMap(([id, space]) => {
+        const role = view.spaceRoles.get(id);
+        return role ? [[id, { space, role }] as const] : [];
+      }),
+    );
     const presenter = new StructurePresenter(model.site, spaces, links);
     return {
       object: 'published-content-site',

@@ -331,7 +331,7 @@ export class SitesController {
   @ApiOperation({
     operationId: 'getPublishedContentSite',
     summary:
-      "The published site as a visitor sees it, with the caller's own permissions on the site and its spaces: 404 when unpublished, for a share-link site without the key of an active link, and for a visitor-auth site without a valid visitor token",
+      "The published site as a visitor sees it, narrowed to the spaces the caller may read, with the caller's own permissions: 404 when unpublished, for a share-link site without the key of an active link, and for a visitor-auth site without a valid visitor token",
   })
   @ApiOkResponse({ type: PublishedSiteDto })
   @ApiNotFoundResponse({ type: ErrorDto })

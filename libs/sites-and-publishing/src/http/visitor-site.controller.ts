@@ -134,12 +134,11 @@ export class VisitorSiteController {
     if (path?.[0] === '~preview') return this.startPreview(siteId, path.slice(1), base, req, res);
     const credentials = this.credentials(req, siteId);
     const view = await this.sites.open(siteId, credentials, base);
-    if (!view) {
-      // Even a site that cannot be shown gets an icon rather than a console error; Quire's says nothing about it.
-      if (path?.length === 1 && path[0] === 'favicon.ico')
-        return this.send(req, res, 'image/svg+xml', Buffer.from(defaultIconSvg(), 'utf8'));
-      return this.plainNotFound(res);
-    }
+    // Even a site that cannot be shown (unpublished, or asking a visitor to sign in first) answers its
+    // favicon.ico with Quire's icon rather than an error; it says nothing about the site.
+    if ((!view || 'signIn' in view) && path?.length === 1 && path[0] === 'favicon.ico')
+      return this.send(req, res, 'image/svg+xml', Buffer.from(defaultIconSvg(), 'utf8'));
+    if (!view) return this.plainNotFound(res);
     if ('signIn' in view) {
       // The official visitor-authentication flow: the fallback URL signs the visitor in and sends them back
       // with a token; `location` says which page they asked for.
