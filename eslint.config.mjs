@@ -20,6 +20,10 @@ const contexts = [
 ];
 // What plain-TypeScript code (domain folders, the kernel, the leaves) may not import.
 const FRAMEWORK = ['@nestjs/*', 'typeorm', 'class-validator', 'class-transformer', 'express', 'pg', '@app/http-kit', '@app/persistence'];
+const CLASS_VALIDATOR_IN_DTOS = {
+  selector: "ImportDeclaration[source.value='class-validator']",
+  message: 'class-validator decorators belong in *.dto.ts files (the Swagger plugin documents only those).',
+};
 const internals = contexts.flatMap((c) => [`@app/${c}/*`, `**/libs/${c}/src/*`]);
 
 export default tseslint.config(
@@ -226,6 +230,29 @@ export default tseslint.config(
               message: 'The wire objects import a context only with `import type` (no loop at run time).',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Request validation is declared on DTOs, in *.dto.ts files (the Swagger CLI plugin reads only those):
+    // class-validator nowhere else but the HTTP kit, which defines the shared decorators.
+    files: ['libs/*/src/**/*.ts', 'apps/**/*.ts'],
+    ignores: ['**/*.dto.ts', 'libs/http-kit/src/**', '**/*.spec.ts', '**/test/**', 'apps/api/src/http/validation-metadata-memo.ts'],
+    rules: { 'no-restricted-syntax': ['error', CLASS_VALIDATOR_IN_DTOS] },
+  },
+  {
+    // Use cases return read models: the wire objects and the HTTP kit belong to http/. The one exception
+    // until it is split (#48): RevisionReader, the content read API other contexts' controllers use.
+    files: ['libs/*/src/application/**/*.ts'],
+    ignores: ['libs/spaces-and-content/src/application/revision-reader.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        CLASS_VALIDATOR_IN_DTOS,
+        {
+          selector: 'ImportDeclaration[source.value=/^@app\\/(wire|http-kit)$/]',
+          message: 'application/ returns read models: @app/wire and @app/http-kit belong to http/ (presenters and DTOs).',
         },
       ],
     },

@@ -64,6 +64,33 @@ describe('context boundaries (eslint no-restricted-imports)', () => {
     ).toEqual([]);
   });
 
+  it('keeps class-validator in *.dto.ts files, and the wire objects and HTTP kit out of application/', async () => {
+    const validator = "import { IsString } from 'class-validator';\nexport class A {\n  @IsString() a!: string;\n}\n";
+    expect((await lint('libs/spaces-and-content/src/http/x.ts', validator)).join('\n')).toMatch(
+      /class-validator decorators belong in \*\.dto\.ts/,
+    );
+    expect((await lint('libs/spaces-and-content/src/application/x.ts', validator)).join('\n')).toMatch(/belong in \*\.dto\.ts/);
+    expect((await lint('libs/spaces-and-content/src/http/x.dto.ts', validator)).join('\n')).not.toMatch(/belong in/);
+    expect(
+      (
+        await lint(
+          'libs/spaces-and-content/src/application/x.ts',
+          "import { ListQueryDto } from '@app/http-kit';\nexport type Q = ListQueryDto;\n",
+        )
+      ).join('\n'),
+    ).toMatch(/application\/ returns read models/);
+    expect(
+      (
+        await lint('libs/review-and-comments/src/application/x.ts', "import { SpaceDto } from '@app/wire';\nexport type S = SpaceDto;\n")
+      ).join('\n'),
+    ).toMatch(/application\/ returns read models/);
+    expect(
+      (await lint('libs/review-and-comments/src/http/x.ts', "import { SpaceDto } from '@app/wire';\nexport type S = SpaceDto;\n")).join(
+        '\n',
+      ),
+    ).not.toMatch(/returns read models/);
+  });
+
   it('allows another context’s index and the shared kernel', async () => {
     const messages = await lint(
       'libs/spaces-and-content/src/application/x.ts',

@@ -1,7 +1,6 @@
-// Access: who may do what, in one place. The organization, space and collection permissions a role gives
-// (a site's are sites-and-publishing's: `sitePermissions` in its http/site.dto.ts), the effective role on
-// content (organization role, default levels, grants to the member or their teams), the grants port, and
-// the Access service the contexts ask. It asks none of them: memberships are
+// Access: who may do what, in one place. The organization, space, collection and site permissions a role
+// gives, the effective role on content (organization role, default levels, grants to the member or their
+// teams), the grants port, and the Access service the contexts ask. It asks none of them: memberships are
 // read from their tables, never through the organizations context (a leaf, no loop at run time).
 export * from './domain/roles';
 export * from './domain/grants';

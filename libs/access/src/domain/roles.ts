@@ -94,3 +94,32 @@ export function organizationPermissions(membership: Role | 'guest' | null): Orga
     installIntegration: admin,
   };
 }
+
+export interface SitePermissions {
+  view: boolean;
+  access: boolean;
+  edit: boolean;
+  create: boolean;
+  admin: boolean;
+  installIntegration: boolean;
+  viewAdaptiveSchema: boolean;
+  editAdaptiveSchema: boolean;
+}
+
+/**
+ * What a caller with `role` on a site may do (docs/permissions.md): every member views it, its access and its
+ * adaptive schema; `edit` edits its content settings, `create` its structure, `admin` the rest.
+ */
+export function sitePermissions(role: Role): SitePermissions {
+  const admin = roleAtLeast(role, 'admin');
+  return {
+    view: true,
+    access: true,
+    edit: roleAtLeast(role, 'edit'),
+    create: roleAtLeast(role, 'create'),
+    admin,
+    installIntegration: admin,
+    viewAdaptiveSchema: true,
+    editAdaptiveSchema: admin,
+  };
+}

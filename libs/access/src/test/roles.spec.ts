@@ -1,5 +1,5 @@
 import { Role, ROLES } from '@app/shared-kernel';
-import { collectionPermissions, effectiveRole, effectiveRoles, organizationPermissions, spacePermissions } from '../index';
+import { collectionPermissions, effectiveRole, effectiveRoles, organizationPermissions, sitePermissions, spacePermissions } from '../index';
 
 describe('content roles and permissions', () => {
   it('space permissions follow the role ladder', () => {
@@ -23,6 +23,23 @@ describe('content roles and permissions', () => {
     expect(table.create).toMatchObject({ review: true, admin: false });
     expect(Object.values(table.admin).every(Boolean)).toBe(true);
     expect(Object.values(spacePermissions(null)).some(Boolean)).toBe(false);
+  });
+
+  it('site permissions: every member views, edit edits, create shapes the structure, admin the rest', () => {
+    const base = { view: true, access: true, viewAdaptiveSchema: true };
+    expect(sitePermissions('read')).toEqual({
+      ...base,
+      edit: false,
+      create: false,
+      admin: false,
+      installIntegration: false,
+      editAdaptiveSchema: false,
+    });
+    expect(sitePermissions('comment')).toEqual(sitePermissions('read'));
+    expect(sitePermissions('edit')).toMatchObject({ edit: true, create: false, admin: false });
+    expect(sitePermissions('review')).toMatchObject({ edit: true, create: false, admin: false });
+    expect(sitePermissions('create')).toMatchObject({ edit: true, create: true, admin: false, editAdaptiveSchema: false });
+    expect(Object.values(sitePermissions('admin')).every(Boolean)).toBe(true);
   });
 
   it('collection permissions', () => {

@@ -17,7 +17,7 @@ import {
 } from 'class-validator';
 import { Links, ListQueryDto, Optional, toStrictBool } from '@app/http-kit';
 import { SpaceView } from '@app/spaces-and-content';
-import { Role, roleAtLeast } from '@app/shared-kernel';
+import { Role } from '@app/shared-kernel';
 import {
   AGENTS_CONTEXTS,
   AgentsContext,
@@ -46,6 +46,7 @@ import {
 import { SHARE_LINK_NAME_MAX, ShareLink } from '../domain/site-repository';
 import { CLAIMS_JSON_MAX } from '../application/published-sites.service';
 import { SpaceDto, toSpaceDto } from '@app/wire';
+import { sitePermissions, type SitePermissions } from '@app/access';
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -350,7 +351,7 @@ export class UpdateAdaptiveSchemaDto {
 // ---------------------------------------------------------------------------------------------
 // Responses
 
-export class SitePermissionsDto {
+export class SitePermissionsDto implements SitePermissions {
   view: boolean;
   access: boolean;
   edit: boolean;
@@ -359,20 +360,6 @@ export class SitePermissionsDto {
   installIntegration: boolean;
   viewAdaptiveSchema: boolean;
   editAdaptiveSchema: boolean;
-}
-
-export function sitePermissions(role: Role): SitePermissionsDto {
-  const admin = roleAtLeast(role, 'admin');
-  return {
-    view: true,
-    access: true,
-    edit: roleAtLeast(role, 'edit'),
-    create: roleAtLeast(role, 'create'),
-    admin,
-    installIntegration: admin,
-    viewAdaptiveSchema: true,
-    editAdaptiveSchema: admin,
-  };
 }
 
 export class SiteUrlsDto {
