@@ -434,6 +434,42 @@ export class SitesService {
   // -------------------------------------------------------------------------------------------
 
   /** Lists of structure items are short and in structure order: paged in memory by position. */
+  /** listSiteSections: the site (with its spaces) and a page of its sections in structure order, each with its group. */
+  async listSections(actor: Actor, organizationId: string, siteId: string, shareKey: string | undefined, page: PageRequest) {
+    const view = await this.getWithSpaces(actor, organizationId, siteId, shareKey);
+    const { structure } = view.site;
+    const all = S.sections(structure).map((section) => ({ section, group: S.parentGroupOf(structure, section.id) }));
+    return { view, page: SitesService.pageOf(all, page) };
+  }
+
+  /** listSiteSectionGroups: the site and a page of its section groups in structure order, each with its parent. */
+  async listGroups(actor: Actor, organizationId: string, siteId: string, page: PageRequest) {
+    const view = await this.getWithSpaces(actor, organizationId, siteId);
+    const { structure } = view.site;
+    const all = S.groups(structure).map((group) => ({ group, parent: S.parentGroupOf(structure, group.id) }));
+    return { view, page: SitesService.pageOf(all, page) };
+  }
+
+  /**
+   * listSiteSpaces: the site and a page of its site spaces in structure order (`isDefault`: only the site's
+   * default one, or only the others), leaving out those whose space left the site meanwhile.
+   */
+  async listSiteSpaces(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+    filter: { shareKey?: string; isDefault?: boolean },
+    page: PageRequest,
+  ) {
+    const view = await this.getWithSpaces(actor, organizationId, siteId, filter.shareKey);
+    const all = S.siteSpaces(view.site.structure).filter(
+      ({ node, section }) =>
+        view.spaces.has(node.spaceId) &&
+        (filter.isDefault === undefined || S.isSiteDefault(node.default, section?.default) === filter.isDefault),
+    );
+    return { view, page: SitesService.pageOf(all, page) };
+  }
+
   static pageOf<T>(items: T[], page: PageRequest): Page<T> {
     const keyed = items.map((item, i) => ({ item, key: String(i).padStart(6, '0') }));
     const result = pageInMemory(keyed, (k) => k.key, page);

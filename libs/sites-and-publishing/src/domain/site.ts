@@ -560,3 +560,8 @@ export function conditionsOf(structure: Structure): string[] {
   walk(structure.items);
   return out;
 }
+
+/** The default site space of the site: the default of the root, or of the default section. */
+export function isSiteDefault(nodeDefault: boolean, sectionDefault: boolean | undefined): boolean {
+  return nodeDefault && sectionDefault !== false;
+}

@@ -15,7 +15,7 @@ import {
   WriteTransaction,
 } from '@app/http-kit';
 import { SitesService, SiteWithSpaces } from '../application/sites.service';
-import { findGroup, findSection, findSiteSpace, groups, parentGroupOf, sections, siteSpaces, StructurePointer } from '../domain/site';
+import { findGroup, findSection, findSiteSpace, parentGroupOf, StructurePointer } from '../domain/site';
 import {
   AddGroupDto,
   AddSectionDto,
@@ -128,10 +128,9 @@ export class SiteStructureController {
     @Query() q: ListWithShareKeyQueryDto,
     @RequestLinks() links: Links,
   ) {
-    const v = await this.sites.getWithSpaces(actor, organizationId, siteId, q.shareKey);
-    const presenter = this.presenter(v, links);
-    const page = SitesService.pageOf(sections(v.site.structure), q.toPageRequest());
-    return listEnvelope(page, (s) => presenter.section(s, parentGroupOf(v.site.structure, s.id)));
+    const { view, page } = await this.sites.listSections(actor, organizationId, siteId, q.shareKey, q.toPageRequest());
+    const presenter = this.presenter(view, links);
+    return listEnvelope(page, (s) => presenter.section(s.section, s.group));
   }
 
   @WriteTransaction()
@@ -222,10 +221,9 @@ export class SiteStructureController {
     @Query() q: ListQueryDto,
     @RequestLinks() links: Links,
   ) {
-    const v = await this.sites.getWithSpaces(actor, organizationId, siteId);
-    const presenter = this.presenter(v, links);
-    const page = SitesService.pageOf(groups(v.site.structure), q.toPageRequest());
-    return listEnvelope(page, (g) => presenter.group(g, parentGroupOf(v.site.structure, g.id)));
+    const { view, page } = await this.sites.listGroups(actor, organizationId, siteId, q.toPageRequest());
+    const presenter = this.presenter(view, links);
+    return listEnvelope(page, (g) => presenter.group(g.group, g.parent));
   }
 
   @WriteTransaction()
@@ -338,13 +336,16 @@ export class SiteStructureController {
     @Query() q: ListSiteSpacesQueryDto,
     @RequestLinks() links: Links,
   ) {
-    const v = await this.sites.getWithSpaces(actor, organizationId, siteId, q.shareKey);
-    const presenter = this.presenter(v, links);
-    const all = siteSpaces(v.site.structure)
-      .filter(({ node, section }) => q.default === undefined || isSiteDefault(node.default, section?.default) === q.default)
-      .map(({ node, section }) => presenter.siteSpace(node, section))
-      .filter((s): s is SiteSpaceDto => s !== null);
-    return listEnvelope(SitesService.pageOf(all, q.toPageRequest()), (s) => s);
+    const { view, page } = await this.sites.listSiteSpaces(
+      actor,
+      organizationId,
+      siteId,
+      { shareKey: q.shareKey, isDefault: q.default },
+      q.toPageRequest(),
+    );
+    const presenter = this.presenter(view, links);
+    // The service left out site spaces whose space is gone: each presents.
+    return listEnvelope(page, (s) => presenter.siteSpace(s.node, s.section)!);
   }
 
   @WriteTransaction()
@@ -421,9 +422,4 @@ export class SiteStructureController {
       links,
     );
   }
-}
-
-/** The default site space of the site: the default of the root, or of the default section. */
-function isSiteDefault(nodeDefault: boolean, sectionDefault: boolean | undefined): boolean {
-  return nodeDefault && sectionDefault !== false;
 }
