@@ -216,8 +216,8 @@ export default tseslint.config(
     },
   })),
   {
-    // The shared wire objects sit below every context's HTTP layer: at run time they use only the leaves
-    // (kernel, HTTP kit, content model, access); contexts only as types, so no loop forms at run time.
+    // The shared wire objects sit below every context's HTTP layer: they use only the leaves (kernel, HTTP
+    // kit, content model, access), and no context at all, not even as types: they declare the input shapes.
     files: ['libs/wire/src/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -226,8 +226,8 @@ export default tseslint.config(
           patterns: [
             {
               group: ['@app/*', '!@app/shared-kernel', '!@app/http-kit', '!@app/content-model', '!@app/access'],
-              allowTypeImports: true,
-              message: 'The wire objects import a context only with `import type` (no loop at run time).',
+              message:
+                'The wire objects import no context, types included: declare the input shape you need (the domain types match it structurally), take functions rather than services.',
             },
           ],
         },

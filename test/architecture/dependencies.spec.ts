@@ -172,4 +172,20 @@ describe('library dependencies at run time', () => {
     expect(outside).toEqual(['spaces-and-content/src/application/revision-reader.ts']);
     expect(readFileSync(join(process.cwd(), 'docs/adding-a-context.md'), 'utf8')).toContain('application/revision-reader.ts');
   });
+
+  it('count type imports too for the leaves: the kernel, the content model, access, the site renderer and the wire objects name no context', () => {
+    const LEAVES: Record<string, string[]> = {
+      'shared-kernel': [],
+      'content-model': ['shared-kernel'],
+      access: ['persistence', 'shared-kernel'],
+      'site-renderer': ['content-model', 'shared-kernel'],
+      wire: ['access', 'content-model', 'http-kit', 'shared-kernel'],
+    };
+    for (const [leaf, allowed] of Object.entries(LEAVES)) {
+      const named = new Set<string>();
+      for (const file of files(join(LIBS, leaf, 'src')))
+        for (const m of readFileSync(file, 'utf8').matchAll(/from '@app\/([a-z-]+)'/g)) if (m[1] !== leaf) named.add(m[1]);
+      expect([leaf, [...named].sort()]).toEqual([leaf, [...named].filter((n) => allowed.includes(n)).sort()]);
+    }
+  });
 });

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import type { Links } from '@app/http-kit';
-import type { FilesService } from '@app/spaces-and-content';
-import type { FileNode } from '@app/spaces-and-content';
+import type { FileNode } from '@app/content-model';
 
 export class FileDimensionsDto {
   width: number;
@@ -19,12 +18,13 @@ export class RevisionFileDto {
   @ApiPropertyOptional({ type: FileDimensionsDto }) dimensions?: FileDimensionsDto;
 }
 
-export function fileDto(file: FileNode, organizationId: string, files: FilesService, links: Links, nowMs: number): RevisionFileDto {
+/** The official RevisionFile; `downloadPath`: the file's signed download path (the content context signs it). */
+export function fileDto(file: FileNode, downloadPath: string, links: Links): RevisionFileDto {
   const dto: RevisionFileDto = {
     id: file.id,
     name: file.name,
     contentType: file.contentType,
-    downloadURL: links.api(files.downloadPath(organizationId, file, nowMs)),
+    downloadURL: links.api(downloadPath),
     size: file.size,
   };
   if (file.dimensions) dto.dimensions = file.dimensions;

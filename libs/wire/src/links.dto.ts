@@ -2,8 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { Page } from '@app/shared-kernel';
 import { Links, listEnvelope, ListQueryDto, Optional } from '@app/http-kit';
-import type { LinksPage, LinkUsage, PageLocation } from '@app/spaces-and-content';
-import { refToUrl } from '@app/content-model';
+import { refToUrl, type PageNode } from '@app/content-model';
 import { pageDto } from './revision.dto';
 
 export class LinksQueryDto extends ListQueryDto {
@@ -54,6 +53,25 @@ export class LinksResponseDto {
   stats: LinkStatsDto;
 }
 
+/** A page where a link is, or that it leads to (the content context's PageLocation has it). */
+export interface PageLocationShape {
+  node: PageNode;
+  path: string;
+}
+
+/** One link of a revision and where it is used (the content context's LinkUsage has it). */
+export interface LinkUsageShape {
+  status: string;
+  link: { kind: string; target: string };
+  target: PageLocationShape | null;
+  locations: PageLocationShape[];
+}
+
+/** A page of a revision's links with their counts (the content context's LinksPage has it). */
+export interface LinksPageShape extends Page<LinkUsageShape> {
+  stats: { total: number; broken: { total: number; changeRequest?: number } };
+}
+
 /** Where content lives, as the official ContentLocation: the organization, the space and the page. */
 export interface LocationContext {
   organization: object;
@@ -63,7 +81,7 @@ export interface LocationContext {
   links: Links;
 }
 
-export function pageLocation(p: PageLocation, ctx: LocationContext): ContentLocationDto {
+export function pageLocation(p: PageLocationShape, ctx: LocationContext): ContentLocationDto {
   return {
     kind: 'page',
     organization: ctx.organization,
@@ -72,7 +90,7 @@ export function pageLocation(p: PageLocation, ctx: LocationContext): ContentLoca
   };
 }
 
-function usageDto(u: LinkUsage, ctx: LocationContext): LinkUsageDto {
+function usageDto(u: LinkUsageShape, ctx: LocationContext): LinkUsageDto {
   const dto: LinkUsageDto = { status: u.status, relation: 'reference', locationReferences: u.locations.map((l) => pageLocation(l, ctx)) };
   if (u.target) dto.targetReference = pageLocation(u.target, ctx);
   else if (u.link.kind === 'url') dto.targetReference = { kind: 'url', url: u.link.target };
@@ -84,10 +102,10 @@ function usageDto(u: LinkUsage, ctx: LocationContext): LinkUsageDto {
   return dto;
 }
 
-export function linksResponse(page: LinksPage, ctx: LocationContext): LinksResponseDto {
+export function linksResponse(page: LinksPageShape, ctx: LocationContext): LinksResponseDto {
   return { ...listEnvelope(page, (u) => usageDto(u, ctx)), stats: page.stats };
 }
 
-export function backlinksResponse(page: Page<PageLocation>, ctx: LocationContext) {
+export function backlinksResponse(page: Page<PageLocationShape>, ctx: LocationContext) {
   return listEnvelope(page, (p) => pageLocation(p, ctx));
 }

@@ -2,7 +2,6 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Equals, IsString, MaxLength, MinLength } from 'class-validator';
 import { OrganizationPermissions, organizationPermissions } from '@app/access';
 import type { Links } from '@app/http-kit';
-import type { Organization } from '@app/organizations-and-teams';
 import {
   BILLING_PRODUCTS,
   ORGANIZATION_COMMUNITY_TYPES,
@@ -87,8 +86,28 @@ export class OrganizationDto {
   permissions: OrganizationPermissionsDto;
 }
 
+/** What the Organization object is made of (the organizations context's Organization has it). */
+export interface OrganizationShape {
+  id: string;
+  title: string;
+  createdAt: Date;
+  emailDomains: string[];
+  hostname: string | null;
+  type: string;
+  useCase: string | null;
+  communityType: string | null;
+  defaultRole: Role | null;
+  defaultContent: DefaultContentDto | null;
+  sso: boolean;
+  ai: boolean;
+  inviteLinks: boolean;
+  plan: string;
+  mergeRules: MergeRulesDto;
+  logo: string | null;
+}
+
 /** `role`: the caller's (null: a guest; only members and guests are shown an organization). */
-export function toOrganizationDto(org: Organization, role: Role | null, links: Links, ownTeam = false): OrganizationDto {
+export function toOrganizationDto(org: OrganizationShape, role: Role | null, links: Links, ownTeam = false): OrganizationDto {
   const dto: OrganizationDto = {
     object: 'organization',
     id: org.id,

@@ -5,7 +5,6 @@ import { IsBoolean, IsIn, IsInt, Max, Min } from 'class-validator';
 import { Links, ListQueryDto, Optional, toStrictBool, toStrictInt } from '@app/http-kit';
 import type { ContentRef, JsonDocument, ReusableContent } from '@app/content-model';
 import { documentToMarkdown, refToUrl } from '@app/content-model';
-import type { Revision } from '@app/spaces-and-content';
 import { PageNode, pathIndex, PageTree } from '@app/content-model';
 
 /** One of the official boolean flags of a content read: exactly `true` or `false`, defaulting to `def`. */
@@ -280,7 +279,19 @@ export function reusableContentDto(r: ReusableContent): RevisionReusableContentD
   return { id: r.id, title: r.title, ...(r.document ? { document: r.document } : {}) };
 }
 
-export function revisionDto(rev: Revision, base: string, links: Links, mergedFrom: object | null = null): RevisionDto {
+/** What the Revision object is made of (the content context's Revision has it). */
+export interface RevisionShape {
+  id: string;
+  parents: string[];
+  type: string;
+  tree: PageTree;
+  createdAt: Date;
+  git?: object | null;
+  reusableContents?: ReusableContent[];
+  variables?: Record<string, string>;
+}
+
+export function revisionDto(rev: RevisionShape, base: string, links: Links, mergedFrom: object | null = null): RevisionDto {
   const dto: RevisionDto = {
     object: 'revision',
     id: rev.id,

@@ -3,7 +3,6 @@ import { Role, EDIT_MODES, LANGUAGES, SPACE_VISIBILITIES } from '@app/shared-ker
 import { Links } from '@app/http-kit';
 import { DEFAULT_LEVELS, DefaultLevel } from '@app/access';
 import { CollectionPermissions, collectionPermissions, SpacePermissions, spacePermissions } from '@app/access';
-import type { Collection, Space } from '@app/spaces-and-content';
 
 export class SpacePermissionsDto implements SpacePermissions {
   view: boolean;
@@ -64,7 +63,36 @@ function permissionsOf(role: Role | null): SpacePermissions {
   return permissions;
 }
 
-export function toSpaceDto(space: Space, role: Role | null, links: Links): SpaceDto {
+/** What the Space object is made of (the content context's Space has it). */
+export interface SpaceShape {
+  id: string;
+  organizationId: string;
+  title: string;
+  emoji: string;
+  visibility: string;
+  editMode: string;
+  mergeRules: object;
+  language: string | null;
+  parentId: string | null;
+  defaultLevel: DefaultLevel;
+  revision: string;
+  counters: { comments: number; changeRequests: number; changeRequestsOpen: number; changeRequestsDraft: number };
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+/** What the Collection object is made of (the content context's Collection has it). */
+export interface CollectionShape {
+  id: string;
+  organizationId: string;
+  title: string;
+  description: string | null;
+  parentId: string | null;
+  defaultLevel: DefaultLevel;
+}
+
+export function toSpaceDto(space: SpaceShape, role: Role | null, links: Links): SpaceDto {
   const { counters } = space;
   const dto: SpaceDto = {
     object: 'space',
@@ -118,7 +146,7 @@ export class CollectionDto {
   permissions: CollectionPermissionsDto;
 }
 
-export function toCollectionDto(c: Collection, role: Role | null, links: Links): CollectionDto {
+export function toCollectionDto(c: CollectionShape, role: Role | null, links: Links): CollectionDto {
   const dto: CollectionDto = {
     object: 'collection',
     id: c.id,

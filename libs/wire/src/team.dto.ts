@@ -1,5 +1,4 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { TeamView } from '@app/organizations-and-teams';
 
 /** The official Team object, embedded by content permissions and SSO settings. */
 export class TeamPermissionsDto {
@@ -19,7 +18,14 @@ export class TeamDto {
   permissions: TeamPermissionsDto;
 }
 
-export function toTeamDto(v: TeamView, permissions: { admin: boolean; view: boolean }): TeamDto {
+/** What the Team object is made of (the organizations context's TeamView has it). */
+export interface TeamShape {
+  team: { id: string; title: string; createdAt: Date };
+  members: number;
+  spaces?: number;
+}
+
+export function toTeamDto(v: TeamShape, permissions: { admin: boolean; view: boolean }): TeamDto {
   return {
     object: 'team',
     id: v.team.id,

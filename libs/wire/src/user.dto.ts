@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { Links } from '@app/http-kit';
-import type { User } from '@app/organizations-and-teams';
 
 /** The official User object, embedded by members, teams, comments, reviews and content permissions. */
 export class UserUrlsDto {
@@ -16,7 +15,15 @@ export class UserDto {
   urls: UserUrlsDto;
 }
 
-export function toUserDto(user: User, links: Links): UserDto {
+/** What the User object is made of (the organizations context's User has it). */
+export interface UserShape {
+  id: string;
+  displayName: string;
+  email: string;
+  photoURL?: string | null;
+}
+
+export function toUserDto(user: UserShape, links: Links): UserDto {
   const dto: UserDto = {
     object: 'user',
     id: user.id,

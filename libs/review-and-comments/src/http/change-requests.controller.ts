@@ -232,7 +232,9 @@ export class ChangeRequestsController {
               ...(o.normalized ? { normalized: o.normalized } : {}),
             },
       ),
-      insertedFiles: insertedFiles.map((f) => fileDto(f, view.space.organizationId, this.filesService, links, this.clock.now().getTime())),
+      insertedFiles: insertedFiles.map((f) =>
+        fileDto(f, this.filesService.downloadPath(view.space.organizationId, f, this.clock.now().getTime()), links),
+      ),
     };
   }
 

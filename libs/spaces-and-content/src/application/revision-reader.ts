@@ -103,7 +103,7 @@ export class RevisionReader {
       this.changeLists.set(key, list, now);
     }
     const file = (f: FileNode) => {
-      const dto = fileDto(f, s.space.organizationId, this.files, links, now);
+      const dto = fileDto(f, this.files.downloadPath(s.space.organizationId, f, now), links);
       return { id: dto.id, name: dto.name, contentType: dto.contentType, downloadURL: dto.downloadURL };
     };
     const shown = list.slice(0, limit).map((c) => (c.type.startsWith('file_') ? { ...c, file: file((c as { file: FileNode }).file) } : c));
@@ -158,14 +158,16 @@ export class RevisionReader {
 
   async fileList(s: RevisionScope, q: ListQueryDto, links: Links) {
     const rev = await this.content.revision(s.space.id, s.revisionId);
-    return filesPage(rev.files, q, (f) => fileDto(f, s.space.organizationId, this.files, links, this.clock.now().getTime()));
+    return filesPage(rev.files, q, (f) =>
+      fileDto(f, this.files.downloadPath(s.space.organizationId, f, this.clock.now().getTime()), links),
+    );
   }
 
   async file(s: RevisionScope, fileId: string, links: Links) {
     const rev = await this.content.revision(s.space.id, s.revisionId);
     const file = rev.files.find((f) => f.id === fileId);
     if (!file) throw new NotFoundError('File', fileId);
-    return fileDto(file, s.space.organizationId, this.files, links, this.clock.now().getTime());
+    return fileDto(file, this.files.downloadPath(s.space.organizationId, file, this.clock.now().getTime()), links);
   }
 
   /** A reusable content of the revision (the official RevisionReusableContent). */
