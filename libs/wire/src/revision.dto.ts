@@ -27,22 +27,22 @@ export class ListContentQueryDto extends ListQueryDto {
   @ContentFlag(true) computed?: boolean;
 }
 
+/** The official `evaluated`/`dereferenced` control: `true`, `false` or its one string value, default false. */
+const EvaluationControl = (value: string): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: [value] }], default: false }),
+    Optional(),
+    Transform(toStrictBool),
+    IsIn([true, false, value]),
+  );
+
 /**
  * The official `evaluated` and `dereferenced` controls of a document read (Quire's documents have nothing to
  * evaluate; reusable content is resolved when a page is read): validated, and every value gives the same document.
  */
 export class DocumentQueryDto {
-  @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['deterministic-only'] }], default: false })
-  @Optional()
-  @Transform(toStrictBool)
-  @IsIn([true, false, 'deterministic-only'])
-  evaluated?: boolean | 'deterministic-only';
-
-  @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['reusable-contents'] }], default: false })
-  @Optional()
-  @Transform(toStrictBool)
-  @IsIn([true, false, 'reusable-contents'])
-  dereferenced?: boolean | 'reusable-contents';
+  @EvaluationControl('deterministic-only') evaluated?: boolean | 'deterministic-only';
+  @EvaluationControl('reusable-contents') dereferenced?: boolean | 'reusable-contents';
 }
 
 export class ChangesQueryDto extends ContentQueryDto {
@@ -133,17 +133,8 @@ export class PageQueryDto extends ContentQueryDto {
   @IsIn(['document', 'markdown'])
   format?: 'document' | 'markdown';
 
-  @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['deterministic-only'] }], default: false })
-  @Optional()
-  @Transform(toStrictBool)
-  @IsIn([true, false, 'deterministic-only'])
-  evaluated?: boolean | 'deterministic-only';
-
-  @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['reusable-contents'] }], default: false })
-  @Optional()
-  @Transform(toStrictBool)
-  @IsIn([true, false, 'reusable-contents'])
-  dereferenced?: boolean | 'reusable-contents';
+  @EvaluationControl('deterministic-only') evaluated?: boolean | 'deterministic-only';
+  @EvaluationControl('reusable-contents') dereferenced?: boolean | 'reusable-contents';
 
   @ApiPropertyOptional({ name: 'format.markdown.refs', enum: ['relative', 'stable'], default: 'relative' })
   @Optional()
