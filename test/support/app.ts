@@ -60,7 +60,14 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
   const app = moduleRef.createNestApplication<NestExpressApplication>(new QuireExpressAdapter(), { bodyParser: false });
   configureApp(app, config, createRootLogger('silent'));
   envelopeClientErrors(app.getHttpServer());
-  await app.init();
+  try {
+    await app.init();
+  } catch (e) {
+    // A start that fails (a refused configuration) leaves nothing behind: listeners, pools, its database.
+    await app.close().catch(() => undefined);
+    await db.drop().catch(() => undefined);
+    throw e;
+  }
   answerUnknownPaths(app);
   const identity = app.get(IdentityService);
   const organizations = app.get(OrganizationsService);
