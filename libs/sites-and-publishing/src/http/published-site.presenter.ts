@@ -2,7 +2,9 @@ import { SitePreviews } from '../application/site-previews';
 import { Injectable } from '@nestjs/common';
 import { Links, ReadCacheSettings, RenderedJson } from '@app/http-kit';
 import type { PublishedView } from '../application/published-sites.service';
-import { PublishedSiteDto, StructurePresenter, toSiteDto } from './site.dto';
+import { PublishedSiteDto } from './published-site.dto';
+import { StructurePresenter } from './structure.presenter';
+import { toSiteDto } from './site.dto';
 
 /**
  * The published site as JSON (`getPublishedContentSite`): built from what the visitor may see and kept

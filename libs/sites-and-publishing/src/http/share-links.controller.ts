@@ -14,7 +14,7 @@ import {
   WriteTransaction,
 } from '@app/http-kit';
 import { ShareLinksService } from '../application/share-links.service';
-import { CreateShareLinkDto, ListShareLinksQueryDto, ShareLinkDto, toShareLinkDto, UpdateShareLinkDto } from './site.dto';
+import { CreateShareLinkDto, ListShareLinksQueryDto, ShareLinkDto, toShareLinkDto, UpdateShareLinkDto } from './share-link.dto';
 
 /** Share links of a site (official operations); keys are shown to admins only. */
 @ApiTags('sites')

@@ -26,17 +26,17 @@ import {
   MoveGroupDto,
   MoveSectionDto,
   MoveSiteSpaceDto,
-  ShareKeyQueryDto,
   SiteSectionDto,
   SiteSectionGroupDto,
   SiteSpaceDto,
   SiteStructureDto,
   SortStructureDto,
-  StructurePresenter,
   UpdateGroupDto,
   UpdateSectionDto,
   UpdateSiteSpaceDto,
-} from './site.dto';
+} from './site-structure.dto';
+import { ShareKeyQueryDto } from './site.dto';
+import { StructurePresenter } from './structure.presenter';
 
 type Ctx = { actor: Actor; organizationId: string; siteId: string };
 

@@ -20,22 +20,10 @@ import { PublishedSitesService } from '../application/published-sites.service';
 import { PublishedSitePresenter } from './published-site.presenter';
 import { customizationAnswerSchema } from './customization-openapi';
 import { SitePreviews } from '../application/site-previews';
-import {
-  CustomizationQueryDto,
-  AdaptiveSchemaDto,
-  CreateSiteDto,
-  ListSitesQueryDto,
-  PublishedQueryDto,
-  PublishedSiteDto,
-  SiteDto,
-  PublishingAuthDto,
-  TemplateConditionsDto,
-  toPublishingAuthDto,
-  toSiteDto,
-  UpdatePublishingAuthDto,
-  UpdateAdaptiveSchemaDto,
-  UpdateSiteDto,
-} from './site.dto';
+import { CustomizationQueryDto, CreateSiteDto, ListSitesQueryDto, SiteDto, toSiteDto, UpdateSiteDto } from './site.dto';
+import { AdaptiveSchemaDto, TemplateConditionsDto, UpdateAdaptiveSchemaDto } from './adaptive-schema.dto';
+import { PublishedQueryDto, PublishedSiteDto } from './published-site.dto';
+import { PublishingAuthDto, toPublishingAuthDto, UpdatePublishingAuthDto } from './publishing-auth.dto';
 
 @ApiTags('sites')
 @ApiStandardErrors()
