@@ -1,7 +1,7 @@
 // Published sites for visitors (part of npm run bench), issue #30's targets, each beside a ceiling measured
 // in the same run:
-// - a warm page (a real 15 kB README with code) at ≥ 0.50 of a bare node http server answering the same
-//   bytes from memory (c=50);
+// - a warm page at ≥ 0.50 of a bare node http server answering the same bytes from memory (c=50), for a
+//   small page (~2 kB of HTML, issue #48) and for a real 15 kB README with code (~64 kB of HTML);
 // - the first render of a 15 kB real page with highlighting: ≤ 15 ms (the first request of each page, a few
 //   seconds after the site's first page, as on a running server: the grammars loaded, the site's code
 //   tokenized in the background; median and worst of 10 pages);
@@ -88,18 +88,28 @@ try {
   for (const i of fifteen.slice(1, 11)) firsts.push((await get(`${root}${slugs[i]}`)).ms);
   firsts.sort((a, b) => a - b);
 
-  // The warm page and its ceiling: the same bytes from memory.
-  const warmPath = `${root}${slugs[fifteen[0]]}`;
-  const warmBytes = (await get(warmPath)).body;
-  const ceilingPort = await freePort();
-  const ceiling = http.createServer((req, res) => {
-    res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.end(warmBytes);
-  });
-  await new Promise((r) => ceiling.listen(ceilingPort, '127.0.0.1', r));
-  const bare = await cannon(`http://127.0.0.1:${ceilingPort}`, '/', {}, 50);
-  await new Promise((r) => ceiling.close(r));
-  const warm = await cannon(base, warmPath, {}, 50);
+  // Warm pages, each beside its ceiling: a bare node http server answering the same bytes from memory.
+  const warmAgainst = async (path) => {
+    const bytes = (await get(path)).body;
+    const port = await freePort();
+    const server = http.createServer((req, res) => {
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      res.end(bytes);
+    });
+    await new Promise((r) => server.listen(port, '127.0.0.1', r));
+    const bare = await cannon(`http://127.0.0.1:${port}`, '/', {}, 50);
+    await new Promise((r) => server.close(r));
+    return { bytes, bare, warm: await cannon(base, path, {}, 50) };
+  };
+  // A small page (a short page of a one-page space: the page's frame is most of it).
+  const small = (await call('POST', `/v1/orgs/${org}/spaces`, { title: 'Small' })).id;
+  await merge(small, [{ operation: 'insert_page', title: 'Hello', document: { markdown: 'A short page: **one** paragraph.' } }]);
+  const smallSite = await call('POST', `/v1/orgs/${org}/sites`, { title: 'Small site', visibility: 'public' });
+  await call('POST', `/v1/orgs/${org}/sites/${smallSite.id}/site-spaces`, { spaceId: small });
+  await call('POST', `/v1/orgs/${org}/sites/${smallSite.id}/publish`);
+  const smallPage = await warmAgainst(`/sites/${smallSite.id}/hello`);
+  const bigPageWarm = await warmAgainst(`${root}${slugs[fifteen[0]]}`);
+  const { bare, warm, bytes: warmBytes } = bigPageWarm;
 
   // Search at c=10 over the real pages.
   const queries = ['install', 'options', 'license', 'example', 'usage', 'function', 'parser', 'markdown'];
@@ -158,9 +168,18 @@ try {
 
   const row = resultRow(bare);
   console.log(`published site: ${files.length} real READMEs; warm page ${Math.round(warmBytes.length / 1024)} kB of HTML`);
+  const smallRow = resultRow(smallPage.bare);
+  console.table([
+    smallRow(
+      `ceiling: node http, the small page's ${(smallPage.bytes.length / 1024).toFixed(1)} kB from memory (c=50)`,
+      smallPage.bare,
+      '',
+    ),
+    smallRow(`warm small page, ${(smallPage.bytes.length / 1024).toFixed(1)} kB of HTML (c=50)`, smallPage.warm, '≥ 0.50'),
+  ]);
   console.table([
     row('ceiling: node http, the same page from memory (c=50)', bare, ''),
-    row('warm page, 15 kB README with code (c=50)', warm, '≥ 0.50'),
+    row(`warm page, 15 kB README with code, ${Math.round(warmBytes.length / 1024)} kB of HTML (c=50)`, warm, '≥ 0.50'),
     row(`${BIG_SPACE_PAGES}-page space, 100 pages in turn (c=50)`, bigLoad, '≥ 0.30'),
     { ...row(`visitor search, ${queries.length} queries in turn (c=10)`, search, 'p99 < 100 ms'), ratio: '' },
   ]);

@@ -26,7 +26,7 @@ import { ReadCacheSettings } from '@app/http-kit';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';
-import { SiteAnswerSettings, SitePreviewSettings, SitesAndPublishingModule } from '@app/sites-and-publishing';
+import { SiteAnswerSettings, SitePreviewSettings, SitesAndPublishingModule, SiteStateSettings } from '@app/sites-and-publishing';
 import { OpenApiSettings, OpenApiSpecsModule } from '@app/openapi-specs';
 import { ConversationsModule, ConversationsSettings } from '@app/conversations';
 import { TranslationSettings, TranslationsModule } from '@app/translations';
@@ -113,6 +113,7 @@ export class CoreModule {
         { provide: WebhookSettings, useValue: { allowlist: config.webhookAllowlist } },
         { provide: ConversationsSettings, useValue: { llm: config.conversationsLlm } },
         { provide: SiteAnswerSettings, useValue: { llm: config.answersLlm } },
+        { provide: SiteStateSettings, useValue: { ttlMs: config.siteStateTtlMs, connectedTtlMs: 60_000 } },
         {
           provide: OpenApiSettings,
           useValue: { privateHostAllowlist: config.openApiPrivateHosts, fetchTimeoutMs: config.openApiFetchTimeoutMs },
@@ -140,6 +141,7 @@ export class CoreModule {
         AuditSettings,
         CollectorSettings,
         SiteAnswerSettings,
+        SiteStateSettings,
         WebhookSettings,
       ],
     };

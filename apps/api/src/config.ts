@@ -16,6 +16,8 @@ export interface QuireConfig {
   jobs: boolean;
   tokenCacheTtlMs: number;
   roleCacheTtlMs: number;
+  /** QUIRE_SITE_STATE_TTL_MS: how long a site's state is kept in process while the notification channel is down. */
+  siteStateTtlMs: number;
   bodyLimit: string;
   contentBodyLimit: string;
   rateLimitPerMinute: number;
@@ -222,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     jobs: jobs === 'on',
     tokenCacheTtlMs: int(env, 'QUIRE_TOKEN_CACHE_TTL_MS', 30_000, 0, 3_600_000)!,
     roleCacheTtlMs: int(env, 'QUIRE_ROLE_CACHE_TTL_MS', 5_000, 0, 600_000)!,
+    siteStateTtlMs: int(env, 'QUIRE_SITE_STATE_TTL_MS', 1_000, 0, 60_000)!,
     bodyLimit,
     contentBodyLimit,
     rateLimitPerMinute: int(env, 'QUIRE_RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000)!,

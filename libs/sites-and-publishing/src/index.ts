@@ -3,6 +3,7 @@ export { SitesAndPublishingModule } from './sites-and-publishing.module';
 export { SitesService } from './application/sites.service';
 export { SitePreviewSettings } from './application/site-previews';
 export { SiteAnswerSettings } from './application/site-answers';
+export { SiteStateSettings } from './application/site-states';
 export { SiteHostnames } from './application/site-hostnames';
 export type { SiteView } from './application/sites.service';
 export type { Site } from './domain/site';

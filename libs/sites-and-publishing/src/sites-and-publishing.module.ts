@@ -6,7 +6,11 @@ import { PublishedSitesService } from './application/published-sites.service';
 import { ShareLinksService } from './application/share-links.service';
 import { SiteEvents } from './application/site-events';
 import { SitesService } from './application/sites.service';
-import { SiteRepository, VisitorTokens } from './domain/site-repository';
+import { SiteRepository, SiteStateChanges, VisitorTokens } from './domain/site-repository';
+import { PgSiteStateChanges } from './infrastructure/pg-site-state-changes';
+import { SiteStates } from './application/site-states';
+import { SiteModels } from './application/site-models';
+import { VisitorGate } from './application/visitor-gate';
 import { JoseVisitorTokens } from './infrastructure/jose-visitor-tokens';
 import { ShareLinksController } from './http/share-links.controller';
 import { SiteStructureController } from './http/site-structure.controller';
@@ -48,6 +52,10 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     ShareLinksService,
     PublishedSitesService,
     VisitorSitesService,
+    SiteStates,
+    SiteModels,
+    VisitorGate,
+    { provide: SiteStateChanges, useClass: PgSiteStateChanges },
     SitePreviews,
     RedirectsService,
     SiteHostnames,

@@ -28,6 +28,7 @@ import { Site, SiteType, SiteVisibility, Structure } from '../domain/site';
 import { PublishingAuth, SiteFilter, SiteRepository } from '../domain/site-repository';
 import { SiteEvents, SiteEventType } from './site-events';
 import { Access } from '@app/access';
+import { SiteStates } from './site-states';
 
 /** A site as the caller sees it, with their organization role (permissions are computed from it). */
 export interface SiteView {
@@ -73,6 +74,7 @@ export class SitesService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly events: SiteEvents,
+    private readonly states: SiteStates,
   ) {}
 
   // -------------------------------------------------------------------------------------------
@@ -100,7 +102,8 @@ export class SitesService {
 
   /** The key of an active share link of the site, or a 404 (the same for a wrong key as for a deactivated one). */
   async requireShareKey(organizationId: string, siteId: string, shareKey: string): Promise<void> {
-    if (!(await this.sites.publishedState(organizationId, siteId, shareKey))?.keyValid) throw new NotFoundError('Share link');
+    const state = await this.states.state(siteId, shareKey);
+    if (!state || state.organizationId !== organizationId || !state.keyValid) throw new NotFoundError('Share link');
   }
 
   async create(actor: Actor, organizationId: string, input: CreateSiteInput): Promise<SiteWithSpaces> {

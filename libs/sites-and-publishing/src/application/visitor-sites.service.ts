@@ -1,25 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { BoundedMap, Clock, InvalidInputError, pageRequest } from '@app/shared-kernel';
+import { BoundedMap, pageRequest } from '@app/shared-kernel';
 import { gitbookRedirects, locateByPath, type PageNode, type PageTree } from '@app/content-model';
-import { ContentService, RepositoryExport, SpacesService, type Revision, type Space } from '@app/spaces-and-content';
+import { ContentService, RepositoryExport, type Revision, type Space } from '@app/spaces-and-content';
 import { OpenApiOperations, type OperationView } from '@app/openapi-specs';
 import type { JsonDocument } from '@app/content-model';
-import { AdaptiveJsonSchema, Condition, visitorClaims } from '../domain/adaptive';
-import { CustomizationOverride, CustomizationSettings, defaultCustomization } from '../domain/customization';
-import { conditionsOf, SectionNode, Site, SiteSpaceNode, spaceIdsOf, Structure, TopItem, visibleStructure } from '../domain/site';
-import { SiteRepository, VisitorTokens } from '../domain/site-repository';
+import { Condition } from '../domain/adaptive';
+import { CustomizationOverride, CustomizationSettings } from '../domain/customization';
+import { SectionNode, Site, SiteSpaceNode, Structure, TopItem } from '../domain/site';
+import { SiteRepository } from '../domain/site-repository';
 import { SitePreviews } from './site-previews';
-import { matchRedirect, SiteRedirect, SiteRedirects } from '../domain/redirects';
+import { matchRedirect, SiteRedirect } from '../domain/redirects';
+import { VisitorCredentials, VisitorGate } from './visitor-gate';
 
-/** What a visitor presents: a share key, a visitor token, unsigned claims (each from the URL or a cookie). */
-export interface VisitorCredentials {
-  shareKey?: string;
-  token?: string;
-  /** A preview token (`urls.preview`): the site as it is now, published or not. */
-  preview?: string;
-  /** Unsigned claims (what the visitor says of themselves): only the schema's `unsigned` ones count. */
-  claims?: Record<string, unknown>;
-}
+export type { VisitorCredentials } from './visitor-gate';
 
 /** A revision as one visitor sees it (pages their claims hide left out), and the outcome that made it so. */
 export type VisibleRevision = Revision & { visibility: string };
@@ -59,21 +52,10 @@ export interface SiteLocation {
   rest: string;
 }
 
-interface Model {
-  site: Site;
-  /** Each site space's customization override. */
-  overrides: Record<string, CustomizationOverride>;
-  /** The site's live redirects (they move the site's version). */
-  redirects: SiteRedirect[];
-  spaces: Map<string, Space>;
-  customization: CustomizationSettings;
-  schema: AdaptiveJsonSchema | null;
-  conditions: Map<string, Condition>;
-}
-
-const MODELS_MAX = 500;
 /** Spaces whose recent paths are kept (for moved pages), and how far back a space's history is read. */
 const MOVES_MAX = 200;
+/** Revisions pruned for an outcome of their page conditions, kept. */
+const PRUNED_MAX = 500;
 const MOVES_HISTORY = 50;
 /** Which specs each rendered page names (page bodies are immutable per revision): entries kept. */
 const SPEC_USES_MAX = 20_000;
@@ -98,93 +80,55 @@ export function firstPage(tree: PageTree): { node: PageNode; path: string } | nu
 }
 
 /**
- * The published site for visitors (no API token, no membership): who may open it, what it shows them,
- * and which page a URL names. Unpublished sites answer nothing; `share-link` sites need the key of an
- * active share link; `visitor-auth` sites a valid visitor token; adaptive content narrows the structure
- * to the visitor's claims. The state is one indexed query per request (a revoked key, a regenerated
- * signing key or a new version is seen at once in every process); the model of a version is built once.
+ * The published site for visitors (no API token, no membership): who may open it (VisitorGate), what it
+ * shows them, and which page a URL names. Unpublished sites answer nothing; `share-link` sites need the key
+ * of an active share link; `visitor-auth` sites a valid visitor token; adaptive content narrows the structure
+ * to the visitor's claims. The site's state is kept in memory (SiteStates: a revoked key, a regenerated signing
+ * key or a new version is seen at once in the process that made it, and within a second in every other); the
+ * model of a version is built once (SiteModels).
  */
 @Injectable()
 export class VisitorSitesService {
-  private readonly models = new BoundedMap<string, Model>(MODELS_MAX);
   private readonly specUses = new BoundedMap<string, string[]>(SPEC_USES_MAX);
   private readonly moves = new BoundedMap<string, Map<string, string>>(MOVES_MAX);
   private readonly repositoryRedirects = new BoundedMap<string, Map<string, string>>(MOVES_MAX);
   private readonly pageConditions = new BoundedMap<string, string[]>(SPEC_USES_MAX);
-  private readonly prunedTrees = new BoundedMap<string, PageTree>(MODELS_MAX);
+  private readonly prunedTrees = new BoundedMap<string, PageTree>(PRUNED_MAX);
   private readonly parsedConditions = new BoundedMap<string, Condition | null>(SPEC_USES_MAX);
 
   constructor(
+    private readonly gate: VisitorGate,
     private readonly sites: SiteRepository,
-    private readonly spaces: SpacesService,
     private readonly content: ContentService,
     private readonly repository: RepositoryExport,
     private readonly openapi: OpenApiOperations,
     private readonly previews: SitePreviews,
-    private readonly redirects: SiteRedirects,
-    private readonly tokens: VisitorTokens,
-    private readonly clock: Clock,
   ) {}
 
   /**
    * The site as this visitor sees it, or null: not found, not published, or not for them (all alike: 404).
    * A visitor-auth site whose visitor has no valid token sends them to its fallback URL (its sign-in),
-   * when it has one.
+   * when it has one. Unsigned claims (what the visitor says of themselves) count only where the adaptive
+   * schema declares them; claims it refuses are no claims, not an error page.
    */
   async open(siteId: string, visitor: VisitorCredentials, base: string): Promise<VisitorSite | { signIn: string } | null> {
-    if (visitor.preview && this.previews.check(siteId, visitor.preview)) {
-      const site = await this.sites.findById(siteId);
-      return site ? this.view(siteId, site.version, visitor, null, { noindex: true, preview: true, base }) : null;
-    }
-    const state = await this.sites.publishedState(null, siteId, visitor.shareKey);
-    if (!state || !state.published) return null;
-    if (state.visibility === 'share-link' && !state.keyValid) return null;
-    let signed: Record<string, unknown> | null = null;
-    if (state.visibility === 'visitor-auth') {
-      const ok = visitor.token && state.visitorAuthKey && (await this.tokens.verify(visitor.token, state.visitorAuthKey, this.clock.now()));
-      if (!ok) {
-        const fallback = (await this.sites.publishingAuth(siteId))?.fallbackURL;
-        return fallback && /^https?:\/\//i.test(fallback) ? { signIn: fallback } : null;
-      }
-      signed = ok;
-    }
-    return this.view(siteId, state.version, visitor, signed, { noindex: state.visibility !== 'public', preview: false, base });
-  }
-
-  /** The site's model at a version, narrowed to this visitor's claims. */
-  private async view(
-    siteId: string,
-    version: number,
-    visitor: VisitorCredentials,
-    signed: Record<string, unknown> | null,
-    mode: { noindex: boolean; preview: boolean; base: string },
-  ): Promise<VisitorSite | null> {
-    const model = await this.model(siteId, version);
-    if (!model) return null;
-    // What a visitor says of themselves counts only where the adaptive schema declares it: its `unsigned` claims.
-    let claims: Record<string, unknown>;
-    try {
-      claims = visitorClaims(model.schema, visitor.claims ? { unsigned: visitor.claims } : {}, signed);
-    } catch (e) {
-      if (!(e instanceof InvalidInputError)) throw e;
-      claims = visitorClaims(model.schema, {}, signed); // claims the schema refuses are no claims, not an error page
-    }
-    const adaptive = model.site.adaptiveContent;
-    const outcomes = adaptive ? [...model.conditions.values()].map((c) => (c.test(claims) ? '1' : '0')).join('') : '';
-    const structure = adaptive
-      ? visibleStructure(model.site.structure, (c) => model.conditions.get(c)!.test(claims))
-      : model.site.structure;
+    const passage = await this.gate.pass(siteId, { ...visitor, claims: visitor.claims ? { unsigned: visitor.claims } : {} });
+    if (passage.kind === 'closed') return null;
+    if (passage.kind === 'sign-in') return { signIn: passage.url };
+    const { model, noindex, preview } = passage;
     return {
       site: model.site,
-      customization: model.customization,
-      structure,
+      customization: model.customization.settings,
+      structure: passage.structure,
       spaces: model.spaces,
       redirects: model.redirects,
       overrides: model.overrides,
-      claims,
-      adaptive: !!adaptive,
-      key: `${siteId} ${model.site.version} ${outcomes}${mode.noindex ? ' noindex' : ''}`,
-      ...mode,
+      claims: passage.claims,
+      adaptive: !!model.site.adaptiveContent,
+      key: `${siteId} ${model.site.version} ${passage.outcomes}${noindex ? ' noindex' : ''}`,
+      noindex,
+      preview,
+      base,
     };
   }
 
@@ -196,30 +140,6 @@ export class VisitorSitesService {
   /** The site itself (for its basename), published or not. */
   siteOf(siteId: string): Promise<Site | null> {
     return this.sites.findById(siteId);
-  }
-
-  private async model(siteId: string, version: number): Promise<Model | null> {
-    const cached = this.models.get(`${siteId} ${version}`);
-    if (cached) return cached;
-    const site = await this.sites.findById(siteId);
-    if (!site) return null;
-    const spaces = new Map<string, Space>();
-    for (const id of spaceIdsOf(site.structure)) {
-      const space = await this.spaces.find(id);
-      if (space && space.deletedAt === null) spaces.set(id, space);
-    }
-    const settings = await this.sites.settings(site.id);
-    const model: Model = {
-      site,
-      redirects: await this.redirects.live(site.id),
-      spaces,
-      customization: settings.customization?.settings ?? defaultCustomization(),
-      overrides: settings.siteSpaceCustomizations,
-      schema: settings.adaptiveSchema?.jsonSchema ?? null,
-      conditions: new Map(conditionsOf(site.structure).map((c) => [c, Condition.parse(c)])),
-    };
-    this.models.set(`${siteId} ${site.version}`, model);
-    return model;
   }
 
   /**

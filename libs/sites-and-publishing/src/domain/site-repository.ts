@@ -33,15 +33,48 @@ export interface SiteSettings {
   siteSpaceCustomizations: Record<string, CustomizationOverride>;
 }
 
-/** What every published read checks first, in one query: the site's version and whether the key opens it. */
-export interface PublishedState {
+/** What every published read checks first: who owns the site, its version, whether and how it is published. */
+export interface SiteState {
+  organizationId: string;
   version: number;
   published: boolean;
   visibility: Site['visibility'];
-  /** True when `shareKey` is the key of an active share link of this site. */
-  keyValid: boolean;
   /** The key visitor tokens are signed with (visitor-auth sites); null until an admin reads it. */
   visitorAuthKey: string | null;
+}
+
+/** A site's state and whether the share key presented opens it. */
+export interface PublishedState extends SiteState {
+  /** True when the `shareKey` presented is the key of an active share link of this site. */
+  keyValid: boolean;
+}
+
+/**
+ * Port: tells this process that a site's state changed (its row: published, visibility, version, keys, share
+ * links), so what it keeps in memory is dropped. The adapter that writes sites says so for its own process
+ * once its write commits; the database says so to every process (a trigger on `sites` notifies; see
+ * PgSiteStateChanges). `null`: any site may have changed (the channel was down and came back).
+ */
+export abstract class SiteStateChanges {
+  private readonly handlers: ((siteId: string | null) => void)[] = [];
+
+  subscribe(handler: (siteId: string | null) => void): void {
+    this.handlers.push(handler);
+  }
+
+  changed(siteId: string | null): void {
+    for (const h of this.handlers) h(siteId);
+  }
+
+  /** Whether changes made by other processes reach this one now (else what is kept expires by a short TTL). */
+  abstract get connected(): boolean;
+}
+
+/** One process only (the CLI, adapter specs): every change is its own. */
+export class LocalSiteStateChanges extends SiteStateChanges {
+  get connected(): boolean {
+    return true;
+  }
 }
 
 /** Visitor authentication of a `visitor-auth` site (official SitePublishingAuth, backend `custom`). */
@@ -81,8 +114,10 @@ export abstract class SiteRepository {
   abstract publishingAuth(siteId: string): Promise<PublishingAuth | null>;
   /** Writes the visitor authentication settings and moves the site's version (a new key ends every old token). */
   abstract setPublishingAuth(siteId: string, auth: PublishingAuth): Promise<void>;
-  /** `organizationId` null: a visitor's request, which names the site only. */
-  abstract publishedState(organizationId: string | null, siteId: string, shareKey: string | undefined): Promise<PublishedState | null>;
+  /** The site's state, or null when there is no such site (read by SiteStates, which keeps it in memory). */
+  abstract state(siteId: string): Promise<SiteState | null>;
+  /** Whether `key` is the key of an active share link of the site. */
+  abstract shareKeyActive(siteId: string, key: string): Promise<boolean>;
 
   /** `search`: names containing `text` (case-insensitive), and with `byKey` the link whose key is `text`. */
   abstract listShareLinks(siteId: string, page: PageRequest, search?: { text: string; byKey: boolean }): Promise<Page<ShareLink>>;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Db, isoSortKey, keysetPage } from '@app/persistence';
 import { mapPage, Page, PageRequest } from '@app/shared-kernel';
 import { RedirectDestination, RedirectListFilter, SiteRedirect, SiteRedirects } from '../domain/redirects';
+import { SiteStateChanges } from '../domain/site-repository';
 
 interface RedirectRow {
   id: string;
@@ -37,7 +38,10 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** Site redirects in PostgreSQL; every write moves the site's version in the same transaction. */
 @Injectable()
 export class SqlSiteRedirects extends SiteRedirects {
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly changes: SiteStateChanges,
+  ) {
     super();
   }
 
@@ -138,5 +142,7 @@ export class SqlSiteRedirects extends SiteRedirects {
 
   private async touch(siteId: string): Promise<void> {
     await this.db.query('UPDATE sites SET version = version + 1 WHERE id = $1', [siteId]);
+    // The redirects move the site's version: this process forgets its state once that commits (SqlSiteRepository).
+    this.db.afterCommit(() => this.changes.changed(siteId));
   }
 }

@@ -4,7 +4,15 @@ import { ConflictError, mapPage, Page, PageRequest } from '@app/shared-kernel';
 import type { AdaptiveJsonSchema } from '../domain/adaptive';
 import type { CustomizationOverride, CustomizationSettings } from '../domain/customization';
 import { AgentsContext, Site, siteSpaces, SiteType, SiteVisibility, spaceIdsOf, Structure } from '../domain/site';
-import { PublishedState, PublishingAuth, ShareLink, SiteFilter, SiteRepository, SiteSettings } from '../domain/site-repository';
+import {
+  PublishingAuth,
+  ShareLink,
+  SiteFilter,
+  SiteRepository,
+  SiteSettings,
+  SiteState,
+  SiteStateChanges,
+} from '../domain/site-repository';
 
 interface SiteRow {
   id: string;
@@ -95,13 +103,25 @@ const SITES = new SqlTable<Site>('sites', {
 
 @Injectable()
 export class SqlSiteRepository extends SiteRepository {
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly changes: SiteStateChanges,
+  ) {
     super();
+  }
+
+  /**
+   * This process forgets the states of these sites once the write commits (the trigger on `sites` tells the
+   * other processes; this process hears it too, a moment later: its next request must not wait for that).
+   */
+  private changed(...siteIds: string[]): void {
+    this.db.afterCommit(() => siteIds.forEach((id) => this.changes.changed(id)));
   }
 
   async insert(site: Site): Promise<void> {
     const { sql, params } = SITES.insert(site);
     await this.write(() => this.db.query(sql, params));
+    this.changed(site.id);
   }
 
   async find(organizationId: string, siteId: string): Promise<Site | null> {
@@ -135,6 +155,7 @@ export class SqlSiteRepository extends SiteRepository {
   async save(before: Site, after: Site): Promise<void> {
     // Only what changed is written (the structure is one large JSON column: written when it changed); the version always moves.
     await this.write(() => SITES.update(this.db, before, after, { id: before.id }, { also: ['version = version + 1'] }));
+    this.changed(before.id);
   }
 
   private async write(work: () => Promise<unknown>): Promise<void> {
@@ -151,6 +172,7 @@ export class SqlSiteRepository extends SiteRepository {
       'WITH d AS (DELETE FROM sites WHERE id = $1 AND organization_id = $2 RETURNING id) SELECT id FROM d',
       [siteId, organizationId],
     );
+    this.changed(siteId);
     return rows.length === 1;
   }
 
@@ -180,7 +202,11 @@ export class SqlSiteRepository extends SiteRepository {
   }
 
   async touchShowing(spaceId: string): Promise<void> {
-    await this.db.query('UPDATE sites SET version = version + 1 WHERE space_ids @> ARRAY[$1]::text[]', [spaceId]);
+    const rows: { id: string }[] = await this.db.query(
+      'UPDATE sites SET version = version + 1 WHERE space_ids @> ARRAY[$1]::text[] RETURNING id',
+      [spaceId],
+    );
+    this.changed(...rows.map((r) => r.id));
   }
 
   async settings(siteId: string): Promise<SiteSettings> {
@@ -208,6 +234,7 @@ export class SqlSiteRepository extends SiteRepository {
       JSON.stringify(jsonSchema),
       at,
     ]);
+    this.changed(siteId);
   }
 
   async setCustomization(siteId: string, settings: CustomizationSettings, at: Date): Promise<void> {
@@ -216,6 +243,7 @@ export class SqlSiteRepository extends SiteRepository {
       JSON.stringify(settings),
       at,
     ]);
+    this.changed(siteId);
   }
 
   async setSiteSpaceCustomization(siteId: string, siteSpaceId: string, override: CustomizationOverride | null): Promise<void> {
@@ -229,27 +257,40 @@ export class SqlSiteRepository extends SiteRepository {
         'UPDATE sites SET site_space_customizations = jsonb_set(site_space_customizations, ARRAY[$2], $3::jsonb), version = version + 1 WHERE id = $1',
         [siteId, siteSpaceId, JSON.stringify(override)],
       );
+    this.changed(siteId);
   }
 
-  async publishedState(organizationId: string | null, siteId: string, shareKey: string | undefined): Promise<PublishedState | null> {
-    const rows: { version: string; published: boolean; visibility: SiteVisibility; key_valid: boolean; visitor_auth_key: string | null }[] =
-      await this.db.namedQuery(
-        'site-published-state',
-        `SELECT s.version, s.published, s.visibility, s.visitor_auth_key,
-              ($3::text IS NOT NULL AND EXISTS (SELECT 1 FROM site_share_links l WHERE l.key = $3 AND l.site_id = s.id AND l.active)) AS key_valid
-         FROM sites s WHERE s.id = $1 AND ($2::text IS NULL OR s.organization_id = $2)`,
-        [siteId, organizationId, shareKey ?? null],
-      );
+  async state(siteId: string): Promise<SiteState | null> {
+    const rows: {
+      organization_id: string;
+      version: string;
+      published: boolean;
+      visibility: SiteVisibility;
+      visitor_auth_key: string | null;
+    }[] = await this.db.namedQuery(
+      'site-state',
+      'SELECT organization_id, version, published, visibility, visitor_auth_key FROM sites WHERE id = $1',
+      [siteId],
+    );
     const r = rows[0];
     return r
       ? {
+          organizationId: r.organization_id,
           version: Number(r.version),
           published: r.published,
           visibility: r.visibility,
-          keyValid: r.key_valid,
           visitorAuthKey: r.visitor_auth_key,
         }
       : null;
+  }
+
+  async shareKeyActive(siteId: string, key: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.namedQuery(
+      'site-share-key-active',
+      'SELECT 1 FROM site_share_links WHERE key = $1 AND site_id = $2 AND active',
+      [key, siteId],
+    );
+    return rows.length > 0;
   }
 
   async publishingAuth(siteId: string): Promise<PublishingAuth | null> {
@@ -267,6 +308,7 @@ export class SqlSiteRepository extends SiteRepository {
        WHERE id = $1`,
       [siteId, auth.privateKey, auth.fallbackURL, auth.logoutURL],
     );
+    this.changed(siteId);
   }
 
   async listShareLinks(siteId: string, page: PageRequest, search?: { text: string; byKey: boolean }): Promise<Page<ShareLink>> {
@@ -319,5 +361,6 @@ export class SqlSiteRepository extends SiteRepository {
 
   private async touch(siteId: string): Promise<void> {
     await this.db.query('UPDATE sites SET version = version + 1 WHERE id = $1', [siteId]);
+    this.changed(siteId);
   }
 }

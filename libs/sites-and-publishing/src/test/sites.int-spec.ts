@@ -1,9 +1,12 @@
 import { Db } from '@app/persistence';
-import { decodeCursor } from '@app/shared-kernel';
+import { decodeCursor, FixedClock } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { createTestDatabase } from '../../../../test/support/database';
 import { addSiteSpace, emptyStructure, Site } from '../domain/site';
 import { SqlSiteRepository } from '../infrastructure/sites.repository';
+import { LocalSiteStateChanges } from '../domain/site-repository';
+import { PgSiteStateChanges } from '../infrastructure/pg-site-state-changes';
+import { SiteStates } from '../application/site-states';
 
 /** The sites adapter against a real PostgreSQL: the structure round-trips, the version moves on every change, filters and share keys. */
 describe('SqlSiteRepository (PostgreSQL)', () => {
@@ -11,6 +14,8 @@ describe('SqlSiteRepository (PostgreSQL)', () => {
   let ds: DataSource;
   let d: Db;
   let repo: SqlSiteRepository;
+  let changes: LocalSiteStateChanges;
+  const heard: (string | null)[] = [];
   const t0 = new Date('2026-03-01T10:00:00.000Z');
 
   beforeAll(async () => {
@@ -18,7 +23,9 @@ describe('SqlSiteRepository (PostgreSQL)', () => {
     ds = new DataSource({ type: 'postgres', url: db.url, entities: [] });
     await ds.initialize();
     d = new Db(ds);
-    repo = new SqlSiteRepository(d);
+    changes = new LocalSiteStateChanges();
+    changes.subscribe((id) => heard.push(id));
+    repo = new SqlSiteRepository(d, changes);
   });
   afterAll(async () => {
     await ds.destroy();
@@ -118,13 +125,119 @@ describe('SqlSiteRepository (PostgreSQL)', () => {
       active: true,
       createdAt: t0,
     });
-    expect((await repo.publishedState('org1', 'shared', 'key-1'))!.keyValid).toBe(true);
-    expect((await repo.publishedState('org1', 'shared', 'key-2'))!.keyValid).toBe(false);
-    expect((await repo.publishedState('org1', 'shared', undefined))!.keyValid).toBe(false);
-    expect(await repo.publishedState('org2', 'shared', 'key-1')).toBeNull();
+    expect(await repo.shareKeyActive('shared', 'key-1')).toBe(true);
+    expect(await repo.shareKeyActive('shared', 'key-2')).toBe(false);
+    expect(await repo.shareKeyActive('shared', '')).toBe(false);
+    expect(await repo.state('shared')).toEqual({
+      organizationId: 'org1',
+      version: expect.any(Number),
+      published: true,
+      visibility: 'share-link',
+      visitorAuthKey: null,
+    });
+    expect(await repo.state('missing')).toBeNull();
+    heard.length = 0;
     await repo.updateShareLink({ ...(await repo.findShareLink('shared', 'l1'))!, active: false });
-    expect((await repo.publishedState('org1', 'shared', 'key-1'))!.keyValid).toBe(false);
+    expect(heard).toEqual(['shared']); // this process forgets the site's state
+    expect(await repo.shareKeyActive('shared', 'key-1')).toBe(false);
     expect(await repo.deleteShareLink('shared', 'l1')).toBe(true);
     expect(await repo.deleteShareLink('shared', 'l1')).toBe(false);
+  });
+
+  describe("SiteStates: a site's state kept in memory", () => {
+    class Channel extends LocalSiteStateChanges {
+      up = true;
+      override get connected(): boolean {
+        return this.up;
+      }
+    }
+    const clock = new FixedClock(t0);
+    let channel: Channel;
+    let states: SiteStates;
+    let reads: number;
+    let writer: SqlSiteRepository;
+    const behindTheBack = (id: string, published: boolean) => ds.query('UPDATE sites SET published = $2 WHERE id = $1', [id, published]);
+
+    beforeEach(() => {
+      channel = new Channel();
+      const counting = new SqlSiteRepository(d, channel);
+      const state = counting.state.bind(counting);
+      writer = counting;
+      reads = 0;
+      counting.state = (id) => (reads++, state(id));
+      states = new SiteStates(counting, channel, clock, { ttlMs: 1_000, connectedTtlMs: 60_000 });
+    });
+
+    it('is read once, then kept until a change about that site arrives', async () => {
+      await repo.insert(site('kept', [], { published: true }));
+      expect((await states.state('kept'))!.published).toBe(true);
+      await behindTheBack('kept', false);
+      expect((await states.state('kept'))!.published).toBe(true); // kept: nothing said it changed
+      channel.changed('other');
+      expect((await states.state('kept'))!.published).toBe(true);
+      channel.changed('kept');
+      expect((await states.state('kept'))!.published).toBe(false);
+      expect(reads).toBe(2);
+      channel.changed(null); // the channel came back: everything kept is dropped
+      await states.state('kept');
+      expect(reads).toBe(3);
+      expect(await states.state('no-such-site')).toBeNull();
+    });
+
+    it('while the channel is down, a kept state lives QUIRE_SITE_STATE_TTL_MS; while it is up, at most a minute', async () => {
+      await repo.insert(site('ttl', [], { published: true }));
+      await states.state('ttl');
+      await behindTheBack('ttl', false);
+      clock.advance(59_999);
+      expect((await states.state('ttl'))!.published).toBe(true);
+      clock.advance(1);
+      expect((await states.state('ttl'))!.published).toBe(false);
+      channel.up = false;
+      await behindTheBack('ttl', true);
+      clock.advance(999);
+      expect((await states.state('ttl'))!.published).toBe(false);
+      clock.advance(1);
+      expect((await states.state('ttl'))!.published).toBe(true);
+    });
+
+    it('share keys: each is checked once per state; a changed link drops them with the state', async () => {
+      await repo.insert(site('keys', [], { visibility: 'share-link', published: true }));
+      await repo.insertShareLink({
+        id: 'k1',
+        organizationId: 'org1',
+        siteId: 'keys',
+        name: 'K',
+        key: 'the-key',
+        active: true,
+        createdAt: t0,
+      });
+      expect((await states.state('keys', 'the-key'))!.keyValid).toBe(true);
+      expect((await states.state('keys', 'wrong'))!.keyValid).toBe(false);
+      expect((await states.state('keys'))!.keyValid).toBe(false);
+      await ds.query('UPDATE site_share_links SET active = false WHERE id = $1', ['k1']);
+      expect((await states.state('keys', 'the-key'))!.keyValid).toBe(true); // kept
+      await writer.updateShareLink({ ...(await writer.findShareLink('keys', 'k1'))!, active: false }); // tells this process
+      expect((await states.state('keys', 'the-key'))!.keyValid).toBe(false);
+      expect(reads).toBe(2);
+    });
+
+    it('the trigger on sites tells every listening process, whatever wrote the row', async () => {
+      await repo.insert(site('notified', []));
+      const pg = new PgSiteStateChanges(d);
+      const got: (string | null)[] = [];
+      pg.subscribe((id) => got.push(id));
+      pg.onModuleInit();
+      try {
+        for (let i = 0; i < 100 && !pg.connected; i++) await new Promise((r) => setTimeout(r, 20));
+        expect(pg.connected).toBe(true);
+        got.length = 0;
+        await behindTheBack('notified', true);
+        await ds.query('DELETE FROM sites WHERE id = $1', ['notified']);
+        for (let i = 0; i < 100 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+        expect(got).toEqual(['notified', 'notified']);
+      } finally {
+        await pg.onModuleDestroy();
+      }
+    });
   });
 });

@@ -31,6 +31,7 @@ import { ConversationCounted1766620800000 } from './1766620800000-conversation-c
 import { ConversationRegrowth1766707200000 } from './1766707200000-conversation-regrowth';
 import { ConversationClusteredAt1766793600000 } from './1766793600000-conversation-clustered-at';
 import { ConversationClusteredSeq1766880000000 } from './1766880000000-conversation-clustered-seq';
+import { SiteStateNotify1766966400000 } from './1766966400000-site-state-notify';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   ConversationRegrowth1766707200000,
   ConversationClusteredAt1766793600000,
   ConversationClusteredSeq1766880000000,
+  SiteStateNotify1766966400000,
 ];
