@@ -1,6 +1,8 @@
 // Shared by the bench scripts: start the built API on a bench database and wait until it is ready.
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { fork, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 
 const { freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
@@ -83,4 +85,26 @@ export function resultRow(ceiling) {
     ratio: (r.requests.average / ceiling.requests.average).toFixed(2),
     target,
   });
+}
+
+/**
+ * The ceiling of a published page: `bytes` answered by a bare node http server in its own process (as the API
+ * runs in its own), GETed by `cannon` like the page itself. Resolves to cannon's result.
+ */
+export async function bareBytesCeiling(bytes, connections = 50) {
+  const dir = mkdtempSync(join(tmpdir(), 'quire-bench-bytes-'));
+  const file = join(dir, 'page');
+  writeFileSync(file, bytes);
+  const port = await freePort();
+  const child = fork('bench/bytes-server.mjs', [], { env: { ...process.env, BYTES_FILE: file, PORT: String(port) } });
+  try {
+    await new Promise((resolve, reject) => {
+      child.once('message', resolve);
+      child.once('exit', reject);
+    });
+    return await cannon(`http://127.0.0.1:${port}`, '/', {}, connections);
+  } finally {
+    child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

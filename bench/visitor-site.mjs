@@ -14,7 +14,7 @@ import http from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiStarter, cannon, resultRow } from './api.mjs';
+import { apiStarter, bareBytesCeiling, cannon, resultRow } from './api.mjs';
 
 const { startEmbeddedPostgres, freePort } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
@@ -88,17 +88,10 @@ try {
   for (const i of fifteen.slice(1, 11)) firsts.push((await get(`${root}${slugs[i]}`)).ms);
   firsts.sort((a, b) => a - b);
 
-  // Warm pages, each beside its ceiling: a bare node http server answering the same bytes from memory.
+  // Warm pages, each beside its ceiling: a bare node http server (its own process) answering the same bytes from memory.
   const warmAgainst = async (path) => {
     const bytes = (await get(path)).body;
-    const port = await freePort();
-    const server = http.createServer((req, res) => {
-      res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      res.end(bytes);
-    });
-    await new Promise((r) => server.listen(port, '127.0.0.1', r));
-    const bare = await cannon(`http://127.0.0.1:${port}`, '/', {}, 50);
-    await new Promise((r) => server.close(r));
+    const bare = await bareBytesCeiling(bytes);
     return { bytes, bare, warm: await cannon(base, path, {}, 50) };
   };
   // A small page (a short page of a one-page space: the page's frame is most of it).

@@ -22,6 +22,16 @@ describe('metrics', () => {
     await t.http.get('/v1/no/such/route').set(admin.auth).expect(404);
     await t.http.get(`/v1/spaces/${space}/content/pages`).set(admin.auth).expect(200);
     await t.http.get(`/v1/spaces/${space}/content/pages`).set(admin.auth).expect(200);
+    // A published site's script, twice: the second is answered from memory, before any route.
+    const site = (
+      await t.http
+        .post(`/v1/orgs/${org}/sites`)
+        .set(admin.auth)
+        .send({ title: 'Metrics site', spaces: [space] })
+        .expect(201)
+    ).body.id;
+    await t.http.post(`/v1/orgs/${org}/sites/${site}/publish`).set(admin.auth).expect(200);
+    for (let i = 0; i < 2; i++) await t.http.get(`/sites/${site}/~site.js`).expect(200);
 
     const res = await t.http.get('/metrics').expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -34,6 +44,8 @@ describe('metrics', () => {
     expect(text).not.toContain('no/such/route');
     expect(text).not.toContain(space); // ids never become labels
     expect(value(text, /^quire_http_request_duration_seconds_count\{method="GET",route="\/v1\/spaces\/:spaceId",status="200"\}/)).toBe(3);
+    expect(value(text, /^quire_front_door_answers_total /)).toBe(1);
+    expect(value(text, /^quire_front_door_kept_bytes /)).toBeGreaterThan(0);
     expect(value(text, /^quire_db_pool_connections\{state="total"\}/)).toBeGreaterThan(0);
     expect(value(text, /^quire_db_pool_connections\{state="waiting"\}/)).toBe(0);
     expect(value(text, /^quire_search_ranking\{state="waiting"\}/)).toBe(0);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
+import { DataSource } from 'typeorm';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { CodeHighlighter } from '@app/site-renderer';
 import { mergeChanges } from '../support/content';
@@ -157,6 +158,64 @@ describe('published sites for visitors', () => {
     await mergeChanges(t, admin, spaceId, [{ operation: 'update_page', page: setupId, document: { markdown: 'Now simpler.' } }]);
     const after = await t.http.get(`/sites/${id}/guide/setup`).set('If-None-Match', first.headers.etag).expect(200);
     expect(after.text).toContain('Now simpler.');
+  });
+
+  it('a warm page is answered from memory under the site state it was built with, until that state changes (issue #48)', async () => {
+    const id = await site();
+    const ds = t.app.get(DataSource);
+    const first = await t.http.get(`/sites/${id}/guide/setup`).expect(200);
+    const warm = await t.http.get(`/sites/${id}/guide/setup`).expect(200);
+    // The same bytes and headers, but its own request id.
+    expect(warm.text).toBe(first.text);
+    const own = (h: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(h).filter(([k]) => !['date', 'x-request-id'].includes(k)));
+    expect(own(warm.headers)).toEqual(own(first.headers));
+    expect(warm.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    await t.http.get(`/sites/${id}/guide/setup`).set('If-None-Match', first.headers.etag).expect(304);
+    const head = await t.http.head(`/sites/${id}/guide/setup`).expect(200);
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(first.text)));
+    // Unpublished behind Quire's back, with nothing said: the page is still answered from memory…
+    await ds.query('ALTER TABLE sites DISABLE TRIGGER sites_state_notify');
+    try {
+      await ds.query('UPDATE sites SET published = false WHERE id = $1', [id]);
+    } finally {
+      await ds.query('ALTER TABLE sites ENABLE TRIGGER sites_state_notify');
+    }
+    expect((await t.http.get(`/sites/${id}/guide/setup`).expect(200)).text).toBe(first.text);
+    // …until the site's notification arrives.
+    await ds.query(`SELECT pg_notify('quire_site_states', $1)`, [id]);
+    for (let i = 0; i < 100 && (await t.http.get(`/sites/${id}/guide/setup`)).status !== 404; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    await t.http.get(`/sites/${id}/guide/setup`).expect(404);
+  });
+
+  it('a warm page answers only the visitor it was built for: another share key, no key, an expired visitor token get their own answer', async () => {
+    const shared = await site({ visibility: 'share-link' });
+    const link = (await t.http.post(`/v1/orgs/${orgId}/sites/${shared}/share-links`).set(admin.auth).send({ name: 'W' }).expect(201)).body;
+    const cookie = `quire_share_${shared}=${link.key}`;
+    await t.http.get(`/sites/${shared}/guide/setup`).set('Cookie', cookie).expect(200);
+    await t.http.get(`/sites/${shared}/guide/setup`).set('Cookie', cookie).expect(200); // warm
+    await t.http.get(`/sites/${shared}/guide/setup`).expect(404);
+    await t.http.get(`/sites/${shared}/guide/setup`).set('Cookie', `quire_share_${shared}=not-${link.key}`).expect(404);
+    await t.http.get(`/sites/${shared}/guide/setup`).set('Cookie', `${cookie}; other=1`).expect(200);
+
+    const guarded = await site({ visibility: 'visitor-auth' });
+    const key = (await t.http.get(`/v1/orgs/${orgId}/sites/${guarded}/publishing/auth`).set(admin.auth).expect(200)).body.privateKey;
+    const now = Math.floor(t.clock.now().getTime() / 1000);
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt(now)
+      .setExpirationTime(now + 20)
+      .sign(new TextEncoder().encode(key));
+    const visitor = `quire_visitor_${guarded}=${token}`;
+    await t.http.get(`/sites/${guarded}/guide/setup`).set('Cookie', visitor).expect(200);
+    await t.http.get(`/sites/${guarded}/guide/setup`).set('Cookie', visitor).expect(200);
+    t.clock.advance(30_000); // less than a kept state lives
+    try {
+      await t.http.get(`/sites/${guarded}/guide/setup`).set('Cookie', visitor).expect(404); // the token expired: never served warm
+    } finally {
+      t.clock.advance(-30_000);
+    }
   });
 
   it('share-link sites: 404 without a key, open with it (kept in an HttpOnly cookie), closed again once the link is deactivated', async () => {

@@ -69,6 +69,9 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
     throw e;
   }
   answerUnknownPaths(app);
+  // Listening once (on loopback), every request of a test has the same Host, as a browser's would: what the
+  // front door keeps by Host is found again (supertest would otherwise listen anew on another port each time).
+  await app.listen(0, '127.0.0.1');
   const identity = app.get(IdentityService);
   const organizations = app.get(OrganizationsService);
   return {

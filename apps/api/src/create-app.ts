@@ -24,6 +24,7 @@ import { memoizeValidationMetadata } from './http/validation-metadata-memo';
 import { MetricsService } from './metrics/metrics.service';
 import { QuireExpressAdapter } from './http/express-adapter';
 
+import { FrontDoor } from '@app/http-kit';
 const CONTENT_WRITE_ROUTE = /^\/v1\/spaces\/[^/]+\/change-requests\/[^/]+\/content$/;
 /** OpenAPI documents sent as `text` (up to 10 MB of text, more once JSON-escaped): create, and PUT by slug. */
 const OPENAPI_CREATE_ROUTE = /^\/v1\/orgs\/[^/]+\/openapi$/;
@@ -123,6 +124,12 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
     app.use('/metrics', metrics.endpoint(config.metricsToken));
   }
   app.use(linksMiddleware(config.publicUrl, config.appUrl));
+  // Published pages kept whole are answered before Express (FrontDoor; docs/published-sites.md, "Warm pages").
+  const adapter = app.getHttpAdapter();
+  if (adapter instanceof QuireExpressAdapter) {
+    const door = app.get(FrontDoor);
+    adapter.front = (req, res) => door.answer(req, res);
+  }
   app.use(preferMinimal);
   // The published sites visitors read live at urls.published (`/sites/{id}/…`), outside the API.
   app.setGlobalPrefix('v1', { exclude: ['health', 'health/ready', 'mcp', 'sites/:siteId{/*path}'] });

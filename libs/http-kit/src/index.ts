@@ -10,3 +10,4 @@ export * from './satisfies';
 export * from './validation';
 export * from './rendered-lists';
 export * from './schema-components';
+export * from './front-door';

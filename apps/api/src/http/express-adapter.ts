@@ -22,6 +22,12 @@ type Application = ExpressApplication & { request: object; response: object };
  * as classes.
  */
 export class QuireExpressAdapter extends ExpressAdapter {
+  /**
+   * Asked first for every request (the front door: answers kept in memory, FrontDoor in http-kit); true when
+   * it answered, else the request goes on to Express. Set once the application exists (configureApp).
+   */
+  front: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
+
   override initHttpServer(options: NestApplicationOptions): void {
     if (options?.httpsOptions || options?.return503OnClosing || options?.forceCloseConnections || !callableConstructors()) {
       super.initHttpServer(options);
@@ -31,9 +37,20 @@ export class QuireExpressAdapter extends ExpressAdapter {
     this.setHttpServer(
       createServer(
         { IncomingMessage: constructorOn(IncomingMessage, app.request), ServerResponse: constructorOn(ServerResponse, app.response) },
-        app,
+        (req: IncomingMessage, res: ServerResponse) => {
+          if (this.front !== null && this.answeredAtFront(req, res)) return;
+          app(req, res);
+        },
       ),
     );
+  }
+
+  private answeredAtFront(req: IncomingMessage, res: ServerResponse): boolean {
+    try {
+      return this.front!(req, res);
+    } catch {
+      return res.headersSent; // what the front door could not answer, Express does (unless it began to)
+    }
   }
 }
 

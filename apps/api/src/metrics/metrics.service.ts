@@ -6,6 +6,7 @@ import { Db } from '@app/persistence';
 import { NAMED_CACHES } from '@app/shared-kernel';
 import { SearchService } from '@app/spaces-and-content';
 import { routeTemplate } from '../http/route-template';
+import { FrontDoor } from '@app/http-kit';
 
 /**
  * Prometheus metrics of this process (prom-client, its own registry): requests per route template and
@@ -18,7 +19,7 @@ export class MetricsService {
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly durations: Histogram<'method' | 'route' | 'status'>;
 
-  constructor(db: Db, search: SearchService) {
+  constructor(db: Db, search: SearchService, door: FrontDoor) {
     collectDefaultMetrics({ register: this.registry, prefix: 'quire_' });
     this.requests = new Counter({
       name: 'quire_http_requests_total',
@@ -32,6 +33,24 @@ export class MetricsService {
       labelNames: ['method', 'route', 'status'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
+    });
+    // Published pages answered from memory before any route (FrontDoor): not in quire_http_requests_total.
+    new Counter({
+      name: 'quire_front_door_answers_total',
+      help: 'Requests answered from memory before any route (warm published pages; not counted per route)',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(door.answered);
+      },
+    });
+    new Gauge({
+      name: 'quire_front_door_kept_bytes',
+      help: 'Bytes of the answers the front door keeps',
+      registers: [this.registry],
+      collect() {
+        this.set(door.keptBytes);
+      },
     });
     new Gauge({
       name: 'quire_db_pool_connections',

@@ -43,8 +43,12 @@ export class SiteStates {
     changes.subscribe((siteId) => (siteId === null ? this.kept.clear() : this.kept.delete(siteId)));
   }
 
-  /** The site's state and whether `shareKey` opens it; null when there is no such site. */
-  async state(siteId: string, shareKey?: string): Promise<PublishedState | null> {
+  /**
+   * The site's state and whether `shareKey` opens it; null when there is no such site. `stamp` names the
+   * kept state it was read from: while `stamp(siteId)` answers the same object, nothing about the site has
+   * changed (WarmPages serves what was built under it).
+   */
+  async state(siteId: string, shareKey?: string): Promise<(PublishedState & { stamp: object }) | null> {
     const now = this.clock.now().getTime();
     const ttl = this.changes.connected ? this.settings.connectedTtlMs : this.settings.ttlMs;
     let kept = this.kept.get(siteId);
@@ -56,7 +60,15 @@ export class SiteStates {
     }
     const state = await kept.state;
     if (!state) return null;
-    return { ...state, keyValid: shareKey === undefined ? false : await this.keyValid(kept, siteId, shareKey) };
+    return { ...state, keyValid: shareKey === undefined ? false : await this.keyValid(kept, siteId, shareKey), stamp: kept };
+  }
+
+  /** The stamp of the site's kept state while it is kept and fresh (see `state`); undefined otherwise. */
+  stamp(siteId: string): object | undefined {
+    const kept = this.kept.get(siteId);
+    if (!kept) return undefined;
+    const age = this.clock.now().getTime() - kept.at;
+    return age >= 0 && age < (this.changes.connected ? this.settings.connectedTtlMs : this.settings.ttlMs) ? kept : undefined;
   }
 
   private keyValid(kept: Kept, siteId: string, key: string): Promise<boolean> {

@@ -34,6 +34,8 @@ export interface Admitted {
   noindex: boolean;
   /** Let in by a member's preview link. */
   preview: boolean;
+  /** The site state this was decided on (SiteStates.stamp): the same stamp, the same decision. */
+  stamp: object;
 }
 
 export type Passage = ({ kind: 'admitted' } & Admitted) | { kind: 'sign-in'; url: string } | { kind: 'closed' };
@@ -86,6 +88,7 @@ export class VisitorGate {
       ...narrow(model, claims),
       noindex: previewing || state.visibility !== 'public',
       preview: previewing,
+      stamp: state.stamp,
     };
   }
 

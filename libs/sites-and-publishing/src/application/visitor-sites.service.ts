@@ -39,6 +39,8 @@ export interface VisitorSite {
   redirects: SiteRedirect[];
   /** Each site space's customization override (over `customization`). */
   overrides: Record<string, CustomizationOverride>;
+  /** The site state the visitor was let in on (SiteStates.stamp). */
+  stamp: object;
 }
 
 /** Where a site URL leads: a section and a site space (each may be the default), and the rest of the path. */
@@ -129,6 +131,7 @@ export class VisitorSitesService {
       noindex,
       preview,
       base,
+      stamp: passage.stamp,
     };
   }
 

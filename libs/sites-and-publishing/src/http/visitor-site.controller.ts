@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { parse as parseCookies, serialize as cookie } from 'cookie';
 import type { Request, Response } from 'express';
 import { documentToMarkdown, pathOf, type ContentRef, type JsonDocument, type PageTree } from '@app/content-model';
-import { Links, Public, ReadCacheSettings, RenderedJson, RequestLinks } from '@app/http-kit';
+import { FrontDoor, Links, Public, ReadCacheSettings, RenderedJson, RequestLinks } from '@app/http-kit';
 import {
   markedExcerpt,
   CodeHighlighter,
@@ -34,6 +34,7 @@ import { FilesService, SearchService, type Revision, type Space } from '@app/spa
 import { BoundedMap, Clock, InvalidInputError } from '@app/shared-kernel';
 import { SiteLocation, VisibleRevision, VisitorCredentials, VisitorSite, VisitorSitesService } from '../application/visitor-sites.service';
 import { RedirectsService } from '../application/redirects.service';
+import { SiteStates } from '../application/site-states';
 import { citedNumbers, SiteAnswerer } from '../application/site-answers';
 import { applyOverride, type CustomizationSettings } from '../domain/customization';
 
@@ -112,6 +113,8 @@ export class VisitorSiteController {
     private readonly clock: Clock,
     private readonly highlighter: CodeHighlighter,
     private readonly redirects: RedirectsService,
+    private readonly door: FrontDoor,
+    private readonly states: SiteStates,
     settings: ReadCacheSettings,
     @Optional() @Inject(SiteAnswerer) private readonly answerer: SiteAnswerer | null,
   ) {
@@ -167,9 +170,9 @@ export class VisitorSiteController {
       // `?s=` names a site space whose override restyles it.
       const customization = this.customizationOf(view, typeof req.query.s === 'string' ? req.query.s : undefined);
       const css = siteCss(this.primaryColor(customization), this.highlighting, this.font(customization));
-      return this.send(req, res, 'text/css; charset=utf-8', Buffer.from(css, 'utf8'));
+      return this.send(req, res, 'text/css; charset=utf-8', Buffer.from(css, 'utf8'), { warm: view });
     }
-    if (first === '~site.js') return this.send(req, res, 'text/javascript; charset=utf-8', Buffer.from(SITE_JS, 'utf8'));
+    if (first === '~site.js') return this.send(req, res, 'text/javascript; charset=utf-8', Buffer.from(SITE_JS, 'utf8'), { warm: view });
     if (first === '~files' && rest.length === 2) return this.file(view, rest[0], rest[1], res, links);
     if (pagePath.length === 1 && MACHINE_FILES.has(pagePath[0])) return this.machineFile(pagePath[0], view, req, res);
     if (pagePath.length === 1 && pagePath[0] === '~search') return this.searchPage(view, req, res, links);
@@ -217,7 +220,11 @@ export class VisitorSiteController {
         cover: coverSrc ? { src: coverSrc } : undefined,
       });
     });
-    this.send(req, res, markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8', body, key);
+    // A page that shows OpenAPI operations depends on specs that change apart from the site: never kept whole.
+    this.send(req, res, markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8', body, {
+      key,
+      warm: specs ? undefined : view,
+    });
     if (fresh) this.codeAhead(view).catch(() => undefined);
   }
 
@@ -277,7 +284,9 @@ export class VisitorSiteController {
   private async machineFile(name: string, view: VisitorSite, req: Request, res: Response): Promise<void> {
     const root = rootOf(view);
     if (name === 'robots.txt')
-      return this.send(req, res, 'text/plain; charset=utf-8', Buffer.from(renderRobotsTxt(!view.noindex, `${root}sitemap.xml`), 'utf8'));
+      return this.send(req, res, 'text/plain; charset=utf-8', Buffer.from(renderRobotsTxt(!view.noindex, `${root}sitemap.xml`), 'utf8'), {
+        warm: view,
+      });
     const shown = await Promise.all(
       this.sites.siteSpaces(view).map(async (s) => ({ ...s, revision: await this.sites.revision(view, s.space) })),
     );
@@ -314,7 +323,7 @@ export class VisitorSiteController {
       return renderLlmsFullTxt(view.site.title, full);
     });
     const type = name === 'sitemap.xml' ? 'application/xml; charset=utf-8' : 'text/plain; charset=utf-8';
-    return this.send(req, res, type, body, key);
+    return this.send(req, res, type, body, { key, warm: view });
   }
 
   /**
@@ -509,8 +518,15 @@ export class VisitorSiteController {
     if (set.length) res.setHeader('Set-Cookie', set);
   }
 
-  /** A body with its strong ETag (304 when the visitor has it); a cached body's tag is remembered by its cache key. */
-  private send(req: Request, res: Response, type: string, body: Buffer, key?: string): void {
+  /**
+   * A body with its strong ETag (304 when the visitor has it); a cached body's tag is remembered by its cache
+   * key. `warm`: the answer depends on nothing but the request and the site's state, so the front door keeps
+   * it for the next identical request while the site's state is the one it was built under (SiteStates.stamp:
+   * any change to the site, in any process, replaces it) — unless the visitor came in by a preview or a visitor
+   * token (both end with time, apart from the site). docs/published-sites.md, "Warm pages".
+   */
+  private send(req: Request, res: Response, type: string, body: Buffer, options: { key?: string; warm?: VisitorSite } = {}): void {
+    const { key, warm } = options;
     let etag = key === undefined ? undefined : this.etags.get(key);
     if (etag === undefined) {
       etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
@@ -525,6 +541,11 @@ export class VisitorSiteController {
       return;
     }
     res.status(200).send(body);
+    if (warm && !warm.preview && warm.site.visibility !== 'visitor-auth') {
+      const { id } = warm.site;
+      const { stamp } = warm;
+      this.door.keep(req, res, body, etag, () => this.states.stamp(id) === stamp);
+    }
   }
 
   private plainNotFound(res: Response): void {
@@ -574,7 +595,7 @@ export class VisitorSiteController {
     const icon = this.siteFavicon(customization);
     if (icon && 'light' in icon) return res.redirect(302, icon.light);
     const svg = icon && 'emoji' in icon ? emojiIconSvg(icon.emoji) : defaultIconSvg(this.primaryColor(customization));
-    return this.send(req, res, 'image/svg+xml', Buffer.from(svg, 'utf8'));
+    return this.send(req, res, 'image/svg+xml', Buffer.from(svg, 'utf8'), { warm: view });
   }
 
   /** The favicon the site's customization sets (an https image per theme, or an emoji), if any. */
