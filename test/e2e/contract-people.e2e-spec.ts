@@ -15,7 +15,6 @@ describe('contract: people operations', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ PUBLIC_URL: '' });
-    await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as { port: number };
     admin = await t.user('admin');
     other = await t.user('other');

@@ -13,7 +13,6 @@ describe('contract: review and comments', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ PUBLIC_URL: '' });
-    await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as { port: number };
     admin = await t.user('admin');
     reviewer = await t.user('reviewer');

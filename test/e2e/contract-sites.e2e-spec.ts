@@ -14,7 +14,6 @@ describe('contract: sites and publishing', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ PUBLIC_URL: '' });
-    await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as { port: number };
     admin = await t.user('admin');
     api = new GitBookAPI({ endpoint: `http://127.0.0.1:${port}`, authToken: admin.token });

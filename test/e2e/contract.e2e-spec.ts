@@ -16,7 +16,6 @@ describe('contract: the official @gitbook/api client', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ PUBLIC_URL: '' });
-    await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as { port: number };
     user = await t.user('client');
     const endpoint = `http://127.0.0.1:${port}`;

@@ -61,8 +61,28 @@ describe('custom hostnames', () => {
     await t.http.get('/more').set('Host', HOST.toUpperCase()).expect(200);
   });
 
+  it('a hostname that moves to another site serves that site at once, warm pages included', async () => {
+    const MOVING = 'moving.example.com';
+    const other = await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Other' }).expect(201);
+    await mergeChanges(t, admin, other.body.id, [
+      { operation: 'insert_page', title: 'Elsewhere', document: { markdown: 'The other site.' } },
+    ]);
+    const make = async (title: string, space: string) => {
+      const id = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title, visibility: 'public' }).expect(201)).body.id;
+      await t.http.post(`/v1/orgs/${orgId}/sites/${id}/site-spaces`).set(admin.auth).send({ spaceId: space }).expect(201);
+      await t.http.post(`/v1/orgs/${orgId}/sites/${id}/publish`).set(admin.auth).expect(200);
+      return id as string;
+    };
+    const first = await make('First', spaceId);
+    const second = await make('Second', other.body.id);
+    await t.http.patch(`/v1/orgs/${orgId}/sites/${first}`).set(admin.auth).send({ hostname: MOVING }).expect(200);
+    for (let i = 0; i < 2; i++) expect((await t.http.get('/').set('Host', MOVING).expect(200)).text).toContain('Hello from the handbook.');
+    await t.http.patch(`/v1/orgs/${orgId}/sites/${first}`).set(admin.auth).send({ hostname: null }).expect(200);
+    await t.http.patch(`/v1/orgs/${orgId}/sites/${second}`).set(admin.auth).send({ hostname: MOVING }).expect(200);
+    expect((await t.http.get('/').set('Host', MOVING).expect(200)).text).toContain('The other site.');
+  });
+
   it('an assistant reaches the site’s MCP at its hostname, /~mcp, with the site’s read-only tools', async () => {
-    await t.app.listen(0, '127.0.0.1');
     const rpc = (method: string, params: object) =>
       t.http
         .post('/~mcp')

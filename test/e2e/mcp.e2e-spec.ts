@@ -39,7 +39,6 @@ describe('MCP', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ QUIRE_RATE_LIMIT_PER_MINUTE: '100000' });
-    await t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     admin = await t.user('admin');
     reader = await t.user('reader');
@@ -401,7 +400,6 @@ describe('answers with citations', () => {
     expect(prompt).not.toContain('4711');
     expect(asked.at(-1)!.messages[0].content).toMatch(/only the numbered sources/);
     // The site's MCP asks the same way.
-    await t.app.listen(0, '127.0.0.1');
     const base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     const client = new Client({ name: 'quire-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/sites/${site}/~mcp`)));

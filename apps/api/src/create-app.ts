@@ -24,7 +24,7 @@ import { memoizeValidationMetadata } from './http/validation-metadata-memo';
 import { MetricsService } from './metrics/metrics.service';
 import { QuireExpressAdapter } from './http/express-adapter';
 
-import { FrontDoor } from '@app/http-kit';
+import { FrontDoor, type ProxyTrust } from '@app/http-kit';
 const CONTENT_WRITE_ROUTE = /^\/v1\/spaces\/[^/]+\/change-requests\/[^/]+\/content$/;
 /** OpenAPI documents sent as `text` (up to 10 MB of text, more once JSON-escaped): create, and PUT by slug. */
 const OPENAPI_CREATE_ROUTE = /^\/v1\/orgs\/[^/]+\/openapi$/;
@@ -128,6 +128,8 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   const adapter = app.getHttpAdapter();
   if (adapter instanceof QuireExpressAdapter) {
     const door = app.get(FrontDoor);
+    // Forwarding headers count in its keys only from the proxies Express trusts (`trust proxy` above).
+    door.open(adapter.getInstance<{ get(name: string): ProxyTrust }>().get('trust proxy fn'));
     adapter.front = (req, res) => door.answer(req, res);
   }
   app.use(preferMinimal);

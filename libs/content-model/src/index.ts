@@ -3,6 +3,7 @@
 // changes, links, search sections and translation fragments. Pure and framework-free: no Nest, no
 // TypeORM, no I/O. What the API, the site renderer, import/export, translations and PDF share.
 export * from './document';
+export * from './document-queries';
 export * from './files';
 export * from './hash';
 export * from './tree';

@@ -10,6 +10,8 @@ export interface KeptAnswer {
   headers: string[];
   /** Whether what the answer was built from still holds (checked on every use; false drops it). */
   valid: () => boolean;
+  /** What it takes in memory: the body, the key and the headers. */
+  size: number;
 }
 
 /** Headers that belong to one response, never replayed. */
@@ -20,13 +22,19 @@ const VISITOR_COOKIE = /^(quire_share_|quire_visitor_|gitbook-visitor-public$)/;
 const PREVIEW_COOKIE = /^quire_preview_/;
 const SAFE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 const ENTRIES_MAX = 20_000;
+/** A request whose key (URL, hosts, visitor cookies) is longer than this is not kept: keys stay small. */
+const KEY_MAX = 2048;
 
 /** What a GET request carries that any answer may depend on, as it arrives (no framework has rewritten it yet). */
 interface RawRequest {
   method?: string;
   url?: string;
   headers: IncomingMessage['headers'];
+  socket?: { remoteAddress?: string };
 }
+
+/** Whether a connection's address is a trusted proxy's (Express's compiled `trust proxy`): only then do forwarding headers count. */
+export type ProxyTrust = (address: string, hop: number) => boolean;
 
 /**
  * Answers kept in memory and given before the framework sees the request: the HTTP server asks the front door
@@ -40,16 +48,27 @@ interface RawRequest {
 export class FrontDoor {
   private readonly answers = new Map<string, KeptAnswer>();
   private bytes = 0;
+  /** Null until the HTTP server asks the front door (QuireExpressAdapter): nothing is kept before. */
+  private trust: ProxyTrust | null = null;
   /** Requests answered from memory since the process started (for /metrics). */
   answered = 0;
 
   constructor(private readonly maxBytes: number) {}
 
+  /**
+   * The HTTP server asks the front door from now on, and forwarding headers count (in keys) only from the
+   * addresses `trust` admits, as Express reads them: a client that is not a trusted proxy cannot make its
+   * answer look like one given through the proxy.
+   */
+  open(trust: ProxyTrust): void {
+    this.trust = trust;
+  }
+
   /** Gives the kept answer to this request, if there is one still valid: true when it did. */
   answer(req: RawRequest, res: ServerResponse): boolean {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     if (this.answers.size === 0) return false;
-    const key = keyOf(req);
+    const key = this.keyOf(req);
     const kept = key === null ? undefined : this.answers.get(key);
     if (!kept) return false;
     if (!kept.valid()) {
@@ -75,16 +94,20 @@ export class FrontDoor {
    * same. Nothing is kept for an answer that set a cookie, nor one larger than an eighth of the budget.
    */
   keep(req: RawRequest & { originalUrl?: string }, res: ServerResponse, body: Buffer, etag: string, valid: () => boolean): void {
-    if (res.statusCode !== 200 || res.getHeader('set-cookie') !== undefined || body.length > this.maxBytes / 8) return;
-    const key = keyOf({ method: req.method, url: req.originalUrl ?? req.url, headers: req.headers });
+    if (this.trust === null || res.statusCode !== 200 || res.getHeader('set-cookie') !== undefined || body.length > this.maxBytes / 8)
+      return;
+    // Built under a state already replaced (a slow render): not kept, and a good answer is not replaced.
+    if (!valid()) return;
+    const key = this.keyOf({ method: req.method, url: req.originalUrl ?? req.url, headers: req.headers, socket: req.socket });
     if (key === null) return;
     const old = this.answers.get(key);
     if (old) this.drop(key, old);
     const headers = Object.entries(res.getHeaders()).flatMap(([name, value]) =>
       OWN_HEADERS.has(name) || value === undefined ? [] : (Array.isArray(value) ? value : [String(value)]).flatMap((v) => [name, v]),
     );
-    this.answers.set(key, { body, etag, headers, valid });
-    this.bytes += body.length;
+    const answer = { body, etag, headers, valid, size: body.length + key.length + headers.reduce((n, h) => n + h.length, 0) };
+    this.answers.set(key, answer);
+    this.bytes += answer.size;
     for (const [k, a] of this.answers) {
       if (this.bytes <= this.maxBytes && this.answers.size <= ENTRIES_MAX) break;
       this.drop(k, a);
@@ -99,21 +122,30 @@ export class FrontDoor {
   private drop(key: string, answer: KeptAnswer): void {
     if (this.answers.get(key) !== answer) return;
     this.answers.delete(key);
-    this.bytes -= answer.body.length;
+    this.bytes -= answer.size;
   }
-}
 
-function keyOf(req: RawRequest): string | null {
-  const h = req.headers;
-  let cookies = '';
-  if (h.cookie) {
-    const kept: string[] = [];
-    for (const [name, value] of Object.entries(parseCookies(h.cookie))) {
-      if (PREVIEW_COOKIE.test(name)) return null;
-      if (VISITOR_COOKIE.test(name)) kept.push(`${name}=${value}`);
+  /**
+   * What of the request an answer may depend on: the raw URL with its query, the Host, the forwarding headers
+   * (from a trusted proxy only), and the visitor cookies (each name and value, encoded). Null: never kept (a
+   * preview cookie, or a key too long to be worth keeping).
+   */
+  private keyOf(req: RawRequest): string | null {
+    const h = req.headers;
+    let cookies = '';
+    if (h.cookie) {
+      const kept: string[] = [];
+      for (const [name, value] of Object.entries(parseCookies(h.cookie))) {
+        if (PREVIEW_COOKIE.test(name)) return null;
+        if (VISITOR_COOKIE.test(name) && value !== undefined) kept.push(JSON.stringify([name, value]));
+      }
+      cookies = kept.sort().join(',');
     }
-    cookies = kept.sort().join('; ');
+    const address = req.socket?.remoteAddress;
+    const proxied = address !== undefined && this.trust !== null && this.trust(address, 0);
+    const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(',') : (v ?? ''));
+    const forwarded = proxied ? `${one(h['x-forwarded-host'])}\n${one(h['x-forwarded-proto'])}\n${h.forwarded ?? ''}` : '-';
+    const key = `${req.url ?? ''}\n${h.host ?? ''}\n${forwarded}\n${cookies}`;
+    return key.length > KEY_MAX ? null : key;
   }
-  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(',') : (v ?? ''));
-  return `${req.url ?? ''}\n${h.host ?? ''}\n${one(h['x-forwarded-host'])}\n${one(h['x-forwarded-proto'])}\n${h.forwarded ?? ''}\n${cookies}`;
 }

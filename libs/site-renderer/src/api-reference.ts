@@ -1,3 +1,4 @@
+import type { OperationRef } from '@app/content-model';
 import { h, type ComponentChild } from 'preact';
 
 /**
@@ -38,11 +39,7 @@ export interface ApiOperation {
 }
 
 /** Where an operation block points: the spec's slug, the method and the path. */
-export interface ApiOperationRef {
-  spec: string;
-  method: string;
-  path: string;
-}
+export type ApiOperationRef = OperationRef;
 
 /** The operations a page's blocks name, resolved before the (synchronous) render; null: not available. */
 export type ApiOperations = (ref: ApiOperationRef) => ApiOperation | null;

@@ -12,9 +12,12 @@ import {
   type DocLeaf,
   type DocText,
   type JsonDocument,
+  blockText as textOf,
+  codeOf,
+  operationRef,
 } from '@app/content-model';
 import type { CodeHighlighter } from './highlight';
-import { paragraphs, schemaTree, type ApiBody, type ApiOperationRef, type ApiOperations } from './api-reference';
+import { paragraphs, schemaTree, type ApiBody, type ApiOperations } from './api-reference';
 
 /** What a render may use besides the links: a prepared highlighter, the page's API operations. */
 export interface RenderOptions {
@@ -89,84 +92,6 @@ function mathBlock(formula: string): ComponentChild {
     return h('pre', { class: 'math' }, h('code', null, formula));
   }
   return h('div', { class: 'math', dangerouslySetInnerHTML: { __html: mathml } });
-}
-
-function eachBlock(doc: JsonDocument, visit: (b: DocBlock) => void): void {
-  const walk = (nodes: (DocBlock | DocInline | DocText)[] | undefined) => {
-    for (const n of nodes ?? []) {
-      if (n.object !== 'block') continue;
-      visit(n);
-      walk(n.nodes);
-      for (const f of n.fragments ?? []) walk(f.nodes);
-    }
-  };
-  walk(doc.nodes);
-}
-
-/** Where an OpenAPI operation block points (official `data`: `ref` {kind: openapi, spec}, `method`, `path`), or null. */
-function operationRef(b: DocBlock): ApiOperationRef | null {
-  const ref = b.data.ref as { kind?: unknown; spec?: unknown } | undefined;
-  const { method, path } = b.data;
-  return ref?.kind === 'openapi' && typeof ref.spec === 'string' && typeof method === 'string' && typeof path === 'string'
-    ? { spec: ref.spec, method: method.toLowerCase(), path }
-    : null;
-}
-
-/** The languages of a document's code blocks (to prepare the highlighter before the render); `json` for API examples. */
-export function codeSyntaxes(doc: JsonDocument): Set<string> {
-  const out = new Set<string>();
-  eachBlock(doc, (b) => {
-    if (b.type === 'code' && typeof b.data.syntax === 'string') out.add(b.data.syntax);
-    if (b.type === 'openapi-operation') out.add('json');
-  });
-  return out;
-}
-
-/** A code block's lines and language (letters, digits, `_+-`), as the render reads them. */
-function codeOf(b: DocBlock): { lines: string[]; syntax: string } {
-  const lines = (b.nodes ?? []).filter((n): n is DocBlock => n.object === 'block').map((line) => textOf(line.nodes));
-  const syntax = typeof b.data.syntax === 'string' ? b.data.syntax.replace(/[^A-Za-z0-9_+-]/g, '') : '';
-  return { lines, syntax };
-}
-
-/** A document's code, block by block, as the render highlights it (to tokenize ahead of a visitor). */
-export function codeBlocks(doc: JsonDocument): { code: string; syntax: string }[] {
-  const out: { code: string; syntax: string }[] = [];
-  eachBlock(doc, (b) => {
-    if (b.type !== 'code') return;
-    const { lines, syntax } = codeOf(b);
-    out.push({ code: lines.join('\n'), syntax });
-  });
-  return out;
-}
-
-/** The reusable contents a document's blocks include (to fetch their documents before the render). */
-export function includedContents(doc: JsonDocument): string[] {
-  const out = new Set<string>();
-  eachBlock(doc, (b) => {
-    const ref = b.type === 'reusable-content' ? (b.data.ref as { kind?: string; reusableContent?: unknown } | undefined) : undefined;
-    if (ref?.kind === 'reusable-content' && typeof ref.reusableContent === 'string') out.add(ref.reusableContent);
-  });
-  return [...out];
-}
-
-/** The API operations a document's blocks name (to resolve them before the render). */
-export function operationRefs(doc: JsonDocument): ApiOperationRef[] {
-  const out: ApiOperationRef[] = [];
-  eachBlock(doc, (b) => {
-    const ref = b.type === 'openapi-operation' ? operationRef(b) : null;
-    if (ref) out.push(ref);
-  });
-  return out;
-}
-
-function textOf(nodes: (DocBlock | DocInline | DocText)[] | undefined): string {
-  let out = '';
-  for (const n of nodes ?? []) {
-    if (n.object === 'text') out += n.leaves.map((l) => l.text).join('');
-    else out += textOf(n.nodes);
-  }
-  return out;
 }
 
 /**

@@ -1,7 +1,9 @@
 // The site renderer: a published page as HTML, from the content model's documents. Pure: preact
 // elements rendered to a string (escaped by construction), no Nest, no I/O; the sites context gives it
 // the navigation, the page and how references become URLs.
-export { codeBlocks, codeSyntaxes, DocumentRenderer, includedContents, operationRefs, sanitize } from './document';
+export { DocumentRenderer, sanitize } from './document';
+// Document queries live in content-model (the page assembler asks them); re-exported for the renderer's users.
+export { codeBlocks, codeSyntaxes, includedContents, operationRefs } from '@app/content-model';
 export type { RenderOptions } from './document';
 export type { ApiBody, ApiOperation, ApiOperationRef, ApiOperations, ApiSchema } from './api-reference';
 export { CodeHighlighter } from './highlight';

@@ -11,6 +11,12 @@ import { PgSiteStateChanges } from './infrastructure/pg-site-state-changes';
 import { SiteStates } from './application/site-states';
 import { SiteModels } from './application/site-models';
 import { VisitorGate } from './application/visitor-gate';
+import { PageAssembler } from './application/page-assembler';
+import { SitePages } from './http/site-pages';
+import { SitePageRenderer } from './http/site-page.renderer';
+import { SiteMachineFiles } from './http/site-machine-files';
+import { SiteSearch } from './http/site-search';
+import { VisitorResponses } from './http/visitor-responses';
 import { JoseVisitorTokens } from './infrastructure/jose-visitor-tokens';
 import { ShareLinksController } from './http/share-links.controller';
 import { SiteStructureController } from './http/site-structure.controller';
@@ -55,6 +61,12 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     SiteStates,
     SiteModels,
     VisitorGate,
+    PageAssembler,
+    SitePages,
+    SitePageRenderer,
+    SiteMachineFiles,
+    SiteSearch,
+    VisitorResponses,
     { provide: SiteStateChanges, useClass: PgSiteStateChanges },
     SitePreviews,
     RedirectsService,

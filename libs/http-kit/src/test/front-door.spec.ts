@@ -33,8 +33,11 @@ describe('FrontDoor', () => {
     port = (server.address() as AddressInfo).port;
   });
   afterAll(() => new Promise((r) => server.close(r)));
+  let trusted: boolean;
   beforeEach(() => {
     door = new FrontDoor(1024 * 1024);
+    trusted = false;
+    door.open(() => trusted);
     handled = 0;
     valid = true;
     setCookie = false;
@@ -73,9 +76,40 @@ describe('FrontDoor', () => {
     await get('/sites/s/page');
     await get('/sites/s/page?x=2');
     await get('/sites/s/page', { Cookie: 'quire_share_s=a', Host: 'docs.example.com' });
-    await get('/sites/s/page', { Cookie: 'quire_share_s=a', 'X-Forwarded-Proto': 'https' });
     await get('/sites/s/page', { Cookie: 'quire_share_s=a; gitbook-visitor-public={"beta":true}' });
-    expect(handled).toBe(7);
+    // One cookie whose value reads like two is not the two cookies.
+    await get('/sites/s/page', { Cookie: 'quire_share_s=a%3B%20quire_visitor_s%3Db' });
+    await get('/sites/s/page', { Cookie: 'quire_share_s=a; quire_visitor_s=b' });
+    expect(handled).toBe(8);
+  });
+
+  it('counts forwarding headers only from a trusted proxy, as Express reads them', async () => {
+    await get('/sites/s/f');
+    await get('/sites/s/f', { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'docs.example.com' }); // not a proxy: ignored
+    expect(handled).toBe(1);
+    trusted = true;
+    await get('/sites/s/g');
+    await get('/sites/s/g', { 'X-Forwarded-Proto': 'https' }); // through the proxy: another request
+    await get('/sites/s/g', { 'X-Forwarded-Proto': 'https' });
+    expect(handled).toBe(3);
+  });
+
+  it('keeps nothing until the server asks it, nor an answer whose state was already replaced, nor a huge key', async () => {
+    door = new FrontDoor(1024 * 1024); // not opened
+    await get('/sites/s/h');
+    await get('/sites/s/h');
+    expect(handled).toBe(2);
+    door.open(() => false);
+    valid = false;
+    await get('/sites/s/h');
+    valid = true;
+    await get('/sites/s/h');
+    await get('/sites/s/h');
+    expect(handled).toBe(4);
+    const long = `/sites/s/h?x=${'a'.repeat(3000)}`;
+    await get(long);
+    await get(long);
+    expect(handled).toBe(6);
   });
 
   it('never answers a request with a preview cookie, an answer that set a cookie, a 404, nor one no longer valid', async () => {
@@ -92,14 +126,15 @@ describe('FrontDoor', () => {
     expect(handled).toBe(6);
     await get('/sites/s/r');
     valid = false;
-    await get('/sites/s/r'); // dropped, handled again (and kept again, still invalid)
+    await get('/sites/s/r'); // dropped, handled again (and not kept: built under a replaced state)
     expect(handled).toBe(8);
     expect((await get('/sites/s/r', {}, 'POST')).status).toBe(200);
     expect(handled).toBe(9);
   });
 
   it('keeps within its byte budget, the oldest answers going first', async () => {
-    door = new FrontDoor(200); // about nine answers of about 20 bytes (an answer may take an eighth)
+    door = new FrontDoor(1200); // a few answers (body, key and headers: about 200 bytes each)
+    door.open(() => false);
     for (let i = 0; i < 12; i++) await get(`/sites/s/${i}`);
     expect(handled).toBe(12);
     await get('/sites/s/11');

@@ -1,8 +1,8 @@
 import { jest } from '@jest/globals';
 import { Fragment, h } from 'preact';
 import { render } from 'preact-render-to-string';
-import type { DocBlock, JsonDocument } from '@app/content-model';
-import { codeBlocks, codeSyntaxes, DocumentRenderer } from '../document';
+import { codeBlocks, codeSyntaxes, type DocBlock, type JsonDocument } from '@app/content-model';
+import { DocumentRenderer } from '../document';
 import { CodeHighlighter, readable } from '../highlight';
 import { siteCss } from '../assets';
 

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Actor, Clock, NotFoundError, TtlCache } from '@app/shared-kernel';
 import { Access } from '@app/access';
 import { HOSTNAME_PATTERN, Site } from '../domain/site';
-import { SiteRepository } from '../domain/site-repository';
+import { SiteRepository, SiteStateChanges } from '../domain/site-repository';
 import { SITE_ROLES, SitesService } from './sites.service';
 
-/** How long a process trusts what it learned of a hostname (a PATCH of a site's hostname is seen within it). */
+/** How long a process trusts what it learned of a hostname (any change to a site drops it at once; this bounds a lost notification). */
 const TTL_MS = 5_000;
 const ENTRIES_MAX = 10_000;
 
@@ -24,7 +24,13 @@ export class SiteHostnames {
     private readonly siteAccess: SitesService,
     private readonly access: Access,
     private readonly clock: Clock,
-  ) {}
+    changes: SiteStateChanges,
+  ) {
+    // A hostname moves with a change to a site's row: what this process learned of hostnames is dropped with
+    // any site's state (here once the change commits, elsewhere when its notification arrives), so a warm page
+    // is never kept for a hostname that has gone to another site.
+    changes.subscribe(() => this.known.clear());
+  }
 
   /** The site served at this Host (lowercase, no port), or null; cached for a few seconds either way. */
   async siteFor(host: string): Promise<string | null> {

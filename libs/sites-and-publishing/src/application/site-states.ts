@@ -1,6 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { BoundedMap, Clock } from '@app/shared-kernel';
-import { PublishedState, SiteRepository, SiteState, SiteStateChanges } from '../domain/site-repository';
+import { PublishedState, SHARE_KEY_PATTERN, SiteRepository, SiteState, SiteStateChanges } from '../domain/site-repository';
 
 /** How long a kept site state lives: while changes reach this process, and while they may not. */
 export abstract class SiteStateSettings {
@@ -60,7 +60,9 @@ export class SiteStates {
     }
     const state = await kept.state;
     if (!state) return null;
-    return { ...state, keyValid: shareKey === undefined ? false : await this.keyValid(kept, siteId, shareKey), stamp: kept };
+    // Only a published share-link site's keys are looked up, and only keys of the shape Quire gives.
+    const asked = shareKey !== undefined && state.published && state.visibility === 'share-link' && SHARE_KEY_PATTERN.test(shareKey);
+    return { ...state, keyValid: asked ? await this.keyValid(kept, siteId, shareKey) : false, stamp: kept };
   }
 
   /** The stamp of the site's kept state while it is kept and fresh (see `state`); undefined otherwise. */

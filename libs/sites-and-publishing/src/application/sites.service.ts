@@ -25,7 +25,7 @@ import {
 } from '../domain/customization';
 import * as S from '../domain/site';
 import { Site, SiteType, SiteVisibility, Structure } from '../domain/site';
-import { PublishingAuth, SiteFilter, SiteRepository } from '../domain/site-repository';
+import { PublishingAuth, SHARE_KEY_PATTERN, SiteFilter, SiteRepository } from '../domain/site-repository';
 import { SiteEvents, SiteEventType } from './site-events';
 import { Access } from '@app/access';
 import { SiteStates } from './site-states';
@@ -102,8 +102,10 @@ export class SitesService {
 
   /** The key of an active share link of the site, or a 404 (the same for a wrong key as for a deactivated one). */
   async requireShareKey(organizationId: string, siteId: string, shareKey: string): Promise<void> {
-    const state = await this.states.state(siteId, shareKey);
-    if (!state || state.organizationId !== organizationId || !state.keyValid) throw new NotFoundError('Share link');
+    const state = await this.states.state(siteId);
+    const active =
+      state?.organizationId === organizationId && SHARE_KEY_PATTERN.test(shareKey) && (await this.sites.shareKeyActive(siteId, shareKey));
+    if (!active) throw new NotFoundError('Share link');
   }
 
   async create(actor: Actor, organizationId: string, input: CreateSiteInput): Promise<SiteWithSpaces> {

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { BoundedMap, pageRequest } from '@app/shared-kernel';
 import { gitbookRedirects, locateByPath, type PageNode, type PageTree } from '@app/content-model';
 import { ContentService, RepositoryExport, type Revision, type Space } from '@app/spaces-and-content';
-import { OpenApiOperations, type OperationView } from '@app/openapi-specs';
 import type { JsonDocument } from '@app/content-model';
 import { Condition } from '../domain/adaptive';
 import { CustomizationOverride, CustomizationSettings } from '../domain/customization';
@@ -11,6 +10,7 @@ import { SiteRepository } from '../domain/site-repository';
 import { SitePreviews } from './site-previews';
 import { matchRedirect, SiteRedirect } from '../domain/redirects';
 import { VisitorCredentials, VisitorGate } from './visitor-gate';
+import { siteSpacePrefix } from '../domain/site-urls';
 
 export type { VisitorCredentials } from './visitor-gate';
 
@@ -59,8 +59,8 @@ const MOVES_MAX = 200;
 /** Revisions pruned for an outcome of their page conditions, kept. */
 const PRUNED_MAX = 500;
 const MOVES_HISTORY = 50;
-/** Which specs each rendered page names (page bodies are immutable per revision): entries kept. */
-const SPEC_USES_MAX = 20_000;
+/** Entries kept of what is read once per revision or condition (page conditions, parsed conditions). */
+const CONDITIONS_MAX = 20_000;
 
 function sectionsOf(items: TopItem[]): SectionNode[] {
   return items.flatMap((i) => (i.kind === 'section' ? [i] : sectionsOf(i.children)));
@@ -91,19 +91,17 @@ export function firstPage(tree: PageTree): { node: PageNode; path: string } | nu
  */
 @Injectable()
 export class VisitorSitesService {
-  private readonly specUses = new BoundedMap<string, string[]>(SPEC_USES_MAX);
   private readonly moves = new BoundedMap<string, Map<string, string>>(MOVES_MAX);
   private readonly repositoryRedirects = new BoundedMap<string, Map<string, string>>(MOVES_MAX);
-  private readonly pageConditions = new BoundedMap<string, string[]>(SPEC_USES_MAX);
+  private readonly pageConditions = new BoundedMap<string, string[]>(CONDITIONS_MAX);
   private readonly prunedTrees = new BoundedMap<string, PageTree>(PRUNED_MAX);
-  private readonly parsedConditions = new BoundedMap<string, Condition | null>(SPEC_USES_MAX);
+  private readonly parsedConditions = new BoundedMap<string, Condition | null>(CONDITIONS_MAX);
 
   constructor(
     private readonly gate: VisitorGate,
     private readonly sites: SiteRepository,
     private readonly content: ContentService,
     private readonly repository: RepositoryExport,
-    private readonly openapi: OpenApiOperations,
     private readonly previews: SitePreviews,
   ) {}
 
@@ -178,15 +176,15 @@ export class VisitorSitesService {
   /** Every site space this visitor may see, in structure order, with its URL prefix below the site's root. */
   siteSpaces(view: VisitorSite): { section: SectionNode | null; siteSpace: SiteSpaceNode; space: Space; prefix: string }[] {
     const out: { section: SectionNode | null; siteSpace: SiteSpaceNode; space: Space; prefix: string }[] = [];
-    const add = (section: SectionNode | null, siteSpaces: SiteSpaceNode[], base: string) => {
+    const add = (section: SectionNode | null, siteSpaces: SiteSpaceNode[]) => {
       for (const siteSpace of siteSpaces) {
         const space = view.spaces.get(siteSpace.spaceId);
-        if (space) out.push({ section, siteSpace, space, prefix: siteSpace.default ? base : `${base}${siteSpace.path}/` });
+        if (space) out.push({ section, siteSpace, space, prefix: siteSpacePrefix(section, siteSpace) });
       }
     };
     const sections = sectionsOf(view.structure.items);
-    if (sections.length === 0) add(null, view.structure.siteSpaces, '');
-    for (const s of sections) add(s, s.siteSpaces, s.default ? '' : `${s.path}/`);
+    if (sections.length === 0) add(null, view.structure.siteSpaces);
+    for (const s of sections) add(s, s.siteSpaces);
     return out;
   }
 
@@ -247,64 +245,9 @@ export class VisitorSitesService {
     return (await this.content.page(space, revision.id, pageId)).document;
   }
 
-  /**
-   * The documents of the reusable contents a page includes, and of those they include in turn (three levels),
-   * by id.
-   */
-  async reusableDocuments(space: Space, revision: Revision, ids: string[], includedBy: (doc: JsonDocument) => string[]) {
-    const found = new Map<string, JsonDocument>();
-    let wanted = ids;
-    for (let level = 0; level < 3 && wanted.length; level++) {
-      const contents = (revision.reusableContents ?? []).filter((r) => wanted.includes(r.id) && r.document && !found.has(r.id));
-      const docs = await this.content.documents(
-        space.organizationId,
-        contents.map((r) => r.document!),
-      );
-      const next: string[] = [];
-      for (const r of contents) {
-        const doc = docs.get(r.document!);
-        if (!doc) continue;
-        found.set(r.id, doc);
-        next.push(...includedBy(doc));
-      }
-      wanted = next.filter((id) => !found.has(id));
-    }
-    return found;
-  }
-
-  /**
-   * What else a page's HTML depends on: the latest version of each OpenAPI spec its operation blocks name
-   * (a spec changes apart from the space). '' for the pages that name none, without a query once known.
-   */
-  async dependencies(
-    view: VisitorSite,
-    space: Space,
-    revision: Revision,
-    pageId: string,
-    specsOf: (doc: JsonDocument) => string[],
-  ): Promise<string> {
-    const key = `${revision.id} ${pageId}`;
-    let slugs = this.specUses.get(key);
-    if (!slugs) {
-      const document = await this.document(space, revision, pageId);
-      slugs = document ? [...new Set(specsOf(document))].sort() : [];
-      this.specUses.set(key, slugs);
-    }
-    if (slugs.length === 0) return '';
-    const versions = await this.openapi.versions(view.site.organizationId, slugs);
-    return slugs.map((s) => `${s}@${versions.get(s) ?? '-'}`).join(',');
-  }
-
-  /** The API operations a page names, from its site's organization's specs, by `spec method path`. */
-  async operations(view: VisitorSite, refs: { spec: string; method: string; path: string }[]): Promise<Map<string, OperationView>> {
-    const out = new Map<string, OperationView>();
-    for (const ref of refs) {
-      const key = `${ref.spec} ${ref.method} ${ref.path}`;
-      if (out.has(key)) continue;
-      const op = await this.openapi.operation(view.site.organizationId, ref.spec, ref.method, ref.path);
-      if (op) out.set(key, op);
-    }
-    return out;
+  /** Documents of the space's organization by id (what reusable contents point to). */
+  documents(space: Space, ids: string[]): Promise<Map<string, JsonDocument>> {
+    return this.content.documents(space.organizationId, ids);
   }
 
   /**

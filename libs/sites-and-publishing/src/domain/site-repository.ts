@@ -4,6 +4,8 @@ import type { CustomizationOverride, CustomizationSettings } from './customizati
 import type { Site, SiteType } from './site';
 
 export const SHARE_LINK_NAME_MAX = 50;
+/** What a share key can look like (Quire's are generated ids): anything else opens nothing, unread. */
+export const SHARE_KEY_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
 export interface ShareLink {
   id: string;

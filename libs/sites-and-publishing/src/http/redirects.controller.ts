@@ -1,3 +1,4 @@
+import { publishedRoot } from '../domain/site-urls';
 import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -14,7 +15,6 @@ import {
   WriteTransaction,
 } from '@app/http-kit';
 import { RedirectsService } from '../application/redirects.service';
-import { publishedBase } from './site.dto';
 import {
   BulkRedirectsDto,
   BulkRedirectsResultDto,
@@ -65,7 +65,14 @@ export class RedirectsController {
     @Query() q: RedirectBySourceQueryDto,
     @RequestLinks() links: Links,
   ): Promise<RedirectBySourceDto> {
-    const found = await this.redirects.bySource(actor, organizationId, siteId, q.source, (site) => publishedBase(site, links), q.shareKey);
+    const found = await this.redirects.bySource(
+      actor,
+      organizationId,
+      siteId,
+      q.source,
+      (site) => publishedRoot(site, links.origin),
+      q.shareKey,
+    );
     return { redirect: toRedirectDto(found.redirect), target: found.target };
   }
 

@@ -3,8 +3,8 @@ import { IsBoolean, IsString, MaxLength, MinLength } from 'class-validator';
 import { Links, ListQueryDto, Optional } from '@app/http-kit';
 import { Site } from '../domain/site';
 import { SHARE_LINK_NAME_MAX, ShareLink } from '../domain/site-repository';
-import { publishedBase } from './site.dto';
 import { PublishedUrlDto } from './site-structure.dto';
+import { publishedRoot } from '../domain/site-urls';
 
 /** listSiteShareLinks: the list's page and limit, and the official `search`. */
 export class ListShareLinksQueryDto extends ListQueryDto {
@@ -44,7 +44,7 @@ export function toShareLinkDto(link: ShareLink, site: Site, showKey: boolean, li
   };
   if (showKey) {
     dto.key = link.key;
-    if (site.published) dto.urls.published = `${publishedBase(site, links)}?shareKey=${encodeURIComponent(link.key)}`;
+    if (site.published) dto.urls.published = `${publishedRoot(site, links.origin)}?shareKey=${encodeURIComponent(link.key)}`;
   }
   return dto;
 }

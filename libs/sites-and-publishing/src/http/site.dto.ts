@@ -31,6 +31,7 @@ import {
   SiteVisibility,
 } from '../domain/site';
 import { sitePermissions, type SitePermissions } from '@app/access';
+import { previewUrl, publishedRoot, servedBase } from '../domain/site-urls';
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -159,13 +160,6 @@ export class SiteDto {
   urls: SiteUrlsDto;
 }
 
-/** Where a published site lives: its proxy, else its hostname (and basename), else under Quire's own URL. */
-export function publishedBase(site: Site, links: Links): string {
-  const own = `${links.origin}/sites/${site.id}`;
-  const base = site.proxy ? `https://${site.proxy}` : site.hostname ? `https://${site.hostname}` : own;
-  return site.basename && !site.proxy ? `${base}/${site.basename}/` : `${base}/`;
-}
-
 /** A site as the API shows it; `previews` signs its short-lived `urls.preview`. */
 export function toSiteDto(site: Site, role: Role, links: Links, previews: SitePreviews): SiteDto {
   const dto: SiteDto = {
@@ -186,13 +180,13 @@ export function toSiteDto(site: Site, role: Role, links: Links, previews: SitePr
     urls: {
       location: links.api(`/orgs/${site.organizationId}/sites/${site.id}`),
       app: links.app(`/o/${site.organizationId}/sites/${site.id}`),
-      preview: `${links.origin}/sites/${site.id}/~preview/${previews.token(site.id)}/`,
+      preview: previewUrl(site.id, links.origin, previews.token(site.id)),
     },
   };
   if (site.hostname) dto.hostname = site.hostname;
   if (site.basename) dto.basename = site.basename;
-  if (site.proxy) dto.proxy = { origin: site.proxy, target: `${links.origin}/sites/${site.id}/` };
-  if (site.published) dto.urls.published = publishedBase(site, links);
+  if (site.proxy) dto.proxy = { origin: site.proxy, target: servedBase(site.id, links.origin) };
+  if (site.published) dto.urls.published = publishedRoot(site, links.origin);
   return dto;
 }
 

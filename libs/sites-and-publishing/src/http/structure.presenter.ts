@@ -2,9 +2,9 @@ import { Links } from '@app/http-kit';
 import { SpaceView } from '@app/spaces-and-content';
 import { Role } from '@app/shared-kernel';
 import { GroupNode, SectionNode, Site, SiteSpaceNode, Structure, TopItem } from '../domain/site';
+import { publishedRoot, sectionPrefix, siteSpacePrefix } from '../domain/site-urls';
 import { toSpaceDto } from '@app/wire';
 import { SiteSpaceDto, SiteSectionDto, SiteSectionGroupDto, SiteStructureDto } from './site-structure.dto';
-import { publishedBase } from './site.dto';
 
 /** Builds structure DTOs for one site: URLs from where the site is published, spaces from the views given. */
 export class StructurePresenter {
@@ -18,7 +18,7 @@ export class StructurePresenter {
     /** The role every space is presented with instead (`read` for what visitors see). */
     private readonly role?: Role,
   ) {
-    this.base = site.published ? publishedBase(site, links) : undefined;
+    this.base = site.published ? publishedRoot(site, links.origin) : undefined;
   }
 
   siteSpace(node: SiteSpaceNode, section?: SectionNode): SiteSpaceDto | null {
@@ -37,14 +37,12 @@ export class StructurePresenter {
     };
     if (section) dto.section = section.id;
     if (node.condition !== undefined) dto.condition = node.condition;
-    const at = section ? this.sectionUrl(section) : this.base;
-    if (at !== undefined) dto.urls.published = node.default ? at : `${at}${encodeURIComponent(node.path)}/`;
+    if (this.base !== undefined) dto.urls.published = `${this.base}${siteSpacePrefix(section ?? null, node)}`;
     return dto;
   }
 
   private sectionUrl(section: SectionNode): string | undefined {
-    if (this.base === undefined) return undefined;
-    return section.default ? this.base : `${this.base}${encodeURIComponent(section.path)}/`;
+    return this.base === undefined ? undefined : `${this.base}${sectionPrefix(section)}`;
   }
 
   section(section: SectionNode, group?: GroupNode): SiteSectionDto {

@@ -1,0 +1,93 @@
+import type { DocBlock, DocInline, DocText, JsonDocument } from './document';
+
+/**
+ * What a document names besides its text, read before it is rendered or served: the code it holds, the
+ * reusable contents it includes, the OpenAPI operations it shows. Pure queries over the official document
+ * JSON (the published-page assembler asks them; the renderer reads blocks with the same functions).
+ */
+
+/** Where an OpenAPI operation block points: the spec's slug, the method (lowercase) and the path. */
+export interface OperationRef {
+  spec: string;
+  method: string;
+  path: string;
+}
+
+function eachBlock(doc: JsonDocument, visit: (b: DocBlock) => void): void {
+  const walk = (nodes: (DocBlock | DocInline | DocText)[] | undefined) => {
+    for (const n of nodes ?? []) {
+      if (n.object !== 'block') continue;
+      visit(n);
+      walk(n.nodes);
+      for (const f of n.fragments ?? []) walk(f.nodes);
+    }
+  };
+  walk(doc.nodes);
+}
+
+/** Where an OpenAPI operation block points (official `data`: `ref` {kind: openapi, spec}, `method`, `path`), or null. */
+export function operationRef(b: DocBlock): OperationRef | null {
+  const ref = b.data.ref as { kind?: unknown; spec?: unknown } | undefined;
+  const { method, path } = b.data;
+  return ref?.kind === 'openapi' && typeof ref.spec === 'string' && typeof method === 'string' && typeof path === 'string'
+    ? { spec: ref.spec, method: method.toLowerCase(), path }
+    : null;
+}
+
+/** The languages of a document's code blocks (to prepare the highlighter before the render); `json` for API examples. */
+export function codeSyntaxes(doc: JsonDocument): Set<string> {
+  const out = new Set<string>();
+  eachBlock(doc, (b) => {
+    if (b.type === 'code' && typeof b.data.syntax === 'string') out.add(b.data.syntax);
+    if (b.type === 'openapi-operation') out.add('json');
+  });
+  return out;
+}
+
+/** A code block's lines and language (letters, digits, `_+-`), as the render reads them. */
+export function codeOf(b: DocBlock): { lines: string[]; syntax: string } {
+  const lines = (b.nodes ?? []).filter((n): n is DocBlock => n.object === 'block').map((line) => blockText(line.nodes));
+  const syntax = typeof b.data.syntax === 'string' ? b.data.syntax.replace(/[^A-Za-z0-9_+-]/g, '') : '';
+  return { lines, syntax };
+}
+
+/** A document's code, block by block, as the render highlights it (to tokenize ahead of a visitor). */
+export function codeBlocks(doc: JsonDocument): { code: string; syntax: string }[] {
+  const out: { code: string; syntax: string }[] = [];
+  eachBlock(doc, (b) => {
+    if (b.type !== 'code') return;
+    const { lines, syntax } = codeOf(b);
+    out.push({ code: lines.join('\n'), syntax });
+  });
+  return out;
+}
+
+/** The reusable contents a document's blocks include (to fetch their documents before the render). */
+export function includedContents(doc: JsonDocument): string[] {
+  const out = new Set<string>();
+  eachBlock(doc, (b) => {
+    const ref = b.type === 'reusable-content' ? (b.data.ref as { kind?: string; reusableContent?: unknown } | undefined) : undefined;
+    if (ref?.kind === 'reusable-content' && typeof ref.reusableContent === 'string') out.add(ref.reusableContent);
+  });
+  return [...out];
+}
+
+/** The API operations a document's blocks name (to resolve them before the render). */
+export function operationRefs(doc: JsonDocument): OperationRef[] {
+  const out: OperationRef[] = [];
+  eachBlock(doc, (b) => {
+    const ref = b.type === 'openapi-operation' ? operationRef(b) : null;
+    if (ref) out.push(ref);
+  });
+  return out;
+}
+
+/** The text of a node list (every leaf, in order). */
+export function blockText(nodes: (DocBlock | DocInline | DocText)[] | undefined): string {
+  let out = '';
+  for (const n of nodes ?? []) {
+    if (n.object === 'text') out += n.leaves.map((l) => l.text).join('');
+    else out += blockText(n.nodes);
+  }
+  return out;
+}
