@@ -4,7 +4,8 @@ import { documentData, EMPTY_DOCUMENT, JsonDocument, withDefaults } from './docu
 import type { FileNode } from './files';
 import { revertBlocks } from './block-revert';
 import { contentHash } from './hash';
-import { defaultLinkResolver, LinkResolver, markdownToDocument } from './markdown';
+import { markdownToDocument } from './markdown';
+import { defaultLinkResolver, type LinkResolver } from './markdown-links';
 import {
   checkSlugFree,
   childrenOf,

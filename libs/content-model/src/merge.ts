@@ -1,7 +1,8 @@
 import { diff3Merge } from 'node-diff3';
 import { JsonDocument } from './document';
 import { contentHash } from './hash';
-import { documentToMarkdown, markdownToDocument } from './markdown';
+import { markdownToDocument } from './markdown';
+import { documentToMarkdown } from './document-to-markdown';
 import { PageNode, PageTree, walk } from './tree';
 
 export type ConflictReason = 'both-edited' | 'delete-vs-edit' | 'both-moved' | 'both-changed' | 'cycle';
