@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { markdownToDocument, documentToMarkdown, defaultLinkResolver } = require('../dist/libs/content-model/src/markdown.js');
+const { markdownToDocument, documentToMarkdown, defaultLinkResolver } = require('../dist/libs/content-model/src/index.js');
 
 function readmes() {
   // The real-markdown corpus of the fidelity test (150 files of npm packages, see its SOURCES.txt).

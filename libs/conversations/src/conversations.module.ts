@@ -4,7 +4,9 @@ import { AgentInstructionsRepository, AgentInstructionsService } from './applica
 import { ConversationProcessing } from './application/conversation-processing.service';
 import { ConversationsService } from './application/conversations.service';
 import { ConversationEvents } from './application/conversation-events';
-import { ConversationRepository, IssueWriter, TextAnalyzer, ClusterTasks } from './domain/conversation';
+import { ConversationRepository, ClusterTasks } from './domain/conversation-ports';
+import { IssueWriter } from './domain/issue-extraction';
+import { TextAnalyzer } from './domain/clustering';
 import { ConversationsSettings } from './application/conversations-settings';
 import { ChatCompletionsIssueWriter } from './infrastructure/chat-completions-issue-writer';
 import { AgentInstructionsController } from './http/agent-instructions.controller';

@@ -8,4 +8,4 @@ export { CONVERSATION_EVENT_TYPES } from './application/conversation-events';
 export type { ConversationEventType } from './application/conversation-events';
 export { ConversationsSettings } from './application/conversations-settings';
 // The clustering algorithm's version (an organization clustered by an older one is clustered again).
-export { CLUSTERING_ALGORITHM } from './domain/conversation';
+export { CLUSTERING_ALGORITHM } from './domain/clustering';

@@ -6,17 +6,8 @@ import {
   CLUSTERING,
   CLUSTERING_ALGORITHM,
   clustering,
-  Conversation,
-  ConversationIssue,
-  ConversationRepository,
-  Counted,
-  clusteringText,
   NEIGHBOUR_POOL,
-  extractIssue,
-  customerText,
   iconFor,
-  IssuesCluster,
-  IssueWriter,
   mergedInto,
   moveCentroid,
   moveEmbedding,
@@ -28,10 +19,12 @@ import {
   widening,
   reclusterDue,
   REFRESH_MS,
-  writtenIssue,
   type ClusterPoint,
   type IssuePoint,
-} from '../domain/conversation';
+} from '../domain/clustering';
+import { Conversation, ConversationIssue, Counted, IssuesCluster } from '../domain/conversation';
+import { ConversationRepository } from '../domain/conversation-ports';
+import { clusteringText, extractIssue, customerText, IssueWriter, writtenIssue } from '../domain/issue-extraction';
 
 export const PROCESS_QUEUE = 'conversations-process';
 export const SWEEP_QUEUE = 'conversations-sweep';

@@ -1,20 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Actor, Clock, InvalidInputError, NotFoundError, Page, PageRequest, Role, UnitOfWork } from '@app/shared-kernel';
-import {
-  ACTIVE_DAYS,
-  checkConversation,
-  ClusterOrderBy,
-  ClusterTaskCounts,
-  ClusterTasks,
-  ClusterStatus,
-  Conversation,
-  ConversationInput,
-  ConversationIssue,
-  ConversationRepository,
-  IssuesCluster,
-  LIMITS,
-  weeklyPulse,
-} from '../domain/conversation';
+import { ACTIVE_DAYS, ClusterOrderBy, ClusterStatus, weeklyPulse } from '../domain/cluster-list';
+import { checkConversation, Conversation, ConversationInput, ConversationIssue, IssuesCluster, LIMITS } from '../domain/conversation';
+import { ClusterTaskCounts, ClusterTasks, ConversationRepository } from '../domain/conversation-ports';
 import { ConversationProcessing } from './conversation-processing.service';
 import { Access } from '@app/access';
 

@@ -2,15 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsISO8601, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { Links, ListQueryDto, Optional } from '@app/http-kit';
-import {
-  CLUSTER_ORDER_BY,
-  CLUSTER_STATUSES,
-  ClusterOrderBy,
-  ClusterStatus,
-  Conversation,
-  ConversationIssue,
-  LIMITS,
-} from '../domain/conversation';
+import { CLUSTER_ORDER_BY, CLUSTER_STATUSES, ClusterOrderBy, ClusterStatus } from '../domain/cluster-list';
+import { Conversation, ConversationIssue, LIMITS } from '../domain/conversation';
 import type { ClusterView } from '../application/conversations.service';
 
 // ---------------------------------------------------------------------------------------------

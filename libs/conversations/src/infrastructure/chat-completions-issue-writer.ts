@@ -1,5 +1,5 @@
 import { chatCompletion } from '@app/shared-kernel';
-import { IssueWriter } from '../domain/conversation';
+import { IssueWriter } from '../domain/issue-extraction';
 
 /** What the language model reads of a conversation at most. */
 const TEXT_MAX = 8_000;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '@app/persistence';
-import { ClusterTaskCounts, ClusterTasks } from '../domain/conversation';
+import { ClusterTaskCounts, ClusterTasks } from '../domain/conversation-ports';
 
 /**
  * The tasks of clusters: change requests linked to them (`conversations_issues_cluster`), counted by status.

@@ -1,21 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Db, isoSortKey, keysetPage } from '@app/persistence';
 import { mapPage, Page, PageRequest } from '@app/shared-kernel';
-import {
-  ClusterFacts,
-  ClusterOrderBy,
-  ClusterStatus,
-  Conversation,
-  ConversationIssue,
-  ConversationPart,
-  ConversationRepository,
-  ClusteringState,
-  REFRESH_PARTS,
-  REGROWTH_UNTIL,
-  Counted,
-  IssuesCluster,
-  type IssuePoint,
-} from '../domain/conversation';
+import { ClusterFacts, ClusterOrderBy, ClusterStatus } from '../domain/cluster-list';
+import { Conversation, ConversationIssue, ConversationPart, Counted, IssuesCluster } from '../domain/conversation';
+import { ConversationRepository } from '../domain/conversation-ports';
+import { ClusteringState, REFRESH_PARTS, REGROWTH_UNTIL, type IssuePoint } from '../domain/clustering';
 
 interface ConversationRow {
   organization_id: string;

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Injectable, Logger } from '@nestjs/common';
 import type winkNLP from 'wink-nlp';
-import { TextAnalyzer, type WordVectors } from '../domain/conversation';
+import { TextAnalyzer, type WordVectors } from '../domain/clustering';
 
 type Nlp = ReturnType<typeof winkNLP>;
 

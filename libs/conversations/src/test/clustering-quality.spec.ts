@@ -18,14 +18,14 @@ import {
   centered,
   CLUSTERING,
   clusterBatch,
-  clusteringText,
   mergedInto,
   textEmbedding,
   tfidf,
   widen,
   type ClusterPoint,
   type IssuePoint,
-} from '../domain/conversation';
+} from '../domain/clustering';
+import { clusteringText } from '../domain/issue-extraction';
 import { WinkTextAnalyzer } from '../infrastructure/wink-text-analyzer';
 import { clusterFigures, shuffled } from '../../../../test/fixtures/cluster-figures';
 

@@ -1,6 +1,6 @@
 import { FixedClock } from '@app/shared-kernel';
+import { checkConversation } from '../domain/conversation';
 import {
-  checkConversation,
   CLUSTERING,
   clusterBatch,
   cosine,
@@ -12,13 +12,11 @@ import {
   type ClusterPoint,
   type IssuePoint,
   type WordVectors,
-  extractIssue,
   iconFor,
   moveCentroid,
   nearestCluster,
   normalize,
   tfidf,
-  weeklyPulse,
   widen,
   widening,
   reclusterDue,
@@ -27,7 +25,9 @@ import {
   CLUSTERING_ALGORITHM,
   clustering,
   VECTOR_TERMS,
-} from '../domain/conversation';
+} from '../domain/clustering';
+import { extractIssue } from '../domain/issue-extraction';
+import { weeklyPulse } from '../domain/cluster-list';
 
 describe('conversation rules', () => {
   const now = new FixedClock(new Date('2026-03-01T10:00:00.000Z')).now();
