@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Db } from '@app/persistence';
-import { GitSyncService } from '@app/git-sync';
+import { GitSyncPoller, GitSyncRunner, GitSyncService } from '@app/git-sync';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 import { GIT_PASSWORD, startGitServer, type GitServer } from '../support/git-server';
@@ -250,6 +250,7 @@ describe('Git Sync with a remote repository', () => {
   it('a restart in the middle of an import: taken over by the sweep, finished once', async () => {
     const spaceId = await space('Restarted');
     const gitSync = t.app.get(GitSyncService);
+    const runner = t.app.get(GitSyncRunner);
     // The request is recorded and its job sent; the worker "dies" before finishing: the row says running since long ago.
     const db = t.app.get(Db);
     await db.transaction(async () => {
@@ -258,12 +259,12 @@ describe('Git Sync with a remote repository', () => {
         spaceId,
       ]);
     });
-    await gitSync.sweep();
+    await runner.sweep();
     const info = await settled(spaceId);
     expect(info.operation).toMatchObject({ state: 'success', direction: 'import' });
     const ops = await db.query(`SELECT state, attempts FROM git_sync_operations WHERE space_id = $1`, [spaceId]);
     expect(ops).toEqual([{ state: 'success', attempts: 2 }]);
-    expect(await gitSync.sweep()).toBe(0);
+    expect(await runner.sweep()).toBe(0);
     const merges = await db.query(`SELECT count(*)::int AS n FROM revisions WHERE space_id = $1 AND git IS NOT NULL`, [spaceId]);
     expect(merges).toEqual([{ n: 1 }]);
     // secrets:rotate seals Git credentials and webhook secrets again (a plaintext one left from before too).
@@ -433,19 +434,20 @@ describe('Git Sync with a remote repository', () => {
       { sharedDatabaseUrl: t.databaseUrl },
     );
     try {
-      const gitSync = poller.app.get(GitSyncService);
+      const polling = poller.app.get(GitSyncPoller);
+      const runner = poller.app.get(GitSyncRunner);
       poller.clock.set(new Date(Date.now() + 3_600_000));
-      await gitSync.poll(1000); // every connection is polled once; nothing moved
+      await polling.poll(1000); // every connection is polled once; nothing moved
       const pushed = git.commit('polled', (dir) => writeFileSync(join(dir, 'faq.md'), '# FAQ\n\nFound by polling.\n'), 'FAQ, polled');
-      expect(await gitSync.poll(1000)).toBe(0); // polled a moment ago: not yet again
+      expect(await polling.poll(1000)).toBe(0); // polled a moment ago: not yet again
       poller.clock.advance(61_000);
-      expect(await gitSync.poll(1000)).toBe(1);
-      await gitSync.sweep();
+      expect(await polling.poll(1000)).toBe(1);
+      await runner.sweep();
       const s = (await t.http.get(`/v1/spaces/${spaceId}`).set(admin.auth).expect(200)).body;
       const revision = (await t.http.get(`/v1/spaces/${spaceId}/revisions/${s.revision}`).set(admin.auth).expect(200)).body;
       expect(revision.git.oid).toBe(pushed);
       poller.clock.advance(61_000);
-      expect(await gitSync.poll(1000)).toBe(0); // at the synced commit now
+      expect(await polling.poll(1000)).toBe(0); // at the synced commit now
     } finally {
       await poller.app.close();
     }

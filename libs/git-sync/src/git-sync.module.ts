@@ -3,6 +3,10 @@ import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';
 import { SpacesAndContentModule } from '@app/spaces-and-content';
 import { GitSyncService } from './application/git-sync.service';
+import { GitSyncQueue } from './application/git-sync-queue';
+import { GitSyncPoller } from './application/git-sync-poller';
+import { GitSyncRunner } from './application/git-sync-runner';
+import { MergeExports } from './application/merge-exports';
 import { GitRemote, GitSyncRepository } from './domain/git-sync';
 import { GitSyncController } from './http/git-sync.controller';
 import { SqlGitSyncRepository } from './infrastructure/git-sync.repository';
@@ -19,9 +23,13 @@ import { IsomorphicGitRemote } from './infrastructure/isomorphic-git.remote';
   controllers: [GitSyncController],
   providers: [
     GitSyncService,
+    GitSyncQueue,
+    GitSyncPoller,
+    GitSyncRunner,
+    MergeExports,
     { provide: GitSyncRepository, useClass: SqlGitSyncRepository },
     { provide: GitRemote, useClass: IsomorphicGitRemote },
   ],
-  exports: [GitSyncService],
+  exports: [GitSyncService, GitSyncPoller, GitSyncRunner],
 })
 export class GitSyncModule {}

@@ -1,6 +1,9 @@
 // The public surface of the git-sync context. Other contexts (and the app) import only this file.
 export { GitSyncModule } from './git-sync.module';
-export { GitSyncService, GIT_SYNC_QUEUE, GIT_SYNC_SWEEP_QUEUE } from './application/git-sync.service';
+export { GitSyncService } from './application/git-sync.service';
+export { GIT_SYNC_QUEUE, GIT_SYNC_SWEEP_QUEUE } from './application/git-sync-queue';
+export { GitSyncPoller } from './application/git-sync-poller';
+export { GitSyncRunner } from './application/git-sync-runner';
 export { GitSyncSettings } from './application/git-sync-settings';
 export { repositoryArchive, repositoryFolder, repositorySource, writeRepositoryFolder } from './application/repository-folder';
 export { GitRemote, GitRemoteError, GitSyncRepository } from './domain/git-sync';
