@@ -126,7 +126,8 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
   app.use(linksMiddleware(config.publicUrl, config.appUrl));
   // Published pages kept whole are answered before Express (FrontDoor; docs/published-sites.md, "Warm pages").
   const adapter = app.getHttpAdapter();
-  if (adapter instanceof QuireExpressAdapter) {
+  // Only a server that asks the front door gets answers kept for it (Nest's own server, the fallback, does not).
+  if (adapter instanceof QuireExpressAdapter && adapter.ownServer) {
     const door = app.get(FrontDoor);
     // Forwarding headers count in its keys only from the proxies Express trusts (`trust proxy` above).
     door.open(adapter.getInstance<{ get(name: string): ProxyTrust }>().get('trust proxy fn'));

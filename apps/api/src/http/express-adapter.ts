@@ -27,6 +27,8 @@ export class QuireExpressAdapter extends ExpressAdapter {
    * it answered, else the request goes on to Express. Set once the application exists (configureApp).
    */
   front: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
+  /** Whether this adapter built the server (so `front` is asked); Nest's own server never asks it. */
+  ownServer = false;
 
   override initHttpServer(options: NestApplicationOptions): void {
     if (options?.httpsOptions || options?.return503OnClosing || options?.forceCloseConnections || !callableConstructors()) {
@@ -34,6 +36,7 @@ export class QuireExpressAdapter extends ExpressAdapter {
       return;
     }
     const app = this.getInstance<Application>();
+    this.ownServer = true;
     this.setHttpServer(
       createServer(
         { IncomingMessage: constructorOn(IncomingMessage, app.request), ServerResponse: constructorOn(ServerResponse, app.response) },

@@ -46,7 +46,7 @@ export class SiteStates {
   /**
    * The site's state and whether `shareKey` opens it; null when there is no such site. `stamp` names the
    * kept state it was read from: while `stamp(siteId)` answers the same object, nothing about the site has
-   * changed (WarmPages serves what was built under it).
+   * changed (the front door gives again what was built under it: VisitorResponses).
    */
   async state(siteId: string, shareKey?: string): Promise<(PublishedState & { stamp: object }) | null> {
     const now = this.clock.now().getTime();
