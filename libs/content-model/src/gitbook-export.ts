@@ -10,6 +10,7 @@ import { frontMatterOf, markdownStyleOf } from './markdown-read';
 import { QUIRE_STYLE, writePhrasing, type MarkdownStyle } from './markdown-write';
 import type { ContentChange } from './changes';
 import { projectPath, type GitbookRepository } from './gitbook-repository';
+import type { RepositorySources } from './repository-sources';
 import { LAYOUT_PARTS, slugify, walk, type PageLayout, type PageNode, type PageTree, type ReusableContent } from './tree';
 
 /**
@@ -36,29 +37,6 @@ export interface ExportedRepository {
   verbatim: number;
   /** What this export wrote, as an import would have kept it (Git Sync keeps it once the commit is pushed). */
   written: RepositorySources;
-}
-
-/** A page as an import read it: its file (null for a summary entry without one), its markdown, and its digest then. */
-export interface PageSource {
-  path: string | null;
-  markdown: string | null;
-  digest: string;
-}
-
-/** What a repository import kept beside the content (paths relative to the project's folder). */
-export interface RepositorySources {
-  pages: Map<string, PageSource>;
-  /** Reusable contents (`.gitbook/includes/`) by id, as their pages are. */
-  reusable: Map<string, PageSource>;
-  /** File id → its path in the repository. */
-  files: Map<string, string>;
-  /** The summary as read, at its path, with the digest of the tree it gave. */
-  summary: { path: string; markdown: string; digest: string } | null;
-  /** `.gitbook/vars.yaml` as read, with the digest of the variables it gave. */
-  variables?: { path: string; text: string; digest: string } | null;
-  /** `.gitbook.yaml` as read (null when there was none), and the content's root folder. */
-  config: string | null;
-  root: string;
 }
 
 /** What of a page its file holds: title, metadata and document. A change to any makes the file written anew. */

@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import type { ContentChange } from './changes';
 import { frontMatterOf, parseMarkdown } from './markdown-read';
 import { slugify, walk, type PageNode, type PageTree, type ReusableContent } from './tree';
-import type { RepositorySources } from './gitbook-export';
+import type { RepositorySources } from './repository-sources';
 
 /**
  * GitBook's Git Sync layout read into a page tree (pure: the caller gives the files). GitBook documents it at

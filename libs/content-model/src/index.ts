@@ -21,4 +21,5 @@ export * from './search';
 export * from './translate-document';
 export * from './gitbook-repository';
 export * from './gitbook-export';
+export * from './repository-sources';
 export { QUIRE_STYLE, type MarkdownStyle } from './markdown-write';
