@@ -203,7 +203,8 @@ export class SqlSiteRepository extends SiteRepository {
 
   async touchShowing(spaceId: string): Promise<void> {
     const rows: { id: string }[] = await this.db.query(
-      'UPDATE sites SET version = version + 1 WHERE space_ids @> ARRAY[$1]::text[] RETURNING id',
+      // A CTE: an UPDATE's RETURNING comes back from the driver as [rows, count], a SELECT's as the rows.
+      'WITH u AS (UPDATE sites SET version = version + 1 WHERE space_ids @> ARRAY[$1]::text[] RETURNING id) SELECT id FROM u',
       [spaceId],
     );
     this.changed(...rows.map((r) => r.id));

@@ -139,6 +139,12 @@ describe('SqlSiteRepository (PostgreSQL)', () => {
     heard.length = 0;
     await repo.updateShareLink({ ...(await repo.findShareLink('shared', 'l1'))!, active: false });
     expect(heard).toEqual(['shared']); // this process forgets the site's state
+    // A space's content moving moves every site showing it, and this process forgets each of them.
+    await repo.insert(site('moves-a', ['moving-space']));
+    await repo.insert(site('moves-b', ['moving-space', 'other-space']));
+    heard.length = 0;
+    await repo.touchShowing('moving-space');
+    expect([...heard].sort()).toEqual(['moves-a', 'moves-b']);
     expect(await repo.shareKeyActive('shared', 'key-1')).toBe(false);
     expect(await repo.deleteShareLink('shared', 'l1')).toBe(true);
     expect(await repo.deleteShareLink('shared', 'l1')).toBe(false);
