@@ -202,8 +202,10 @@ export default tseslint.config(
           patterns: [
             { group: internals, message: "Import another context only through its index.ts ('@app/<context>')." },
             {
-              group: ['./http', './http/*', './infrastructure', './infrastructure/*'],
-              message: 'index.ts exports the application API and ports, never http/ or infrastructure/ names.',
+              // A presenter (http/*-presenter.ts) is the one http/ name it may export: other contexts'
+              // controllers render this context's read models with it (RevisionPresenter).
+              regex: '^\\./(http(/(?!.*-presenter$).*)?|infrastructure(/.*)?)$',
+              message: 'index.ts exports the application API and ports, never http/ or infrastructure/ names (presenters aside).',
             },
             {
               group: [`**/libs/*/src/**`, '../../*/src/**', '../../../*/src/**'],
@@ -242,10 +244,8 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', CLASS_VALIDATOR_IN_DTOS] },
   },
   {
-    // Use cases return read models: the wire objects and the HTTP kit belong to http/. The one exception
-    // until it is split (#48): RevisionReader, the content read API other contexts' controllers use.
+    // Use cases return read models: the wire objects, the HTTP kit and presenters belong to http/.
     files: ['libs/*/src/application/**/*.ts'],
-    ignores: ['libs/spaces-and-content/src/application/revision-reader.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -253,6 +253,10 @@ export default tseslint.config(
         {
           selector: 'ImportDeclaration[source.value=/^@app\\/(wire|http-kit)$/]',
           message: 'application/ returns read models: @app/wire and @app/http-kit belong to http/ (presenters and DTOs).',
+        },
+        {
+          selector: 'ImportDeclaration[source.value=/^@app\\//] > ImportSpecifier[imported.name=/Presenter$/]',
+          message: "application/ returns read models: another context's presenter belongs to http/.",
         },
       ],
     },

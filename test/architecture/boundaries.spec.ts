@@ -89,6 +89,10 @@ describe('context boundaries (eslint no-restricted-imports)', () => {
         '\n',
       ),
     ).not.toMatch(/returns read models/);
+    // Another context's presenter renders for controllers, never for a use case.
+    const presenter = "import { RevisionPresenter } from '@app/spaces-and-content';\nexport type P = RevisionPresenter;\n";
+    expect((await lint('libs/review-and-comments/src/application/x.ts', presenter)).join('\n')).toMatch(/presenter belongs to http/);
+    expect(await lint('libs/review-and-comments/src/http/x.ts', presenter)).toEqual([]);
   });
 
   it('allows another context’s index and the shared kernel', async () => {
@@ -118,6 +122,12 @@ describe('context boundaries (eslint no-restricted-imports)', () => {
       filePath: index,
     });
     expect(ok[0].messages).toEqual([]);
+    // A presenter is the one http/ name other contexts' controllers may use.
+    const presenter = await new ESLint({ cwd: process.cwd() }).lintText(
+      "export { RevisionPresenter } from './http/revision-presenter';\n",
+      { filePath: index },
+    );
+    expect(presenter[0].messages).toEqual([]);
   });
 
   it('keeps access a leaf: it asks no context', async () => {

@@ -11,7 +11,7 @@ export abstract class ReadCacheSettings {
  * immutable revision of what they show, the caller where permissions are in the answer, the query, the
  * origins of the URLs in it). Encoded once; a hit costs neither a render nor a serialization, and the
  * bytes are sent as they are. Bounded by bytes. The one cache-and-render of the HTTP layer: rendered
- * lists, rendered revision content (RevisionReader) and published sites use it.
+ * lists, rendered revision content (RevisionPresenter) and published sites use it.
  */
 export class RenderedJson {
   private readonly entries: ByteLruCache;

@@ -11,7 +11,8 @@ import { SpacesController } from './http/spaces.controller';
 import { ContentController } from './http/content.controller';
 import { SearchController } from './http/search.controller';
 import { DownloadsController } from './http/downloads.controller';
-import { RevisionReader } from './application/revision-reader';
+import { RevisionPresenter } from './http/revision-presenter';
+import { RevisionChanges } from './application/revision-changes';
 import { ContentService } from './application/content.service';
 import { SearchService } from './application/search.service';
 import { ContentSearch } from './application/content-search';
@@ -73,7 +74,8 @@ export function fileStorageFor(settings: FileStorageSettings, dir: FileStorageDi
       inject: [FileStorageSettings, FileStorageDirectory],
     },
     { provide: SearchIndex, useClass: SqlSearchIndex },
-    RevisionReader,
+    RevisionPresenter,
+    RevisionChanges,
     SpaceEvents,
     ContentPermissionsService,
     { provide: RevisionRepository, useClass: SqlRevisionRepository },
@@ -86,7 +88,7 @@ export function fileStorageFor(settings: FileStorageSettings, dir: FileStorageDi
     RepositoryExport,
     CollectionsService,
     ContentService,
-    RevisionReader,
+    RevisionPresenter,
     LinksService,
     FilesService,
     Collector,

@@ -31,7 +31,7 @@ export class ChangeRequestPresenter {
 
 /**
  * A merge revision shows the change request it came from (the official `mergedFrom`): what this context
- * gives the content context's RevisionReader when it serves a revision (it depends on content, never the
+ * gives the content context's RevisionPresenter when it serves a revision (it depends on content, never the
  * other way round).
  */
 @Injectable()

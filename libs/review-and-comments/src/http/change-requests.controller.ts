@@ -21,7 +21,7 @@ import {
   RequestLinks,
   WriteTransaction,
 } from '@app/http-kit';
-import { FilesService, RevisionReader, RevisionScope } from '@app/spaces-and-content';
+import { FilesService, RevisionPresenter, RevisionScope } from '@app/spaces-and-content';
 import { ChangeRequestsService } from '../application/change-requests.service';
 import { ExportsService } from '../application/exports.service';
 import { baseOf } from '../domain/change-request';
@@ -65,7 +65,7 @@ export class ChangeRequestsController {
     private readonly changeRequests: ChangeRequestsService,
     private readonly presenter: ChangeRequestPresenter,
     private readonly origins: ChangeRequestOrigins,
-    private readonly reader: RevisionReader,
+    private readonly revisions: RevisionPresenter,
     private readonly filesService: FilesService,
     private readonly clock: Clock,
     private readonly exports: ExportsService,
@@ -249,7 +249,7 @@ export class ChangeRequestsController {
     @Query() q: ListContentQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.fileList(await this.scope(actor, spaceId, ref), q, links);
+    return this.revisions.fileList(await this.scope(actor, spaceId, ref), q, links);
   }
 
   @Get(':changeRequestId/content/files/:fileId')
@@ -264,7 +264,7 @@ export class ChangeRequestsController {
     @Query() _q: ContentQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.file(await this.scope(actor, spaceId, ref), fileId, links);
+    return this.revisions.file(await this.scope(actor, spaceId, ref), fileId, links);
   }
 
   @Get(':changeRequestId/content/reusable-contents/:reusableContentId')
@@ -278,7 +278,7 @@ export class ChangeRequestsController {
     @Param('reusableContentId') reusableContentId: string,
     @Query() _q: ContentQueryDto,
   ) {
-    return this.reader.reusableContent(await this.scope(actor, spaceId, ref), reusableContentId);
+    return this.revisions.reusableContent(await this.scope(actor, spaceId, ref), reusableContentId);
   }
 
   @Get(':changeRequestId/content/files/:fileId/backlinks')
@@ -293,7 +293,7 @@ export class ChangeRequestsController {
     @Query() q: ListQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.fileBacklinks(await this.scope(actor, spaceId, ref), fileId, q, links);
+    return this.revisions.fileBacklinks(await this.scope(actor, spaceId, ref), fileId, q, links);
   }
 
   @Get(':changeRequestId/links')
@@ -310,7 +310,7 @@ export class ChangeRequestsController {
     @Query() q: ChangeRequestLinksQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.links(await this.scope(actor, spaceId, ref), q, links);
+    return this.revisions.links(await this.scope(actor, spaceId, ref), q, links);
   }
 
   @Get(':changeRequestId/content/page/:pageId/links')
@@ -325,7 +325,7 @@ export class ChangeRequestsController {
     @Query() q: LinksQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.links(await this.scope(actor, spaceId, ref), q, links, pageId);
+    return this.revisions.links(await this.scope(actor, spaceId, ref), q, links, pageId);
   }
 
   @Get(':changeRequestId/content/page/:pageId/backlinks')
@@ -340,7 +340,7 @@ export class ChangeRequestsController {
     @Query() q: ListQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.pageBacklinks(await this.scope(actor, spaceId, ref), pageId, q, links);
+    return this.revisions.pageBacklinks(await this.scope(actor, spaceId, ref), pageId, q, links);
   }
 
   @Get(':changeRequestId/changes')
@@ -358,7 +358,7 @@ export class ChangeRequestsController {
     @RequestLinks() links: Links,
   ) {
     const scope = await this.scope(actor, spaceId, ref);
-    return this.reader.changes(scope, q.limit ?? 10, links, scope.linksBase);
+    return this.revisions.changes(scope, q.limit ?? 10, links, scope.linksBase);
   }
 
   @Get(':changeRequestId/content')
@@ -372,7 +372,7 @@ export class ChangeRequestsController {
     @Query() _q: ContentQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.revision(await this.scope(actor, spaceId, ref), links, this.origins.for(actor, spaceId, links));
+    return this.revisions.revision(await this.scope(actor, spaceId, ref), links, this.origins.for(actor, spaceId, links));
   }
 
   @Get(':changeRequestId/content/pages')
@@ -387,7 +387,7 @@ export class ChangeRequestsController {
     @RequestLinks() links: Links,
     @Res() res: Response,
   ): Promise<void> {
-    res.type('application/json').send(await this.reader.pagesJson(await this.scope(actor, spaceId, ref), links));
+    res.type('application/json').send(await this.revisions.pagesJson(await this.scope(actor, spaceId, ref), links));
   }
 
   @Get(':changeRequestId/content/path/*pagePath')
@@ -404,7 +404,7 @@ export class ChangeRequestsController {
     @RequestLinks() links: Links,
     @Res() res: Response,
   ): Promise<void> {
-    res.type('application/json').send(await this.reader.pageJsonByPath(await this.scope(actor, spaceId, ref), pagePath, q, links));
+    res.type('application/json').send(await this.revisions.pageJsonByPath(await this.scope(actor, spaceId, ref), pagePath, q, links));
   }
 
   @Get(':changeRequestId/content/page/:pageId')
@@ -420,6 +420,6 @@ export class ChangeRequestsController {
     @RequestLinks() links: Links,
     @Res() res: Response,
   ): Promise<void> {
-    res.type('application/json').send(await this.reader.pageJson(await this.scope(actor, spaceId, ref), pageId, q, links));
+    res.type('application/json').send(await this.revisions.pageJson(await this.scope(actor, spaceId, ref), pageId, q, links));
   }
 }

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Actor } from '@app/shared-kernel';
 import { ApiStandardErrors, CurrentActor, Links, RequestLinks } from '@app/http-kit';
-import { RevisionReader, RevisionScope, SpacesService } from '@app/spaces-and-content';
+import { RevisionPresenter, RevisionScope, SpacesService } from '@app/spaces-and-content';
 import {
   ChangesQueryDto,
   ContentQueryDto,
@@ -16,7 +16,7 @@ import { ChangeRequestOrigins } from './change-request-presenter';
 /**
  * The reads of a space's revisions that show where a merge came from (`mergedFrom`: the change request,
  * as the caller may see it): the current revision, a revision by id, and its semantic changes. Served by
- * this context, which owns change requests and depends on the content context (whose RevisionReader does
+ * this context, which owns change requests and depends on the content context (whose RevisionPresenter does
  * the rest); the other reads of a space's content are the content context's (ContentController).
  */
 @ApiTags('space-content')
@@ -25,7 +25,7 @@ import { ChangeRequestOrigins } from './change-request-presenter';
 export class SpaceRevisionsController {
   constructor(
     private readonly spaces: SpacesService,
-    private readonly reader: RevisionReader,
+    private readonly presenter: RevisionPresenter,
     private readonly origins: ChangeRequestOrigins,
   ) {}
 
@@ -39,7 +39,7 @@ export class SpaceRevisionsController {
   @ApiOperation({ operationId: 'getCurrentRevision', summary: 'Get the current revision of a space' })
   @ApiOkResponse({ type: RevisionDto })
   async current(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links) {
-    return this.reader.revision(await this.scope(actor, id), links, this.origins.for(actor, id, links));
+    return this.presenter.revision(await this.scope(actor, id), links, this.origins.for(actor, id, links));
   }
 
   @Get('revisions/:revisionId')
@@ -52,7 +52,7 @@ export class SpaceRevisionsController {
     @Query() _q: ContentQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.revision(await this.scope(actor, id, revisionId), links, this.origins.for(actor, id, links));
+    return this.presenter.revision(await this.scope(actor, id, revisionId), links, this.origins.for(actor, id, links));
   }
 
   @Get('revisions/:revisionId/reusable-contents/:reusableContentId')
@@ -65,7 +65,7 @@ export class SpaceRevisionsController {
     @Param('reusableContentId') reusableContentId: string,
     @Query() _q: ContentQueryDto,
   ) {
-    return this.reader.reusableContent(await this.scope(actor, id, revisionId), reusableContentId);
+    return this.presenter.reusableContent(await this.scope(actor, id, revisionId), reusableContentId);
   }
 
   @Get('revisions/:revisionId/reusable-contents/:reusableContentId/document')
@@ -78,7 +78,7 @@ export class SpaceRevisionsController {
     @Param('reusableContentId') reusableContentId: string,
     @Query() _q: DocumentQueryDto,
   ) {
-    return this.reader.reusableContentDocument(await this.scope(actor, id, revisionId), reusableContentId);
+    return this.presenter.reusableContentDocument(await this.scope(actor, id, revisionId), reusableContentId);
   }
 
   @Get('revisions/:revisionId/changes')
@@ -94,7 +94,7 @@ export class SpaceRevisionsController {
     @Query() q: ChangesQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.changes(
+    return this.presenter.changes(
       await this.scope(actor, id, revisionId),
       q.limit ?? 10,
       links,

@@ -20,7 +20,7 @@ import {
   RevisionHistoryItemDto,
   RevisionReusableContentDto,
 } from '@app/wire';
-import { RevisionReader, RevisionScope } from '../application/revision-reader';
+import { RevisionPresenter, RevisionScope } from './revision-presenter';
 
 /** Reads of a space's content: its current revision, or any revision by id (spec part 1 §4.4). */
 @ApiTags('space-content')
@@ -29,7 +29,7 @@ import { RevisionReader, RevisionScope } from '../application/revision-reader';
 export class ContentController {
   constructor(
     private readonly spaces: SpacesService,
-    private readonly reader: RevisionReader,
+    private readonly presenter: RevisionPresenter,
     private readonly content: ContentService,
   ) {}
 
@@ -49,7 +49,7 @@ export class ContentController {
     @RequestLinks() links: Links,
     @Res() res: Response,
   ): Promise<void> {
-    res.type('application/json').send(await this.reader.pagesJson(await this.scope(actor, id), links));
+    res.type('application/json').send(await this.presenter.pagesJson(await this.scope(actor, id), links));
   }
 
   @Get('content/page/:pageId')
@@ -63,7 +63,7 @@ export class ContentController {
     @RequestLinks() links: Links,
     @Res() res: Response,
   ): Promise<void> {
-    res.type('application/json').send(await this.reader.pageJson(await this.scope(actor, id), pageId, q, links));
+    res.type('application/json').send(await this.presenter.pageJson(await this.scope(actor, id), pageId, q, links));
   }
 
   @Get('content/path/*pagePath')
@@ -78,7 +78,7 @@ export class ContentController {
     @RequestLinks() links: Links,
     @Res() res: Response,
   ): Promise<void> {
-    res.type('application/json').send(await this.reader.pageJsonByPath(await this.scope(actor, id), pagePath, q, links));
+    res.type('application/json').send(await this.presenter.pageJsonByPath(await this.scope(actor, id), pagePath, q, links));
   }
 
   @Get('revisions')
@@ -113,7 +113,7 @@ export class ContentController {
     @RequestLinks() links: Links,
     @Res() res: Response,
   ): Promise<void> {
-    res.type('application/json').send(await this.reader.pagesJson(await this.scope(actor, id, revisionId), links));
+    res.type('application/json').send(await this.presenter.pagesJson(await this.scope(actor, id, revisionId), links));
   }
 
   @Get('revisions/:revisionId/page/:pageId')
@@ -128,7 +128,7 @@ export class ContentController {
     @RequestLinks() links: Links,
     @Res() res: Response,
   ): Promise<void> {
-    res.type('application/json').send(await this.reader.pageJson(await this.scope(actor, id, revisionId), pageId, q, links));
+    res.type('application/json').send(await this.presenter.pageJson(await this.scope(actor, id, revisionId), pageId, q, links));
   }
 
   @Get('revisions/:revisionId/path/*pagePath')
@@ -144,7 +144,7 @@ export class ContentController {
     @RequestLinks() links: Links,
     @Res() res: Response,
   ): Promise<void> {
-    res.type('application/json').send(await this.reader.pageJsonByPath(await this.scope(actor, id, revisionId), pagePath, q, links));
+    res.type('application/json').send(await this.presenter.pageJsonByPath(await this.scope(actor, id, revisionId), pagePath, q, links));
   }
 
   @Get('revisions/:revisionId/page/:pageId/document')
@@ -157,7 +157,7 @@ export class ContentController {
     @Param('pageId') pageId: string,
     @Query() _q: DocumentQueryDto,
   ) {
-    return this.reader.pageDocument(await this.scope(actor, id, revisionId), pageId);
+    return this.presenter.pageDocument(await this.scope(actor, id, revisionId), pageId);
   }
 
   @Get('revisions/:revisionId/files')
@@ -170,7 +170,7 @@ export class ContentController {
     @Query() q: ListContentQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.fileList(await this.scope(actor, id, revisionId), q, links);
+    return this.presenter.fileList(await this.scope(actor, id, revisionId), q, links);
   }
 
   @Get('revisions/:revisionId/files/:fileId')
@@ -184,14 +184,14 @@ export class ContentController {
     @Query() _q: ContentQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.file(await this.scope(actor, id, revisionId), fileId, links);
+    return this.presenter.file(await this.scope(actor, id, revisionId), fileId, links);
   }
 
   @Get('content/files')
   @ApiOperation({ operationId: 'listFiles', summary: 'The files of the current revision' })
   @ApiOkResponse({ type: ListOf(RevisionFileDto) })
   async files(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() q: ListContentQueryDto, @RequestLinks() links: Links) {
-    return this.reader.fileList(await this.scope(actor, id), q, links);
+    return this.presenter.fileList(await this.scope(actor, id), q, links);
   }
 
   @Get('content/files/:fileId')
@@ -204,7 +204,7 @@ export class ContentController {
     @Query() _q: ContentQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.file(await this.scope(actor, id), fileId, links);
+    return this.presenter.file(await this.scope(actor, id), fileId, links);
   }
 
   @Get('content/reusable-contents/:reusableContentId')
@@ -216,7 +216,7 @@ export class ContentController {
     @Param('reusableContentId') reusableContentId: string,
     @Query() _q: ContentQueryDto,
   ) {
-    return this.reader.reusableContent(await this.scope(actor, id), reusableContentId);
+    return this.presenter.reusableContent(await this.scope(actor, id), reusableContentId);
   }
 
   @Get('content/files/:fileId/backlinks')
@@ -230,7 +230,7 @@ export class ContentController {
     @Query() q: ListQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.fileBacklinks(await this.scope(actor, id), fileId, q, links);
+    return this.presenter.fileBacklinks(await this.scope(actor, id), fileId, q, links);
   }
 
   @Get('links')
@@ -238,7 +238,7 @@ export class ContentController {
   @ApiOperation({ operationId: 'listSpaceLinks', summary: 'Every link in the current content, with its status and where it appears' })
   @ApiOkResponse({ type: LinksResponseDto })
   async spaceLinks(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() q: LinksQueryDto, @RequestLinks() links: Links) {
-    return this.reader.links(await this.scope(actor, id), q, links);
+    return this.presenter.links(await this.scope(actor, id), q, links);
   }
 
   @Get('content/page/:pageId/links')
@@ -252,7 +252,7 @@ export class ContentController {
     @Query() q: LinksQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.links(await this.scope(actor, id), q, links, pageId);
+    return this.presenter.links(await this.scope(actor, id), q, links, pageId);
   }
 
   @Get('content/page/:pageId/backlinks')
@@ -266,6 +266,6 @@ export class ContentController {
     @Query() q: ListQueryDto,
     @RequestLinks() links: Links,
   ) {
-    return this.reader.pageBacklinks(await this.scope(actor, id), pageId, q, links);
+    return this.presenter.pageBacklinks(await this.scope(actor, id), pageId, q, links);
   }
 }

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { OrganizationsService } from '@app/organizations-and-teams';
-import { Actor, Clock, NotFoundError, Role, TtlCache } from '@app/shared-kernel';
+import { Actor, Clock, NotFoundError, Role } from '@app/shared-kernel';
 import { Links, ListQueryDto, ReadCacheSettings, RenderedJson } from '@app/http-kit';
-import { ContentService } from './content.service';
-import { FilesService } from './files.service';
-import { LinksService } from './links.service';
-import { refToUrl, documentsForBlocks, SemanticChange, semanticChanges, withBlocks, locateByPath } from '@app/content-model';
+import { ContentService } from '../application/content.service';
+import { FilesService } from '../application/files.service';
+import { LinksService } from '../application/links.service';
+import { RevisionChanges } from '../application/revision-changes';
+import { refToUrl, locateByPath } from '@app/content-model';
 import type { JsonDocument } from '@app/content-model';
 import type { FileNode } from '../domain/content/files';
 import type { Space } from '../domain/space';
@@ -50,12 +51,15 @@ export interface RevisionScope {
 export type MergeOrigin = (changeRequestId: string) => Promise<object | null>;
 
 /**
- * Every read of a revision's content, written once: the revision, its page tree, a page with its
- * body, its files, its links and backlinks. Main content, `/revisions/{id}` and change requests
- * differ only in their RevisionScope; a new read is added here and serves all of them.
+ * Every read of a revision's content as the official objects, written once: the revision, its page
+ * tree, a page with its body, its files, its links and backlinks, its changes. Main content,
+ * `/revisions/{id}` and change requests differ only in their RevisionScope; a new read is added here
+ * and serves all of them. The presenter of the content context's read models (the application
+ * services return domain objects; this renders them on the wire), shared by the content and review
+ * contexts' controllers.
  */
 @Injectable()
-export class RevisionReader {
+export class RevisionPresenter {
   /**
    * Rendered responses (page trees, pages with their body as a document or as markdown) as JSON text,
    * by what they are rendered from: revisions and bodies are immutable, so an entry never goes stale.
@@ -66,6 +70,7 @@ export class RevisionReader {
     private readonly content: ContentService,
     private readonly linksService: LinksService,
     private readonly files: FilesService,
+    private readonly revisionChanges: RevisionChanges,
     private readonly organizations: OrganizationsService,
     private readonly clock: Clock,
     settings: ReadCacheSettings,
@@ -82,26 +87,14 @@ export class RevisionReader {
     return [s.space.id, s.revisionId, s.appBase, links.origin, links.appOrigin, ...rest].join(' ');
   }
 
-  /** Semantic changes per (before, after) revision pair: both are immutable, so an entry never goes stale. */
-  private readonly changeLists = new TtlCache<string, SemanticChange[]>(60 * 60_000, 1000);
-
   /**
    * What changed (official getRevisionSemanticChanges / getChangeRequestChanges): `s.revisionId` against
    * `against` (a change request's base), else against its first parent (none: everything is created).
    * The first `limit` changes, and in `more` how many were left out.
    */
   async changes(s: RevisionScope, limit: number, links: Links, against?: string, origin?: MergeOrigin) {
-    const after = await this.content.revision(s.space.id, s.revisionId);
-    const baseId = against ?? after.parents[0] ?? null;
-    const key = `${baseId ?? ''}>${after.id}`;
+    const { changes: list, mergedFrom } = await this.revisionChanges.of(s.space, s.revisionId, against);
     const now = this.clock.now().getTime();
-    let list = this.changeLists.get(key, now);
-    if (!list) {
-      const before = baseId ? await this.content.revision(s.space.id, baseId) : null;
-      const changes = semanticChanges(before, after);
-      list = withBlocks(changes, await this.content.documents(s.space.organizationId, documentsForBlocks(changes)));
-      this.changeLists.set(key, list, now);
-    }
     const file = (f: FileNode) => {
       const dto = fileDto(f, this.files.downloadPath(s.space.organizationId, f, now), links);
       return { id: dto.id, name: dto.name, contentType: dto.contentType, downloadURL: dto.downloadURL };
@@ -109,7 +102,7 @@ export class RevisionReader {
     const shown = list.slice(0, limit).map((c) => (c.type.startsWith('file_') ? { ...c, file: file((c as { file: FileNode }).file) } : c));
     const body: Record<string, unknown> = { changes: shown };
     if (list.length > limit) body.more = list.length - limit;
-    if (!against && after.mergedFrom && origin) body.mergedFrom = await origin(after.mergedFrom);
+    if (!against && mergedFrom && origin) body.mergedFrom = await origin(mergedFrom);
     return body;
   }
 
