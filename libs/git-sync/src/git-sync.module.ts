@@ -10,7 +10,7 @@ import { MergeExports } from './application/merge-exports';
 import { GitRemote, GitSyncRepository } from './domain/git-sync';
 import { GitSyncController } from './http/git-sync.controller';
 import { SqlGitSyncRepository } from './infrastructure/git-sync.repository';
-import { IsomorphicGitRemote } from './infrastructure/isomorphic-git.remote';
+import { GitCliRemote } from './infrastructure/git-cli.remote';
 
 /**
  * Git Sync: a space connected to a branch of a Git repository (#32). Imports go through the review context's
@@ -28,7 +28,7 @@ import { IsomorphicGitRemote } from './infrastructure/isomorphic-git.remote';
     GitSyncRunner,
     MergeExports,
     { provide: GitSyncRepository, useClass: SqlGitSyncRepository },
-    { provide: GitRemote, useClass: IsomorphicGitRemote },
+    { provide: GitRemote, useClass: GitCliRemote },
   ],
   exports: [GitSyncService, GitSyncPoller, GitSyncRunner],
 })

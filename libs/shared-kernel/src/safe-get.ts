@@ -115,20 +115,29 @@ async function getOnce(url: URL, options: SafeGetOptions, deadline: number): Pro
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new SafeGetError('bad-url', 'must be http(s)');
   if (url.username || url.password) throw new SafeGetError('bad-url', 'must not carry credentials');
   if (!options.hostAllowed(url.hostname)) throw new SafeGetError('host-not-allowed', `host "${url.hostname}" is not allowed`);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  // Resolved once; every address must be acceptable, and the connection goes to the first of them.
-  const addresses = isIP(host) ? [host] : await options.resolve(host);
-  if (!addresses.length) throw new SafeGetError('unresolvable', `host "${url.hostname}" does not resolve`);
-  if (!options.privateAllowed(url.hostname) && !addresses.every(isPublicUnicast))
-    throw new SafeGetError('private-address', `host "${url.hostname}" resolves to a private or loopback address (or link-local)`);
+  const address = await checkedAddress(url.hostname, options);
   const remaining = deadline - Date.now();
   if (remaining <= 0) throw new SafeGetError('timeout', 'did not answer in time');
   try {
-    return await pinnedRequest(url, addresses[0], remaining, options);
+    return await pinnedRequest(url, address, remaining, options);
   } catch (e) {
     if (isTimeout(e)) throw new SafeGetError('timeout', 'did not answer in time');
     throw new SafeGetError('network', `could not be fetched: ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+/**
+ * The address an outbound connection to `hostname` (a URL's hostname: IPv6 literals in brackets) goes to:
+ * resolved once, every address it resolves to acceptable (plain public unicast unless the host is allowed
+ * private ones), the first of them. Connect to it, never to the name (no DNS rebinding). Throws a SafeGetError.
+ */
+export async function checkedAddress(hostname: string, options: Pick<SafeGetOptions, 'privateAllowed' | 'resolve'>): Promise<string> {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(host) ? [host] : await options.resolve(host);
+  if (!addresses.length) throw new SafeGetError('unresolvable', `host "${hostname}" does not resolve`);
+  if (!options.privateAllowed(hostname) && !addresses.every(isPublicUnicast))
+    throw new SafeGetError('private-address', `host "${hostname}" resolves to a private or loopback address (or link-local)`);
+  return addresses[0];
 }
 
 async function readBody(res: IncomingMessage, maxBytes: number): Promise<{ bytes: Buffer; contentType?: string }> {

@@ -7,7 +7,15 @@ import { Actor, Clock, ConflictError, DomainError, JobQueue, NotFoundError } fro
 import { RepositoryExport, SpacesService } from '@app/spaces-and-content';
 import { GitSyncSettings } from './git-sync-settings';
 import { GIT_SYNC_QUEUE, GIT_SYNC_SWEEP_QUEUE, GitSyncQueue } from './git-sync-queue';
-import { GitRemote, GitRemoteError, GitRemoteMovedError, GitSyncConnection, GitSyncOperation, GitSyncRepository } from '../domain/git-sync';
+import {
+  GitCheckout,
+  GitRemote,
+  GitRemoteError,
+  GitRemoteMovedError,
+  GitSyncConnection,
+  GitSyncOperation,
+  GitSyncRepository,
+} from '../domain/git-sync';
 
 /**
  * Runs each space's Git Sync operations, one at a time, in the order of their `timestamp` (a job per space, and a
@@ -104,9 +112,14 @@ export class GitSyncRunner implements OnModuleInit {
 
   /** One import; answers the commit it brought in. */
   private async runImport(op: GitSyncOperation): Promise<string> {
+    const oid = await this.remote.read(op.remote, op.ref, (checkout) => this.importCheckout(op, checkout));
+    if (oid === null) throw new GitRemoteError(`The remote has no branch ${op.ref}`);
+    return oid;
+  }
+
+  /** The import of a checked-out commit (its files read from disk one at a time); answers the commit. */
+  private async importCheckout(op: GitSyncOperation, checkout: GitCheckout): Promise<string> {
     const actor = this.actorOf(op);
-    const checkout = await this.remote.read(op.remote, op.ref);
-    if (!checkout) throw new GitRemoteError(`The remote has no branch ${op.ref}`);
     const connection = await this.repo.connection(op.spaceId);
     const { space } = await this.spaces.getLive(actor, op.spaceId);
     if (!op.force && connection?.lastCommit === checkout.commit.oid) return checkout.commit.oid;

@@ -102,7 +102,10 @@ export interface GitCommitInfo {
   message: string;
 }
 
-/** A checked-out commit: its files as the repository reader takes them, and their bytes. */
+/**
+ * A checked-out commit: its files as the repository reader takes them, and their bytes, read from disk on
+ * demand (one file in memory at a time): valid only inside the `use` of GitRemote.read.
+ */
 export interface GitCheckout {
   commit: GitCommitInfo;
   files: RepositoryFiles & { bytes(path: string): Buffer | null };
@@ -113,12 +116,15 @@ export interface GitAuthor {
   email: string;
 }
 
-/** Port: a Git remote (the app: isomorphic-git over the kernel's outbound HTTP rule). */
+/** Port: a Git remote (the app: the git command, its HTTP through a proxy that applies the kernel's outbound rule). */
 export abstract class GitRemote {
   /** The commit `ref` is at (null: no such branch), without fetching anything else. */
   abstract head(remote: GitRemoteAccess, ref: string): Promise<string | null>;
-  /** The commit at `ref` and its files; a remote without that ref (an empty repository) is null. */
-  abstract read(remote: GitRemoteAccess, ref: string): Promise<GitCheckout | null>;
+  /**
+   * Checks out the commit at `ref` and answers what `use` makes of it; the checkout is gone once `use` has
+   * settled. A remote without that ref (an empty repository) is null, and `use` is not called.
+   */
+  abstract read<T>(remote: GitRemoteAccess, ref: string, use: (checkout: GitCheckout) => Promise<T>): Promise<T | null>;
   /**
    * Commits `write` (path → content) and the removal of `remove` on top of `ref` as it is now (or as the first
    * commit of an empty remote) and pushes it; answers the commit the branch is at afterwards (its head when
