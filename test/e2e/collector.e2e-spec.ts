@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '@app/shared-kernel';
 import { Collector, FilesService, FileStorage, SpacesService, UnreferencedContent } from '@app/spaces-and-content';
+import { ChangeRequestsService } from '@app/review-and-comments';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { png } from '../support/png';
 
@@ -200,5 +201,59 @@ describe('reclaiming what nothing references', () => {
     t.clock.advance(DAY + HOUR);
     for (let i = 0; i < 5 && (await storage.exists(orgId, hash)); i++) await collector().collect();
     expect(await storage.exists(orgId, hash)).toBe(false);
+  });
+
+  it('a staged file (an import stores its assets one at a time) no batch used is collected; one a batch uses stays; a batch whose staged bytes are gone writes nothing', async () => {
+    const files = t.app.get(FilesService);
+    const orphan = png(13, 2);
+    const orphanHash = createHash('sha256').update(orphan).digest('hex');
+    const staged = await files.stage(orgId, { name: 'orphan.png', contentType: 'image/png' }, orphan, 'orphan.png');
+    expect(staged).toMatchObject({
+      name: 'orphan.png',
+      contentType: 'image/png',
+      size: orphan.length,
+      hash: orphanHash,
+      dimensions: { width: 13, height: 2 },
+    });
+    // Stored at once, claimed: the collector leaves it alone until it finds nothing references it.
+    expect(await storage.exists(orgId, orphanHash)).toBe(true);
+    await expect(files.stage(orgId, { name: 'a/b.png', contentType: 'image/png' }, orphan, 'x')).rejects.toThrow(/without slashes/);
+    await expect(
+      files.stage(orgId, { name: 'big.bin', contentType: 'application/octet-stream' }, Buffer.alloc(1024 * 1024 + 1), 'big.bin'),
+    ).rejects.toThrow(/larger than/);
+
+    // Used by a batch: written with the revision, kept.
+    const id = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Staged' }).expect(201)).body.id as string;
+    const cr = (await t.http.post(`/v1/spaces/${id}/change-requests`).set(admin.auth).send({}).expect(201)).body.id as string;
+    const kept = png(17, 2);
+    const keptFile = await files.stage(orgId, { name: 'kept.png', contentType: 'image/png' }, kept, 'kept.png');
+    const actor = { userId: admin.id, tokenId: 'test' };
+    const reviews = t.app.get(ChangeRequestsService);
+    await reviews.writeContent(actor, id, cr, [{ operation: 'insert_files', files: [{ staged: keptFile }] }]);
+    const listed = (await t.http.get(`/v1/spaces/${id}/change-requests/${cr}/content/files`).set(admin.auth).expect(200)).body.items;
+    expect(listed).toMatchObject([{ name: 'kept.png', contentType: 'image/png', size: kept.length }]);
+    // A client cannot send a staged file: the request's shape refuses it.
+    await t.http
+      .post(`/v1/spaces/${id}/change-requests/${cr}/content`)
+      .set(admin.auth)
+      .send({ changes: [{ operation: 'insert_files', files: [{ staged: keptFile }] }] })
+      .expect(400);
+
+    // A staged file whose bytes are gone (removed since): the batch fails, the change request does not move.
+    const gone = png(19, 2);
+    const goneFile = await files.stage(orgId, { name: 'gone.png', contentType: 'image/png' }, gone, 'gone.png');
+    await storage.delete(orgId, goneFile.hash);
+    const before = (await t.http.get(`/v1/spaces/${id}/change-requests/${cr}`).set(admin.auth).expect(200)).body.revision;
+    await expect(reviews.writeContent(actor, id, cr, [{ operation: 'insert_files', files: [{ staged: goneFile }] }])).rejects.toThrow(
+      /are gone/,
+    );
+    expect((await t.http.get(`/v1/spaces/${id}/change-requests/${cr}`).set(admin.auth).expect(200)).body.revision).toBe(before);
+
+    // A grace period after the collector finds the orphan unreferenced, it goes; the one the batch uses stays.
+    await collector().collect();
+    t.clock.advance(DAY + HOUR);
+    for (let i = 0; i < 5 && (await storage.exists(orgId, orphanHash)); i++) await collector().collect();
+    expect(await storage.exists(orgId, orphanHash)).toBe(false);
+    expect(await storage.exists(orgId, keptFile.hash)).toBe(true);
   });
 });

@@ -1,12 +1,14 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readGitbookRepository, type RepositoryPage } from '@app/content-model';
 import { RepositoryImport } from '@app/review-and-comments';
-import { RepositoryExport } from '@app/spaces-and-content';
+import { FileStorage, RepositoryExport } from '@app/spaces-and-content';
 import { repositoryFolder, writeRepositoryFolder } from '@app/git-sync';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
+import { png } from '../support/png';
 
 /**
  * Git Sync's repository format, imported (#32): the real fluentd GitBook repository into a space as one change
@@ -446,11 +448,19 @@ describe('importing a GitBook repository into a space', () => {
     const spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Closed' }).expect(201)).body.id;
     const reader = await t.user('reader');
     await t.member(orgId, reader, 'read');
-    const repo = readGitbookRepository({ paths: () => ['README.md'], read: (p) => (p === 'README.md' ? '# Home\n' : null) });
-    await expect(t.app.get(RepositoryImport).import({ userId: reader.id, tokenId: 'test' }, spaceId, repo, () => null)).rejects.toThrow(
-      /edit/,
-    );
+    const image = png(23, 5);
+    const asset = '.gitbook/assets/diagram.png';
+    const repo = readGitbookRepository({
+      paths: () => ['README.md', asset],
+      read: (p) => (p === 'README.md' ? '# Home\n\n![](.gitbook/assets/diagram.png)\n' : null),
+    });
+    expect(repo.assets).toEqual([asset]);
+    await expect(
+      t.app.get(RepositoryImport).import({ userId: reader.id, tokenId: 'test' }, spaceId, repo, (p) => (p === asset ? image : null)),
+    ).rejects.toThrow(/edit/);
     const list = (await t.http.get(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).expect(200)).body;
     expect(list.items).toEqual([]);
+    // The assets are stored one at a time before the batch, but only once the caller is known to be an editor.
+    expect(await t.app.get(FileStorage).exists(orgId, createHash('sha256').update(image).digest('hex'))).toBe(false);
   });
 });

@@ -23,6 +23,7 @@ export { LinksService } from './application/links.service';
 export type { LinksPage, LinkUsage, PageLocation } from './application/links.service';
 export type { ContentChangeInput } from './application/content.service';
 export { FilesService, FilesSettings } from './application/files.service';
+export type { StagedFileInput } from './application/files.service';
 export { Collector, CollectorSettings, COLLECT_QUEUE, type Collected } from './application/collector';
 export { FileStorageDirectory, FileStorageSettings } from './application/file-storage-settings';
 export type { S3StorageOptions } from './application/file-storage-settings';

@@ -199,7 +199,8 @@ export class GitCliRemote extends GitRemote {
       env[`GIT_CONFIG_VALUE_${i}`] = value;
     });
     return new Promise((resolveRun, reject) => {
-      const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+      const input = options.input;
+      const child = spawn('git', args, { cwd, env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
       const out: Buffer[] = [];
       let err = '';
       let killed: string | null = null;
@@ -212,8 +213,8 @@ export class GitCliRemote extends GitRemote {
           child.kill('SIGKILL');
         }
       }, 1000);
-      child.stdout.on('data', (c: Buffer) => out.push(c));
-      child.stderr.on('data', (c: Buffer) => (err = (err + c.toString('utf8')).slice(-STDERR_KEPT)));
+      child.stdout!.on('data', (c: Buffer) => out.push(c));
+      child.stderr!.on('data', (c: Buffer) => (err = (err + c.toString('utf8')).slice(-STDERR_KEPT)));
       child.on('error', (e) => {
         clearInterval(watchdog);
         reject(new GitRemoteError(`git could not be run: ${e.message}`));
@@ -223,7 +224,11 @@ export class GitCliRemote extends GitRemote {
         if (code === 0) resolveRun(Buffer.concat(out).toString('utf8'));
         else reject(explain(killed, err, options.proxy?.refusal() ?? null, password));
       });
-      child.stdin.end(options.input ?? '');
+      if (child.stdin) {
+        // git may exit before it reads (an error): its closed input is not ours to report.
+        child.stdin.on('error', () => undefined);
+        child.stdin.end(input);
+      }
     });
   }
 }

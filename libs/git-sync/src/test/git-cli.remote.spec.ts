@@ -60,7 +60,7 @@ describe('GitCliRemote: the git command behind the outbound rule', () => {
     let seen: GitCheckout | null = null;
     const size = await r.read(remote('git.internal.test'), MAIN, async (c) => {
       seen = c;
-      expect(c.files.paths().sort()).toEqual(['.gitbook/assets/blob.bin', 'README.md']);
+      expect([...c.files.paths()].sort()).toEqual(['.gitbook/assets/blob.bin', 'README.md']);
       expect(c.files.read('README.md')).toBe('# Hello\n');
       return c.files.bytes('.gitbook/assets/blob.bin')!.length;
     });

@@ -11,7 +11,14 @@ import {
   type GitbookRepository,
   type RepositorySources,
 } from '@app/content-model';
-import { ContentService, RepositoryExport, SpacesService, type ContentChangeInput } from '@app/spaces-and-content';
+import {
+  ContentService,
+  FilesService,
+  RepositoryExport,
+  SpacesService,
+  type ContentChangeInput,
+  type StagedFileInput,
+} from '@app/spaces-and-content';
 import type { Actor } from '@app/shared-kernel';
 import { ChangeRequestsService, type ChangeRequestView } from './change-requests.service';
 
@@ -72,6 +79,7 @@ export class RepositoryImport {
     private readonly content: ContentService,
     private readonly spaces: SpacesService,
     private readonly exporter: RepositoryExport,
+    private readonly files: FilesService,
   ) {}
 
   /**
@@ -92,7 +100,7 @@ export class RepositoryImport {
     const assets = this.assets(repo, previous, start.files, bytesOf);
     // Nothing to change (the same repository again): no change request.
     if (
-      !assets.files.length &&
+      !assets.upload.length &&
       !repositoryPageChanges(repo, {
         tree: start.tree,
         sources: previous,
@@ -101,10 +109,19 @@ export class RepositoryImport {
       }).changes.length
     )
       return { changeRequest: null, pages: 0, files: 0, missing: assets.missing, notes: assets.notes };
+    // The change request is created first: that checks the caller may write to the space before any byte is stored.
     const created = await this.changeRequests.create(actor, spaceId, { subject }, base);
     const from = await this.content.revision(spaceId, created.changeRequest.revision);
+    // Each asset is read, checked and stored on its own: one file in memory at a time, whatever the repository's size.
+    const staged: StagedFileInput[] = [];
+    for (const path of assets.upload) {
+      const bytes = bytesOf(path);
+      if (bytes === null) continue;
+      const file = { ref: path, name: posix.basename(path).slice(-200), contentType: contentTypeOf(path, bytes) };
+      staged.push({ staged: await this.files.stage(space.organizationId, file, bytes, path) });
+    }
     const changes: ContentChangeInput[] = [];
-    for (let i = 0; i < assets.files.length; i += 20) changes.push({ operation: 'insert_files', files: assets.files.slice(i, i + 20) });
+    for (let i = 0; i < staged.length; i += 20) changes.push({ operation: 'insert_files', files: staged.slice(i, i + 20) });
     const pages = repositoryPageChanges(repo, {
       tree: from.tree,
       sources: previous,
@@ -126,7 +143,9 @@ export class RepositoryImport {
     });
     const head = await this.content.revision(spaceId, written.view.changeRequest.revision);
     const pageIds = new Map(written.outcomes.filter((o) => o.ref !== undefined).map((o) => [o.ref!, o.page]));
-    const fileIds = new Map(assets.files.map((f, i) => [f.ref, written.insertedFiles[i]?.id]).filter((e): e is [string, string] => !!e[1]));
+    const fileIds = new Map(
+      staged.map((f, i) => [f.staged.ref, written.insertedFiles[i]?.id]).filter((e): e is [string, string] => !!e[0] && !!e[1]),
+    );
     await this.exporter.keepSources(
       spaceId,
       repositorySources(repo, pages.changes, head.tree, pageIds, fileIds, previous, head.reusableContents ?? []),
@@ -141,8 +160,9 @@ export class RepositoryImport {
   }
 
   /**
-   * The repository's assets: those to upload, and those the space holds already (imported before with the same
-   * bytes: repository path → file id). Missing and too large ones are reported.
+   * The repository's assets: the paths of those to upload, and those the space holds already (imported before
+   * with the same bytes: repository path → file id). Missing and too large ones are reported. Each file is read
+   * and hashed on its own, then let go.
    */
   private assets(
     repo: GitbookRepository,
@@ -156,26 +176,24 @@ export class RepositoryImport {
     const kept = new Map([...(previous?.files ?? [])].map(([id, path]) => [repositoryPathOf(repo, path), id]));
     const byId = new Map(spaceFiles.map((f) => [f.id, f]));
     const reused = new Map<string, string>();
-    const files = repo.assets.flatMap((path) => {
+    const upload = repo.assets.filter((path) => {
       const bytes = bytesOf(path);
       if (bytes === null) {
         missing.add(path);
-        return [];
+        return false;
       }
       if (bytes.length > FILE_MAX_BYTES) {
         notes.push(`${path} is larger than ${FILE_MAX_BYTES} bytes: left out`);
         missing.add(path);
-        return [];
+        return false;
       }
       const known = byId.get(kept.get(path) ?? '');
       if (known && known.hash === createHash('sha256').update(bytes).digest('hex')) {
         reused.set(path, known.id);
-        return [];
+        return false;
       }
-      return [
-        { ref: path, name: posix.basename(path).slice(-200), contentType: contentTypeOf(path, bytes), base64: bytes.toString('base64') },
-      ];
+      return true;
     });
-    return { files, reused, missing: [...missing], notes };
+    return { upload, reused, missing: [...missing], notes };
   }
 }

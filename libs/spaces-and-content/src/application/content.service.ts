@@ -8,7 +8,7 @@ import { locate, PageNode, PageTree } from '@app/content-model';
 import { Space, SpaceRepository } from '../domain/space';
 import { SearchService } from './search.service';
 import { SpaceEvents } from './space-events';
-import { FileInput, FilesService } from './files.service';
+import { FileInput, FilesService, StagedFileInput } from './files.service';
 import type { FileNode } from '../domain/content/files';
 
 export interface CommitResult {
@@ -23,13 +23,18 @@ export interface CommitResult {
  */
 export interface PreparedChanges {
   changes: ContentChange[];
-  bytes: { hash: string; bytes: Buffer }[];
+  /** The bytes to store with the revision (null: a staged file's, stored already). */
+  bytes: { hash: string; bytes: Buffer | null }[];
   /** A repository import: the paths of the pages and files the space has already (see ApplyContext). */
   repository?: ApplyContext['repository'];
 }
 
-/** A change as the API receives it: insert_files carries sources (base64 or url), resolved before applying. */
-export type ContentChangeInput = Exclude<ContentChange, { operation: 'insert_files' }> | { operation: 'insert_files'; files: FileInput[] };
+/**
+ * A change as the API receives it: insert_files carries sources (base64 or url), resolved before applying,
+ * or (a repository import) files staged by FilesService.stage.
+ */
+export type ContentChangeInput =
+  Exclude<ContentChange, { operation: 'insert_files' }> | { operation: 'insert_files'; files: (FileInput | StagedFileInput)[] };
 
 export interface ThreeWay {
   base: string;
@@ -228,12 +233,17 @@ export class ContentService {
    */
   async prepareChanges(input: ContentChangeInput[], repository?: ApplyContext['repository']): Promise<PreparedChanges> {
     const changes: ContentChange[] = [];
-    const bytes: { hash: string; bytes: Buffer }[] = [];
+    const bytes: PreparedChanges['bytes'] = [];
     for (const [i, c] of input.entries()) {
       if (c.operation !== 'insert_files') changes.push(c);
       else {
         const files = [];
         for (const [j, f] of c.files.entries()) {
+          if ('staged' in f) {
+            files.push(f.staged);
+            bytes.push({ hash: f.staged.hash, bytes: null });
+            continue;
+          }
           const read = await this.files.resolve(f, `changes[${i}] (insert_files).files[${j}]`);
           files.push(read.file);
           bytes.push({ hash: read.file.hash, bytes: read.bytes });

@@ -26,6 +26,11 @@ export interface FileInput {
   url?: string;
 }
 
+/** A file whose bytes FilesService.stage stored already (never from a request: the HTTP DTOs refuse it). */
+export interface StagedFileInput {
+  staged: ResolvedFile;
+}
+
 /** Uploads (base64 or allowlisted URLs), content-addressed storage, and signed, expiring download URLs. */
 @Injectable()
 export class FilesService {
@@ -43,8 +48,7 @@ export class FilesService {
    * `store`, once the whole batch is valid, inside the batch's unit of work.
    */
   async resolve(input: FileInput, where: string): Promise<{ file: ResolvedFile; bytes: Buffer }> {
-    if (!input.name || input.name.length > FILE_NAME_MAX || /[/\\\0]/.test(input.name))
-      throw new InvalidInputError(`${where}.name must be 1 to ${FILE_NAME_MAX} characters, without slashes`);
+    checkName(input.name, where);
     let bytes: Buffer;
     let contentType = input.contentType;
     if (input.base64 !== undefined) {
@@ -57,6 +61,31 @@ export class FilesService {
       bytes = fetched.bytes;
       contentType = contentType ?? fetched.contentType;
     } else throw new InvalidInputError(`${where} needs exactly one source: base64 or url`);
+    return { file: this.check(input, contentType, bytes, where), bytes };
+  }
+
+  /**
+   * Checks and stores one file's bytes now, outside any batch, and answers the file a later batch inserts
+   * (`{ staged }` in insert_files): a repository import stores its assets one at a time, so that it never
+   * holds more than one in memory. The caller checks first that it may write to the space. The bytes are
+   * claimed (the collector leaves them alone); if no revision ever references them, the collector marks them
+   * at its next run and removes them a grace period later.
+   */
+  async stage(
+    organizationId: string,
+    input: { ref?: string; name: string; contentType: string },
+    bytes: Buffer,
+    where: string,
+  ): Promise<ResolvedFile> {
+    checkName(input.name, where);
+    const file = this.check(input, input.contentType, bytes, where);
+    await this.unreferenced.claimBlobs(organizationId, [file.hash]);
+    if (!(await this.storage.exists(organizationId, file.hash))) await this.storage.put(organizationId, file.hash, bytes);
+    return file;
+  }
+
+  /** A file's size, content type and (for an image) dimensions checked, its hash taken. */
+  private check(input: { ref?: string; name: string }, contentType: string | undefined, bytes: Buffer, where: string): ResolvedFile {
     if (bytes.length > FILE_MAX_BYTES) throw new InvalidInputError(`${where} is larger than ${FILE_MAX_BYTES} bytes`);
     if (contentType && !/^[\w.+-]+\/[\w.+-]+$/.test(contentType)) throw new InvalidInputError(`${where}.contentType is not a MIME type`);
     const hash = createHash('sha256').update(bytes).digest('hex');
@@ -72,7 +101,7 @@ export class FilesService {
     const file: ResolvedFile = { name: input.name, contentType: contentType ?? 'application/octet-stream', size: bytes.length, hash };
     if (dimensions) file.dimensions = dimensions;
     if (input.ref !== undefined) file.ref = input.ref;
-    return { file, bytes };
+    return file;
   }
 
   /**
@@ -81,13 +110,19 @@ export class FilesService {
    * stored are left to the collector if the unit of work rolls back: recorded as unreferenced, they are
    * removed a grace period later unless a write of the same bytes (here or in another process) uses them.
    */
-  async store(organizationId: string, files: { hash: string; bytes: Buffer }[]): Promise<void> {
+  async store(organizationId: string, files: { hash: string; bytes: Buffer | null }[]): Promise<void> {
     await this.unreferenced.claimBlobs(
       organizationId,
       files.map((f) => f.hash),
     );
     const created: string[] = [];
     for (const { hash, bytes } of files) {
+      // A staged file: its bytes were stored before the batch, and are claimed again now.
+      if (bytes === null) {
+        if (!(await this.storage.exists(organizationId, hash)))
+          throw new Error(`The bytes of a staged file (${hash}) are gone: they were stored too long ago; try again`);
+        continue;
+      }
       if (!(await this.storage.exists(organizationId, hash))) {
         await this.storage.put(organizationId, hash, bytes);
         created.push(hash);
@@ -179,4 +214,9 @@ export class FilesService {
     const bytes = await this.storage.get(organizationId, hash);
     return bytes ? { bytes } : null;
   }
+}
+
+function checkName(name: string, where: string): void {
+  if (!name || name.length > FILE_NAME_MAX || /[/\\\0]/.test(name))
+    throw new InvalidInputError(`${where}.name must be 1 to ${FILE_NAME_MAX} characters, without slashes`);
 }
