@@ -11,7 +11,7 @@ const contexts = [
   'organizations-and-teams',
   'spaces-and-content',
   'translations',
-  'git-sync',
+  'repository-sync',
   'review-and-comments',
   'sites-and-publishing',
   'openapi-specs',

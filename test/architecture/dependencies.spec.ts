@@ -159,6 +159,13 @@ describe('library dependencies at run time', () => {
     expect(edges.length).toBeGreaterThan(0);
     const drawings = [...doc.matchAll(/```mermaid\n([\s\S]*?)\n```/g)].map((m) => m[1]);
     expect(drawings[1]).toBe(['flowchart TD', ...edges.sort()].join('\n'));
+    // A wired port is a call at run time: with the imports, the ports must close no loop either.
+    const withPorts = new Map([...g].map(([lib, deps]) => [lib, new Set(deps)]));
+    for (const m of wiring.matchAll(/provide: (\w+),\s*useFactory:[\s\S]*?inject: \[([^\]]*)\]/g))
+      for (const n of m[2].split(',')) withPorts.get(libOf.get(m[1])!)!.add(libOf.get(n.trim())!);
+    expect(cycle(withPorts)).toBeNull();
+    withPorts.get('spaces-and-content')!.add('sites-and-publishing');
+    expect(cycle(withPorts)).not.toBeNull();
   });
 
   it('import @app/wire and @app/http-kit nowhere outside http/ (but a module, which registers its HTTP layer)', () => {

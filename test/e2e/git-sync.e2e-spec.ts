@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Db } from '@app/persistence';
-import { GitSyncPoller, GitSyncRunner, GitSyncService } from '@app/git-sync';
+import { GitSyncPoller, GitSyncRunner, GitSyncService } from '@app/repository-sync';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 import { GIT_PASSWORD, startGitServer, type GitServer } from '../support/git-server';

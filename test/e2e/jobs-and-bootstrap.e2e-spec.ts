@@ -4,7 +4,7 @@ import { SWEEP_QUEUE } from '@app/openapi-specs';
 import { SWEEP_QUEUE as CONVERSATIONS_SWEEP } from '@app/conversations';
 import { TRANSLATIONS_SWEEP_QUEUE } from '@app/translations';
 import { WEBHOOKS_SWEEP_QUEUE } from '@app/audit-and-webhooks';
-import { GIT_SYNC_SWEEP_QUEUE } from '@app/git-sync';
+import { GIT_SYNC_SWEEP_QUEUE } from '@app/repository-sync';
 import { COLLECT_QUEUE } from '@app/spaces-and-content';
 import { IdentityService } from '@app/organizations-and-teams';
 import { BootstrapService } from '../../apps/api/src/auth/bootstrap.service';

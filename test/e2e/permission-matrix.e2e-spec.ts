@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { Role, ROLES, roleAtLeast } from '@app/shared-kernel';
 import { readGitbookRepository } from '@app/content-model';
-import { RepositoryImport } from '@app/review-and-comments';
+import { RepositoryImport } from '@app/repository-sync';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { servedValidator, type ServedDocument } from '../support/served-schemas';
 

@@ -30,7 +30,7 @@ import { SiteAnswerSettings, SitePreviewSettings, SitesAndPublishingModule, Site
 import { OpenApiSettings, OpenApiSpecsModule } from '@app/openapi-specs';
 import { ConversationsModule, ConversationsSettings } from '@app/conversations';
 import { TranslationSettings, TranslationsModule } from '@app/translations';
-import { GitSyncModule, GitSyncSettings } from '@app/git-sync';
+import { RepositorySyncModule, GitSyncSettings } from '@app/repository-sync';
 import { ContextWiringModule } from './context-wiring.module';
 import { AuditAndWebhooksModule, AuditSettings, WebhookSettings } from '@app/audit-and-webhooks';
 import { PersistenceModule } from '@app/persistence';
@@ -177,7 +177,7 @@ export class AppModule {
         OpenApiSpecsModule,
         ConversationsModule,
         AuditAndWebhooksModule,
-        GitSyncModule,
+        RepositorySyncModule,
         ContextWiringModule,
         JobsModule,
         AccessModule,

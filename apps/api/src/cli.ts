@@ -5,10 +5,9 @@ import { IdentityService, OrganizationsService } from '@app/organizations-and-te
 import { Clock, isRole, ROLES, UnitOfWork } from '@app/shared-kernel';
 import { AuditLog, AuditTarget, WebhooksService } from '@app/audit-and-webhooks';
 import { userInfo } from 'node:os';
-import { Collector, fileStorageFor, RepositoryExport, SpacesService } from '@app/spaces-and-content';
+import { Collector, fileStorageFor, SpacesService } from '@app/spaces-and-content';
 import { readGitbookRepository } from '@app/content-model';
-import { RepositoryImport } from '@app/review-and-comments';
-import { GitSyncService, repositorySource, writeRepositoryFolder } from '@app/git-sync';
+import { GitSyncService, RepositoryExport, RepositoryImport, repositorySource, writeRepositoryFolder } from '@app/repository-sync';
 import { ConversationProcessing } from '@app/conversations';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config';

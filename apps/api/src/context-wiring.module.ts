@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { REVIEW_EVENT_TYPES } from '@app/review-and-comments';
-import { SITE_EVENT_TYPES } from '@app/sites-and-publishing';
+import { SITE_EVENT_TYPES, SpaceRepositoryRedirects } from '@app/sites-and-publishing';
+import { RepositoryRedirectsForSites, RepositorySyncModule } from '@app/repository-sync';
 import { OPENAPI_EVENT_TYPES } from '@app/openapi-specs';
 import { CONVERSATION_EVENT_TYPES } from '@app/conversations';
 import { CollectionsService, SpacesAndContentModule, SpacesService, SPACE_EVENT_TYPES } from '@app/spaces-and-content';
@@ -8,13 +9,14 @@ import { AuditScopes, WebhookEventTypes } from '@app/audit-and-webhooks';
 import { TRANSLATION_EVENT_TYPES } from '@app/translations';
 
 /**
- * The composition root of the ports the audit-and-webhooks context declares and the others answer: which
- * organization a space or collection is in, and the domain event types webhooks may subscribe to. (What
- * other contexts do when a space changes is not wired here: they record the space events themselves.)
+ * The composition root of the ports a context declares and a higher one answers: which organization a space or
+ * collection is in, and the domain event types webhooks may subscribe to (audit-and-webhooks); the redirects a
+ * space's repository brought (sites-and-publishing, answered by repository-sync). (What other contexts do when
+ * a space changes is not wired here: they record the space events themselves.)
  */
 @Global()
 @Module({
-  imports: [SpacesAndContentModule],
+  imports: [SpacesAndContentModule, RepositorySyncModule],
   providers: [
     // The audit context's AuditScopes port: which organization a space or collection is in.
     {
@@ -23,6 +25,12 @@ import { TRANSLATION_EVENT_TYPES } from '@app/translations';
         organizationOf: (kind, id) => (kind === 'space' ? spaces.organizationOf(id) : collections.organizationOf(id)),
       }),
       inject: [SpacesService, CollectionsService],
+    },
+    // The published site's SpaceRepositoryRedirects port: the `.gitbook.yaml` redirects a repository import kept.
+    {
+      provide: SpaceRepositoryRedirects,
+      useFactory: (redirects: RepositoryRedirectsForSites): SpaceRepositoryRedirects => redirects,
+      inject: [RepositoryRedirectsForSites],
     },
     // The webhooks' WebhookEventTypes port: the domain events of every context. A new context adds its list.
     {
@@ -39,6 +47,6 @@ import { TRANSLATION_EVENT_TYPES } from '@app/translations';
       },
     },
   ],
-  exports: [AuditScopes, WebhookEventTypes],
+  exports: [AuditScopes, WebhookEventTypes, SpaceRepositoryRedirects],
 })
 export class ContextWiringModule {}

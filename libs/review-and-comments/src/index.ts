@@ -3,8 +3,7 @@ export { ReviewAndCommentsModule } from './review-and-comments.module';
 export { REVIEW_EVENT_TYPES } from './application/review-events';
 export type { ReviewEventType } from './application/review-events';
 export { ChangeRequestsService } from './application/change-requests.service';
-export { RepositoryImport } from './application/repository-import';
-export type { RepositoryImportResult } from './application/repository-import';
+export type { ChangeRequestView } from './application/change-requests.service';
 // The port itself, for tests that intercept a write (other contexts use ChangeRequestsService).
 export { ChangeRequestRepository } from './domain/change-request';
 export type { ChangeRequest } from './domain/change-request';

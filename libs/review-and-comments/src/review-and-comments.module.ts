@@ -5,7 +5,6 @@ import { SpacesAndContentModule } from '@app/spaces-and-content';
 import { ReviewFollowsSpaces } from './infrastructure/review-follows-spaces';
 import { ChangeRequestOrigins, ChangeRequestPresenter } from './http/change-request-presenter';
 import { ChangeRequestsService } from './application/change-requests.service';
-import { RepositoryImport } from './application/repository-import';
 import { ChangeRequestRepository } from './domain/change-request';
 import { ChangeRequestsController } from './http/change-requests.controller';
 import { SqlChangeRequestRepository } from './infrastructure/change-requests.repository';
@@ -42,7 +41,6 @@ import { SpaceRevisionsController } from './http/space-revisions.controller';
     ReviewsController,
   ],
   providers: [
-    RepositoryImport,
     ChangeRequestsService,
     CommentsService,
     ReviewsService,
@@ -57,6 +55,6 @@ import { SpaceRevisionsController } from './http/space-revisions.controller';
     ChangeRequestOrigins,
     ReviewFollowsSpaces,
   ],
-  exports: [ChangeRequestsService, RepositoryImport],
+  exports: [ChangeRequestsService],
 })
 export class ReviewAndCommentsModule {}

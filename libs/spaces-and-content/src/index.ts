@@ -1,7 +1,6 @@
 // The public surface of the spaces-and-content context. Other contexts import only this file.
 export { fileStorageFor, SpacesAndContentModule } from './spaces-and-content.module';
 export { SpacesService } from './application/spaces.service';
-export { RepositoryExport } from './application/repository-export';
 export { SPACE_EVENT_TYPES, SPACE_STATE_EVENT_TYPES } from './application/space-events';
 export type { SpaceEventType, SpaceStateEventType } from './application/space-events';
 export type { SpaceView } from './application/spaces.service';

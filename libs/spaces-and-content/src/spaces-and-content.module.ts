@@ -35,9 +35,6 @@ import { ContentPermissionsService } from './application/content-permissions.ser
 import { TypeOrmCollectionRepository, TypeOrmSpaceRepository } from './infrastructure/spaces-and-collections.repositories';
 import { FileStorageDirectory, FileStorageSettings } from './application/file-storage-settings';
 import { Access, AccessModule } from '@app/access';
-import { RepositoryExport } from './application/repository-export';
-import { RepositorySourceRepository } from './domain/content/repository-sources';
-import { SqlRepositorySourceRepository } from './infrastructure/repository-sources.repository';
 
 /** The file storage the settings choose: S3-compatible object storage when set, else local disk. */
 export function fileStorageFor(settings: FileStorageSettings, dir: FileStorageDirectory): FileStorage {
@@ -57,7 +54,6 @@ export function fileStorageFor(settings: FileStorageSettings, dir: FileStorageDi
     CollectionPermissionsController,
   ],
   providers: [
-    RepositoryExport,
     SpacesService,
     CollectionsService,
     ContentAccess,
@@ -79,13 +75,11 @@ export function fileStorageFor(settings: FileStorageSettings, dir: FileStorageDi
     SpaceEvents,
     ContentPermissionsService,
     { provide: RevisionRepository, useClass: SqlRevisionRepository },
-    { provide: RepositorySourceRepository, useClass: SqlRepositorySourceRepository },
     { provide: SpaceRepository, useClass: TypeOrmSpaceRepository },
     { provide: CollectionRepository, useClass: TypeOrmCollectionRepository },
   ],
   exports: [
     SpacesService,
-    RepositoryExport,
     CollectionsService,
     ContentService,
     RevisionPresenter,

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { BoundedMap, pageRequest } from '@app/shared-kernel';
-import { gitbookRedirects, locateByPath, type PageNode, type PageTree } from '@app/content-model';
-import { ContentService, RepositoryExport, type Revision, type Space } from '@app/spaces-and-content';
+import { locateByPath, type PageNode, type PageTree } from '@app/content-model';
+import { ContentService, type Revision, type Space } from '@app/spaces-and-content';
+import { SpaceRepositoryRedirects } from './space-repository-redirects';
 import type { JsonDocument } from '@app/content-model';
 import { Condition } from '../domain/adaptive';
 import { CustomizationOverride, CustomizationSettings } from '../domain/customization';
@@ -101,7 +102,7 @@ export class VisitorSitesService {
     private readonly gate: VisitorGate,
     private readonly sites: SiteRepository,
     private readonly content: ContentService,
-    private readonly repository: RepositoryExport,
+    private readonly repositoryRedirectsOf: SpaceRepositoryRedirects,
     private readonly previews: SitePreviews,
   ) {}
 
@@ -285,15 +286,10 @@ export class VisitorSitesService {
     let redirects = this.repositoryRedirects.get(key);
     if (!redirects) {
       redirects = new Map();
-      const sources = await this.repository.sourcesOf(space.id);
-      if (sources?.config) {
-        const now = pagePaths(revision.tree);
-        const byFile = new Map([...sources.pages].flatMap(([id, p]) => (p.path ? [[p.path, id] as [string, string]] : [])));
-        for (const { source, destination } of gitbookRedirects(sources.config, sources.root)) {
-          const to = now.get(byFile.get(destination) ?? '');
-          const from = source.replace(/^\/+|\/+$/g, '');
-          if (to !== undefined && from && !redirects.has(from)) redirects.set(from, to);
-        }
+      const now = pagePaths(revision.tree);
+      for (const { from, pageId } of await this.repositoryRedirectsOf.of(space.id)) {
+        const to = now.get(pageId);
+        if (to !== undefined && !redirects.has(from)) redirects.set(from, to);
       }
       this.repositoryRedirects.set(key, redirects);
     }

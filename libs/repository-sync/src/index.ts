@@ -1,5 +1,9 @@
-// The public surface of the git-sync context. Other contexts (and the app) import only this file.
-export { GitSyncModule } from './git-sync.module';
+// The public surface of the repository-sync context. Other contexts (and the app) import only this file.
+export { RepositorySyncModule } from './repository-sync.module';
+export { RepositoryImport } from './application/repository-import';
+export type { RepositoryImportResult } from './application/repository-import';
+export { RepositoryExport } from './application/repository-export';
+export { RepositoryRedirectsForSites } from './application/repository-redirects';
 export { GitSyncService } from './application/git-sync.service';
 export { GIT_SYNC_QUEUE, GIT_SYNC_SWEEP_QUEUE } from './application/git-sync-queue';
 export { GitSyncPoller } from './application/git-sync-poller';

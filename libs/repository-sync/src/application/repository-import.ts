@@ -11,16 +11,10 @@ import {
   type GitbookRepository,
   type RepositorySources,
 } from '@app/content-model';
-import {
-  ContentService,
-  FilesService,
-  RepositoryExport,
-  SpacesService,
-  type ContentChangeInput,
-  type StagedFileInput,
-} from '@app/spaces-and-content';
+import { ContentService, FilesService, SpacesService, type ContentChangeInput, type StagedFileInput } from '@app/spaces-and-content';
+import { RepositoryExport } from './repository-export';
 import type { Actor } from '@app/shared-kernel';
-import { ChangeRequestsService, type ChangeRequestView } from './change-requests.service';
+import { ChangeRequestsService, type ChangeRequestView } from '@app/review-and-comments';
 
 /** Content types of the files documentation repositories hold, by extension (others: application/octet-stream). */
 const TYPES: Record<string, string> = {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '@app/persistence';
 import type { RepositorySources } from '@app/content-model';
-import { RepositorySourceRepository } from '../domain/content/repository-sources';
+import { RepositorySourceRepository } from '../domain/repository-sources';
 
 interface Row {
   kind: 'page' | 'reusable' | 'file' | 'summary' | 'config' | 'vars';

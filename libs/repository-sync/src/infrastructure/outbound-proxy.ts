@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, isIP, type AddressInfo, type Socket } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
 import { checkedAddress, SafeGetError } from '@app/shared-kernel';
 
 export interface OutboundProxyOptions {
@@ -42,7 +43,6 @@ export async function startOutboundProxy(options: OutboundProxyOptions): Promise
   let upstreams = 0;
 
   const count = (n: number): boolean => {
-    last = Date.now();
     received += n;
     if (received <= options.maxBytes) return true;
     refusal = `the remote sent more than ${options.maxBytes} bytes`;
@@ -57,6 +57,22 @@ export async function startOutboundProxy(options: OutboundProxyOptions): Promise
       return null;
     }
   };
+
+  /**
+   * Copies what `from` sends to `to`, pausing `from` while `to` is full (nothing piles up in memory). What a
+   * remote sends (`fromRemote`) is counted, and cuts both when over the limit.
+   */
+  const relay = (from: Readable, to: Writable, fromRemote: boolean) =>
+    from.on('data', (chunk: Buffer) => {
+      last = Date.now();
+      if (fromRemote && !count(chunk.length)) {
+        from.destroy();
+        to.destroy();
+      } else if (!to.write(chunk)) {
+        from.pause();
+        to.once('drain', () => from.resume());
+      }
+    });
 
   const forward = async (req: IncomingMessage, res: ServerResponse) => {
     let url: URL;
@@ -92,15 +108,7 @@ export async function startOutboundProxy(options: OutboundProxyOptions): Promise
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.on('data', (chunk: Buffer) => {
-          if (!count(chunk.length)) {
-            answer.destroy();
-            res.destroy();
-          } else if (!res.write(chunk)) {
-            answer.pause();
-            res.once('drain', () => answer.resume());
-          }
-        });
+        relay(answer, res, true);
         answer.on('end', () => res.end());
         answer.on('error', () => res.destroy());
       },
@@ -110,8 +118,8 @@ export async function startOutboundProxy(options: OutboundProxyOptions): Promise
       if (!res.headersSent) res.writeHead(502).end();
       else res.destroy();
     });
-    req.on('data', () => (last = Date.now()));
-    req.pipe(upstream);
+    relay(req, upstream, false);
+    req.on('end', () => upstream.end());
   };
 
   const server = createServer((req, res) => {
@@ -143,22 +151,8 @@ export async function startOutboundProxy(options: OutboundProxyOptions): Promise
       upstream.once('connect', () => {
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         if (head.length) upstream.write(head);
-        upstream.on('data', (chunk: Buffer) => {
-          if (!count(chunk.length)) {
-            upstream.destroy();
-            client.destroy();
-          } else if (!client.write(chunk)) {
-            upstream.pause();
-            client.once('drain', () => upstream.resume());
-          }
-        });
-        client.on('data', (chunk: Buffer) => {
-          last = Date.now();
-          if (!upstream.write(chunk)) {
-            client.pause();
-            upstream.once('drain', () => client.resume());
-          }
-        });
+        relay(upstream, client, true);
+        relay(client, upstream, false);
         upstream.on('end', () => client.end());
         client.on('end', () => upstream.end());
       });

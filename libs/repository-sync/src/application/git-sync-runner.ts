@@ -2,9 +2,11 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { posix } from 'node:path';
 import { readGitbookRepository } from '@app/content-model';
 import { IdentityService } from '@app/organizations-and-teams';
-import { ChangeRequestsService, RepositoryImport } from '@app/review-and-comments';
+import { ChangeRequestsService } from '@app/review-and-comments';
 import { Actor, Clock, ConflictError, DomainError, JobQueue, NotFoundError } from '@app/shared-kernel';
-import { RepositoryExport, SpacesService } from '@app/spaces-and-content';
+import { SpacesService } from '@app/spaces-and-content';
+import { RepositoryExport } from './repository-export';
+import { RepositoryImport } from './repository-import';
 import { GitSyncSettings } from './git-sync-settings';
 import { GIT_SYNC_QUEUE, GIT_SYNC_SWEEP_QUEUE, GitSyncQueue } from './git-sync-queue';
 import {

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { walk, writeGitbookRepository, type RepositorySources } from '@app/content-model';
-import { RepositorySourceRepository } from '../domain/content/repository-sources';
+import { RepositorySourceRepository } from '../domain/repository-sources';
 import type { Actor } from '@app/shared-kernel';
-import { ContentService } from './content.service';
-import { FilesService } from './files.service';
-import { SpacesService } from './spaces.service';
+import { ContentService, FilesService, SpacesService } from '@app/spaces-and-content';
 
 /**
  * A space's main content as GitBook's Git Sync layout (`writeGitbookRepository`), with the bytes of its
