@@ -174,6 +174,8 @@ export class GitCliRemote extends GitRemote {
       ['credential.helper', ''],
       ['credential.helper', remote.credentials ? CREDENTIAL_HELPER : ''],
       ['core.hooksPath', '/dev/null'],
+      // A link the repository holds is checked out as a plain file: nothing read or written follows it out.
+      ['core.symlinks', 'false'],
       ['core.fsmonitor', 'false'],
       ['gc.auto', '0'],
       ['advice.detachedHead', 'false'],

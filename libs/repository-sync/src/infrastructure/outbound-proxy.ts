@@ -103,6 +103,8 @@ export async function startOutboundProxy(options: OutboundProxyOptions): Promise
       {
         method: req.method,
         headers,
+        // A connection of its own, to the address checked for this request (no pool keyed by host).
+        agent: false,
         lookup: ((_h: string, o: { all?: boolean }, cb: (...a: unknown[]) => void) =>
           o?.all ? cb(null, [{ address, family }]) : cb(null, address, family)) as never,
       },
@@ -134,34 +136,38 @@ export async function startOutboundProxy(options: OutboundProxyOptions): Promise
     s.on('close', () => sockets.delete(s));
   });
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    // Node leaves a CONNECT socket without an error listener: one is added at once, before anything awaits.
+    client.on('error', () => undefined);
     const refuse = (status: string) => client.end(`HTTP/1.1 ${status}\r\n\r\n`);
     if (req.headers['proxy-authorization'] !== expected)
       return refuse('407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="quire"');
     const target = /^(\[[0-9a-fA-F:.]+\]|[^:/\s]+):(\d{1,5})$/.exec(req.url ?? '');
     if (!target) return refuse('400 Bad Request');
-    void check(target[1]).then((address) => {
-      if (!address) return refuse('403 Forbidden');
-      const upstream = connect({ host: address, port: Number(target[2]) });
-      sockets.add(upstream);
-      upstreams += 1;
-      upstream.on('close', () => {
-        sockets.delete(upstream);
-        upstreams -= 1;
-      });
-      upstream.once('connect', () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        if (head.length) upstream.write(head);
-        relay(upstream, client, true);
-        relay(client, upstream, false);
-        upstream.on('end', () => client.end());
-        client.on('end', () => upstream.end());
-      });
-      upstream.on('error', (e) => {
-        refusal = `could not be reached: ${e.message}`;
-        if (!client.destroyed) refuse('502 Bad Gateway');
-      });
-      client.on('error', () => upstream.destroy());
-    });
+    void check(target[1])
+      .then((address) => {
+        if (!address || client.destroyed) return refuse('403 Forbidden');
+        const upstream = connect({ host: address, port: Number(target[2]) });
+        sockets.add(upstream);
+        upstreams += 1;
+        upstream.on('close', () => {
+          sockets.delete(upstream);
+          upstreams -= 1;
+        });
+        upstream.once('connect', () => {
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          if (head.length) upstream.write(head);
+          relay(upstream, client, true);
+          relay(client, upstream, false);
+          upstream.on('end', () => client.end());
+          client.on('end', () => upstream.end());
+        });
+        upstream.on('error', (e) => {
+          refusal = `could not be reached: ${e.message}`;
+          if (!client.destroyed) refuse('502 Bad Gateway');
+        });
+        client.on('error', () => upstream.destroy());
+      })
+      .catch(() => client.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

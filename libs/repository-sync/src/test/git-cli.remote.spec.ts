@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -70,6 +70,34 @@ describe('GitCliRemote: the git command behind the outbound rule', () => {
     // The checkout is gone: its files can no longer be read.
     expect(() => seen!.files.bytes('README.md')).toThrow(/ENOENT/);
     expect(await r.read(remote('git.internal.test'), 'refs/heads/nope', async () => 1)).toBeNull();
+  }, 60_000);
+
+  it('a link the repository holds is a plain file: neither a read nor a push follows it out of the checkout', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'quire-git-outside-'));
+    const secretFile = join(outside, 'secret.txt');
+    writeFileSync(secretFile, 'not for the repository\n');
+    const linked = mkdtempSync(join(tmpdir(), 'quire-git-linked-'));
+    writeFileSync(join(linked, 'README.md'), '# Linked\n');
+    symlinkSync(secretFile, join(linked, 'guide.md'));
+    git.seed('linked', linked);
+    try {
+      const r = new GitCliRemote(settings(), new Names({}));
+      const at = { url: `http://127.0.0.1:${port}/linked.git`, credentials: `${GIT_USER}:${GIT_PASSWORD}` };
+      expect(await r.read(at, MAIN, async (c) => c.files.read('guide.md'))).toBe(secretFile);
+      await r.write(at, MAIN, {
+        write: new Map([['guide.md', '# Guide\n']]),
+        remove: () => [],
+        message: 'Guide from Quire',
+        author: { name: 'Ada', email: 'ada@example.com' },
+        at: new Date('2026-11-28T12:00:00Z'),
+        expect: null,
+      });
+      expect(readFileSync(secretFile, 'utf8')).toBe('not for the repository\n');
+      expect(git.bare('linked', 'show', 'HEAD:guide.md')).toBe('# Guide');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+      rmSync(linked, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('refuses a host that resolves to a private address unless it is allowlisted, before anything is sent', async () => {
