@@ -55,7 +55,12 @@ export type ContentChange =
        */
       path?: string;
       /** `group`: a page group (an import's `##` heading of SUMMARY.md), which holds pages and no document. */
-      type?: 'document' | 'group';
+      type?: 'document' | 'group' | 'link';
+      /**
+       * A link page's target (an import's summary entry; not an API field): a link of the repository's top
+       * (`/guide/setup.md#step-2`), resolved like the batch's links, or a URL.
+       */
+      link?: string;
     } & PageMeta)
   | ({
       operation: 'update_page';
@@ -65,6 +70,8 @@ export type ContentChange =
       at?: number;
       /** The page's file in a Git repository (an import, not an API field), as for insert_page. */
       path?: string;
+      /** A link page's new target (an import), as for insert_page. */
+      link?: string;
     } & PageMeta)
   | { operation: 'delete_page'; page: string }
   | { operation: 'revert_page'; page: string; revision?: string; block?: string[] }
@@ -172,6 +179,8 @@ class Batch {
   /** Repository path → reusable content id (an import's `.gitbook/includes/` files). */
   private readonly reusablePaths = new Map<string, string>();
   private readonly pendingReusable = new Map<string, PendingBody>();
+  /** Link pages' targets as written (RepositoryPage.link), resolved with the bodies. */
+  private readonly pendingLinks = new Map<string, string>();
   private readonly outcomes = new Map<string, ChangeOutcome>();
 
   constructor(
@@ -290,10 +299,13 @@ class Batch {
       pages: [],
     };
     if (node.type === 'group' && into !== null) throw new InvalidInputError('a page group is a top-level page');
+    if ((node.type === 'link') !== (change.link !== undefined))
+      throw new InvalidInputError('a link page, and only a link page, has a link');
     applyMeta(node, { ...change, ...meta, title });
     insertAt(siblings, node, change.at);
     const path = this.takePath(change.path, id);
-    if (node.type !== 'group') this.pending.set(id, { input: change.document, change: this.current, ...(path ? { path } : {}) });
+    if (change.link !== undefined) this.pendingLinks.set(id, change.link);
+    else if (node.type !== 'group') this.pending.set(id, { input: change.document, change: this.current, ...(path ? { path } : {}) });
     this.touch({ object: 'created_page', page: id, ref: change.ref });
   }
 
@@ -322,7 +334,12 @@ class Batch {
       checkSlugFree(childrenOf(tree, locate(tree, id)!.parent?.id ?? null), node.slug, id);
     }
     const path = this.takePath(change.path, id);
-    if (change.document) this.pending.set(id, { input: change.document, change: this.current, ...(path ? { path } : {}) });
+    if (change.link !== undefined) {
+      if (node.type !== 'link') throw new InvalidInputError('only a link page has a link');
+      this.pendingLinks.set(id, change.link);
+    }
+    if (change.document && node.type !== 'link')
+      this.pending.set(id, { input: change.document, change: this.current, ...(path ? { path } : {}) });
     node.updatedAt = this.ctx.now;
     this.touch({ object: 'updated_page', page: id });
   }
@@ -444,6 +461,13 @@ class Batch {
         documents.set(hash, doc);
         located.node.document = hash;
       }
+    }
+    // Link pages: their targets resolve as a link of the repository's top does; one that reaches nothing stays a URL.
+    for (const [id, link] of this.pendingLinks) {
+      const located = locate(this.tree, id);
+      if (!located) continue;
+      const ref = repositoryResolver('', this.repoPaths, this.fileRefs, linkResolver(paths, this.refs, '', this.fileRefs))(link);
+      located.node.target = ref.kind === 'page' ? ref : { kind: 'url', url: link };
     }
     // Reusable contents: their links resolve against the repository's paths (from the top of the tree).
     for (const [id, body] of this.pendingReusable) {

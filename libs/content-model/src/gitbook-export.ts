@@ -52,6 +52,7 @@ export function pageDigest(page: PageNode): string {
     page.icon ?? '',
     page.layout ?? null,
     page.cover ?? null,
+    ...(page.target ? [page.target] : []),
   ]);
 }
 
@@ -62,7 +63,8 @@ export function reusableDigest(content: ReusableContent): string {
 
 /** What of the tree the summary holds: the pages, their order and nesting, titles and kinds. */
 export function treeDigest(tree: PageTree): string {
-  const shape = (pages: PageNode[]): unknown[] => pages.map((p) => [p.id, p.type, p.title, shape(p.pages)]);
+  const shape = (pages: PageNode[]): unknown[] =>
+    pages.map((p) => [p.id, p.type, p.title, shape(p.pages), ...(p.target ? [p.target] : [])]);
   return contentHash(shape(tree));
 }
 
@@ -245,6 +247,7 @@ export function writeGitbookRepository(
   };
   const place = (pages: PageNode[], dir: string, top: boolean) => {
     pages.forEach((page, i) => {
+      if (page.type === 'link') return; // an entry of the summary, without a file
       if (page.type === 'group') {
         place(page.pages, posix.join(dir, page.slug), false);
         return;
@@ -323,7 +326,7 @@ export function writeGitbookRepository(
   let verbatim = 0;
   walkAll(tree, (page) => {
     const path = pathOf.get(page.id);
-    if (page.type === 'group' || !path) {
+    if (page.type !== 'document' || !path) {
       keep(page, null, null);
       return;
     }
@@ -410,7 +413,10 @@ function sourceFrontMatter(markdown: string | null): Record<string, unknown> {
   return (markdown === null ? null : frontMatterOf(markdown))?.values ?? {};
 }
 
-/** SUMMARY.md for the tree: nested bullet links, groups as `##` headings, an entry without a file as plain text. */
+/**
+ * SUMMARY.md for the tree: nested bullet links, groups as `##` headings, an entry without a file as plain text, a
+ * link page as a link to its target (a page's file with the anchor, or the URL).
+ */
 function writeSummary(tree: PageTree, pathOf: Map<string, string>, dir: string, bullet: string): string {
   const lines: string[] = ['# Table of contents', ''];
   const entries = (pages: PageNode[], depth: number) => {
@@ -418,8 +424,18 @@ function writeSummary(tree: PageTree, pathOf: Map<string, string>, dir: string, 
       if (page.type === 'group') continue;
       const title = page.title.replace(/([\\[\]])/g, '\\$1');
       const path = pathOf.get(page.id);
-      const rel = path === undefined ? null : posix.relative(dir === '.' ? '' : dir, path);
-      lines.push(`${'  '.repeat(depth)}${bullet} ${rel === null ? title : `[${title}](${encodeURI(rel)})`}`);
+      const from = dir === '.' ? '' : dir;
+      const target = page.target;
+      const linked = target?.kind === 'page' ? pathOf.get(target.page) : undefined;
+      const url =
+        target?.kind === 'url'
+          ? target.url
+          : linked !== undefined
+            ? `${encodeURI(posix.relative(from, linked))}${target?.kind === 'page' && target.anchor ? `#${target.anchor}` : ''}`
+            : path === undefined
+              ? null
+              : encodeURI(posix.relative(from, path));
+      lines.push(`${'  '.repeat(depth)}${bullet} ${url === null ? title : `[${title}](${url})`}`);
       entries(page.pages, depth + 1);
     }
   };

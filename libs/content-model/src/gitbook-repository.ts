@@ -1,5 +1,7 @@
 import { posix } from 'node:path';
-import type { List, ListItem, PhrasingContent } from 'mdast';
+import { isTag, type ChildNode } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
+import type { Heading, ListItem, PhrasingContent } from 'mdast';
 import { parse as parseYaml } from 'yaml';
 import type { ContentChange } from './changes';
 import { frontMatterOf, parseMarkdown } from './markdown-read';
@@ -19,7 +21,12 @@ import type { RepositorySources } from './repository-sources';
  * - `.gitbook/assets/` (beside the content, or at the project's or the repository's top) holds the files pages link to;
  * - a monorepo holds several projects: `projectDirectory` (the official `repoProjectDirectory`) names the
  *   folder of the one to read.
- * Files the summary names but the repository lacks are reported (`missing`), never fatal.
+ * Files the summary names but the repository lacks are reported (`missing`), never fatal. No entry of a summary
+ * refuses the repository: an entry that points at a heading of a page listed elsewhere (`page.md#heading`), that
+ * lists a file a second time, or that is an external link becomes a link page (the official `link` page) to
+ * that place; an entry without a link is a page without a file; a group heading's inline HTML
+ * (`## Get started <a href="#start" id="start"></a>`) is left out of its title and its `id` is its slug. Each is
+ * said in `notes`.
  */
 
 /** The repository as the reader sees it: text of a file, or null when there is none. Paths are `/`-separated, relative. */
@@ -30,13 +37,20 @@ export interface RepositoryFiles {
 }
 
 export interface RepositoryPage {
-  kind: 'document' | 'group';
+  kind: 'document' | 'group' | 'link';
   title: string;
   /** The page's markdown file, relative to the repository (null: an entry without a file, or a group). */
   path: string | null;
   /** The file's markdown as it is in the repository (null when there is no file). */
   markdown: string | null;
   pages: RepositoryPage[];
+  /**
+   * A link page's target as a link of the repository's top writes it: `/guide/setup.md#step-2` (a repository
+   * path, URI-encoded, with its anchor) or an external URL.
+   */
+  link?: string;
+  /** The slug the summary asks for (a group heading's `id`). */
+  slug?: string;
 }
 
 export interface GitbookRepository {
@@ -76,8 +90,27 @@ function normal(path: string): string | null {
 
 const join = (...parts: string[]) => normal(posix.join(...parts.filter(Boolean))) ?? '';
 
+/** The text of inline content; inline HTML is left out (`<a id="x"></a>` is an anchor, not a title). */
 function text(nodes: readonly PhrasingContent[]): string {
-  return nodes.map((n) => ('value' in n ? n.value : 'children' in n ? text(n.children) : '')).join('');
+  return nodes.map((n) => (n.type === 'html' ? '' : 'value' in n ? n.value : 'children' in n ? text(n.children) : '')).join('');
+}
+
+/** The first `id` an element of a heading's inline HTML carries (GitBook's `<a href="#x" id="x"></a>`). */
+function htmlId(nodes: readonly PhrasingContent[]): string | undefined {
+  const find = (children: ChildNode[]): string | undefined => {
+    for (const c of children) {
+      if (!isTag(c)) continue;
+      if (c.attribs.id?.trim()) return c.attribs.id.trim();
+      const inner = find(c.children);
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  for (const n of nodes) {
+    const id = n.type === 'html' ? find(parseDocument(n.value).children) : 'children' in n ? htmlId(n.children) : undefined;
+    if (id) return id;
+  }
+  return undefined;
 }
 
 function safeDecode(url: string): string {
@@ -117,7 +150,9 @@ export function readGitbookRepository(files: RepositoryFiles, options: { project
 
   let pages: RepositoryPage[];
   if (summary !== null) {
-    pages = fromSummary(summary, posix.dirname(summaryPath) === '.' ? '' : posix.dirname(summaryPath), page);
+    pages = fromSummary(summary, posix.dirname(summaryPath) === '.' ? '' : posix.dirname(summaryPath), page, (n) =>
+      notes.push(`${summaryPath}: ${n}`),
+    );
   } else {
     pages = fromFolders(files, root, readme, page);
   }
@@ -215,29 +250,95 @@ export function gitbookRedirects(config: string, root: string): GitbookRepositor
   }
 }
 
-/** The summary's lists and group headings as a page tree. */
-function fromSummary(summary: string, dir: string, page: (title: string, path: string | null) => RepositoryPage): RepositoryPage[] {
-  const top: RepositoryPage[] = [];
-  let into = top;
-  const items = (list: List): RepositoryPage[] =>
-    list.children.map((item: ListItem) => {
-      const first = item.children.find((c) => c.type === 'paragraph');
-      const link = first?.children.find((c) => c.type === 'link');
-      const title = (link ? text(link.children) : first ? text(first.children) : '').trim();
-      const target = link ? link.url.split('#')[0] : '';
-      const path = target && !/^[a-z][a-z0-9+.-]*:/i.test(target) ? normal(posix.join(dir || '.', safeDecode(target))) : null;
-      const p = page(title, path);
-      for (const child of item.children) if (child.type === 'list') p.pages.push(...items(child));
-      return p;
-    });
-  for (const node of parseMarkdown(summary).children) {
-    if (node.type === 'heading' && node.depth >= 2) {
-      const group: RepositoryPage = { kind: 'group', title: text(node.children).trim(), path: null, markdown: null, pages: [] };
-      top.push(group);
-      into = group.pages;
-    } else if (node.type === 'list') into.push(...items(node));
+/** The summary's lists and group headings as a page tree (see `readGitbookRepository` for what each entry becomes). */
+function fromSummary(
+  summary: string,
+  dir: string,
+  page: (title: string, path: string | null) => RepositoryPage,
+  note: (what: string) => void,
+): RepositoryPage[] {
+  interface Entry {
+    title: string;
+    target: string;
+    path: string | null;
+    anchor: string;
+    external: boolean;
+    children: Entry[];
   }
-  return top;
+  const entry = (item: ListItem): Entry => {
+    const first = item.children.find((c) => c.type === 'paragraph');
+    const link = first?.children.find((c) => c.type === 'link');
+    const title = (link ? text(link.children) : first ? text(first.children) : '').replace(/\s+/g, ' ').trim();
+    const target = link?.url.trim() ?? '';
+    const hash = target.indexOf('#');
+    const file = hash < 0 ? target : target.slice(0, hash);
+    const external = /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//');
+    const path = file && !external ? normal(posix.join(dir || '.', safeDecode(file))) : null;
+    const children = item.children.flatMap((c) => (c.type === 'list' ? c.children.map(entry) : []));
+    return { title, target, path, anchor: hash < 0 ? '' : target.slice(hash + 1), external, children };
+  };
+  const top: { heading: Heading | null; entries: Entry[] }[] = [{ heading: null, entries: [] }];
+  for (const node of parseMarkdown(summary).children) {
+    if (node.type === 'heading' && node.depth >= 2) top.push({ heading: node, entries: [] });
+    else if (node.type === 'list') top[top.length - 1].entries.push(...node.children.map(entry));
+  }
+  // A file is the page of its first entry without an anchor (else of its first entry); any other entry naming it links there.
+  const owner = new Map<string, Entry>();
+  const visit = (entries: Entry[], f: (e: Entry) => void) => entries.forEach((e) => (f(e), visit(e.children, f)));
+  for (const part of top) visit(part.entries, (e) => e.path && !e.anchor && !owner.has(e.path) && owner.set(e.path, e));
+  for (const part of top) visit(part.entries, (e) => e.path && !owner.has(e.path) && owner.set(e.path, e));
+  const linkPage = (e: Entry, link: string): RepositoryPage => ({
+    kind: 'link',
+    title: e.title || link,
+    path: null,
+    markdown: null,
+    pages: [],
+    link,
+  });
+  const items = (entries: Entry[]): RepositoryPage[] =>
+    entries.flatMap((e) => {
+      let p: RepositoryPage;
+      if (e.external) {
+        note(`"${e.title}" links to ${e.target}: a link page`);
+        p = linkPage(e, e.target);
+      } else if (e.path !== null && owner.get(e.path) !== e) {
+        note(
+          e.anchor
+            ? `"${e.title}" points at a heading of ${e.path}: a link page to it`
+            : `"${e.title}" lists ${e.path} a second time: a link page to its first entry`,
+        );
+        p = linkPage(e, `/${encodeURI(e.path)}${e.anchor ? `#${e.anchor}` : ''}`);
+      } else {
+        if (e.path === null)
+          note(
+            e.target
+              ? `"${e.title}" links to ${e.target}, outside the repository: a page without a file`
+              : `"${e.title}" has no link: a page without a file`,
+          );
+        p = page(e.title, e.path);
+        p.pages = items(e.children);
+        return [p];
+      }
+      // A link page holds no pages: the entries under it follow it.
+      if (e.children.length) note(`the entries under "${e.title}" follow it (a link page holds no pages)`);
+      return [p, ...items(e.children)];
+    });
+  const out: RepositoryPage[] = items(top[0].entries);
+  for (const { heading, entries } of top.slice(1)) {
+    const group: RepositoryPage = {
+      kind: 'group',
+      title: text(heading!.children).replace(/\s+/g, ' ').trim(),
+      path: null,
+      markdown: null,
+      pages: items(entries),
+    };
+    const id = htmlId(heading!.children);
+    if (id) group.slug = id;
+    if (heading!.children.some((c) => c.type === 'html'))
+      note(`the HTML in the heading "${group.title}" is left out of its title${id ? `; its id "${id}" is its slug` : ''}`);
+    out.push(group);
+  }
+  return out;
 }
 
 /** Without a summary: the folders, README first, then by name; markdown files only, `.gitbook/` left out. */
@@ -341,6 +442,14 @@ export function repositoryPageChanges(
   for (const [id, source] of current?.sources?.pages ?? []) if (source.path !== null && located.has(id)) byPath.set(source.path, id);
   const matched = new Set<string>();
   const sourced = new Set(byPath.values());
+  // A link page's target as the summary writes it (see RepositoryPage.link), to tell whether it changed.
+  const pathById = new Map([...byPath].map(([path, id]) => [id, path]));
+  const linkOf = (target: PageNode['target']): string | undefined => {
+    if (target?.kind === 'url') return target.url;
+    if (target?.kind !== 'page') return undefined;
+    const path = pathById.get(target.page);
+    return path === undefined ? undefined : `/${encodeURI(repositoryPathOf(repo, path))}${target.anchor ? `#${target.anchor}` : ''}`;
+  };
   // The children of each page (key '' the top) as the batch's changes leave them, so that a page is moved only
   // when it is not where the repository wants it yet (the engine moves the same way: out, then in at `at`).
   const children = new Map<string, string[]>([['', tree.map((p) => p.id)]]);
@@ -377,12 +486,14 @@ export function repositoryPageChanges(
         const source = current?.sources?.pages.get(id);
         const moved = place(id, into, at);
         const changed = page.markdown !== null && page.markdown !== (source?.markdown ?? null);
-        if (moved || changed)
+        const relinked = page.link !== undefined && page.link !== linkOf(located.get(id)!.node.target);
+        if (moved || changed || relinked)
           changes.push({
             operation: 'update_page',
             page: id,
             ...(moved ? { into, at } : {}),
             ...(changed ? { document: { markdown: page.markdown! }, ...(page.path ? { path: page.path } : {}) } : {}),
+            ...(relinked ? { link: page.link } : {}),
           });
         add(page.pages, id, true);
         return;
@@ -394,7 +505,8 @@ export function repositoryPageChanges(
       taken.add(slug);
       changes.push({
         operation: 'insert_page',
-        ...(page.kind === 'group' ? { type: 'group' as const } : {}),
+        ...(page.kind !== 'document' ? { type: page.kind } : {}),
+        ...(page.link !== undefined ? { link: page.link } : {}),
         ref,
         ...(into ? { into } : {}),
         ...(current ? { at } : {}),
@@ -418,6 +530,7 @@ export function repositoryPageChanges(
 
 /** A page's slug from its file, as GitBook's URLs are: the file's name, a folder's README its folder's name. */
 function slugOf(page: RepositoryPage, fallback: string): string {
+  if (page.slug) return slugify(page.slug, fallback);
   if (!page.path) return slugify(page.title, fallback);
   const base = posix.basename(page.path, '.md');
   const name = /^readme$/i.test(base) ? posix.basename(posix.dirname(page.path)) : base;

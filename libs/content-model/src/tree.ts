@@ -3,7 +3,10 @@ import { InvalidInputError } from '@app/shared-kernel';
 /** A page in a revision's tree. Bodies are referenced by the hash of their document (content-addressed). */
 export interface PageNode {
   id: string;
-  type: 'document' | 'group';
+  /** `link`: the official link page, an entry of the table of contents that goes to `target` (a page's heading, a URL). */
+  type: 'document' | 'group' | 'link';
+  /** A link page's target: a page (with its anchor) or a URL. */
+  target?: { kind: 'page'; page: string; anchor?: string } | { kind: 'url'; url: string };
   title: string;
   slug: string;
   emoji?: string;

@@ -167,8 +167,12 @@ export const DEFAULT_LAYOUT = {
 export class RevisionPageDto {
   id: string;
   title: string;
-  @ApiProperty({ enum: ['sheet'], deprecated: true }) kind: 'sheet';
-  @ApiProperty({ enum: ['document'] }) type: 'document';
+  @ApiProperty({ enum: ['sheet', 'group', 'link'], deprecated: true }) kind: 'sheet' | 'group' | 'link';
+  @ApiProperty({ enum: ['document', 'group', 'link'] }) type: 'document' | 'group' | 'link';
+  /** A link page's target: a page (with its anchor) or a URL */
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) target?: object;
+  /** A link page's target as a URL (a page's in the web app, or the URL) */
+  href?: string;
   @ApiProperty({ type: 'object', properties: { app: { type: 'string', format: 'uri' } } }) urls: { app: string };
   slug: string;
   /** Complete path of the page in the revision */
@@ -228,19 +232,27 @@ export interface AppBase {
   app(path: string): string;
 }
 
-export function pageDto(node: PageNode, path: string, base: string, links: Links): RevisionPageDto {
+export function pageDto(node: PageNode, path: string, base: string, links: Links, paths?: Map<string, string>): RevisionPageDto {
+  const type = node.type;
   const dto: RevisionPageDto = {
     id: node.id,
     title: node.title,
-    kind: 'sheet',
-    type: 'document',
+    kind: type === 'document' ? 'sheet' : type,
+    type,
     urls: { app: links.app(`${base}/${path}`) },
     slug: node.slug,
     path,
-    pages: node.pages.map((child) => pageDto(child, `${path}/${child.slug}`, base, links)),
+    pages: node.pages.map((child) => pageDto(child, `${path}/${child.slug}`, base, links, paths)),
     layout: { ...DEFAULT_LAYOUT, ...node.layout },
     tags: [],
   };
+  if (node.target) {
+    dto.target = node.target;
+    const t = node.target;
+    const page = t.kind === 'page' ? paths?.get(t.page) : undefined;
+    if (t.kind === 'url') dto.href = t.url;
+    else if (page !== undefined) dto.href = `${links.app(`${base}/${page}`)}${t.anchor ? `#${t.anchor}` : ''}`;
+  }
   if (node.cover) dto.cover = { ref: node.cover.ref, yPos: node.cover.yPos ?? 0 };
   if (node.emoji) dto.emoji = node.emoji;
   if (node.icon) dto.icon = node.icon;
@@ -255,7 +267,8 @@ export function pageDto(node: PageNode, path: string, base: string, links: Links
 }
 
 export function pagesDto(tree: PageTree, base: string, links: Links): RevisionPageDto[] {
-  return tree.map((n) => pageDto(n, n.slug, base, links));
+  const paths = new Map([...pathIndex(tree)].map(([path, id]) => [id, path]));
+  return tree.map((n) => pageDto(n, n.slug, base, links, paths));
 }
 
 /** The official RevisionReusableContent: its id, title and the id (hash) of its document when it has one. */

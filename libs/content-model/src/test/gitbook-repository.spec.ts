@@ -65,7 +65,12 @@ describe('GitBook repositories (Git Sync layout) read into a page tree', () => {
     expect(repo.redirects[0]).toEqual({ source: '/v1.0/articles/quickstart', destination: 'README.md' });
     expect(repo.assets.length).toBe(readdirSync(join(corpus, '.gitbook/assets')).length);
     expect(repo.summary).toBe('SUMMARY.md');
-    expect(repo.notes).toEqual([]);
+    // Its three summary entries without a link are pages without a file, and said so.
+    expect(repo.notes).toEqual(
+      ['Obsolete Installation', 'Treasure Agent v4 Installation', 'Treasure Agent v3 (EOL) Installation'].map(
+        (t) => `SUMMARY.md: "${t}" has no link: a page without a file`,
+      ),
+    );
     // The corpus's README says some files were left out: whatever a redirect or the summary names and is absent is listed.
     for (const path of repo.missing)
       expect(readdirSync(corpus).includes(path.split('/')[0]) ? safeRead(join(corpus, path)) : null).toBeNull();
@@ -284,6 +289,99 @@ describe('a space written back as a GitBook repository, and read again', () => {
     );
   });
 
+  it('no summary entry refuses the repository: anchors, repeats, external links, entries without a link or a file, HTML headings', () => {
+    const map = {
+      'SUMMARY.md': [
+        '# Table of contents',
+        '',
+        '* [Welcome](README.md)',
+        '* [Install](install.md)',
+        '  * [On Linux](install.md#linux)',
+        '  * [Configure](configure.md)',
+        '* [Install again](install.md)',
+        '* [Changelog](https://example.com/changelog)',
+        '* Just a title',
+        '* [Gone](gone.md)',
+        '* [Gone twice](gone.md)',
+        '',
+        '## Get started <a href="#get-started" id="get-started"></a>',
+        '',
+        '* [Step 2](start/quickstart.md#step-2)',
+        '* [Quickstart](start/quickstart.md)',
+        '  * [Step 3](start/quickstart.md#step-3)',
+        '    * [Deep](start/deep.md)',
+        '',
+      ].join('\n'),
+      'README.md': '# Welcome\n\nRead [the install](install.md#linux).\n',
+      'install.md': '# Install\n\n## Linux\n\nText.\n',
+      'configure.md': '# Configure\n',
+      'start/quickstart.md': '# Quickstart\n\n## Step 2\n\n## Step 3\n',
+      'start/deep.md': '# Deep\n',
+    };
+    const { repo, result } = load(files(map));
+    expect(repo.missing).toEqual(['gone.md']);
+    for (const said of [
+      '"On Linux" points at a heading of install.md: a link page to it',
+      '"Install again" lists install.md a second time: a link page to its first entry',
+      '"Changelog" links to https://example.com/changelog: a link page',
+      '"Just a title" has no link: a page without a file',
+      '"Gone twice" lists gone.md a second time: a link page to its first entry',
+      'the entries under "Step 3" follow it (a link page holds no pages)',
+      'the HTML in the heading "Get started" is left out of its title; its id "get-started" is its slug',
+    ])
+      expect(repo.notes).toContain(`SUMMARY.md: ${said}`);
+    const byTitle = new Map<string, PageTree[number]>();
+    const shape = (tree: PageTree): unknown[] =>
+      tree.map((p) => {
+        byTitle.set(p.title, p);
+        const label = `${p.type}:${p.title}:${p.slug}`;
+        return p.pages.length ? { [label]: shape(p.pages) } : label;
+      });
+    expect(shape(result.tree)).toEqual([
+      'document:Welcome:welcome',
+      { 'document:Install:install': ['link:On Linux:on-linux', 'document:Configure:configure'] },
+      'link:Install again:install-again',
+      'link:Changelog:changelog',
+      'document:Just a title:just-a-title',
+      'document:Gone:gone',
+      'link:Gone twice:gone-twice',
+      {
+        'group:Get started:get-started': [
+          'link:Step 2:step-2',
+          { 'document:Quickstart:quickstart': ['link:Step 3:step-3', 'document:Deep:deep'] },
+        ],
+      },
+    ]);
+    const id = (title: string) => byTitle.get(title)!.id;
+    expect(byTitle.get('On Linux')!.target).toEqual({ kind: 'page', page: id('Install'), anchor: 'linux' });
+    expect(byTitle.get('Install again')!.target).toEqual({ kind: 'page', page: id('Install') });
+    expect(byTitle.get('Changelog')!.target).toEqual({ kind: 'url', url: 'https://example.com/changelog' });
+    expect(byTitle.get('Gone twice')!.target).toEqual({ kind: 'page', page: id('Gone') });
+    expect(byTitle.get('Step 2')!.target).toEqual({ kind: 'page', page: id('Quickstart'), anchor: 'step-2' });
+    expect(byTitle.get('Just a title')!.document).toBeNull();
+    // Written back: the summary links each link page to its target; read again, the same tree.
+    const out = writeGitbookRepository(result.tree, (h) => result.documents.get(h) ?? null, result.files);
+    const summary = out.text.get('SUMMARY.md')!;
+    for (const line of [
+      '* [Install](install/README.md)',
+      '  * [On Linux](install/README.md#linux)',
+      '* [Install again](install/README.md)',
+      '* [Changelog](https://example.com/changelog)',
+      '* [Just a title](just-a-title.md)', // without kept sources, every page gets a file
+      '## Get started',
+      '* [Step 2](get-started/quickstart/README.md#step-2)',
+      '  * [Step 3](get-started/quickstart/README.md#step-3)',
+      '  * [Deep](get-started/quickstart/deep.md)',
+    ])
+      expect(summary.split('\n')).toContain(line);
+    const again = load(asFiles(out));
+    expect(shape(again.result.tree).map((x) => JSON.stringify(x).replace(/:[a-z0-9-]+"/g, '"'))).toEqual(
+      shape(result.tree).map((x) => JSON.stringify(x).replace(/:[a-z0-9-]+"/g, '"')),
+    );
+    const written = writeGitbookRepository(again.result.tree, (h) => again.result.documents.get(h) ?? null, again.result.files);
+    expect(written.text.get('SUMMARY.md')).toBe(summary);
+  });
+
   describe('with the sources an import kept', () => {
     const repoFiles = files({
       'docs/.gitbook.yaml': 'root: ./content/\nstructure:\n  readme: intro.md\n  summary: toc.md\n',
@@ -463,6 +561,24 @@ describe('a repository imported again into the space it came from', () => {
       second.sources,
     );
     expect(third.changes).toEqual([]);
+  });
+
+  it('link pages imported again: unchanged, nothing is written; a new target updates the same page', () => {
+    const map = (anchor: string) => ({
+      'SUMMARY.md': `* [Install](install.md)\n  * [Linux](install.md#${anchor})\n* [Site](https://example.com/)\n`,
+      'install.md': '# Install\n',
+    });
+    const first = importInto(map('linux'), [], null);
+    const link = first.result.tree[0].pages[0];
+    expect(link).toMatchObject({ type: 'link', target: { kind: 'page', page: first.result.tree[0].id, anchor: 'linux' } });
+    const same = importInto(map('linux'), first.result.tree, first.sources);
+    expect(same.changes).toEqual([]);
+    const moved = importInto(map('mac'), first.result.tree, first.sources);
+    expect(moved.changes).toEqual([{ operation: 'update_page', page: link.id, link: '/install.md#mac' }]);
+    expect(moved.result.tree[0].pages[0]).toMatchObject({
+      id: link.id,
+      target: { kind: 'page', page: first.result.tree[0].id, anchor: 'mac' },
+    });
   });
 
   it('any reshuffle of a tree (200 random ones) ends as the repository’s tree, every kept path on its old page', () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { documentToMarkdown, pathOf, type ContentRef, type PageTree } from '@app/content-model';
+import { documentToMarkdown, pathIndex, pathOf, type ContentRef, type PageNode, type PageTree } from '@app/content-model';
 import { CodeHighlighter, codeSyntaxes, renderPage, siteCss, type NavLink, type NavNode, type SiteFrame } from '@app/site-renderer';
 import type { Links } from '@app/http-kit';
 import type { Revision, Space } from '@app/spaces-and-content';
@@ -177,6 +177,15 @@ export class SitePageRenderer {
       const find = (nodes: PageTree): boolean => nodes.some((n) => (n.id === pageId || find(n.pages) ? (onPath.add(n.id), true) : false));
       find(revision.tree);
     }
+    // A link page goes where its target is: a page of this space (hidden from this visitor: nowhere) or a web URL.
+    let pathById: Map<string, string> | undefined;
+    const linkHref = (target: PageNode['target']): string | null => {
+      if (target?.kind === 'url') return /^(https?:|mailto:)/i.test(target.url) ? target.url : null;
+      if (target?.kind !== 'page') return null;
+      pathById ??= new Map([...pathIndex(revision.tree)].map(([path, id]) => [id, path]));
+      const path = pathById.get(target.page);
+      return path === undefined ? null : `${base}${path}${target.anchor ? `#${encodeURIComponent(target.anchor)}` : ''}`;
+    };
     const nav = (nodes: PageTree, prefix: string): NavNode[] =>
       nodes
         .filter((n) => !n.hidden)
@@ -187,7 +196,7 @@ export class SitePageRenderer {
           const current = n.id === pageId;
           return {
             title: n.title,
-            href: n.type === 'document' ? `${base}${path}` : null,
+            href: n.type === 'document' ? `${base}${path}` : n.type === 'link' ? linkHref(n.target) : null,
             current,
             open: current || children.some((c) => c.current || c.open),
             children,
