@@ -91,3 +91,42 @@ export function blockText(nodes: (DocBlock | DocInline | DocText)[] | undefined)
   }
   return out;
 }
+
+/** The expression of an `{% else %}` branch: the negation of its `{% if %}`'s (written back as an else). */
+export function negated(expression: string): string {
+  return `!(${expression})`;
+}
+
+/** The expressions of a document's conditional (`if`) blocks, each once, in order (what a visitor's page depends on). */
+export function conditionExpressions(doc: JsonDocument): string[] {
+  const out = new Set<string>();
+  eachBlock(doc, (b) => {
+    if (b.type === 'if') out.add(typeof b.data.expression === 'string' ? b.data.expression : '');
+  });
+  return [...out];
+}
+
+/**
+ * The document a visitor sees: each `if` block replaced by its blocks when `holds` its expression, left out
+ * otherwise (at any depth, fragments included). The same document when it has none. What is left out never
+ * reaches anything made from the result (HTML, markdown, search text, an assistant's sources).
+ */
+export function evaluateConditions(doc: JsonDocument, holds: (expression: string) => boolean): JsonDocument {
+  let found = false;
+  eachBlock(doc, (b) => (found ||= b.type === 'if'));
+  if (!found) return doc;
+  const nodes = <T extends DocBlock | DocInline | DocText>(list: T[]): T[] =>
+    list.flatMap((n): T[] => {
+      if (n.object !== 'block') return [n];
+      if (n.type === 'if')
+        return holds(typeof n.data.expression === 'string' ? n.data.expression : '') ? (nodes(n.nodes ?? []) as T[]) : [];
+      return [
+        {
+          ...n,
+          ...(n.nodes ? { nodes: nodes(n.nodes) } : {}),
+          ...(n.fragments ? { fragments: n.fragments.map((f) => ({ ...f, nodes: nodes(f.nodes) })) } : {}),
+        },
+      ];
+    });
+  return { ...doc, nodes: nodes(doc.nodes) };
+}

@@ -1,9 +1,22 @@
 import type { BlockContent, Code, Link, List, PhrasingContent, RootContent, TableCell } from 'mdast';
-import { inlineItems, nestMarks, type InlineItem, type MarkKey } from './doc-build';
+import { inlineItems, leaf, nestMarks, type InlineItem, type MarkKey } from './doc-build';
 import type { ContentRef, DocBlock, DocMark, JsonDocument } from './document';
-import { expressionHtml, HTML_ALIGN, imageHtml, inlinesToHtml, colorMarkTag } from './html';
+import {
+  buttonHtml,
+  expressionHtml,
+  HTML_ALIGN,
+  iconHtml,
+  imageHtml,
+  inlinesToHtml,
+  isRichTable,
+  richTableHtml,
+  colorMarkTag,
+} from './html';
+// A cycle, on purpose and only at call time: a rich table's text cells are markdown sources, written as HTML.
+import { cellInlines } from './markdown';
 import type { GitbookTag } from './gitbook-tags';
 import { QUIRE_STYLE, writeMarkdown, type MarkdownStyle } from './markdown-write';
+import { negated } from './document-queries';
 import { refToUrl } from './markdown-links';
 
 /**
@@ -40,6 +53,8 @@ function itemToPhrasing(item: InlineItem, outer: ReadonlySet<string>): PhrasingC
   }
   if (item.type === 'inline-image') return [{ type: 'image', url: currentRefUrl(item.data.ref), alt: item.data.alt ?? '' }];
   if (item.type === 'expression') return [{ type: 'html', value: expressionHtml(item.data.expression) }];
+  if (item.type === 'button') return [{ type: 'html', value: buttonHtml(item.data, item.data.ref ? currentRefUrl(item.data.ref) : '') }];
+  if (item.type === 'icon') return [{ type: 'html', value: iconHtml(item.data.icon) }];
   if (item.type === 'html') return [{ type: 'html', value: item.data.html ?? '' }];
   if (item.type === 'markdown') return [{ type: 'html', value: item.data.markdown ?? '' }];
   return [];
@@ -56,9 +71,23 @@ export function toPhrasing(nodes: DocBlock['nodes']): PhrasingContent[] {
 
 function toMdast(blocks: DocBlock[]): RootContent[] {
   const out: RootContent[] = [];
-  for (const b of blocks) {
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i];
     const kids = (b.nodes ?? []).filter((n): n is DocBlock => n.object === 'block');
     switch (b.type) {
+      case 'if': {
+        // GitBook's conditional content; a following block on the negated expression is its `{% else %}`.
+        const expression = str(b.data.expression);
+        const next = blocks[i + 1];
+        const otherwise = next?.type === 'if' && next.data.expression === negated(expression) ? blocksOf(next) : null;
+        const children = toMdast(kids);
+        if (otherwise) {
+          children.push({ ...tag('else', [], []), lone: true }, ...toMdast(otherwise));
+          i += 1;
+        }
+        out.push({ ...tag('if', [], children), expression });
+        break;
+      }
       case 'paragraph':
       case 'heading-1':
       case 'heading-2':
@@ -164,6 +193,13 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
         break;
       }
       case 'table': {
+        if (isRichTable(b.data)) {
+          // Cards, typed and hidden columns: GitBook's HTML table (cell sources written as HTML).
+          const cellHtml = (source: string) =>
+            source ? inlinesToHtml(cellInlines(source) ?? [{ object: 'text', leaves: [leaf(source, [])] }], currentRefUrl) : '';
+          out.push({ type: 'html', value: richTableHtml(b.data, cellHtml, currentRefUrl) });
+          break;
+        }
         const view = b.data.view as { columns: string[] };
         const definition = b.data.definition as Record<string, { title: string; textAlignment?: string }>;
         const records = Object.values(b.data.records as Record<string, { orderIndex: string; values: Record<string, string> }>).sort(

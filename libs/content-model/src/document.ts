@@ -61,7 +61,20 @@ interface DocInlineBase {
  */
 export type DocInline =
   | (DocInlineBase & { type: 'link' | 'inline-image' | 'html' | 'markdown'; data: DocRefData })
-  | (DocInlineBase & { type: 'expression'; data: { expression: string } });
+  | (DocInlineBase & { type: 'expression'; data: { expression: string } })
+  /** The official button (GitBook's `<a href="…" class="button primary" data-icon="rocket">Label</a>`). */
+  | (DocInlineBase & { type: 'button'; data: ButtonData })
+  /** The official icon (GitBook's `<i class="fa-rocket">:rocket:</i>`): a Font Awesome icon's name. */
+  | (DocInlineBase & { type: 'icon'; data: { icon: string; color?: string } });
+
+/** An official button's data: its label, kind, icon, and where it goes (a reference; an action is kept as given). */
+export interface ButtonData {
+  [key: string]: unknown;
+  label: string;
+  kind: 'primary' | 'secondary';
+  icon?: string;
+  ref?: ContentRef;
+}
 
 /** The data of a link, an image, kept HTML or markdown. */
 export interface DocRefData {
@@ -166,7 +179,15 @@ export function documentText(doc: JsonDocument): string {
     if (n.object === 'text') out.push(n.leaves.map((l) => l.text).join(''));
     else if (n.object === 'block' && n.type === 'table') {
       const records = (n.data.records ?? {}) as Record<string, { values: Record<string, unknown> }>;
-      for (const r of Object.values(records)) out.push(Object.values(r.values).join(' '));
+      // Text and numbers (a reference or a checkbox has no words to find).
+      for (const r of Object.values(records))
+        out.push(
+          Object.values(r.values ?? {})
+            .flatMap((v) =>
+              typeof v === 'string' || typeof v === 'number' ? [String(v)] : Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [],
+            )
+            .join(' '),
+        );
     } else innerNodes(n).forEach(walk);
     if (n.object === 'block') out.push('\n');
   };

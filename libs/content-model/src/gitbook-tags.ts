@@ -4,7 +4,8 @@ import type MarkdownIt from 'markdown-it';
 /**
  * GitBook's block tags in markdown (its Git Sync format): a line `{% name key="value" … %}`, the blocks it holds,
  * and a line `{% endname %}` — hints, tabs, code titles, embeds, content references, files, steppers, columns,
- * updates, OpenAPI operations — and the lone `{% include "…" %}`. GitBook documents them block by block at
+ * updates, OpenAPI operations, conditional content (`{% if expression %}` … `{% else %}` … `{% endif %}`) — and the
+ * lone `{% include "…" %}`. GitBook documents them block by block at
  * gitbook.com/docs (each block's "Representation in Markdown").
  *
  * A markdown-it block rule reads them the way markdown-it-container reads `:::` fences: the tag lines
@@ -21,6 +22,8 @@ export interface GitbookTag extends Parent {
   children: RootContent[];
   /** Written without an end line. */
   lone?: boolean;
+  /** What an `{% if … %}` tag tests, as written (`visitor.claims.unsigned.beta`): its whole argument. */
+  expression?: string;
 }
 
 declare module 'mdast' {
@@ -54,9 +57,10 @@ const CONTAINERS = new Set([
   'swagger-parameter',
   'swagger-response',
   'prompt',
+  'if',
 ]);
-/** Tags GitBook also writes alone, without an end line. */
-const LONE = new Set(['embed', 'file', 'include', 'content-ref']);
+/** Tags GitBook also writes alone, without an end line (`else` inside an `if`). */
+const LONE = new Set(['embed', 'file', 'include', 'content-ref', 'else']);
 
 const TAG_LINE = /^\{%-?\s*([a-z][a-z0-9-]*)((?:\s+.*?)?)\s*-?%\}\s*$/;
 const ATTR = /([A-Za-z][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^\s"']+))|"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g;
@@ -151,7 +155,7 @@ export function gitbookTags(md: MarkdownIt): void {
       const close = CONTAINERS.has(name) ? closingLine(env.gitbookTags, name, startLine, endLine) : -1;
       if (close < 0 && !LONE.has(name)) return false;
       if (silent) return true;
-      const meta = { name, attrs: tagAttributes(m[2]) };
+      const meta = { name, attrs: name === 'if' ? {} : tagAttributes(m[2]), ...(name === 'if' ? { expression: m[2].trim() } : {}) };
       if (close < 0) {
         const token = state.push('gitbook_tag', '', 0);
         token.meta = meta;

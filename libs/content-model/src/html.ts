@@ -1,4 +1,5 @@
 import { isTag, isText, type ChildNode, type Element } from 'domhandler';
+import { findAll, textContent } from 'domutils';
 import { Parser, parseDocument } from 'htmlparser2';
 import { block, colorMark, inlineItems, keyOf, leaf, nestMarks, type InlineItem, type MarkKey, type Marks } from './doc-build';
 import {
@@ -10,6 +11,7 @@ import {
   type DocMark,
   type DocRefData,
   type DocText,
+  type ButtonData,
 } from './document';
 
 /**
@@ -89,6 +91,7 @@ const KEPT_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   ol: ['start'],
   td: ['align'],
   th: ['align'],
+  table: ['data-view', 'data-card-size', 'data-column-title-hidden', 'data-full-width', 'data-header-hidden'],
 };
 
 class Unmappable extends Error {}
@@ -148,6 +151,55 @@ export function imageData(attrs: Record<string, string>, ctx: HtmlContext, withS
   return data;
 }
 
+/** The classes of an element's `class` attribute. */
+const classesOf = (attrs: Record<string, string>): string[] => (attrs.class ?? '').split(/\s+/).filter(Boolean);
+
+/**
+ * GitBook's button, `<a href="…" class="button primary" data-icon="rocket">Label</a>`: the official button's
+ * data, or null when the link is not one (its classes have no `button`).
+ */
+export function buttonData(attrs: Record<string, string>, label: string, ctx: Pick<HtmlContext, 'resolve'>): ButtonData | null {
+  const classes = classesOf(attrs);
+  if (!classes.includes('button')) return null;
+  const data: ButtonData = { label: label.replace(/\s+/g, ' ').trim(), kind: classes.includes('secondary') ? 'secondary' : 'primary' };
+  if (attrs['data-icon']?.trim()) data.icon = attrs['data-icon'].trim();
+  if (attrs.href) data.ref = ctx.resolve(attrs.href);
+  return data;
+}
+
+/** Font Awesome's style classes, which name no icon. */
+const FA_STYLES = new Set([
+  'fa',
+  'fa-solid',
+  'fa-regular',
+  'fa-brands',
+  'fa-light',
+  'fa-thin',
+  'fa-duotone',
+  'fa-sharp',
+  'fas',
+  'far',
+  'fab',
+  'fal',
+]);
+
+/** GitBook's icon, `<i class="fa-rocket">:rocket:</i>`: the icon's name, or null when the element is no icon. */
+export function iconName(attrs: Record<string, string>): string | null {
+  const name = classesOf(attrs).find((c) => c.startsWith('fa-') && !FA_STYLES.has(c));
+  return name && /^fa-[a-z0-9-]+$/.test(name) ? name.slice(3) : null;
+}
+
+/** A button as GitBook writes it. */
+export function buttonHtml(data: ButtonData, url: string): string {
+  const icon = data.icon ? ` data-icon="${escapeHtml(data.icon)}"` : '';
+  return `<a href="${escapeHtml(url)}" class="button ${data.kind === 'secondary' ? 'secondary' : 'primary'}"${icon}>${escapeHtml(data.label)}</a>`;
+}
+
+/** An icon as GitBook writes it. */
+export function iconHtml(icon: string): string {
+  return `<i class="fa-${escapeHtml(icon)}">:${escapeHtml(icon)}:</i>`;
+}
+
 const TEXT_ALIGN: Readonly<Record<string, string>> = { left: 'start', center: 'center', right: 'end' };
 
 /** Converts inline DOM to texts and inlines (whitespace collapses as a browser shows it). */
@@ -164,6 +216,16 @@ function domInlines(nodes: ChildNode[], ctx: HtmlContext, path: string, marks: M
       return;
     }
     if (!isTag(n)) throw new Unmappable();
+    const icon = n.name === 'i' ? iconName(n.attribs) : null;
+    if (icon) {
+      out.push({ object: 'inline', type: 'icon', key: keyOf(p), isVoid: true, data: { icon } });
+      return;
+    }
+    const button = n.name === 'a' ? buttonData(n.attribs, textContent(n.children), ctx) : null;
+    if (button) {
+      out.push({ object: 'inline', type: 'button', key: keyOf(p), isVoid: true, data: button });
+      return;
+    }
     dropped(n, ctx);
     const mark = n.name === 'mark' ? colorMarkOf(n.attribs.style) : MARK_TAGS[n.name];
     if (mark) domInlines(n.children, ctx, p, [...marks, mark], out);
@@ -407,6 +469,15 @@ function expandableFromDom(el: Element, ctx: HtmlContext, path: string): DocBloc
   return expandable(path, title, body, el.attribs.open !== undefined);
 }
 
+/** The official column types of a table definition (GitBook writes them as `<th data-type="…">`). */
+const COLUMN_TYPES = new Set(['text', 'number', 'checkbox', 'select', 'rating', 'users', 'files', 'image', 'content-ref']);
+
+/**
+ * An HTML table as the official table block. GitBook's own tables (`<table data-view="cards">`, header cells with
+ * `data-type`, `data-hidden`, `data-card-target`, `data-card-cover`, `data-card-cover-dark`, `width`) keep their
+ * view and column types: a cards view with its target and covers, typed values (numbers, checkboxes, references
+ * to pages and files). A plain table is a grid of text columns.
+ */
 function tableFromDom(el: Element, ctx: HtmlContext, path: string): DocBlock {
   const rows: Element[] = [];
   const collect = (nodes: ChildNode[]) => {
@@ -430,17 +501,63 @@ function tableFromDom(el: Element, ctx: HtmlContext, path: string): DocBlock {
   );
   if (cells.length === 0) throw new Unmappable();
   const width = Math.max(...cells.map((r) => r.length));
-  const columns = Array.from({ length: width }, (_, j) => `c${j}`);
-  const source = (cell: Element | undefined, at: string) =>
-    cell ? ctx.inlineMarkdown(trimmed(domInlines(cell.children, ctx, at, []))) : '';
+  const ids = Array.from({ length: width }, (_, j) => `c${j}`);
   const [header, ...body] = cells;
+  const attr = (j: number, name: string) => header[j]?.attribs[name];
+  const has = (j: number, name: string) => attr(j, name) !== undefined;
+  const typeOf = (j: number) => {
+    const t = attr(j, 'data-type') ?? 'text';
+    if (!COLUMN_TYPES.has(t)) ctx.notes.add(`table column type "${t}" read as text`);
+    return COLUMN_TYPES.has(t) ? t : 'text';
+  };
+  const inlineSource = (nodes: ChildNode[], at: string) => {
+    // GitBook wraps a card's text in <p>: its paragraphs are one line of the cell.
+    const flat = nodes.flatMap((n, i) =>
+      isTag(n) && n.name === 'p' ? [...(i > 0 ? [parseDocument('<br>').children[0]] : []), ...n.children] : [n],
+    );
+    return ctx.inlineMarkdown(trimmed(domInlines(flat, ctx, at, [])));
+  };
+  const links = (cell: Element) => findAll((n) => n.name === 'a' && n.attribs.href !== undefined, cell.children).map((a) => a.attribs.href);
+  const value = (j: number, cell: Element | undefined, at: string): unknown => {
+    const type = typeOf(j);
+    const text = cell ? textContent(cell).trim() : '';
+    switch (type) {
+      case 'number':
+      case 'rating':
+        return text && Number.isFinite(Number(text)) ? Number(text) : null;
+      case 'checkbox':
+        return text === 'true';
+      case 'content-ref':
+      case 'image': {
+        const href = cell ? links(cell)[0] : undefined;
+        return href ? ctx.resolve(href) : null;
+      }
+      case 'files': {
+        const refs = cell ? links(cell).map((href) => ctx.resolve(href)) : [];
+        // The official value: the files' ids; a cover that is a URL keeps its reference.
+        return refs.every((r) => r.kind === 'file') ? refs.map((r) => (r as { file: string }).file) : (refs[0] ?? null);
+      }
+      case 'select':
+      case 'users':
+        return text ? text.split(/\s*,\s*/) : [];
+      default:
+        return cell ? inlineSource(cell.children, at) : '';
+    }
+  };
   const definition = Object.fromEntries(
-    columns.map((id, j) => {
-      const align = header[j]?.attribs.align?.toLowerCase();
-      return [
-        id,
-        { id, title: source(header[j], `${path}.h${j}`), type: 'text', textAlignment: align && align in TEXT_ALIGN ? align : 'left' },
-      ];
+    ids.map((id, j) => {
+      const type = typeOf(j);
+      const title = header[j] ? inlineSource(header[j].children, `${path}.h${j}`) : '';
+      const align = attr(j, 'align')?.toLowerCase();
+      const column: Record<string, unknown> = { id, title, type };
+      if (type === 'text') column.textAlignment = align && align in TEXT_ALIGN ? align : 'left';
+      if (type === 'rating') column.max = Number(attr(j, 'data-max')) > 0 ? Number(attr(j, 'data-max')) : 5;
+      if (type === 'select' || type === 'users') column.multiple = has(j, 'data-multiple');
+      if (type === 'select') {
+        const options = new Set(body.flatMap((row) => (value(j, row[j], '') as string[]) ?? []));
+        column.options = [...options].map((o) => ({ value: o, label: o }));
+      }
+      return [id, column];
     }),
   );
   const records = Object.fromEntries(
@@ -448,11 +565,31 @@ function tableFromDom(el: Element, ctx: HtmlContext, path: string): DocBlock {
       `r${r}`,
       {
         orderIndex: `a${String(r).padStart(4, '0')}`,
-        values: Object.fromEntries(columns.map((id, j) => [id, source(row[j], `${path}.${r}.${j}`)])),
+        values: Object.fromEntries(ids.map((id, j) => [id, value(j, row[j], `${path}.${r}.${j}`)])),
       },
     ]),
   );
-  return block('table', path, { view: { type: 'grid', columns, hideHeader: false }, definition, records }, undefined, true);
+  const shown = ids.filter((_, j) => !has(j, 'data-hidden'));
+  const column = (name: string) => ids.find((_, j) => has(j, name));
+  const view: Record<string, unknown> =
+    el.attribs['data-view'] === 'cards'
+      ? {
+          type: 'cards',
+          columns: shown,
+          cardSize: el.attribs['data-card-size'] === 'large' ? 'large' : 'medium',
+          ...(column('data-card-target') ? { targetDefinition: column('data-card-target') } : {}),
+          ...(column('data-card-cover') ? { coverDefinition: column('data-card-cover') } : {}),
+          ...(column('data-card-cover-dark') ? { coverDefinitionDark: column('data-card-cover-dark') } : {}),
+          ...(el.attribs['data-column-title-hidden'] !== undefined ? { hideColumnTitle: true } : {}),
+        }
+      : { type: 'grid', columns: shown, hideHeader: el.attribs['data-header-hidden'] !== undefined };
+  if (view.type === 'grid') {
+    const widths = Object.fromEntries(ids.flatMap((id, j) => (Number(attr(j, 'width')) > 0 ? [[id, Number(attr(j, 'width'))]] : [])));
+    if (Object.keys(widths).length) view.columnWidths = widths;
+  }
+  const data: Record<string, unknown> = { view, definition, records };
+  if (el.attribs['data-full-width'] !== undefined) data.fullWidth = el.attribs['data-full-width'] === 'true';
+  return block('table', path, data, undefined, true);
 }
 
 /**
@@ -539,6 +676,8 @@ export function inlinesToHtml(nodes: DocBlock['nodes'], refUrl: (ref: ContentRef
     }
     if (item.type === 'inline-image') return [imageHtml(item.data, refUrl(item.data.ref))];
     if (item.type === 'expression') return [expressionHtml(item.data.expression)];
+    if (item.type === 'button') return [buttonHtml(item.data, item.data.ref ? refUrl(item.data.ref) : '')];
+    if (item.type === 'icon') return [iconHtml(item.data.icon)];
     return [item.data.html ?? item.data.markdown ?? ''];
   };
   const wrap = (mark: MarkKey, inner: string[]) =>
@@ -551,4 +690,96 @@ export const HTML_ALIGN: Readonly<Record<string, string>> = { start: 'left', cen
 /** GitBook's markdown for an inline expression: `<code class="expression">space.vars.version</code>`. */
 export function expressionHtml(expression: string): string {
   return `<code class="expression">${escapeHtml(expression)}</code>`;
+}
+
+interface TableShape {
+  view: {
+    type?: string;
+    columns?: string[];
+    cardSize?: string;
+    targetDefinition?: string;
+    coverDefinition?: string;
+    coverDefinitionDark?: string;
+    hideColumnTitle?: boolean;
+    hideHeader?: boolean;
+    columnWidths?: Record<string, number>;
+  };
+  definition: Record<string, { title?: string; type?: string; max?: number; multiple?: boolean }>;
+  records: Record<string, { orderIndex: string; values: Record<string, unknown> }>;
+  fullWidth?: boolean;
+}
+
+/** Whether a table needs GitBook's HTML form (a cards view, typed or hidden columns …): a pipe table cannot say it. */
+export function isRichTable(data: Record<string, unknown>): boolean {
+  const { view, definition } = data as unknown as TableShape;
+  const shown = new Set(view?.columns ?? []);
+  return (
+    view?.type === 'cards' ||
+    data.fullWidth !== undefined ||
+    view?.hideHeader === true ||
+    Object.values(definition ?? {}).some((c) => (c.type ?? 'text') !== 'text') ||
+    Object.keys(definition ?? {}).some((id) => !shown.has(id))
+  );
+}
+
+/**
+ * A table as GitBook writes one that markdown cannot hold: `<table data-view="cards">`, header cells with
+ * `data-type`, `data-hidden`, `data-card-target` and `data-card-cover(-dark)`, values as text, `true`/`false`, and
+ * links to the pages and files they reference (read back by `tableFromDom`). `cellHtml` writes a text cell's
+ * markdown source as HTML.
+ */
+export function richTableHtml(
+  data: Record<string, unknown>,
+  cellHtml: (source: string) => string,
+  refUrl: (ref: ContentRef) => string,
+): string {
+  const { view, definition, records } = data as unknown as TableShape;
+  const shown = new Set(view.columns ?? []);
+  const ids = Object.keys(definition);
+  const cards = view.type === 'cards';
+  const head = ids.map((id) => {
+    const c = definition[id];
+    const attrs = [
+      !shown.has(id) ? ' data-hidden' : '',
+      cards && view.targetDefinition === id ? ' data-card-target' : '',
+      cards && view.coverDefinition === id ? ' data-card-cover' : '',
+      cards && view.coverDefinitionDark === id ? ' data-card-cover-dark' : '',
+      (c.type ?? 'text') !== 'text' ? ` data-type="${escapeHtml(c.type!)}"` : '',
+      c.type === 'rating' && typeof c.max === 'number' ? ` data-max="${c.max}"` : '',
+      c.multiple === true ? ' data-multiple' : '',
+      !cards && typeof view.columnWidths?.[id] === 'number' ? ` width="${view.columnWidths[id]}"` : '',
+    ].join('');
+    return `<th${attrs}>${cellHtml(c.title ?? '')}</th>`;
+  });
+  const link = (ref: ContentRef, text?: string) => {
+    const url = refUrl(ref);
+    return `<a href="${escapeHtml(url)}">${escapeHtml(text ?? url)}</a>`;
+  };
+  const baseName = (url: string) => decodeURIComponent(url.split(/[?#]/)[0].split('/').pop() || url);
+  const cell = (id: string, v: unknown): string => {
+    const type = definition[id].type ?? 'text';
+    if (v === null || v === undefined) return '';
+    if (type === 'text') return cellHtml(typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+    if (type === 'checkbox') return v === true ? 'true' : 'false';
+    if (Array.isArray(v))
+      return type === 'files'
+        ? v.map((file) => (typeof file === 'string' ? link({ kind: 'file', file }, baseName(refUrl({ kind: 'file', file }))) : '')).join('')
+        : escapeHtml(v.filter((x) => typeof x === 'string').join(', '));
+    if (typeof v === 'object') {
+      const ref = ('ref' in v ? (v as { ref: ContentRef }).ref : v) as ContentRef;
+      return link(ref, ref.kind === 'file' ? baseName(refUrl(ref)) : undefined);
+    }
+    return typeof v === 'number' || typeof v === 'string' ? escapeHtml(String(v)) : '';
+  };
+  const rows = Object.values(records)
+    .sort((x, y) => (x.orderIndex < y.orderIndex ? -1 : 1))
+    .map((r) => `<tr>${ids.map((id) => `<td>${cell(id, r.values[id])}</td>`).join('')}</tr>`);
+  const attrs = [
+    cards ? ' data-view="cards"' : '',
+    cards && view.cardSize === 'large' ? ' data-card-size="large"' : '',
+    cards && view.hideColumnTitle === true ? ' data-column-title-hidden' : '',
+    !cards && view.hideHeader === true ? ' data-header-hidden' : '',
+    typeof data.fullWidth === 'boolean' ? ` data-full-width="${data.fullWidth}"` : '',
+  ].join('');
+  return `<table${attrs}><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }

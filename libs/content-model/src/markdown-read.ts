@@ -252,8 +252,8 @@ export function parseMarkdown(markdown: string): Root {
         break;
       case 'gitbook_tag_open':
       case 'gitbook_tag': {
-        const { name, attrs } = t.meta as { name: string; attrs: Record<string, string> };
-        const node: GitbookTag = { type: 'gitbookTag', name, attrs, children: [] };
+        const { name, attrs, expression } = t.meta as { name: string; attrs: Record<string, string>; expression?: string };
+        const node: GitbookTag = { type: 'gitbookTag', name, attrs, children: [], ...(expression !== undefined ? { expression } : {}) };
         if (t.type === 'gitbook_tag') add({ ...node, lone: true });
         else open(node);
         break;

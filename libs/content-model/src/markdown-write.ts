@@ -414,9 +414,14 @@ function block(node: RootContent, markers: { last?: string }): string {
       return table(node);
     case 'gitbookTag': {
       // GitBook's own layout: the tag lines hug their content, which is written as any blocks are.
-      const open = tagLine(node.name, Object.entries(node.attrs));
+      const open = node.expression !== undefined ? `{% ${node.name} ${node.expression} %}` : tagLine(node.name, Object.entries(node.attrs));
       if (node.lone) return open;
-      const inner = blocks(node.children, null);
+      // An `{% else %}` hugs the content around it, as the tag lines do.
+      const at = node.children.findIndex((c) => c.type === 'gitbookTag' && c.name === 'else' && c.lone);
+      const inner =
+        at < 0
+          ? blocks(node.children, null)
+          : [blocks(node.children.slice(0, at), null), '{% else %}', blocks(node.children.slice(at + 1), null)].filter(Boolean).join('\n');
       return `${open}\n${inner ? inner + '\n' : ''}{% end${node.name} %}`;
     }
     default:

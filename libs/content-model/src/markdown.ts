@@ -3,10 +3,13 @@ import { parse as parseYaml } from 'yaml';
 import { InvalidInputError } from '@app/shared-kernel';
 import { block, keyOf, leaf, type Marks } from './doc-build';
 import { documentData, HINT_STYLES, withDefaults } from './document';
+import { negated } from './document-queries';
 import { LAYOUT_PARTS, type PageCover, type PageLayout } from './tree';
 import type { DocBlock, DocInline, DocLeaf, DocRefData, DocText, JsonDocument } from './document';
 import {
   imageData as htmlImageData,
+  buttonData,
+  iconName,
   detailsOpening,
   expandable,
   htmlToBlocks,
@@ -190,18 +193,22 @@ function inlineHtml(
         next: at + 3,
       };
   }
+  // GitBook's icon, `<i class="fa-rocket">:rocket:</i>`, and button, `<a href="…" class="button primary">Label</a>`.
+  const icon = tag.kind === 'open' && tag.name === 'i' ? iconName(tag.attrs) : null;
+  const button = tag.kind === 'open' && tag.name === 'a' ? buttonData(tag.attrs, '', ctx) : null;
+  if (icon || button) {
+    const close = closingTag(nodes, at, tag.name);
+    if (close < 0) return null;
+    ctx.notes.add('inline HTML mapped to the document model');
+    if (icon) return { nodes: [{ object: 'inline', type: 'icon', key: keyOf(path), isVoid: true, data: { icon } }], next: close + 1 };
+    button!.label = titleText(nodes.slice(at + 1, close))
+      .replace(/\s+/g, ' ')
+      .trim();
+    return { nodes: [{ object: 'inline', type: 'button', key: keyOf(path), isVoid: true, data: button! }], next: close + 1 };
+  }
   const mark = tag.name === 'mark' ? colorMarkOf(tag.attrs.style) : MARK_TAGS[tag.name];
   if (tag.kind !== 'open' || (!mark && !(tag.name === 'a' && tag.attrs.href !== undefined))) return null;
-  let depth = 0;
-  let close = -1;
-  for (let j = at + 1; j < nodes.length && close < 0; j++) {
-    const m = nodes[j];
-    if (m.type !== 'html') continue;
-    const t = inlineTag(m.value);
-    if (t?.name !== tag.name) continue;
-    if (t.kind === 'open') depth += 1;
-    else if (t.kind === 'close' && depth-- === 0) close = j;
-  }
+  const close = closingTag(nodes, at, tag.name);
   if (close < 0) return null;
   const inner = nodes.slice(at + 1, close);
   ctx.notes.add('inline HTML mapped to the document model');
@@ -214,6 +221,20 @@ function inlineHtml(
   const link: DocInline = { object: 'inline', type: 'link', key: keyOf(path), isVoid: false, data, nodes: content };
   if (!content.length) link.nodes = [{ object: 'text', leaves: [leaf('', marks)] }];
   return { nodes: [link], next: close + 1 };
+}
+
+/** The index of the inline HTML that closes the `name` tag opened at `at` (nested ones counted), or -1. */
+function closingTag(nodes: PhrasingContent[], at: number, name: string): number {
+  let depth = 0;
+  for (let j = at + 1; j < nodes.length; j++) {
+    const m = nodes[j];
+    if (m.type !== 'html') continue;
+    const t = inlineTag(m.value);
+    if (t?.name !== name) continue;
+    if (t.kind === 'open') depth += 1;
+    else if (t.kind === 'close' && depth-- === 0) return j;
+  }
+  return -1;
 }
 
 function imageData(url: string, alt: string | null | undefined, ctx: Ctx): DocRefData {
@@ -495,6 +516,28 @@ function tagBlocks(n: GitbookTag, ctx: Ctx, p: string): DocBlock[] {
       if (attrs.defaultExpanded && PROMPT_EXPANDED.has(attrs.defaultExpanded)) data.defaultExpanded = attrs.defaultExpanded;
       return [block('prompt', p, data, [code])];
     }
+    case 'if': {
+      // Conditional content: `{% if visitor.claims.unsigned.beta %}` … (`{% else %}` …) `{% endif %}`, the official
+      // `if` block (its `expression`); what follows an `else` is a second block whose expression is the negation.
+      const expression = n.expression?.trim() ?? '';
+      const at = n.children.findIndex((c) => c.type === 'gitbookTag' && c.name === 'else' && c.lone);
+      const then = at < 0 ? n.children : n.children.slice(0, at);
+      if (!expression) {
+        ctx.notes.add('{% if %} without a condition kept as its content');
+        return toBlocks(
+          n.children.filter((_, i) => i !== at),
+          ctx,
+          p,
+        );
+      }
+      const out = [block('if', p, { expression }, toBlocks(then, ctx, p))];
+      if (at >= 0)
+        out.push(block('if', `${p}.else`, { expression: negated(expression) }, toBlocks(n.children.slice(at + 1), ctx, `${p}.else`)));
+      return out;
+    }
+    case 'else':
+      ctx.notes.add('{% else %} outside an {% if %} kept as written');
+      return [block('markdown', p, { markdown: '{% else %}' }, undefined, true)];
     default:
       ctx.notes.add(`{% ${n.name} %} kept as its content`);
       return inner();

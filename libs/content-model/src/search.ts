@@ -1,4 +1,5 @@
 import { DocBlock, documentText, JsonDocument } from './document';
+import { evaluateConditions } from './document-queries';
 import { slugify } from './tree';
 
 /** PostgreSQL text search configuration per space language; `simple` where PostgreSQL has no stemmer. */
@@ -57,11 +58,12 @@ export interface Section {
   body: string;
 }
 
-/** Splits a page at its headings: each heading starts a section (its title and anchor). */
+/** Splits a page at its headings: each heading starts a section (its title and anchor); conditional content left out. */
 export function sections(pageTitle: string, doc: JsonDocument | null): Section[] {
   const out: Section[] = [{ index: 0, title: pageTitle, anchor: null, body: '' }];
   const buffers: DocBlock[][] = [[]];
-  for (const block of doc?.nodes ?? []) {
+  // Conditional content is not indexed: one index serves every visitor, and a hit would show what a claim hides.
+  for (const block of (doc ? evaluateConditions(doc, () => false) : null)?.nodes ?? []) {
     if (/^heading-[1-3]$/.test(block.type)) {
       const title = documentText({ object: 'document', data: {}, nodes: [block] });
       out.push({ index: out.length, title, anchor: slugify(title, `section-${out.length}`), body: '' });

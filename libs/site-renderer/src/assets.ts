@@ -113,6 +113,24 @@ ul.tasks{list-style:none;padding-left:1rem}
 .pager .next{margin-left:auto;text-align:right}
 .hits{padding-left:1.25rem}.hits li{margin:1rem 0}.hits .where{color:var(--muted);font-size:.85rem;margin:.1rem 0}
 mark{background:color-mix(in srgb,var(--primary) 25%,transparent);color:inherit}
+.icon{width:1em;height:1em;vertical-align:-.125em;fill:currentColor}
+.button{display:inline-flex;align-items:center;gap:.45em;padding:.4rem .95rem;margin:.2rem .35rem .2rem 0;border-radius:var(--radius);border:1px solid var(--primary);font-weight:600;text-decoration:none;line-height:1.4}
+.button-primary{background:var(--primary);color:var(--on-primary)}
+.button-secondary{background:transparent;color:var(--link);border-color:var(--border)}
+.button:hover{filter:brightness(1.08)}
+.cards{list-style:none;padding:0;margin:1.25rem 0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr))}
+.cards-large{grid-template-columns:repeat(auto-fill,minmax(19rem,1fr))}
+.card{position:relative;border:1px solid var(--border);border-radius:var(--radius);overflow:hidden;background:var(--bg)}
+.card-linked:hover{border-color:var(--primary)}
+.card-cover{width:100%;aspect-ratio:16/9;object-fit:cover;vertical-align:top;border-bottom:1px solid var(--border)}
+.card-body{padding:.75rem 1rem}
+.card-body p{margin:.25rem 0}
+.card-title{font-weight:600}
+.card-text{color:var(--muted);font-size:.95rem}
+.card-target{color:inherit;text-decoration:none}
+.card-target::after{content:"";position:absolute;inset:0}
+.card-target:focus-visible{outline:none}
+.card:has(.card-target:focus-visible){outline:3px solid var(--primary);outline-offset:2px}
 .search-results form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .cover{grid-column:1;width:100%;height:15rem;object-fit:cover;border-radius:var(--radius)}
 .cover-full{grid-column:1/-1}
@@ -129,6 +147,18 @@ figure.code pre{padding-top:2.25rem;padding-right:1rem}
 }
 `;
 
+/** The text colour that reads on a background of this hex colour (WCAG contrast 4.5 at least): white or near-black. */
+function onColor(hex: string): string {
+  const h = hex.slice(1);
+  const full = h.length <= 4 ? [...h.slice(0, 3)].map((c) => c + c).join('') : h.slice(0, 6);
+  const channel = (i: number) => {
+    const c = parseInt(full.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
+  return 1.05 / (luminance + 0.05) >= 4.5 ? '#fff' : '#111';
+}
+
 /**
  * The stylesheet of a site: its primary colour (validated as a hex colour), the shared rules, its font
  * (one of the official font names), then the code highlighter's colour classes.
@@ -140,7 +170,7 @@ export function siteCss(primaryColor: string | undefined, highlighting = '', fon
     font && /^[A-Za-z][A-Za-z0-9 ]{0,40}$/.test(font)
       ? `html{font-family:"${font.replace(/([a-z])([A-Z])/g, '$1 $2')}",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}`
       : '';
-  return `:root{--primary:${primary}}${BASE_CSS}${family}${highlighting}`;
+  return `:root{--primary:${primary};--on-primary:${onColor(primary)}}${BASE_CSS}${family}${highlighting}`;
 }
 
 /**

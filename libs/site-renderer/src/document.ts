@@ -17,6 +17,7 @@ import {
   operationRef,
 } from '@app/content-model';
 import type { CodeHighlighter } from './highlight';
+import { iconSvg } from './icons';
 import { paragraphs, schemaTree, type ApiBody, type ApiOperations } from './api-reference';
 
 /** What a render may use besides the links: a prepared highlighter, the page's API operations. */
@@ -27,6 +28,11 @@ export interface RenderOptions {
   reusable?: (id: string) => JsonDocument | null;
   /** An inline expression's value (`space.vars.version`), null when it names no variable. */
   variables?: (expression: string) => string | null;
+  /**
+   * Whether the visitor may see an `if` block's content (its expression on their claims). Without it nothing
+   * conditional is shown: what a condition guards is never shown by default.
+   */
+  condition?: (expression: string) => boolean;
 }
 
 /** How a document's references become site URLs: the renderer knows no site, space or file store. */
@@ -66,6 +72,20 @@ export function sanitize(html: string): string {
     allowedSchemesByTag: { img: ['http', 'https', 'data'] },
     transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer' }) },
   });
+}
+
+/** A column of a table's definition (the official DocumentTableDefinition*: its type, title, alignment). */
+interface TableColumn {
+  title?: string;
+  type?: string;
+  textAlignment?: string;
+}
+
+/** A table's records in their order. */
+function tableRecords(b: DocBlock): { orderIndex?: string; values?: Record<string, unknown> }[] {
+  return Object.values(
+    (b.data.records as Record<string, { orderIndex?: string; values?: Record<string, unknown> }> | undefined) ?? {},
+  ).sort((x, y) => ((x.orderIndex ?? '') < (y.orderIndex ?? '') ? -1 : 1));
 }
 
 /** A table cell's value as its markdown source (numbers and booleans as written; anything else: empty). */
@@ -181,7 +201,10 @@ export class DocumentRenderer {
       case 'code':
         return this.code(b);
       case 'table':
-        return this.table(b);
+        return (b.data.view as { type?: unknown } | undefined)?.type === 'cards' ? this.cards(b) : this.table(b);
+      case 'if':
+        // Conditional content: shown when the visitor's claims satisfy its expression, else nothing at all.
+        return typeof b.data.expression === 'string' && this.options.condition?.(b.data.expression) === true ? this.blocks(b.nodes) : null;
       case 'images':
         return h('div', { class: aligned ? `images ${aligned}` : 'images' }, this.blocks(b.nodes));
       case 'image':
@@ -393,10 +416,8 @@ export class DocumentRenderer {
   private table(b: DocBlock): ComponentChild {
     const view = (b.data.view as { columns?: string[] } | undefined) ?? {};
     const columns = Array.isArray(view.columns) ? view.columns : [];
-    const definition = (b.data.definition as Record<string, { title?: string; textAlignment?: string }> | undefined) ?? {};
-    const records = Object.values(
-      (b.data.records as Record<string, { orderIndex?: string; values?: Record<string, unknown> }> | undefined) ?? {},
-    ).sort((x, y) => ((x.orderIndex ?? '') < (y.orderIndex ?? '') ? -1 : 1));
+    const definition = (b.data.definition as Record<string, TableColumn> | undefined) ?? {};
+    const records = tableRecords(b);
     const cell = (source: string) => {
       const inlines = source ? cellInlines(source) : [];
       return inlines ? this.blocks(inlines) : source;
@@ -425,7 +446,7 @@ export class DocumentRenderer {
             h(
               'tr',
               null,
-              columns.map((c) => h('td', { class: alignOf(c) }, cell(stringOf(r.values?.[c])))),
+              columns.map((c) => h('td', { class: alignOf(c) }, this.cellValue(definition[c], r.values?.[c], false))),
             ),
           ),
         ),
@@ -471,13 +492,146 @@ export class DocumentRenderer {
       }
       case 'html':
         return h('span', { dangerouslySetInnerHTML: { __html: sanitize(n.data.html ?? '') } });
+      case 'button': {
+        const href = n.data.ref ? this.links.href(n.data.ref) : null;
+        const icon = n.data.icon ? this.icon(n.data.icon) : null;
+        const kind = n.data.kind === 'secondary' ? 'secondary' : 'primary';
+        const content = [icon, h('span', null, n.data.label)];
+        return href
+          ? h('a', { class: `button button-${kind}`, href, rel: n.data.ref?.kind === 'url' ? 'noopener noreferrer' : undefined }, content)
+          : h('span', { class: `button button-${kind}` }, content);
+      }
+      case 'icon':
+        return this.icon(n.data.icon);
       case 'expression': {
         // `space.vars.name` / `page.vars.name`: the variable's value; anything else is shown as written.
         const value = this.options.variables?.(n.data.expression) ?? null;
         return value !== null ? value : h('code', { class: 'expression' }, n.data.expression);
       }
       default:
-        return n.data.markdown ?? textOf(n.nodes);
+        return (n.data as { markdown?: string }).markdown ?? textOf(n.nodes);
+    }
+  }
+
+  /** A Font Awesome icon, drawn in the colour of the text around it; decorative (the text says what it means). */
+  private icon(name: string): ComponentChild {
+    const svg = iconSvg(name);
+    return svg
+      ? h('svg', {
+          class: 'icon',
+          viewBox: svg.viewBox,
+          'aria-hidden': 'true',
+          focusable: 'false',
+          dangerouslySetInnerHTML: { __html: svg.paths },
+        })
+      : null;
+  }
+
+  /**
+   * The official cards view of a table: one card per record, its cover (light and dark), the visible columns'
+   * values, and its target: the card's first value links there, and the whole card is that link's area (one
+   * link per card, no link inside another).
+   */
+  private cards(b: DocBlock): ComponentChild {
+    const view = b.data.view as {
+      columns?: unknown;
+      cardSize?: unknown;
+      targetDefinition?: unknown;
+      coverDefinition?: unknown;
+      coverDefinitionDark?: unknown;
+      hideColumnTitle?: unknown;
+    };
+    const columns = Array.isArray(view.columns) ? view.columns.filter((c): c is string => typeof c === 'string') : [];
+    const definition = (b.data.definition as Record<string, TableColumn> | undefined) ?? {};
+    const refOf = (v: unknown): ContentRef | null => {
+      // A files column holds the files' ids (a cover: its first); an image or content-ref column a reference.
+      if (Array.isArray(v)) return typeof v[0] === 'string' ? { kind: 'file', file: v[0] } : null;
+      const x = v && typeof v === 'object' && 'ref' in v ? v.ref : v;
+      return x && typeof x === 'object' && typeof (x as { kind?: unknown }).kind === 'string' ? (x as ContentRef) : null;
+    };
+    const column = (v: unknown) => (typeof v === 'string' && definition[v] ? v : null);
+    const target = column(view.targetDefinition);
+    const cover = column(view.coverDefinition);
+    const coverDark = column(view.coverDefinitionDark);
+    const size = view.cardSize === 'large' ? 'large' : 'medium';
+    return h(
+      'ul',
+      { class: `cards cards-${size}` },
+      tableRecords(b).map((r) => {
+        const values = r.values ?? {};
+        const href = target ? (refOf(values[target]) ? this.links.href(refOf(values[target])!) : null) : null;
+        const src = (c: string | null) => {
+          const ref = c ? refOf(values[c]) : null;
+          return ref ? this.links.href(ref) : null;
+        };
+        const light = src(cover);
+        const dark = src(coverDark);
+        const images = [
+          light ? h('img', { class: dark ? 'card-cover img-light' : 'card-cover', src: light, alt: '', loading: 'lazy' }) : null,
+          dark ? h('img', { class: light ? 'card-cover img-dark' : 'card-cover', src: dark, alt: '', loading: 'lazy' }) : null,
+        ];
+        const shown = columns.filter((c) => c !== target && c !== cover && c !== coverDark);
+        const cells: ComponentChild[] = shown.map((c, i) => {
+          const content = this.cellValue(definition[c], values[c], true);
+          const first = i === 0 && href;
+          return h('div', { class: i === 0 ? 'card-title' : 'card-text' }, [
+            view.hideColumnTitle === false && definition[c]?.title ? h('span', { class: 'card-label' }, `${definition[c].title}: `) : null,
+            first
+              ? h(
+                  'a',
+                  { class: 'card-target', href, rel: refOf(values[target!])?.kind === 'url' ? 'noopener noreferrer' : undefined },
+                  content,
+                )
+              : content,
+          ]);
+        });
+        if (href && shown.length === 0) cells.push(h('a', { class: 'card-target', href }, href));
+        return h('li', { class: href ? 'card card-linked' : 'card' }, [...images, h('div', { class: 'card-body' }, cells)]);
+      }),
+    );
+  }
+
+  /** A table cell's value as its column's type shows it (in a card: links as text, the card is the link). */
+  private cellValue(column: TableColumn | undefined, value: unknown, inCard: boolean): ComponentChildren {
+    const type = column?.type ?? 'text';
+    const ref =
+      value && typeof value === 'object' && !Array.isArray(value) ? ((value as { ref?: ContentRef }).ref ?? (value as ContentRef)) : null;
+    switch (type) {
+      case 'checkbox':
+        return h('input', { type: 'checkbox', disabled: true, checked: value === true, 'aria-label': column?.title || 'checked' });
+      case 'number':
+      case 'rating':
+        return typeof value === 'number' ? String(value) : stringOf(value);
+      case 'image': {
+        const src = ref && typeof ref.kind === 'string' ? this.links.href(ref) : null;
+        return src ? h('img', { src, alt: '', loading: 'lazy' }) : null;
+      }
+      case 'content-ref':
+      case 'files': {
+        const refs = Array.isArray(value) ? value.map((id) => (typeof id === 'string' ? { kind: 'file', file: id } : null)) : [ref];
+        return refs.map((r) => {
+          const href = r && typeof r.kind === 'string' ? this.links.href(r) : null;
+          return href ? (inCard ? h('span', null, href) : h('a', { href }, href)) : null;
+        });
+      }
+      case 'select':
+      case 'users':
+        return Array.isArray(value) ? value.filter((v) => typeof v === 'string').join(', ') : stringOf(value);
+      default: {
+        const source = stringOf(value);
+        const inlines = source ? cellInlines(source) : [];
+        if (!inlines) return source;
+        // In a card, links are text: the card's target is its one link.
+        return inCard
+          ? this.blocks(
+              inlines.map((x) =>
+                x.object === 'inline' && x.type === 'link'
+                  ? { object: 'text' as const, leaves: (x.nodes ?? []).flatMap((t) => (t.object === 'text' ? t.leaves : [])) }
+                  : x,
+              ),
+            )
+          : this.blocks(inlines);
+      }
     }
   }
 

@@ -178,6 +178,10 @@ export class PdfkitRenderer extends PdfRenderer {
         } else if (n.object === 'inline' && n.type === 'inline-image')
           runs.push({ text: `[${n.data.alt || 'image'}]`, font: 'italic', link });
         else if (n.object === 'inline' && n.type === 'expression') runs.push({ text: n.data.expression, font: 'regular' });
+        else if (n.object === 'inline' && n.type === 'button') {
+          const ref = n.data.ref;
+          runs.push({ text: `[${n.data.label}]`, font: 'regular', link: ref?.kind === 'url' ? ref.url : link });
+        } else if (n.object === 'inline' && n.type === 'icon') continue;
         else if (n.object === 'inline')
           runs.push({ text: textContent(parseDocument(n.data.html ?? n.data.markdown ?? '').children), font: 'regular' });
       }

@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { BoundedMap } from '@app/shared-kernel';
-import { includedContents, operationRefs, type JsonDocument, type OperationRef, type PageNode } from '@app/content-model';
+import {
+  conditionExpressions,
+  includedContents,
+  operationRefs,
+  type JsonDocument,
+  type OperationRef,
+  type PageNode,
+} from '@app/content-model';
 import { OpenApiOperations, type OperationView } from '@app/openapi-specs';
 import { siteRoot } from '../domain/site-urls';
 import { RedirectsService } from './redirects.service';
@@ -34,11 +41,13 @@ export interface PageDependencies {
   format: PageFormat;
   /** Each OpenAPI spec the page shows an operation of, at its latest version (a spec changes apart from the site). */
   specs: string;
+  /** The outcome for the visitor's claims of each conditional block of the page and what it includes. */
+  conditions: string;
 }
 
 /** The cache key of a page's answer, derived from what it depends on. */
 export function keyOf(d: PageDependencies): string {
-  return [d.site, d.base, d.space, d.revision, d.page, d.format, d.specs].join(' ');
+  return [d.site, d.base, d.space, d.revision, d.page, d.format, d.specs, d.conditions].join(' ');
 }
 
 /** What the renderer renders: the page, its body, what the body includes and shows, and what it depends on. */
@@ -69,6 +78,8 @@ export const operationKey = (ref: OperationRef): string => `${ref.spec} ${ref.me
 @Injectable()
 export class PageAssembler {
   private readonly specUses = new BoundedMap<string, string[]>(SPEC_USES_MAX);
+  /** The expressions of the conditional blocks of each page and of what it includes (bodies are immutable per revision). */
+  private readonly conditionUses = new BoundedMap<string, string[]>(SPEC_USES_MAX);
 
   constructor(
     private readonly sites: VisitorSitesService,
@@ -99,19 +110,38 @@ export class PageAssembler {
       page: page.node.id,
       format,
       specs: format === 'md' ? '' : await this.specVersions(located),
+      conditions: this.sites.outcomes(view, await this.conditionExpressions(located)),
     };
+  }
+
+  /** The expressions of the page's conditional blocks and of the reusable contents it includes, read once per revision. */
+  private async conditionExpressions(located: LocatedPage): Promise<string[]> {
+    const { location, revision, page } = located;
+    const key = `${revision.id} ${page.node.id}`;
+    let expressions = this.conditionUses.get(key);
+    if (!expressions) {
+      const document = await this.sites.document(location.space, revision, page.node.id);
+      const docs = document ? [document, ...(await this.reusable(located, document)).values()] : [];
+      expressions = [...new Set(docs.flatMap(conditionExpressions))];
+      this.conditionUses.set(key, expressions);
+    }
+    return expressions;
   }
 
   /** The page's model: its body, the reusable contents it includes and the operations it shows. */
   async assemble(located: LocatedPage, dependencies: PageDependencies): Promise<PageModel> {
     const { view, location, revision, page } = located;
-    const document = await this.sites.document(location.space, revision, page.node.id);
+    // What the visitor's claims do not show is gone before anything is rendered (HTML and markdown alike).
+    const stored = await this.sites.document(location.space, revision, page.node.id);
+    const document = stored && this.sites.shown(view, stored);
     const html = located.format === 'html' && document !== null;
+    const reusable = new Map<string, JsonDocument>();
+    if (html) for (const [id, doc] of await this.reusable(located, document)) reusable.set(id, this.sites.shown(view, doc));
     return {
       ...located,
       dependencies,
       document,
-      reusable: html ? await this.reusable(located, document) : new Map<string, JsonDocument>(),
+      reusable,
       operations: html ? await this.operations(view, operationRefs(document)) : new Map<string, OperationView>(),
     };
   }

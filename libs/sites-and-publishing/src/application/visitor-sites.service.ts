@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BoundedMap, pageRequest } from '@app/shared-kernel';
-import { locateByPath, type PageNode, type PageTree } from '@app/content-model';
+import { evaluateConditions, locateByPath, type PageNode, type PageTree } from '@app/content-model';
 import { ContentService, type Revision, type Space } from '@app/spaces-and-content';
 import { SpaceRepositoryRedirects } from './space-repository-redirects';
 import type { JsonDocument } from '@app/content-model';
@@ -239,6 +239,19 @@ export class VisitorSitesService {
       this.parsedConditions.set(condition, parsed);
     }
     return parsed !== null && parsed.test(claims);
+  }
+
+  /**
+   * A document as this visitor sees it: its conditional (`if`) blocks evaluated on their claims, what does not
+   * hold left out (conditional content never reaches a visitor who may not see it, in any form).
+   */
+  shown(view: VisitorSite, doc: JsonDocument): JsonDocument {
+    return evaluateConditions(doc, (expression) => this.holds(expression, view.claims));
+  }
+
+  /** The outcome of each expression for this visitor, `1`/`0` (what a page's answer depends on). */
+  outcomes(view: VisitorSite, expressions: string[]): string {
+    return expressions.map((e) => (this.holds(e, view.claims) ? '1' : '0')).join('');
   }
 
   /** A page's body. */

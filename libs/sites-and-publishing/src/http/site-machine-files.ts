@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { documentToMarkdown } from '@app/content-model';
+import { contentHash, documentToMarkdown } from '@app/content-model';
 import { renderLlmsFullTxt, renderLlmsTxt, renderRobotsTxt, renderSitemap, type ListedPage } from '@app/site-renderer';
 import { VisitorSite, VisitorSitesService } from '../application/visitor-sites.service';
 import { rootOf, SitePageRenderer } from './site-page.renderer';
@@ -38,7 +38,9 @@ export class SiteMachineFiles {
     const shown = await Promise.all(
       this.sites.siteSpaces(view).map(async (s) => ({ ...s, revision: await this.sites.revision(view, s.space) })),
     );
-    const key = `${view.key} ${shown.map((s) => `${s.revision.id}:${s.revision.visibility}`).join(',')} ${name} ${view.base}`;
+    // llms-full.txt holds every page's body, conditional blocks evaluated: it is kept per set of claims.
+    const claims = name === 'llms-full.txt' && Object.keys(view.claims).length ? ` ${contentHash(view.claims)}` : '';
+    const key = `${view.key} ${shown.map((s) => `${s.revision.id}:${s.revision.visibility}`).join(',')} ${name} ${view.base}${claims}`;
     const body = await this.responses.cached(key, async () => {
       const groups = shown.map((s) => {
         const listed = this.sites.listed(s.revision);
@@ -59,7 +61,8 @@ export class SiteMachineFiles {
       const full: { page: ListedPage; markdown: string }[] = [];
       for (const g of groups) {
         for (const [i, page] of g.pages.entries()) {
-          const document = await this.sites.document(g.space, g.revision, g.ids[i]);
+          const stored = await this.sites.document(g.space, g.revision, g.ids[i]);
+          const document = stored && this.sites.shown(view, stored);
           const href = this.renderer.hrefs(
             view,
             { section: g.section, siteSpace: g.siteSpace, space: g.space, prefix: g.prefix, rest: '' },

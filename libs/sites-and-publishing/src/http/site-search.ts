@@ -116,7 +116,8 @@ export class SiteSearch {
     for (const h of found.hits) if (!pages.some((p) => p.source.pageUrl === h.source.pageUrl) && pages.length < ASK_SOURCES) pages.push(h);
     const sources = [];
     for (const p of pages) {
-      const document = await this.sites.document(p.source.location.space, p.source.revision, p.source.pageId);
+      const stored = await this.sites.document(p.source.location.space, p.source.revision, p.source.pageId);
+      const document = stored && this.sites.shown(view, stored);
       const href = this.renderer.hrefs(view, p.source.location, p.source.revision.tree);
       sources.push({ title: p.title, url: p.source.pageUrl, text: document ? documentToMarkdown(document, (ref) => href(ref) ?? '') : '' });
     }

@@ -1,0 +1,182 @@
+import { join } from 'node:path';
+import { readGitbookRepository } from '@app/content-model';
+import { RepositoryExport, RepositoryImport, repositoryFolder } from '@app/repository-sync';
+import { createTestApp, TestApp, TestUser } from '../support/app';
+
+/**
+ * A GitBook repository that uses GitBook's own constructs (#49: test/fixtures/gitbook-constructs, written the
+ * way GitBook writes each block) imported whole, published, read as two visitors, and exported back unchanged.
+ */
+describe('a GitBook site moves to Quire and looks like itself', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let orgId: string;
+  let spaceId: string;
+  let siteId: string;
+  const repoDir = join(process.cwd(), 'test/fixtures/gitbook-constructs');
+  const repoFiles = repositoryFolder(repoDir);
+  let notes: string[];
+  let missing: string[];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.user('admin');
+    orgId = await t.organization(admin);
+    spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Fluent' }).expect(201)).body.id;
+    const imported = await t.app
+      .get(RepositoryImport)
+      .import({ userId: admin.id, tokenId: 'test' }, spaceId, readGitbookRepository(repoFiles), (p) => repoFiles.bytes(p));
+    notes = imported.notes;
+    missing = imported.missing;
+    await t.http
+      .post(`/v1/spaces/${spaceId}/change-requests/${imported.changeRequest!.changeRequest.id}/merge`)
+      .set(admin.auth)
+      .expect(200);
+    siteId = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Fluent', visibility: 'public' }).expect(201)).body
+      .id;
+    const base = `/v1/orgs/${orgId}/sites/${siteId}`;
+    await t.http.post(`${base}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
+    await t.http
+      .put(`${base}/adaptive-schema`)
+      .set(admin.auth)
+      .send({
+        jsonSchema: {
+          type: 'object',
+          properties: {
+            unsigned: {
+              type: 'object',
+              description: 'Unsigned claims of the site visitor.',
+              properties: { beta: { type: 'boolean', description: 'Beta' } },
+              additionalProperties: false,
+            },
+          },
+          additionalProperties: false,
+        },
+      })
+      .expect(200);
+    await t.http
+      .patch(base)
+      .set(admin.auth)
+      .send({ adaptiveContent: { enabled: true } })
+      .expect(200);
+    await t.http.post(`${base}/publish`).set(admin.auth).expect(200);
+  });
+  afterAll(async () => t.close());
+
+  const page = async (path: string) => (await t.http.get(`/sites/${siteId}/${path}`).expect(200)).text;
+
+  it('imports whole: SUMMARY anchors, repeats and external links are link pages; a missing file is reported, not fatal', async () => {
+    expect(missing).toEqual(['guide/missing.md']);
+    expect(notes).toEqual(
+      expect.arrayContaining([
+        'SUMMARY.md: "Install" points at a heading of getting-started.md: a link page to it',
+        'SUMMARY.md: "Set up again" lists guide/setup.md a second time: a link page to its first entry',
+        'SUMMARY.md: the HTML in the heading "Guides" is left out of its title; its id "guides" is its slug',
+      ]),
+    );
+    const pages = (await t.http.get(`/v1/spaces/${spaceId}/content`).set(admin.auth).expect(200)).body.pages as {
+      title: string;
+      type: string;
+      kind: string;
+      slug: string;
+      target?: unknown;
+      href?: string;
+      pages: { title: string; type: string; target?: { kind: string; anchor?: string }; href?: string }[];
+    }[];
+    expect(pages.map((p) => `${p.type}:${p.title}`)).toEqual([
+      'document:Welcome',
+      'document:Getting started',
+      'link:Changelog',
+      'document:Archive',
+      'group:Guides',
+    ]);
+    const started = pages[1];
+    expect(started.pages.map((p) => [p.type, p.title, p.target?.anchor])).toEqual([
+      ['link', 'Install', 'install'],
+      ['link', 'Configure', 'configure'],
+    ]);
+    expect(started.pages[0].href).toMatch(/\/getting-started#install$/);
+    expect(pages[2]).toMatchObject({
+      kind: 'link',
+      target: { kind: 'url', url: 'https://github.com/fluent/fluentd/blob/master/CHANGELOG.md' },
+    });
+    expect(pages[4]).toMatchObject({ kind: 'group', slug: 'guides' });
+  });
+
+  it('the sidebar: link pages go to their heading or URL, the group heading shows its text only', async () => {
+    const html = await page('getting-started');
+    expect(html).toContain(`href="http://quire.test/sites/${siteId}/getting-started#install">Install</a>`);
+    expect(html).toContain('href="https://github.com/fluent/fluentd/blob/master/CHANGELOG.md">Changelog</a>');
+    expect(html).not.toContain('&lt;a href=&quot;#guides');
+    expect(html).not.toMatch(/<a [^>]*id="guides"/);
+  });
+
+  it('cards, buttons and icons render as such: no raw table of file names, no :name:', async () => {
+    const files = (await t.http.get(`/v1/spaces/${spaceId}/content/files`).set(admin.auth).expect(200)).body.items as {
+      id: string;
+      name: string;
+    }[];
+    const file = (name: string) => files.find((f) => f.name === name)!.id;
+    const html = await page('');
+    expect(html).toContain('<ul class="cards cards-medium">');
+    expect(html).toContain(
+      `<a class="card-target" href="http://quire.test/sites/${siteId}/getting-started"><strong>Quickstart</strong></a>`,
+    );
+    expect(html).toContain(
+      `<img class="card-cover img-light" src="http://quire.test/sites/${siteId}/~files/${spaceId}/${file('quickstart-cover.png')}"`,
+    );
+    expect(html).toContain(
+      `<img class="card-cover img-dark" src="http://quire.test/sites/${siteId}/~files/${spaceId}/${file('quickstart-cover-dark.png')}"`,
+    );
+    expect(html).not.toContain('quickstart-cover.png<');
+    expect(html).not.toContain('getting-started.md');
+    expect(html).toMatch(
+      /<a class="button button-primary" href="http:\/\/quire\.test\/sites\/[^"]+\/getting-started"><svg class="icon" viewBox="0 0 512 512" aria-hidden="true" focusable="false"><path [^>]+\/><\/svg><span>Get started<\/span><\/a>/,
+    );
+    expect(html).toContain(
+      '<a class="button button-secondary" href="https://github.com/fluent/fluentd" rel="noopener noreferrer"><svg class="icon"',
+    );
+    expect(html).not.toContain(':bolt:');
+    const plugins = await page('guides/plugins');
+    expect(plugins.match(/<svg class="icon"/g)?.length).toBe(2);
+    expect(plugins).toContain(
+      '<a class="button button-secondary" href="https://rubygems.org/" rel="noopener noreferrer"><span>Browse RubyGems</span></a>',
+    );
+    // The typed table: a number and a checkbox column.
+    const started = await page('getting-started');
+    expect(started).toContain('<input type="checkbox" disabled checked aria-label="Required"');
+  });
+
+  it('conditional content: each visitor sees only their branch, in the page, its markdown, llms-full.txt and search', async () => {
+    const visitor = (path: string, beta: boolean) =>
+      t.http.get(`/sites/${siteId}/${path}${beta ? `${path.includes('?') ? '&' : '?'}visitor.beta=true` : ''}`).expect(200);
+    const plain = (await visitor('getting-started', false)).text;
+    const beta = (await visitor('getting-started', true)).text;
+    expect(plain).toContain('Want the new buffer engine early?');
+    expect(plain).not.toContain('buffer_engine v2');
+    expect(plain).not.toContain('{% if');
+    expect(beta).toContain('<strong>new buffer engine</strong>');
+    expect(beta).toContain('Beta builds are not for production.');
+    expect(beta).not.toContain('Want the new buffer engine early?');
+    // Again, from the cache: still each their own.
+    expect((await visitor('getting-started', false)).text).not.toContain('buffer_engine v2');
+    expect((await visitor('getting-started.md', false)).text).not.toContain('buffer_engine v2');
+    expect((await visitor('getting-started.md', true)).text).toContain('buffer_engine v2');
+    expect((await visitor('llms-full.txt', false)).text).not.toContain('buffer_engine v2');
+    expect((await visitor('llms-full.txt', true)).text).toContain('buffer_engine v2');
+    expect((await visitor('llms-full.txt', false)).text).toContain('Want the new buffer engine early?');
+    // Search holds no conditional content, for anyone.
+    expect((await t.http.get(`/sites/${siteId}/~search.json?q=buffer_engine`).expect(200)).body.items).toEqual([]);
+    expect((await t.http.get(`/sites/${siteId}/~search.json?q=engine%20early`).expect(200)).body.items).toEqual([]);
+    expect((await t.http.get(`/sites/${siteId}/~search.json?q=tabs%20macOS%20brew`).expect(200)).body.items).toEqual([]);
+  });
+
+  it('exported right after the import: every file byte-identical, the summary too', async () => {
+    const out = await t.app.get(RepositoryExport).export({ userId: admin.id, tokenId: 'test' }, spaceId);
+    for (const path of repoFiles.paths().filter((p) => p.endsWith('.md') || p === '.gitbook.yaml')) {
+      if (path === 'NOTICE') continue;
+      expect([path, out.text.get(path)]).toEqual([path, repoFiles.read(path)]);
+    }
+    expect(out.verbatim).toBe(5);
+  });
+});
