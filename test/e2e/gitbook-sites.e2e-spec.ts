@@ -147,6 +147,27 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
     expect(started).toContain('<input type="checkbox" disabled checked aria-label="Required"');
   });
 
+  it('a mermaid diagram is drawn (light and dark), an annotation, math and highlighted code lines show as such', async () => {
+    const html = await page('guides/guide/setup');
+    const images = [
+      ...html.matchAll(/<img class="img-(light|dark)" src="data:image\/svg\+xml;base64,([^"]+)" alt="Diagram: graph LR"\/>/g),
+    ];
+    expect(images.map((m) => m[1])).toEqual(['light', 'dark']);
+    const svg = Buffer.from(images[0][2], 'base64').toString('utf8');
+    for (const label of ['in_tail', 'filter', 'out_file', 'null']) expect(svg).toContain(label);
+    expect(svg).not.toContain('googleapis');
+    expect(html).toContain('<span class="annotated" tabindex="0" aria-describedby="annotation-1">buffered</span>');
+    expect(html).toMatch(
+      /<span class="annotation-body" role="tooltip" id="annotation-1">In memory, or in files when <code>@type file<\/code> is set.<\/span>/,
+    );
+    expect(html).toContain('<span class="math-inline"><span class="katex"><math');
+    // GitBook's expandable: `<details>`, a blank line, `<summary>` as its own block.
+    expect(html).toContain('<details><summary>What is a tag?</summary><p>A tag is a dot-separated name');
+    expect(html).toContain('<span class="line highlighted">  @type file\n</span>');
+    expect(html).not.toContain('[^1]');
+    expect(html).not.toContain('{% @mermaid');
+  });
+
   it('conditional content: each visitor sees only their branch, in the page, its markdown, llms-full.txt and search', async () => {
     const visitor = (path: string, beta: boolean) =>
       t.http.get(`/sites/${siteId}/${path}${beta ? `${path.includes('?') ? '&' : '?'}visitor.beta=true` : ''}`).expect(200);

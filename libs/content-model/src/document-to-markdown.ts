@@ -1,8 +1,9 @@
 import type { BlockContent, Code, Link, List, PhrasingContent, RootContent, TableCell } from 'mdast';
 import { inlineItems, leaf, nestMarks, type InlineItem, type MarkKey } from './doc-build';
-import type { ContentRef, DocBlock, DocMark, JsonDocument } from './document';
+import { emojiText, type ContentRef, type DocBlock, type DocMark, type JsonDocument } from './document';
 import {
   buttonHtml,
+  highlightedCodeHtml,
   expressionHtml,
   HTML_ALIGN,
   iconHtml,
@@ -16,7 +17,7 @@ import {
 import { cellInlines } from './markdown';
 import type { GitbookTag } from './gitbook-tags';
 import { QUIRE_STYLE, writeMarkdown, type MarkdownStyle } from './markdown-write';
-import { negated } from './document-queries';
+import { blockText, negated } from './document-queries';
 import { refToUrl } from './markdown-links';
 
 /**
@@ -40,6 +41,8 @@ function markWrap(mark: MarkKey, children: PhrasingContent[]): PhrasingContent[]
 const WRAPPING_MARKS = ['color', 'bold', 'italic', 'strikethrough', 'keyboard', 'superscript', 'subscript'] as const;
 
 let currentRefUrl: (ref: ContentRef) => string = refToUrl;
+/** The bodies of the annotations written so far (the document's footnotes, numbered in order). */
+let currentFootnotes: DocBlock[][] = [];
 
 function itemToPhrasing(item: InlineItem, outer: ReadonlySet<string>): PhrasingContent[] {
   if (item.object === 'leaf') {
@@ -51,10 +54,27 @@ function itemToPhrasing(item: InlineItem, outer: ReadonlySet<string>): PhrasingC
     if (item.data.title) link.title = item.data.title;
     return [link];
   }
-  if (item.type === 'inline-image') return [{ type: 'image', url: currentRefUrl(item.data.ref), alt: item.data.alt ?? '' }];
+  if (item.type === 'inline-image') {
+    // A dark variant or a size has no markdown syntax: GitBook's HTML.
+    const dark = item.data.refDark ? currentRefUrl(item.data.refDark as ContentRef) : undefined;
+    if (dark || item.data.size !== undefined) return [{ type: 'html', value: imageHtml(item.data, currentRefUrl(item.data.ref), dark) }];
+    return [{ type: 'image', url: currentRefUrl(item.data.ref), alt: item.data.alt ?? '' }];
+  }
   if (item.type === 'expression') return [{ type: 'html', value: expressionHtml(item.data.expression) }];
   if (item.type === 'button') return [{ type: 'html', value: buttonHtml(item.data, item.data.ref ? currentRefUrl(item.data.ref) : '') }];
   if (item.type === 'icon') return [{ type: 'html', value: iconHtml(item.data.icon) }];
+  if (item.type === 'inline-math') return [{ type: 'html', value: `$$${item.data.formula}$$` }];
+  if (item.type === 'emoji') return [{ type: 'text', value: emojiText(item.data.code) }];
+  if (item.type === 'mention') {
+    const url = currentRefUrl(item.data.ref);
+    return [{ type: 'link', url, title: 'mention', children: [{ type: 'text', value: url }] }];
+  }
+  if (item.type === 'annotation') {
+    // GitBook's annotation is a footnote: its number right after the annotated word, its body at the end.
+    const body = item.fragments?.find((f) => f.fragment === 'annotation-body')?.nodes ?? [];
+    currentFootnotes.push(body);
+    return [...phrasing(item.nodes, outer), { type: 'html', value: `[^${currentFootnotes.length}]` }];
+  }
   if (item.type === 'html') return [{ type: 'html', value: item.data.html ?? '' }];
   if (item.type === 'markdown') return [{ type: 'html', value: item.data.markdown ?? '' }];
   return [];
@@ -75,6 +95,18 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
     const b = blocks[i];
     const kids = (b.nodes ?? []).filter((n): n is DocBlock => n.object === 'block');
     switch (b.type) {
+      case 'math':
+        out.push({ type: 'html', value: `$$\n${str(b.data.formula)}\n$$` });
+        break;
+      case 'integration': {
+        // `{% @mermaid/diagram content="…" %}`: the integration's block, its text props as attributes.
+        const props = b.data.props && typeof b.data.props === 'object' ? (b.data.props as Record<string, unknown>) : {};
+        const attrs = Object.entries(props).flatMap(([k, v]): [string, string][] =>
+          typeof v === 'string' && /^[A-Za-z][\w-]*$/.test(k) ? [[k, v]] : [],
+        );
+        out.push({ ...tag(`@${str(b.data.integration)}/${str(b.data.block)}`, attrs, []), lone: true });
+        break;
+      }
       case 'if': {
         // GitBook's conditional content; a following block on the negated expression is its `{% else %}`.
         const expression = str(b.data.expression);
@@ -130,6 +162,12 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
         break;
       }
       case 'code': {
+        if (kids.some((line) => line.data.highlighted === true)) {
+          // Highlighted lines have no markdown syntax: GitBook's <pre><code> with them in <strong>.
+          const lines = kids.map((line) => ({ text: blockText(line.nodes), highlighted: line.data.highlighted === true }));
+          out.push({ type: 'html', value: highlightedCodeHtml(lines, typeof b.data.syntax === 'string' ? b.data.syntax : null) });
+          break;
+        }
         const titled = typeof b.data.title === 'string' || b.data.lineNumbers === true || typeof b.data.overflow === 'string';
         const code: Code = {
           type: 'code',
@@ -166,13 +204,14 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
       case 'images': {
         const align = typeof b.data.align === 'string' ? b.data.align : undefined;
         const caption = (img: DocBlock) => img.fragments?.find((f) => f.fragment === 'caption')?.nodes[0];
-        if (kids.some((img) => caption(img))) {
-          // An image with a caption: GitBook's <figure>, one per image.
+        const dark = (img: DocBlock) => (img.data.refDark ? currentRefUrl(img.data.refDark as ContentRef) : undefined);
+        if (kids.some((img) => caption(img) || dark(img))) {
+          // An image with a caption or a dark variant: GitBook's <figure>, one per image.
           for (const img of kids) {
             const text = caption(img);
             out.push({
               type: 'html',
-              value: `<figure>${imageHtml(img.data, currentRefUrl(img.data.ref as ContentRef))}${
+              value: `<figure>${imageHtml(img.data, currentRefUrl(img.data.ref as ContentRef), dark(img))}${
                 text ? `<figcaption><p>${inlinesToHtml(text.nodes, currentRefUrl)}</p></figcaption>` : ''
               }</figure>`,
             });
@@ -365,10 +404,20 @@ export function documentToMarkdown(
   refUrl: (ref: ContentRef) => string = refToUrl,
   style: MarkdownStyle = QUIRE_STYLE,
 ): string {
+  const outerRefUrl = currentRefUrl;
+  const outerFootnotes = currentFootnotes;
   currentRefUrl = refUrl;
+  currentFootnotes = [];
   try {
-    return writeMarkdown({ type: 'root', children: toMdast(doc.nodes) }, style);
+    const body = writeMarkdown({ type: 'root', children: toMdast(doc.nodes) }, style);
+    // The annotations' bodies, as footnote definitions (continuation lines indented four spaces).
+    const notes = currentFootnotes.map((blocks, i) => {
+      const text = writeMarkdown({ type: 'root', children: toMdast(blocks) }, style).replace(/\n+$/, '');
+      return `[^${i + 1}]: ${text.replace(/\n(?=.)/g, '\n    ')}`;
+    });
+    return notes.length ? `${body.replace(/\n+$/, '')}\n\n${notes.join('\n\n')}\n` : body;
   } finally {
-    currentRefUrl = refToUrl;
+    currentRefUrl = outerRefUrl;
+    currentFootnotes = outerFootnotes;
   }
 }

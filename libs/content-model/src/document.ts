@@ -52,6 +52,8 @@ interface DocInlineBase {
   isVoid: boolean;
   /** A link's content: texts, and images (a badge is an image inside a link). */
   nodes?: (DocText | DocInline)[];
+  /** Named parts of an inline (an `annotation`'s `annotation-body`). */
+  fragments?: DocFragment[];
 }
 
 /**
@@ -65,7 +67,15 @@ export type DocInline =
   /** The official button (GitBook's `<a href="…" class="button primary" data-icon="rocket">Label</a>`). */
   | (DocInlineBase & { type: 'button'; data: ButtonData })
   /** The official icon (GitBook's `<i class="fa-rocket">:rocket:</i>`): a Font Awesome icon's name. */
-  | (DocInlineBase & { type: 'icon'; data: { icon: string; color?: string } });
+  | (DocInlineBase & { type: 'icon'; data: { icon: string; color?: string } })
+  /** The official annotation: its text (`nodes`) and its body (the `annotation-body` fragment); GitBook's footnote. */
+  | (DocInlineBase & { type: 'annotation'; data: Record<string, never> })
+  /** The official inline math (`data.formula`, TeX); GitBook's `$$formula$$` inside text. */
+  | (DocInlineBase & { type: 'inline-math'; data: { formula: string } })
+  /** The official emoji (`data.code`: its code points in hex, `1f680`). */
+  | (DocInlineBase & { type: 'emoji'; data: { code: string } })
+  /** The official mention of a page, space or user (`data.ref`); GitBook's link titled "mention". */
+  | (DocInlineBase & { type: 'mention'; data: { ref: ContentRef } });
 
 /** An official button's data: its label, kind, icon, and where it goes (a reference; an action is kept as given). */
 export interface ButtonData {
@@ -109,7 +119,7 @@ export interface DocFragment {
 export function innerNodes(n: DocBlock | DocInline | DocText): (DocBlock | DocInline | DocText)[] {
   if (n.object === 'text') return [];
   const nodes = n.nodes ?? [];
-  return n.object === 'block' && n.fragments ? [...nodes, ...n.fragments.flatMap((f) => f.nodes)] : nodes;
+  return n.fragments ? [...nodes, ...n.fragments.flatMap((f) => f.nodes)] : nodes;
 }
 
 export interface JsonDocument {
@@ -188,7 +198,9 @@ export function documentText(doc: JsonDocument): string {
             )
             .join(' '),
         );
-    } else innerNodes(n).forEach(walk);
+    } else if (n.object === 'inline')
+      (n.nodes ?? []).forEach(walk); // an annotation's words, not its body
+    else innerNodes(n).forEach(walk);
     if (n.object === 'block') out.push('\n');
   };
   doc.nodes.forEach(walk);
@@ -200,3 +212,13 @@ export function documentText(doc: JsonDocument): string {
 
 /** The official hint styles (a hint block's `data.style`). */
 export const HINT_STYLES: ReadonlySet<string> = new Set(['info', 'success', 'warning', 'danger']);
+
+/** An official emoji's character (its `code`: code points in hex joined by `-`, `1f680`); empty when it is none. */
+export function emojiText(code: string): string {
+  try {
+    const points = code.split('-').map((hex) => parseInt(hex, 16));
+    return points.every((n) => Number.isInteger(n) && n > 0 && n <= 0x10ffff) ? String.fromCodePoint(...points) : '';
+  } catch {
+    return '';
+  }
+}

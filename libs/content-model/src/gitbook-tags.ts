@@ -1,4 +1,4 @@
-import type { Parent, RootContent } from 'mdast';
+import type { Node, Parent, RootContent } from 'mdast';
 import type MarkdownIt from 'markdown-it';
 
 /**
@@ -26,12 +26,24 @@ export interface GitbookTag extends Parent {
   expression?: string;
 }
 
+/** GitBook's math, `$$formula$$` (inline, or alone in its paragraph: a math block). */
+export interface GitbookMath extends Node {
+  type: 'gitbookMath';
+  value: string;
+}
+
 declare module 'mdast' {
   interface RootContentMap {
     gitbookTag: GitbookTag;
   }
   interface BlockContentMap {
     gitbookTag: GitbookTag;
+  }
+  interface PhrasingContentMap {
+    gitbookMath: GitbookMath;
+  }
+  interface RootContentMap {
+    gitbookMath: GitbookMath;
   }
 }
 
@@ -63,6 +75,11 @@ const CONTAINERS = new Set([
 const LONE = new Set(['embed', 'file', 'include', 'content-ref', 'else']);
 
 const TAG_LINE = /^\{%-?\s*([a-z][a-z0-9-]*)((?:\s+.*?)?)\s*-?%\}\s*$/;
+/**
+ * An integration's block (`{% @mermaid/diagram content="graph TD …" %}`): always alone, and its attribute values
+ * may run over several lines (a diagram's source), up to the line that ends the tag.
+ */
+const INTEGRATION_START = /^\{%-?\s*(@[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9-]*)(?=[\s%])/;
 const ATTR = /([A-Za-z][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^\s"']+))|"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
@@ -146,6 +163,8 @@ export function gitbookTags(md: MarkdownIt): void {
     'gitbook_tag',
     (state, startLine, endLine, silent) => {
       if (state.sCount[startLine] - state.blkIndent >= 4) return false;
+      const integration = INTEGRATION_START.exec(lineText(state, startLine));
+      if (integration) return integrationTag(state, startLine, endLine, silent, integration[1]);
       const m = TAG_LINE.exec(lineText(state, startLine));
       if (!m) return false;
       const name = m[1];
@@ -180,4 +199,45 @@ export function gitbookTags(md: MarkdownIt): void {
     },
     { alt: ['paragraph', 'reference', 'blockquote', 'list'] },
   );
+}
+
+/**
+ * GitBook's math in markdown: `$$formula$$` (TeX) — inside text an inline formula, alone in its paragraph
+ * (`$$` lines around it) a math block. A markdown-it inline rule: `$$` opens, the next `$$` closes; without a
+ * closing `$$` it is text. Code spans are read first, so `` `$$` `` stays code.
+ */
+export function gitbookMath(md: MarkdownIt): void {
+  md.inline.ruler.before('escape', 'gitbook_math', (state, silent) => {
+    const start = state.pos;
+    if (state.src.charCodeAt(start) !== 0x24 || state.src.charCodeAt(start + 1) !== 0x24) return false;
+    const end = state.src.indexOf('$$', start + 2);
+    if (end < 0 || end === start + 2) return false;
+    if (!silent) state.push('gitbook_math', '', 0).content = state.src.slice(start + 2, end);
+    state.pos = end + 2;
+    return true;
+  });
+}
+
+type BlockState = Parameters<Parameters<MarkdownIt['block']['ruler']['before']>[2]>[0];
+
+/** Lines of an integration tag, up to the line that ends it outside a quoted value (at most 500 lines). */
+function integrationTag(state: BlockState, startLine: number, endLine: number, silent: boolean, name: string): boolean {
+  let text = '';
+  for (let line = startLine; line < endLine && line < startLine + 500; line++) {
+    // The first line from its tag; the next ones as written (a diagram's indentation is its own).
+    const from =
+      line === startLine ? state.bMarks[line] + state.tShift[line] : Math.min(state.bMarks[line] + state.blkIndent, state.eMarks[line]);
+    text += (line > startLine ? '\n' : '') + state.src.slice(from, state.eMarks[line]);
+    const body = text.slice(text.indexOf(name) + name.length);
+    // Quotes closed and the tag ended: `… %}` with nothing after it.
+    const closed = /^((?:[^"'%]|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|%(?!\}))*)-?%\}\s*$/.exec(body);
+    if (!closed) continue;
+    if (silent) return true;
+    const token = state.push('gitbook_tag', '', 0);
+    token.meta = { name, attrs: tagAttributes(closed[1]) };
+    token.map = [startLine, line + 1];
+    state.line = line + 1;
+    return true;
+  }
+  return false;
 }

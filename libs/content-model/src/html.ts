@@ -4,6 +4,7 @@ import { Parser, parseDocument } from 'htmlparser2';
 import { block, colorMark, inlineItems, keyOf, leaf, nestMarks, type InlineItem, type MarkKey, type Marks } from './doc-build';
 import {
   TEXT_COLORS,
+  emojiText,
   type ContentRef,
   type DocBlock,
   type DocInline,
@@ -75,7 +76,8 @@ const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input'
 /** The attributes each mapped element keeps (others are dropped, and reported). */
 const KEPT_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   a: ['href', 'title'],
-  img: ['src', 'alt', 'width', 'height'],
+  img: ['src', 'alt', 'width', 'height', 'data-size'],
+  pre: ['lang', 'class'],
   p: ['align'],
   div: ['align'],
   h1: ['align'],
@@ -86,7 +88,6 @@ const KEPT_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   h6: ['align'],
   details: ['open'],
   mark: ['style'],
-  pre: ['lang'],
   code: ['class'],
   ol: ['start'],
   td: ['align'],
@@ -230,15 +231,13 @@ function domInlines(nodes: ChildNode[], ctx: HtmlContext, path: string, marks: M
     const mark = n.name === 'mark' ? colorMarkOf(n.attribs.style) : MARK_TAGS[n.name];
     if (mark) domInlines(n.children, ctx, p, [...marks, mark], out);
     else if (n.name === 'br') pushLeaf(leaf('\n', marks));
-    else if (n.name === 'img')
-      out.push({
-        object: 'inline',
-        type: 'inline-image',
-        key: keyOf(p),
-        isVoid: true,
-        data: imageData(n.attribs, ctx, false) as DocRefData,
-      });
-    else if (n.name === 'a' && n.attribs.href !== undefined) {
+    else if (n.name === 'img' || n.name === 'picture') {
+      const data = pictureData(n, ctx, false);
+      // GitBook's inline image size: `data-size="line"` (as tall as the text) or `original`.
+      const size = (n.name === 'img' ? n : findImg(n))?.attribs['data-size'];
+      if (size === 'line' || size === 'original') data.size = size;
+      out.push({ object: 'inline', type: 'inline-image', key: keyOf(p), isVoid: true, data: data as DocRefData });
+    } else if (n.name === 'a' && n.attribs.href !== undefined) {
       const inner = domInlines(n.children, ctx, p, marks);
       if (inner.some((x) => x.object === 'inline' && x.type === 'link')) throw new Unmappable();
       const data: DocRefData = { ref: ctx.resolve(n.attribs.href) };
@@ -311,21 +310,50 @@ function trimmed(nodes: (DocText | DocInline)[]): (DocText | DocInline)[] {
   return out;
 }
 
-const INLINE_TAGS = new Set([...Object.keys(MARK_TAGS), 'mark', 'a', 'img', 'br']);
+const INLINE_TAGS = new Set([...Object.keys(MARK_TAGS), 'mark', 'a', 'img', 'br', 'picture']);
+
+/** The `<img>` of a `<picture>` (itself for an `<img>`). */
+function findImg(el: Element): Element | undefined {
+  return el.name === 'img' ? el : el.children.find((c): c is Element => isTag(c) && c.name === 'img');
+}
+
+/**
+ * An `<img>`, or GitBook's `<picture>` (a `<source srcset media="(prefers-color-scheme: dark)">` and an `<img>`),
+ * as image data: the image, and its dark variant as the official `refDark`.
+ */
+function pictureData(el: Element, ctx: HtmlContext, withSize: boolean): Record<string, unknown> {
+  const img = findImg(el);
+  if (!img) throw new Unmappable();
+  if (
+    el.name === 'picture' &&
+    el.children.some((c) => (isTag(c) && c.name !== 'img' && c.name !== 'source') || (isText(c) && c.data.trim()))
+  )
+    throw new Unmappable();
+  const data = imageData(img.attribs, ctx, withSize);
+  const dark = el.children.find((c): c is Element => isTag(c) && c.name === 'source' && /dark/.test(c.attribs.media ?? ''));
+  const src = dark?.attribs.srcset?.trim().split(/\s+/)[0];
+  if (src) {
+    const ref = ctx.resolve(src);
+    data.refDark = ref.kind === 'file' || ref.kind === 'url' ? ref : { kind: 'url', url: src };
+  }
+  return data;
+}
 
 /** A run of inline content at block level: a paragraph, or an images block when it holds images only. */
 function inlineBlock(run: ChildNode[], ctx: HtmlContext, path: string, align: string | undefined): DocBlock | null {
-  const onlyImages = run.every((n) => (isText(n) && !n.data.trim()) || (isTag(n) && (n.name === 'img' || n.name === 'br')));
+  const onlyImages = run.every(
+    (n) => (isText(n) && !n.data.trim()) || (isTag(n) && (n.name === 'img' || n.name === 'picture' || n.name === 'br')),
+  );
   if (onlyImages) {
-    const images = run.filter((n): n is Element => isTag(n) && n.name === 'img');
+    const images = run.filter((n): n is Element => isTag(n) && (n.name === 'img' || n.name === 'picture'));
     if (images.length === 0) return null;
-    images.forEach((img) => dropped(img, ctx));
+    images.forEach((img) => dropped(findImg(img) ?? img, ctx));
     const data: Record<string, unknown> = align ? { align } : {};
     return block(
       'images',
       path,
       data,
-      images.map((img, j) => block('image', `${path}.${j}`, imageData(img.attribs, ctx, true), undefined, true)),
+      images.map((img, j) => block('image', `${path}.${j}`, pictureData(img, ctx, true), undefined, true)),
     );
   }
   const nodes = trimmed(domInlines(run, ctx, path, []));
@@ -377,20 +405,35 @@ function domBlocks(nodes: ChildNode[], ctx: HtmlContext, path: string, align?: s
         ),
       );
     } else if (n.name === 'pre') {
+      // GitBook's code with highlighted lines: `<pre class="language-js"><code class="lang-js"><strong>line\n</strong>…`.
       const inner = n.children.length === 1 && isTag(n.children[0]) && n.children[0].name === 'code' ? n.children[0] : n;
-      if (inner.children.some((c) => !isText(c))) throw new Unmappable();
-      const syntax = n.attribs.lang ?? /(?:^|\s)(?:language|lang)-(\S+)/.exec(inner.attribs.class ?? '')?.[1];
-      const text = inner.children
-        .map((c) => (isText(c) ? c.data : ''))
-        .join('')
-        .replace(/^\n/, '')
-        .replace(/\n$/, '');
+      const parts = inner.children.map((c) => {
+        if (isText(c)) return { text: c.data, strong: false };
+        if (isTag(c) && (c.name === 'strong' || c.name === 'b') && c.children.every(isText)) return { text: textContent(c), strong: true };
+        throw new Unmappable();
+      });
+      const classes = `${inner.attribs.class ?? ''} ${n.attribs.class ?? ''}`;
+      const syntax = n.attribs.lang ?? /(?:^|\s)(?:language|lang)-(\S+)/.exec(classes)?.[1];
+      const lines: { text: string; highlighted: boolean }[] = [{ text: '', highlighted: false }];
+      for (const part of parts)
+        part.text.split('\n').forEach((piece, k) => {
+          if (k > 0) lines.push({ text: '', highlighted: false });
+          const line = lines[lines.length - 1];
+          line.text += piece;
+          if (part.strong && piece) line.highlighted = true;
+        });
+      if (lines.length > 1 && lines[0].text === '' && !lines[0].highlighted) lines.shift();
+      if (lines.length > 1 && lines[lines.length - 1].text === '') lines.pop();
       out.push(
         block(
           'code',
           p,
           syntax ? { syntax } : {},
-          text.split('\n').map((line, j) => block('code-line', `${p}.${j}`, {}, [{ object: 'text', leaves: [leaf(line, [])] }])),
+          lines.map((line, j) =>
+            block('code-line', `${p}.${j}`, line.highlighted ? { highlighted: true } : {}, [
+              { object: 'text', leaves: [leaf(line.text, [])] },
+            ]),
+          ),
         ),
       );
     } else if (n.name === 'blockquote') out.push(block('blockquote', p, {}, domBlocks(n.children, ctx, p)));
@@ -410,7 +453,7 @@ function domBlocks(nodes: ChildNode[], ctx: HtmlContext, path: string, align?: s
  */
 function figureFromDom(n: Element, ctx: HtmlContext, p: string): DocBlock {
   const tags = n.children.filter((c): c is Element => isTag(c));
-  const img = tags.find((c) => c.name === 'img');
+  const img = tags.find((c) => c.name === 'img' || c.name === 'picture');
   const caption = tags.find((c) => c.name === 'figcaption');
   if (!img || tags.some((c) => c !== img && c !== caption) || n.children.some((c) => isText(c) && c.data.trim())) throw new Unmappable();
   const captionNodes = caption
@@ -419,7 +462,7 @@ function figureFromDom(n: Element, ctx: HtmlContext, p: string): DocBlock {
       : caption.children
     : [];
   const text = trimmed(domInlines(captionNodes, ctx, `${p}.0.caption`, []));
-  const image = block('image', `${p}.0`, imageData(img.attribs, ctx, true), undefined, true);
+  const image = block('image', `${p}.0`, pictureData(img, ctx, true), undefined, true);
   if (text.length)
     image.fragments = [
       {
@@ -652,15 +695,43 @@ function lengthAttr(v: unknown): string | null {
   return null;
 }
 
-/** An image as an `<img>` tag. */
-export function imageHtml(data: Record<string, unknown>, url: string): string {
+/**
+ * An image as an `<img>` tag; with a dark variant (`darkUrl`), GitBook's `<picture>` with a dark `<source>`; an
+ * inline image's `size` as `data-size`.
+ */
+export function imageHtml(data: Record<string, unknown>, url: string, darkUrl?: string): string {
   let out = `<img src="${escapeHtml(url)}"`;
   if (typeof data.alt === 'string') out += ` alt="${escapeHtml(data.alt)}"`;
   for (const dim of ['width', 'height']) {
     const v = lengthAttr(data[dim]);
     if (v) out += ` ${dim}="${escapeHtml(v)}"`;
   }
-  return `${out}>`;
+  if (data.size === 'line' || data.size === 'original') out += ` data-size="${data.size}"`;
+  out += '>';
+  return darkUrl ? `<picture><source srcset="${escapeHtml(darkUrl)}" media="(prefers-color-scheme: dark)">${out}</picture>` : out;
+}
+
+/** `<picture>…</picture>` written inline (its tags one by one in markdown), as image data; null when it is not one image. */
+export function pictureFromHtml(html: string, ctx: HtmlContext): Record<string, unknown> | null {
+  const doc = parseDocument(html, { lowerCaseTags: true, lowerCaseAttributeNames: true });
+  const el = doc.children.find(isTag);
+  if (!el || el.name !== 'picture' || doc.children.some((c) => c !== el && !(isText(c) && !c.data.trim()))) return null;
+  try {
+    return pictureData(el, ctx, false);
+  } catch (e) {
+    if (e instanceof Unmappable) return null;
+    throw e;
+  }
+}
+
+/** Code lines as GitBook writes a block with highlighted lines: `<pre><code>`, a highlighted line in `<strong>`. */
+export function highlightedCodeHtml(lines: { text: string; highlighted: boolean }[], syntax: string | null): string {
+  // GitBook's escapes in code: `&#x26;` and `&#x3C;` (a `>` stays).
+  const esc = (text: string) => text.replace(/&/g, '&#x26;').replace(/</g, '&#x3C;');
+  const body = lines.map((l) => (l.highlighted ? `<strong>${esc(l.text)}\n</strong>` : `${esc(l.text)}\n`)).join('');
+  return syntax
+    ? `<pre class="language-${escapeHtml(syntax)}"><code class="lang-${escapeHtml(syntax)}">${body}</code></pre>`
+    : `<pre><code>${body}</code></pre>`;
 }
 
 const HTML_WRAPPING = ['color', ...Object.keys(MARK_HTML)] as DocMark['type'][];
@@ -674,10 +745,15 @@ export function inlinesToHtml(nodes: DocBlock['nodes'], refUrl: (ref: ContentRef
       const inner = nestMarks(inlineItems(item.nodes), HTML_WRAPPING, emit, wrap, outer).join('');
       return [`<a href="${escapeHtml(refUrl(item.data.ref))}"${title}>${inner}</a>`];
     }
-    if (item.type === 'inline-image') return [imageHtml(item.data, refUrl(item.data.ref))];
+    if (item.type === 'inline-image')
+      return [imageHtml(item.data, refUrl(item.data.ref), item.data.refDark ? refUrl(item.data.refDark as ContentRef) : undefined)];
     if (item.type === 'expression') return [expressionHtml(item.data.expression)];
     if (item.type === 'button') return [buttonHtml(item.data, item.data.ref ? refUrl(item.data.ref) : '')];
     if (item.type === 'icon') return [iconHtml(item.data.icon)];
+    if (item.type === 'annotation') return [nestMarks(inlineItems(item.nodes), HTML_WRAPPING, emit, wrap, outer).join('')];
+    if (item.type === 'inline-math') return [escapeHtml(`$$${item.data.formula}$$`)];
+    if (item.type === 'emoji') return [escapeHtml(emojiText(item.data.code))];
+    if (item.type === 'mention') return [`<a href="${escapeHtml(refUrl(item.data.ref))}">${escapeHtml(refUrl(item.data.ref))}</a>`];
     return [item.data.html ?? item.data.markdown ?? ''];
   };
   const wrap = (mark: MarkKey, inner: string[]) =>

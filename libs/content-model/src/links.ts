@@ -17,7 +17,7 @@ export function extractLinks(doc: JsonDocument): ExtractedLink[] {
   };
   const walk = (n: DocBlock | DocInline | DocText) => {
     if (n.object === 'text') return;
-    if (n.object === 'inline' && n.type !== 'expression' && n.type !== 'icon') add(n.data.ref);
+    if (n.object === 'inline' && 'ref' in n.data) add(n.data.ref);
     if (n.object === 'block' && n.type === 'image') add(n.data.ref as ContentRef);
     innerNodes(n).forEach(walk);
   };

@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 
 import footnote from 'markdown-it-footnote';
 import { InvalidInputError } from '@app/shared-kernel';
-import { gitbookTags, type GitbookTag } from './gitbook-tags';
+import { gitbookMath, gitbookTags, type GitbookTag } from './gitbook-tags';
 import { QUIRE_STYLE, type MarkdownStyle } from './markdown-write';
 
 /**
@@ -30,6 +30,7 @@ const MAX_NESTING = 100;
 const md = new MarkdownIt('default', { html: true, linkify: true })
   .use(footnote)
   .use(gitbookTags)
+  .use(gitbookMath)
   .disable(['footnote_inline', 'footnote_tail']); // footnote definitions stay where they were written
 md.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
 // URLs are kept as written (no percent-encoding, no punycode); dangerous schemes are refused later, with a note.
@@ -116,6 +117,9 @@ function inline(tokens: Token[], into: Parents): void {
         break;
       case 'html_inline':
         push({ type: 'html', value: t.content });
+        break;
+      case 'gitbook_math':
+        push({ type: 'gitbookMath', value: t.content });
         break;
       case 'footnote_ref':
         push(withSource({ type: 'footnoteReference', identifier: label(t), label: label(t) }, `[^${label(t)}]`));

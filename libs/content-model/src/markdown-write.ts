@@ -31,7 +31,7 @@ const WORD = /[\p{L}\p{N}]/u;
 const PUNCT = /[\p{P}\p{S}]/u;
 
 /** Characters that may need escaping anywhere in text, and at the start of a line. */
-const SPECIAL = /[*_`[\]~\\<&!\n]/;
+const SPECIAL = /[*_`[\]~\\<&!\n]|\$\$/;
 const LINE_START = /^[ \t#>=|:+\-\d]/;
 
 const charRef = (ch: string) => `&#x${ch.codePointAt(0)!.toString(16).toUpperCase()};`;
@@ -87,6 +87,10 @@ function escapeText(value: string, lineStart: boolean): string {
         break;
       case '!':
         out += next === undefined ? '\\!' : '!';
+        break;
+      case '$':
+        // `$$` would open GitBook's math.
+        out += next === '$' ? '\\$' : '$';
         break;
       case '\n':
         // A line break inside text (not a hard break): spaces before it would make one, so they are encoded.
@@ -170,6 +174,9 @@ export function writePhrasing(nodes: readonly PhrasingContent[], lineStart: bool
         break;
       case 'html':
         out = n.value;
+        break;
+      case 'gitbookMath':
+        out = `$$${n.value}$$`;
         break;
       case 'emphasis':
       case 'strong':

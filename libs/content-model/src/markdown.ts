@@ -1,4 +1,15 @@
-import type { BlockContent, DefinitionContent, Html, Image, ListItem, Nodes, PhrasingContent, RootContent, TableCell } from 'mdast';
+import type {
+  BlockContent,
+  DefinitionContent,
+  FootnoteDefinition,
+  Html,
+  Image,
+  ListItem,
+  Nodes,
+  PhrasingContent,
+  RootContent,
+  TableCell,
+} from 'mdast';
 import { parse as parseYaml } from 'yaml';
 import { InvalidInputError } from '@app/shared-kernel';
 import { block, keyOf, leaf, type Marks } from './doc-build';
@@ -10,6 +21,7 @@ import {
   imageData as htmlImageData,
   buttonData,
   iconName,
+  pictureFromHtml,
   detailsOpening,
   expandable,
   htmlToBlocks,
@@ -53,6 +65,8 @@ export interface ParsedMarkdown {
 /** What conversion needs besides the nodes: link resolution, notes, and the HTML mapping context. */
 interface Ctx {
   resolve: LinkResolver;
+  /** The footnote definitions a reference of the document names (they are annotations' bodies), by identifier. */
+  footnotes: Map<string, FootnoteDefinition>;
   /** Normalizations met on the way (see ParsedMarkdown.normalized). */
   notes: Set<string>;
   html: HtmlContext;
@@ -109,6 +123,11 @@ function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks 
         );
         break;
       case 'link': {
+        // GitBook's mention of a page: a link titled "mention" (`[Page](page.md "mention")`).
+        if (n.title === 'mention') {
+          out.push({ object: 'inline', type: 'mention', key: keyOf(`${path}.${i}`), isVoid: true, data: { ref: ctx.resolve(n.url) } });
+          break;
+        }
         const content = inlines(n.children, ctx, `${path}.${i}`, marks).filter((x) => x.object === 'text' || x.type === 'inline-image');
         const data: DocRefData = { ref: ctx.resolve(n.url) };
         if (n.title) data.title = n.title;
@@ -140,7 +159,46 @@ function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks 
           });
         break;
       }
-      case 'footnoteReference':
+      case 'gitbookMath':
+        out.push({ object: 'inline', type: 'inline-math', key: keyOf(`${path}.${i}`), isVoid: true, data: { formula: n.value.trim() } });
+        break;
+      case 'footnoteReference': {
+        // GitBook's annotation: a footnote whose number follows the annotated word (`word[^1]` … `[^1]: note`).
+        const definition = ctx.footnotes.get(n.identifier);
+        if (definition) {
+          const last = out[out.length - 1];
+          const leafAt = last?.object === 'text' ? last.leaves[last.leaves.length - 1] : undefined;
+          const word = leafAt ? /\S+$/.exec(leafAt.text) : null;
+          let text: DocLeaf[] = [leaf('', marks)];
+          if (leafAt && word) {
+            text = [{ ...leafAt, text: word[0] }];
+            leafAt.text = leafAt.text.slice(0, word.index);
+            if (!leafAt.text && last?.object === 'text') {
+              last.leaves.pop();
+              if (!last.leaves.length) out.pop();
+            }
+          }
+          const p = `${path}.${i}`;
+          out.push({
+            object: 'inline',
+            type: 'annotation',
+            key: keyOf(p),
+            isVoid: false,
+            data: {},
+            nodes: [{ object: 'text', leaves: text }],
+            fragments: [
+              {
+                object: 'fragment',
+                key: keyOf(`${p}.body`),
+                fragment: 'annotation-body',
+                type: 'annotation-body',
+                nodes: annotationBody(definition, ctx, `${p}.body`),
+              },
+            ],
+          });
+          ctx.notes.add('footnotes read as annotations');
+          break;
+        }
         ctx.notes.add('footnotes kept as written (markdown)');
         out.push({
           object: 'inline',
@@ -150,6 +208,7 @@ function inlines(nodes: PhrasingContent[], ctx: Ctx, path: string, marks: Marks 
           data: { ref: { kind: 'url', url: '' }, markdown: sourceOf(n) },
         });
         break;
+      }
       default:
         // Other constructs without a place in the model: kept as their source text.
         ctx.notes.add(`${(n as Nodes).type} kept as text`);
@@ -179,8 +238,27 @@ function inlineHtml(
   if (tag.kind === 'void' && tag.name === 'br') return { nodes: [{ object: 'text', leaves: [leaf('\n', marks)] }], next: at + 1 };
   if (tag.kind === 'void' && tag.name === 'img') {
     const data = htmlImageData(tag.attrs, ctx.html, false) as DocRefData;
+    if (tag.attrs['data-size'] === 'line' || tag.attrs['data-size'] === 'original') data.size = tag.attrs['data-size'];
     ctx.notes.add('inline HTML mapped to the document model');
     return { nodes: [{ object: 'inline', type: 'inline-image', key: keyOf(path), isVoid: true, data }], next: at + 1 };
+  }
+  // GitBook's image with a dark variant, `<picture><source srcset media="(prefers-color-scheme: dark)"><img></picture>`.
+  if (tag.kind === 'open' && tag.name === 'picture') {
+    const close = closingTag(nodes, at, 'picture');
+    const html =
+      close < 0
+        ? ''
+        : nodes
+            .slice(at, close + 1)
+            .map((x) => (x.type === 'html' ? x.value : x.type === 'text' ? x.value : '<x>'))
+            .join('');
+    const data = html ? pictureFromHtml(html, ctx.html) : null;
+    if (!data) return null;
+    ctx.notes.add('inline HTML mapped to the document model');
+    return {
+      nodes: [{ object: 'inline', type: 'inline-image', key: keyOf(path), isVoid: true, data: data as DocRefData }],
+      next: close + 1,
+    };
   }
   // GitBook's inline expression, `<code class="expression">space.vars.version</code>`.
   if (tag.kind === 'open' && tag.name === 'code' && /(^|\s)expression(\s|$)/.test(tag.attrs.class ?? '')) {
@@ -270,6 +348,11 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], ctx
     const p = `${path}.${i}`;
     switch (n.type) {
       case 'paragraph': {
+        const shown = n.children.filter((c) => !(c.type === 'text' && !c.value.trim()));
+        if (shown.length === 1 && shown[0].type === 'gitbookMath') {
+          out.push(block('math', p, { formula: shown[0].value.trim() }, undefined, true));
+          break;
+        }
         const onlyImages = n.children.length > 0 && n.children.every((c) => c.type === 'image' || (c.type === 'text' && !c.value.trim()));
         if (onlyImages) {
           const images = n.children.filter((c): c is Image => c.type === 'image');
@@ -351,11 +434,21 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], ctx
           out.push(...mapped);
           break;
         }
-        const details = detailsOpening(n.value, ctx.html, p);
+        let details = detailsOpening(n.value, ctx.html, p);
         const close = details ? closingDetails(nodes, i) : -1;
         if (details && close > 0) {
+          // GitBook writes `<details>`, a blank line, then `<summary>…</summary>` as a block of its own.
+          let from = i + 1;
+          const next = nodes[from];
+          if (!details.title.length && next?.type === 'html' && /^\s*<summary[\s>][\s\S]*<\/summary>\s*$/i.test(next.value)) {
+            const titled = detailsOpening(`<details${details.open ? ' open' : ''}>${next.value.trim()}`, ctx.html, p);
+            if (titled) {
+              details = titled;
+              from += 1;
+            }
+          }
           ctx.notes.add('HTML mapped to the document model');
-          out.push(expandable(p, details.title, toBlocks(nodes.slice(i + 1, close), ctx, `${p}.body`), details.open));
+          out.push(expandable(p, details.title, toBlocks(nodes.slice(from, close), ctx, `${p}.body`), details.open));
           i = close;
           break;
         }
@@ -368,9 +461,15 @@ function toBlocks(nodes: (RootContent | BlockContent | DefinitionContent)[], ctx
       case 'yaml':
       case 'definition':
         break;
+      case 'footnoteDefinition':
+        // An annotation's body (its reference holds it); one no reference names is kept as written.
+        if (ctx.footnotes.get(n.identifier) === n) break;
+        ctx.notes.add('footnotes kept as written (markdown)');
+        out.push(block('markdown', p, { markdown: sourceOf(n) }, undefined, true));
+        break;
       default:
-        // Constructs the model has no block for (footnote definitions…): kept as they were written.
-        ctx.notes.add(n.type === 'footnoteDefinition' ? 'footnotes kept as written (markdown)' : `${n.type} kept as written (markdown)`);
+        // Constructs the model has no block for: kept as they were written.
+        ctx.notes.add(`${n.type} kept as written (markdown)`);
         out.push(block('markdown', p, { markdown: sourceOf(n) }, undefined, true));
     }
   }
@@ -391,6 +490,10 @@ function tagBlocks(n: GitbookTag, ctx: Ctx, p: string): DocBlock[] {
     childTags(n, name, ctx).map((t, j) => block(type, `${p}.${j}`, data(t), toBlocks(t.children, ctx, `${p}.${j}`)));
   const caption = () => n.children.flatMap((c) => (c.type === 'paragraph' ? [cellMarkdown(c.children)] : [])).join('\n\n');
   const { attrs } = n;
+  // An integration's block, `{% @mermaid/diagram content="…" %}`: the official `integration` block, its attributes the props.
+  const integration = /^@([a-z0-9][a-z0-9-]*)\/([a-z0-9][a-z0-9-]*)$/.exec(n.name);
+  if (integration)
+    return [block('integration', p, { integration: integration[1], block: integration[2], props: { ...attrs } }, undefined, true)];
   switch (n.name) {
     case 'hint': {
       const style = attrs.style ?? attrs[''] ?? 'info';
@@ -597,6 +700,27 @@ function legacyApiMethod(n: GitbookTag, ctx: Ctx, p: string): DocBlock[] {
   return out;
 }
 
+/** The footnote definitions that a reference names (at any depth), by identifier: the first of each. */
+function footnotesOf(nodes: RootContent[]): Map<string, FootnoteDefinition> {
+  const definitions = new Map<string, FootnoteDefinition>();
+  const referenced = new Set<string>();
+  const walk = (list: readonly Nodes[]) => {
+    for (const n of list) {
+      if (n.type === 'footnoteDefinition' && !definitions.has(n.identifier)) definitions.set(n.identifier, n);
+      if (n.type === 'footnoteReference') referenced.add(n.identifier);
+      if ('children' in n) walk(n.children);
+    }
+  };
+  walk(nodes);
+  return new Map([...definitions].filter(([id]) => referenced.has(id)));
+}
+
+/** An annotation's body: the definition's blocks (paragraphs, lists, code), at least one paragraph. */
+function annotationBody(definition: FootnoteDefinition, ctx: Ctx, path: string): DocBlock[] {
+  const blocks = toBlocks(definition.children, { ...ctx, footnotes: new Map() }, path);
+  return blocks.length ? blocks : [block('paragraph', `${path}.0`, {}, [{ object: 'text', leaves: [leaf('', [])] }])];
+}
+
 /** The index of the `</details>` that closes the one opened at `at` (nested ones counted), or -1. */
 function closingDetails(nodes: readonly Nodes[], at: number): number {
   let depth = 0;
@@ -679,6 +803,7 @@ export function markdownToDocument(
   };
   const ctx: Ctx = {
     resolve: safeResolve,
+    footnotes: footnotesOf(children),
     notes,
     html: { resolve: safeResolve, notes, inlineMarkdown: (nodes) => cellMarkdown(toPhrasing(nodes)) },
   };

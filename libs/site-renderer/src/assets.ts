@@ -114,6 +114,13 @@ ul.tasks{list-style:none;padding-left:1rem}
 .hits{padding-left:1.25rem}.hits li{margin:1rem 0}.hits .where{color:var(--muted);font-size:.85rem;margin:.1rem 0}
 mark{background:color-mix(in srgb,var(--primary) 25%,transparent);color:inherit}
 .icon{width:1em;height:1em;vertical-align:-.125em;fill:currentColor}
+.diagram{margin:1.25rem 0;text-align:center}.diagram img{max-width:100%;height:auto}
+.annotation{position:relative}
+img.inline-line{height:1.2em;width:auto;vertical-align:-.2em}
+pre .line.highlighted{background:color-mix(in srgb,var(--primary) 14%,transparent);display:inline-block;min-width:100%}
+.annotated{border-bottom:1px dashed var(--muted);cursor:help}
+.annotation-body{display:none;position:absolute;left:0;top:1.6em;z-index:15;width:max-content;max-width:min(22rem,80vw);padding:.5rem .75rem;background:var(--bg);color:var(--fg);border:1px solid var(--border);border-radius:var(--radius);box-shadow:0 6px 18px rgba(0,0,0,.15);font-size:.9rem;font-weight:400}
+.annotation:hover .annotation-body,.annotation:focus-within .annotation-body{display:block}
 .button{display:inline-flex;align-items:center;gap:.45em;padding:.4rem .95rem;margin:.2rem .35rem .2rem 0;border-radius:var(--radius);border:1px solid var(--primary);font-weight:600;text-decoration:none;line-height:1.4}
 .button-primary{background:var(--primary);color:var(--on-primary)}
 .button-secondary{background:transparent;color:var(--link);border-color:var(--border)}

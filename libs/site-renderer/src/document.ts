@@ -5,6 +5,7 @@ import {
   cellInlines,
   HINT_STYLES,
   TEXT_COLORS,
+  emojiText,
   slugify,
   type ContentRef,
   type DocBlock,
@@ -18,6 +19,7 @@ import {
 } from '@app/content-model';
 import type { CodeHighlighter } from './highlight';
 import { iconSvg } from './icons';
+import { mermaidSource, type DrawnDiagram } from './diagrams';
 import { paragraphs, schemaTree, type ApiBody, type ApiOperations } from './api-reference';
 
 /** What a render may use besides the links: a prepared highlighter, the page's API operations. */
@@ -33,12 +35,16 @@ export interface RenderOptions {
    * conditional is shown: what a condition guards is never shown by default.
    */
   condition?: (expression: string) => boolean;
+  /** A mermaid diagram's drawings (MermaidDiagrams, prepared before the render); null: shown as its source. */
+  diagram?: (source: string) => DrawnDiagram | null;
 }
 
 /** How a document's references become site URLs: the renderer knows no site, space or file store. */
 export interface DocumentLinks {
   /** The URL a reference goes to (a page of the site, a file download, an external URL, an anchor); null: nowhere. */
   href(ref: ContentRef): string | null;
+  /** The title of what a reference names (a page's title, for a mention); null when unknown. */
+  title?(ref: ContentRef): string | null;
 }
 
 /** A heading of the page, for the on-page table of contents. */
@@ -93,6 +99,23 @@ function stringOf(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
 }
 
+/** An inline formula as MathML (as `mathBlock`), or its TeX source when KaTeX cannot read it. */
+function mathInline(formula: string): ComponentChild {
+  try {
+    const mathml = katex.renderToString(formula, {
+      output: 'mathml',
+      displayMode: false,
+      throwOnError: true,
+      trust: false,
+      maxExpand: 200,
+      maxSize: 50,
+    });
+    return h('span', { class: 'math-inline', dangerouslySetInnerHTML: { __html: mathml } });
+  } catch {
+    return h('code', { class: 'math-inline' }, formula);
+  }
+}
+
 /**
  * A formula rendered on the server as MathML (KaTeX, no script in the page, no style attribute: the
  * CSP allows none). A formula KaTeX cannot read is shown as its TeX source.
@@ -124,6 +147,8 @@ export class DocumentRenderer {
   private readonly ids = new Set<string>();
   /** The reusable contents being rendered (an include of itself is not followed). */
   private readonly including = new Set<string>();
+  /** Annotations rendered so far (each body gets an id of its own). */
+  private annotations = 1;
 
   constructor(
     private readonly links: DocumentLinks,
@@ -297,6 +322,26 @@ export class DocumentRenderer {
             : null;
         return h('details', { class: 'prompt', open }, [h('summary', null, description), ...this.blocks(b.nodes), providers]);
       }
+      case 'integration': {
+        // A mermaid diagram drawn as images (light and dark); another integration's block cannot run here: said so.
+        const source = mermaidSource(b);
+        if (source !== null) {
+          const drawn = this.options.diagram?.(source) ?? null;
+          const label = `Diagram: ${source.trim().split('\n')[0]}`;
+          return drawn
+            ? h('figure', { class: 'diagram' }, [
+                h('img', { class: 'img-light', src: drawn.light, alt: label }),
+                h('img', { class: 'img-dark', src: drawn.dark, alt: label }),
+              ])
+            : h('figure', { class: 'diagram' }, h('pre', { tabIndex: 0 }, h('code', null, source)));
+        }
+        const name = typeof b.data.integration === 'string' ? b.data.integration : 'an';
+        const url = typeof b.data.url === 'string' && /^https?:\/\//i.test(b.data.url) ? b.data.url : null;
+        return h('div', { class: 'api-missing', role: 'note' }, [
+          h('p', null, `This block comes from the ${name} integration, which this site does not run.`),
+          url ? h('p', null, h('a', { href: url, rel: 'noopener noreferrer' }, url)) : null,
+        ]);
+      }
       case 'swagger': {
         // The older block points at a spec file or URL, not at one of the organization's specs: a link to it.
         const ref = b.data.ref as ContentRef | undefined;
@@ -392,17 +437,23 @@ export class DocumentRenderer {
   private code(b: DocBlock): ComponentChild {
     const { lines, syntax } = codeOf(b);
     const title = typeof b.data.title === 'string' && b.data.title ? b.data.title : null;
-    return this.codeFigure(lines, syntax, title, b.data.lineNumbers === true);
+    const highlighted = new Set((b.nodes ?? []).flatMap((n, i) => (n.object === 'block' && n.data.highlighted === true ? [i] : [])));
+    return this.codeFigure(lines, syntax, title, b.data.lineNumbers === true, highlighted);
   }
 
   /** A code block: its title, its lines (highlighted when the language is prepared), numbered or not. */
-  private codeFigure(lines: string[], syntax: string, title: string | null, numbered: boolean): ComponentChild {
+  private codeFigure(lines: string[], syntax: string, title: string | null, numbered: boolean, marked = new Set<number>()): ComponentChild {
     const highlighted = this.options.highlighter?.tokens(lines.join('\n'), syntax) ?? null;
+    // A line the writer highlighted (GitBook's `<strong>` in `<pre>`) is marked for the stylesheet.
+    const lineClass = (i: number) => (marked.has(i) ? 'line highlighted' : 'line');
     const content = highlighted
-      ? highlighted.map((tokens) =>
-          h('span', { class: 'line' }, [...tokens.map((t) => (t.className ? h('span', { class: t.className }, t.text) : t.text)), '\n']),
+      ? highlighted.map((tokens, i) =>
+          h('span', { class: lineClass(i) }, [
+            ...tokens.map((t) => (t.className ? h('span', { class: t.className }, t.text) : t.text)),
+            '\n',
+          ]),
         )
-      : lines.map((line) => h('span', { class: 'line' }, line + '\n'));
+      : lines.map((line, i) => h('span', { class: lineClass(i) }, line + '\n'));
     return h('figure', { class: 'code' }, [
       title ? h('figcaption', null, title) : null,
       h(
@@ -488,7 +539,17 @@ export class DocumentRenderer {
       }
       case 'inline-image': {
         const src = this.links.href(n.data.ref);
-        return src ? h('img', { src, alt: n.data.alt ?? '', title: n.data.title, loading: 'lazy' }) : null;
+        const dark = n.data.refDark ? this.links.href(n.data.refDark as ContentRef) : null;
+        const size = n.data.size === 'line' ? 'inline-line' : '';
+        const img = (url: string, theme: string) =>
+          h('img', {
+            src: url,
+            alt: n.data.alt ?? '',
+            title: n.data.title,
+            loading: 'lazy',
+            class: [theme, size].filter(Boolean).join(' ') || undefined,
+          });
+        return src ? (dark ? [img(src, 'img-light'), img(dark, 'img-dark')] : img(src, '')) : null;
       }
       case 'html':
         return h('span', { dangerouslySetInnerHTML: { __html: sanitize(n.data.html ?? '') } });
@@ -503,6 +564,29 @@ export class DocumentRenderer {
       }
       case 'icon':
         return this.icon(n.data.icon);
+      case 'emoji':
+        return emojiText(n.data.code);
+      case 'inline-math':
+        return mathInline(n.data.formula);
+      case 'mention': {
+        const href = this.links.href(n.data.ref);
+        const title = this.links.title?.(n.data.ref) ?? href ?? '';
+        return href ? h('a', { class: 'mention', href }, title) : h('span', { class: 'mention' }, title);
+      }
+      case 'annotation': {
+        // The annotated words, and the annotation shown beside them on hover or focus (its text, without blocks).
+        const id = this.anchorId(`annotation-${this.annotations++}`);
+        const body = (n.fragments?.find((f) => f.fragment === 'annotation-body')?.nodes ?? []).flatMap((b, i) => [
+          i > 0 ? ' ' : null,
+          ...this.blocks(
+            b.type === 'paragraph' ? b.nodes : [{ object: 'text', leaves: [{ object: 'leaf', text: textOf([b]), marks: [] }] }],
+          ),
+        ]);
+        return h('span', { class: 'annotation' }, [
+          h('span', { class: 'annotated', tabIndex: 0, 'aria-describedby': id }, this.blocks(n.nodes)),
+          h('span', { class: 'annotation-body', role: 'tooltip', id }, body),
+        ]);
+      }
       case 'expression': {
         // `space.vars.name` / `page.vars.name`: the variable's value; anything else is shown as written.
         const value = this.options.variables?.(n.data.expression) ?? null;
@@ -608,7 +692,9 @@ export class DocumentRenderer {
       }
       case 'content-ref':
       case 'files': {
-        const refs = Array.isArray(value) ? value.map((id) => (typeof id === 'string' ? { kind: 'file', file: id } : null)) : [ref];
+        const refs: (ContentRef | null)[] = Array.isArray(value)
+          ? value.map((id) => (typeof id === 'string' ? { kind: 'file' as const, file: id } : null))
+          : [ref];
         return refs.map((r) => {
           const href = r && typeof r.kind === 'string' ? this.links.href(r) : null;
           return href ? (inCard ? h('span', null, href) : h('a', { href }, href)) : null;

@@ -7,6 +7,7 @@ export { codeBlocks, codeSyntaxes, includedContents, operationRefs } from '@app/
 export type { RenderOptions } from './document';
 export type { ApiBody, ApiOperation, ApiOperationRef, ApiOperations, ApiSchema } from './api-reference';
 export { CodeHighlighter } from './highlight';
+export { MermaidDiagrams, type DrawnDiagram } from './diagrams';
 export type { CodeToken } from './highlight';
 export type { DocumentLinks, Heading } from './document';
 export { defaultIconSvg, emojiIconSvg, markedExcerpt, renderPage, renderNotFound, renderSearch } from './page';

@@ -2,7 +2,7 @@ import { h, type ComponentChild, type ComponentChildren } from 'preact';
 import { render } from 'preact-render-to-string';
 import type { JsonDocument, PageLayout } from '@app/content-model';
 import sanitizeHtml from 'sanitize-html';
-import { DocumentLinks, DocumentRenderer, Heading } from './document';
+import { DocumentLinks, DocumentRenderer, Heading, type RenderOptions } from './document';
 import type { CodeHighlighter } from './highlight';
 import type { ApiOperations } from './api-reference';
 
@@ -73,6 +73,8 @@ export interface PageContent {
   layout?: PageLayout;
   /** The page's cover image, its URL resolved. */
   cover?: { src: string };
+  /** A mermaid diagram's drawings (prepared before the render). */
+  diagram?: RenderOptions['diagram'];
 }
 
 function navTree(nodes: NavNode[], level: number): ComponentChild {
@@ -241,6 +243,7 @@ export function renderPage(site: SiteFrame, page: PageContent): string {
     operations: page.operations,
     reusable: page.reusable,
     variables: page.variables,
+    diagram: page.diagram,
   });
   const body = page.document ? renderer.render(page.document) : null;
   const layout = page.layout ?? {};

@@ -35,7 +35,7 @@ import { SiteHostnames } from './application/site-hostnames';
 import { RedirectsService } from './application/redirects.service';
 import { SiteRedirects } from './domain/redirects';
 import { SqlSiteRedirects } from './infrastructure/site-redirects.repository';
-import { CodeHighlighter } from '@app/site-renderer';
+import { CodeHighlighter, MermaidDiagrams } from '@app/site-renderer';
 
 import { SiteAnswerer, SiteAnswerSettings } from './application/site-answers';
 import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answerer';
@@ -84,6 +84,7 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     },
     // One highlighter per process: its grammars load once, on first use.
     { provide: CodeHighlighter, useFactory: () => CodeHighlighter.create() },
+    { provide: MermaidDiagrams, useFactory: () => new MermaidDiagrams() },
   ],
   exports: [SitesService, SiteHostnames],
 })

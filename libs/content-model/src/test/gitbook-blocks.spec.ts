@@ -199,3 +199,120 @@ describe('GitBook conditional content ({% if %})', () => {
     );
   });
 });
+
+describe('GitBook annotations, math, mentions, emoji', () => {
+  it('a footnote after a word is an annotation on that word, its definition the body; written back as the footnote', () => {
+    const md =
+      'Fluent buffers[^1] events before it flushes[^2] them.\n\n[^1]: In memory or on disk.\n\n[^2]: Every `flush_interval`.\n\n    Or when a chunk is full.\n';
+    const { document, written } = roundTrip(md);
+    const inlines = document.nodes[0].nodes!;
+    const annotations = inlines.filter((n) => n.object === 'inline' && n.type === 'annotation') as unknown as DocBlock[];
+    expect(annotations).toHaveLength(2);
+    expect(documentText({ object: 'document', data: {}, nodes: [document.nodes[0]] })).toContain(
+      'Fluent buffers events before it flushes them.',
+    );
+    expect(annotations[1].fragments![0]).toMatchObject({ fragment: 'annotation-body', type: 'annotation-body' });
+    expect(annotations[1].fragments![0].nodes.map((b) => b.type)).toEqual(['paragraph', 'paragraph']);
+    expect(document.nodes).toHaveLength(1);
+    expect(written).toBe(md);
+    // A footnote that nothing references stays as written.
+    expect(read('Text.\n\n[^lonely]: Not referenced.\n').document.nodes.map((b) => b.type)).toEqual(['paragraph', 'markdown']);
+  });
+
+  it('$$formula$$ inside text is inline math, alone in its paragraph a math block; a `$$` in text stays text', () => {
+    const md = 'The rate is $$r = n / t$$ per second.\n\n$$\n\\sum_{i=1}^{n} x_i\n$$\n\nThe PID of a shell is \\$$.\n';
+    const { document, written } = roundTrip(md);
+    expect(document.nodes[0].nodes).toContainEqual(expect.objectContaining({ type: 'inline-math', data: { formula: 'r = n / t' } }));
+    expect(document.nodes[1]).toMatchObject({ type: 'math', data: { formula: '\\sum_{i=1}^{n} x_i' } });
+    expect(documentText({ object: 'document', data: {}, nodes: [document.nodes[2]] })).toBe('The PID of a shell is $$.');
+    expect(written).toBe(md);
+  });
+
+  it('a link titled "mention" is a mention of that page; an emoji inline is written as its character', () => {
+    const { document, written } = roundTrip('See [Setup](guide/setup.md "mention") first.\n');
+    expect(document.nodes[0].nodes).toContainEqual(
+      expect.objectContaining({ type: 'mention', data: { ref: { kind: 'page', page: 'p2' } } }),
+    );
+    expect(written).toBe('See [guide/setup.md](guide/setup.md "mention") first.\n');
+    const emoji: JsonDocument = {
+      object: 'document',
+      data: {},
+      nodes: [
+        {
+          object: 'block',
+          type: 'paragraph',
+          key: 'k',
+          data: {},
+          nodes: [{ object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f680' } }],
+        },
+      ],
+    };
+    expect(documentToMarkdown(emoji)).toBe('🚀\n');
+  });
+});
+
+describe('GitBook HTML conventions', () => {
+  it('<picture> with a dark <source> is an image with refDark (block, in a figure, and inline); written back as GitBook does', () => {
+    const block =
+      '<figure><picture><source srcset=".gitbook/assets/cover-dark.png" media="(prefers-color-scheme: dark)"><img src=".gitbook/assets/cover.png" alt="The cover"></picture><figcaption><p>Both themes.</p></figcaption></figure>\n';
+    const { document, written } = roundTrip(block);
+    expect(document.nodes[0].nodes![0]).toMatchObject({
+      type: 'image',
+      data: { ref: { kind: 'file', file: 'f1' }, refDark: { kind: 'file', file: 'f2' }, alt: 'The cover' },
+    });
+    expect(written).toBe(block);
+    const inline =
+      'Open the menu <picture><source srcset=".gitbook/assets/cover-dark.png" media="(prefers-color-scheme: dark)"><img src=".gitbook/assets/cover.png" alt="Menu"></picture> and pick one. A <img src=".gitbook/assets/cover.png" alt="badge" data-size="line"> badge.\n';
+    const again = roundTrip(inline);
+    const images = again.document.nodes[0].nodes!.filter((n) => n.object === 'inline' && n.type === 'inline-image');
+    expect(images.map((n) => (n as { data: unknown }).data)).toEqual([
+      { ref: { kind: 'file', file: 'f1' }, refDark: { kind: 'file', file: 'f2' }, alt: 'Menu' },
+      { ref: { kind: 'file', file: 'f1' }, alt: 'badge', size: 'line' },
+    ]);
+    expect(again.written).toBe(inline);
+  });
+
+  it('<pre><code> with <strong> lines is a code block with highlighted lines', () => {
+    const md =
+      '<pre class="language-ruby"><code class="lang-ruby">&#x3C;source>\n<strong>  @type tail\n</strong>  path /var/log/app.log\n&#x3C;/source>\n</code></pre>\n';
+    const { document, written } = roundTrip(md);
+    const code = document.nodes[0];
+    expect(code).toMatchObject({ type: 'code', data: { syntax: 'ruby' } });
+    expect(
+      code.nodes!.map((l) => [
+        (l as DocBlock).data.highlighted === true,
+        ((l as DocBlock).nodes ?? []).map((t) => (t.object === 'text' ? t.leaves.map((x) => x.text).join('') : '')).join(''),
+      ]),
+    ).toEqual([
+      [false, '<source>'],
+      [true, '  @type tail'],
+      [false, '  path /var/log/app.log'],
+      [false, '</source>'],
+    ]);
+    expect(written).toBe(md);
+  });
+});
+
+describe('GitBook integrations and expandables', () => {
+  it('{% @mermaid/diagram content="…" %} (its source over several lines) is the official integration block, written back alike', () => {
+    const md = 'Before.\n\n{% @mermaid/diagram content="graph TD\n  A[Start] --> B{Is it?}\n  B -->|Yes| C[OK]" %}\n\nAfter.\n';
+    const { document, written } = roundTrip(md);
+    expect(document.nodes[1]).toMatchObject({
+      type: 'integration',
+      isVoid: true,
+      data: { integration: 'mermaid', block: 'diagram', props: { content: 'graph TD\n  A[Start] --> B{Is it?}\n  B -->|Yes| C[OK]' } },
+    });
+    expect(written).toBe(md);
+    // Without the line that ends it, the tag is text; inside fenced code it is code.
+    expect(read('{% @mermaid/diagram content="graph TD\nA-->B\n').document.nodes[0].type).toBe('paragraph');
+    expect(read('```\n{% @mermaid/diagram content="x" %}\n```\n').document.nodes[0].type).toBe('code');
+  });
+
+  it('<details>, a blank line, <summary> on its own: an expandable with that title (GitBook writes it so)', () => {
+    const { document } = read('<details>\n\n<summary>What is a tag?</summary>\n\nA dotted name.\n\n</details>\n');
+    expect(document.nodes).toHaveLength(1);
+    const [title, body] = document.nodes[0].fragments!;
+    expect(documentText({ object: 'document', data: {}, nodes: title.nodes })).toBe('What is a tag?');
+    expect(documentText({ object: 'document', data: {}, nodes: body.nodes })).toBe('A dotted name.');
+  });
+});

@@ -223,13 +223,23 @@ describe('markdown from real projects: nothing silently lost', () => {
 
     it('keeps HTML it cannot map verbatim (blocks and inline), never escaped into visible text, and reports it', () => {
       const md =
-        '<picture>\n  <source srcset="dark.png" media="(prefers-color-scheme: dark)">\n  <img src="light.png">\n</picture>\n\n<table><tr><td colspan="2">wide</td></tr></table>\n\nA <span title="t">span</span> and <!-- a comment -->.\n\n<!-- toc -->\n';
+        '<video controls>\n  <source src="demo.webm" type="video/webm">\n</video>\n\n<table><tr><td colspan="2">wide</td></tr></table>\n\nA <span title="t">span</span> and <!-- a comment -->.\n\n<!-- toc -->\n';
       const { document, normalized } = markdownToDocument(md);
       expect(document.nodes.map((n) => n.type)).toEqual(['html', 'html', 'paragraph', 'html']);
       expect(normalized).toContain('raw HTML kept verbatim');
       const back = roundTrip(md);
       expect(back).toBe(md);
       expect(back).not.toContain('\\<');
+    });
+
+    it('a <picture> with a dark <source> is an image with its dark variant (no longer kept verbatim)', () => {
+      const { document } = markdownToDocument(
+        '<picture>\n  <source srcset="dark.png" media="(prefers-color-scheme: dark)">\n  <img src="light.png">\n</picture>\n',
+      );
+      expect(document.nodes[0]).toMatchObject({
+        type: 'images',
+        nodes: [{ type: 'image', data: { ref: { kind: 'url', url: 'light.png' }, refDark: { kind: 'url', url: 'dark.png' } } }],
+      });
     });
 
     it('reports attributes the model has no place for', () => {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
-import { documentText, JsonDocument, markdownToDocument } from '@app/content-model';
+import { documentText, emojiText, JsonDocument, markdownToDocument, refToUrl } from '@app/content-model';
 import { PdfInput, PdfRenderer } from '../domain/export';
 
 type Doc = PDFKit.PDFDocument;
@@ -182,6 +182,10 @@ export class PdfkitRenderer extends PdfRenderer {
           const ref = n.data.ref;
           runs.push({ text: `[${n.data.label}]`, font: 'regular', link: ref?.kind === 'url' ? ref.url : link });
         } else if (n.object === 'inline' && n.type === 'icon') continue;
+        else if (n.object === 'inline' && n.type === 'annotation') walk(n.nodes ?? [], link);
+        else if (n.object === 'inline' && n.type === 'inline-math') runs.push({ text: n.data.formula, font: 'italic', link });
+        else if (n.object === 'inline' && n.type === 'emoji') runs.push({ text: emojiText(n.data.code), font: 'regular', link });
+        else if (n.object === 'inline' && n.type === 'mention') runs.push({ text: refToUrl(n.data.ref), font: 'regular', link });
         else if (n.object === 'inline')
           runs.push({ text: textContent(parseDocument(n.data.html ?? n.data.markdown ?? '').children), font: 'regular' });
       }

@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { documentToMarkdown, pathIndex, pathOf, type ContentRef, type PageNode, type PageTree } from '@app/content-model';
-import { CodeHighlighter, codeSyntaxes, renderPage, siteCss, type NavLink, type NavNode, type SiteFrame } from '@app/site-renderer';
+import { documentToMarkdown, locate, pathIndex, pathOf, type ContentRef, type PageNode, type PageTree } from '@app/content-model';
+import {
+  CodeHighlighter,
+  codeSyntaxes,
+  MermaidDiagrams,
+  renderPage,
+  siteCss,
+  type NavLink,
+  type NavNode,
+  type SiteFrame,
+} from '@app/site-renderer';
 import type { Links } from '@app/http-kit';
 import type { Revision, Space } from '@app/spaces-and-content';
 import { operationKey, type PageModel } from '../application/page-assembler';
@@ -46,6 +55,7 @@ export class SitePageRenderer {
   constructor(
     private readonly sites: VisitorSitesService,
     private readonly highlighter: CodeHighlighter,
+    private readonly diagrams: MermaidDiagrams,
   ) {
     this.highlighting = highlighter.css();
   }
@@ -55,7 +65,7 @@ export class SitePageRenderer {
     const { view, location, revision, page, document } = model;
     const href = this.hrefs(view, location, revision.tree);
     if (model.format === 'md') return `# ${page.node.title}\n\n${document ? documentToMarkdown(document, (ref) => href(ref) ?? '') : ''}`;
-    if (document) await this.highlighter.prepare(codeSyntaxes(document));
+    if (document) await Promise.all([this.highlighter.prepare(codeSyntaxes(document)), this.diagrams.prepare(document)]);
     const coverSrc = page.node.cover ? href(page.node.cover.ref) : null;
     return renderPage(this.frame(view, location, revision, page.node.id, links), {
       title: page.node.title,
@@ -63,10 +73,11 @@ export class SitePageRenderer {
       url: `${rootOf(view)}${location.prefix}${page.path}`,
       ...this.around(view, location, revision.tree, page.node.id),
       document,
-      links: { href },
+      links: { href, title: (ref) => (ref.kind === 'page' ? (locate(revision.tree, ref.page)?.node.title ?? null) : null) },
       highlighter: this.highlighter,
       operations: (ref) => model.operations.get(operationKey(ref)) ?? null,
       reusable: (id) => model.reusable.get(id) ?? null,
+      diagram: (source) => this.diagrams.drawn(source),
       variables: (expression) => variableOf(expression, revision.variables ?? {}, page.node.variables ?? {}),
       layout: page.node.layout,
       cover: coverSrc ? { src: coverSrc } : undefined,
