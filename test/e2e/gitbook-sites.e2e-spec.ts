@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readGitbookRepository } from '@app/content-model';
 import { RepositoryExport, RepositoryImport, repositoryFolder } from '@app/repository-sync';
@@ -19,7 +20,7 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
   let missing: string[];
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ QUIRE_JOBS: 'on' }); // the organization's OpenAPI spec is processed by jobs
     admin = await t.user('admin');
     orgId = await t.organization(admin);
     spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Fluent' }).expect(201)).body.id;
@@ -32,6 +33,18 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
       .post(`/v1/spaces/${spaceId}/change-requests/${imported.changeRequest!.changeRequest.id}/merge`)
       .set(admin.auth)
       .expect(200);
+    // The organization's spec that the webhook and schemas blocks name (the same document as the repository's file).
+    await t.http
+      .put(`/v1/orgs/${orgId}/openapi/fluent`)
+      .set(admin.auth)
+      .send({ source: { text: readFileSync(join(repoDir, '.gitbook/assets/fluent-api.yaml'), 'utf8') } })
+      .expect(201);
+    for (const deadline = Date.now() + 20_000; ;) {
+      const spec = (await t.http.get(`/v1/orgs/${orgId}/openapi/fluent`).set(admin.auth).expect(200)).body;
+      if (spec.processingState === 'complete' && spec.lastProcessedAt) break;
+      if (Date.now() > deadline) throw new Error(`fluent still ${spec.processingState}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
     siteId = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Fluent', visibility: 'public' }).expect(201)).body
       .id;
     const base = `/v1/orgs/${orgId}/sites/${siteId}`;
@@ -168,6 +181,17 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
     expect(html).not.toContain('{% @mermaid');
   });
 
+  it('API blocks: an operation of a spec file of the repository, a webhook and schemas of the organization’s spec', async () => {
+    const html = await page('guides/api');
+    expect(html).toContain('<h2 id="send-an-event">Send an event');
+    expect(html).toContain('<code>https://fluent.example.com/api/events/{tag}</code>');
+    expect(html).toContain('<h2 id="a-buffer-is-full">A buffer is full');
+    expect(html).toContain('<h2 id="the-event-object">The Event object');
+    expect(html).toContain('The log line.');
+    expect(html).not.toContain('is not available');
+    expect(html).not.toContain('{% openapi');
+  });
+
   it('conditional content: each visitor sees only their branch, in the page, its markdown, llms-full.txt and search', async () => {
     const visitor = (path: string, beta: boolean) =>
       t.http.get(`/sites/${siteId}/${path}${beta ? `${path.includes('?') ? '&' : '?'}visitor.beta=true` : ''}`).expect(200);
@@ -198,6 +222,6 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
       if (path === 'NOTICE') continue;
       expect([path, out.text.get(path)]).toEqual([path, repoFiles.read(path)]);
     }
-    expect(out.verbatim).toBe(5);
+    expect(out.verbatim).toBe(6);
   });
 });

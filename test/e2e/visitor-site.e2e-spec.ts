@@ -261,7 +261,7 @@ describe('published sites for visitors', () => {
     const id = await site();
     const css = await t.http.get(`/sites/${id}/~site.css`).expect(200);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
-    expect(css.text).toMatch(/^:root\{--primary:#346DDB\}/);
+    expect(css.text).toMatch(/^:root\{--primary:#346DDB;--on-primary:#fff\}/);
     expect(css.text).toContain('.hl-function{color:#8250df}');
     expect(css.text).toContain(':root.theme-dark .hl-function{color:#d2a8ff}');
     await t.http.get(`/sites/${id}/~site.js`).expect(200);

@@ -72,6 +72,77 @@ export function includedContents(doc: JsonDocument): string[] {
   return [...out];
 }
 
+/** Where an OpenAPI webhook block points (official `data`: `ref` {kind: openapi, spec}, `name`, `method`), or null. */
+export interface WebhookRef {
+  spec: string;
+  name: string;
+  method: string;
+}
+export function webhookRef(b: DocBlock): WebhookRef | null {
+  const ref = b.data.ref as { kind?: unknown; spec?: unknown } | undefined;
+  const { method, name } = b.data;
+  return b.type === 'openapi-webhook' &&
+    ref?.kind === 'openapi' &&
+    typeof ref.spec === 'string' &&
+    typeof method === 'string' &&
+    typeof name === 'string'
+    ? { spec: ref.spec, name, method: method.toLowerCase() }
+    : null;
+}
+
+/** Where an OpenAPI schemas block points (official `data`: `ref` {kind: openapi, spec}, `schemas`), or null. */
+export interface SchemasRef {
+  spec: string;
+  schemas: string[];
+}
+export function schemasRef(b: DocBlock): SchemasRef | null {
+  const ref = b.data.ref as { kind?: unknown; spec?: unknown } | undefined;
+  const schemas = Array.isArray(b.data.schemas) ? b.data.schemas.filter((x): x is string => typeof x === 'string') : [];
+  return b.type === 'openapi-schemas' && ref?.kind === 'openapi' && typeof ref.spec === 'string' && schemas.length
+    ? { spec: ref.spec, schemas }
+    : null;
+}
+
+/** A `swagger` block whose spec is a file of the space: the file, the method (lowercase) and the path. */
+export interface SpecFileRef {
+  file: string;
+  method: string;
+  path: string;
+}
+export function specFileRef(b: DocBlock): SpecFileRef | null {
+  const ref = b.data.ref as { kind?: unknown; file?: unknown } | undefined;
+  const { method, path } = b.data;
+  return b.type === 'swagger' &&
+    ref?.kind === 'file' &&
+    typeof ref.file === 'string' &&
+    typeof method === 'string' &&
+    typeof path === 'string'
+    ? { file: ref.file, method: method.toLowerCase(), path }
+    : null;
+}
+export function specFileRefs(doc: JsonDocument): SpecFileRef[] {
+  const out: SpecFileRef[] = [];
+  eachBlock(doc, (b) => {
+    const ref = specFileRef(b);
+    if (ref) out.push(ref);
+  });
+  return out;
+}
+
+/** What a document's OpenAPI blocks name: operations, webhooks, schemas (to resolve them before the render). */
+export function apiRefs(doc: JsonDocument): { operations: OperationRef[]; webhooks: WebhookRef[]; schemas: SchemasRef[] } {
+  const out = { operations: [] as OperationRef[], webhooks: [] as WebhookRef[], schemas: [] as SchemasRef[] };
+  eachBlock(doc, (b) => {
+    const operation = b.type === 'openapi-operation' ? operationRef(b) : null;
+    if (operation) out.operations.push(operation);
+    const webhook = webhookRef(b);
+    if (webhook) out.webhooks.push(webhook);
+    const schemas = schemasRef(b);
+    if (schemas) out.schemas.push(schemas);
+  });
+  return out;
+}
+
 /** The API operations a document's blocks name (to resolve them before the render). */
 export function operationRefs(doc: JsonDocument): OperationRef[] {
   const out: OperationRef[] = [];

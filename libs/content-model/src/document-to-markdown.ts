@@ -364,6 +364,25 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
         );
         break;
       }
+      case 'openapi-webhook':
+      case 'openapi-schemas': {
+        const spec = str((b.data.ref as { spec?: unknown } | undefined)?.spec);
+        const attrs: [string, string | undefined][] =
+          b.type === 'openapi-webhook'
+            ? [
+                ['spec', spec],
+                ['name', str(b.data.name)],
+                ['method', str(b.data.method)],
+              ]
+            : [
+                ['spec', spec],
+                ['schemas', Array.isArray(b.data.schemas) ? b.data.schemas.join(',') : ''],
+                ['grouped', typeof b.data.grouped === 'boolean' ? String(b.data.grouped) : undefined],
+                ['title', typeof b.data.title === 'string' ? b.data.title : undefined],
+              ];
+        out.push(tag(b.type, attrs, [{ type: 'paragraph', children: [{ type: 'text', value: `OpenAPI ${spec}`.trim() }] }]));
+        break;
+      }
       case 'openapi-operation': {
         const ref = b.data.ref as { spec?: unknown } | undefined;
         out.push(

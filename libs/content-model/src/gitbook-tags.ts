@@ -63,6 +63,8 @@ const CONTAINERS = new Set([
   'updates',
   'update',
   'openapi-operation',
+  'openapi-webhook',
+  'openapi-schemas',
   'openapi',
   'swagger',
   'swagger-description',

@@ -584,6 +584,29 @@ function tagBlocks(n: GitbookTag, ctx: Ctx, p: string): DocBlock[] {
       ctx.notes.add('{% openapi-operation %} without spec, path and method kept as its content');
       return inner();
     }
+    case 'openapi-webhook': {
+      // `{% openapi-webhook spec="petstore" name="newPet" method="post" %}`: a webhook of the organization's spec.
+      const method = (attrs.method ?? '').toLowerCase();
+      if (attrs.spec && attrs.name && HTTP_METHODS.test(method))
+        return [block('openapi-webhook', p, { ref: { kind: 'openapi', spec: attrs.spec }, name: attrs.name, method }, undefined, true)];
+      ctx.notes.add('{% openapi-webhook %} without spec, name and method kept as its content');
+      return inner();
+    }
+    case 'openapi-schemas': {
+      // `{% openapi-schemas spec="petstore" schemas="Pet,Tag" grouped="false" %}`: schemas of the organization's spec.
+      const schemas = (attrs.schemas ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+      if (attrs.spec && schemas.length) {
+        const data: Record<string, unknown> = { ref: { kind: 'openapi', spec: attrs.spec }, schemas };
+        if (attrs.grouped === 'true' || attrs.grouped === 'false') data.grouped = attrs.grouped === 'true';
+        if (attrs.title) data.title = attrs.title;
+        return [block('openapi-schemas', p, data, undefined, true)];
+      }
+      ctx.notes.add('{% openapi-schemas %} without spec and schemas kept as its content');
+      return inner();
+    }
     case 'openapi':
     case 'swagger': {
       // `{% openapi src="spec.yaml" path="/pet" method="post" %}` (and the older `{% swagger src … %}`): the

@@ -16,11 +16,17 @@ import {
   blockText as textOf,
   codeOf,
   operationRef,
+  schemasRef,
+  specFileRef,
+  webhookRef,
+  type SchemasRef,
+  type SpecFileRef,
+  type WebhookRef,
 } from '@app/content-model';
 import type { CodeHighlighter } from './highlight';
 import { iconSvg } from './icons';
 import { mermaidSource, type DrawnDiagram } from './diagrams';
-import { paragraphs, schemaTree, type ApiBody, type ApiOperations } from './api-reference';
+import { paragraphs, schemaTree, type ApiBody, type ApiOperation, type ApiOperations, type ApiSchema } from './api-reference';
 
 /** What a render may use besides the links: a prepared highlighter, the page's API operations. */
 export interface RenderOptions {
@@ -35,6 +41,12 @@ export interface RenderOptions {
    * conditional is shown: what a condition guards is never shown by default.
    */
   condition?: (expression: string) => boolean;
+  /** The operation of a `swagger` block whose spec is a file of the space (read and parsed before the render). */
+  specFile?: (ref: SpecFileRef) => ApiOperation | null;
+  /** The webhooks the page's `openapi-webhook` blocks name (as operations: what the API sends). */
+  webhooks?: (ref: WebhookRef) => ApiOperation | null;
+  /** The schemas the page's `openapi-schemas` blocks name, as outlines. */
+  schemas?: (ref: SchemasRef) => { name: string; schema: ApiSchema }[] | null;
   /** A mermaid diagram's drawings (MermaidDiagrams, prepared before the render); null: shown as its source. */
   diagram?: (source: string) => DrawnDiagram | null;
 }
@@ -291,6 +303,33 @@ export class DocumentRenderer {
         return h('p', null, typeof b.data.markdown === 'string' ? b.data.markdown : '');
       case 'openapi-operation':
         return this.operation(b);
+      case 'openapi-webhook': {
+        const ref = webhookRef(b);
+        const op = ref ? (this.options.webhooks?.(ref) ?? null) : null;
+        return op
+          ? this.operationView(op, `Webhook ${ref!.name}`)
+          : this.missing(ref ? `The webhook ${ref.method.toUpperCase()} ${ref.name} (${ref.spec})` : 'An API webhook');
+      }
+      case 'openapi-schemas': {
+        const ref = schemasRef(b);
+        const found = ref ? (this.options.schemas?.(ref) ?? null) : null;
+        if (!ref || !found?.length) return this.missing(ref ? `The schemas ${ref.schemas.join(', ')} (${ref.spec})` : 'API schemas');
+        const custom = typeof b.data.title === 'string' && b.data.title ? b.data.title : null;
+        return h(
+          'section',
+          { class: 'api-schemas' },
+          found.map(({ name, schema }) => {
+            const title = custom && found.length === 1 ? custom : `The ${name} object`;
+            const id = this.anchorId(title);
+            this.headings.push({ id, text: title, level: 2 });
+            return [
+              h('h2', { id }, [title, h('a', { class: 'anchor', href: `#${id}`, 'aria-label': `Link to “${title}”` }, '#')]),
+              ...paragraphs(schema.description),
+              schemaTree(schema),
+            ];
+          }),
+        );
+      }
       case 'reusable-content': {
         // The included document, in place; one that is gone (or includes itself) says so rather than vanish.
         const id = (b.data.ref as { reusableContent?: unknown } | undefined)?.reusableContent;
@@ -343,7 +382,10 @@ export class DocumentRenderer {
         ]);
       }
       case 'swagger': {
-        // The older block points at a spec file or URL, not at one of the organization's specs: a link to it.
+        // A spec file of the space: its operation drawn. A URL (nothing is fetched for a visitor): a link to it.
+        const fileRef = specFileRef(b);
+        const fromFile = fileRef ? (this.options.specFile?.(fileRef) ?? null) : null;
+        if (fromFile) return this.operationView(fromFile);
         const ref = b.data.ref as ContentRef | undefined;
         const href = ref ? this.links.href(ref) : null;
         const part = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -360,12 +402,19 @@ export class DocumentRenderer {
   private operation(b: DocBlock): ComponentChild {
     const ref = operationRef(b);
     const op = ref ? (this.options.operations?.(ref) ?? null) : null;
-    if (!ref || !op) {
-      const what = ref ? `${ref.method.toUpperCase()} ${ref.path} (${ref.spec})` : 'An API operation';
-      return h('div', { class: 'api-operation api-missing', role: 'note' }, h('p', null, `${what} is not available.`));
-    }
+    if (!ref || !op) return this.missing(ref ? `${ref.method.toUpperCase()} ${ref.path} (${ref.spec})` : 'An API operation');
+    return this.operationView(op);
+  }
+
+  /** What an API block names but the organization's specs do not hold (now): said, not left blank. */
+  private missing(what: string): ComponentChild {
+    return h('div', { class: 'api-operation api-missing', role: 'note' }, h('p', null, `${what} is not available.`));
+  }
+
+  /** An operation (or a webhook, titled `heading`) drawn: endpoint, parameters, request body, responses. */
+  private operationView(op: ApiOperation, heading?: string): ComponentChild {
     const method = op.method.toUpperCase();
-    const title = op.summary ?? `${method} ${op.path}`;
+    const title = op.summary ?? heading ?? `${method} ${op.path}`;
     const id = this.anchorId(op.summary ?? `${op.method} ${op.path}`);
     this.headings.push({ id, text: title, level: 2 });
     const sub = (text: string) => h('h3', { id: this.anchorId(`${id} ${text}`) }, text);

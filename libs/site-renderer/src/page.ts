@@ -75,6 +75,9 @@ export interface PageContent {
   cover?: { src: string };
   /** A mermaid diagram's drawings (prepared before the render). */
   diagram?: RenderOptions['diagram'];
+  webhooks?: RenderOptions['webhooks'];
+  specFile?: RenderOptions['specFile'];
+  schemas?: RenderOptions['schemas'];
 }
 
 function navTree(nodes: NavNode[], level: number): ComponentChild {
@@ -244,6 +247,9 @@ export function renderPage(site: SiteFrame, page: PageContent): string {
     reusable: page.reusable,
     variables: page.variables,
     diagram: page.diagram,
+    webhooks: page.webhooks,
+    specFile: page.specFile,
+    schemas: page.schemas,
   });
   const body = page.document ? renderer.render(page.document) : null;
   const layout = page.layout ?? {};

@@ -316,3 +316,24 @@ describe('GitBook integrations and expandables', () => {
     expect(documentText({ object: 'document', data: {}, nodes: body.nodes })).toBe('A dotted name.');
   });
 });
+
+describe('GitBook OpenAPI webhook and schemas blocks', () => {
+  it('{% openapi-webhook %} and {% openapi-schemas %} are the official blocks on the organization’s spec, written back alike', () => {
+    const md =
+      '{% openapi-webhook spec="fluent" name="bufferFull" method="post" %}\nOpenAPI fluent\n{% endopenapi-webhook %}\n\n' +
+      '{% openapi-schemas spec="fluent" schemas="Event,BufferState" grouped="false" %}\nOpenAPI fluent\n{% endopenapi-schemas %}\n';
+    const { document, written } = roundTrip(md);
+    expect(document.nodes[0]).toMatchObject({
+      type: 'openapi-webhook',
+      data: { ref: { kind: 'openapi', spec: 'fluent' }, name: 'bufferFull', method: 'post' },
+    });
+    expect(document.nodes[1]).toMatchObject({
+      type: 'openapi-schemas',
+      data: { ref: { kind: 'openapi', spec: 'fluent' }, schemas: ['Event', 'BufferState'], grouped: false },
+    });
+    expect(written).toBe(md);
+    // Without what they need, their content, said.
+    const { normalized } = read('{% openapi-webhook spec="fluent" %}\nText.\n{% endopenapi-webhook %}\n');
+    expect(normalized).toContain('{% openapi-webhook %} without spec, name and method kept as its content');
+  });
+});

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { parse as parseYaml } from 'yaml';
 import { BoundedMap } from '@app/shared-kernel';
 import { OpenApiSpecRepository } from '../domain/openapi-spec';
-import { operationView, type OperationView } from '../domain/operation-view';
+import { operationView, schemasView, webhookView, type OperationView, type SchemaView } from '../domain/operation-view';
 
 /** Parsed documents kept per process (a version's text never changes: its parse is kept by version id). */
 const DOCUMENTS_MAX = 16;
@@ -35,6 +35,23 @@ export class OpenApiOperations {
     if (!spec) return null;
     const doc = await this.document(spec.id);
     return doc === undefined ? null : operationView(doc, method, path);
+  }
+
+  /** The webhook `method name` of the spec's latest version, or null. */
+  async webhook(organizationId: string, slug: string, method: string, name: string): Promise<OperationView | null> {
+    const doc = await this.documentOf(organizationId, slug);
+    return doc === undefined ? null : webhookView(doc, name, method);
+  }
+
+  /** The named schemas of the spec's latest version, as outlines (null: no spec or no processed version). */
+  async schemas(organizationId: string, slug: string, names: string[]): Promise<{ name: string; schema: SchemaView }[] | null> {
+    const doc = await this.documentOf(organizationId, slug);
+    return doc === undefined ? null : schemasView(doc, names);
+  }
+
+  private async documentOf(organizationId: string, slug: string): Promise<unknown> {
+    const spec = await this.specs.findBySlug(organizationId, slug);
+    return spec ? this.document(spec.id) : undefined;
   }
 
   private async document(specId: string): Promise<unknown> {

@@ -212,7 +212,35 @@ const preferJson = (types: unknown[]): string => (types.includes('application/js
 export function operationView(doc: unknown, method: string, path: string): OperationView | null {
   const verb = method.toLowerCase();
   if (!isObject(doc) || !METHODS.has(verb) || !isObject(doc.paths) || !Object.hasOwn(doc.paths, path)) return null;
-  const item = deref(doc, doc.paths[path])?.value;
+  return itemOperationView(doc, doc.paths[path], verb, path);
+}
+
+/**
+ * The webhook `name` (its `method`) of an OpenAPI 3.1 document (`webhooks`), as an operation whose path is the
+ * webhook's name: what the API sends, and what it expects back. Null when there is no such webhook.
+ */
+export function webhookView(doc: unknown, name: string, method: string): OperationView | null {
+  const verb = method.toLowerCase();
+  if (!isObject(doc) || !METHODS.has(verb) || !isObject(doc.webhooks) || !Object.hasOwn(doc.webhooks, name)) return null;
+  return itemOperationView(doc, doc.webhooks[name], verb, name);
+}
+
+/** The named schemas of a document (`components.schemas`, Swagger 2.0's `definitions`) as outlines; unknown names left out. */
+export function schemasView(doc: unknown, names: string[]): { name: string; schema: SchemaView }[] {
+  if (!isObject(doc)) return [];
+  const swagger2 = typeof doc.swagger === 'string';
+  const holder = swagger2 ? doc.definitions : isObject(doc.components) ? doc.components.schemas : undefined;
+  if (!isObject(holder)) return [];
+  const base = swagger2 ? '#/definitions/' : '#/components/schemas/';
+  return names.slice(0, 50).flatMap((name) => {
+    if (!Object.hasOwn(holder, name)) return [];
+    const schema = schemaView(doc, { $ref: `${base}${name.replace(/~/g, '~0').replace(/\//g, '~1')}` }, 0, new Set());
+    return schema ? [{ name, schema }] : [];
+  });
+}
+
+function itemOperationView(doc: Json, pathItem: unknown, verb: string, path: string): OperationView | null {
+  const item = deref(doc, pathItem)?.value;
   const op = item && isObject(item[verb]) ? item[verb] : null;
   if (!item || !op) return null;
   const swagger2 = typeof doc.swagger === 'string';

@@ -1,14 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { BoundedMap } from '@app/shared-kernel';
 import {
+  apiRefs,
   conditionExpressions,
   includedContents,
-  operationRefs,
   type JsonDocument,
   type OperationRef,
+  specFileRefs,
+  type SchemasRef,
+  type SpecFileRef,
+  type WebhookRef,
   type PageNode,
 } from '@app/content-model';
-import { OpenApiOperations, type OperationView } from '@app/openapi-specs';
+import { FilesService } from '@app/spaces-and-content';
+import { parse as parseYaml } from 'yaml';
+import { OpenApiOperations, operationView, type OperationView, type SchemaView } from '@app/openapi-specs';
 import { siteRoot } from '../domain/site-urls';
 import { RedirectsService } from './redirects.service';
 import { SiteLocation, VisibleRevision, VisitorSite, VisitorSitesService } from './visitor-sites.service';
@@ -56,8 +62,12 @@ export interface PageModel extends LocatedPage {
   document: JsonDocument | null;
   /** The reusable contents the page includes (and those they include, three levels), by id. */
   reusable: Map<string, JsonDocument>;
-  /** The API operations the page shows, by `spec method path`. */
+  /** The API operations the page shows, by `spec method path`; its webhooks by `webhook spec method name`. */
   operations: Map<string, OperationView>;
+  /** The schemas the page's schemas blocks show, by `spec names` (webhookKey, schemasKey). */
+  schemas: Map<string, { name: string; schema: SchemaView }[]>;
+  /** The operations the page's `swagger` blocks show from a spec file of the space, by `file method path`. */
+  fileOperations: Map<string, OperationView>;
 }
 
 /** Where a path below a site's root leads: a page, a redirect (the site's, its repository's, a moved page's), or nowhere. */
@@ -68,6 +78,11 @@ const SPEC_USES_MAX = 20_000;
 
 /** The key of an operation in PageModel.operations. */
 export const operationKey = (ref: OperationRef): string => `${ref.spec} ${ref.method} ${ref.path}`;
+export const fileOperationKey = (ref: SpecFileRef): string => `${ref.file} ${ref.method} ${ref.path}`;
+/** A spec file of the space parsed for its operations at most this large (a repository's spec, not a dump). */
+const SPEC_FILE_MAX = 5 * 1024 * 1024;
+export const webhookKey = (ref: WebhookRef): string => `webhook ${ref.spec} ${ref.method} ${ref.name}`;
+export const schemasKey = (ref: SchemasRef): string => `${ref.spec} ${ref.schemas.join(',')}`;
 
 /**
  * The published page as one pipeline, after the gate (VisitorGate) let the visitor in: `find` the page a path
@@ -81,10 +96,14 @@ export class PageAssembler {
   /** The expressions of the conditional blocks of each page and of what it includes (bodies are immutable per revision). */
   private readonly conditionUses = new BoundedMap<string, string[]>(SPEC_USES_MAX);
 
+  /** Spec files of spaces, parsed, by content hash (a file's bytes never change under its hash). */
+  private readonly specFiles = new BoundedMap<string, unknown>(16);
+
   constructor(
     private readonly sites: VisitorSitesService,
     private readonly redirects: RedirectsService,
     private readonly openapi: OpenApiOperations,
+    private readonly files: FilesService,
   ) {}
 
   /** The page at `path` below the site's root (`….md`: its markdown), or where that path went, or nothing. */
@@ -142,7 +161,8 @@ export class PageAssembler {
       dependencies,
       document,
       reusable,
-      operations: html ? await this.operations(view, operationRefs(document)) : new Map<string, OperationView>(),
+      ...(html ? await this.apis(view, document) : { operations: new Map<string, OperationView>(), schemas: new Map() }),
+      fileOperations: html ? await this.fileOperations(located, document) : new Map<string, OperationView>(),
     };
   }
 
@@ -155,7 +175,8 @@ export class PageAssembler {
     let slugs = this.specUses.get(key);
     if (!slugs) {
       const document = await this.sites.document(location.space, revision, page.node.id);
-      slugs = document ? [...new Set(operationRefs(document).map((r) => r.spec))].sort() : [];
+      const refs = document ? apiRefs(document) : { operations: [], webhooks: [], schemas: [] };
+      slugs = [...new Set([...refs.operations, ...refs.webhooks, ...refs.schemas].map((r) => r.spec))].sort();
       this.specUses.set(key, slugs);
     }
     if (slugs.length === 0) return '';
@@ -185,16 +206,54 @@ export class PageAssembler {
     return found;
   }
 
-  /** The API operations a page names, from its site's organization's specs, by `spec method path`. */
-  private async operations(view: VisitorSite, refs: OperationRef[]): Promise<Map<string, OperationView>> {
+  /**
+   * The operations of the page's `swagger` blocks whose spec is a file of the space (a repository's
+   * `.gitbook/assets/api.yaml`): the file read and parsed once (YAML or JSON, at most SPEC_FILE_MAX bytes).
+   */
+  private async fileOperations({ location, revision }: LocatedPage, document: JsonDocument): Promise<Map<string, OperationView>> {
     const out = new Map<string, OperationView>();
-    for (const ref of refs) {
-      const key = operationKey(ref);
-      if (out.has(key)) continue;
-      const op = await this.openapi.operation(view.site.organizationId, ref.spec, ref.method, ref.path);
+    for (const ref of specFileRefs(document)) {
+      const key = fileOperationKey(ref);
+      const file = revision.files.find((f) => f.id === ref.file);
+      if (out.has(key) || !file || file.size > SPEC_FILE_MAX) continue;
+      if (!this.specFiles.has(file.hash)) {
+        const bytes = await this.files.bytes(location.space.organizationId, file.hash);
+        let doc: unknown;
+        try {
+          doc = bytes ? parseYaml(bytes.toString('utf8'), { maxAliasCount: 100 }) : undefined;
+        } catch {
+          doc = undefined;
+        }
+        this.specFiles.set(file.hash, doc);
+      }
+      const op = operationView(this.specFiles.get(file.hash), ref.method, ref.path);
       if (op) out.set(key, op);
     }
     return out;
+  }
+
+  /** The API operations, webhooks and schemas a page names, from its site's organization's specs. */
+  private async apis(view: VisitorSite, document: JsonDocument): Promise<Pick<PageModel, 'operations' | 'schemas'>> {
+    const org = view.site.organizationId;
+    const refs = apiRefs(document);
+    const operations = new Map<string, OperationView>();
+    const schemas = new Map<string, { name: string; schema: SchemaView }[]>();
+    for (const ref of refs.operations) {
+      const key = operationKey(ref);
+      const op = operations.has(key) ? null : await this.openapi.operation(org, ref.spec, ref.method, ref.path);
+      if (op) operations.set(key, op);
+    }
+    for (const ref of refs.webhooks) {
+      const key = webhookKey(ref);
+      const op = operations.has(key) ? null : await this.openapi.webhook(org, ref.spec, ref.method, ref.name);
+      if (op) operations.set(key, op);
+    }
+    for (const ref of refs.schemas) {
+      const key = schemasKey(ref);
+      const found = schemas.has(key) ? null : await this.openapi.schemas(org, ref.spec, ref.schemas);
+      if (found) schemas.set(key, found);
+    }
+    return { operations, schemas };
   }
 
   /**

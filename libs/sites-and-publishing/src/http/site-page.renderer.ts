@@ -12,7 +12,7 @@ import {
 } from '@app/site-renderer';
 import type { Links } from '@app/http-kit';
 import type { Revision, Space } from '@app/spaces-and-content';
-import { operationKey, type PageModel } from '../application/page-assembler';
+import { fileOperationKey, operationKey, schemasKey, webhookKey, type PageModel } from '../application/page-assembler';
 import { SiteLocation, VisitorSite, VisitorSitesService } from '../application/visitor-sites.service';
 import { applyOverride, type CustomizationSettings } from '../domain/customization';
 import { sectionPrefix, siteRoot, siteSpacePrefix } from '../domain/site-urls';
@@ -76,6 +76,9 @@ export class SitePageRenderer {
       links: { href, title: (ref) => (ref.kind === 'page' ? (locate(revision.tree, ref.page)?.node.title ?? null) : null) },
       highlighter: this.highlighter,
       operations: (ref) => model.operations.get(operationKey(ref)) ?? null,
+      webhooks: (ref) => model.operations.get(webhookKey(ref)) ?? null,
+      specFile: (ref) => model.fileOperations.get(fileOperationKey(ref)) ?? null,
+      schemas: (ref) => model.schemas.get(schemasKey(ref)) ?? null,
       reusable: (id) => model.reusable.get(id) ?? null,
       diagram: (source) => this.diagrams.drawn(source),
       variables: (expression) => variableOf(expression, revision.variables ?? {}, page.node.variables ?? {}),
