@@ -124,7 +124,9 @@ describe('site-space customization overrides', () => {
     expect(page).toContain('>Next release</a>');
     const css = page.match(/<link rel="stylesheet" href="([^"]+)"/)![1];
     expect(css).toContain(`~site.css?s=${second}`);
-    expect((await t.http.get(new URL(css).pathname + new URL(css).search).expect(200)).text).toMatch(/^:root\{--primary:#aa0000;--on-primary:#fff\}/);
+    expect((await t.http.get(new URL(css).pathname + new URL(css).search).expect(200)).text).toMatch(
+      /^:root\{--primary:#aa0000;--on-primary:#fff\}/,
+    );
     const other = (await t.http.get(`/sites/${site}/start`).expect(200)).text;
     expect(other).not.toContain('class="theme-dark"');
     expect(other).toMatch(/<link rel="stylesheet" href="[^"?]+~site.css"/);
