@@ -18,6 +18,7 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
   const repoFiles = repositoryFolder(repoDir);
   let notes: string[];
   let missing: string[];
+  let brokenLinks: { target: string; pages: string[] }[];
 
   beforeAll(async () => {
     t = await createTestApp({ QUIRE_JOBS: 'on' }); // the organization's OpenAPI spec is processed by jobs
@@ -29,6 +30,7 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
       .import({ userId: admin.id, tokenId: 'test' }, spaceId, readGitbookRepository(repoFiles), (p) => repoFiles.bytes(p));
     notes = imported.notes;
     missing = imported.missing;
+    brokenLinks = imported.brokenLinks;
     await t.http
       .post(`/v1/spaces/${spaceId}/change-requests/${imported.changeRequest!.changeRequest.id}/merge`)
       .set(admin.auth)
@@ -77,6 +79,50 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
   afterAll(async () => t.close());
 
   const page = async (path: string) => (await t.http.get(`/sites/${siteId}/${path}`).expect(200)).text;
+
+  /**
+   * Every page of a published site, from its home, following each link and image of the site's origin (not
+   * followed further: files, machine files): those answering 4xx, and links to raw markdown (`….md` outside a
+   * page's own markdown link).
+   */
+  const crawl = async (site: string) => {
+    const origin = 'http://quire.test';
+    const root = `/sites/${site}/`;
+    const seen = new Set<string>([root]);
+    const queue = [root];
+    const failures: string[] = [];
+    const markdown: string[] = [];
+    let pages = 0;
+    while (queue.length) {
+      const path = queue.shift()!;
+      const res = await t.http.get(path);
+      if (res.status >= 400) failures.push(`${res.status} ${path}`);
+      if (!String(res.headers['content-type']).startsWith('text/html') || res.status !== 200) continue;
+      pages += 1;
+      for (const m of res.text.matchAll(/\s(?:href|src)="([^"#]*)(?:#[^"]*)?"/g)) {
+        const url = m[1].replace(/&amp;/g, '&');
+        if (!url || url.startsWith('data:')) continue;
+        const internal = url.startsWith(origin + root) || url.startsWith(root) || !/^[a-z][a-z0-9+.-]*:|^\//i.test(url);
+        if (!internal) continue;
+        // A link of the site to a raw markdown file (a relative `.md` link left as written) is what must not be.
+        if (/\.md(\?|$)/.test(url)) markdown.push(`${path} → ${url}`);
+        if (!url.startsWith(origin + root) && !url.startsWith(root)) {
+          failures.push(`relative ${path} → ${url}`);
+          continue;
+        }
+        const next = url.replace(origin, '');
+        if (seen.has(next)) continue;
+        seen.add(next);
+        if (/\.md$/.test(next) || /\/~(files|site\.|search)|favicon/.test(next)) {
+          const r = await t.http.get(next);
+          if (r.status >= 400) failures.push(`${r.status} ${next}`);
+          continue;
+        }
+        queue.push(next);
+      }
+    }
+    return { failures, markdown, pages };
+  };
 
   it('imports whole: SUMMARY anchors, repeats and external links are link pages; a missing file is reported, not fatal', async () => {
     expect(missing).toEqual(['guide/missing.md']);
@@ -190,6 +236,56 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
     expect(html).toContain('The log line.');
     expect(html).not.toContain('is not available');
     expect(html).not.toContain('{% openapi');
+  });
+
+  it('links that reach nothing are kept, reported by the import and by GET …/content/broken-links, and are text on the site', async () => {
+    expect(brokenLinks).toEqual(
+      expect.arrayContaining([
+        { target: '../old/retired.md', pages: ['guides/guide'] },
+        { target: '../.gitbook/assets/gone.png', pages: ['guides/guide'] },
+      ]),
+    );
+    expect(brokenLinks).toHaveLength(2);
+    const listed = (await t.http.get(`/v1/spaces/${spaceId}/content/broken-links`).set(admin.auth).expect(200)).body;
+    expect(listed.items.every((i: { status: string }) => i.status === 'broken')).toBe(true);
+    expect(listed.items.map((i: { targetReference: { url: string } }) => i.targetReference.url).sort()).toEqual([
+      '../.gitbook/assets/gone.png',
+      '../old/retired.md',
+    ]);
+    const stranger = await t.user('broken-links-stranger');
+    await t.http.get(`/v1/spaces/${spaceId}/content/broken-links`).set(stranger.auth).expect(404);
+    await t.http.get(`/v1/spaces/${spaceId}/content/broken-links?limit=0x10`).set(admin.auth).expect(400);
+    const html = await page('guides/guide');
+    expect(html).toContain('The <span>retired page</span> is gone');
+    expect(html).not.toContain('retired.md');
+    expect(html).not.toContain('gone.png');
+  });
+
+  it('a crawler over the published site finds no link answering 4xx and none to raw markdown', async () => {
+    const result = await crawl(siteId);
+    expect(result).toEqual({ failures: [], markdown: [], pages: 9 }); // the 8 pages with a body, and the home
+  });
+
+  it('the fluentd repository published whole: no link answering 4xx, none to raw markdown', async () => {
+    const corpus = repositoryFolder(join(process.cwd(), 'test/fixtures/corpora/fluentd-docs-gitbook'));
+    const fluentd = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Fluentd' }).expect(201)).body.id;
+    const imported = await t.app
+      .get(RepositoryImport)
+      .import({ userId: admin.id, tokenId: 'test' }, fluentd, readGitbookRepository(corpus), (p) => corpus.bytes(p));
+    await t.http
+      .post(`/v1/spaces/${fluentd}/change-requests/${imported.changeRequest!.changeRequest.id}/merge`)
+      .set(admin.auth)
+      .expect(200);
+    const site = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Fluentd', visibility: 'public' }).expect(201))
+      .body.id;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${site}/site-spaces`).set(admin.auth).send({ spaceId: fluentd }).expect(201);
+    await t.http.post(`/v1/orgs/${orgId}/sites/${site}/publish`).set(admin.auth).expect(200);
+    const result = await crawl(site);
+    expect(result.pages).toBeGreaterThan(190);
+    expect({ failures: result.failures, markdown: result.markdown }).toEqual({ failures: [], markdown: [] });
+    // What the corpus links to and does not hold (its README: files over 400 kB left out) is reported instead.
+    expect(imported.brokenLinks.length).toBeGreaterThan(0);
+    expect(imported.brokenLinks.every((b) => !/^https?:/.test(b.target))).toBe(true);
   });
 
   it('conditional content: each visitor sees only their branch, in the page, its markdown, llms-full.txt and search', async () => {

@@ -469,6 +469,12 @@ describe('permission matrix', () => {
     ['GET /orgs/{id}/search', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/search?query=x`).set(as(w))],
     ['GET /spaces/{id}/links', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/links`).set(as(w))],
     [
+      'GET /spaces/{id}/content/broken-links',
+      'read',
+      200,
+      async (w) => t.http.get(`/v1/spaces/${await space()}/content/broken-links`).set(as(w)),
+    ],
+    [
       'POST /spaces/{id}/content/template',
       'edit',
       204,

@@ -95,6 +95,11 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
     const b = blocks[i];
     const kids = (b.nodes ?? []).filter((n): n is DocBlock => n.object === 'block');
     switch (b.type) {
+      case 'drawing':
+        // GitBook's markdown has no drawing: its image (read back as an image block).
+        if ((b.data.ref as ContentRef | undefined)?.kind)
+          out.push({ type: 'paragraph', children: [{ type: 'image', url: currentRefUrl(b.data.ref as ContentRef), alt: 'Drawing' }] });
+        break;
       case 'math':
         out.push({ type: 'html', value: `$$\n${str(b.data.formula)}\n$$` });
         break;

@@ -31,5 +31,15 @@ export type LinkStatus = 'ok' | 'broken' | 'in-app';
 export function linkStatus(link: ExtractedLink, pages: Set<string>, files: Set<string>, appOrigin: string): LinkStatus {
   if (link.kind === 'page') return pages.has(link.target) ? 'ok' : 'broken';
   if (link.kind === 'file') return files.has(link.target) ? 'ok' : 'broken';
+  if (unresolvedUrl(link.target)) return 'broken';
   return link.target.startsWith(appOrigin) ? 'in-app' : 'ok';
+}
+
+/**
+ * A link target left as a URL that names no page, file or web address: a relative path (`../setup.md`,
+ * `.gitbook/assets/gone.png`, `/old/page`) the import could not resolve. It goes nowhere on a site: it is kept as
+ * written (a later import may resolve it), reported as broken, and shown as text to visitors.
+ */
+export function unresolvedUrl(url: string): boolean {
+  return url.trim() !== '' && !url.startsWith('#') && !url.startsWith('//') && !/^[a-z][a-z0-9+.-]*:/i.test(url);
 }

@@ -361,6 +361,12 @@ export class DocumentRenderer {
             : null;
         return h('details', { class: 'prompt', open }, [h('summary', null, description), ...this.blocks(b.nodes), providers]);
       }
+      case 'drawing': {
+        // A drawing made in GitBook's editor: its image (an SVG file of the space).
+        const ref = b.data.ref as ContentRef | undefined;
+        const src = ref ? this.links.href(ref) : null;
+        return src ? h('figure', { class: 'image drawing' }, h('img', { src, alt: 'Drawing', loading: 'lazy' })) : null;
+      }
       case 'integration': {
         // A mermaid diagram drawn as images (light and dark); another integration's block cannot run here: said so.
         const source = mermaidSource(b);

@@ -11,9 +11,16 @@ import {
   type GitbookRepository,
   type RepositorySources,
 } from '@app/content-model';
-import { ContentService, FilesService, SpacesService, type ContentChangeInput, type StagedFileInput } from '@app/spaces-and-content';
+import {
+  ContentService,
+  FilesService,
+  LinksService,
+  SpacesService,
+  type ContentChangeInput,
+  type StagedFileInput,
+} from '@app/spaces-and-content';
 import { RepositoryExport } from './repository-export';
-import type { Actor } from '@app/shared-kernel';
+import { pageRequest, type Actor } from '@app/shared-kernel';
 import { ChangeRequestsService, type ChangeRequestView } from '@app/review-and-comments';
 
 /** Content types of the files documentation repositories hold, by extension (others: application/octet-stream). */
@@ -54,7 +61,15 @@ export interface RepositoryImportResult {
   /** Files the repository names but does not hold, and assets left out (too large). */
   missing: string[];
   notes: string[];
+  /**
+   * Links of the imported pages that reach nothing (a relative path the repository does not hold, a page or file
+   * that is gone): kept as written, listed by `GET /spaces/{id}/content/broken-links`, shown as text on sites.
+   */
+  brokenLinks: { target: string; pages: string[] }[];
 }
+
+/** Broken links reported by an import, at most (the endpoint lists them all). */
+const BROKEN_REPORTED = 200;
 
 /**
  * A GitBook repository (read by `readGitbookRepository`) into a space, as one change request the space's
@@ -74,6 +89,7 @@ export class RepositoryImport {
     private readonly spaces: SpacesService,
     private readonly exporter: RepositoryExport,
     private readonly files: FilesService,
+    private readonly links: LinksService,
   ) {}
 
   /**
@@ -102,7 +118,7 @@ export class RepositoryImport {
         variables: start.variables ?? {},
       }).changes.length
     )
-      return { changeRequest: null, pages: 0, files: 0, missing: assets.missing, notes: assets.notes };
+      return { changeRequest: null, pages: 0, files: 0, missing: assets.missing, notes: assets.notes, brokenLinks: [] };
     // The change request is created first: that checks the caller may write to the space before any byte is stored.
     const created = await this.changeRequests.create(actor, spaceId, { subject }, base);
     const from = await this.content.revision(spaceId, created.changeRequest.revision);
@@ -144,12 +160,22 @@ export class RepositoryImport {
       spaceId,
       repositorySources(repo, pages.changes, head.tree, pageIds, fileIds, previous, head.reusableContents ?? []),
     );
+    const broken = await this.links.list(space, head.id, { appOrigin: '', status: 'broken' }, pageRequest(undefined, BROKEN_REPORTED));
+    const brokenLinks = broken.items.map((u) => ({
+      target: `${u.link.target}${u.link.anchor ? `#${u.link.anchor}` : ''}`,
+      pages: u.locations.map((l) => l.path),
+    }));
     return {
       changeRequest: written.view,
       pages: pages.pages,
       files: written.insertedFiles.length,
       missing: assets.missing,
-      notes: [...assets.notes, ...pages.notes],
+      notes: [
+        ...assets.notes,
+        ...pages.notes,
+        ...brokenLinks.map((b) => `a link to ${b.target} (on ${b.pages.join(', ')}) reaches nothing: kept, reported as broken`),
+      ],
+      brokenLinks,
     };
   }
 

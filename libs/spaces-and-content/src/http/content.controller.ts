@@ -241,6 +241,18 @@ export class ContentController {
     return this.presenter.links(await this.scope(actor, id), q, links);
   }
 
+  @Get('content/broken-links')
+  @ApiTags('links')
+  @ApiOperation({
+    operationId: 'listSpaceBrokenLinks',
+    summary:
+      'Quire extension: the broken links of the current content (a page or file that is gone, a relative link an import could not resolve), each with the pages it appears on',
+  })
+  @ApiOkResponse({ type: LinksResponseDto })
+  async brokenLinks(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() q: ListQueryDto, @RequestLinks() links: Links) {
+    return this.presenter.links(await this.scope(actor, id), Object.assign(new LinksQueryDto(), q, { status: 'broken' as const }), links);
+  }
+
   @Get('content/page/:pageId/links')
   @ApiTags('links')
   @ApiOperation({ operationId: 'listSpacePageLinks', summary: 'The links of a page, with their status' })
