@@ -200,6 +200,32 @@ try {
     await phone.close();
   });
 
+  await check('the theme toggle: system → light → dark, kept on the next page; "Copy page" copies the markdown', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    const p = watch(await ctx.newPage());
+    await p.goto(`${root}getting-started`, { waitUntil: 'networkidle' });
+    const toggle = p.getByRole('button', { name: /^Theme: / });
+    if ((await toggle.textContent()) !== 'Theme: system') throw new Error(`toggle: ${await toggle.textContent()}`);
+    await toggle.click();
+    await toggle.click();
+    if (
+      (await toggle.textContent()) !== 'Theme: dark' ||
+      !(await p.evaluate(() => document.documentElement.classList.contains('theme-dark')))
+    )
+      throw new Error('the toggle did not make the page dark');
+    await p.goto(`${root}welcome`, { waitUntil: 'networkidle' });
+    if (!(await p.evaluate(() => document.documentElement.classList.contains('theme-dark')))) throw new Error('the choice was not kept');
+    if (!(await p.isVisible('.card-cover.img-dark'))) throw new Error('the chosen dark theme shows the light cover');
+    await axe(p);
+    await p.goto(`${root}getting-started`, { waitUntil: 'networkidle' });
+    await p.getByRole('button', { name: 'Copy page' }).click();
+    await p.getByRole('button', { name: 'Copied' }).waitFor();
+    const copied = await p.evaluate(() => navigator.clipboard.readText());
+    if (!copied.startsWith('# Getting started') || !copied.includes('## Configure')) throw new Error(`copied: ${copied.slice(0, 80)}`);
+    await ctx.close();
+  });
+
   await check('no page logged a console error, no resource failed', async () => {
     if (errors.length) throw new Error(errors.join('\n'));
   });

@@ -99,7 +99,11 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
       if (res.status >= 400) failures.push(`${res.status} ${path}`);
       if (!String(res.headers['content-type']).startsWith('text/html') || res.status !== 200) continue;
       pages += 1;
-      for (const m of res.text.matchAll(/\s(?:href|src)="([^"#]*)(?:#[^"]*)?"/g)) {
+      // The page's own actions (its `.md`, assistants) are checked apart: its markdown must answer.
+      const actions = /<nav class="page-actions"[\s\S]*?<\/nav>/.exec(res.text)?.[0] ?? '';
+      const own = /href="([^"]+\.md)"/.exec(actions)?.[1];
+      if (own && (await t.http.get(own.replace(origin, ''))).status !== 200) failures.push(`${path}: its markdown ${own}`);
+      for (const m of res.text.replace(actions, '').matchAll(/\s(?:href|src)="([^"#]*)(?:#[^"]*)?"/g)) {
         const url = m[1].replace(/&amp;/g, '&');
         if (!url || url.startsWith('data:')) continue;
         const internal = url.startsWith(origin + root) || url.startsWith(root) || !/^[a-z][a-z0-9+.-]*:|^\//i.test(url);
@@ -286,6 +290,20 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
     // What the corpus links to and does not hold (its README: files over 400 kB left out) is reported instead.
     expect(imported.brokenLinks.length).toBeGreaterThan(0);
     expect(imported.brokenLinks.every((b) => !/^https?:/.test(b.target))).toBe(true);
+  });
+
+  it('page actions: the page as markdown, open in ChatGPT or Claude (the prompt names the .md), copy; last updated', async () => {
+    const html = await page('getting-started');
+    const url = `http://quire.test/sites/${siteId}/getting-started`;
+    expect(html).toContain(
+      `<nav class="page-actions" aria-label="Page actions"><a href="${url}.md" class="page-markdown" data-markdown="${url}.md">View as Markdown</a>`,
+    );
+    const prompt = encodeURIComponent(`Read ${url}.md so I can ask questions about it.`);
+    expect(html).toContain(`href="https://chatgpt.com/?hints=search&amp;q=${prompt}" rel="noopener noreferrer">Open in ChatGPT</a>`);
+    expect(html).toContain(`href="https://claude.ai/new?q=${prompt}" rel="noopener noreferrer">Open in Claude</a>`);
+    expect(html).toMatch(/<p class="last-updated">Last updated <time datetime="\d{4}-\d\d-\d\dT[^"]+">\d{1,2} \w+ \d{4}<\/time><\/p>/);
+    const md = await t.http.get(`/sites/${siteId}/getting-started.md`).expect(200);
+    expect(md.text).toContain('# Getting started');
   });
 
   it('conditional content: each visitor sees only their branch, in the page, its markdown, llms-full.txt and search', async () => {

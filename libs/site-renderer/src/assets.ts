@@ -114,6 +114,11 @@ ul.tasks{list-style:none;padding-left:1rem}
 .hits{padding-left:1.25rem}.hits li{margin:1rem 0}.hits .where{color:var(--muted);font-size:.85rem;margin:.1rem 0}
 mark{background:color-mix(in srgb,var(--primary) 25%,transparent);color:inherit}
 .icon{width:1em;height:1em;vertical-align:-.125em;fill:currentColor}
+.page-actions{display:flex;flex-wrap:wrap;gap:.4rem 1rem;margin:.25rem 0 1.25rem;font-size:.875rem}
+.page-actions a,.page-actions button{color:var(--muted)}
+.page-actions button{background:none;border:0;padding:0;font:inherit;text-decoration:underline;cursor:pointer}
+.last-updated{margin-top:2.5rem;font-size:.875rem;color:var(--muted)}
+.theme-toggle{padding:.35rem .6rem;border:1px solid var(--border);border-radius:var(--radius);background:var(--bg);color:var(--fg);font:inherit;font-size:.875rem;cursor:pointer}
 .diagram{margin:1.25rem 0;text-align:center}.diagram img{max-width:100%;height:auto}
 .annotation{position:relative}
 img.inline-line{height:1.2em;width:auto;vertical-align:-.2em}
@@ -187,6 +192,50 @@ export function siteCss(primaryColor: string | undefined, highlighting = '', fon
  * (`<mark>` only).
  */
 export const SITE_JS = `(function () {
+// The theme: the system's, or the reader's choice (kept in this browser); a toggle in the header when the site lets readers choose.
+var root = document.documentElement;
+var forced = /theme-(light|dark)/.test(root.className) && !root.hasAttribute('data-theme-choice');
+var chosen = null;
+try { chosen = localStorage.getItem('quire-theme'); } catch (e) {}
+function apply(theme) {
+  root.classList.remove('theme-light', 'theme-dark');
+  if (theme === 'light' || theme === 'dark') root.classList.add('theme-' + theme);
+}
+if (!forced && (chosen === 'light' || chosen === 'dark')) { root.setAttribute('data-theme-choice', ''); apply(chosen); }
+var header = document.querySelector('.site-header');
+if (!forced && header) {
+  var toggle = document.createElement('button');
+  toggle.type = 'button';
+  toggle.className = 'theme-toggle';
+  var names = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' };
+  var current = chosen === 'light' || chosen === 'dark' ? chosen : 'system';
+  toggle.textContent = names[current];
+  toggle.addEventListener('click', function () {
+    current = current === 'system' ? 'light' : current === 'light' ? 'dark' : 'system';
+    apply(current);
+    try { if (current === 'system') localStorage.removeItem('quire-theme'); else localStorage.setItem('quire-theme', current); } catch (e) {}
+    toggle.textContent = names[current];
+  });
+  header.appendChild(toggle);
+}
+
+// "Copy page": the page's markdown to the clipboard.
+var md = document.querySelector('.page-actions [data-markdown]');
+if (md && navigator.clipboard && window.fetch) {
+  var copy = document.createElement('button');
+  copy.type = 'button';
+  copy.className = 'copy-page';
+  copy.textContent = 'Copy page';
+  copy.addEventListener('click', function () {
+    fetch(md.getAttribute('data-markdown'), { credentials: 'same-origin' })
+      .then(function (r) { return r.text(); })
+      .then(function (text) { return navigator.clipboard.writeText(text); })
+      .then(function () { copy.textContent = 'Copied'; })
+      .catch(function () { copy.textContent = 'Copy failed'; });
+  });
+  md.parentNode.insertBefore(copy, md);
+}
+
 document.querySelectorAll('figure.code').forEach(function (f) {
   if (!navigator.clipboard) return;
   var b = document.createElement('button');

@@ -73,6 +73,10 @@ export interface PageContent {
   layout?: PageLayout;
   /** The page's cover image, its URL resolved. */
   cover?: { src: string };
+  /** When the page last changed (ISO), shown as "Last updated" unless the layout hides the metadata. */
+  updatedAt?: string;
+  /** Where the page can be edited on its Git host (a Git-synced space), when known. */
+  editUrl?: string;
   /** A mermaid diagram's drawings (prepared before the render). */
   diagram?: RenderOptions['diagram'];
   webhooks?: RenderOptions['webhooks'];
@@ -281,7 +285,9 @@ export function renderPage(site: SiteFrame, page: PageContent): string {
     h('article', null, [
       h('h1', { class: layout.title === false ? 'visually-hidden' : undefined }, page.title),
       page.description && layout.description !== false ? h('p', { class: 'description' }, page.description) : null,
+      pageActions(page),
       body,
+      page.updatedAt && layout.metadata !== false ? lastUpdated(page.updatedAt) : null,
     ]),
     layout.outline === false ? null : toc(renderer.headings),
     layout.pagination !== false && (page.previous || page.next)
@@ -294,6 +300,31 @@ export function renderPage(site: SiteFrame, page: PageContent): string {
       : null,
   ];
   return frame(site, page.title, head, main, { wide: layout.width === 'wide', sidebar: layout.tableOfContents !== false });
+}
+
+/**
+ * What a reader can do with the page, as GitBook's page actions: read it as markdown, hand it to an assistant
+ * (the prompt names the page's `.md`), edit it on its Git host; the site's script adds "Copy page" (the markdown
+ * to the clipboard), which needs it.
+ */
+function pageActions(page: PageContent): ComponentChild {
+  const markdown = `${page.url}.md`;
+  const prompt = encodeURIComponent(`Read ${markdown} so I can ask questions about it.`);
+  const external = { rel: 'noopener noreferrer' };
+  return h('nav', { class: 'page-actions', 'aria-label': 'Page actions' }, [
+    h('a', { href: markdown, class: 'page-markdown', 'data-markdown': markdown }, 'View as Markdown'),
+    h('a', { href: `https://chatgpt.com/?hints=search&q=${prompt}`, ...external }, 'Open in ChatGPT'),
+    h('a', { href: `https://claude.ai/new?q=${prompt}`, ...external }, 'Open in Claude'),
+    page.editUrl ? h('a', { href: page.editUrl, ...external }, 'Edit on the Git host') : null,
+  ]);
+}
+
+/** "Last updated" with the date (a machine-readable `<time>`; the date in UTC, day month year). */
+function lastUpdated(iso: string): ComponentChild {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return null;
+  const text = date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return h('p', { class: 'last-updated' }, ['Last updated ', h('time', { datetime: date.toISOString() }, text)]);
 }
 
 /** The site's 404 page, in its own style and navigation. */

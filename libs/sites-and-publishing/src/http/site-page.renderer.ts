@@ -83,6 +83,7 @@ export class SitePageRenderer {
       diagram: (source) => this.diagrams.drawn(source),
       variables: (expression) => variableOf(expression, revision.variables ?? {}, page.node.variables ?? {}),
       layout: page.node.layout,
+      updatedAt: page.node.updatedAt,
       cover: coverSrc ? { src: coverSrc } : undefined,
     });
   }
