@@ -89,6 +89,8 @@ try {
   await measure('GET …/content/pages (300 pages)', [`/v1/spaces/${space.id}/content/pages`], '≥ 0.35');
   await measure('GET /v1/orgs/{id}/spaces?limit=100', [`/v1/orgs/${org}/spaces?limit=100`], '≥ 0.15');
   await measure('GET …/search?query=install (c=10)', [`/v1/spaces/${space.id}/search?query=install`], 'p99 < 100 ms', 10);
+  // The same search with two letters swapped (#49: corrected through the space's title words, pg_trgm).
+  await measure('GET …/search?query=instlal (a typo, c=10)', [`/v1/spaces/${space.id}/search?query=instlal`], 'p99 < 100 ms', 10);
   const loadedRss = rssMb(api.pid);
 
   // The rate limiter, off and on, in two fresh processes started together and warmed alike, measured in

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readGitbookRepository } from '@app/content-model';
+import { readGitbookRepository, type RepositoryPage } from '@app/content-model';
 import { RepositoryExport, RepositoryImport, repositoryFolder } from '@app/repository-sync';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 
@@ -19,6 +19,9 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
   let notes: string[];
   let missing: string[];
   let brokenLinks: { target: string; pages: string[] }[];
+  let fluentd: string;
+  let fluentdSite: string;
+  const flatTitles = (pages: RepositoryPage[]): string[] => pages.flatMap((p) => [p.title, ...flatTitles(p.pages)]);
 
   beforeAll(async () => {
     t = await createTestApp({ QUIRE_JOBS: 'on' }); // the organization's OpenAPI spec is processed by jobs
@@ -272,7 +275,7 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
 
   it('the fluentd repository published whole: no link answering 4xx, none to raw markdown', async () => {
     const corpus = repositoryFolder(join(process.cwd(), 'test/fixtures/corpora/fluentd-docs-gitbook'));
-    const fluentd = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Fluentd' }).expect(201)).body.id;
+    fluentd = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Fluentd' }).expect(201)).body.id;
     const imported = await t.app
       .get(RepositoryImport)
       .import({ userId: admin.id, tokenId: 'test' }, fluentd, readGitbookRepository(corpus), (p) => corpus.bytes(p));
@@ -282,6 +285,7 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
       .expect(200);
     const site = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Fluentd', visibility: 'public' }).expect(201))
       .body.id;
+    fluentdSite = site;
     await t.http.post(`/v1/orgs/${orgId}/sites/${site}/site-spaces`).set(admin.auth).send({ spaceId: fluentd }).expect(201);
     await t.http.post(`/v1/orgs/${orgId}/sites/${site}/publish`).set(admin.auth).expect(200);
     const result = await crawl(site);
@@ -290,6 +294,37 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
     // What the corpus links to and does not hold (its README: files over 400 kB left out) is reported instead.
     expect(imported.brokenLinks.length).toBeGreaterThan(0);
     expect(imported.brokenLinks.every((b) => !/^https?:/.test(b.target))).toBe(true);
+  });
+
+  it('search forgives typos: six fluentd titles with two letters swapped in each long word find their page in the top three', async () => {
+    const corpus = repositoryFolder(join(process.cwd(), 'test/fixtures/corpora/fluentd-docs-gitbook'));
+    const titles = flatTitles(readGitbookRepository(corpus).pages).filter(
+      (title) => /[A-Za-z]{7,}/.test(title) && title.split(' ').length >= 2,
+    );
+    // Two letters swapped in the middle of each word of seven letters or more ("Configuration" → "Confgiuration").
+    const typo = (title: string) => title.replace(/[A-Za-z]{7,}/g, (w) => w.slice(0, 3) + w[4] + w[3] + w.slice(5));
+    const top3 = async (query: string) => {
+      const api = (await t.http.get(`/v1/spaces/${fluentd}/search`).query({ query }).set(admin.auth).expect(200)).body.items as {
+        title: string;
+      }[];
+      const site = (await t.http.get(`/sites/${fluentdSite}/~search.json`).query({ q: query }).expect(200)).body.items as {
+        title: string;
+      }[];
+      return { api: api.slice(0, 3).map((h) => h.title), site: site.slice(0, 3).map((h) => h.title) };
+    };
+    // The first six titles (in summary order) that the right spelling finds in the top three, on both searches.
+    const chosen: string[] = [];
+    for (const title of [...new Set(titles)]) {
+      if (chosen.length === 6) break;
+      const right = await top3(title);
+      if (right.api.includes(title) && right.site.includes(title)) chosen.push(title);
+    }
+    expect(chosen).toHaveLength(6);
+    for (const title of chosen) {
+      expect(typo(title)).not.toBe(title);
+      const wrong = await top3(typo(title));
+      expect([typo(title), wrong.api.includes(title), wrong.site.includes(title)]).toEqual([typo(title), true, true]);
+    }
   });
 
   it('page actions: the page as markdown, open in ChatGPT or Claude (the prompt names the .md), copy; last updated', async () => {

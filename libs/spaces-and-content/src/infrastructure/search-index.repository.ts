@@ -19,23 +19,32 @@ const HEADLINE = `MaxFragments=1, MaxWords=35, MinWords=12, StartSel=${MARK_STAR
 const SECTION_COLUMNS = `s.page_id, s.section, s.page_title, s.page_path, s.page_description, s.ancestors, s.title, s.anchor,
   ts_headline($2::regconfig, translate(s.body, '${MARK_START}${MARK_STOP}', ''), q.q, '${HEADLINE}') AS excerpt`;
 
+/** The query as written ($3) or as corrected ($5: its words matched to the space's title words, see `corrected`). */
+const QUERY = '(websearch_to_tsquery($2::regconfig, $3) || websearch_to_tsquery($2::regconfig, $5))';
+
+/** Words of a query or a title as the typo lexicon holds them: lowercase letters and digits, four at least. */
+export function lexiconWords(text: string): string[] {
+  return [...new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u))].filter((w) => [...w].length >= 4 && [...w].length <= 60);
+}
+
 /**
- * Hits of a space: $1 space, $2 config, $3 query, $4 limit (+1); with a cursor, $5 rank and $6 page id.
+ * Hits of a space: $1 space, $2 config, $3 query, $4 limit (+1), $5 the query corrected; with a cursor, $6 rank
+ * and $7 page id.
  * The index version is read by the same statement (same snapshot) as the hits, so a cache keyed by it
  * never serves hits of another version. The LEFT JOIN keeps a row (the version) when nothing matches.
  */
 function searchSpaceSql(after: boolean): string {
-  const tsquery = '(SELECT websearch_to_tsquery($2::regconfig, $3))';
+  const tsquery = `(SELECT ${QUERY})`;
   return `WITH hits AS (
       SELECT h.page_id, h.rank, h.total FROM (
         SELECT s.page_id, max(ts_rank(s.tsv, ${tsquery})) AS rank, count(*) OVER () AS total
         FROM search_sections s
         WHERE s.tsv @@ ${tsquery} AND s.space_id = $1 GROUP BY s.page_id) h
-      ${after ? 'WHERE (h.rank, h.page_id COLLATE "C") < ($5::real, $6::text COLLATE "C")' : ''}
+      ${after ? 'WHERE (h.rank, h.page_id COLLATE "C") < ($6::real, $7::text COLLATE "C")' : ''}
       ORDER BY h.rank DESC, h.page_id COLLATE "C" DESC LIMIT $4),
     found AS (
       SELECT h.total::int AS total, h.rank, ts_rank(s.tsv, q.q) AS section_rank, ${SECTION_COLUMNS}
-      FROM hits h CROSS JOIN (SELECT websearch_to_tsquery($2::regconfig, $3) AS q) q
+      FROM hits h CROSS JOIN (SELECT ${QUERY} AS q) q
       JOIN search_sections s ON s.space_id = $1 AND s.page_id = h.page_id AND s.tsv @@ q.q)
     SELECT v.version, f.total, f.rank::text AS rank, f.page_id, f.section, f.page_title, f.page_path, f.page_description,
       f.ancestors, f.title, f.anchor, f.excerpt
@@ -106,8 +115,10 @@ export class SqlSearchIndex extends SearchIndex {
       );
       if ((current.revision ? indexVersion(current) : null) !== expected) return false;
       const config = next.config;
-      if (replace === 'all') await em.query('DELETE FROM search_sections WHERE space_id = $1', [space.id]);
-      else if (replace.length)
+      if (replace === 'all') {
+        await em.query('DELETE FROM search_sections WHERE space_id = $1', [space.id]);
+        await em.query('DELETE FROM search_words WHERE space_id = $1', [space.id]);
+      } else if (replace.length)
         await em.query('DELETE FROM search_sections WHERE space_id = $1 AND page_id = ANY($2::text[])', [space.id, replace]);
       for (let i = 0; i < rows.length; i += 500) {
         const chunk = rows.slice(i, i + 500);
@@ -136,6 +147,13 @@ export class SqlSearchIndex extends SearchIndex {
           ],
         );
       }
+      // The typo lexicon: the words of the titles (a word no page has any more only widens a query a little; a full reindex drops it).
+      const words = [...new Set(rows.flatMap((r) => lexiconWords(`${r.pageTitle} ${r.title}`)))];
+      for (let i = 0; i < words.length; i += 5000)
+        await em.query('INSERT INTO search_words (space_id, word) SELECT $1, w FROM unnest($2::text[]) AS w ON CONFLICT DO NOTHING', [
+          space.id,
+          words.slice(i, i + 5000),
+        ]);
       await em.query('UPDATE search_state SET revision = $2, config = $3 WHERE space_id = $1', [space.id, next.revision, next.config]);
       return true;
     });
@@ -154,7 +172,7 @@ export class SqlSearchIndex extends SearchIndex {
    * tsquery is an InitPlan, computed once per execution, which the GIN index takes as its condition).
    */
   async searchSpace(spaceId: string, config: string, query: string, page: PageRequest): Promise<SpaceResults> {
-    const values: unknown[] = [spaceId, config, query, page.limit + 1];
+    const values: unknown[] = [spaceId, config, query, page.limit + 1, await this.corrected(spaceId, query)];
     const after = cursorKey(page, HIT_CURSOR);
     if (after) values.push(String(after[0]), String(after[1]));
     const rows = await this.db.namedQuery<Partial<SectionHitRow> & { version: string | null; total: number | null; rank: string | null }>(
@@ -173,10 +191,31 @@ export class SqlSearchIndex extends SearchIndex {
 
   private async countSpace(spaceId: string, config: string, query: string): Promise<number> {
     const [r] = await this.db.query<{ n: number }[]>(
-      `SELECT count(DISTINCT page_id)::int AS n FROM search_sections WHERE space_id = $1 AND tsv @@ websearch_to_tsquery($2::regconfig, $3)`,
-      [spaceId, config, query],
+      `SELECT count(DISTINCT page_id)::int AS n FROM search_sections WHERE space_id = $1 AND tsv @@ ${QUERY.replace('$5', '$4')}`,
+      [spaceId, config, query, await this.corrected(spaceId, query)],
     );
     return r.n;
+  }
+
+  /**
+   * The query with each word of four letters or more that is no title word of the space replaced by the most
+   * similar one (pg_trgm's `%`: similarity over its threshold, 0.3), when there is one; else the query as it is.
+   * One statement, on the trigram index.
+   */
+  private async corrected(spaceId: string, query: string): Promise<string> {
+    const words = lexiconWords(query).slice(0, 12);
+    if (!words.length) return query;
+    const rows = await this.db.namedQuery<{ w: string; best: string | null }>(
+      'search_correct',
+      `SELECT q.w, CASE WHEN EXISTS (SELECT 1 FROM search_words s WHERE s.space_id = $1 AND s.word = q.w) THEN NULL ELSE
+         (SELECT s.word FROM search_words s WHERE s.space_id = $1 AND s.word % q.w ORDER BY similarity(s.word, q.w) DESC, s.word LIMIT 1)
+       END AS best
+       FROM unnest($2::text[]) AS q(w)`,
+      [spaceId, words],
+    );
+    const best = new Map(rows.flatMap((r) => (r.best ? [[r.w, r.best] as [string, string]] : [])));
+    if (!best.size) return query;
+    return query.replace(/[\p{L}\p{N}]+/gu, (word) => best.get(word.toLowerCase()) ?? word);
   }
 
   /** Spaces of an organization with matching pages, best first; each with its best pages. */

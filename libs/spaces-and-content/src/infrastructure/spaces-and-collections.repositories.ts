@@ -276,7 +276,8 @@ export class TypeOrmSpaceRepository extends SpaceRepository {
       `WITH gone AS (DELETE FROM spaces WHERE deleted_at <= $1 RETURNING id, organization_id),
             revs AS (DELETE FROM revisions WHERE space_id IN (SELECT id FROM gone)),
             idx AS (DELETE FROM search_sections WHERE space_id IN (SELECT id FROM gone)),
-            st AS (DELETE FROM search_state WHERE space_id IN (SELECT id FROM gone))
+            st AS (DELETE FROM search_state WHERE space_id IN (SELECT id FROM gone)),
+            sw AS (DELETE FROM search_words WHERE space_id IN (SELECT id FROM gone))
        SELECT id, organization_id FROM gone`,
       [cutoff],
     );

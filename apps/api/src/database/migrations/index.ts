@@ -32,6 +32,7 @@ import { ConversationRegrowth1766707200000 } from './1766707200000-conversation-
 import { ConversationClusteredAt1766793600000 } from './1766793600000-conversation-clustered-at';
 import { ConversationClusteredSeq1766880000000 } from './1766880000000-conversation-clustered-seq';
 import { SiteStateNotify1766966400000 } from './1766966400000-site-state-notify';
+import { SearchWords1767052800000 } from './1767052800000-search-words';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   ConversationClusteredAt1766793600000,
   ConversationClusteredSeq1766880000000,
   SiteStateNotify1766966400000,
+  SearchWords1767052800000,
 ];
