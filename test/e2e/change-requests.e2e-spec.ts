@@ -461,7 +461,7 @@ describe('change requests: authoring, reads, merge and update', () => {
       expect.arrayContaining([
         'heading level 4 became level 3',
         'HTML that could run scripts was removed (script, event handlers, javascript: URLs)',
-        'footnotes kept as written (markdown)',
+        'footnotes read as annotations',
       ]),
     );
     expect(res.body.changes[1]).not.toHaveProperty('normalized');

@@ -191,7 +191,7 @@ describe('importing a GitBook repository into a space', () => {
     const quickstart = await t.http.get(`/sites/${siteId}/v1.0/articles/quickstart`).redirects(0).expect(301);
     expect(new URL(quickstart.headers.location).pathname).toBe(`/sites/${siteId}/introduction`);
     await t.http.get(`/sites/${siteId}/v1.0/articles/no-such-thing`).expect(404);
-  });
+  }, 60_000); // a real corpus imported, then the first renders of a new process (14 s alone; more in the whole suite)
 
   it('imported again after changes in the repository: only those pages change, ids kept; the export is the new repository', async () => {
     const spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Again' }).expect(201)).body.id;
