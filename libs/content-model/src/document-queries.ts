@@ -13,11 +13,12 @@ export interface OperationRef {
   path: string;
 }
 
+/** Every block of a document, at any depth: inside blocks, their fragments, and inlines' fragments (an annotation's body). */
 function eachBlock(doc: JsonDocument, visit: (b: DocBlock) => void): void {
   const walk = (nodes: (DocBlock | DocInline | DocText)[] | undefined) => {
     for (const n of nodes ?? []) {
-      if (n.object !== 'block') continue;
-      visit(n);
+      if (n.object === 'text') continue;
+      if (n.object === 'block') visit(n);
       walk(n.nodes);
       for (const f of n.fragments ?? []) walk(f.nodes);
     }
@@ -188,8 +189,8 @@ export function evaluateConditions(doc: JsonDocument, holds: (expression: string
   if (!found) return doc;
   const nodes = <T extends DocBlock | DocInline | DocText>(list: T[]): T[] =>
     list.flatMap((n): T[] => {
-      if (n.object !== 'block') return [n];
-      if (n.type === 'if')
+      if (n.object === 'text') return [n];
+      if (n.object === 'block' && n.type === 'if')
         return holds(typeof n.data.expression === 'string' ? n.data.expression : '') ? (nodes(n.nodes ?? []) as T[]) : [];
       return [
         {

@@ -13,8 +13,6 @@ import {
   richTableHtml,
   colorMarkTag,
 } from './html';
-// A cycle, on purpose and only at call time: a rich table's text cells are markdown sources, written as HTML.
-import { cellInlines } from './markdown';
 import type { GitbookTag } from './gitbook-tags';
 import { QUIRE_STYLE, writeMarkdown, type MarkdownStyle } from './markdown-write';
 import { blockText, negated } from './document-queries';
@@ -41,6 +39,16 @@ function markWrap(mark: MarkKey, children: PhrasingContent[]): PhrasingContent[]
 const WRAPPING_MARKS = ['color', 'bold', 'italic', 'strikethrough', 'keyboard', 'superscript', 'subscript'] as const;
 
 let currentRefUrl: (ref: ContentRef) => string = refToUrl;
+
+/**
+ * How a table cell's markdown source is read into inlines (markdown.ts's `cellInlines`, given when that module
+ * loads: this module cannot import it, markdown.ts imports this one). A rich table's text cells are written as
+ * HTML from them; without it, as their escaped text.
+ */
+let readCell: (source: string) => DocBlock['nodes'] | null = () => null;
+export function useCellReader(read: (source: string) => DocBlock['nodes'] | null): void {
+  readCell = read;
+}
 /** The bodies of the annotations written so far (the document's footnotes, numbered in order). */
 let currentFootnotes: DocBlock[][] = [];
 
@@ -167,12 +175,6 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
         break;
       }
       case 'code': {
-        if (kids.some((line) => line.data.highlighted === true)) {
-          // Highlighted lines have no markdown syntax: GitBook's <pre><code> with them in <strong>.
-          const lines = kids.map((line) => ({ text: blockText(line.nodes), highlighted: line.data.highlighted === true }));
-          out.push({ type: 'html', value: highlightedCodeHtml(lines, typeof b.data.syntax === 'string' ? b.data.syntax : null) });
-          break;
-        }
         const titled = typeof b.data.title === 'string' || b.data.lineNumbers === true || typeof b.data.overflow === 'string';
         const code: Code = {
           type: 'code',
@@ -185,6 +187,16 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
             )
             .join('\n'),
         };
+        // Highlighted lines have no markdown syntax: GitBook's <pre><code> with them in <strong>.
+        const body: RootContent = kids.some((line) => line.data.highlighted === true)
+          ? {
+              type: 'html',
+              value: highlightedCodeHtml(
+                kids.map((line) => ({ text: blockText(line.nodes), highlighted: line.data.highlighted === true })),
+                typeof b.data.syntax === 'string' ? b.data.syntax : null,
+              ),
+            }
+          : code;
         if (titled) {
           // GitBook's code options wrap the fence in a {% code %} tag.
           const options: [string, string | undefined][] = [
@@ -192,8 +204,8 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
             ['overflow', typeof b.data.overflow === 'string' ? b.data.overflow : undefined],
             ['lineNumbers', b.data.lineNumbers === true ? 'true' : undefined],
           ];
-          out.push(tag('code', options, [code]));
-        } else out.push(code);
+          out.push(tag('code', options, [body]));
+        } else out.push(body);
         break;
       }
       case 'divider':
@@ -240,7 +252,7 @@ function toMdast(blocks: DocBlock[]): RootContent[] {
         if (isRichTable(b.data)) {
           // Cards, typed and hidden columns: GitBook's HTML table (cell sources written as HTML).
           const cellHtml = (source: string) =>
-            source ? inlinesToHtml(cellInlines(source) ?? [{ object: 'text', leaves: [leaf(source, [])] }], currentRefUrl) : '';
+            source ? inlinesToHtml(readCell(source) ?? [{ object: 'text', leaves: [leaf(source, [])] }], currentRefUrl) : '';
           out.push({ type: 'html', value: richTableHtml(b.data, cellHtml, currentRefUrl) });
           break;
         }

@@ -147,9 +147,11 @@ export function withDefaults(nodes: unknown[], where = 'document'): DocBlock[] {
     if (n.object === 'block' || n.object === 'inline') {
       if (n.data === undefined) n.data = {};
       else if (!object(n.data)) refuse(`${path}.data`, 'an object');
+      checkData(n.object, n.type, n.data as Record<string, unknown>, `${path}.data`, refuse);
       if (n.meta !== undefined && !object(n.meta)) refuse(`${path}.meta`, 'an object');
       if (n.nodes !== undefined && !Array.isArray(n.nodes)) refuse(`${path}.nodes`, 'an array');
       if (Array.isArray(n.nodes)) n.nodes = n.nodes.map((c, i) => fill(c, `${path}.nodes[${i}]`));
+      if (n.fragments !== undefined && !Array.isArray(n.fragments)) refuse(`${path}.fragments`, 'an array');
       if (Array.isArray(n.fragments))
         n.fragments = n.fragments.map((f: unknown, i) =>
           f && typeof f === 'object' && Array.isArray((f as DocFragment).nodes)
@@ -170,6 +172,74 @@ export function withDefaults(nodes: unknown[], where = 'document'): DocBlock[] {
     return n;
   };
   return nodes.map((node, i) => fill(node, `nodes[${i}]`)) as DocBlock[];
+}
+
+/**
+ * The `data` an official node of these types must have for anything to read it (the renderers, the markdown
+ * writer): refused with a 400 naming where, rather than stored and failing each reader later.
+ */
+function checkData(
+  object: unknown,
+  type: unknown,
+  data: Record<string, unknown>,
+  path: string,
+  refuse: (path: string, what: string) => never,
+): void {
+  const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const text = (key: string, optional = false) => {
+    if (optional && data[key] === undefined) return;
+    if (typeof data[key] !== 'string') refuse(`${path}.${key}`, 'a string');
+  };
+  const ref = (key: string, optional = false) => {
+    if (optional && data[key] === undefined) return;
+    const v = data[key];
+    if (!isObject(v) || typeof (v as { kind?: unknown }).kind !== 'string') refuse(`${path}.${key}`, 'a content reference ({kind, …})');
+  };
+  if (object === 'inline')
+    switch (type) {
+      case 'button':
+        text('label');
+        if (data.kind !== 'primary' && data.kind !== 'secondary') refuse(`${path}.kind`, '"primary" or "secondary"');
+        text('icon', true);
+        ref('ref', true);
+        return;
+      case 'icon':
+        return text('icon');
+      case 'mention':
+        return ref('ref');
+      case 'emoji':
+        return text('code');
+      case 'inline-math':
+        return text('formula');
+      default:
+        return;
+    }
+  switch (type) {
+    case 'if':
+      return text('expression');
+    case 'math':
+      return text('formula');
+    case 'integration':
+      text('integration');
+      text('block');
+      if (data.props !== undefined && !isObject(data.props)) refuse(`${path}.props`, 'an object');
+      return;
+    case 'table':
+      // What is there must have its shape (a reader walks it); what is absent reads as empty.
+      if (data.view !== undefined && (!isObject(data.view) || !Array.isArray((data.view as { columns?: unknown }).columns)))
+        refuse(`${path}.view`, 'an object with columns');
+      if (data.definition !== undefined && (!isObject(data.definition) || !Object.values(data.definition as object).every(isObject)))
+        refuse(`${path}.definition`, 'an object of column definitions');
+      if (
+        data.records !== undefined &&
+        (!isObject(data.records) ||
+          !Object.values(data.records as object).every((r) => isObject(r) && isObject((r as { values?: unknown }).values)))
+      )
+        refuse(`${path}.records`, 'an object of records with values');
+      return;
+    default:
+      return;
+  }
 }
 
 /** A document's own `data` and `meta`: absent is empty (data) or absent (meta); anything but an object is a 400. */

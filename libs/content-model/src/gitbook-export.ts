@@ -247,7 +247,10 @@ export function writeGitbookRepository(
   };
   const place = (pages: PageNode[], dir: string, top: boolean) => {
     pages.forEach((page, i) => {
-      if (page.type === 'link') return; // an entry of the summary, without a file
+      if (page.type === 'link') {
+        place(page.pages, dir, false); // an entry of the summary, without a file (pages under it, which the API refuses, beside it)
+        return;
+      }
       if (page.type === 'group') {
         place(page.pages, posix.join(dir, page.slug), false);
         return;

@@ -222,21 +222,41 @@ export function gitbookMath(md: MarkdownIt): void {
 
 type BlockState = Parameters<Parameters<MarkdownIt['block']['ruler']['before']>[2]>[0];
 
-/** Lines of an integration tag, up to the line that ends it outside a quoted value (at most 500 lines). */
+/** An integration tag spans at most this many lines and characters (a diagram's source); longer, it is text. */
+const INTEGRATION_LINES_MAX = 200;
+const INTEGRATION_CHARS_MAX = 20_000;
+
+/**
+ * Lines of an integration tag, up to the line that ends it outside a quoted value. One scan over its characters
+ * (quotes and escapes followed as they come), bounded: each start line costs at most the bounds above.
+ */
 function integrationTag(state: BlockState, startLine: number, endLine: number, silent: boolean, name: string): boolean {
-  let text = '';
-  for (let line = startLine; line < endLine && line < startLine + 500; line++) {
+  let quote: string | null = null;
+  let chars = 0;
+  const parts: string[] = [];
+  for (let line = startLine; line < endLine && line < startLine + INTEGRATION_LINES_MAX; line++) {
     // The first line from its tag; the next ones as written (a diagram's indentation is its own).
     const from =
       line === startLine ? state.bMarks[line] + state.tShift[line] : Math.min(state.bMarks[line] + state.blkIndent, state.eMarks[line]);
-    text += (line > startLine ? '\n' : '') + state.src.slice(from, state.eMarks[line]);
-    const body = text.slice(text.indexOf(name) + name.length);
-    // Quotes closed and the tag ended: `… %}` with nothing after it.
-    const closed = /^((?:[^"'%]|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|%(?!\}))*)-?%\}\s*$/.exec(body);
-    if (!closed) continue;
+    const text = state.src.slice(from, state.eMarks[line]);
+    chars += text.length + 1;
+    if (chars > INTEGRATION_CHARS_MAX) return false;
+    parts.push(text);
+    let i = line === startLine ? text.indexOf(name) + name.length : 0;
+    for (; i < text.length; i++) {
+      const c = text[i];
+      if (quote) {
+        if (c === '\\') i += 1;
+        else if (c === quote) quote = null;
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === '%' && text[i + 1] === '}') break;
+    }
+    if (quote || i >= text.length || text.slice(i + 2).trim() !== '') continue;
     if (silent) return true;
+    const all = parts.join('\n');
+    const body = all.slice(all.indexOf(name) + name.length).replace(/-?%\}\s*$/, '');
     const token = state.push('gitbook_tag', '', 0);
-    token.meta = { name, attrs: tagAttributes(closed[1]) };
+    token.meta = { name, attrs: tagAttributes(body) };
     token.map = [startLine, line + 1];
     state.line = line + 1;
     return true;

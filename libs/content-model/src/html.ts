@@ -787,7 +787,7 @@ interface TableShape {
 
 /** Whether a table needs GitBook's HTML form (a cards view, typed or hidden columns …): a pipe table cannot say it. */
 export function isRichTable(data: Record<string, unknown>): boolean {
-  const { view, definition } = data as unknown as TableShape;
+  const { view, definition } = data as unknown as Partial<TableShape>;
   const shown = new Set(view?.columns ?? []);
   return (
     view?.type === 'cards' ||
@@ -809,7 +809,10 @@ export function richTableHtml(
   cellHtml: (source: string) => string,
   refUrl: (ref: ContentRef) => string,
 ): string {
-  const { view, definition, records } = data as unknown as TableShape;
+  const shape = data as unknown as Partial<TableShape>;
+  const view = shape.view ?? { columns: [] };
+  const definition = shape.definition ?? {};
+  const records = shape.records ?? {};
   const shown = new Set(view.columns ?? []);
   const ids = Object.keys(definition);
   const cards = view.type === 'cards';
@@ -820,18 +823,25 @@ export function richTableHtml(
       cards && view.targetDefinition === id ? ' data-card-target' : '',
       cards && view.coverDefinition === id ? ' data-card-cover' : '',
       cards && view.coverDefinitionDark === id ? ' data-card-cover-dark' : '',
-      (c.type ?? 'text') !== 'text' ? ` data-type="${escapeHtml(c.type!)}"` : '',
+      typeof c.type === 'string' && c.type !== 'text' ? ` data-type="${escapeHtml(c.type)}"` : '',
       c.type === 'rating' && typeof c.max === 'number' ? ` data-max="${c.max}"` : '',
       c.multiple === true ? ' data-multiple' : '',
       !cards && typeof view.columnWidths?.[id] === 'number' ? ` width="${view.columnWidths[id]}"` : '',
     ].join('');
-    return `<th${attrs}>${cellHtml(c.title ?? '')}</th>`;
+    return `<th${attrs}>${cellHtml(typeof c.title === 'string' ? c.title : '')}</th>`;
   });
   const link = (ref: ContentRef, text?: string) => {
     const url = refUrl(ref);
     return `<a href="${escapeHtml(url)}">${escapeHtml(text ?? url)}</a>`;
   };
-  const baseName = (url: string) => decodeURIComponent(url.split(/[?#]/)[0].split('/').pop() || url);
+  const baseName = (url: string) => {
+    const name = url.split(/[?#]/)[0].split('/').pop() || url;
+    try {
+      return decodeURIComponent(name);
+    } catch {
+      return name;
+    }
+  };
   const cell = (id: string, v: unknown): string => {
     const type = definition[id].type ?? 'text';
     if (v === null || v === undefined) return '';
@@ -842,7 +852,8 @@ export function richTableHtml(
         ? v.map((file) => (typeof file === 'string' ? link({ kind: 'file', file }, baseName(refUrl({ kind: 'file', file }))) : '')).join('')
         : escapeHtml(v.filter((x) => typeof x === 'string').join(', '));
     if (typeof v === 'object') {
-      const ref = ('ref' in v ? (v as { ref: ContentRef }).ref : v) as ContentRef;
+      const ref = ('ref' in v ? (v as { ref: unknown }).ref : v) as ContentRef | null;
+      if (!ref || typeof ref !== 'object' || typeof ref.kind !== 'string') return '';
       return link(ref, ref.kind === 'file' ? baseName(refUrl(ref)) : undefined);
     }
     return typeof v === 'number' || typeof v === 'string' ? escapeHtml(String(v)) : '';

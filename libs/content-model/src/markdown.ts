@@ -35,7 +35,7 @@ import type { GitbookTag } from './gitbook-tags';
 import { writePhrasing } from './markdown-write';
 import { defaultLinkResolver, type LinkResolver } from './markdown-links';
 import { safeHtml } from './html-sanitize';
-import { documentToMarkdown, toPhrasing } from './document-to-markdown';
+import { documentToMarkdown, toPhrasing, useCellReader } from './document-to-markdown';
 
 /**
  * Markdown ↔ document through mdast (GFM + YAML frontmatter): markdown-it parses (markdown-read.ts), a writer
@@ -648,14 +648,8 @@ function tagBlocks(n: GitbookTag, ctx: Ctx, p: string): DocBlock[] {
       const expression = n.expression?.trim() ?? '';
       const at = n.children.findIndex((c) => c.type === 'gitbookTag' && c.name === 'else' && c.lone);
       const then = at < 0 ? n.children : n.children.slice(0, at);
-      if (!expression) {
-        ctx.notes.add('{% if %} without a condition kept as its content');
-        return toBlocks(
-          n.children.filter((_, i) => i !== at),
-          ctx,
-          p,
-        );
-      }
+      // Without a condition: an `if` that holds for nobody (what it guards is never shown), said so.
+      if (!expression) ctx.notes.add('{% if %} without a condition: its content is shown to nobody');
       const out = [block('if', p, { expression }, toBlocks(then, ctx, p))];
       if (at >= 0)
         out.push(block('if', `${p}.else`, { expression: negated(expression) }, toBlocks(n.children.slice(at + 1), ctx, `${p}.else`)));
@@ -907,3 +901,6 @@ export function cellInlines(source: string): (DocText | DocInline)[] | null {
 export function cellSourceOf(nodes: (DocText | DocInline)[]): string {
   return cellMarkdown(toPhrasing(nodes));
 }
+
+// The markdown writer reads table cells with this module's reader (see `useCellReader`).
+useCellReader(cellInlines);

@@ -30,7 +30,7 @@ interface Flat {
 
 const ATTRIBUTES = ['type', 'title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'condition'] as const;
 /** A page's object-valued attributes, each compared and merged as one value. */
-const OBJECT_ATTRIBUTES = ['variables', 'layout', 'cover'] as const;
+const OBJECT_ATTRIBUTES = ['variables', 'layout', 'cover', 'target'] as const;
 const valueOf = (n: Flat, k: (typeof OBJECT_ATTRIBUTES)[number]) => {
   const v = n.node[k];
   return JSON.stringify(v && Object.keys(v).length ? v : null);

@@ -149,6 +149,7 @@ export function childrenOf(tree: PageTree, parentId: string | null, what = 'into
   if (parentId === null) return tree;
   const parent = locate(tree, parentId);
   if (!parent) throw new InvalidInputError(`${what}: page "${parentId}" does not exist`);
+  if (parent.node.type === 'link') throw new InvalidInputError(`${what}: page "${parentId}" is a link page, which holds no pages`);
   return parent.node.pages;
 }
 

@@ -12,9 +12,15 @@ export interface DrawnDiagram {
   dark: string;
 }
 
-/** Diagrams kept drawn (by source); a source over this length is not drawn (its text is shown). */
+/** Diagrams kept drawn (by source). */
 const KEPT_MAX = 500;
-const SOURCE_MAX = 20_000;
+/**
+ * Drawing is synchronous CPU work (a layout: ~0.5 s for 100 edges on this machine, growing faster than the
+ * diagram): a source over these bounds, or past the first few of a page, is shown as its text instead.
+ */
+const SOURCE_MAX = 4_000;
+const SOURCE_LINES_MAX = 100;
+const PER_DOCUMENT_MAX = 8;
 
 type Renderer = (source: string, colors: Record<string, string>) => Promise<string>;
 let loaded: Promise<{ render: Renderer; light: Record<string, string>; dark: Record<string, string> }> | null = null;
@@ -55,9 +61,9 @@ export class MermaidDiagrams {
     walk(doc.nodes);
     if (!sources.length) return;
     const { render, light, dark } = await renderer();
-    for (const source of sources) {
+    for (const source of sources.slice(0, PER_DOCUMENT_MAX)) {
       let drawn: DrawnDiagram | null = null;
-      if (source.length <= SOURCE_MAX)
+      if (source.length <= SOURCE_MAX && source.split('\n').length <= SOURCE_LINES_MAX)
         try {
           drawn = { light: asImage(await render(source, light)), dark: asImage(await render(source, dark)) };
         } catch {

@@ -631,7 +631,9 @@ export class DocumentRenderer {
       case 'annotation': {
         // The annotated words, and the annotation shown beside them on hover or focus (its text, without blocks).
         const id = this.anchorId(`annotation-${this.annotations++}`);
-        const body = (n.fragments?.find((f) => f.fragment === 'annotation-body')?.nodes ?? []).flatMap((b, i) => [
+        // (Conditional blocks are evaluated before a page is rendered; one left here is never shown.)
+        const notes = (n.fragments?.find((f) => f.fragment === 'annotation-body')?.nodes ?? []).filter((b) => b.type !== 'if');
+        const body = notes.flatMap((b, i) => [
           i > 0 ? ' ' : null,
           ...this.blocks(
             b.type === 'paragraph' ? b.nodes : [{ object: 'text', leaves: [{ object: 'leaf', text: textOf([b]), marks: [] }] }],

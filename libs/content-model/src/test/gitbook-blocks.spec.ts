@@ -5,6 +5,7 @@ import {
   evaluateConditions,
   markdownToDocument,
   sections,
+  withDefaults,
   type ContentRef,
   type DocBlock,
   type JsonDocument,
@@ -191,11 +192,15 @@ describe('GitBook conditional content ({% if %})', () => {
     expect(evaluateConditions(plain, () => false)).toBe(plain);
   });
 
-  it('an if without a condition, and an else outside an if, are kept and said', () => {
-    const { document, normalized } = read('{% if %}\nShown.\n{% endif %}\n\n{% else %}\n');
-    expect(document.nodes.map((b) => b.type)).toEqual(['paragraph', 'markdown']);
+  it('an if without a condition is shown to nobody, an else outside an if is kept as written; both said', () => {
+    const { document, normalized } = read('{% if %}\nHidden.\n{% endif %}\n\n{% else %}\n');
+    expect(document.nodes.map((b) => b.type)).toEqual(['if', 'markdown']);
+    expect(JSON.stringify(evaluateConditions(document, (e) => e !== ''))).not.toContain('Hidden');
     expect(normalized).toEqual(
-      expect.arrayContaining(['{% if %} without a condition kept as its content', '{% else %} outside an {% if %} kept as written']),
+      expect.arrayContaining([
+        '{% if %} without a condition: its content is shown to nobody',
+        '{% else %} outside an {% if %} kept as written',
+      ]),
     );
   });
 });
@@ -335,5 +340,67 @@ describe('GitBook OpenAPI webhook and schemas blocks', () => {
     // Without what they need, their content, said.
     const { normalized } = read('{% openapi-webhook spec="fluent" %}\nText.\n{% endopenapi-webhook %}\n');
     expect(normalized).toContain('{% openapi-webhook %} without spec, name and method kept as its content');
+  });
+});
+
+describe('after an adversarial review', () => {
+  it('conditional content inside an annotation is evaluated like any other (never shown to a visitor who may not see it)', () => {
+    const md = 'A word[^1] here.\n\n[^1]: Public note.\n\n    {% if visitor.claims.admin %}\n    TOPSECRET\n    {% endif %}\n';
+    const { document } = read(md);
+    expect(conditionExpressions(document)).toEqual(['visitor.claims.admin']);
+    const shown = evaluateConditions(document, () => false);
+    expect(JSON.stringify(shown)).not.toContain('TOPSECRET');
+    expect(documentToMarkdown(shown)).not.toContain('TOPSECRET');
+    expect(JSON.stringify(evaluateConditions(document, () => true))).toContain('TOPSECRET');
+  });
+
+  it('lines that open an integration tag and never close it are read in one bounded pass (100 kB of them: text)', () => {
+    const md = Array.from({ length: 2_000 }, () => '{% @a/b x="' + 'a'.repeat(40)).join('\n');
+    const { document } = read(md);
+    expect(document.nodes.every((b) => b.type !== 'integration')).toBe(true);
+  });
+
+  it('hostile JSON for the new nodes answers 400 naming where, never a 500 later', () => {
+    const inline = (type: string, data: unknown) => [
+      { object: 'block', type: 'paragraph', nodes: [{ object: 'inline', type, isVoid: true, data }] },
+    ];
+    const cases: [unknown[], string][] = [
+      [inline('button', { kind: 'primary' }), 'document.nodes[0].nodes[0].data.label must be a string'],
+      [inline('button', { label: 'Go', kind: 'tertiary' }), 'document.nodes[0].nodes[0].data.kind must be "primary" or "secondary"'],
+      [inline('button', { label: 'Go', kind: 'primary', icon: 5 }), 'document.nodes[0].nodes[0].data.icon must be a string'],
+      [inline('icon', {}), 'document.nodes[0].nodes[0].data.icon must be a string'],
+      [inline('mention', { ref: null }), 'document.nodes[0].nodes[0].data.ref must be a content reference ({kind, …})'],
+      [inline('emoji', { code: 128640 }), 'document.nodes[0].nodes[0].data.code must be a string'],
+      [inline('inline-math', {}), 'document.nodes[0].nodes[0].data.formula must be a string'],
+      [[{ object: 'block', type: 'if', data: {}, nodes: [] }], 'document.nodes[0].data.expression must be a string'],
+      [
+        [{ object: 'block', type: 'table', data: { definition: { c0: null } } }],
+        'document.nodes[0].data.definition must be an object of column definitions',
+      ],
+      [
+        [{ object: 'block', type: 'table', data: { records: { r0: { values: 'x' } } } }],
+        'document.nodes[0].data.records must be an object of records with values',
+      ],
+      [[{ object: 'block', type: 'integration', data: { integration: 'mermaid' } }], 'document.nodes[0].data.block must be a string'],
+      [
+        inline('annotation', {}).map((b) => ({ ...b, nodes: [{ ...b.nodes[0], fragments: 'x' }] })),
+        'document.nodes[0].nodes[0].fragments must be an array',
+      ],
+    ];
+    for (const [nodes, message] of cases) expect(() => withDefaults(nodes)).toThrow(message);
+    // What passes is readable: a table without records, an emoji with a code that is none, written back without throwing.
+    const ok = withDefaults([
+      { object: 'block', type: 'table', data: { view: { type: 'cards', columns: [] } } },
+      ...inline('emoji', { code: 'zzz' }),
+    ]);
+    expect(() => documentToMarkdown({ object: 'document', data: {}, nodes: ok })).not.toThrow();
+  });
+
+  it('a code block with highlighted lines keeps its title and line numbers through markdown', () => {
+    const md =
+      '{% code title="fluent.conf" lineNumbers="true" %}\n<pre class="language-xml"><code class="lang-xml">a\n<strong>b\n</strong></code></pre>\n{% endcode %}\n';
+    const { document, written } = roundTrip(md);
+    expect(document.nodes[0]).toMatchObject({ type: 'code', data: { title: 'fluent.conf', lineNumbers: true, syntax: 'xml' } });
+    expect(written).toBe(md);
   });
 });

@@ -65,7 +65,11 @@ export class SitePageRenderer {
     const { view, location, revision, page, document } = model;
     const href = this.hrefs(view, location, revision.tree);
     if (model.format === 'md') return `# ${page.node.title}\n\n${document ? documentToMarkdown(document, (ref) => href(ref) ?? '') : ''}`;
-    if (document) await Promise.all([this.highlighter.prepare(codeSyntaxes(document)), this.diagrams.prepare(document)]);
+    if (document)
+      await Promise.all([
+        this.highlighter.prepare(codeSyntaxes(document)),
+        ...[document, ...model.reusable.values()].map((doc) => this.diagrams.prepare(doc)),
+      ]);
     const coverSrc = page.node.cover ? href(page.node.cover.ref) : null;
     return renderPage(this.frame(view, location, revision, page.node.id, links), {
       title: page.node.title,

@@ -172,7 +172,7 @@ export class SqlSearchIndex extends SearchIndex {
    * tsquery is an InitPlan, computed once per execution, which the GIN index takes as its condition).
    */
   async searchSpace(spaceId: string, config: string, query: string, page: PageRequest): Promise<SpaceResults> {
-    const values: unknown[] = [spaceId, config, query, page.limit + 1, await this.corrected(spaceId, query)];
+    const values: unknown[] = [spaceId, config, query, page.limit + 1, await this.corrected(spaceId, config, query)];
     const after = cursorKey(page, HIT_CURSOR);
     if (after) values.push(String(after[0]), String(after[1]));
     const rows = await this.db.namedQuery<Partial<SectionHitRow> & { version: string | null; total: number | null; rank: string | null }>(
@@ -192,7 +192,7 @@ export class SqlSearchIndex extends SearchIndex {
   private async countSpace(spaceId: string, config: string, query: string): Promise<number> {
     const [r] = await this.db.query<{ n: number }[]>(
       `SELECT count(DISTINCT page_id)::int AS n FROM search_sections WHERE space_id = $1 AND tsv @@ ${QUERY.replace('$5', '$4')}`,
-      [spaceId, config, query, await this.corrected(spaceId, query)],
+      [spaceId, config, query, await this.corrected(spaceId, config, query)],
     );
     return r.n;
   }
@@ -202,16 +202,19 @@ export class SqlSearchIndex extends SearchIndex {
    * similar one (pg_trgm's `%`: similarity over its threshold, 0.3), when there is one; else the query as it is.
    * One statement, on the trigram index.
    */
-  private async corrected(spaceId: string, query: string): Promise<string> {
+  private async corrected(spaceId: string, config: string, query: string): Promise<string> {
     const words = lexiconWords(query).slice(0, 12);
-    if (!words.length) return query;
+    // A query in web-search syntax (a phrase, an exclusion, `or`) is taken as its writer meant it.
+    if (!words.length || /["-]|\bor\b/i.test(query)) return query;
+    // A word that some section holds (title or body) is no typo; only one that nothing holds is matched.
     const rows = await this.db.namedQuery<{ w: string; best: string | null }>(
       'search_correct',
-      `SELECT q.w, CASE WHEN EXISTS (SELECT 1 FROM search_words s WHERE s.space_id = $1 AND s.word = q.w) THEN NULL ELSE
+      `SELECT q.w, CASE WHEN EXISTS (SELECT 1 FROM search_words s WHERE s.space_id = $1 AND s.word = q.w)
+           OR EXISTS (SELECT 1 FROM search_sections s WHERE s.space_id = $1 AND s.tsv @@ plainto_tsquery($3::regconfig, q.w)) THEN NULL ELSE
          (SELECT s.word FROM search_words s WHERE s.space_id = $1 AND s.word % q.w ORDER BY similarity(s.word, q.w) DESC, s.word LIMIT 1)
        END AS best
        FROM unnest($2::text[]) AS q(w)`,
-      [spaceId, words],
+      [spaceId, words, config],
     );
     const best = new Map(rows.flatMap((r) => (r.best ? [[r.w, r.best] as [string, string]] : [])));
     if (!best.size) return query;
