@@ -852,7 +852,7 @@ export function richTableHtml(
         ? v.map((file) => (typeof file === 'string' ? link({ kind: 'file', file }, baseName(refUrl({ kind: 'file', file }))) : '')).join('')
         : escapeHtml(v.filter((x) => typeof x === 'string').join(', '));
     if (typeof v === 'object') {
-      const ref = ('ref' in v ? (v).ref : v) as ContentRef | null;
+      const ref = ('ref' in v ? v.ref : v) as ContentRef | null;
       if (!ref || typeof ref !== 'object' || typeof ref.kind !== 'string') return '';
       return link(ref, ref.kind === 'file' ? baseName(refUrl(ref)) : undefined);
     }
