@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { check, launchChromium, results, startServer } from './harness.mjs';
+import { apiClient, axeCheck, check, launchChromium, results, startServer } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -20,15 +20,7 @@ try {
   server = await startServer();
   const { origin, token, organization } = server;
   if (!token || !organization) throw new Error('no first-start token or organization in the server output');
-  const api = async (method, path, body) => {
-    const res = await fetch(`${origin}/v1${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res.status === 204 ? null : res.json();
-  };
+  const api = apiClient(server);
   // The fixture's pages at the paths their links name (README.md → the top page, guide/setup.md → guide/setup …);
   // the covers as the space's files, their refs the paths the cards name.
   const space = (await api('POST', `/orgs/${organization}/spaces`, { title: 'Fluent' })).id;
@@ -90,23 +82,7 @@ try {
   const tab = watch(await context.newPage());
   console.log('A GitBook site in headless Chromium');
 
-  const axe = async (p) => {
-    await p.evaluate(AXE);
-    const found = await p.evaluate(async () => {
-      // eslint-disable-next-line no-undef
-      const r = await axe.run(document, { resultTypes: ['violations'] });
-      return r.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map(
-          (v) =>
-            `${v.id}: ${v.help} (${v.nodes
-              .map((n) => n.target.join(' '))
-              .slice(0, 3)
-              .join(' | ')})`,
-        );
-    });
-    if (found.length) throw new Error(found.join('; '));
-  };
+  const axe = (p) => axeCheck(p, AXE);
   /** Whether every image of the selector loaded (a broken image has no natural width). */
   const loaded = (p, selector) => p.$$eval(selector, (imgs) => imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0));
 

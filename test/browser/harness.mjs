@@ -92,3 +92,38 @@ export function launchChromium() {
     ],
   });
 }
+
+/** The API of a started server, as its first-start admin: `api(method, path, body)` → the JSON answer (throws on an error). */
+export function apiClient({ origin, token }) {
+  return async (method, path, body) => {
+    const res = await fetch(`${origin}/v1${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.status === 204 ? null : res.json();
+  };
+}
+
+/**
+ * axe-core in a page (evaluated by the driver: a site's CSP admits no injected script); throws on a serious or
+ * critical violation, naming a few of its nodes.
+ */
+export async function axeCheck(page, axeSource) {
+  await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.failureSummary?.split('\n').pop() + ' at ' + n.target.join(' '))
+            .join(' | ')})`,
+      );
+  });
+  if (found.length) throw new Error(found.join('; '));
+}

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
 import { createRequire } from 'node:module';
-import { check, launchChromium, results, startServer } from './harness.mjs';
+import { apiClient, axeCheck, check, launchChromium, results, startServer } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -19,15 +19,7 @@ try {
   server = await startServer();
   const { origin, token, organization } = server;
   if (!token || !organization) throw new Error('no first-start token or organization in the server output');
-  const api = async (method, path, body) => {
-    const res = await fetch(`${origin}/v1${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res.status === 204 ? null : res.json();
-  };
+  const api = apiClient(server);
   const space = (await api('POST', `/orgs/${organization}/spaces`, { title: 'Handbook' })).id;
   const cr = (await api('POST', `/spaces/${space}/change-requests`, { subject: 'Pages' })).id;
   await api('POST', `/spaces/${space}/change-requests/${cr}/content`, {
@@ -88,23 +80,7 @@ try {
   console.log('A published site in headless Chromium');
 
   /** axe-core in the page (evaluated by the driver: the site's CSP admits no injected script); serious or critical only. */
-  const axe = async () => {
-    await page.evaluate(AXE);
-    const found = await page.evaluate(async () => {
-      // eslint-disable-next-line no-undef
-      const r = await axe.run(document, { resultTypes: ['violations'] });
-      return r.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map(
-          (v) =>
-            `${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes
-              .slice(0, 3)
-              .map((n) => n.failureSummary?.split('\n').pop() + ' at ' + n.target.join(' '))
-              .join(' | ')})`,
-        );
-    });
-    if (found.length) throw new Error(found.join('; '));
-  };
+  const axe = () => axeCheck(page, AXE);
 
   await check('the home page renders the first page, with no serious accessibility violation', async () => {
     const res = await page.goto(root, { waitUntil: 'networkidle' });
