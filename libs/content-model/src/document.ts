@@ -222,7 +222,6 @@ function checkData(
     case 'integration':
       text('integration');
       text('block');
-      if (data.props !== undefined && !isObject(data.props)) refuse(`${path}.props`, 'an object');
       return;
     case 'table':
       // What is there must have its shape (a reader walks it); what is absent reads as empty.
