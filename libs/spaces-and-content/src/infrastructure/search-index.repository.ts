@@ -205,7 +205,7 @@ export class SqlSearchIndex extends SearchIndex {
   private async corrected(spaceId: string, config: string, query: string): Promise<string> {
     const words = lexiconWords(query).slice(0, 12);
     // A query in web-search syntax (a phrase, an exclusion, `or`) is taken as its writer meant it.
-    if (!words.length || /["-]|\bor\b/i.test(query)) return query;
+    if (!words.length || /"|(^|\s)-\S|\bor\b/i.test(query)) return query;
     // A word that some section holds (title or body) is no typo; only one that nothing holds is matched.
     const rows = await this.db.namedQuery<{ w: string; best: string | null }>(
       'search_correct',
