@@ -325,6 +325,9 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
       const wrong = await top3(typo(title));
       expect([typo(title), wrong.api.includes(title), wrong.site.includes(title)]).toEqual([typo(title), true, true]);
     }
+    // A query in web-search syntax (here an exclusion) is taken as written: nothing is corrected in it.
+    const excluding = await top3(`${typo(chosen[0])} -zzzzqq`);
+    expect(excluding.api.includes(chosen[0])).toBe(false);
   });
 
   it('page actions: the page as markdown, open in ChatGPT or Claude (the prompt names the .md), copy; last updated', async () => {
