@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Db } from '@app/persistence';
 import { GitSyncPoller, GitSyncRunner, GitSyncService } from '@app/repository-sync';
 import { createTestApp, TestApp, TestUser } from '../support/app';
@@ -31,7 +31,13 @@ describe('Git Sync with a remote repository', () => {
   beforeAll(async () => {
     git = await startGitServer();
     seeded = git.seed('fluentd', corpus, 'Fluentd docs as of today');
-    t = await createTestApp({ QUIRE_JOBS: 'on', QUIRE_GIT_URL_ALLOWLIST: '127.0.0.1', QUIRE_SECRET_KEY: SECRET_KEY });
+    t = await createTestApp({
+      QUIRE_JOBS: 'on',
+      QUIRE_GIT_URL_ALLOWLIST: '127.0.0.1',
+      QUIRE_SECRET_KEY: SECRET_KEY,
+      // The loopback Git server stands for a Gitea: its pages are where published pages are edited.
+      QUIRE_GIT_HOSTS: '127.0.0.1=gitea',
+    });
     admin = await t.user('admin');
     editor = await t.user('edith');
     orgId = await t.organization(admin);
@@ -344,6 +350,61 @@ describe('Git Sync with a remote repository', () => {
       .expect(204);
     expect((await settled(spaceId)).operation).toMatchObject({ state: 'success', direction: 'import' });
     expect((await t.http.get(`/v1/spaces/${spaceId}`).set(admin.auth).expect(200)).body.revision).toBe(revision);
+  }, 60_000);
+
+  it("a published page of a Git-synced space links to its file on the Git host, as the site's page actions allow", async () => {
+    git.seed('edited', null);
+    git.commit(
+      'edited',
+      (dir) => {
+        mkdirSync(join(dir, 'docs/guide'), { recursive: true });
+        writeFileSync(join(dir, 'docs/README.md'), '# Welcome\n\nHello.\n');
+        writeFileSync(join(dir, 'docs/guide/setup.md'), '# Set up\n\nSteps.\n');
+        writeFileSync(join(dir, 'docs/SUMMARY.md'), '# Table of contents\n\n* [Welcome](README.md)\n* [Set up](guide/setup.md)\n');
+      },
+      'Docs in a folder',
+    );
+    const spaceId = await space('Edited');
+    await t.http
+      .post(`/v1/spaces/${spaceId}/git/import`)
+      .set(admin.auth)
+      .send({ url: git.authUrl('edited'), ref: MAIN, repoProjectDirectory: 'docs' })
+      .expect(204);
+    expect((await settled(spaceId)).operation).toMatchObject({ state: 'success' });
+    const base = `/v1/orgs/${orgId}/sites`;
+    const siteId = (await t.http.post(base).set(admin.auth).send({ title: 'Edited', visibility: 'public' }).expect(201)).body.id;
+    await t.http.post(`${base}/${siteId}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
+    await t.http.post(`${base}/${siteId}/publish`).set(admin.auth).expect(200);
+    const editOf = async (path: string) => {
+      const html = (await t.http.get(`/sites/${siteId}/${path}`).expect(200)).text;
+      return /<a href="([^"]+)" class="page-edit"[^>]*>([^<]+)<\/a>/.exec(html)?.slice(1) ?? null;
+    };
+    // The file's path in the repository: the project directory, then the page's file; no credentials.
+    const repo = git.url('edited').replace(/\.git$/, '');
+    expect(await editOf('setup')).toEqual([`${repo}/_edit/main/docs/guide/setup.md`, 'Edit on the Git host']);
+    // The README of the project's folder is the first page, its slug from its title (not from the folder).
+    expect(await editOf('welcome')).toEqual([`${repo}/_edit/main/docs/README.md`, 'Edit on the Git host']);
+    // Its markdown has no page actions.
+    expect((await t.http.get(`/sites/${siteId}/setup.md`).expect(200)).text).not.toContain('_edit');
+
+    // The site's customization turns the action off (official pageActions.items), the others stay.
+    const customization = (await t.http.get(`${base}/${siteId}/customization`).set(admin.auth).expect(200)).body;
+    expect(customization.pageActions.items).toEqual(['markdown', 'external-ai', 'git']);
+    await t.http
+      .put(`${base}/${siteId}/customization`)
+      .set(admin.auth)
+      .send({ ...customization, pageActions: { items: ['markdown'] } })
+      .expect(200);
+    const html = (await t.http.get(`/sites/${siteId}/setup`).expect(200)).text;
+    expect(html).not.toContain('_edit');
+    expect(html).not.toContain('chatgpt.com');
+    expect(html).toContain('View as Markdown');
+    await t.http
+      .put(`${base}/${siteId}/customization`)
+      .set(admin.auth)
+      .send({ ...customization, pageActions: { items: [] } })
+      .expect(200);
+    expect((await t.http.get(`/sites/${siteId}/setup`).expect(200)).text).not.toContain('class="page-actions"');
   }, 60_000);
 
   it('pushes come in by webhook: GitHub and Gitea signatures, GitLab token; a wrong one is refused; other refs ignored', async () => {

@@ -339,6 +339,8 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
     const prompt = encodeURIComponent(`Read ${url}.md so I can ask questions about it.`);
     expect(html).toContain(`href="https://chatgpt.com/?hints=search&amp;q=${prompt}" rel="noopener noreferrer">Open in ChatGPT</a>`);
     expect(html).toContain(`href="https://claude.ai/new?q=${prompt}" rel="noopener noreferrer">Open in Claude</a>`);
+    // Imported from files, connected to no branch: nothing to edit on a Git host.
+    expect(html).not.toContain('page-edit');
     expect(html).toMatch(/<p class="last-updated">Last updated <time datetime="\d{4}-\d\d-\d\dT[^"]+">\d{1,2} \w+ \d{4}<\/time><\/p>/);
     const md = await t.http.get(`/sites/${siteId}/getting-started.md`).expect(200);
     expect(md.text).toContain('# Getting started');

@@ -108,6 +108,7 @@ export class CoreModule {
             timeoutMs: 120_000,
             operationTimeoutMs: 15 * 60_000,
             pollMs: config.gitPollSeconds * 1000,
+            hosts: config.gitHosts,
           },
         },
         { provide: AuditSettings, useValue: { retentionDays: config.auditRetentionDays } },

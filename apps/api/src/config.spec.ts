@@ -43,3 +43,12 @@ describe('QUIRE_BOOTSTRAP_TOKEN', () => {
     expect(loadConfig({ QUIRE_BOOTSTRAP_TOKEN: '' }).bootstrapToken).toBeNull();
   });
 });
+
+describe('QUIRE_GIT_HOSTS', () => {
+  it('names the kind of Git hosts for edit links; a wrong entry stops the start with what is wrong', () => {
+    expect([...loadConfig({ QUIRE_GIT_HOSTS: 'git.example.com=gitea' }).gitHosts]).toEqual([['git.example.com', 'gitea']]);
+    expect(loadConfig({}).gitHosts.size).toBe(0);
+    expect(() => loadConfig({ QUIRE_GIT_HOSTS: 'git.example.com' })).toThrow(ConfigError);
+    expect(() => loadConfig({ QUIRE_GIT_HOSTS: 'git.example.com=cvs' })).toThrow(/QUIRE_GIT_HOSTS: "git.example.com=cvs"/);
+  });
+});

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseSecretKey, SecretKeyError } from './secrets';
+import { parseGitHosts, type GitHostKind } from '@app/repository-sync';
 
 /** Quire's configuration, read from the environment once and validated at start (README lists it). */
 export interface QuireConfig {
@@ -58,6 +59,8 @@ export interface QuireConfig {
   gitUrlAllowlist: string[];
   /** How often connected spaces' branches are polled for new commits (QUIRE_GIT_POLL_SECONDS; 0: never). */
   gitPollSeconds: number;
+  /** The kind of each Git host not known by its name, for "Edit on …" links (QUIRE_GIT_HOSTS: `host=kind,…`). */
+  gitHosts: Map<string, GitHostKind>;
   /** File bytes in S3-compatible object storage (null: on local disk under the data dir). */
   s3: { bucket: string; region: string; endpoint?: string; forcePathStyle?: boolean; prefix?: string } | null;
   /** Download links redirect to the store's presigned URL (S3 only) instead of passing the bytes through. */
@@ -265,7 +268,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     gitPollSeconds: gitPollSeconds(env.QUIRE_GIT_POLL_SECONDS),
+    gitHosts: gitHosts(env.QUIRE_GIT_HOSTS),
   };
+}
+
+function gitHosts(raw: string | undefined): Map<string, GitHostKind> {
+  try {
+    return parseGitHosts(raw);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
 }
 
 function gitPollSeconds(raw: string | undefined): number {

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { REVIEW_EVENT_TYPES } from '@app/review-and-comments';
-import { SITE_EVENT_TYPES, SpaceRepositoryRedirects } from '@app/sites-and-publishing';
-import { RepositoryRedirectsForSites, RepositorySyncModule } from '@app/repository-sync';
+import { SITE_EVENT_TYPES, SpaceRepositories } from '@app/sites-and-publishing';
+import { RepositoriesForSites, RepositorySyncModule } from '@app/repository-sync';
 import { OPENAPI_EVENT_TYPES } from '@app/openapi-specs';
 import { CONVERSATION_EVENT_TYPES } from '@app/conversations';
 import { CollectionsService, SpacesAndContentModule, SpacesService, SPACE_EVENT_TYPES } from '@app/spaces-and-content';
@@ -10,8 +10,8 @@ import { TRANSLATION_EVENT_TYPES } from '@app/translations';
 
 /**
  * The composition root of the ports a context declares and a higher one answers: which organization a space or
- * collection is in, and the domain event types webhooks may subscribe to (audit-and-webhooks); the redirects a
- * space's repository brought (sites-and-publishing, answered by repository-sync). (What other contexts do when
+ * collection is in, and the domain event types webhooks may subscribe to (audit-and-webhooks); what a
+ * space's repository gives its site (redirects, edit links) (sites-and-publishing, answered by repository-sync). (What other contexts do when
  * a space changes is not wired here: they record the space events themselves.)
  */
 @Global()
@@ -26,11 +26,12 @@ import { TRANSLATION_EVENT_TYPES } from '@app/translations';
       }),
       inject: [SpacesService, CollectionsService],
     },
-    // The published site's SpaceRepositoryRedirects port: the `.gitbook.yaml` redirects a repository import kept.
+    // The published site's SpaceRepositories port: the `.gitbook.yaml` redirects a repository import kept, and
+    // where each page is edited on the Git host of the branch its space is connected to.
     {
-      provide: SpaceRepositoryRedirects,
-      useFactory: (redirects: RepositoryRedirectsForSites): SpaceRepositoryRedirects => redirects,
-      inject: [RepositoryRedirectsForSites],
+      provide: SpaceRepositories,
+      useFactory: (repositories: RepositoriesForSites): SpaceRepositories => repositories,
+      inject: [RepositoriesForSites],
     },
     // The webhooks' WebhookEventTypes port: the domain events of every context. A new context adds its list.
     {
@@ -47,6 +48,6 @@ import { TRANSLATION_EVENT_TYPES } from '@app/translations';
       },
     },
   ],
-  exports: [AuditScopes, WebhookEventTypes, SpaceRepositoryRedirects],
+  exports: [AuditScopes, WebhookEventTypes, SpaceRepositories],
 })
 export class ContextWiringModule {}

@@ -500,8 +500,8 @@ export function repositoryPageChanges(
       }
       const ref = `import-${++n}`;
       if (current) place(ref, into, at);
-      let slug = slugOf(page, ref);
-      for (let i = 2; taken.has(slug) || siblings.some((s) => s.slug === slug); i++) slug = `${slugOf(page, ref)}-${i}`;
+      let slug = slugOf(page, ref, repo.root);
+      for (let i = 2; taken.has(slug) || siblings.some((s) => s.slug === slug); i++) slug = `${slugOf(page, ref, repo.root)}-${i}`;
       taken.add(slug);
       changes.push({
         operation: 'insert_page',
@@ -528,11 +528,15 @@ export function repositoryPageChanges(
   return { changes, pages: n + matched.size, notes };
 }
 
-/** A page's slug from its file, as GitBook's URLs are: the file's name, a folder's README its folder's name. */
-function slugOf(page: RepositoryPage, fallback: string): string {
+/**
+ * A page's slug from its file, as GitBook's URLs are: the file's name, a folder's README its folder's name; the
+ * README of the content's root folder (`root`: the project's folder, or the `.gitbook.yaml` root in it) its title.
+ */
+function slugOf(page: RepositoryPage, fallback: string, root: string): string {
   if (page.slug) return slugify(page.slug, fallback);
   if (!page.path) return slugify(page.title, fallback);
   const base = posix.basename(page.path, '.md');
-  const name = /^readme$/i.test(base) ? posix.basename(posix.dirname(page.path)) : base;
+  const folder = posix.dirname(page.path);
+  const name = /^readme$/i.test(base) ? (folder === (root || '.') ? '' : posix.basename(folder)) : base;
   return slugify(name && name !== '.' ? name : page.title, fallback);
 }

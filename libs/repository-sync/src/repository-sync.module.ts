@@ -12,7 +12,7 @@ import { GitSyncController } from './http/git-sync.controller';
 import { SqlGitSyncRepository } from './infrastructure/git-sync.repository';
 import { RepositoryImport } from './application/repository-import';
 import { RepositoryExport } from './application/repository-export';
-import { RepositoryRedirectsForSites } from './application/repository-redirects';
+import { RepositoriesForSites } from './application/repositories-for-sites';
 import { RepositorySourceRepository } from './domain/repository-sources';
 import { SqlRepositorySourceRepository } from './infrastructure/repository-sources.repository';
 import { GitCliRemote } from './infrastructure/git-cli.remote';
@@ -38,9 +38,9 @@ import { GitCliRemote } from './infrastructure/git-cli.remote';
     { provide: GitRemote, useClass: GitCliRemote },
     RepositoryImport,
     RepositoryExport,
-    RepositoryRedirectsForSites,
+    RepositoriesForSites,
     { provide: RepositorySourceRepository, useClass: SqlRepositorySourceRepository },
   ],
-  exports: [GitSyncService, GitSyncPoller, GitSyncRunner, RepositoryImport, RepositoryExport, RepositoryRedirectsForSites],
+  exports: [GitSyncService, GitSyncPoller, GitSyncRunner, RepositoryImport, RepositoryExport, RepositoriesForSites],
 })
 export class RepositorySyncModule {}

@@ -75,8 +75,14 @@ export interface PageContent {
   cover?: { src: string };
   /** When the page last changed (ISO), shown as "Last updated" unless the layout hides the metadata. */
   updatedAt?: string;
-  /** Where the page can be edited on its Git host (a Git-synced space), when known. */
-  editUrl?: string;
+  /** Where the page is edited on its Git host (a Git-synced space), when known, and what the link says. */
+  edit?: { url: string; label: string };
+  /**
+   * The page actions the site's customization enables (official `pageActions.items`): `markdown` (view as
+   * Markdown, copy the page), `external-ai` (open in ChatGPT or Claude), `git` (edit on the Git host). All
+   * three when not given; none: no actions.
+   */
+  actions?: readonly string[];
   /** A mermaid diagram's drawings (prepared before the render). */
   diagram?: RenderOptions['diagram'];
   webhooks?: RenderOptions['webhooks'];
@@ -311,12 +317,14 @@ function pageActions(page: PageContent): ComponentChild {
   const markdown = `${page.url}.md`;
   const prompt = encodeURIComponent(`Read ${markdown} so I can ask questions about it.`);
   const external = { rel: 'noopener noreferrer' };
-  return h('nav', { class: 'page-actions', 'aria-label': 'Page actions' }, [
-    h('a', { href: markdown, class: 'page-markdown', 'data-markdown': markdown }, 'View as Markdown'),
-    h('a', { href: `https://chatgpt.com/?hints=search&q=${prompt}`, ...external }, 'Open in ChatGPT'),
-    h('a', { href: `https://claude.ai/new?q=${prompt}`, ...external }, 'Open in Claude'),
-    page.editUrl ? h('a', { href: page.editUrl, ...external }, 'Edit on the Git host') : null,
-  ]);
+  const shown = (action: string) => page.actions === undefined || page.actions.includes(action);
+  const items = [
+    shown('markdown') ? h('a', { href: markdown, class: 'page-markdown', 'data-markdown': markdown }, 'View as Markdown') : null,
+    shown('external-ai') ? h('a', { href: `https://chatgpt.com/?hints=search&q=${prompt}`, ...external }, 'Open in ChatGPT') : null,
+    shown('external-ai') ? h('a', { href: `https://claude.ai/new?q=${prompt}`, ...external }, 'Open in Claude') : null,
+    shown('git') && page.edit ? h('a', { href: page.edit.url, class: 'page-edit', ...external }, page.edit.label) : null,
+  ].filter((i) => i !== null);
+  return items.length ? h('nav', { class: 'page-actions', 'aria-label': 'Page actions' }, items) : null;
 }
 
 /** "Last updated" with the date (a machine-readable `<time>`; the date in UTC, day month year). */

@@ -11,5 +11,5 @@ export { SITE_EVENT_TYPES } from './application/site-events';
 export type { SiteEventType } from './application/site-events';
 // The port itself, for tests that intercept a write.
 export { SiteRepository } from './domain/site-repository';
-export { SpaceRepositoryRedirects } from './application/space-repository-redirects';
-export type { RepositoryRedirect } from './application/space-repository-redirects';
+export { SpaceRepositories } from './application/space-repositories';
+export type { PageEditLink, RepositoryRedirect } from './application/space-repositories';

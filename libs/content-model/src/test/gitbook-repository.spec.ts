@@ -109,6 +109,20 @@ describe('GitBook repositories (Git Sync layout) read into a page tree', () => {
     expect(repo.missing).toEqual([]);
   });
 
+  it("slugs from files: a folder's README its folder's name, the README of the project's folder its title", () => {
+    const repo = readGitbookRepository(
+      files({
+        'docs/SUMMARY.md': '# Contents\n\n* [Welcome](README.md)\n* [Guide](guide/README.md)\n  * [Set up](guide/setup.md)\n',
+        'docs/README.md': '# Welcome\n',
+        'docs/guide/README.md': '# Guide\n',
+        'docs/guide/setup.md': '# Set up\n',
+      }),
+      { projectDirectory: 'docs' },
+    );
+    const slugs = repositoryPageChanges(repo).changes.flatMap((c) => (c.operation === 'insert_page' ? [c.slug] : []));
+    expect(slugs).toEqual(['welcome', 'guide', 'setup']);
+  });
+
   it('without a summary the tree follows the folders; hostile paths never leave the repository; bad YAML is noted', () => {
     const repo = readGitbookRepository(
       files({

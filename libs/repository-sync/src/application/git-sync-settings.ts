@@ -1,3 +1,5 @@
+import type { GitHostKind } from '../domain/git-hosts';
+
 /** Git Sync's settings, from the configuration (apps/api/src/config.ts). */
 export abstract class GitSyncSettings {
   /** Hosts a remote may be on when it resolves to a private or loopback address, or is plain http (QUIRE_GIT_URL_ALLOWLIST). */
@@ -10,4 +12,6 @@ export abstract class GitSyncSettings {
   abstract readonly operationTimeoutMs: number;
   /** How often a connected space's branch is polled for new commits (QUIRE_GIT_POLL_SECONDS; 0: never, webhooks only). */
   abstract readonly pollMs: number;
+  /** The kind of each Git host that is not known by its name (QUIRE_GIT_HOSTS), for edit links on published pages. */
+  abstract readonly hosts: ReadonlyMap<string, GitHostKind>;
 }

@@ -26,6 +26,7 @@ const settings = (over: Partial<GitSyncSettings> = {}): GitSyncSettings => ({
   timeoutMs: 20_000,
   operationTimeoutMs: 60_000,
   pollMs: 0,
+  hosts: new Map(),
   ...over,
 });
 

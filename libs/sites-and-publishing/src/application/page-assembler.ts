@@ -17,6 +17,7 @@ import { parse as parseYaml } from 'yaml';
 import { OpenApiOperations, operationView, type OperationView, type SchemaView } from '@app/openapi-specs';
 import { siteRoot } from '../domain/site-urls';
 import { RedirectsService } from './redirects.service';
+import type { PageEditLink } from './space-repositories';
 import { SiteLocation, VisibleRevision, VisitorSite, VisitorSitesService } from './visitor-sites.service';
 
 /** A page as HTML, or as the markdown machines read (`{page}.md`). */
@@ -68,6 +69,8 @@ export interface PageModel extends LocatedPage {
   schemas: Map<string, { name: string; schema: SchemaView }[]>;
   /** The operations the page's `swagger` blocks show from a spec file of the space, by `file method path`. */
   fileOperations: Map<string, OperationView>;
+  /** Where the page is edited on the Git host of its space's branch (HTML only). */
+  edit: PageEditLink | null;
 }
 
 /** Where a path below a site's root leads: a page, a redirect (the site's, its repository's, a moved page's), or nowhere. */
@@ -163,6 +166,7 @@ export class PageAssembler {
       reusable,
       ...(html ? await this.apis(view, document) : { operations: new Map<string, OperationView>(), schemas: new Map() }),
       fileOperations: html ? await this.fileOperations(located, document) : new Map<string, OperationView>(),
+      edit: located.format === 'html' ? await this.sites.editLink(location.space, revision, page.node.id) : null,
     };
   }
 

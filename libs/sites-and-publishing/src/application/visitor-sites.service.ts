@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { BoundedMap, pageRequest } from '@app/shared-kernel';
 import { evaluateConditions, locateByPath, type PageNode, type PageTree } from '@app/content-model';
 import { ContentService, type Revision, type Space } from '@app/spaces-and-content';
-import { SpaceRepositoryRedirects } from './space-repository-redirects';
+import { SpaceRepositories, type PageEditLink } from './space-repositories';
 import type { JsonDocument } from '@app/content-model';
 import { Condition } from '../domain/adaptive';
 import { CustomizationOverride, CustomizationSettings } from '../domain/customization';
@@ -94,6 +94,7 @@ export function firstPage(tree: PageTree): { node: PageNode; path: string } | nu
 export class VisitorSitesService {
   private readonly moves = new BoundedMap<string, Map<string, string>>(MOVES_MAX);
   private readonly repositoryRedirects = new BoundedMap<string, Map<string, string>>(MOVES_MAX);
+  private readonly editLinks = new BoundedMap<string, Map<string, PageEditLink>>(MOVES_MAX);
   private readonly pageConditions = new BoundedMap<string, string[]>(CONDITIONS_MAX);
   private readonly prunedTrees = new BoundedMap<string, PageTree>(PRUNED_MAX);
   private readonly parsedConditions = new BoundedMap<string, Condition | null>(CONDITIONS_MAX);
@@ -102,7 +103,7 @@ export class VisitorSitesService {
     private readonly gate: VisitorGate,
     private readonly sites: SiteRepository,
     private readonly content: ContentService,
-    private readonly repositoryRedirectsOf: SpaceRepositoryRedirects,
+    private readonly repositories: SpaceRepositories,
     private readonly previews: SitePreviews,
   ) {}
 
@@ -300,13 +301,27 @@ export class VisitorSitesService {
     if (!redirects) {
       redirects = new Map();
       const now = pagePaths(revision.tree);
-      for (const { from, pageId } of await this.repositoryRedirectsOf.of(space.id)) {
+      for (const { from, pageId } of await this.repositories.redirects(space.id)) {
         const to = now.get(pageId);
         if (to !== undefined && !redirects.has(from)) redirects.set(from, to);
       }
       this.repositoryRedirects.set(key, redirects);
     }
     return redirects.get(path.replace(/\/+$/, '')) ?? null;
+  }
+
+  /**
+   * Where the page is edited on the Git host of the branch its space is connected to, or null. Read once per
+   * revision: an import that moves files makes a revision, and a page answer's cache key holds the revision.
+   */
+  async editLink(space: Space, revision: Revision, pageId: string): Promise<PageEditLink | null> {
+    const key = `${space.id} ${revision.id}`;
+    let links = this.editLinks.get(key);
+    if (!links) {
+      links = await this.repositories.editLinks(space.id);
+      this.editLinks.set(key, links);
+    }
+    return links.get(pageId) ?? null;
   }
 
   /** The live redirect a path below the site's root (`/old/page`) answers to, and what its star matched. */

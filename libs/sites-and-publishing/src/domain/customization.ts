@@ -61,7 +61,7 @@ export function defaultCustomization(): CustomizationSettings {
     trademark: { enabled: true },
     externalLinks: { target: 'self' },
     pagination: { enabled: true },
-    pageActions: { items: ['markdown'] },
+    pageActions: { items: ['markdown', 'external-ai', 'git'] },
     privacyPolicy: {},
     socialPreview: {},
     socialAccounts: [],

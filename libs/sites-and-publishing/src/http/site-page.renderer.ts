@@ -71,6 +71,7 @@ export class SitePageRenderer {
         ...[document, ...model.reusable.values()].map((doc) => this.diagrams.prepare(doc)),
       ]);
     const coverSrc = page.node.cover ? href(page.node.cover.ref) : null;
+    const customization = this.customizationOf(view, location.siteSpace.id);
     return renderPage(this.frame(view, location, revision, page.node.id, links), {
       title: page.node.title,
       description: page.node.description,
@@ -89,6 +90,8 @@ export class SitePageRenderer {
       layout: page.node.layout,
       updatedAt: page.node.updatedAt,
       cover: coverSrc ? { src: coverSrc } : undefined,
+      edit: model.edit ?? undefined,
+      actions: pageActionsOf(customization),
     });
   }
 
@@ -289,6 +292,12 @@ export class SitePageRenderer {
     const plain = (l: NavLink | undefined) => (l ? { title: l.title, href: l.href } : undefined);
     return { breadcrumbs: trail, previous: at > 0 ? plain(order[at - 1]) : undefined, next: at >= 0 ? plain(order[at + 1]) : undefined };
   }
+}
+
+/** The page actions the customization enables (official `pageActions.items`); all when it says nothing readable. */
+function pageActionsOf(customization: CustomizationSettings): string[] | undefined {
+  const items = (customization.pageActions as { items?: unknown } | undefined)?.items;
+  return Array.isArray(items) ? items.filter((i): i is string => typeof i === 'string') : undefined;
 }
 
 /** An expression's value when it names a variable (`space.vars.version`, `page.vars.name`); null otherwise. */

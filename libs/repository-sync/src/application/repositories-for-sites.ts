@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { posix } from 'node:path';
+import { gitbookRedirects } from '@app/content-model';
+import { RepositorySourceRepository } from '../domain/repository-sources';
+import { GitSyncRepository } from '../domain/git-sync';
+import { editLink, type EditLink } from '../domain/git-hosts';
+import { GitSyncSettings } from './git-sync-settings';
+
+/**
+ * What a space's repository gives its published site, as data (the site's `SpaceRepositories` port, wired by
+ * the app): the redirects of the `.gitbook.yaml` its last import kept, and where each page is edited on the Git
+ * host of the branch the space is connected to. The caller has checked access to the space.
+ */
+@Injectable()
+export class RepositoriesForSites {
+  constructor(
+    private readonly sources: RepositorySourceRepository,
+    private readonly gitSync: GitSyncRepository,
+    private readonly settings: GitSyncSettings,
+  ) {}
+
+  /** Each old path with the page imported from the file it names; redirects to a file that is no page are left out. */
+  async redirects(spaceId: string): Promise<{ from: string; pageId: string }[]> {
+    const sources = await this.sources.load(spaceId);
+    if (!sources?.config) return [];
+    const byFile = new Map([...sources.pages].flatMap(([id, p]) => (p.path ? [[p.path, id] as [string, string]] : [])));
+    return gitbookRedirects(sources.config, sources.root).flatMap(({ source, destination }) => {
+      const pageId = byFile.get(destination);
+      const from = source.replace(/^\/+|\/+$/g, '');
+      return pageId && from ? [{ from, pageId }] : [];
+    });
+  }
+
+  /**
+   * The edit link of each page imported from a file, for a space connected by Git Sync to a branch of a host
+   * of a known kind (git-hosts.ts); empty otherwise (a space imported once from an archive, an unknown host).
+   */
+  async editLinks(spaceId: string): Promise<Map<string, EditLink>> {
+    const connection = await this.gitSync.connection(spaceId);
+    if (!connection) return new Map();
+    const sources = await this.sources.load(spaceId);
+    const links = new Map<string, EditLink>();
+    for (const [pageId, { path }] of sources?.pages ?? []) {
+      if (!path) continue;
+      const link = editLink(
+        connection.remote.url,
+        connection.ref,
+        posix.join(connection.projectDirectory || '.', path),
+        this.settings.hosts,
+      );
+      if (!link) break;
+      links.set(pageId, link);
+    }
+    return links;
+  }
+}
