@@ -62,6 +62,8 @@ try {
     },
   });
   await api('PATCH', base, { adaptiveContent: { enabled: true } });
+  const customization = await api('GET', `${base}/customization`);
+  await api('PUT', `${base}/customization`, { ...customization, feedback: { enabled: true } });
   await api('POST', `${base}/publish`);
   const root = `${origin}/sites/${site}/`;
 
@@ -200,6 +202,33 @@ try {
     const copied = await p.evaluate(() => navigator.clipboard.readText());
     if (!copied.startsWith('# Getting started') || !copied.includes('## Configure')) throw new Error(`copied: ${copied.slice(0, 80)}`);
     await ctx.close();
+  });
+
+  await check('page feedback by keyboard: the rating, then a comment; both listed through the API; axe clean', async () => {
+    const p = watch(await context.newPage());
+    await p.goto(`${root}getting-started`, { waitUntil: 'networkidle' });
+    const form = p.getByRole('form', { name: 'Was this page helpful?' });
+    if (await p.isVisible('#feedback-comment')) throw new Error('the comment box shows before a rating');
+    await form.getByRole('button', { name: 'Yes' }).focus();
+    await p.keyboard.press('Enter');
+    await p.getByRole('status').filter({ hasText: 'Anything to add?' }).waitFor();
+    const box = p.getByRole('textbox', { name: 'Anything to add? (optional)' });
+    if (!(await box.evaluate((e) => e === document.activeElement))) throw new Error('the comment box did not take the focus');
+    await p.keyboard.type('The configure step is clear.');
+    await axe(p);
+    if (process.env.QUIRE_SCREENSHOTS) await form.screenshot({ path: 'docs/screenshots/gitbook-feedback.png' });
+    await form.getByRole('button', { name: 'Send comment' }).click();
+    await p.getByRole('status').filter({ hasText: 'Thank you for your feedback.' }).waitFor();
+    const listed = await api('GET', `${base}/page-feedback`);
+    const [item] = listed.items;
+    if (
+      listed.items.length !== 1 ||
+      item.rating !== 'good' ||
+      item.comment !== 'The configure step is clear.' ||
+      item.page.path !== 'getting-started'
+    )
+      throw new Error(`listed: ${JSON.stringify(listed.items)}`);
+    await p.close();
   });
 
   await check('no page logged a console error, no resource failed', async () => {

@@ -1060,6 +1060,7 @@ describe('permission matrix', () => {
       async (w) => t.http.post(`${(await site()).base}/publishing/auth/regenerate`).set(as(w)),
     ],
     ['GET …/sites/{siteId}/customization', 'read', 200, async (w) => t.http.get(`${(await site()).base}/customization`).set(as(w))],
+    ['GET …/sites/{siteId}/page-feedback', 'read', 200, async (w) => t.http.get(`${(await site()).base}/page-feedback`).set(as(w))],
     [
       'PUT …/sites/{siteId}/customization',
       'admin',

@@ -7,6 +7,7 @@ export * from './page';
 export * from './actor';
 export * from './ttl-cache';
 export * from './bounded-map';
+export * from './fixed-windows';
 export * from './semaphore';
 export * from './unit-of-work';
 export * from './byte-cache';

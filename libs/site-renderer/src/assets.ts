@@ -118,6 +118,17 @@ mark{background:color-mix(in srgb,var(--primary) 25%,transparent);color:inherit}
 .page-actions a,.page-actions button{color:var(--muted)}
 .page-actions button{background:none;border:0;padding:0;font:inherit;text-decoration:underline;cursor:pointer}
 .last-updated{margin-top:2.5rem;font-size:.875rem;color:var(--muted)}
+.page-feedback{margin-top:2.5rem;padding-top:1rem;border-top:1px solid var(--border);font-size:.9rem;display:flex;flex-direction:column;gap:.6rem}
+.page-feedback .feedback-question{margin:0;font-weight:600}
+.page-feedback .feedback-comment{display:flex;flex-direction:column;gap:.3rem;color:var(--muted)}
+.page-feedback textarea{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--border);border-radius:var(--radius);padding:.4rem .6rem;resize:vertical;max-width:36rem}
+.page-feedback .ratings{display:flex;flex-wrap:wrap;gap:.5rem}
+.page-feedback button{display:inline-flex;align-items:center;gap:.4em;padding:.35rem .8rem;border:1px solid var(--border);border-radius:999px;background:var(--bg);color:var(--fg);font:inherit;cursor:pointer}
+.page-feedback button:hover,.page-feedback button[aria-pressed=true]{border-color:var(--primary)}
+.page-feedback button:disabled{cursor:default;opacity:.75}
+.page-feedback.rated .feedback-comment,.page-feedback.enhanced:not(.rated) .feedback-comment{display:none}
+.page-feedback.rated.commenting .feedback-comment{display:flex}
+.page-feedback .feedback-thanks{margin:0;color:var(--success)}
 .theme-toggle{padding:.35rem .6rem;border:1px solid var(--border);border-radius:var(--radius);background:var(--bg);color:var(--fg);font:inherit;font-size:.875rem;cursor:pointer}
 .diagram{margin:1.25rem 0;text-align:center}.diagram img{max-width:100%;height:auto}
 .annotation{position:relative}
@@ -234,6 +245,56 @@ if (md && navigator.clipboard && window.fetch) {
       .catch(function () { copy.textContent = 'Copy failed'; });
   });
   md.parentNode.insertBefore(copy, md);
+}
+
+// "Was this page helpful?": the rating goes at once, then the comment is asked for (sent with the key the
+// rating's answer gave). Without the script the form posts both and answers a thank-you page.
+var feedback = document.querySelector('form.page-feedback');
+if (feedback && window.fetch) {
+  feedback.classList.add('enhanced');
+  var note = function (text) {
+    var p = feedback.querySelector('.feedback-thanks') || document.createElement('p');
+    p.className = 'feedback-thanks';
+    p.setAttribute('role', 'status');
+    p.textContent = text;
+    feedback.appendChild(p);
+  };
+  var send = function (body) {
+    return fetch(feedback.action, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(body)
+    }).then(function (r) { return r.json().then(function (j) { if (!r.ok) throw new Error(j.error && j.error.message); return j; }); });
+  };
+  feedback.querySelectorAll('button[name=rating]').forEach(function (b) {
+    b.addEventListener('click', function (e) {
+      e.preventDefault();
+      var page = feedback.querySelector('input[name=page]').value;
+      feedback.querySelectorAll('button[name=rating]').forEach(function (o) { o.disabled = true; o.setAttribute('aria-pressed', String(o === b)); });
+      send({ page: page, rating: b.value }).then(function (given) {
+        feedback.classList.add('rated', 'commenting');
+        var area = feedback.querySelector('textarea');
+        var submit = document.createElement('button');
+        submit.type = 'button';
+        submit.textContent = 'Send comment';
+        submit.addEventListener('click', function () {
+          if (!area.value.trim()) { area.focus(); return; }
+          submit.disabled = true;
+          send({ id: given.id, key: given.key, comment: area.value }).then(function () {
+            feedback.classList.remove('commenting');
+            note('Thank you for your feedback.');
+          }).catch(function (err) { submit.disabled = false; note(err.message || 'Your comment could not be sent.'); });
+        });
+        feedback.querySelector('.feedback-comment').appendChild(submit);
+        note('Thank you. Anything to add?');
+        area.focus();
+      }).catch(function (err) {
+        feedback.querySelectorAll('button[name=rating]').forEach(function (o) { o.disabled = false; o.removeAttribute('aria-pressed'); });
+        note(err.message || 'Your feedback could not be sent.');
+      });
+    });
+  });
 }
 
 document.querySelectorAll('figure.code').forEach(function (f) {

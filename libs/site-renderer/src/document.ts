@@ -24,7 +24,7 @@ import {
   type WebhookRef,
 } from '@app/content-model';
 import type { CodeHighlighter } from './highlight';
-import { iconSvg } from './icons';
+import { iconElement } from './icons';
 import { mermaidSource, type DrawnDiagram } from './diagrams';
 import { paragraphs, schemaTree, type ApiBody, type ApiOperation, type ApiOperations, type ApiSchema } from './api-reference';
 
@@ -610,7 +610,7 @@ export class DocumentRenderer {
         return h('span', { dangerouslySetInnerHTML: { __html: sanitize(n.data.html ?? '') } });
       case 'button': {
         const href = n.data.ref ? this.links.href(n.data.ref) : null;
-        const icon = n.data.icon ? this.icon(n.data.icon) : null;
+        const icon = n.data.icon ? iconElement(n.data.icon) : null;
         const kind = n.data.kind === 'secondary' ? 'secondary' : 'primary';
         const content = [icon, h('span', null, n.data.label)];
         return href
@@ -618,7 +618,7 @@ export class DocumentRenderer {
           : h('span', { class: `button button-${kind}` }, content);
       }
       case 'icon':
-        return this.icon(n.data.icon);
+        return iconElement(n.data.icon);
       case 'emoji':
         return emojiText(n.data.code);
       case 'inline-math':
@@ -652,20 +652,6 @@ export class DocumentRenderer {
       default:
         return (n.data as { markdown?: string }).markdown ?? textOf(n.nodes);
     }
-  }
-
-  /** A Font Awesome icon, drawn in the colour of the text around it; decorative (the text says what it means). */
-  private icon(name: string): ComponentChild {
-    const svg = iconSvg(name);
-    return svg
-      ? h('svg', {
-          class: 'icon',
-          viewBox: svg.viewBox,
-          'aria-hidden': 'true',
-          focusable: 'false',
-          dangerouslySetInnerHTML: { __html: svg.paths },
-        })
-      : null;
   }
 
   /**

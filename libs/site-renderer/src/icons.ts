@@ -1,3 +1,4 @@
+import { h, type ComponentChild } from 'preact';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -58,4 +59,18 @@ export function iconSvg(name: string): IconSvg | null {
     }
   if (cache.size < KEPT_MAX) cache.set(key, found);
   return found;
+}
+
+/** A Font Awesome icon, drawn in the colour of the text around it; decorative (the text beside it says what it means). */
+export function iconElement(name: string): ComponentChild {
+  const svg = iconSvg(name);
+  return svg
+    ? h('svg', {
+        class: 'icon',
+        viewBox: svg.viewBox,
+        'aria-hidden': 'true',
+        focusable: 'false',
+        dangerouslySetInnerHTML: { __html: svg.paths },
+      })
+    : null;
 }

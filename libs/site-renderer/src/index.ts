@@ -10,7 +10,7 @@ export { CodeHighlighter } from './highlight';
 export { MermaidDiagrams, type DrawnDiagram } from './diagrams';
 export type { CodeToken } from './highlight';
 export type { DocumentLinks, Heading } from './document';
-export { defaultIconSvg, emojiIconSvg, markedExcerpt, renderPage, renderNotFound, renderSearch } from './page';
+export { defaultIconSvg, emojiIconSvg, markedExcerpt, renderMessage, renderPage, renderNotFound, renderSearch } from './page';
 export type { NavLink, NavNode, PageContent, SearchHit, SiteFrame } from './page';
 export { siteCss, SITE_JS } from './assets';
 export { renderLlmsFullTxt, renderLlmsTxt, renderRobotsTxt, renderSitemap } from './machine';

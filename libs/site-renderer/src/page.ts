@@ -1,3 +1,4 @@
+import { iconElement } from './icons';
 import { h, type ComponentChild, type ComponentChildren } from 'preact';
 import { render } from 'preact-render-to-string';
 import type { JsonDocument, PageLayout } from '@app/content-model';
@@ -83,6 +84,11 @@ export interface PageContent {
    * three when not given; none: no actions.
    */
   actions?: readonly string[];
+  /**
+   * "Was this page helpful?" (the site's customization enables it): the form posts to `action` with the
+   * page's path below the site's root.
+   */
+  feedback?: { action: string; page: string };
   /** A mermaid diagram's drawings (prepared before the render). */
   diagram?: RenderOptions['diagram'];
   webhooks?: RenderOptions['webhooks'];
@@ -293,6 +299,7 @@ export function renderPage(site: SiteFrame, page: PageContent): string {
       page.description && layout.description !== false ? h('p', { class: 'description' }, page.description) : null,
       pageActions(page),
       body,
+      page.feedback ? feedbackForm(page.feedback) : null,
       page.updatedAt && layout.metadata !== false ? lastUpdated(page.updatedAt) : null,
     ]),
     layout.outline === false ? null : toc(renderer.headings),
@@ -325,6 +332,40 @@ function pageActions(page: PageContent): ComponentChild {
     shown('git') && page.edit ? h('a', { href: page.edit.url, class: 'page-edit', ...external }, page.edit.label) : null,
   ].filter((i) => i !== null);
   return items.length ? h('nav', { class: 'page-actions', 'aria-label': 'Page actions' }, items) : null;
+}
+
+/**
+ * "Was this page helpful?": the official ratings (good, ok, bad) as the form's submit buttons, and an optional
+ * comment (up to 512 characters) written first. It works without the script (the post answers a thank-you
+ * page); the script sends the rating at once and asks for the comment after, as GitBook's form does.
+ */
+function feedbackForm(feedback: { action: string; page: string }): ComponentChild {
+  const rating = (value: string, label: string, icon: string) =>
+    h('button', { type: 'submit', name: 'rating', value, class: `rating rating-${value}` }, [iconElement(icon), label]);
+  return h('form', { class: 'page-feedback', method: 'post', action: feedback.action, 'aria-labelledby': 'feedback-question' }, [
+    h('input', { type: 'hidden', name: 'page', value: feedback.page }),
+    h('p', { id: 'feedback-question', class: 'feedback-question' }, 'Was this page helpful?'),
+    h('div', { class: 'feedback-comment' }, [
+      h('label', { for: 'feedback-comment' }, 'Anything to add? (optional)'),
+      h('textarea', { id: 'feedback-comment', name: 'comment', maxlength: 512, rows: 3 }),
+    ]),
+    h('div', { class: 'ratings', role: 'group', 'aria-labelledby': 'feedback-question' }, [
+      rating('good', 'Yes', 'face-smile'),
+      rating('ok', 'Somewhat', 'face-meh'),
+      rating('bad', 'No', 'face-frown'),
+    ]),
+  ]);
+}
+
+/** A short message in the site's frame (a form's answer): a title, what happened, and the way back. */
+export function renderMessage(site: SiteFrame, title: string, text: string, back: { href: string; title: string }): string {
+  return frame(site, title, h('meta', { name: 'robots', content: 'noindex' }), [
+    h('article', { class: 'message' }, [
+      h('h1', null, title),
+      h('p', { role: 'status' }, text),
+      h('p', null, h('a', { href: back.href }, back.title)),
+    ]),
+  ]);
 }
 
 /** "Last updated" with the date (a machine-readable `<time>`; the date in UTC, day month year). */

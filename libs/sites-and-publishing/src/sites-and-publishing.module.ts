@@ -16,6 +16,11 @@ import { SitePages } from './http/site-pages';
 import { SitePageRenderer } from './http/site-page.renderer';
 import { SiteMachineFiles } from './http/site-machine-files';
 import { SiteSearch } from './http/site-search';
+import { SiteFeedback } from './http/site-feedback';
+import { PageFeedbackController } from './http/page-feedback.controller';
+import { PageFeedbackService } from './application/page-feedback.service';
+import { PageFeedbackRepository } from './domain/page-feedback';
+import { PgPageFeedbackRepository } from './infrastructure/page-feedback.repository';
 import { VisitorResponses } from './http/visitor-responses';
 import { JoseVisitorTokens } from './infrastructure/jose-visitor-tokens';
 import { ShareLinksController } from './http/share-links.controller';
@@ -50,6 +55,7 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     SitePermissionsController,
     RedirectsController,
     CustomHostnamesController,
+    PageFeedbackController,
     VisitorSiteController,
   ],
   providers: [
@@ -66,6 +72,9 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     SitePageRenderer,
     SiteMachineFiles,
     SiteSearch,
+    SiteFeedback,
+    PageFeedbackService,
+    { provide: PageFeedbackRepository, useClass: PgPageFeedbackRepository },
     VisitorResponses,
     { provide: SiteStateChanges, useClass: PgSiteStateChanges },
     SitePreviews,

@@ -1,8 +1,7 @@
 import { HttpException, Inject, Injectable } from '@nestjs/common';
-import { Clock } from '@app/shared-kernel';
+import { Clock, FixedWindows } from '@app/shared-kernel';
 import type { QuireConfig } from '../config';
 import { QUIRE_CONFIG } from '../tokens';
-import { FixedWindows } from './fixed-windows';
 
 /**
  * Failed authentications per client address (fixed one-minute windows, in process memory). Once an

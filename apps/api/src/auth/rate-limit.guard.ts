@@ -1,10 +1,9 @@
 import { CanActivate, ExecutionContext, HttpException, Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Db } from '@app/persistence';
-import { Actor, Clock } from '@app/shared-kernel';
+import { Actor, Clock, FixedWindows } from '@app/shared-kernel';
 import type { QuireConfig } from '../config';
 import { QUIRE_CONFIG } from '../tokens';
-import { FixedWindows } from './fixed-windows';
 import { SharedWindows, WINDOW_MS, type LeaseAnswer, type LeaseStore } from './shared-windows';
 import { clientAddress } from '../http/client-address';
 import { InternalHttp } from '../mcp/internal-http';

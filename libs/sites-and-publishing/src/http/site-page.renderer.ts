@@ -92,6 +92,7 @@ export class SitePageRenderer {
       cover: coverSrc ? { src: coverSrc } : undefined,
       edit: model.edit ?? undefined,
       actions: pageActionsOf(customization),
+      feedback: feedbackEnabled(customization) ? { action: `${rootOf(view)}~feedback`, page: `${location.prefix}${page.path}` } : undefined,
     });
   }
 
@@ -292,6 +293,11 @@ export class SitePageRenderer {
     const plain = (l: NavLink | undefined) => (l ? { title: l.title, href: l.href } : undefined);
     return { breadcrumbs: trail, previous: at > 0 ? plain(order[at - 1]) : undefined, next: at >= 0 ? plain(order[at + 1]) : undefined };
   }
+}
+
+/** Whether the customization asks for page feedback (official `feedback.enabled`). */
+export function feedbackEnabled(customization: CustomizationSettings): boolean {
+  return (customization.feedback as { enabled?: unknown } | undefined)?.enabled === true;
 }
 
 /** The page actions the customization enables (official `pageActions.items`); all when it says nothing readable. */

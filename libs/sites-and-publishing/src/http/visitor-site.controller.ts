@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { parse as parseCookies, serialize as cookie } from 'cookie';
 import type { Request, Response } from 'express';
@@ -10,6 +10,7 @@ import { VisitorCredentials, VisitorSite, VisitorSitesService } from '../applica
 import { servedBase, siteRoot } from '../domain/site-urls';
 import { MACHINE_FILES, SiteMachineFiles } from './site-machine-files';
 import { rootOf, SitePageRenderer } from './site-page.renderer';
+import { SiteFeedback } from './site-feedback';
 import { SitePages } from './site-pages';
 import { SiteSearch } from './site-search';
 import { VisitorResponses } from './visitor-responses';
@@ -37,7 +38,27 @@ export class VisitorSiteController {
     private readonly responses: VisitorResponses,
     private readonly files: FilesService,
     private readonly clock: Clock,
+    private readonly feedback: SiteFeedback,
   ) {}
+
+  /** What a visitor posts: only feedback on a page (`~feedback`, SiteFeedback), past the same gate as every page. */
+  @Post(':siteId{/*path}')
+  async post(
+    @Param('siteId') siteId: string,
+    @Param('path') path: string[] | undefined,
+    @Req() req: Request,
+    @Res() res: Response,
+    @RequestLinks() links: Links,
+  ): Promise<void> {
+    this.responses.secure(res);
+    const base = servedBase(siteId, links.origin, (req as { siteHost?: string }).siteHost);
+    const view = await this.sites.open(siteId, this.credentials(req, siteId), base);
+    if (!view || 'signIn' in view) return this.responses.plainNotFound(res);
+    let segments = path ?? [];
+    if (view.site.basename && segments[0] === view.site.basename) segments = segments.slice(1);
+    if (segments.length === 1 && segments[0] === '~feedback') return this.feedback.post(view, req, res, links);
+    return this.responses.plainNotFound(res);
+  }
 
   @Get(':siteId{/*path}')
   async serve(

@@ -33,6 +33,7 @@ import { ConversationClusteredAt1766793600000 } from './1766793600000-conversati
 import { ConversationClusteredSeq1766880000000 } from './1766880000000-conversation-clustered-seq';
 import { SiteStateNotify1766966400000 } from './1766966400000-site-state-notify';
 import { SearchWords1767052800000 } from './1767052800000-search-words';
+import { PageFeedback1767139200000 } from './1767139200000-page-feedback';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   ConversationClusteredSeq1766880000000,
   SiteStateNotify1766966400000,
   SearchWords1767052800000,
+  PageFeedback1767139200000,
 ];

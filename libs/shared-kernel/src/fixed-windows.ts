@@ -1,21 +1,22 @@
-const WINDOW_MS = 60_000;
 const SWEEP_AT = 50_000;
 
-/** Counters per key in fixed one-minute windows, in process memory (rate limits). */
+/** Counters per key in fixed windows (one minute unless told), in process memory (rate limits). */
 export class FixedWindows {
   private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(private readonly windowMs = 60_000) {}
 
   /** The key's count in the current window (0 when it has none). */
   count(key: string, now: number): number {
     const w = this.windows.get(key);
-    return w && now - w.start < WINDOW_MS ? w.count : 0;
+    return w && now - w.start < this.windowMs ? w.count : 0;
   }
 
   /** Adds one to the key's count and returns it. */
   hit(key: string, now: number): number {
     let w = this.windows.get(key);
-    if (!w || now - w.start >= WINDOW_MS) {
-      if (this.windows.size >= SWEEP_AT) for (const [k, v] of this.windows) if (now - v.start >= WINDOW_MS) this.windows.delete(k);
+    if (!w || now - w.start >= this.windowMs) {
+      if (this.windows.size >= SWEEP_AT) for (const [k, v] of this.windows) if (now - v.start >= this.windowMs) this.windows.delete(k);
       w = { start: now, count: 0 };
       this.windows.set(key, w);
     }
@@ -25,12 +26,12 @@ export class FixedWindows {
 
   /** When the key's current window ends (ms since the epoch). */
   resetAt(key: string, now: number): number {
-    return (this.windows.get(key)?.start ?? now) + WINDOW_MS;
+    return (this.windows.get(key)?.start ?? now) + this.windowMs;
   }
 
   /** Whole seconds until the key's window ends (at least 1). */
   retryAfter(key: string, now: number): number {
     const w = this.windows.get(key);
-    return Math.max(1, Math.ceil(((w?.start ?? now) + WINDOW_MS - now) / 1000));
+    return Math.max(1, Math.ceil(((w?.start ?? now) + this.windowMs - now) / 1000));
   }
 }
