@@ -128,7 +128,9 @@ mark{background:color-mix(in srgb,var(--primary) 25%,transparent);color:inherit}
 .page-feedback button:disabled{cursor:default;opacity:.75}
 .page-feedback.rated .feedback-comment,.page-feedback.enhanced:not(.rated) .feedback-comment{display:none}
 .page-feedback.rated.commenting .feedback-comment{display:flex}
-.page-feedback .feedback-thanks{margin:0;color:var(--success)}
+.page-feedback .feedback-thanks{margin:0;color:var(--success);order:3}
+.page-feedback.enhanced .feedback-comment{order:2}
+.page-feedback .feedback-comment button{align-self:flex-start}
 .theme-toggle{padding:.35rem .6rem;border:1px solid var(--border);border-radius:var(--radius);background:var(--bg);color:var(--fg);font:inherit;font-size:.875rem;cursor:pointer}
 .diagram{margin:1.25rem 0;text-align:center}.diagram img{max-width:100%;height:auto}
 .annotation{position:relative}
