@@ -61,6 +61,7 @@ describe('Git Sync with a remote repository', () => {
     }
   };
   const head = () => git.bare('fluentd', 'rev-parse', 'refs/heads/main');
+  const head2 = (name: string) => git.bare(name, 'rev-parse', 'refs/heads/main');
 
   it('imports the repository in the background: every page, the commit on the revision; then stays connected', async () => {
     const spaceId = await space('Fluentd');
@@ -406,6 +407,174 @@ describe('Git Sync with a remote repository', () => {
       .expect(200);
     expect((await t.http.get(`/sites/${siteId}/setup`).expect(200)).text).not.toContain('class="page-actions"');
   }, 60_000);
+
+  it('a whole site from one repository: its gitbook-docs.yaml makes the sections and spaces, each space imported from its folder', async () => {
+    const yaml = (frTitle: string | null) =>
+      [
+        'site:',
+        '  title: Fluent handbook',
+        '  structure:',
+        '    - type: section',
+        '      key: section-product',
+        '      title: Product',
+        '      path: product',
+        '      default: true',
+        '      children:',
+        '        - type: space',
+        '          key: space-guides',
+        '          title: Guides',
+        '          path: guides',
+        '          default: true',
+        '          content:',
+        '            directory: ./guides',
+        '            language: en',
+        ...(frTitle
+          ? [
+              '        - type: space',
+              '          key: space-guides-fr',
+              `          title: ${frTitle}`,
+              '          path: fr',
+              '          content:',
+              '            directory: ./guides-fr',
+              '            language: fr',
+            ]
+          : []),
+        '    - type: section-group',
+        '      key: group-reference',
+        '      title: Reference',
+        '      children:',
+        '        - type: section',
+        '          key: section-api',
+        '          title: API',
+        '          path: api',
+        '          children:',
+        '            - type: space',
+        '              key: space-api',
+        '              title: API reference',
+        '              path: reference',
+        '              default: true',
+        '              content:',
+        '                directory: /shared/api',
+        '        - type: external-link',
+        '          key: link-status',
+        '          title: Status',
+        '          url: https://status.example.com',
+        '',
+      ].join('\n');
+    git.seed('monorepo', null);
+    const book = (dir: string, folder: string, title: string, body: string) => {
+      mkdirSync(join(dir, folder), { recursive: true });
+      writeFileSync(join(dir, folder, 'README.md'), `# ${title}\n\n${body}\n`);
+    };
+    git.commit(
+      'monorepo',
+      (dir) => {
+        book(dir, 'docs/guides', 'Guides', 'Start here.');
+        writeFileSync(join(dir, 'docs/guides/setup.md'), '# Set up\n\nInstall it.\n');
+        writeFileSync(join(dir, 'docs/guides/SUMMARY.md'), '# Contents\n\n* [Guides](README.md)\n* [Set up](setup.md)\n');
+        book(dir, 'docs/guides-fr', 'Guides', 'Commencez ici.');
+        book(dir, 'shared/api', 'API', 'Every endpoint.');
+        writeFileSync(join(dir, 'docs/gitbook-docs.yaml'), yaml('Guides (français)'));
+      },
+      'A site in one repository',
+    );
+    const base = `/v1/orgs/${orgId}/sites`;
+    const siteId = (await t.http.post(base).set(admin.auth).send({ title: 'Handbook', visibility: 'public' }).expect(201)).body.id;
+    const importSite = (body: Record<string, unknown>, who = admin) => t.http.post(`${base}/${siteId}/git/import`).set(who.auth).send(body);
+    const first = (await importSite({ url: git.authUrl('monorepo'), ref: MAIN, repoProjectDirectory: 'docs' }).expect(200)).body;
+    expect(first).toMatchObject({ object: 'site-git-import', configPath: 'docs/gitbook-docs.yaml', commit: head2('monorepo') });
+    expect(first.spaces.map((s: { key: string; created: boolean; directory: string }) => [s.key, s.created, s.directory])).toEqual([
+      ['space-guides', true, 'docs/guides'],
+      ['space-guides-fr', true, 'docs/guides-fr'],
+      ['space-api', true, 'shared/api'],
+    ]);
+    expect(first.notes).toEqual([expect.stringMatching(/external-link "link-status" \(https:\/\/status.example.com\) is not shown/)]);
+    const spaceOf = (key: string) => first.spaces.find((s: { key: string }) => s.key === key).space as string;
+    for (const s of first.spaces) expect((await settled(s.space)).operation).toMatchObject({ state: 'success', direction: 'import' });
+    // Each space: its title and language from the file, its pages from its folder, connected to it.
+    const fr = (
+      await t.http
+        .get(`/v1/spaces/${spaceOf('space-guides-fr')}`)
+        .set(admin.auth)
+        .expect(200)
+    ).body;
+    expect([fr.title, fr.language]).toEqual(['Guides (français)', 'fr']);
+    expect(
+      (
+        await t.http
+          .get(`/v1/spaces/${spaceOf('space-guides')}/content/path/setup`)
+          .set(admin.auth)
+          .expect(200)
+      ).body.title,
+    ).toBe('Set up');
+    // The site: its title, its sections (in their group), each with its site spaces.
+    const site = (await t.http.get(`${base}/${siteId}`).set(admin.auth).expect(200)).body;
+    expect(site.title).toBe('Fluent handbook');
+    await t.http.post(`${base}/${siteId}/publish`).set(admin.auth).expect(200);
+    // The default section and its default space at the root; the others at their paths.
+    expect((await t.http.get(`/sites/${siteId}/setup`).expect(200)).text).toContain('Install it.');
+    expect((await t.http.get(`/sites/${siteId}/fr/`).expect(200)).text).toContain('Commencez ici.');
+    const api = (await t.http.get(`/sites/${siteId}/api/`).expect(200)).text;
+    expect(api).toContain('Every endpoint.');
+    // The section tabs, and the variants of the product section.
+    expect(api).toContain('>Product</a>');
+    expect((await t.http.get(`/sites/${siteId}/setup`).expect(200)).text).toContain('>Guides (français)</a>');
+    // No credentials where the site's import is kept.
+    expect(JSON.stringify(await t.app.get(Db).query('SELECT * FROM site_git_sync'))).not.toContain(GIT_PASSWORD);
+
+    // The file changes: the French space leaves the site (the space stays), the others keep their spaces.
+    git.commit(
+      'monorepo',
+      (dir) => writeFileSync(join(dir, 'docs/gitbook-docs.yaml'), yaml(null).replace('title: Guides\n', 'title: User guides\n')),
+      'No French',
+    );
+    const second = (await importSite({ url: git.authUrl('monorepo'), ref: MAIN, repoProjectDirectory: 'docs' }).expect(200)).body;
+    expect(second.spaces.map((s: { key: string; space: string; created: boolean }) => [s.key, s.space, s.created])).toEqual([
+      ['space-guides', spaceOf('space-guides'), false],
+      ['space-api', spaceOf('space-api'), false],
+    ]);
+    for (const s of second.spaces) await settled(s.space);
+    expect(
+      (
+        await t.http
+          .get(`/v1/spaces/${spaceOf('space-guides')}`)
+          .set(admin.auth)
+          .expect(200)
+      ).body.title,
+    ).toBe('User guides');
+    await t.http
+      .get(`/v1/spaces/${spaceOf('space-guides-fr')}`)
+      .set(admin.auth)
+      .expect(200);
+    expect((await t.http.get(`/sites/${siteId}/fr/`)).status).toBe(404);
+
+    // Refused: no configuration there, a broken one (named), a path out of the repository, a non-admin, a stranger.
+    expectError(
+      await importSite({ url: git.authUrl('monorepo'), ref: MAIN }),
+      400,
+      /No gitbook-docs.yaml or docs.yaml in the top of the repository/,
+    );
+    git.commit(
+      'monorepo',
+      (dir) => writeFileSync(join(dir, 'docs/gitbook-docs.yaml'), yaml(null).replace('      default: true\n', '')),
+      'Broken',
+    );
+    expectError(
+      await importSite({ url: git.authUrl('monorepo'), ref: MAIN, repoProjectDirectory: 'docs' }),
+      400,
+      /docs\/gitbook-docs.yaml: the site marks 0 of its 2 spaces or sections "default: true"/,
+    );
+    expectError(await importSite({ url: git.authUrl('monorepo'), ref: MAIN, repoProjectDirectory: '../x' }), 400, /repoProjectDirectory/);
+    expectError(await importSite({ url: git.authUrl('monorepo'), ref: 'main' }), 400, /ref/);
+    expectError(
+      await importSite({ url: git.authUrl('monorepo', 'wrong'), ref: MAIN, repoProjectDirectory: 'docs' }),
+      400,
+      /could not be read/,
+    );
+    expectError(await importSite({ url: null, ref: MAIN }), 400);
+    expectError(await importSite({ url: git.url('monorepo'), ref: MAIN }, editor), 403);
+    expectError(await importSite({ url: git.url('monorepo'), ref: MAIN }, await t.user('outsider')), 404);
+  }, 120_000);
 
   it('pushes come in by webhook: GitHub and Gitea signatures, GitLab token; a wrong one is refused; other refs ignored', async () => {
     git.seed('hooked', join(corpus, 'quickstart'), 'Quickstart only');

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { clusterDir } from '../../apps/api/src/database/embedded-postgres';
 import { createTestDatabase } from '../support/database';
 import { startApiProcess } from '../support/process';
+import { GIT_PASSWORD, startGitServer } from '../support/git-server';
 import { Client } from 'pg';
 
 const run = promisify(execFile);
@@ -149,6 +150,52 @@ describe('the built server and CLI', () => {
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+      await db.drop();
+    }
+  }, 60_000);
+
+  it("site:import makes a whole site from a repository's gitbook-docs.yaml; its spaces' imports wait for the server", async () => {
+    const git = await startGitServer();
+    const db = await createTestDatabase();
+    const env = { ...process.env, DATABASE_URL: db.url, QUIRE_GIT_URL_ALLOWLIST: '127.0.0.1' };
+    const cli = async (...args: string[]) =>
+      JSON.parse((await run(process.execPath, [CLI, ...args], { env })).stdout.trim().split('\n').pop()!);
+    try {
+      git.seed('site', null);
+      git.commit(
+        'site',
+        (dir) => {
+          mkdirSync(join(dir, 'guides'), { recursive: true });
+          writeFileSync(join(dir, 'guides/README.md'), '# Guides\n\nStart here.\n');
+          writeFileSync(
+            join(dir, 'gitbook-docs.yaml'),
+            'site:\n  title: Fluent\n  structure:\n    - type: space\n      key: space-guides\n      title: Guides\n      path: guides\n      default: true\n      content:\n        directory: ./guides\n',
+          );
+        },
+        'A site',
+      );
+      const user = await cli('user:create', '--email', 'site@example.com');
+      const org = await cli('org:create', '--title', 'Site Org', '--owner', user.id);
+      const out = await cli('site:import', '--org', org.id, '--user', user.id, '--url', git.authUrl('site'), '--ref', 'refs/heads/main');
+      expect(out).toMatchObject({ configPath: 'gitbook-docs.yaml', spaces: [{ key: 'space-guides', created: true, directory: 'guides' }] });
+      const pg = new Client({ connectionString: db.url });
+      await pg.connect();
+      try {
+        expect((await pg.query('SELECT title FROM sites WHERE id = $1', [out.site])).rows).toEqual([{ title: 'Fluent' }]);
+        const ops = await pg.query('SELECT space_id, direction, state FROM git_sync_operations');
+        expect(ops.rows).toEqual([{ space_id: out.spaces[0].spaceId, direction: 'import', state: 'pending' }]);
+        expect(JSON.stringify((await pg.query('SELECT * FROM site_git_sync')).rows)).not.toContain(GIT_PASSWORD);
+        expect((await pg.query("SELECT action FROM audit_events WHERE action = 'cli.site-import'")).rowCount).toBe(1);
+      } finally {
+        await pg.end();
+      }
+      const noUrl = await run(process.execPath, [CLI, 'site:import', '--org', org.id, '--user', user.id, '--ref', 'refs/heads/main'], {
+        env,
+      }).catch((e) => e);
+      expect(noUrl.code).toBe(2);
+      expect(noUrl.stderr).toMatch(/--url is required/);
+    } finally {
+      await git.close();
       await db.drop();
     }
   }, 60_000);

@@ -1,3 +1,5 @@
 export declare const TARGET: string;
-export declare function definitions(): { version: string; definitions: Record<string, object> };
+export declare const SITE_CONFIG_TARGET: string;
+export declare function definitions(roots?: string[]): { version: string; definitions: Record<string, object> };
 export declare function render(): string;
+export declare function renderSiteConfig(): string;

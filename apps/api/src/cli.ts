@@ -9,6 +9,7 @@ import { Collector, fileStorageFor, SpacesService } from '@app/spaces-and-conten
 import { readGitbookRepository } from '@app/content-model';
 import { GitSyncService, RepositoryExport, RepositoryImport, repositorySource, writeRepositoryFolder } from '@app/repository-sync';
 import { ConversationProcessing } from '@app/conversations';
+import { SiteRepositoryImport, SitesService } from '@app/sites-and-publishing';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config';
 import { EmbeddedPostgresHandle, runningEmbeddedUrl, startEmbeddedPostgres } from './database/embedded-postgres';
@@ -30,6 +31,11 @@ const USAGE = `Quire administration CLI — npm run cli -- <command> [options]
                 a GitBook repository (Git Sync layout) into the space as one change request, written by the user
   export        --space <space id> --user <user id or email> --dir <new or empty folder>
                 the space's main content written in GitBook's repository layout (SUMMARY.md, pages, assets)
+  site:import   --org <organization id> --user <user id or email> --url <repository URL> --ref <refs/heads/…>
+                [--site <site id>] [--project <folder inside it>]
+                a whole site from the repository's gitbook-docs.yaml (or docs.yaml): its sections and spaces,
+                each space connected to its folder; a new site without --site. The spaces' imports run as jobs
+                of the running server
   spaces:purge  remove spaces deleted 7 days ago or more, now
   conversations:recluster --org <organization id>
                 cluster the organization's conversations again from scratch, swapped in at once (the
@@ -88,6 +94,9 @@ async function main(argv: string[]): Promise<number> {
       dir: { type: 'string' },
       project: { type: 'string' },
       file: { type: 'string' },
+      site: { type: 'string' },
+      url: { type: 'string' },
+      ref: { type: 'string' },
     },
     strict: true,
   });
@@ -258,6 +267,19 @@ async function main(argv: string[]): Promise<number> {
           const out = await app.get(RepositoryExport).export({ userId: user.id, tokenId: 'cli' }, need(values, 'space'));
           const written = writeRepositoryFolder(need(values, 'dir'), out.text, out.assets);
           process.stdout.write(`${JSON.stringify({ files: written, missing: out.missing })}\n`);
+          return 0;
+        }
+        case 'site:import': {
+          const user = await resolveUser(need(values, 'user'));
+          const org = need(values, 'org');
+          const [url, ref] = [need(values, 'url'), need(values, 'ref')];
+          const actor = { userId: user.id, tokenId: 'cli' };
+          const siteId = values.site ?? (await app.get(SitesService).create(actor, org, { title: 'Imported site' })).site.id;
+          const result = await app.get(SiteRepositoryImport).import(actor, org, siteId, { url, ref, repoProjectDirectory: values.project });
+          await audited('site-import', () =>
+            Promise.resolve({ result: null, organizationId: org, target: { type: 'site', id: siteId, label: result.configPath } }),
+          );
+          process.stdout.write(`${JSON.stringify({ site: siteId, ...result })}\n`);
           return 0;
         }
         case 'spaces:purge': {

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { REVIEW_EVENT_TYPES } from '@app/review-and-comments';
-import { SITE_EVENT_TYPES, SpaceRepositories } from '@app/sites-and-publishing';
+import { SITE_EVENT_TYPES, SiteRepositorySource, SpaceRepositories } from '@app/sites-and-publishing';
 import { RepositoriesForSites, RepositorySyncModule } from '@app/repository-sync';
 import { OPENAPI_EVENT_TYPES } from '@app/openapi-specs';
 import { CONVERSATION_EVENT_TYPES } from '@app/conversations';
@@ -33,6 +33,12 @@ import { TRANSLATION_EVENT_TYPES } from '@app/translations';
       useFactory: (repositories: RepositoriesForSites): SpaceRepositories => repositories,
       inject: [RepositoriesForSites],
     },
+    // The SiteRepositorySource port: a site whose structure comes from its repository reads it, and connects its spaces.
+    {
+      provide: SiteRepositorySource,
+      useFactory: (repositories: RepositoriesForSites): SiteRepositorySource => repositories,
+      inject: [RepositoriesForSites],
+    },
     // The webhooks' WebhookEventTypes port: the domain events of every context. A new context adds its list.
     {
       provide: WebhookEventTypes,
@@ -48,6 +54,6 @@ import { TRANSLATION_EVENT_TYPES } from '@app/translations';
       },
     },
   ],
-  exports: [AuditScopes, WebhookEventTypes, SpaceRepositories],
+  exports: [AuditScopes, WebhookEventTypes, SpaceRepositories, SiteRepositorySource],
 })
 export class ContextWiringModule {}

@@ -12,4 +12,6 @@ export type { SiteEventType } from './application/site-events';
 // The port itself, for tests that intercept a write.
 export { SiteRepository } from './domain/site-repository';
 export { SpaceRepositories } from './application/space-repositories';
+export { SiteRepositorySource } from './application/site-repository-source';
+export { SiteRepositoryImport } from './application/site-repository-import';
 export type { PageEditLink, RepositoryRedirect } from './application/space-repositories';

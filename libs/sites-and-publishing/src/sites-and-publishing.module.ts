@@ -18,6 +18,10 @@ import { SiteMachineFiles } from './http/site-machine-files';
 import { SiteSearch } from './http/site-search';
 import { SiteFeedback } from './http/site-feedback';
 import { PageFeedbackController } from './http/page-feedback.controller';
+import { SiteGitController } from './http/site-git.controller';
+import { SiteRepositoryImport } from './application/site-repository-import';
+import { SiteGitSyncRepository } from './domain/site-git-sync';
+import { SqlSiteGitSyncRepository } from './infrastructure/site-git-sync.repository';
 import { PageFeedbackService } from './application/page-feedback.service';
 import { PageFeedbackRepository } from './domain/page-feedback';
 import { PgPageFeedbackRepository } from './infrastructure/page-feedback.repository';
@@ -56,6 +60,7 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     RedirectsController,
     CustomHostnamesController,
     PageFeedbackController,
+    SiteGitController,
     VisitorSiteController,
   ],
   providers: [
@@ -74,6 +79,8 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     SiteSearch,
     SiteFeedback,
     PageFeedbackService,
+    SiteRepositoryImport,
+    { provide: SiteGitSyncRepository, useClass: SqlSiteGitSyncRepository },
     { provide: PageFeedbackRepository, useClass: PgPageFeedbackRepository },
     VisitorResponses,
     { provide: SiteStateChanges, useClass: PgSiteStateChanges },

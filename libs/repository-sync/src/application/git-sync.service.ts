@@ -5,7 +5,14 @@ import { Actor, checkOutboundHost, Clock, InvalidInputError, NotFoundError, role
 import { requireRole, SpacesService } from '@app/spaces-and-content';
 import { GitSyncSettings } from './git-sync-settings';
 import { GitSyncQueue } from './git-sync-queue';
-import { GitSyncConnection, GitSyncDirection, GitSyncRepository, type GitRemoteAccess } from '../domain/git-sync';
+import {
+  GitRemote,
+  GitRemoteError,
+  GitSyncConnection,
+  GitSyncDirection,
+  GitSyncRepository,
+  type GitRemoteAccess,
+} from '../domain/git-sync';
 import { webhookSigned } from '../domain/webhook-signature';
 
 export interface GitOperationInput {
@@ -33,14 +40,37 @@ export class GitSyncService {
     private readonly clock: Clock,
     private readonly spaces: SpacesService,
     private readonly settings: GitSyncSettings,
+    private readonly remote: GitRemote,
   ) {}
+
+  /**
+   * The first of `paths` the branch holds, read now (a site's configuration, before its spaces are connected):
+   * its path, text and the commit. Null when it holds none of them, or the branch does not exist. The URL is
+   * checked as an import's is; a remote that refuses or fails is a 400 saying why.
+   */
+  async readFirst(url: string, ref: string, paths: readonly string[]): Promise<{ path: string; text: string; commit: string } | null> {
+    const remote = this.checkUrl(url);
+    checkRef(ref);
+    try {
+      const found = await this.remote.read(remote, ref, (checkout) => {
+        for (const path of paths) {
+          const text = checkout.files.read(path);
+          if (text !== null) return Promise.resolve({ path, text, commit: checkout.commit.oid });
+        }
+        return Promise.resolve(null);
+      });
+      return found ?? null;
+    } catch (e) {
+      if (e instanceof GitRemoteError) throw new InvalidInputError(`The repository could not be read: ${e.message}`);
+      throw e;
+    }
+  }
 
   async request(actor: Actor, spaceId: string, direction: GitSyncDirection, input: GitOperationInput): Promise<void> {
     const { space, role } = await this.spaces.getLive(actor, spaceId);
     requireRole(role, 'edit', 'Git Sync');
     const remote = this.checkUrl(input.url);
-    if (!/^refs\/heads\/[^\s~^:?*[\\]+$/.test(input.ref) || input.ref.includes('..'))
-      throw new InvalidInputError('ref: a branch, in the format "refs/heads/main"');
+    checkRef(input.ref);
     const projectDirectory = checkProjectDirectory(input.repoProjectDirectory);
     const now = this.clock.now();
     const requestedAt = input.timestamp ? new Date(input.timestamp) : now;
@@ -158,4 +188,9 @@ function checkProjectDirectory(raw: string | undefined): string {
   if (p === '..' || p.startsWith('../') || p.split('/').includes('.git'))
     throw new InvalidInputError('repoProjectDirectory: a folder inside the repository');
   return p === '.' ? '' : p;
+}
+
+function checkRef(ref: string): void {
+  if (typeof ref !== 'string' || !/^refs\/heads\/[^\s~^:?*[\\]+$/.test(ref) || ref.includes('..'))
+    throw new InvalidInputError('ref: a branch, in the format "refs/heads/main"');
 }

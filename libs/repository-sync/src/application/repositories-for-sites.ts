@@ -5,6 +5,8 @@ import { RepositorySourceRepository } from '../domain/repository-sources';
 import { GitSyncRepository } from '../domain/git-sync';
 import { editLink, type EditLink } from '../domain/git-hosts';
 import { GitSyncSettings } from './git-sync-settings';
+import { GitSyncService } from './git-sync.service';
+import type { Actor } from '@app/shared-kernel';
 
 /**
  * What a space's repository gives its published site, as data (the site's `SpaceRepositories` port, wired by
@@ -17,7 +19,18 @@ export class RepositoriesForSites {
     private readonly sources: RepositorySourceRepository,
     private readonly gitSync: GitSyncRepository,
     private readonly settings: GitSyncSettings,
+    private readonly git: GitSyncService,
   ) {}
+
+  /** For a site whose structure comes from its repository: the first of `paths` its branch holds. */
+  readFirst(url: string, ref: string, paths: readonly string[]): Promise<{ path: string; text: string; commit: string } | null> {
+    return this.git.readFirst(url, ref, paths);
+  }
+
+  /** A space of such a site connected to its directory of the repository, and imported (as the official import). */
+  connectSpace(actor: Actor, spaceId: string, remote: { url: string; ref: string; directory: string }): Promise<void> {
+    return this.git.request(actor, spaceId, 'import', { url: remote.url, ref: remote.ref, repoProjectDirectory: remote.directory });
+  }
 
   /** Each old path with the page imported from the file it names; redirects to a file that is no page are left out. */
   async redirects(spaceId: string): Promise<{ from: string; pageId: string }[]> {

@@ -276,6 +276,19 @@ export class SitesService {
     return this.deleteIn(actor, organizationId, siteId, (site) => S.deleteSiteSpace(site.structure, siteSpaceId));
   }
 
+  /**
+   * The whole structure replaced by another (a site imported from its repository's configuration), and the
+   * site's title with it: one write under the site's lock. The spaces it names must be live spaces of the
+   * organization the caller sees.
+   */
+  async replaceStructure(actor: Actor, organizationId: string, siteId: string, structure: S.Structure, title: string) {
+    await this.liveSpaces(actor, organizationId, S.spaceIdsOf(structure));
+    return this.mutate(actor, organizationId, siteId, SITE_ROLES.admin, 'site.structure-changed', (site) => {
+      site.structure = S.cloneStructure(structure);
+      site.title = S.checkSiteTitle(title);
+    });
+  }
+
   /** sortSiteStructure: the deprecated moves of sections, groups and site spaces come here too. */
   sort(
     actor: Actor,

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Page feedback (#49): what visitors of a published page say of it (the official rating, an optional comment).
+ * Page feedback (#49), and the table of a site imported from a repository (below). Page feedback: what visitors of a published page say of it (the official rating, an optional comment).
  * Nothing of the visitor: no address, no user agent. `comment_key` lets the visitor's browser add the comment
  * to the rating it just gave, once. Listed per site, newest first, by rating, space or page.
  */
@@ -25,9 +25,24 @@ export class PageFeedback1767139200000 implements MigrationInterface {
       )`);
     await q.query('CREATE INDEX page_feedback_site ON page_feedback (site_id, seq)');
     await q.query('CREATE INDEX page_feedback_page ON page_feedback (site_id, page_id, seq)');
+    // A whole site from one repository (#49 §5): where the site's structure was last imported from, and what
+    // each key of its gitbook-docs.yaml became (no credentials: each space's Git Sync keeps its own, sealed).
+    await q.query(`
+      CREATE TABLE site_git_sync (
+        site_id text PRIMARY KEY REFERENCES sites (id) ON DELETE CASCADE,
+        organization_id text NOT NULL,
+        url text NOT NULL,
+        ref text NOT NULL,
+        project_directory text NOT NULL,
+        config_path text NOT NULL,
+        commit text NOT NULL,
+        keys jsonb NOT NULL,
+        updated_at timestamptz NOT NULL
+      )`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TABLE site_git_sync');
     await q.query('DROP TABLE page_feedback');
   }
 }

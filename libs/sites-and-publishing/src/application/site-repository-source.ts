@@ -1,0 +1,15 @@
+import type { Actor } from '@app/shared-kernel';
+
+/**
+ * Port: a site's repository, for a site whose structure comes from it (its `gitbook-docs.yaml`). Answered by the
+ * repository-sync context, which owns Git and the connections of spaces, and wired by the app.
+ */
+export abstract class SiteRepositorySource {
+  /**
+   * The first of `paths` the branch holds, read now (the URL checked as an import's is; a remote that refuses
+   * is a 400): its path, text and commit; null when it holds none of them.
+   */
+  abstract readFirst(url: string, ref: string, paths: readonly string[]): Promise<{ path: string; text: string; commit: string } | null>;
+  /** Connects a space to a directory of the repository's branch and imports it, in the background (Git Sync). */
+  abstract connectSpace(actor: Actor, spaceId: string, remote: { url: string; ref: string; directory: string }): Promise<void>;
+}

@@ -1,0 +1,281 @@
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { posix } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { InvalidInputError, type Language } from '@app/shared-kernel';
+import { SITE_CONFIG_DEFINITIONS } from './site-config-schema.generated';
+import { checkPath, SITE_LIMITS, type SectionNode, type GroupNode, type SiteSpaceNode, type Structure } from './site';
+
+/**
+ * A whole site from one repository (#49 §5): the official GitSyncSiteConfig, the `gitbook-docs.yaml` (or
+ * `docs.yaml`) at the root of the site's project directory. It names the site's sections, section groups and
+ * spaces, each space's content directory and language. Read here, checked against the official schema and the
+ * rules its description states (a violation names the node), and turned into the site's structure.
+ */
+
+/** The file names a site's configuration is read from, in this order (the official name first). */
+export const SITE_CONFIG_FILES = ['gitbook-docs.yaml', 'docs.yaml'] as const;
+const SITE_CONFIG_MAX = 256 * 1024;
+
+export interface ConfigSpace {
+  key: string;
+  title: string;
+  path: string;
+  default: boolean;
+  condition?: string;
+  /** The space's content directory relative to the repository's top ('' for the top), null: not from this repository. */
+  directory: string | null;
+  language?: Language;
+}
+
+export interface ConfigSection {
+  kind: 'section';
+  key: string;
+  title: string;
+  path: string;
+  default: boolean;
+  description?: string;
+  icon?: string;
+  condition?: string;
+  spaces: ConfigSpace[];
+}
+
+export interface ConfigGroup {
+  kind: 'group';
+  key: string;
+  title: string;
+  icon?: string;
+  children: (ConfigSection | ConfigGroup)[];
+}
+
+export interface SiteConfig {
+  title: string;
+  /** The spaces of a site without sections. */
+  spaces: ConfigSpace[];
+  /** The sections and section groups of a site with sections. */
+  items: (ConfigSection | ConfigGroup)[];
+  /** What was read but is not kept (drafts, external links, localized titles …), one line each. */
+  notes: string[];
+}
+
+const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+addFormats(ajv);
+ajv.addFormat('icon', true);
+ajv.addSchema({ $id: 'quire:site-config', definitions: SITE_CONFIG_DEFINITIONS });
+const validate = ajv.compile({ $ref: 'quire:site-config#/definitions/GitSyncSiteConfig' });
+const KINDS: Record<string, ValidateFunction> = {
+  section: ajv.compile({ $ref: 'quire:site-config#/definitions/GitSyncSiteStructureSection' }),
+  'section-group': ajv.compile({ $ref: 'quire:site-config#/definitions/GitSyncSiteStructureSectionGroup' }),
+  space: ajv.compile({ $ref: 'quire:site-config#/definitions/GitSyncSiteStructureSpace' }),
+  'external-link': ajv.compile({ $ref: 'quire:site-config#/definitions/GitSyncSiteStructureExternalLink' }),
+};
+
+type RawNode = Record<string, unknown> & { type: string; key: string; title: string };
+
+/**
+ * The site's configuration from the file's text. `file`: its path in the repository (named in messages);
+ * `projectDirectory`: the site's folder, which `content.directory` is resolved from (a leading slash: from the
+ * repository's top). Throws an InvalidInputError naming the node at fault.
+ */
+export function readSiteConfig(text: string, file: string, projectDirectory: string): SiteConfig {
+  if (Buffer.byteLength(text, 'utf8') > SITE_CONFIG_MAX) throw new InvalidInputError(`${file}: larger than ${SITE_CONFIG_MAX / 1024} kB`);
+  let value: unknown;
+  try {
+    value = parseYaml(text, { maxAliasCount: 100, uniqueKeys: true });
+  } catch (e) {
+    throw new InvalidInputError(`${file} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+  }
+  // PostgreSQL's text and jsonb hold no NUL: a key or title with one could never be kept.
+  if (JSON.stringify(value ?? null).includes('\\u0000')) throw new InvalidInputError(`${file} holds a NUL character`);
+  if (!validate(value)) {
+    const e = validate.errors?.[0];
+    const structure = (value as { site?: { structure?: unknown } } | null)?.site?.structure;
+    const inNode = Array.isArray(structure) ? structure.map((n, i) => nodeError(n, `/site/structure/${i}`)).find(Boolean) : undefined;
+    throw new InvalidInputError(
+      `${file}${inNode ?? `${e?.instancePath ?? ''} ${e?.message ?? 'is invalid'}`} (the official GitSyncSiteConfig)`,
+    );
+  }
+  const site = (value as { site: { title: string; structure: RawNode[] } }).site;
+  const notes: string[] = [];
+  const keys = new Set<string>();
+  const named = (n: RawNode) => `${n.type} "${n.key}"`;
+  const fail = (n: RawNode, why: string): never => {
+    throw new InvalidInputError(`${file}: ${named(n)} ${why}`);
+  };
+  const seen = (n: RawNode) => {
+    if (keys.has(n.key)) fail(n, 'reuses a key: every key is unique across the file');
+    keys.add(n.key);
+    for (const field of ['localizedTitle', 'localizedDescription'])
+      if (n[field] !== undefined) notes.push(`${named(n)}: ${field} is not kept (Quire shows the title as written)`);
+  };
+  const live = (n: RawNode) => {
+    if (n.draft !== true) return true;
+    notes.push(`${named(n)} is a draft: left out of the site`);
+    return false;
+  };
+  const languages = new Map<string, string | undefined>();
+  const space = (n: RawNode): ConfigSpace => {
+    seen(n);
+    const content = n.content as { directory: string | null; language?: string };
+    const directory =
+      content.directory === null
+        ? null
+        : resolveDirectory(content.directory, projectDirectory, () => fail(n, 'has a directory with ".." in it'));
+    if (directory !== null) {
+      if (languages.has(directory) && languages.get(directory) !== content.language)
+        fail(n, `reads "${directory || '.'}" in another language than a space before it: one directory gives one language`);
+      languages.set(directory, content.language);
+    }
+    if (n.hidden === true) notes.push(`${named(n)} is hidden: Quire lists every site space of a section (it is shown)`);
+    return {
+      key: n.key,
+      title: n.title,
+      path: checkedPath(n, file),
+      default: n.default === true,
+      ...(typeof n.condition === 'string' && n.condition ? { condition: n.condition } : {}),
+      directory,
+      ...(content.language ? { language: content.language as Language } : {}),
+    };
+  };
+  const oneDefault = (parent: string, nodes: { default: boolean; key: string }[]) => {
+    const defaults = nodes.filter((n) => n.default).length;
+    if (nodes.length && defaults !== 1)
+      throw new InvalidInputError(
+        `${file}: ${parent} marks ${defaults} of its ${nodes.length} spaces or sections "default: true"; exactly one must be`,
+      );
+  };
+  const section = (n: RawNode): ConfigSection => {
+    seen(n);
+    const children = ((n.children as RawNode[] | undefined) ?? []).filter(live).map(space);
+    if (!children.length) fail(n, 'holds no space');
+    oneDefault(named(n), children);
+    return {
+      kind: 'section',
+      key: n.key,
+      title: n.title,
+      path: checkedPath(n, file),
+      default: n.default === true,
+      ...(typeof n.description === 'string' && n.description ? { description: n.description } : {}),
+      ...(typeof n.icon === 'string' && n.icon ? { icon: n.icon } : {}),
+      ...(typeof n.condition === 'string' && n.condition ? { condition: n.condition } : {}),
+      spaces: children,
+    };
+  };
+  const link = (n: RawNode) => {
+    seen(n);
+    notes.push(`${named(n)} (${String(n.url)}) is not shown: a Quire site has no external links in its structure yet`);
+  };
+  const group = (n: RawNode, depth: number): ConfigGroup => {
+    seen(n);
+    if (depth > 1) fail(n, 'nests section groups deeper than one level');
+    const children: (ConfigSection | ConfigGroup)[] = [];
+    for (const c of ((n.children as RawNode[] | undefined) ?? []).filter(live)) {
+      if (c.type === 'section') children.push(section(c));
+      else if (c.type === 'section-group') children.push(group(c, depth + 1));
+      else link(c);
+    }
+    return { kind: 'group', key: n.key, title: n.title, ...(typeof n.icon === 'string' && n.icon ? { icon: n.icon } : {}), children };
+  };
+
+  const top = site.structure.filter(live);
+  const hasSections = top.some((n) => n.type !== 'space');
+  const spaces: ConfigSpace[] = [];
+  const items: (ConfigSection | ConfigGroup)[] = [];
+  for (const n of top) {
+    if (n.type === 'space') {
+      if (hasSections) fail(n, 'is at the top level of a site with sections: once a section exists, every space belongs inside one');
+      spaces.push(space(n));
+    } else if (n.type === 'section') items.push(section(n));
+    else if (n.type === 'section-group') items.push(group(n, 0));
+    else link(n);
+  }
+  const sections = flatSections(items);
+  if (hasSections && !sections.length) throw new InvalidInputError(`${file}: a site with external links or section groups needs a section`);
+  if (!hasSections && !spaces.length) throw new InvalidInputError(`${file}: the site has no space`);
+  oneDefault('the site', hasSections ? sections : spaces);
+  uniquePaths(file, 'the site', hasSections ? sections : spaces);
+  for (const s of sections) uniquePaths(file, `section "${s.key}"`, s.spaces);
+  if (sections.length > SITE_LIMITS.sections) throw new InvalidInputError(`${file}: more than ${SITE_LIMITS.sections} sections`);
+  return { title: site.title, spaces, items, notes };
+}
+
+/**
+ * What is wrong with a node of the structure, checked against its own kind's schema (the structure's `oneOf`
+ * would answer with every kind's complaint), its children first; null when it is right.
+ */
+function nodeError(node: unknown, at: string): string | null {
+  const n = node as { type?: unknown; children?: unknown } | null;
+  const check = n && typeof n === 'object' && typeof n.type === 'string' && Object.hasOwn(KINDS, n.type) ? KINDS[n.type] : null;
+  if (!check) return `${at}/type must be one of ${Object.keys(KINDS).join(', ')}`;
+  if (Array.isArray(n!.children))
+    for (const [i, child] of n!.children.entries()) {
+      const inChild = nodeError(child, `${at}/children/${i}`);
+      if (inChild) return inChild;
+    }
+  if (check(node)) return null;
+  const e = check.errors?.[0];
+  return `${at}${e?.instancePath ?? ''} ${e?.message ?? 'is invalid'}`;
+}
+
+/** `./guides` under `docs` is `docs/guides`; `/guides` is `guides`; `..` is refused. */
+function resolveDirectory(directory: string, projectDirectory: string, refuse: () => never): string {
+  if (directory.split(/[\\/]/).includes('..')) refuse();
+  const joined = directory.startsWith('/') ? directory : posix.join(projectDirectory || '.', directory);
+  const normal = posix.normalize(joined).replace(/^\/+|\/+$/g, '');
+  return normal === '.' ? '' : normal;
+}
+
+function checkedPath(n: RawNode, file: string): string {
+  try {
+    return checkPath(String(n.path));
+  } catch (e) {
+    throw new InvalidInputError(`${file}: ${n.type} "${n.key}": ${(e as Error).message}`);
+  }
+}
+
+function uniquePaths(file: string, where: string, nodes: { path: string; key: string }[]): void {
+  const paths = new Map<string, string>();
+  for (const n of nodes) {
+    const other = paths.get(n.path);
+    if (other !== undefined) throw new InvalidInputError(`${file}: "${other}" and "${n.key}" of ${where} have the same path "${n.path}"`);
+    paths.set(n.path, n.key);
+  }
+}
+
+export function flatSections(items: (ConfigSection | ConfigGroup)[]): ConfigSection[] {
+  return items.flatMap((i) => (i.kind === 'section' ? [i] : flatSections(i.children)));
+}
+
+/** Every space of the configuration, in the file's order. */
+export function configSpaces(config: SiteConfig): ConfigSpace[] {
+  return [...config.spaces, ...flatSections(config.items).flatMap((s) => s.spaces)];
+}
+
+/**
+ * The site's structure the configuration describes. The ids of sections, groups and site spaces come from
+ * `idOf` (the ones its keys had on the last import, or new ones); each space node's space from `spaceOf`.
+ */
+export function structureFromConfig(config: SiteConfig, idOf: (key: string) => string, spaceOf: (key: string) => string): Structure {
+  const siteSpace = (s: ConfigSpace): SiteSpaceNode => ({
+    id: idOf(s.key),
+    spaceId: spaceOf(s.key),
+    path: s.path,
+    default: s.default,
+    ...(s.condition ? { condition: s.condition } : {}),
+  });
+  const item = (i: ConfigSection | ConfigGroup): SectionNode | GroupNode =>
+    i.kind === 'section'
+      ? {
+          kind: 'section',
+          id: idOf(i.key),
+          title: i.title,
+          path: i.path,
+          ...(i.description ? { description: i.description } : {}),
+          ...(i.icon ? { icon: i.icon } : {}),
+          ...(i.condition ? { condition: i.condition } : {}),
+          default: i.default,
+          siteSpaces: i.spaces.map(siteSpace),
+        }
+      : { kind: 'group', id: idOf(i.key), title: i.title, ...(i.icon ? { icon: i.icon } : {}), children: i.children.map(item) };
+  return { siteSpaces: config.spaces.map(siteSpace), items: config.items.map(item) };
+}
