@@ -404,6 +404,8 @@ describe('importing a GitBook repository into a space', () => {
     const siteId = await publish(spaceId, 'Layout');
     const html = (await t.http.get(`/sites/${siteId}/guide`).expect(200)).text;
     expect(html).toContain(`<img class="cover cover-full" src="http://quire.test/sites/${siteId}/~files/${spaceId}/${coverFile}" alt/>`);
+    // Its cover is its preview image for link unfurls.
+    expect(html).toContain(`<meta property="og:image" content="http://quire.test/sites/${siteId}/~files/${spaceId}/${coverFile}"/>`);
     expect(html).toContain('<div class="layout no-sidebar">');
     expect(html).toContain('<main id="content" class="wide">');
     expect(html).not.toContain('class="pager"');

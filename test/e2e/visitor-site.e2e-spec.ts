@@ -614,9 +614,13 @@ describe('published sites for visitors', () => {
           ],
           copyright: '© 2026 Example <Inc>',
         },
+        socialPreview: { url: 'https://cdn.example/preview.png' },
       })
       .expect(200);
     const page = html(await t.http.get(`/sites/${id}/`).expect(200));
+    // Link unfurls: the site's preview image (a page without a cover), as a large card.
+    expect(page).toContain('<meta property="og:image" content="https://cdn.example/preview.png"/>');
+    expect(page).toContain('<meta name="twitter:card" content="summary_large_image"/>');
     expect(page).toContain('<html lang="en" class="corners-straight">');
     expect(page).toContain('<img class="logo-light" src="https://cdn.example/logo.svg" alt/>');
     expect(page).toContain('<img class="logo-dark" src="https://cdn.example/logo-dark.svg" alt/>');
@@ -641,6 +645,8 @@ describe('published sites for visitors', () => {
     expect(again).toMatch(/<link rel="icon" href="data:image\/svg\+xml,[^"]*%F0%9F%93%98/);
     expect(again).not.toContain('class="logo-light"');
     expect(again).not.toContain('class="site-footer"');
+    expect(again).not.toContain('og:image');
+    expect(again).toContain('<meta name="twitter:card" content="summary"/>');
   });
 
   it("declares its icon and answers favicon.ico: the site's favicon, else Quire's icon in its primary colour; the API's host too", async () => {

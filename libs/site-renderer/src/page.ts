@@ -36,6 +36,8 @@ export interface SiteFrame {
   theme: 'light' | 'dark' | 'auto';
   /** The header logo for each theme (https URLs). */
   logo?: { light: string; dark: string };
+  /** The site's social preview image (customization `socialPreview.url`, https): pages without a cover show it. */
+  socialImage?: string;
   /** The favicon: an image for each theme, an emoji, or the site's own `favicon.ico` (Quire's default icon, an SVG). */
   favicon?: { light: string; dark: string } | { emoji: string } | { svg: string };
   /** Corner style of the site's boxes (`rounded` by default). */
@@ -277,6 +279,7 @@ export function renderPage(site: SiteFrame, page: PageContent): string {
     h('meta', { property: 'og:url', content: page.url }),
     h('meta', { property: 'og:type', content: 'article' }),
     page.description ? h('meta', { property: 'og:description', content: page.description }) : null,
+    ...socialImage(page.cover?.src ?? site.socialImage),
   ];
   const main = [
     page.breadcrumbs.length
@@ -313,6 +316,13 @@ export function renderPage(site: SiteFrame, page: PageContent): string {
       : null,
   ];
   return frame(site, page.title, head, main, { wide: layout.width === 'wide', sidebar: layout.tableOfContents !== false });
+}
+
+/** The page's preview image for link unfurls (its cover, else the site's), with the large card it calls for. */
+function socialImage(src: string | undefined): ComponentChild[] {
+  return src
+    ? [h('meta', { property: 'og:image', content: src }), h('meta', { name: 'twitter:card', content: 'summary_large_image' })]
+    : [h('meta', { name: 'twitter:card', content: 'summary' })];
 }
 
 /**

@@ -174,6 +174,9 @@ export class SitePageRenderer {
       noindex: view.noindex,
       headerLinks: urlLinks(header?.links),
       logo: themed(header?.logo),
+      socialImage: isImageUrl((customization.socialPreview as { url?: unknown } | undefined)?.url)
+        ? (customization.socialPreview as { url: string }).url
+        : undefined,
       favicon: this.siteFavicon(customization) ?? { svg: `${view.base}favicon.ico` },
       corners: styling?.corners === 'straight' || styling?.corners === 'circular' ? styling.corners : 'rounded',
       footer: {
