@@ -548,6 +548,45 @@ describe('Git Sync with a remote repository', () => {
       .expect(200);
     expect((await t.http.get(`/sites/${siteId}/fr/`)).status).toBe(404);
 
+    // The site changes in Quire and is written back: the file keeps what the site cannot hold (the external
+    // link), says the new title, and reads back as the site; a second export commits nothing.
+    const sections = (await t.http.get(`${base}/${siteId}/sections`).set(admin.auth).expect(200)).body.items;
+    const product = sections.find((x: { title: string }) => x.title === 'Product');
+    await t.http.patch(`${base}/${siteId}/sections/${product.id}`).set(admin.auth).send({ title: 'Products' }).expect(200);
+    const exportSite = () =>
+      t.http
+        .post(`${base}/${siteId}/git/export`)
+        .set(admin.auth)
+        .send({ url: git.authUrl('monorepo'), ref: MAIN, repoProjectDirectory: 'docs' });
+    const exported = (await exportSite().expect(200)).body;
+    expect(exported).toMatchObject({
+      object: 'site-git-export',
+      configPath: 'docs/gitbook-docs.yaml',
+      changed: true,
+      commit: head2('monorepo'),
+    });
+    const written = git.bare('monorepo', 'show', 'refs/heads/main:docs/gitbook-docs.yaml');
+    expect(written).toContain('title: Products');
+    expect(written).toContain('key: link-status');
+    expect(written).toContain('directory: /shared/api');
+    expect(written).not.toContain('space-guides-fr');
+    expect(git.bare('monorepo', 'log', '-1', '--format=%an|%s')).toBe('admin|Update docs/gitbook-docs.yaml from Quire');
+    expect((await exportSite().expect(200)).body).toMatchObject({ changed: false, commit: exported.commit });
+    // Importing what was written changes nothing: the same sections, the same spaces.
+    const third = (await importSite({ url: git.authUrl('monorepo'), ref: MAIN, repoProjectDirectory: 'docs' }).expect(200)).body;
+    expect(third.spaces.every((s: { created: boolean }) => !s.created)).toBe(true);
+    const after = (await t.http.get(`${base}/${siteId}/sections`).set(admin.auth).expect(200)).body.items;
+    expect(after.map((x: { id: string; title: string }) => [x.id, x.title])).toEqual(
+      sections.map((x: { id: string; title: string }) => [x.id, x.title === 'Product' ? 'Products' : x.title]),
+    );
+    expectError(
+      await t.http
+        .post(`${base}/${siteId}/git/export`)
+        .set(editor.auth)
+        .send({ url: git.url('monorepo'), ref: MAIN }),
+      403,
+    );
+
     // Refused: no configuration there, a broken one (named), a path out of the repository, a non-admin, a stranger.
     expectError(
       await importSite({ url: git.authUrl('monorepo'), ref: MAIN }),

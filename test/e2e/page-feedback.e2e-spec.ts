@@ -98,6 +98,23 @@ describe('page feedback on a published site', () => {
     const rows = JSON.stringify(await t.app.get(Db).query('SELECT * FROM page_feedback'));
     expect(rows).not.toContain('127.0.0.1');
     expect(rows).not.toContain('Feedback-Browser');
+    // What is kept, by construction: no column could hold an address, a user agent or a visitor id.
+    const columns = await t.app
+      .get(Db)
+      .query("SELECT column_name FROM information_schema.columns WHERE table_name = 'page_feedback' ORDER BY ordinal_position");
+    expect(columns.map((c: { column_name: string }) => c.column_name)).toEqual([
+      'id',
+      'seq',
+      'organization_id',
+      'site_id',
+      'space_id',
+      'page_id',
+      'page_path',
+      'rating',
+      'comment',
+      'comment_key',
+      'created_at',
+    ]);
   });
 
   it("with the script: the rating at once, then its comment with the rating's key, once", async () => {
@@ -152,6 +169,21 @@ describe('page feedback on a published site', () => {
       .expect(201);
   });
 
+  it("a site space's override turns it off for its pages; one site's feedback key adds nothing on another site", async () => {
+    const other = await publishSite('Other');
+    await enableFeedback(other);
+    const given = await give(siteId, { page: 'set-up', rating: 'ok' }).expect(201);
+    expectError(await give(other, { id: given.body.id, key: given.body.key, comment: 'Elsewhere' }), 404);
+    const siteSpace = (await t.http.get(`/v1/orgs/${orgId}/sites/${other}/site-spaces`).set(admin.auth).expect(200)).body.items[0].id;
+    await t.http
+      .patch(`/v1/orgs/${orgId}/sites/${other}/site-spaces/${siteSpace}/customization`)
+      .set(admin.auth)
+      .send({ feedback: { enabled: false } })
+      .expect(200);
+    expect((await t.http.get(`/sites/${other}/set-up`).expect(200)).text).not.toContain('page-feedback');
+    expectError(await give(other, { page: 'set-up', rating: 'good' }), 404, /does not take feedback/);
+  });
+
   it('at most 20 an hour from one client on one site: then 429 with Retry-After, other sites unaffected', async () => {
     const busy = await publishSite('Busy');
     await enableFeedback(busy);
@@ -164,7 +196,7 @@ describe('page feedback on a published site', () => {
 
   it('the list: newest first, narrowed, paged; the read role reads it, another organization and strangers get 404', async () => {
     const all = (await list('?limit=100').expect(200)).body.items as { id: string; createdAt: string; page: { id: string } }[];
-    expect(all.length).toBe(4);
+    expect(all.length).toBe(5);
     const first = (await list('?limit=2').expect(200)).body;
     expect(first.items.map((i: { id: string }) => i.id)).toEqual(all.slice(0, 2).map((i) => i.id));
     const second = (await list(`?limit=2&page=${first.next.page}`).expect(200)).body;

@@ -194,6 +194,25 @@ describe('the built server and CLI', () => {
       }).catch((e) => e);
       expect(noUrl.code).toBe(2);
       expect(noUrl.stderr).toMatch(/--url is required/);
+      // A repository without the file: a clear error, and no site left behind.
+      git.seed('plain', null);
+      git.commit('plain', (dir) => writeFileSync(join(dir, 'README.md'), '# Plain\n'), 'Plain');
+      const plain = await run(
+        process.execPath,
+        [CLI, 'site:import', '--org', org.id, '--user', user.id, '--url', git.authUrl('plain'), '--ref', 'refs/heads/main'],
+        {
+          env,
+        },
+      ).catch((e) => e);
+      expect(plain.code).not.toBe(0);
+      expect(plain.stderr).toMatch(/No gitbook-docs.yaml or docs.yaml/);
+      const check = new Client({ connectionString: db.url });
+      await check.connect();
+      try {
+        expect((await check.query('SELECT count(*)::int AS n FROM sites')).rows).toEqual([{ n: 1 }]);
+      } finally {
+        await check.end();
+      }
     } finally {
       await git.close();
       await db.drop();

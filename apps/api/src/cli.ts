@@ -274,8 +274,16 @@ async function main(argv: string[]): Promise<number> {
           const org = need(values, 'org');
           const [url, ref] = [need(values, 'url'), need(values, 'ref')];
           const actor = { userId: user.id, tokenId: 'cli' };
-          const siteId = values.site ?? (await app.get(SitesService).create(actor, org, { title: 'Imported site' })).site.id;
-          const result = await app.get(SiteRepositoryImport).import(actor, org, siteId, { url, ref, repoProjectDirectory: values.project });
+          const sites = app.get(SitesService);
+          const siteId = values.site ?? (await sites.create(actor, org, { title: 'Imported site' })).site.id;
+          let result;
+          try {
+            result = await app.get(SiteRepositoryImport).import(actor, org, siteId, { url, ref, repoProjectDirectory: values.project });
+          } catch (e) {
+            // A site made for this import does not outlive it.
+            if (!values.site) await sites.delete(actor, org, siteId);
+            throw e;
+          }
           await audited('site-import', () =>
             Promise.resolve({ result: null, organizationId: org, target: { type: 'site', id: siteId, label: result.configPath } }),
           );

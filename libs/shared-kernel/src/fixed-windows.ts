@@ -16,12 +16,24 @@ export class FixedWindows {
   hit(key: string, now: number): number {
     let w = this.windows.get(key);
     if (!w || now - w.start >= this.windowMs) {
-      if (this.windows.size >= SWEEP_AT) for (const [k, v] of this.windows) if (now - v.start >= this.windowMs) this.windows.delete(k);
+      if (this.windows.size >= SWEEP_AT) this.sweep(now);
       w = { start: now, count: 0 };
       this.windows.set(key, w);
     }
     w.count += 1;
     return w.count;
+  }
+
+  /**
+   * Ended windows go; when that leaves too many keys (many clients in one long window), the oldest go too,
+   * down to three quarters: memory stays bounded, and a forgotten key only starts its count again.
+   */
+  private sweep(now: number): void {
+    for (const [k, v] of this.windows) if (now - v.start >= this.windowMs) this.windows.delete(k);
+    for (const k of this.windows.keys()) {
+      if (this.windows.size < (SWEEP_AT * 3) / 4) break;
+      this.windows.delete(k);
+    }
   }
 
   /** When the key's current window ends (ms since the epoch). */

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import { Actor, checkOutboundHost, Clock, InvalidInputError, NotFoundError, roleAtLeast, UnauthenticatedError } from '@app/shared-kernel';
 import { requireRole, SpacesService } from '@app/spaces-and-content';
+import { IdentityService } from '@app/organizations-and-teams';
 import { GitSyncSettings } from './git-sync-settings';
 import { GitSyncQueue } from './git-sync-queue';
 import {
@@ -41,7 +42,39 @@ export class GitSyncService {
     private readonly spaces: SpacesService,
     private readonly settings: GitSyncSettings,
     private readonly remote: GitRemote,
+    private readonly identity: IdentityService,
   ) {}
+
+  /**
+   * One file written to the branch now, as its own commit by the caller (a site's configuration, written
+   * back); answers the commit the branch is at afterwards (its head when the file was already so). The URL is
+   * checked as an export's is; a remote that refuses or fails is a 400 saying why.
+   */
+  async writeFile(actor: Actor, url: string, ref: string, path: string, text: string, message: string): Promise<string> {
+    const remote = this.checkUrl(url);
+    checkRef(ref);
+    const user = await this.identity.getUser(actor.userId);
+    try {
+      const commit = await this.remote.write(remote, ref, {
+        write: new Map([[path, text]]),
+        remove: () => [],
+        message,
+        author: { name: user?.displayName || user?.email || 'Quire', email: user?.email ?? 'quire@localhost' },
+        at: this.clock.now(),
+        expect: null,
+      });
+      return commit.oid;
+    } catch (e) {
+      if (e instanceof GitRemoteError) throw new InvalidInputError(`The repository could not be written: ${e.message}`);
+      throw e;
+    }
+  }
+
+  /** Where a space is connected (its URL without credentials, branch and folder), or null. */
+  async connectionOf(spaceId: string): Promise<{ url: string; ref: string; directory: string } | null> {
+    const c = await this.repo.connection(spaceId);
+    return c ? { url: c.remote.url, ref: c.ref, directory: c.projectDirectory } : null;
+  }
 
   /**
    * The first of `paths` the branch holds, read now (a site's configuration, before its spaces are connected):

@@ -27,6 +27,14 @@ export class RepositoriesForSites {
     return this.git.readFirst(url, ref, paths);
   }
 
+  writeFile(actor: Actor, url: string, ref: string, path: string, text: string, message: string): Promise<string> {
+    return this.git.writeFile(actor, url, ref, path, text, message);
+  }
+
+  spaceDirectory(spaceId: string): Promise<{ url: string; ref: string; directory: string } | null> {
+    return this.git.connectionOf(spaceId);
+  }
+
   /** A space of such a site connected to its directory of the repository, and imported (as the official import). */
   connectSpace(actor: Actor, spaceId: string, remote: { url: string; ref: string; directory: string }): Promise<void> {
     return this.git.request(actor, spaceId, 'import', { url: remote.url, ref: remote.ref, repoProjectDirectory: remote.directory });

@@ -2,7 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { posix } from 'node:path';
 import { Actor, Clock, IdGenerator, InvalidInputError, NotFoundError, UnitOfWork } from '@app/shared-kernel';
 import { SpacesService } from '@app/spaces-and-content';
-import { configSpaces, readSiteConfig, SITE_CONFIG_FILES, structureFromConfig } from '../domain/site-config';
+import {
+  configSpaces,
+  readSiteConfig,
+  SITE_CONFIG_FILES,
+  structureFromConfig,
+  writeSiteConfig,
+  type WrittenSpace,
+} from '../domain/site-config';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { isDeepStrictEqual } from 'node:util';
 import { SiteGitSyncRepository } from '../domain/site-git-sync';
 import { SiteRepositorySource } from './site-repository-source';
 import { SITE_ROLES, SitesService } from './sites.service';
@@ -46,7 +55,7 @@ export class SiteRepositoryImport {
     const project = projectDirectory(input.repoProjectDirectory);
     // The checks and the repository's read come first, outside the unit of work (no connection, no lock held
     // while the remote answers); a caller who may not do this never makes Quire read the remote.
-    const { site, found, config, known } = await this.uow.outside(async () => {
+    const { site, found, config } = await this.uow.outside(async () => {
       await this.sites.siteRole(organizationId, actor, siteId, SITE_ROLES.admin);
       const site = await this.sites.found(organizationId, siteId);
       const names = SITE_CONFIG_FILES.map((f) => (project ? `${project}/${f}` : f));
@@ -56,9 +65,12 @@ export class SiteRepositoryImport {
           `No ${SITE_CONFIG_FILES.join(' or ')} in ${project || 'the top of the repository'} on ${input.ref}: a repository without one is one space (POST /v1/spaces/{spaceId}/git/import)`,
         );
       const config = readSiteConfig(found.text, found.path, project);
-      return { site, found, config, known: (await this.syncs.load(site.id))?.keys ?? {} };
+      return { site, found, config };
     });
     return this.uow.run(async () => {
+      // Under the site's lock: a second import of the same site waits, then sees the spaces this one made.
+      await this.sites.locked(organizationId, site.id);
+      const known = (await this.syncs.load(site.id))?.keys ?? {};
       const spaces: SiteImportResult['spaces'] = [];
       for (const node of configSpaces(config)) {
         let spaceId = known[node.key]?.spaceId;
@@ -88,6 +100,9 @@ export class SiteRepositoryImport {
         return spaceId;
       };
       const structure = structureFromConfig(config, idOf, spaceOf);
+      // Keys the file does not name now (a draft, a node taken out for a while) keep what they were: back, they
+      // are the same space again.
+      for (const [key, value] of Object.entries(known)) keys[key] ??= value;
       await this.sites.replaceStructure(actor, organizationId, siteId, structure, config.title);
       await this.syncs.save({
         siteId: site.id,
@@ -106,6 +121,92 @@ export class SiteRepositoryImport {
       return { configPath: found.path, commit: found.commit, spaces, notes: config.notes };
     });
   }
+
+  /**
+   * The site's structure written back to its repository's configuration file (the one the last import read,
+   * else `gitbook-docs.yaml` in the project folder): the file as it is on the branch, with what the site
+   * changed (writeSiteConfig), committed by the caller; nothing is committed when it already says so. Each
+   * space's content goes back through its own Git Sync (its merges export it).
+   */
+  async export(actor: Actor, organizationId: string, siteId: string, input: SiteExportInput): Promise<SiteExportResult> {
+    const project = projectDirectory(input.repoProjectDirectory);
+    // Every read and the commit come first, outside the unit of work (no connection held while the remote answers).
+    const { site, path, repository, keys, commit, changed } = await this.uow.outside(async () => {
+      const { site } = await this.sites.get(actor, organizationId, siteId);
+      await this.sites.siteRole(organizationId, actor, siteId, SITE_ROLES.admin);
+      const previous = await this.syncs.load(site.id);
+      const path =
+        previous && previous.projectDirectory === project
+          ? previous.configPath
+          : project
+            ? `${project}/${SITE_CONFIG_FILES[0]}`
+            : SITE_CONFIG_FILES[0];
+      const spaces = new Map<string, WrittenSpace>();
+      const views = await this.sites.spacesOf(actor, site);
+      const repository = withoutCredentials(input.url);
+      for (const [spaceId, view] of views) {
+        const connected = await this.source.spaceDirectory(spaceId);
+        const here = connected && withoutCredentials(connected.url) === repository && connected.ref === input.ref;
+        spaces.set(spaceId, {
+          title: view.space.title,
+          ...(view.space.language ? { language: view.space.language } : {}),
+          directory: here ? connected.directory : null,
+        });
+      }
+      const current = await this.source.readFirst(input.url, input.ref, [path]);
+      let original: unknown = null;
+      if (current) {
+        try {
+          original = parseYaml(current.text, { maxAliasCount: 100 });
+        } catch {
+          original = null; // a file that is not YAML is written anew
+        }
+      }
+      const byId = new Map(Object.entries(previous?.keys ?? {}).map(([key, v]) => [v.id, key]));
+      const { value, keys } = writeSiteConfig({
+        original,
+        title: site.title,
+        structure: site.structure,
+        spaces,
+        keyOf: (id) => byId.get(id),
+        projectDirectory: project,
+      });
+      for (const [key, known] of Object.entries(previous?.keys ?? {})) keys[key] ??= known;
+      const text = stringifyYaml(value, { lineWidth: 0 });
+      readSiteConfig(text, path, project); // never write what would not read back
+      const changed = !current || !isDeepStrictEqual(original, value);
+      const commit = changed
+        ? await this.source.writeFile(actor, input.url, input.ref, path, text, input.commitMessage || `Update ${path} from Quire`)
+        : current.commit;
+      return { site, path, repository, keys, commit, changed };
+    });
+    await this.uow.run(() =>
+      this.syncs.save({
+        siteId: site.id,
+        organizationId,
+        url: repository,
+        ref: input.ref,
+        projectDirectory: project,
+        configPath: path,
+        commit,
+        keys,
+        updatedAt: this.clock.now(),
+      }),
+    );
+    return { configPath: path, commit, changed };
+  }
+}
+
+export interface SiteExportInput extends SiteImportInput {
+  commitMessage?: string;
+}
+
+export interface SiteExportResult {
+  configPath: string;
+  /** The commit the branch is at afterwards. */
+  commit: string;
+  /** False when the file already said what the site is (nothing was committed). */
+  changed: boolean;
 }
 
 /** The site's folder in the repository: no leading or trailing slash, no `..`. */
@@ -124,6 +225,8 @@ function withoutCredentials(url: string): string {
     const u = new URL(url);
     u.username = '';
     u.password = '';
+    u.search = '';
+    u.hash = '';
     return u.toString();
   } catch {
     return url;

@@ -10,6 +10,10 @@ export abstract class SiteRepositorySource {
    * is a 400): its path, text and commit; null when it holds none of them.
    */
   abstract readFirst(url: string, ref: string, paths: readonly string[]): Promise<{ path: string; text: string; commit: string } | null>;
+  /** One file written to the branch as a commit by the caller (the URL checked as an export's is); the commit after. */
+  abstract writeFile(actor: Actor, url: string, ref: string, path: string, text: string, message: string): Promise<string>;
+  /** Where a space is connected by Git Sync (URL without credentials, branch, folder), or null. */
+  abstract spaceDirectory(spaceId: string): Promise<{ url: string; ref: string; directory: string } | null>;
   /** Connects a space to a directory of the repository's branch and imports it, in the background (Git Sync). */
   abstract connectSpace(actor: Actor, spaceId: string, remote: { url: string; ref: string; directory: string }): Promise<void>;
 }

@@ -16,6 +16,8 @@ import { checkPath, SITE_LIMITS, type SectionNode, type GroupNode, type SiteSpac
 /** The file names a site's configuration is read from, in this order (the official name first). */
 export const SITE_CONFIG_FILES = ['gitbook-docs.yaml', 'docs.yaml'] as const;
 const SITE_CONFIG_MAX = 256 * 1024;
+/** The most spaces one file may name (a level holds at most SITE_LIMITS.siteSpacesPerLevel too). */
+export const SITE_CONFIG_SPACES_MAX = SITE_LIMITS.siteSpacesPerLevel;
 
 export interface ConfigSpace {
   key: string;
@@ -120,7 +122,9 @@ export function readSiteConfig(text: string, file: string, projectDirectory: str
     const directory =
       content.directory === null
         ? null
-        : resolveDirectory(content.directory, projectDirectory, () => fail(n, 'has a directory with ".." in it'));
+        : resolveDirectory(content.directory, projectDirectory, () =>
+            fail(n, 'has a directory out of the repository ("..", ".git" or a backslash in it)'),
+          );
     if (directory !== null) {
       if (languages.has(directory) && languages.get(directory) !== content.language)
         fail(n, `reads "${directory || '.'}" in another language than a space before it: one directory gives one language`);
@@ -196,6 +200,14 @@ export function readSiteConfig(text: string, file: string, projectDirectory: str
   uniquePaths(file, 'the site', hasSections ? sections : spaces);
   for (const s of sections) uniquePaths(file, `section "${s.key}"`, s.spaces);
   if (sections.length > SITE_LIMITS.sections) throw new InvalidInputError(`${file}: more than ${SITE_LIMITS.sections} sections`);
+  const groups = (items: (ConfigSection | ConfigGroup)[]): number =>
+    items.reduce((n, i) => (i.kind === 'group' ? n + 1 + groups(i.children) : n), 0);
+  if (groups(items) > SITE_LIMITS.groups) throw new InvalidInputError(`${file}: more than ${SITE_LIMITS.groups} section groups`);
+  const all = [...spaces, ...sections.flatMap((s) => s.spaces)];
+  if (all.length > SITE_CONFIG_SPACES_MAX)
+    throw new InvalidInputError(
+      `${file}: more than ${SITE_CONFIG_SPACES_MAX} spaces (each is a space of the organization, imported from its folder)`,
+    );
   return { title: site.title, spaces, items, notes };
 }
 
@@ -219,7 +231,8 @@ function nodeError(node: unknown, at: string): string | null {
 
 /** `./guides` under `docs` is `docs/guides`; `/guides` is `guides`; `..` is refused. */
 function resolveDirectory(directory: string, projectDirectory: string, refuse: () => never): string {
-  if (directory.split(/[\\/]/).includes('..')) refuse();
+  const segments = directory.split(/[\\/]/);
+  if (segments.includes('..') || segments.includes('.git') || directory.includes('\\')) refuse();
   const joined = directory.startsWith('/') ? directory : posix.join(projectDirectory || '.', directory);
   const normal = posix.normalize(joined).replace(/^\/+|\/+$/g, '');
   return normal === '.' ? '' : normal;
@@ -278,4 +291,106 @@ export function structureFromConfig(config: SiteConfig, idOf: (key: string) => s
         }
       : { kind: 'group', id: idOf(i.key), title: i.title, ...(i.icon ? { icon: i.icon } : {}), children: i.children.map(item) };
   return { siteSpaces: config.spaces.map(siteSpace), items: config.items.map(item) };
+}
+
+/** A space of the site as the file names it: its title and language, and its folder in the repository (null: none). */
+export interface WrittenSpace {
+  title: string;
+  language?: string;
+  directory: string | null;
+}
+
+type Raw = Record<string, unknown>;
+
+/**
+ * The site's configuration file written back from its structure (the export): the file as it was read
+ * (`original`, parsed; null when there is none) with each node the structure still has updated (title, path,
+ * default, condition, icon, description; a space's directory and language), the nodes it no longer has gone,
+ * new ones added with keys made from their titles, and what the structure cannot hold kept where it was (drafts,
+ * external links, localized titles, any field Quire does not know). Answers the file's value and the key of
+ * every node.
+ */
+export function writeSiteConfig(input: {
+  original: unknown;
+  title: string;
+  structure: Structure;
+  spaces: ReadonlyMap<string, WrittenSpace>;
+  keyOf: (id: string) => string | undefined;
+  projectDirectory: string;
+}): { value: Raw; keys: Record<string, { id: string; spaceId?: string }> } {
+  const original = (input.original && typeof input.original === 'object' ? input.original : {}) as Raw;
+  const site = (original.site && typeof original.site === 'object' ? original.site : {}) as Raw;
+  const rawByKey = new Map<string, Raw>();
+  /** Nodes the structure cannot hold (drafts, external links), by the key of the node they were in ('' at the top). */
+  const kept = new Map<string, Raw[]>();
+  const walk = (nodes: unknown, parent: string) => {
+    if (!Array.isArray(nodes)) return;
+    for (const n of nodes as Raw[]) {
+      if (!n || typeof n !== 'object' || typeof n.key !== 'string') continue;
+      rawByKey.set(n.key, n);
+      if (n.draft === true || n.type === 'external-link') kept.set(parent, [...(kept.get(parent) ?? []), n]);
+      walk(n.children, n.key);
+    }
+  };
+  walk(site.structure, '');
+  const keys: Record<string, { id: string; spaceId?: string }> = {};
+  const used = new Set(rawByKey.keys());
+  const keyFor = (id: string, type: string, title: string): string => {
+    const known = input.keyOf(id);
+    if (known !== undefined && !keys[known]) return known;
+    const base = `${type}-${
+      title
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '') || 'untitled'
+    }`;
+    let key = base;
+    for (let i = 2; used.has(key); i++) key = `${base}-${i}`;
+    used.add(key);
+    return key;
+  };
+  const set = (node: Raw, field: string, value: unknown) => {
+    if (value === undefined || value === null || value === false || value === '') delete node[field];
+    else node[field] = value;
+  };
+  const directoryOf = (directory: string): string => {
+    const project = input.projectDirectory;
+    if (directory === project) return '.';
+    if (!project) return `./${directory}`;
+    return directory.startsWith(`${project}/`) ? `./${directory.slice(project.length + 1)}` : `/${directory}`;
+  };
+  const space = (s: SiteSpaceNode): Raw => {
+    const written = input.spaces.get(s.spaceId);
+    const key = keyFor(s.id, 'space', written?.title ?? s.path);
+    keys[key] = { id: s.id, spaceId: s.spaceId };
+    const raw = rawByKey.get(key);
+    const node: Raw = { ...(raw ?? {}), type: 'space', key, title: written?.title ?? s.path, path: s.path };
+    set(node, 'default', s.default);
+    set(node, 'condition', s.condition);
+    const content = { ...((raw?.content as Raw | undefined) ?? {}) };
+    content.directory =
+      written?.directory !== null && written?.directory !== undefined ? directoryOf(written.directory) : (content.directory ?? null);
+    set(content, 'language', written?.language ?? content.language);
+    node.content = content;
+    return node;
+  };
+  const extras = (parent: string) => kept.get(parent) ?? [];
+  const item = (i: SectionNode | GroupNode): Raw => {
+    const key = keyFor(i.id, i.kind === 'section' ? 'section' : 'section-group', i.title);
+    keys[key] = { id: i.id };
+    const node: Raw = { ...(rawByKey.get(key) ?? {}), type: i.kind === 'section' ? 'section' : 'section-group', key, title: i.title };
+    set(node, 'icon', i.icon);
+    if (i.kind === 'section') {
+      node.path = i.path;
+      set(node, 'default', i.default);
+      set(node, 'description', i.description);
+      set(node, 'condition', i.condition);
+      node.children = [...i.siteSpaces.map(space), ...extras(key)];
+    } else node.children = [...i.children.map(item), ...extras(key)];
+    return node;
+  };
+  const top = input.structure.items.length
+    ? [...input.structure.items.map(item), ...extras('')]
+    : [...input.structure.siteSpaces.map(space), ...extras('').filter((n) => n.type !== 'external-link')];
+  return { value: { ...original, site: { ...site, title: input.title, structure: top } }, keys };
 }

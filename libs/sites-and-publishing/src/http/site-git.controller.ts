@@ -3,7 +3,14 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Actor } from '@app/shared-kernel';
 import { ApiStandardErrors, CurrentActor, WriteTransaction } from '@app/http-kit';
 import { SiteRepositoryImport } from '../application/site-repository-import';
-import { ImportSiteRepositoryDto, SiteRepositoryImportDto, toSiteRepositoryImportDto } from './site-git.dto';
+import {
+  ExportSiteRepositoryDto,
+  ImportSiteRepositoryDto,
+  SiteRepositoryExportDto,
+  SiteRepositoryImportDto,
+  toSiteRepositoryExportDto,
+  toSiteRepositoryImportDto,
+} from './site-git.dto';
 
 /**
  * A whole site from one repository (a Quire extension: the official document has the GitSyncSiteConfig schema
@@ -32,5 +39,23 @@ export class SiteGitController {
     @Body() body: ImportSiteRepositoryDto,
   ): Promise<SiteRepositoryImportDto> {
     return toSiteRepositoryImportDto(await this.imports.import(actor, organizationId, siteId, body));
+  }
+
+  @WriteTransaction()
+  @Post('export')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'exportSiteToGitRepository',
+    summary:
+      'Write the site’s structure back to its repository’s gitbook-docs.yaml, as one commit (what the file holds that the site cannot is kept; site admin; a Quire extension)',
+  })
+  @ApiOkResponse({ type: SiteRepositoryExportDto })
+  async export(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Body() body: ExportSiteRepositoryDto,
+  ): Promise<SiteRepositoryExportDto> {
+    return toSiteRepositoryExportDto(await this.imports.export(actor, organizationId, siteId, body));
   }
 }

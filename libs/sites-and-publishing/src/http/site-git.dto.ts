@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength, MinLength } from 'class-validator';
 import { Optional } from '@app/http-kit';
-import type { SiteImportResult } from '../application/site-repository-import';
+import type { SiteExportResult, SiteImportResult } from '../application/site-repository-import';
 
 export class ImportSiteRepositoryDto {
   /** URL of the Git repository (http(s)); it can contain basic auth credentials, kept sealed by each space's Git Sync */
@@ -40,4 +40,23 @@ export function toSiteRepositoryImportDto(r: SiteImportResult): SiteRepositoryIm
     spaces: r.spaces.map((s) => ({ key: s.key, space: s.spaceId, created: s.created, directory: s.directory })),
     notes: r.notes,
   };
+}
+
+export class ExportSiteRepositoryDto extends ImportSiteRepositoryDto {
+  /** The commit's message (default: "Update <file> from Quire") */
+  @Optional() @IsString() @MinLength(1) @MaxLength(1000) commitMessage?: string;
+}
+
+export class SiteRepositoryExportDto {
+  @ApiProperty({ enum: ['site-git-export'] }) object: 'site-git-export';
+  /** The file written (the one the last import read, else gitbook-docs.yaml in the project folder) */
+  configPath: string;
+  /** The commit the branch is at afterwards */
+  commit: string;
+  /** False when the file already said what the site is: nothing was committed */
+  changed: boolean;
+}
+
+export function toSiteRepositoryExportDto(r: SiteExportResult): SiteRepositoryExportDto {
+  return { object: 'site-git-export', configPath: r.configPath, commit: r.commit, changed: r.changed };
 }

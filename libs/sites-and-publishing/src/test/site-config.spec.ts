@@ -1,4 +1,5 @@
-import { configSpaces, readSiteConfig, structureFromConfig } from '../domain/site-config';
+import { parse as parseYaml, stringify } from 'yaml';
+import { configSpaces, readSiteConfig, structureFromConfig, writeSiteConfig, type WrittenSpace } from '../domain/site-config';
 import { SITE_CONFIG_DEFINITIONS, SITE_CONFIG_SCHEMA_SOURCE } from '../domain/site-config-schema.generated';
 
 /** A site's gitbook-docs.yaml (the official GitSyncSiteConfig), read and checked, then made the site's structure. */
@@ -130,7 +131,7 @@ describe("a site's configuration file", () => {
     ['two defaults', site(space('a', '      default: true\n'), space('b', '      default: true\n')), /the site marks 2 of its 2 spaces/],
     ['no default', site(space('a'), space('b')), /the site marks 0 of its 2/],
     ['a reused key', site(space('a', '      default: true\n'), space('a')), /space "a" reuses a key/],
-    ['a parent directory', site(space('a', '      default: true\n', '../elsewhere')), /space "a" has a directory with "\.\." in it/],
+    ['a parent directory', site(space('a', '      default: true\n', '../elsewhere')), /space "a" has a directory out of the repository/],
     [
       'a path with a slash',
       site(space('a', '      default: true\n').replace('path: a', 'path: a/b')),
@@ -169,5 +170,67 @@ describe("a site's configuration file", () => {
     ],
   ])('refuses %s, naming what is wrong', (_, yaml, message) => {
     expect(() => read(yaml)).toThrow(message);
+  });
+
+  describe('written back from the structure', () => {
+    const original = parseYaml(sections) as Record<string, unknown>;
+    const config = read(sections, 'docs');
+    const structure = structureFromConfig(
+      config,
+      (key) => key,
+      (key) => `sp-${key}`,
+    );
+    const spaces = new Map<string, WrittenSpace>(
+      configSpaces(config).map((s) => [`sp-${s.key}`, { title: s.title, language: s.language, directory: s.directory }]),
+    );
+    const write = (over: Partial<Parameters<typeof writeSiteConfig>[0]> = {}) =>
+      writeSiteConfig({ original, title: 'Fluent', structure, spaces, keyOf: (id) => id, projectDirectory: 'docs', ...over });
+
+    it('unchanged: the same file, drafts and external links where they were', () => {
+      const { value, keys } = write();
+      expect(value).toEqual(original);
+      expect(keys['space-api']).toEqual({ id: 'space-api', spaceId: 'sp-space-api' });
+      // What is written reads back as the same site.
+      expect(read(stringify(value), 'docs')).toEqual(config);
+    });
+
+    it("the site's changes: a renamed section, a site space gone, a new one keyed from its title, a new folder", () => {
+      const changed = structuredClone(structure);
+      const product = changed.items[0] as (typeof changed.items)[number] & { kind: 'section' };
+      product.title = 'Products';
+      product.siteSpaces = [product.siteSpaces[0], { id: 'new-id', spaceId: 'sp-new', path: 'faq', default: false }];
+      const more = new Map(spaces)
+        .set('sp-new', { title: 'FAQ', directory: 'docs/faq' })
+        .set('sp-space-guides', { title: 'Guides', language: 'en', directory: 'other/guides' });
+      const { value, keys } = write({
+        structure: changed,
+        spaces: more,
+        title: 'Fluent docs',
+        keyOf: (id) => (id === 'new-id' ? undefined : id),
+      });
+      const site = value.site as { title: string; structure: { title: string; children: Record<string, unknown>[] }[] };
+      expect(site.title).toBe('Fluent docs');
+      expect(site.structure[0].title).toBe('Products');
+      expect(site.structure[0].children.map((c) => [c.key, (c.content as { directory: string }).directory])).toEqual([
+        ['space-guides', '/other/guides'],
+        ['space-faq', './faq'],
+        ['space-beta', './beta'],
+      ]);
+      expect(keys['space-faq']).toEqual({ id: 'new-id', spaceId: 'sp-new' });
+      expect(keys['space-guides-fr']).toBeUndefined();
+      expect(readSiteConfig(stringify(value), 'gitbook-docs.yaml', 'docs').notes).toContain(
+        'space "space-beta" is a draft: left out of the site',
+      );
+    });
+
+    it('with no file before: one written from the structure alone', () => {
+      const { value } = write({ original: null, keyOf: () => undefined });
+      const again = read(stringify(value), 'docs');
+      expect(configSpaces(again).map((s) => [s.key, s.directory])).toEqual([
+        ['space-guides', 'docs/guides'],
+        ['space-guides-fran-ais', 'docs/guides-fr'],
+        ['space-api-reference', 'shared/api'],
+      ]);
+    });
   });
 });

@@ -25,6 +25,13 @@ export class PageFeedback1767139200000 implements MigrationInterface {
       )`);
     await q.query('CREATE INDEX page_feedback_site ON page_feedback (site_id, seq)');
     await q.query('CREATE INDEX page_feedback_page ON page_feedback (site_id, page_id, seq)');
+    // Page actions now follow the official pageActions.items, whose default is all three. Before, the renderer
+    // showed every action whatever the setting, and stored customizations hold the old default ['markdown']:
+    // they keep showing what they showed.
+    await q.query(
+      `UPDATE sites SET customization = jsonb_set(customization, '{pageActions,items}', '["markdown", "external-ai", "git"]'::jsonb)
+       WHERE customization -> 'pageActions' -> 'items' = '["markdown"]'::jsonb`,
+    );
     // A whole site from one repository (#49 §5): where the site's structure was last imported from, and what
     // each key of its gitbook-docs.yaml became (no credentials: each space's Git Sync keeps its own, sealed).
     await q.query(`
