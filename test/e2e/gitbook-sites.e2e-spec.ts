@@ -204,7 +204,10 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
     );
     expect(html).not.toContain(':bolt:');
     const plugins = await page('guides/plugins');
-    expect(plugins.match(/<svg class="icon"/g)?.length).toBe(2);
+    // Two icons in the text, and the hint's own in its icon column.
+    const hintIcons = plugins.match(/<span class="hint-icon"><svg class="icon"[\s\S]*?<\/svg><\/span>/g) ?? [];
+    expect(hintIcons).toHaveLength(1);
+    expect(plugins.match(/<svg class="icon"/g)?.length).toBe(2 + hintIcons.length);
     expect(plugins).toContain(
       '<a class="button button-secondary" href="https://rubygems.org/" rel="noopener noreferrer"><span>Browse RubyGems</span></a>',
     );

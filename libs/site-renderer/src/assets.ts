@@ -85,8 +85,11 @@ mark.tc-green{color:var(--c-green)}mark.bg-green{background:color-mix(in srgb,va
 .prompt{border:1px solid var(--border);border-radius:var(--radius);padding:.5rem 1rem;margin:1rem 0}
 .prompt>summary{cursor:pointer;font-weight:600}
 .prompt-providers{display:flex;gap:1rem;font-size:.9rem}
-.hint{border-left:4px solid var(--info);padding:.5rem 1rem;margin:1rem 0;background:var(--code-bg)}
+.hint{display:flex;gap:.7rem;border-left:4px solid var(--info);padding:.5rem 1rem;margin:1rem 0;background:var(--code-bg)}
+.hint-icon{flex:none;color:var(--info);padding-top:.2rem}.hint-icon .icon{width:1.1em;height:1.1em}
+.hint-body{min-width:0;flex:1}.hint-body>:first-child{margin-top:0}.hint-body>:last-child{margin-bottom:0}
 .hint-success{border-color:var(--success)}.hint-warning{border-color:var(--warning)}.hint-danger{border-color:var(--danger)}
+.hint-success .hint-icon{color:var(--success)}.hint-warning .hint-icon{color:var(--warning)}.hint-danger .hint-icon{color:var(--danger)}
 .table{overflow-x:auto}
 table{border-collapse:collapse;margin:1rem 0}
 th,td{border:1px solid var(--border);padding:.4rem .75rem}

@@ -25,6 +25,14 @@ import {
 } from '@app/content-model';
 import type { CodeHighlighter } from './highlight';
 import { iconElement } from './icons';
+
+/** The icon of each hint style, as GitBook's renderer draws them. */
+const HINT_ICONS: Record<string, string> = {
+  info: 'circle-info',
+  warning: 'circle-exclamation',
+  danger: 'triangle-exclamation',
+  success: 'circle-check',
+};
 import { mermaidSource, type DrawnDiagram } from './diagrams';
 import { paragraphs, schemaTree, type ApiBody, type ApiOperation, type ApiOperations, type ApiSchema } from './api-reference';
 
@@ -233,7 +241,12 @@ export class DocumentRenderer {
         return h('hr', null);
       case 'hint': {
         const kind = typeof b.data.style === 'string' && HINT_STYLES.has(b.data.style) ? b.data.style : 'info';
-        return h('div', { class: `hint hint-${kind}`, role: 'note' }, this.blocks(b.nodes));
+        // GitBook's icon column: the style's icon, or the hint's own (`data.icon`) when Font Awesome has it.
+        const own = typeof b.data.icon === 'string' ? iconElement(b.data.icon) : null;
+        return h('div', { class: `hint hint-${kind}`, role: 'note' }, [
+          h('span', { class: 'hint-icon' }, own ?? iconElement(HINT_ICONS[kind])),
+          h('div', { class: 'hint-body' }, this.blocks(b.nodes)),
+        ]);
       }
       case 'code':
         return this.code(b);

@@ -1,3 +1,4 @@
+import { iconSvg } from '../icons';
 import { Fragment, h } from 'preact';
 import { render } from 'preact-render-to-string';
 import type { DocBlock, JsonDocument } from '@app/content-model';
@@ -89,8 +90,16 @@ describe('DocumentRenderer: every block type as HTML', () => {
     expect(out).toContain('<ol start="3"><li><p>three</p></li></ol>');
     expect(out).toContain('<ul class="tasks"><li><input type="checkbox" disabled checked aria-label="done"/><p>done</p></li></ul>');
     expect(out).toContain('<blockquote><p>quoted</p></blockquote><hr/>');
-    expect(out).toContain('<div class="hint hint-danger" role="note"><p>careful</p></div>');
-    expect(out).toContain('<div class="hint hint-info" role="note"><p>odd style</p></div>');
+    // GitBook's icon column: each style's icon, drawn and hidden from screen readers; an unknown style is info.
+    expect(out).toMatch(
+      /<div class="hint hint-danger" role="note"><span class="hint-icon"><svg class="icon" viewBox="[^"]+" aria-hidden="true" focusable="false">[\s\S]+?<\/svg><\/span><div class="hint-body"><p>careful<\/p><\/div><\/div>/,
+    );
+    const danger = /<div class="hint hint-danger"[\s\S]*?<\/svg>/.exec(out)![0];
+    expect(danger).toContain(iconSvg('triangle-exclamation')!.paths);
+    expect(danger).not.toContain(iconSvg('circle-info')!.paths);
+    expect(out).toMatch(
+      /<div class="hint hint-info" role="note"><span class="hint-icon"><svg [^>]+>[\s\S]+?<\/svg><\/span><div class="hint-body"><p>odd style<\/p><\/div><\/div>/,
+    );
     expect(out).toContain(
       '<figure class="code"><figcaption>app.ts</figcaption><pre class="numbered" tabindex="0"><code class="language-tsonloadx"><span class="line">let a = 1 &lt; 2;\n</span></code></pre></figure>',
     );
