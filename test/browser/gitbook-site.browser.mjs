@@ -96,6 +96,12 @@ try {
     const names = await tab.$$eval('.card-target', (as) => as.map((a) => a.textContent));
     if (names.join() !== 'Quickstart,Pipelines,Plugins') throw new Error(`card links: ${names}`);
     if (await tab.$('table')) throw new Error('a table is shown (the cards as raw rows)');
+    // GitBook's grid: three medium cards side by side at this width, each as wide as the others.
+    const boxes = await tab.$$eval('ul.cards > li.card', (cs) =>
+      cs.map((c) => c.getBoundingClientRect()).map((b) => [Math.round(b.top), Math.round(b.width)]),
+    );
+    if (new Set(boxes.map((b) => b[0])).size !== 1 || new Set(boxes.map((b) => b[1])).size !== 1)
+      throw new Error(`cards not in one row of three: ${JSON.stringify(boxes)}`);
     await axe(tab);
     if (process.env.QUIRE_SCREENSHOTS) await tab.screenshot({ path: 'docs/screenshots/gitbook-cards.png' });
     // The card's link covers the whole card: a click on the cover lands on it (as a person's click would).
@@ -107,8 +113,10 @@ try {
   await check('buttons and icons: links with accessible names, icons drawn and hidden from screen readers, no :name: text', async () => {
     await tab.goto(`${root}welcome`);
     const button = tab.getByRole('link', { name: 'Get started' });
-    if ((await button.getAttribute('class')) !== 'button button-primary') throw new Error('no primary button');
-    const icons = await tab.$$eval('svg.icon', (svgs) => svgs.map((s) => [s.getAttribute('aria-hidden'), s.getBoundingClientRect().width]));
+    if ((await button.getAttribute('class')) !== 'button button-primary button-large') throw new Error('no primary button');
+    const icons = await tab.$$eval('.document svg.icon', (svgs) =>
+      svgs.map((s) => [s.getAttribute('aria-hidden'), s.getBoundingClientRect().width]),
+    );
     if (icons.length < 3 || icons.some(([hidden, width]) => hidden !== 'true' || width < 8))
       throw new Error(`icons: ${JSON.stringify(icons)}`);
     const text = await tab.textContent('main');
@@ -141,10 +149,26 @@ try {
     if (await tab.isVisible('.annotation-body')) throw new Error('the annotation shows before focus');
     await tab.focus('.annotated');
     if (!(await tab.isVisible('.annotation-body'))) throw new Error('the annotation does not open on focus');
+    // Enter pins it open (it stays when the focus leaves), Escape closes it.
+    const blur = () => tab.locator('.annotated').evaluate((e) => e.blur());
+    await tab.keyboard.press('Enter');
+    await blur();
+    if (!(await tab.isVisible('.annotation-body'))) throw new Error('the pinned annotation closed');
+    await tab.focus('.annotated');
+    await tab.keyboard.press('Escape');
+    await blur();
+    if (await tab.isVisible('.annotation-body')) throw new Error('Escape did not close the annotation');
+    // A hint that starts with a heading shows it as its header row, on a tint of the hint's colour.
+    const hint = tab.getByRole('note', { name: 'Success' });
+    const head = await hint.locator('.hint-head').evaluate((e) => [e.textContent, getComputedStyle(e).backgroundColor]);
+    const body = await hint.locator('.hint-body').evaluate((e) => getComputedStyle(e.parentElement).backgroundColor);
+    if (!head[0].startsWith('Filter early') || head[1] === body) throw new Error(`hint header: ${JSON.stringify([head, body])}`);
     await axe(tab);
     if (process.env.QUIRE_SCREENSHOTS) {
       await tab.locator('figure.diagram').scrollIntoViewIfNeeded();
       await tab.screenshot({ path: 'docs/screenshots/gitbook-diagram.png' });
+      await hint.scrollIntoViewIfNeeded();
+      await hint.screenshot({ path: 'docs/screenshots/gitbook-hint.png' });
     }
   });
 
@@ -201,6 +225,25 @@ try {
     await p.getByRole('button', { name: 'Copied' }).waitFor();
     const copied = await p.evaluate(() => navigator.clipboard.readText());
     if (!copied.startsWith('# Getting started') || !copied.includes('## Configure')) throw new Error(`copied: ${copied.slice(0, 80)}`);
+    // The other actions in a menu, by keyboard: it opens with Enter, its links follow, Escape closes it.
+    await p.getByRole('navigation', { name: 'Page actions' }).locator('summary').focus();
+    await p.keyboard.press('Enter');
+    const view = p.getByRole('link', { name: 'View as Markdown' });
+    await view.waitFor();
+    await p.keyboard.press('Tab');
+    if (!(await view.evaluate((e) => e === document.activeElement))) throw new Error('Tab does not reach the menu’s first action');
+    await axe(p);
+    if (process.env.QUIRE_SCREENSHOTS)
+      await p.screenshot({ path: 'docs/screenshots/gitbook-actions.png', clip: { x: 0, y: 0, width: 1280, height: 420 } });
+    await p.keyboard.press('Escape');
+    if (await view.isVisible()) throw new Error('Escape did not close the menu');
+    // "Last updated" as GitBook says it: relative to now, the date in its title.
+    const updated = p.locator('.last-updated time');
+    if (
+      !/ago|yesterday|today|now|last|this/.test((await updated.textContent()) ?? '') ||
+      !/\d{4}$/.test((await updated.getAttribute('title')) ?? '')
+    )
+      throw new Error(`last updated: ${await updated.textContent()}`);
     await ctx.close();
   });
 

@@ -378,7 +378,7 @@ describe('Git Sync with a remote repository', () => {
     await t.http.post(`${base}/${siteId}/publish`).set(admin.auth).expect(200);
     const editOf = async (path: string) => {
       const html = (await t.http.get(`/sites/${siteId}/${path}`).expect(200)).text;
-      return /<a href="([^"]+)" class="page-edit"[^>]*>([^<]+)<\/a>/.exec(html)?.slice(1) ?? null;
+      return /<a href="([^"]+)" class="page-edit"[^>]*>(?:<svg[^>]*>[\s\S]*?<\/svg>)?([^<]+)<\/a>/.exec(html)?.slice(1) ?? null;
     };
     // The file's path in the repository: the project directory, then the page's file; no credentials.
     const repo = git.url('edited').replace(/\.git$/, '');

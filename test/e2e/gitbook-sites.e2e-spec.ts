@@ -197,19 +197,20 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
     expect(html).not.toContain('quickstart-cover.png<');
     expect(html).not.toContain('getting-started.md');
     expect(html).toMatch(
-      /<a class="button button-primary" href="http:\/\/quire\.test\/sites\/[^"]+\/getting-started"><svg class="icon" viewBox="0 0 512 512" aria-hidden="true" focusable="false"><path [^>]+\/><\/svg><span>Get started<\/span><\/a>/,
+      /<a class="button button-primary button-large" href="http:\/\/quire\.test\/sites\/[^"]+\/getting-started"><svg class="icon" viewBox="0 0 512 512" aria-hidden="true" focusable="false"><path [^>]+\/><\/svg><span>Get started<\/span><\/a>/,
     );
     expect(html).toContain(
-      '<a class="button button-secondary" href="https://github.com/fluent/fluentd" rel="noopener noreferrer"><svg class="icon"',
+      '<a class="button button-secondary button-large" href="https://github.com/fluent/fluentd" rel="noopener noreferrer"><svg class="icon"',
     );
     expect(html).not.toContain(':bolt:');
-    const plugins = await page('guides/plugins');
-    // Two icons in the text, and the hint's own in its icon column.
+    const whole = await page('guides/plugins');
+    const plugins = whole.slice(whole.indexOf('<div class="document">'));
+    // Two icons in the text, and the hint's own in its icon column (the page actions' icons are not the page's).
     const hintIcons = plugins.match(/<span class="hint-icon"><svg class="icon"[\s\S]*?<\/svg><\/span>/g) ?? [];
     expect(hintIcons).toHaveLength(1);
     expect(plugins.match(/<svg class="icon"/g)?.length).toBe(2 + hintIcons.length);
     expect(plugins).toContain(
-      '<a class="button button-secondary" href="https://rubygems.org/" rel="noopener noreferrer"><span>Browse RubyGems</span></a>',
+      '<a class="button button-secondary button-large" href="https://rubygems.org/" rel="noopener noreferrer"><span>Browse RubyGems</span></a>',
     );
     // The typed table: a number and a checkbox column.
     const started = await page('getting-started');
@@ -225,9 +226,9 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
     const svg = Buffer.from(images[0][2], 'base64').toString('utf8');
     for (const label of ['in_tail', 'filter', 'out_file', 'null']) expect(svg).toContain(label);
     expect(svg).not.toContain('googleapis');
-    expect(html).toContain('<span class="annotated" tabindex="0" aria-describedby="annotation-1">buffered</span>');
+    expect(html).toContain('<dfn class="annotated" tabindex="0" aria-describedby="annotation-1">buffered</dfn>');
     expect(html).toMatch(
-      /<span class="annotation-body" role="tooltip" id="annotation-1">In memory, or in files when <code>@type file<\/code> is set.<\/span>/,
+      /<span class="annotation-body" role="tooltip" id="annotation-1"><span class="annotation-block annotation-paragraph">In memory, or in files when <code>@type file<\/code> is set.<\/span><\/span>/,
     );
     expect(html).toContain('<span class="math-inline"><span class="katex"><math');
     // GitBook's expandable: `<details>`, a blank line, `<summary>` as its own block.
@@ -336,15 +337,21 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
   it('page actions: the page as markdown, open in ChatGPT or Claude (the prompt names the .md), copy; last updated', async () => {
     const html = await page('getting-started');
     const url = `http://quire.test/sites/${siteId}/getting-started`;
+    // "Copy page" (the script shows it) and the menu of the others, as GitBook's.
     expect(html).toContain(
-      `<nav class="page-actions" aria-label="Page actions"><a href="${url}.md" class="page-markdown" data-markdown="${url}.md">View as Markdown</a>`,
+      `<nav class="page-actions" aria-label="Page actions"><div><button type="button" class="copy-page" hidden data-markdown="${url}.md">`,
     );
+    const icon = '<svg class="icon"[^>]*>(?:(?!</svg>).)*</svg>';
+    const link = (attrs: string, label: string) => new RegExp(`<a ${attrs.replace(/[?.]/g, '\\$&')}>${icon}${label}</a>`);
+    expect(html).toMatch(link(`href="${url}.md" class="page-markdown"`, 'View as Markdown'));
     const prompt = encodeURIComponent(`Read ${url}.md so I can ask questions about it.`);
-    expect(html).toContain(`href="https://chatgpt.com/?hints=search&amp;q=${prompt}" rel="noopener noreferrer">Open in ChatGPT</a>`);
-    expect(html).toContain(`href="https://claude.ai/new?q=${prompt}" rel="noopener noreferrer">Open in Claude</a>`);
+    expect(html).toMatch(link(`href="https://chatgpt.com/?hints=search&amp;q=${prompt}" rel="noopener noreferrer"`, 'Open in ChatGPT'));
+    expect(html).toMatch(link(`href="https://claude.ai/new?q=${prompt}" rel="noopener noreferrer"`, 'Open in Claude'));
     // Imported from files, connected to no branch: nothing to edit on a Git host.
     expect(html).not.toContain('page-edit');
-    expect(html).toMatch(/<p class="last-updated">Last updated <time datetime="\d{4}-\d\d-\d\dT[^"]+">\d{1,2} \w+ \d{4}<\/time><\/p>/);
+    expect(html).toMatch(
+      /<p class="last-updated">Last updated <time datetime="\d{4}-\d\d-\d\dT[^"]+" title="(\d{1,2} \w+ \d{4})">\1<\/time><\/p>/,
+    );
     const md = await t.http.get(`/sites/${siteId}/getting-started.md`).expect(200);
     expect(md.text).toContain('# Getting started');
   });

@@ -82,6 +82,8 @@ export interface ButtonData {
   [key: string]: unknown;
   label: string;
   kind: 'primary' | 'secondary';
+  /** The official size (large when unset). */
+  size?: 'small' | 'medium' | 'large';
   icon?: string;
   ref?: ContentRef;
 }
@@ -200,10 +202,13 @@ function checkData(
       case 'button':
         text('label');
         if (data.kind !== 'primary' && data.kind !== 'secondary') refuse(`${path}.kind`, '"primary" or "secondary"');
+        if (data.size !== undefined && !['small', 'medium', 'large'].includes(data.size as string))
+          refuse(`${path}.size`, '"small", "medium" or "large"');
         text('icon', true);
         ref('ref', true);
         return;
       case 'icon':
+        text('color', true);
         return text('icon');
       case 'mention':
         return ref('ref');

@@ -835,11 +835,27 @@ export function markdownToDocument(
 }
 
 /**
+ * The official layout presets (`RevisionPageLayoutPreset`) as the options they stand for. The official document
+ * names them without saying what they show; these are Quire's reading of GitBook's editor (docs/gitbook-look.md):
+ * `docs` is the default page; `editorial` an article without the page tree, outline or pagination; `landing` a
+ * wide page under a full-width cover, without outline, pagination or "last updated".
+ */
+export const LAYOUT_PRESETS: Readonly<Record<'docs' | 'editorial' | 'landing', Readonly<PageLayout>>> = {
+  docs: {},
+  editorial: { tableOfContents: false, outline: false, pagination: false },
+  landing: { width: 'wide', coverSize: 'full', outline: false, pagination: false, metadata: false },
+};
+
+/**
  * GitBook's front matter `layout` (`width: wide`, `cover: {visible, size}`, `title: {visible}` …) as the official
  * page layout; what is not in that shape is left out. Null when nothing is left.
  */
 export function layoutOf(value: unknown): PageLayout | null {
   if (value === 'wide') return { width: 'wide' }; // the older one-word form
+  if (typeof value === 'string' && Object.hasOwn(LAYOUT_PRESETS, value)) {
+    const preset = LAYOUT_PRESETS[value as keyof typeof LAYOUT_PRESETS];
+    return Object.keys(preset).length ? { ...preset } : null;
+  }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
   const v = value as Record<string, unknown>;
   const out: PageLayout = {};

@@ -81,15 +81,18 @@ figure.code pre{padding-right:4.5rem}
 @media (prefers-color-scheme:dark){:root:not(.theme-light){--c-green:#3fb950;--c-blue:#4493f8;--c-red:#f85149;--c-orange:#f0883e;--c-yellow:#d29922;--c-purple:#ab7df8;--c-pink:#f778ba;--c-violet:#b392f0;--c-cyan:#39c5cf}}
 :root.theme-dark{--c-green:#3fb950;--c-blue:#4493f8;--c-red:#f85149;--c-orange:#f0883e;--c-yellow:#d29922;--c-purple:#ab7df8;--c-pink:#f778ba;--c-violet:#b392f0;--c-cyan:#39c5cf}
 mark.color{background:none;color:inherit;border-radius:3px;padding:0 .1em}
-mark.tc-green{color:var(--c-green)}mark.bg-green{background:color-mix(in srgb,var(--c-green) 16%,transparent)}mark.tc-blue{color:var(--c-blue)}mark.bg-blue{background:color-mix(in srgb,var(--c-blue) 16%,transparent)}mark.tc-red{color:var(--c-red)}mark.bg-red{background:color-mix(in srgb,var(--c-red) 16%,transparent)}mark.tc-orange{color:var(--c-orange)}mark.bg-orange{background:color-mix(in srgb,var(--c-orange) 16%,transparent)}mark.tc-yellow{color:var(--c-yellow)}mark.bg-yellow{background:color-mix(in srgb,var(--c-yellow) 16%,transparent)}mark.tc-purple{color:var(--c-purple)}mark.bg-purple{background:color-mix(in srgb,var(--c-purple) 16%,transparent)}mark.tc-pink{color:var(--c-pink)}mark.bg-pink{background:color-mix(in srgb,var(--c-pink) 16%,transparent)}mark.tc-violet{color:var(--c-violet)}mark.bg-violet{background:color-mix(in srgb,var(--c-violet) 16%,transparent)}mark.tc-cyan{color:var(--c-cyan)}mark.bg-cyan{background:color-mix(in srgb,var(--c-cyan) 16%,transparent)}mark.tc-primary{color:var(--link)}mark.bg-primary{background:color-mix(in srgb,var(--link) 16%,transparent)}mark.tc-info{color:var(--info)}mark.bg-info{background:color-mix(in srgb,var(--info) 16%,transparent)}mark.tc-success{color:var(--success)}mark.bg-success{background:color-mix(in srgb,var(--success) 16%,transparent)}mark.tc-warning{color:var(--warning)}mark.bg-warning{background:color-mix(in srgb,var(--warning) 16%,transparent)}mark.tc-danger{color:var(--danger)}mark.bg-danger{background:color-mix(in srgb,var(--danger) 16%,transparent)}mark.tc-tint{color:var(--muted)}mark.bg-tint{background:color-mix(in srgb,var(--muted) 16%,transparent)}
+.color.tc-green{color:var(--c-green)}mark.bg-green{background:color-mix(in srgb,var(--c-green) 16%,transparent)}.color.tc-blue{color:var(--c-blue)}mark.bg-blue{background:color-mix(in srgb,var(--c-blue) 16%,transparent)}.color.tc-red{color:var(--c-red)}mark.bg-red{background:color-mix(in srgb,var(--c-red) 16%,transparent)}.color.tc-orange{color:var(--c-orange)}mark.bg-orange{background:color-mix(in srgb,var(--c-orange) 16%,transparent)}.color.tc-yellow{color:var(--c-yellow)}mark.bg-yellow{background:color-mix(in srgb,var(--c-yellow) 16%,transparent)}.color.tc-purple{color:var(--c-purple)}mark.bg-purple{background:color-mix(in srgb,var(--c-purple) 16%,transparent)}.color.tc-pink{color:var(--c-pink)}mark.bg-pink{background:color-mix(in srgb,var(--c-pink) 16%,transparent)}.color.tc-violet{color:var(--c-violet)}mark.bg-violet{background:color-mix(in srgb,var(--c-violet) 16%,transparent)}.color.tc-cyan{color:var(--c-cyan)}mark.bg-cyan{background:color-mix(in srgb,var(--c-cyan) 16%,transparent)}.color.tc-primary{color:var(--link)}mark.bg-primary{background:color-mix(in srgb,var(--link) 16%,transparent)}.color.tc-info{color:var(--info)}mark.bg-info{background:color-mix(in srgb,var(--info) 16%,transparent)}.color.tc-success{color:var(--success)}mark.bg-success{background:color-mix(in srgb,var(--success) 16%,transparent)}.color.tc-warning{color:var(--warning)}mark.bg-warning{background:color-mix(in srgb,var(--warning) 16%,transparent)}.color.tc-danger{color:var(--danger)}mark.bg-danger{background:color-mix(in srgb,var(--danger) 16%,transparent)}.color.tc-tint{color:var(--muted)}mark.bg-tint{background:color-mix(in srgb,var(--muted) 16%,transparent)}
 .prompt{border:1px solid var(--border);border-radius:var(--radius);padding:.5rem 1rem;margin:1rem 0}
 .prompt>summary{cursor:pointer;font-weight:600}
 .prompt-providers{display:flex;gap:1rem;font-size:.9rem}
-.hint{display:flex;gap:.7rem;border-left:4px solid var(--info);padding:.5rem 1rem;margin:1rem 0;background:var(--code-bg)}
-.hint-icon{flex:none;color:var(--info);padding-top:.2rem}.hint-icon .icon{width:1.1em;height:1.1em}
-.hint-body{min-width:0;flex:1}.hint-body>:first-child{margin-top:0}.hint-body>:last-child{margin-bottom:0}
-.hint-success{border-color:var(--success)}.hint-warning{border-color:var(--warning)}.hint-danger{border-color:var(--danger)}
-.hint-success .hint-icon{color:var(--success)}.hint-warning .hint-icon{color:var(--warning)}.hint-danger .hint-icon{color:var(--danger)}
+.hint{--tone:var(--info);display:grid;grid-template-columns:auto minmax(0,1fr);margin:1rem 0;font-size:.9rem;border-radius:var(--radius);overflow:hidden;background:color-mix(in srgb,var(--tone) 9%,var(--bg))}
+.hint-success{--tone:var(--success)}.hint-warning{--tone:var(--warning)}.hint-danger{--tone:var(--danger)}
+.hint-icon{padding:1rem 0 1rem 1rem;color:var(--tone)}.hint-icon .icon{width:1.2em;height:1.2em;vertical-align:-.2em}
+.hint-body{padding:1rem 1rem 1rem .75rem;min-width:0}.hint-body:empty{padding:0}.hint-body>:first-child{margin-top:0}.hint-body>:last-child{margin-bottom:0}
+.hint-headed{border-left:2px solid var(--tone);border-radius:0 var(--radius) var(--radius) 0;background:color-mix(in srgb,var(--tone) 5%,var(--bg))}
+.hint-headed .hint-icon,.hint-head{background:color-mix(in srgb,var(--tone) 14%,var(--bg))}
+.hint-head{padding:1rem 1rem 1rem .75rem}.hint-head>*{margin:0;font-size:1em}.hint-headed .hint-body{grid-column:2}
+.hint pre,.hint .hint{border:1px solid var(--border)}
 .table{overflow-x:auto}
 table{border-collapse:collapse;margin:1rem 0}
 th,td{border:1px solid var(--border);padding:.4rem .75rem}
@@ -117,9 +120,18 @@ ul.tasks{list-style:none;padding-left:1rem}
 .hits{padding-left:1.25rem}.hits li{margin:1rem 0}.hits .where{color:var(--muted);font-size:.85rem;margin:.1rem 0}
 mark{background:color-mix(in srgb,var(--primary) 25%,transparent);color:inherit}
 .icon{width:1em;height:1em;vertical-align:-.125em;fill:currentColor}
-.page-actions{display:flex;flex-wrap:wrap;gap:.4rem 1rem;margin:.25rem 0 1.25rem;font-size:.875rem}
-.page-actions a,.page-actions button{color:var(--muted)}
-.page-actions button{background:none;border:0;padding:0;font:inherit;text-decoration:underline;cursor:pointer}
+.page-actions{display:flex;margin:.25rem 0 1.25rem;font-size:.875rem}
+.page-actions>*{display:inline-flex;position:relative;border:1px solid var(--border);border-radius:var(--radius)}
+.copy-page,.actions-menu>summary{display:inline-flex;align-items:center;gap:.45em;padding:.3rem .7rem;background:none;border:0;color:var(--fg);font:inherit;cursor:pointer}
+.copy-page[hidden]{display:none}
+.copy-page:not([hidden])+.actions-menu>summary{border-left:1px solid var(--border);padding:.3rem .5rem}
+.copy-page:not([hidden])+.actions-menu .actions-label{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.actions-menu>summary{list-style:none}.actions-menu>summary::-webkit-details-marker{display:none}
+.actions-menu[open]>summary .icon{transform:rotate(180deg)}
+.actions-list{position:absolute;left:0;top:calc(100% + .3rem);z-index:20;min-width:15rem;display:flex;flex-direction:column;padding:.3rem;background:var(--bg);border:1px solid var(--border);border-radius:var(--radius);box-shadow:0 6px 18px rgba(0,0,0,.15)}
+.actions-list a{display:flex;align-items:center;gap:.6em;padding:.45rem .6rem;border-radius:4px;color:var(--fg);text-decoration:none}
+.actions-list a:hover,.actions-list a:focus-visible{background:var(--code-bg)}
+.actions-list .icon{color:var(--muted)}
 .last-updated{margin-top:2.5rem;font-size:.875rem;color:var(--muted)}
 .page-feedback{margin-top:2.5rem;padding-top:1rem;border-top:1px solid var(--border);font-size:.9rem;display:flex;flex-direction:column;gap:.6rem}
 .page-feedback .feedback-question{margin:0;font-weight:600}
@@ -139,22 +151,34 @@ mark{background:color-mix(in srgb,var(--primary) 25%,transparent);color:inherit}
 .annotation{position:relative}
 img.inline-line{height:1.2em;width:auto;vertical-align:-.2em}
 pre .line.highlighted{background:color-mix(in srgb,var(--primary) 14%,transparent);display:inline-block;min-width:100%}
-.annotated{border-bottom:1px dashed var(--muted);cursor:help}
+.annotated{font-style:normal;text-decoration:underline dotted;text-underline-offset:.25em;cursor:help}
 .annotation-body{display:none;position:absolute;left:0;top:1.6em;z-index:15;width:max-content;max-width:min(22rem,80vw);padding:.5rem .75rem;background:var(--bg);color:var(--fg);border:1px solid var(--border);border-radius:var(--radius);box-shadow:0 6px 18px rgba(0,0,0,.15);font-size:.9rem;font-weight:400}
-.annotation:hover .annotation-body,.annotation:focus-within .annotation-body{display:block}
-.button{display:inline-flex;align-items:center;gap:.45em;padding:.4rem .95rem;margin:.2rem .35rem .2rem 0;border-radius:var(--radius);border:1px solid var(--primary);font-weight:600;text-decoration:none;line-height:1.4}
+.annotation:hover .annotation-body,.annotation:focus-within .annotation-body,.annotation.pinned .annotation-body{display:block}
+.annotation-block{display:block}.annotation-block+.annotation-block{margin-top:.5rem}.annotation-heading-1,.annotation-heading-2,.annotation-heading-3{font-weight:600}
+.button{display:inline-flex;align-items:center;gap:.45em;max-width:100%;margin:.2rem .35rem .2rem 0;border-radius:var(--radius);border:1px solid var(--primary);font-weight:500;text-decoration:none;line-height:1.4}
+.button>span{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.button-large{padding:.45rem 1rem}.button-medium{padding:.3rem .75rem;font-size:.875rem}.button-small{padding:.2rem .5rem;font-size:.875rem;line-height:1.25}
 .button-primary{background:var(--primary);color:var(--on-primary)}
-.button-secondary{background:transparent;color:var(--link);border-color:var(--border)}
+.button-secondary{background:color-mix(in srgb,var(--fg) 6%,var(--bg));color:var(--fg);border-color:color-mix(in srgb,var(--fg) 14%,var(--bg))}
 .button:hover{filter:brightness(1.08)}
-.cards{list-style:none;padding:0;margin:1.25rem 0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr))}
-.cards-large{grid-template-columns:repeat(auto-fill,minmax(19rem,1fr))}
-.card{position:relative;border:1px solid var(--border);border-radius:var(--radius);overflow:hidden;background:var(--bg)}
-.card-linked:hover{border-color:var(--primary)}
-.card-cover{width:100%;aspect-ratio:16/9;object-fit:cover;vertical-align:top;border-bottom:1px solid var(--border)}
-.card-body{padding:.75rem 1rem}
-.card-body p{margin:.25rem 0}
-.card-title{font-weight:600}
-.card-text{color:var(--muted);font-size:.95rem}
+.cards-frame{container-type:inline-size;margin:1.25rem 0}
+.cards{list-style:none;padding:0;margin:0;display:grid;gap:1rem;grid-template-columns:minmax(0,1fr)}
+@container (min-width:24rem){.cards-medium{grid-template-columns:repeat(2,minmax(0,1fr))}}
+@container (min-width:42rem){.cards-medium{grid-template-columns:repeat(3,minmax(0,1fr))}}
+@container (min-width:36rem){.cards-large{grid-template-columns:repeat(2,minmax(0,1fr))}}
+.cards-carousel{overflow-x:auto;scroll-snap-type:x mandatory;padding:2px 2px .75rem}
+.cards-carousel .cards{display:flex}
+.cards-carousel .card{flex:none;width:90%;scroll-snap-align:start}
+@container (min-width:24rem){.cards-carousel .card{width:calc(45% - .5rem)}}
+@container (min-width:36rem){.cards-carousel .cards-medium .card{width:calc(30% - .66rem)}}
+.cards-carousel:focus-visible{outline:3px solid var(--primary);outline-offset:2px}
+.card{position:relative;display:flex;flex-direction:column;border-radius:var(--radius);overflow:hidden;background:var(--bg);box-shadow:0 0 0 1px color-mix(in srgb,var(--fg) 13%,transparent),0 1px 3px color-mix(in srgb,var(--fg) 8%,transparent);transition:box-shadow .15s}
+.card-linked:hover{box-shadow:0 0 0 1px var(--primary),0 1px 3px color-mix(in srgb,var(--fg) 8%,transparent)}
+.card-cover{width:100%;aspect-ratio:16/9;object-fit:cover;vertical-align:top;background:var(--code-bg)}
+.card-cover.fit-contain{object-fit:contain}.card-cover.fit-fill{object-fit:fill}
+.card-body{display:flex;flex-direction:column;gap:.75rem;padding:1rem;font-size:.875rem}
+.card-body p{margin:0}
+.card-label{color:var(--muted);margin-bottom:.25rem}
 .card-target{color:inherit;text-decoration:none}
 .card-target::after{content:"";position:absolute;inset:0}
 .card-target:focus-visible{outline:none}
@@ -235,22 +259,51 @@ if (!forced && header) {
   header.appendChild(toggle);
 }
 
-// "Copy page": the page's markdown to the clipboard.
-var md = document.querySelector('.page-actions [data-markdown]');
-if (md && navigator.clipboard && window.fetch) {
-  var copy = document.createElement('button');
-  copy.type = 'button';
-  copy.className = 'copy-page';
-  copy.textContent = 'Copy page';
+// "Copy page": the page's markdown to the clipboard (the button is there, hidden, for the script to show).
+var copy = document.querySelector('.page-actions .copy-page');
+if (copy && navigator.clipboard && window.fetch) {
+  var copyLabel = copy.lastChild;
+  copy.hidden = false;
   copy.addEventListener('click', function () {
-    fetch(md.getAttribute('data-markdown'), { credentials: 'same-origin' })
+    fetch(copy.getAttribute('data-markdown'), { credentials: 'same-origin' })
       .then(function (r) { return r.text(); })
       .then(function (text) { return navigator.clipboard.writeText(text); })
-      .then(function () { copy.textContent = 'Copied'; })
-      .catch(function () { copy.textContent = 'Copy failed'; });
+      .then(function () { copyLabel.textContent = 'Copied'; })
+      .catch(function () { copyLabel.textContent = 'Copy failed'; });
   });
-  md.parentNode.insertBefore(copy, md);
 }
+
+// The page actions' menu closes on Escape (back to its toggle) and on a click elsewhere.
+var menu = document.querySelector('.page-actions details');
+if (menu) {
+  menu.addEventListener('keydown', function (e) {
+    if (e.key === 'Escape' && menu.open) { menu.open = false; menu.querySelector('summary').focus(); }
+  });
+  document.addEventListener('click', function (e) { if (menu.open && !menu.contains(e.target)) menu.open = false; });
+}
+
+// An annotation stays open when its words are clicked (again, or Escape: closed).
+document.querySelectorAll('.annotation .annotated').forEach(function (a) {
+  var set = function (open) { a.parentNode.classList.toggle('pinned', open); };
+  a.addEventListener('click', function () { set(!a.parentNode.classList.contains('pinned')); });
+  a.addEventListener('keydown', function (e) {
+    if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); set(!a.parentNode.classList.contains('pinned')); }
+    if (e.key === 'Escape') set(false);
+  });
+});
+
+// "Last updated 3 days ago": the date relative to now, as GitBook says it (the date stays in the title).
+document.querySelectorAll('.last-updated time[datetime]').forEach(function (t) {
+  var diff = Date.now() - new Date(t.getAttribute('datetime')).getTime();
+  if (!(diff >= 0) || !window.Intl || !Intl.RelativeTimeFormat) return;
+  var rtf = new Intl.RelativeTimeFormat(document.documentElement.lang || 'en', { numeric: 'auto' });
+  var m = 60 * 1000, hr = 60 * m, d = 24 * hr;
+  t.textContent = diff < hr ? rtf.format(-Math.floor(diff / m), 'minute')
+    : diff < d ? rtf.format(-Math.floor(diff / hr), 'hour')
+    : diff < 30 * d ? rtf.format(-Math.floor(diff / d), 'day')
+    : diff < 365 * d ? rtf.format(-Math.floor(diff / (30 * d)), 'month')
+    : rtf.format(-Math.floor(diff / (365 * d)), 'year');
+});
 
 // "Was this page helpful?": the rating goes at once, then the comment is asked for (sent with the key the
 // rating's answer gave). Without the script the form posts both and answers a thank-you page.

@@ -33,6 +33,9 @@ const HINT_ICONS: Record<string, string> = {
   danger: 'triangle-exclamation',
   success: 'circle-check',
 };
+
+/** What a screen reader announces for each hint style (GitBook's `hint_*` labels). */
+const HINT_LABELS: Record<string, string> = { info: 'Information', warning: 'Warning', danger: 'Danger', success: 'Success' };
 import { mermaidSource, type DrawnDiagram } from './diagrams';
 import { paragraphs, schemaTree, type ApiBody, type ApiOperation, type ApiOperations, type ApiSchema } from './api-reference';
 
@@ -117,6 +120,11 @@ function tableRecords(b: DocBlock): { orderIndex?: string; values?: Record<strin
 /** A table cell's value as its markdown source (numbers and booleans as written; anything else: empty). */
 function stringOf(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+}
+
+/** A record's value that shows nothing (a card leaves its column out, title and all). */
+function emptyValue(v: unknown): boolean {
+  return v === undefined || v === null || (typeof v === 'string' && !v.trim()) || (Array.isArray(v) && v.length === 0);
 }
 
 /** An inline formula as MathML (as `mathBlock`), or its TeX source when KaTeX cannot read it. */
@@ -242,10 +250,14 @@ export class DocumentRenderer {
       case 'hint': {
         const kind = typeof b.data.style === 'string' && HINT_STYLES.has(b.data.style) ? b.data.style : 'info';
         // GitBook's icon column: the style's icon, or the hint's own (`data.icon`) when Font Awesome has it.
+        // A hint whose first block is a heading shows it as a header row across the tinted box, as GitBook does.
         const own = typeof b.data.icon === 'string' ? iconElement(b.data.icon) : null;
-        return h('div', { class: `hint hint-${kind}`, role: 'note' }, [
+        const [first, ...rest] = b.nodes ?? [];
+        const headed = first?.object === 'block' && /^heading-[1-3]$/.test(first.type);
+        return h('div', { class: `hint hint-${kind}${headed ? ' hint-headed' : ''}`, role: 'note', 'aria-label': HINT_LABELS[kind] }, [
           h('span', { class: 'hint-icon' }, own ?? iconElement(HINT_ICONS[kind])),
-          h('div', { class: 'hint-body' }, this.blocks(b.nodes)),
+          headed ? h('div', { class: 'hint-head' }, this.block(first)) : null,
+          h('div', { class: 'hint-body' }, this.blocks(headed ? rest : b.nodes)),
         ]);
       }
       case 'code':
@@ -625,13 +637,19 @@ export class DocumentRenderer {
         const href = n.data.ref ? this.links.href(n.data.ref) : null;
         const icon = n.data.icon ? iconElement(n.data.icon) : null;
         const kind = n.data.kind === 'secondary' ? 'secondary' : 'primary';
+        // The official sizes (large when unset, as GitBook's editor makes them).
+        const size = n.data.size === 'small' || n.data.size === 'medium' ? n.data.size : 'large';
+        const classes = `button button-${kind} button-${size}`;
         const content = [icon, h('span', null, n.data.label)];
         return href
-          ? h('a', { class: `button button-${kind}`, href, rel: n.data.ref?.kind === 'url' ? 'noopener noreferrer' : undefined }, content)
-          : h('span', { class: `button button-${kind}` }, content);
+          ? h('a', { class: classes, href, rel: n.data.ref?.kind === 'url' ? 'noopener noreferrer' : undefined }, content)
+          : h('span', { class: classes }, content);
       }
-      case 'icon':
-        return iconElement(n.data.icon);
+      case 'icon': {
+        // The official colour: a palette name or `$` token, as a class (the stylesheet holds the colours).
+        const color = typeof n.data.color === 'string' && n.data.color !== 'default' && TEXT_COLORS.has(n.data.color) ? n.data.color : null;
+        return color ? h('span', { class: `color tc-${color.replace('$', '')}` }, iconElement(n.data.icon)) : iconElement(n.data.icon);
+      }
       case 'emoji':
         return emojiText(n.data.code);
       case 'inline-math':
@@ -642,18 +660,25 @@ export class DocumentRenderer {
         return href ? h('a', { class: 'mention', href }, title) : h('span', { class: 'mention' }, title);
       }
       case 'annotation': {
-        // The annotated words, and the annotation shown beside them on hover or focus (its text, without blocks).
+        // The annotated words (a focusable `<dfn>`, as GitBook's), and the annotation beside them on hover or focus,
+        // pinned open by a click (the site's script): its blocks as blocks. Inside a paragraph only phrasing
+        // content is valid HTML, so each block is a `span` drawn as a block.
         const id = this.anchorId(`annotation-${this.annotations++}`);
         // (Conditional blocks are evaluated before a page is rendered; one left here is never shown.)
         const notes = (n.fragments?.find((f) => f.fragment === 'annotation-body')?.nodes ?? []).filter((b) => b.type !== 'if');
-        const body = notes.flatMap((b, i) => [
-          i > 0 ? ' ' : null,
-          ...this.blocks(
-            b.type === 'paragraph' ? b.nodes : [{ object: 'text', leaves: [{ object: 'leaf', text: textOf([b]), marks: [] }] }],
+        const body = notes.map((b) =>
+          h(
+            'span',
+            { class: `annotation-block annotation-${b.type}` },
+            b.type === 'paragraph' || b.type.startsWith('heading-')
+              ? this.blocks(b.nodes)
+              : b.type === 'code'
+                ? h('code', null, textOf([b]))
+                : textOf([b]),
           ),
-        ]);
+        );
         return h('span', { class: 'annotation' }, [
-          h('span', { class: 'annotated', tabIndex: 0, 'aria-describedby': id }, this.blocks(n.nodes)),
+          h('dfn', { class: 'annotated', tabIndex: 0, 'aria-describedby': id }, this.blocks(n.nodes)),
           h('span', { class: 'annotation-body', role: 'tooltip', id }, body),
         ]);
       }
@@ -668,9 +693,11 @@ export class DocumentRenderer {
   }
 
   /**
-   * The official cards view of a table: one card per record, its cover (light and dark), the visible columns'
-   * values, and its target: the card's first value links there, and the whole card is that link's area (one
-   * link per card, no link inside another).
+   * The official cards view of a table, as GitBook lays it out: a grid of one, two or three columns by the width
+   * it has (large cards: one or two), or one row that scrolls sideways when `wrap` is false. One card per
+   * record: its cover (light and dark, fitted as the record asks), the visible columns' values under their titles
+   * (unless `hideColumnTitle`), empty ones left out, and its target: the card's first value links there, and the
+   * whole card is that link's area (one link per card, no link inside another).
    */
   private cards(b: DocBlock): ComponentChild {
     const view = b.data.view as {
@@ -680,55 +707,69 @@ export class DocumentRenderer {
       coverDefinition?: unknown;
       coverDefinitionDark?: unknown;
       hideColumnTitle?: unknown;
+      wrap?: unknown;
     };
     const columns = Array.isArray(view.columns) ? view.columns.filter((c): c is string => typeof c === 'string') : [];
     const definition = (b.data.definition as Record<string, TableColumn> | undefined) ?? {};
-    const refOf = (v: unknown): ContentRef | null => {
-      // A files column holds the files' ids (a cover: its first); an image or content-ref column a reference.
-      if (Array.isArray(v)) return typeof v[0] === 'string' ? { kind: 'file', file: v[0] } : null;
-      const x = v && typeof v === 'object' && 'ref' in v ? v.ref : v;
-      return x && typeof x === 'object' && typeof (x as { kind?: unknown }).kind === 'string' ? (x as ContentRef) : null;
+    // A cover: a files column's first file, an image column's reference, or the official image record
+    // (`{ref, objectFit, alt}`).
+    const coverOf = (v: unknown): { ref: ContentRef; fit?: unknown; alt?: unknown } | null => {
+      if (Array.isArray(v)) return typeof v[0] === 'string' ? { ref: { kind: 'file', file: v[0] } } : null;
+      const record = v && typeof v === 'object' && 'ref' in v ? (v as { ref: unknown; objectFit?: unknown; alt?: unknown }) : null;
+      const x = record ? record.ref : v;
+      return x && typeof x === 'object' && typeof (x as { kind?: unknown }).kind === 'string'
+        ? { ref: x as ContentRef, fit: record?.objectFit, alt: record?.alt }
+        : null;
     };
     const column = (v: unknown) => (typeof v === 'string' && definition[v] ? v : null);
     const target = column(view.targetDefinition);
     const cover = column(view.coverDefinition);
     const coverDark = column(view.coverDefinitionDark);
     const size = view.cardSize === 'large' ? 'large' : 'medium';
-    return h(
+    const carousel = view.wrap === false;
+    const table = this.anchorId(`cards-${b.key ?? 'table'}`);
+    const list = h(
       'ul',
       { class: `cards cards-${size}` },
-      tableRecords(b).map((r) => {
+      tableRecords(b).map((r, row) => {
         const values = r.values ?? {};
-        const href = target ? (refOf(values[target]) ? this.links.href(refOf(values[target])!) : null) : null;
-        const src = (c: string | null) => {
-          const ref = c ? refOf(values[c]) : null;
-          return ref ? this.links.href(ref) : null;
+        const targetRef = target ? coverOf(values[target])?.ref : undefined;
+        const href = targetRef ? this.links.href(targetRef) : null;
+        const image = (c: string | null, theme: string) => {
+          const found = c ? coverOf(values[c]) : null;
+          const src = found ? this.links.href(found.ref) : null;
+          if (!src) return null;
+          const fit = found!.fit === 'contain' || found!.fit === 'fill' ? ` fit-${found!.fit}` : '';
+          const alt = typeof found!.alt === 'string' ? found!.alt : '';
+          return h('img', { class: `card-cover${theme}${fit}`, src, alt, loading: 'lazy' });
         };
-        const light = src(cover);
-        const dark = src(coverDark);
-        const images = [
-          light ? h('img', { class: dark ? 'card-cover img-light' : 'card-cover', src: light, alt: '', loading: 'lazy' }) : null,
-          dark ? h('img', { class: light ? 'card-cover img-dark' : 'card-cover', src: dark, alt: '', loading: 'lazy' }) : null,
-        ];
-        const shown = columns.filter((c) => c !== target && c !== cover && c !== coverDark);
+        const light = image(cover, '');
+        const dark = image(coverDark, '');
+        const images = light && dark ? [image(cover, ' img-light'), image(coverDark, ' img-dark')] : [light ?? dark];
+        const shown = columns.filter((c) => c !== target && c !== cover && c !== coverDark && !emptyValue(values[c]));
         const cells: ComponentChild[] = shown.map((c, i) => {
           const content = this.cellValue(definition[c], values[c], true);
-          const first = i === 0 && href;
-          return h('div', { class: i === 0 ? 'card-title' : 'card-text' }, [
-            view.hideColumnTitle === false && definition[c]?.title ? h('span', { class: 'card-label' }, `${definition[c].title}: `) : null,
-            first
-              ? h(
-                  'a',
-                  { class: 'card-target', href, rel: refOf(values[target!])?.kind === 'url' ? 'noopener noreferrer' : undefined },
-                  content,
-                )
-              : content,
+          const value =
+            i === 0 && href
+              ? h('a', { class: 'card-target', href, rel: targetRef?.kind === 'url' ? 'noopener noreferrer' : undefined }, content)
+              : content;
+          const own = definition[c]?.title;
+          const title = view.hideColumnTitle !== true && typeof own === 'string' ? own.trim() : '';
+          if (!title) return h('div', { class: 'card-field' }, value);
+          const id = `${table}-${row}-${i}`;
+          return h('div', { class: 'card-field' }, [
+            h('div', { class: 'card-label', id }, title),
+            h('div', { 'aria-labelledby': id }, value),
           ]);
         });
         if (href && shown.length === 0) cells.push(h('a', { class: 'card-target', href }, href));
         return h('li', { class: href ? 'card card-linked' : 'card' }, [...images, h('div', { class: 'card-body' }, cells)]);
       }),
     );
+    // The carousel scrolls with the keyboard too: the row is a focusable, named region.
+    return carousel
+      ? h('div', { class: 'cards-frame cards-carousel', role: 'region', tabIndex: 0, 'aria-label': 'Cards (scroll sideways)' }, list)
+      : h('div', { class: 'cards-frame' }, list);
   }
 
   /** A table cell's value as its column's type shows it (in a card: links as text, the card is the link). */

@@ -326,22 +326,43 @@ function socialImage(src: string | undefined): ComponentChild[] {
 }
 
 /**
- * What a reader can do with the page, as GitBook's page actions: read it as markdown, hand it to an assistant
- * (the prompt names the page's `.md`), edit it on its Git host; the site's script adds "Copy page" (the markdown
- * to the clipboard), which needs it.
+ * What a reader can do with the page, as GitBook's page actions: "Copy page" (the markdown to the clipboard,
+ * shown by the site's script, which it needs) and a menu (a disclosure: it opens without the script) to read
+ * the page as markdown, hand it to an assistant (the prompt names the page's `.md`) or edit it on its Git host.
  */
 function pageActions(page: PageContent): ComponentChild {
   const markdown = `${page.url}.md`;
   const prompt = encodeURIComponent(`Read ${markdown} so I can ask questions about it.`);
   const external = { rel: 'noopener noreferrer' };
   const shown = (action: string) => page.actions === undefined || page.actions.includes(action);
+  const item = (href: string, icon: string, label: string, attrs: Record<string, string> = {}) =>
+    h('a', { href, ...attrs }, [iconElement(icon), label]);
   const items = [
-    shown('markdown') ? h('a', { href: markdown, class: 'page-markdown', 'data-markdown': markdown }, 'View as Markdown') : null,
-    shown('external-ai') ? h('a', { href: `https://chatgpt.com/?hints=search&q=${prompt}`, ...external }, 'Open in ChatGPT') : null,
-    shown('external-ai') ? h('a', { href: `https://claude.ai/new?q=${prompt}`, ...external }, 'Open in Claude') : null,
-    shown('git') && page.edit ? h('a', { href: page.edit.url, class: 'page-edit', ...external }, page.edit.label) : null,
+    shown('markdown') ? item(markdown, 'markdown', 'View as Markdown', { class: 'page-markdown' }) : null,
+    shown('external-ai') ? item(`https://chatgpt.com/?hints=search&q=${prompt}`, 'comment', 'Open in ChatGPT', external) : null,
+    shown('external-ai') ? item(`https://claude.ai/new?q=${prompt}`, 'comment-dots', 'Open in Claude', external) : null,
+    shown('git') && page.edit ? item(page.edit.url, gitIcon(page.edit.url), page.edit.label, { class: 'page-edit', ...external }) : null,
   ].filter((i) => i !== null);
-  return items.length ? h('nav', { class: 'page-actions', 'aria-label': 'Page actions' }, items) : null;
+  if (!items.length) return null;
+  return h(
+    'nav',
+    { class: 'page-actions', 'aria-label': 'Page actions' },
+    h('div', null, [
+      shown('markdown')
+        ? h('button', { type: 'button', class: 'copy-page', hidden: true, 'data-markdown': markdown }, [iconElement('copy'), 'Copy page'])
+        : null,
+      h('details', { class: 'actions-menu' }, [
+        h('summary', null, [h('span', { class: 'actions-label' }, 'Page actions'), iconElement('chevron-down')]),
+        h('div', { class: 'actions-list' }, items),
+      ]),
+    ]),
+  );
+}
+
+/** The brand icon of the Git host an edit link goes to (Font Awesome Free has GitHub's, GitLab's, Bitbucket's). */
+function gitIcon(url: string): string {
+  const host = /^https?:\/\/([^/]+)/i.exec(url)?.[1]?.toLowerCase() ?? '';
+  return host.includes('github') ? 'github' : host.includes('gitlab') ? 'gitlab' : host.includes('bitbucket') ? 'bitbucket' : 'code-branch';
 }
 
 /**
@@ -378,12 +399,16 @@ export function renderMessage(site: SiteFrame, title: string, text: string, back
   ]);
 }
 
-/** "Last updated" with the date (a machine-readable `<time>`; the date in UTC, day month year). */
+/**
+ * "Last updated" with the date (a machine-readable `<time>`; the date in UTC, day month year). The site's script
+ * says it as GitBook does, relative to the reader's now ("3 days ago"), the date in its title: a page served
+ * from memory cannot know when it is read.
+ */
 function lastUpdated(iso: string): ComponentChild {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;
   const text = date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-  return h('p', { class: 'last-updated' }, ['Last updated ', h('time', { datetime: date.toISOString() }, text)]);
+  return h('p', { class: 'last-updated' }, ['Last updated ', h('time', { datetime: date.toISOString(), title: text }, text)]);
 }
 
 /** The site's 404 page, in its own style and navigation. */

@@ -368,7 +368,16 @@ describe('after an adversarial review', () => {
       [inline('button', { kind: 'primary' }), 'document.nodes[0].nodes[0].data.label must be a string'],
       [inline('button', { label: 'Go', kind: 'tertiary' }), 'document.nodes[0].nodes[0].data.kind must be "primary" or "secondary"'],
       [inline('button', { label: 'Go', kind: 'primary', icon: 5 }), 'document.nodes[0].nodes[0].data.icon must be a string'],
+      [
+        inline('button', { label: 'Go', kind: 'primary', size: 'huge' }),
+        'document.nodes[0].nodes[0].data.size must be "small", "medium" or "large"',
+      ],
+      [
+        inline('button', { label: 'Go', kind: 'primary', size: null }),
+        'document.nodes[0].nodes[0].data.size must be "small", "medium" or "large"',
+      ],
       [inline('icon', {}), 'document.nodes[0].nodes[0].data.icon must be a string'],
+      [inline('icon', { icon: 'rocket', color: 7 }), 'document.nodes[0].nodes[0].data.color must be a string'],
       [inline('mention', { ref: null }), 'document.nodes[0].nodes[0].data.ref must be a content reference ({kind, …})'],
       [inline('emoji', { code: 128640 }), 'document.nodes[0].nodes[0].data.code must be a string'],
       [inline('inline-math', {}), 'document.nodes[0].nodes[0].data.formula must be a string'],

@@ -92,13 +92,13 @@ describe('DocumentRenderer: every block type as HTML', () => {
     expect(out).toContain('<blockquote><p>quoted</p></blockquote><hr/>');
     // GitBook's icon column: each style's icon, drawn and hidden from screen readers; an unknown style is info.
     expect(out).toMatch(
-      /<div class="hint hint-danger" role="note"><span class="hint-icon"><svg class="icon" viewBox="[^"]+" aria-hidden="true" focusable="false">[\s\S]+?<\/svg><\/span><div class="hint-body"><p>careful<\/p><\/div><\/div>/,
+      /<div class="hint hint-danger" role="note" aria-label="Danger"><span class="hint-icon"><svg class="icon" viewBox="[^"]+" aria-hidden="true" focusable="false">[\s\S]+?<\/svg><\/span><div class="hint-body"><p>careful<\/p><\/div><\/div>/,
     );
     const danger = /<div class="hint hint-danger"[\s\S]*?<\/svg>/.exec(out)![0];
     expect(danger).toContain(iconSvg('triangle-exclamation')!.paths);
     expect(danger).not.toContain(iconSvg('circle-info')!.paths);
     expect(out).toMatch(
-      /<div class="hint hint-info" role="note"><span class="hint-icon"><svg [^>]+>[\s\S]+?<\/svg><\/span><div class="hint-body"><p>odd style<\/p><\/div><\/div>/,
+      /<div class="hint hint-info" role="note" aria-label="Information"><span class="hint-icon"><svg [^>]+>[\s\S]+?<\/svg><\/span><div class="hint-body"><p>odd style<\/p><\/div><\/div>/,
     );
     expect(out).toContain(
       '<figure class="code"><figcaption>app.ts</figcaption><pre class="numbered" tabindex="0"><code class="language-tsonloadx"><span class="line">let a = 1 &lt; 2;\n</span></code></pre></figure>',
@@ -268,9 +268,46 @@ describe('renderPage and renderNotFound', () => {
     expect(out).toContain(
       '<li><span class="nav-group">Group</span><ul class="nav-children"><li><a href="/site/child">Child</a></li></ul></li>',
     );
-    expect(out).not.toMatch(/<summary>[^]*?<a /);
+    expect(out).not.toMatch(/<summary>(?:(?!<\/summary>)[^])*<a /);
     expect(out).toContain('<a class="next" href="/site/child" rel="next"><span>Next</span>Child</a>');
     expect(out).not.toMatch(/<script>|style=/);
+  });
+
+  it('page actions: "Copy page" (shown by the script) and a menu that opens without it; "Last updated" keeps the date in its title', () => {
+    const page = (actions?: string[]) =>
+      renderPage(frame, {
+        title: 'Intro',
+        url: 'https://docs.example/site/intro',
+        breadcrumbs: [],
+        document: doc(block('paragraph', {}, [text('Hello')])),
+        links,
+        actions,
+        edit: { url: 'https://gitlab.example/acme/docs/-/edit/main/intro.md', label: 'Edit on GitLab' },
+        updatedAt: '2026-11-02T10:00:00.000Z',
+      });
+    const out = page();
+    expect(out).toMatch(
+      /<button type="button" class="copy-page" hidden data-markdown="https:\/\/docs.example\/site\/intro.md"><svg[^>]*>[\s\S]*?<\/svg>Copy page<\/button>/,
+    );
+    const menu =
+      /<details class="actions-menu"><summary><span class="actions-label">Page actions<\/span><svg[\s\S]*?<\/summary><div class="actions-list">([\s\S]*?)<\/div><\/details>/.exec(
+        out,
+      );
+    expect(menu).not.toBeNull();
+    expect([...menu![1].matchAll(/<\/svg>([^<]+)<\/a>/g)].map((m) => m[1])).toEqual([
+      'View as Markdown',
+      'Open in ChatGPT',
+      'Open in Claude',
+      'Edit on GitLab',
+    ]);
+    // The Git host's own icon on its edit link.
+    expect(menu![1]).toContain(`${iconSvg('gitlab')!.paths}</svg>Edit on GitLab</a>`);
+    expect(out).toContain(
+      '<p class="last-updated">Last updated <time datetime="2026-11-02T10:00:00.000Z" title="2 November 2026">2 November 2026</time></p>',
+    );
+    // Without the markdown action there is nothing to copy; without any action, no menu at all.
+    expect(page(['git'])).not.toContain('copy-page');
+    expect(page([])).not.toContain('page-actions');
   });
 
   it('renders the 404 page in the site’s frame', () => {
@@ -353,5 +390,132 @@ describe('DocumentRenderer: OpenAPI operation blocks', () => {
     );
     expect(out.match(/This reusable content is not available\./g)).toHaveLength(2);
     expect(out.match(/Again:/g)).toHaveLength(1);
+  });
+});
+
+describe("GitBook's look (docs/gitbook-look.md)", () => {
+  const inline = (type: string, data: Record<string, unknown>, nodes: DocBlock['nodes'] = [], extra: object = {}) =>
+    ({ object: 'inline', type, key: type, data, nodes, ...extra }) as unknown as DocBlock;
+  const cardsTable = (view: Record<string, unknown>, records: Record<string, unknown>[]) =>
+    block('table', {
+      view: {
+        type: 'cards',
+        columns: ['title', 'text', 'note'],
+        cardSize: 'medium',
+        targetDefinition: 'target',
+        coverDefinition: 'cover',
+        ...view,
+      },
+      definition: {
+        title: { type: 'text', title: '' },
+        text: { type: 'text', title: 'Summary' },
+        note: { type: 'text', title: 'Note' },
+        target: { type: 'content-ref', title: '' },
+        cover: { type: 'image', title: 'Cover' },
+      },
+      records: Object.fromEntries(records.map((values, i) => [`r${i}`, { orderIndex: `a${i}`, values }])),
+    });
+
+  it('a hint whose first block is a heading shows it as its header row; the others are one tinted box, named by their style', () => {
+    const { html: out, headings } = html(
+      doc(
+        block('hint', { style: 'warning' }, [
+          block('heading-2', {}, [text('Before you start')]),
+          block('paragraph', {}, [text('Back up.')]),
+        ]),
+        block('hint', { style: 'success' }, [block('paragraph', {}, [text('Done.')])]),
+      ),
+    );
+    expect(out).toMatch(
+      /<div class="hint hint-warning hint-headed" role="note" aria-label="Warning"><span class="hint-icon"><svg[^>]*>[\s\S]*?<\/svg><\/span><div class="hint-head"><h3 id="before-you-start">Before you start<a class="anchor"[^>]*>#<\/a><\/h3><\/div><div class="hint-body"><p>Back up.<\/p><\/div><\/div>/,
+    );
+    expect(out).toMatch(
+      /<div class="hint hint-success" role="note" aria-label="Success"><span class="hint-icon">[\s\S]*?<div class="hint-body"><p>Done.<\/p><\/div>/,
+    );
+    expect(headings).toEqual([{ id: 'before-you-start', text: 'Before you start', level: 3 }]);
+  });
+
+  it('cards: a grid by default, titled values unless hideColumnTitle, empty values left out, the record’s objectFit and alt on its cover', () => {
+    const { html: out } = html(
+      doc(
+        cardsTable({}, [
+          {
+            title: 'Quickstart',
+            text: 'In five minutes.',
+            note: '',
+            target: { kind: 'page', page: 'quick' },
+            cover: { ref: { kind: 'file', file: 'c1' }, objectFit: 'contain', alt: 'A rocket' },
+          },
+        ]),
+      ),
+    );
+    expect(out).toContain('<div class="cards-frame"><ul class="cards cards-medium"><li class="card card-linked">');
+    expect(out).toContain('<img class="card-cover fit-contain" src="/site/~files/c1" alt="A rocket" loading="lazy"/>');
+    // The first value is the card's link; a column with a title shows it above its value, one without shows the value alone.
+    expect(out).toContain('<div class="card-field"><a class="card-target" href="/site/quick">Quickstart</a></div>');
+    expect(out).toMatch(
+      /<div class="card-field"><div class="card-label" id="([^"]+)">Summary<\/div><div aria-labelledby="\1">In five minutes.<\/div><\/div>/,
+    );
+    expect(out).not.toContain('Note');
+    const hidden = html(doc(cardsTable({ hideColumnTitle: true }, [{ title: 'A', text: 'B', target: { kind: 'page', page: 'a' } }]))).html;
+    expect(hidden).not.toContain('card-label');
+    expect(hidden).toContain('<div class="card-field">B</div>');
+  });
+
+  it('cards with wrap false are one row that scrolls sideways: a focusable, named region; large cards keep their size class', () => {
+    const { html: out } = html(doc(cardsTable({ wrap: false, cardSize: 'large' }, [{ title: 'A', target: { kind: 'page', page: 'a' } }])));
+    expect(out).toContain(
+      '<div class="cards-frame cards-carousel" role="region" tabindex="0" aria-label="Cards (scroll sideways)"><ul class="cards cards-large">',
+    );
+    // An unknown objectFit is the default (cover), a cover that is a plain reference too.
+    const plain = html(
+      doc(
+        cardsTable({}, [
+          { title: 'A', cover: { ref: { kind: 'file', file: 'c' }, objectFit: 'stretch"' }, target: { kind: 'page', page: 'a' } },
+        ]),
+      ),
+    ).html;
+    expect(plain).toContain('<img class="card-cover" src="/site/~files/c" alt loading="lazy"/>');
+  });
+
+  it('buttons take their official size (large when unset) and kind; an icon its official colour, an unknown colour none', () => {
+    const { html: out } = html(
+      doc(
+        block('paragraph', {}, [
+          inline('button', { label: 'Start', kind: 'primary', ref: { kind: 'page', page: 'a' } }),
+          inline('button', { label: 'More', kind: 'secondary', size: 'small', ref: { kind: 'page', page: 'b' } }),
+          inline('button', { label: 'Odd', kind: 'secondary', size: 'huge"' }),
+          inline('icon', { icon: 'rocket', color: 'green' }),
+          inline('icon', { icon: 'rocket', color: 'red" onload="x' }),
+        ]),
+      ),
+    );
+    expect(out).toContain('<a class="button button-primary button-large" href="/site/a">');
+    expect(out).toContain('<a class="button button-secondary button-small" href="/site/b">');
+    expect(out).toContain('<span class="button button-secondary button-large">');
+    expect(out).toMatch(/<span class="color tc-green"><svg class="icon"/);
+    expect(out).not.toContain('onload');
+    expect((out.match(/<svg class="icon"/g) ?? []).length).toBe(2);
+  });
+
+  it('an annotation is a focusable <dfn> whose note keeps its blocks (paragraphs, code) as blocks', () => {
+    const { html: out } = html(
+      doc(
+        block('paragraph', {}, [
+          inline('annotation', {}, [text('TTL')], {
+            fragments: [
+              {
+                object: 'fragment',
+                fragment: 'annotation-body',
+                nodes: [block('paragraph', {}, [text('Time to live.')]), block('code', {}, [block('code-line', {}, [text('ttl: 60')])])],
+              },
+            ],
+          }),
+        ]),
+      ),
+    );
+    expect(out).toMatch(
+      /<span class="annotation"><dfn class="annotated" tabindex="0" aria-describedby="(annotation-1)">TTL<\/dfn><span class="annotation-body" role="tooltip" id="\1"><span class="annotation-block annotation-paragraph">Time to live.<\/span><span class="annotation-block annotation-code"><code>ttl: 60<\/code><\/span><\/span><\/span>/,
+    );
   });
 });
