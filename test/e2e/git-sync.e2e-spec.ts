@@ -615,6 +615,118 @@ describe('Git Sync with a remote repository', () => {
     expectError(await importSite({ url: git.url('monorepo'), ref: MAIN }, await t.user('outsider')), 404);
   }, 120_000);
 
+  it("a push to a site's branch re-reads its gitbook-docs.yaml: sections renamed, a new space made and imported; a broken file changes nothing", async () => {
+    const yaml = (section: string, withFaq: boolean) =>
+      [
+        'site:',
+        '  title: Pushed handbook',
+        '  structure:',
+        '    - type: section',
+        '      key: product',
+        `      title: ${section}`,
+        '      path: product',
+        '      default: true',
+        '      children:',
+        '        - type: space',
+        '          key: guides',
+        '          title: Guides',
+        '          path: guides',
+        '          default: true',
+        '          content:',
+        '            directory: ./guides',
+        ...(withFaq
+          ? [
+              '        - type: space',
+              '          key: faq',
+              '          title: FAQ',
+              '          path: faq',
+              '          content:',
+              '            directory: ./faq',
+            ]
+          : []),
+        '',
+      ].join('\n');
+    git.seed('site-pushed', null);
+    git.commit(
+      'site-pushed',
+      (dir) => {
+        mkdirSync(join(dir, 'guides'), { recursive: true });
+        writeFileSync(join(dir, 'guides/README.md'), '# Guides\n\nStart here.\n');
+        writeFileSync(join(dir, 'gitbook-docs.yaml'), yaml('Product', false));
+      },
+      'A site',
+    );
+    const base = `/v1/orgs/${orgId}/sites`;
+    const siteId = (await t.http.post(base).set(admin.auth).send({ title: 'Pushed', visibility: 'public' }).expect(201)).body.id;
+    const first = (
+      await t.http
+        .post(`${base}/${siteId}/git/import`)
+        .set(admin.auth)
+        .send({ url: git.authUrl('site-pushed'), ref: MAIN })
+        .expect(200)
+    ).body;
+    const guides = first.spaces[0].space as string;
+    await settled(guides);
+    await t.http.post(`${base}/${siteId}/publish`).set(admin.auth).expect(200);
+    const sectionTitles = async () =>
+      ((await t.http.get(`${base}/${siteId}/sections`).set(admin.auth).expect(200)).body.items as { title: string }[]).map((x) => x.title);
+    expect(await sectionTitles()).toEqual(['Product']);
+
+    // The push: the section renamed, a new space with its folder. Its space's import (a webhook, a poll, or as
+    // here the official import) brings the commit in, and the site follows it.
+    const pushed = git.commit(
+      'site-pushed',
+      (dir) => {
+        mkdirSync(join(dir, 'faq'), { recursive: true });
+        writeFileSync(join(dir, 'faq/README.md'), '# FAQ\n\nAsked often.\n');
+        writeFileSync(join(dir, 'gitbook-docs.yaml'), yaml('Products', true));
+      },
+      'A FAQ',
+    );
+    await t.http
+      .post(`/v1/spaces/${guides}/git/import`)
+      .set(admin.auth)
+      .send({ url: git.authUrl('site-pushed'), ref: MAIN, repoProjectDirectory: 'guides' })
+      .expect(204);
+    await settled(guides);
+    const deadline = Date.now() + 60_000;
+    while ((await sectionTitles())[0] !== 'Products') {
+      if (Date.now() > deadline) throw new Error('the site did not follow the push');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const sync = (await t.app.get(Db).query('SELECT commit, keys FROM site_git_sync WHERE site_id = $1', [siteId]))[0];
+    expect(sync.commit).toBe(pushed);
+    const faq = sync.keys.faq.spaceId as string;
+    expect(sync.keys.guides.spaceId).toBe(guides);
+    // The new space: connected to its folder with the pushed space's credentials, imported; the site shows it.
+    const connection = async (spaceId: string) =>
+      (await t.app.get(Db).query('SELECT url, ref, project_directory, last_commit FROM git_sync WHERE space_id = $1', [spaceId]))[0];
+    const faqInfo = await settled(faq, async () => (await connection(faq))?.last_commit === pushed);
+    expect(faqInfo).toMatchObject({ url: git.url('site-pushed'), operation: { state: 'success' } });
+    expect(await connection(faq)).toMatchObject({ ref: MAIN, project_directory: 'faq' });
+    let page = await t.http.get(`/sites/${siteId}/faq/`);
+    for (let i = 0; page.status !== 200 && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      page = await t.http.get(`/sites/${siteId}/faq/`);
+    }
+    expect(page.text).toContain('Asked often.');
+    // The guides space was not imported again for it: one operation for the site's import, one for the push.
+    expect((await t.app.get(Db).query('SELECT count(*)::int AS n FROM git_sync_operations WHERE space_id = $1', [guides]))[0].n).toBe(2);
+
+    // A push that breaks the file: the space's import stands, the site keeps its structure and its commit.
+    const broken = git.commit('site-pushed', (dir) => writeFileSync(join(dir, 'gitbook-docs.yaml'), 'site: [not a site'), 'Broken');
+    await t.http
+      .post(`/v1/spaces/${guides}/git/import`)
+      .set(admin.auth)
+      .send({ url: git.authUrl('site-pushed'), ref: MAIN, repoProjectDirectory: 'guides' })
+      .expect(204);
+    const after = await settled(guides, async () => (await connection(guides)).last_commit === broken);
+    expect(after.operation.state).toBe('success');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await sectionTitles()).toEqual(['Products']);
+    expect((await t.app.get(Db).query('SELECT commit FROM site_git_sync WHERE site_id = $1', [siteId]))[0].commit).toBe(pushed);
+  }, 120_000);
+
   it('pushes come in by webhook: GitHub and Gitea signatures, GitLab token; a wrong one is refused; other refs ignored', async () => {
     git.seed('hooked', join(corpus, 'quickstart'), 'Quickstart only');
     const spaceId = await space('Hooked');

@@ -10,6 +10,8 @@ export { GitSyncService } from './application/git-sync.service';
 export { GIT_SYNC_QUEUE, GIT_SYNC_SWEEP_QUEUE } from './application/git-sync-queue';
 export { GitSyncPoller } from './application/git-sync-poller';
 export { GitSyncRunner } from './application/git-sync-runner';
+export { GIT_SYNC_STATE_EVENT_TYPES } from './application/git-sync-events';
+export type { GitSyncEventType } from './application/git-sync-events';
 export { GitSyncSettings } from './application/git-sync-settings';
 export { repositoryArchive, repositoryFolder, repositorySource, writeRepositoryFolder } from './application/repository-folder';
 export { GitRemote, GitRemoteError, GitSyncRepository } from './domain/git-sync';

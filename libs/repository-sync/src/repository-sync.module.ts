@@ -5,6 +5,7 @@ import { SpacesAndContentModule } from '@app/spaces-and-content';
 import { GitSyncService } from './application/git-sync.service';
 import { GitSyncQueue } from './application/git-sync-queue';
 import { GitSyncPoller } from './application/git-sync-poller';
+import { GitSyncEvents } from './application/git-sync-events';
 import { GitSyncRunner } from './application/git-sync-runner';
 import { MergeExports } from './application/merge-exports';
 import { GitRemote, GitSyncRepository } from './domain/git-sync';
@@ -33,6 +34,7 @@ import { GitCliRemote } from './infrastructure/git-cli.remote';
     GitSyncQueue,
     GitSyncPoller,
     GitSyncRunner,
+    GitSyncEvents,
     MergeExports,
     { provide: GitSyncRepository, useClass: SqlGitSyncRepository },
     { provide: GitRemote, useClass: GitCliRemote },

@@ -32,6 +32,7 @@ import { SiteStructureController } from './http/site-structure.controller';
 import { SitesController } from './http/sites.controller';
 import { PublishedSitePresenter } from './http/published-site.presenter';
 import { SitesFollowSpaces } from './application/sites-follow-spaces';
+import { SitesFollowRepositories } from './application/sites-follow-repositories';
 import { SqlSiteRepository } from './infrastructure/sites.repository';
 import { AccessModule } from '@app/access';
 import { OpenApiSpecsModule } from '@app/openapi-specs';
@@ -90,6 +91,7 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     { provide: SiteRedirects, useClass: SqlSiteRedirects },
     SiteEvents,
     SitesFollowSpaces,
+    SitesFollowRepositories,
     { provide: SiteRepository, useClass: SqlSiteRepository },
     { provide: VisitorTokens, useClass: JoseVisitorTokens },
     {

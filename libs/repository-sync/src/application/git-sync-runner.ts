@@ -9,6 +9,7 @@ import { RepositoryExport } from './repository-export';
 import { RepositoryImport } from './repository-import';
 import { GitSyncSettings } from './git-sync-settings';
 import { GIT_SYNC_QUEUE, GIT_SYNC_SWEEP_QUEUE, GitSyncQueue } from './git-sync-queue';
+import { GitSyncEvents } from './git-sync-events';
 import {
   GitCheckout,
   GitRemote,
@@ -50,6 +51,7 @@ export class GitSyncRunner implements OnModuleInit {
     private readonly changeRequests: ChangeRequestsService,
     private readonly identity: IdentityService,
     private readonly settings: GitSyncSettings,
+    private readonly events: GitSyncEvents,
   ) {}
 
   onModuleInit(): void {
@@ -88,6 +90,8 @@ export class GitSyncRunner implements OnModuleInit {
       const endedAt = this.clock.now();
       await this.repo.finish(op.id, { ...outcome, endedAt });
       await this.setOperation(op, { state: outcome.state, startedAt: now, endedAt, error: outcome.error });
+      if (op.direction === 'import' && outcome.commit !== null)
+        this.events.publish('git-sync.imported', op.organizationId, op.requestedBy, { spaceId: op.spaceId, commit: outcome.commit });
     }
   }
 

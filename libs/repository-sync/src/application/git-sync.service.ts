@@ -99,6 +99,44 @@ export class GitSyncService {
     }
   }
 
+  /**
+   * The first of `paths` on the branch a space is connected to, read with the connection's own credentials
+   * (a site whose structure comes from that repository, re-read after a push); null when the space is not
+   * connected, or the branch holds none of them. A remote that fails throws.
+   */
+  async readFirstOnBranchOf(
+    spaceId: string,
+    paths: readonly string[],
+  ): Promise<{ url: string; ref: string; path: string; text: string; commit: string } | null> {
+    const c = await this.repo.connection(spaceId);
+    if (!c) return null;
+    const found = await this.remote.read(c.remote, c.ref, (checkout) => {
+      for (const path of paths) {
+        const text = checkout.files.read(path);
+        if (text !== null) return Promise.resolve({ path, text, commit: checkout.commit.oid });
+      }
+      return Promise.resolve(null);
+    });
+    return found ? { url: c.remote.url, ref: c.ref, ...found } : null;
+  }
+
+  /**
+   * Connects a space to a folder of the repository and branch another space is connected to (its credentials
+   * with it, never shown) and imports it, as `request` does; false when that space is not connected.
+   */
+  async connectLike(actor: Actor, spaceId: string, like: string, directory: string): Promise<boolean> {
+    const c = await this.repo.connection(like);
+    if (!c) return false;
+    const url = new URL(c.remote.url);
+    if (c.remote.credentials) {
+      const at = c.remote.credentials.indexOf(':');
+      url.username = encodeURIComponent(at < 0 ? c.remote.credentials : c.remote.credentials.slice(0, at));
+      url.password = at < 0 ? '' : encodeURIComponent(c.remote.credentials.slice(at + 1));
+    }
+    await this.request(actor, spaceId, 'import', { url: url.toString(), ref: c.ref, repoProjectDirectory: directory });
+    return true;
+  }
+
   async request(actor: Actor, spaceId: string, direction: GitSyncDirection, input: GitOperationInput): Promise<void> {
     const { space, role } = await this.spaces.getLive(actor, spaceId);
     requireRole(role, 'edit', 'Git Sync');

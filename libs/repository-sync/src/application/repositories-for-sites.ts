@@ -40,6 +40,19 @@ export class RepositoriesForSites {
     return this.git.request(actor, spaceId, 'import', { url: remote.url, ref: remote.ref, repoProjectDirectory: remote.directory });
   }
 
+  /** For a site whose structure comes from the branch a space is connected to: the first of `paths` on it now. */
+  readFirstOnBranchOf(
+    spaceId: string,
+    paths: readonly string[],
+  ): Promise<{ url: string; ref: string; path: string; text: string; commit: string } | null> {
+    return this.git.readFirstOnBranchOf(spaceId, paths);
+  }
+
+  /** A new space of such a site connected to its folder of the branch another of its spaces is connected to. */
+  connectSpaceLike(actor: Actor, spaceId: string, like: string, directory: string): Promise<boolean> {
+    return this.git.connectLike(actor, spaceId, like, directory);
+  }
+
   /** Each old path with the page imported from the file it names; redirects to a file that is no page are left out. */
   async redirects(spaceId: string): Promise<{ from: string; pageId: string }[]> {
     const sources = await this.sources.load(spaceId);

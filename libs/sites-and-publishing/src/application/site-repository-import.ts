@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { posix } from 'node:path';
 import { Actor, Clock, IdGenerator, InvalidInputError, NotFoundError, UnitOfWork } from '@app/shared-kernel';
 import { SpacesService } from '@app/spaces-and-content';
@@ -41,6 +41,8 @@ export interface SiteImportResult {
  */
 @Injectable()
 export class SiteRepositoryImport {
+  private readonly logger = new Logger('Sites');
+
   constructor(
     private readonly sites: SitesService,
     private readonly spaces: SpacesService,
@@ -67,10 +69,71 @@ export class SiteRepositoryImport {
       const config = readSiteConfig(found.text, found.path, project);
       return { site, found, config };
     });
+    const origin = { url: input.url, ref: input.ref, project };
+    const done = await this.apply(actor, organizationId, site.id, found, config, origin, false, (s) =>
+      this.source.connectSpace(actor, s.spaceId, { url: input.url, ref: input.ref, directory: s.directory }),
+    );
+    return done!;
+  }
+
+  /**
+   * A push to the site's branch (#49 §5): after a Git Sync import of one of the site's spaces brings in
+   * `commit`, the site's file is read again from that branch (with the space's connection) and, when it is at
+   * another commit than the site's last import, applied as an import would: as the person the space's import
+   * ran as, who must still administer the site. Spaces already following their folder are left to their own
+   * Git Sync; new ones are connected like the space that was pushed. A file that no longer reads is logged and
+   * changes nothing. Answers how many sites changed.
+   */
+  async reread(spaceId: string, commit: string, userId: string): Promise<number> {
+    const actor: Actor = { userId, tokenId: 'git-sync' };
+    let changed = 0;
+    for (const sync of await this.syncs.ofSpace(spaceId)) {
+      if (sync.commit === commit) continue;
+      try {
+        const read = await this.uow.outside(async () => {
+          await this.sites.siteRole(sync.organizationId, actor, sync.siteId, SITE_ROLES.admin);
+          const names = SITE_CONFIG_FILES.map((f) => (sync.projectDirectory ? `${sync.projectDirectory}/${f}` : f));
+          const found = await this.source.readFirstOnBranchOf(spaceId, names);
+          // The space follows another repository now, or the site's file is gone: not this site's to change.
+          if (!found || withoutCredentials(found.url) !== sync.url || found.ref !== sync.ref || found.commit === sync.commit) return null;
+          return { found, config: readSiteConfig(found.text, found.path, sync.projectDirectory) };
+        });
+        if (!read) continue;
+        const origin = { url: sync.url, ref: sync.ref, project: sync.projectDirectory };
+        const done = await this.apply(actor, sync.organizationId, sync.siteId, read.found, read.config, origin, true, async (s) => {
+          const at = await this.source.spaceDirectory(s.spaceId);
+          if (at && withoutCredentials(at.url) === sync.url && at.ref === sync.ref && at.directory === s.directory) return;
+          await this.source.connectSpaceLike(actor, s.spaceId, spaceId, s.directory);
+        });
+        if (done) changed += 1;
+      } catch (e) {
+        this.logger.warn(`site ${sync.siteId}: ${messageOf(e)} (its structure is unchanged)`);
+      }
+    }
+    return changed;
+  }
+
+  /**
+   * The file applied to the site, in one unit of work under the site's lock: its spaces found (by key) or
+   * made, its structure and title, what the import recorded, and each space with a folder handed to `connect`.
+   * `onlyNewer`: null when the site's last import already read this commit (a concurrent re-read got there first).
+   */
+  private apply(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+    found: { path: string; commit: string },
+    config: ReturnType<typeof readSiteConfig>,
+    origin: { url: string; ref: string; project: string },
+    onlyNewer: boolean,
+    connect: (space: { spaceId: string; directory: string }) => Promise<void>,
+  ): Promise<SiteImportResult | null> {
     return this.uow.run(async () => {
       // Under the site's lock: a second import of the same site waits, then sees the spaces this one made.
-      await this.sites.locked(organizationId, site.id);
-      const known = (await this.syncs.load(site.id))?.keys ?? {};
+      await this.sites.locked(organizationId, siteId);
+      const previous = await this.syncs.load(siteId);
+      if (onlyNewer && previous?.commit === found.commit) return null;
+      const known = previous?.keys ?? {};
       const spaces: SiteImportResult['spaces'] = [];
       for (const node of configSpaces(config)) {
         let spaceId = known[node.key]?.spaceId;
@@ -105,19 +168,17 @@ export class SiteRepositoryImport {
       for (const [key, value] of Object.entries(known)) keys[key] ??= value;
       await this.sites.replaceStructure(actor, organizationId, siteId, structure, config.title);
       await this.syncs.save({
-        siteId: site.id,
+        siteId,
         organizationId,
-        url: withoutCredentials(input.url),
-        ref: input.ref,
-        projectDirectory: project,
+        url: withoutCredentials(origin.url),
+        ref: origin.ref,
+        projectDirectory: origin.project,
         configPath: found.path,
         commit: found.commit,
         keys,
         updatedAt: this.clock.now(),
       });
-      for (const s of spaces)
-        if (s.directory !== null)
-          await this.source.connectSpace(actor, s.spaceId, { url: input.url, ref: input.ref, directory: s.directory });
+      for (const s of spaces) if (s.directory !== null) await connect({ spaceId: s.spaceId, directory: s.directory });
       return { configPath: found.path, commit: found.commit, spaces, notes: config.notes };
     });
   }
@@ -218,6 +279,11 @@ function projectDirectory(raw: string | undefined): string {
     .normalize(raw)
     .replace(/^\/+|\/+$/g, '')
     .replace(/^\.$/, '');
+}
+
+/** What went wrong, as one line. */
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 function withoutCredentials(url: string): string {

@@ -14,6 +14,17 @@ export abstract class SiteRepositorySource {
   abstract writeFile(actor: Actor, url: string, ref: string, path: string, text: string, message: string): Promise<string>;
   /** Where a space is connected by Git Sync (URL without credentials, branch, folder), or null. */
   abstract spaceDirectory(spaceId: string): Promise<{ url: string; ref: string; directory: string } | null>;
+  /**
+   * The first of `paths` on the branch a space is connected to, read now with that connection's credentials
+   * (the site's file, re-read after a push): the connection's URL (without credentials) and branch, the path,
+   * text and commit; null when the space is not connected or the branch holds none of them.
+   */
+  abstract readFirstOnBranchOf(
+    spaceId: string,
+    paths: readonly string[],
+  ): Promise<{ url: string; ref: string; path: string; text: string; commit: string } | null>;
+  /** Connects a space to a directory of the branch another space is connected to, and imports it; false when that one is not. */
+  abstract connectSpaceLike(actor: Actor, spaceId: string, like: string, directory: string): Promise<boolean>;
   /** Connects a space to a directory of the repository's branch and imports it, in the background (Git Sync). */
   abstract connectSpace(actor: Actor, spaceId: string, remote: { url: string; ref: string; directory: string }): Promise<void>;
 }

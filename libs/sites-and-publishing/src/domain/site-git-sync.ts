@@ -18,4 +18,6 @@ export interface SiteGitSync {
 export abstract class SiteGitSyncRepository {
   abstract load(siteId: string): Promise<SiteGitSync | null>;
   abstract save(sync: SiteGitSync): Promise<void>;
+  /** The sites whose last import made (or kept) this space one of theirs. */
+  abstract ofSpace(spaceId: string): Promise<SiteGitSync[]>;
 }

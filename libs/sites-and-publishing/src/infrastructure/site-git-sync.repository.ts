@@ -22,20 +22,15 @@ export class SqlSiteGitSyncRepository extends SiteGitSyncRepository {
 
   async load(siteId: string): Promise<SiteGitSync | null> {
     const rows: Row[] = await this.db.query('SELECT * FROM site_git_sync WHERE site_id = $1', [siteId]);
-    const r = rows[0];
-    return r
-      ? {
-          siteId: r.site_id,
-          organizationId: r.organization_id,
-          url: r.url,
-          ref: r.ref,
-          projectDirectory: r.project_directory,
-          configPath: r.config_path,
-          commit: r.commit,
-          keys: r.keys,
-          updatedAt: r.updated_at,
-        }
-      : null;
+    return rows[0] ? toSync(rows[0]) : null;
+  }
+
+  async ofSpace(spaceId: string): Promise<SiteGitSync[]> {
+    const rows: Row[] = await this.db.query(
+      `SELECT * FROM site_git_sync s WHERE EXISTS (SELECT 1 FROM jsonb_each(s.keys) k WHERE k.value->>'spaceId' = $1) ORDER BY site_id`,
+      [spaceId],
+    );
+    return rows.map(toSync);
   }
 
   async save(s: SiteGitSync): Promise<void> {
@@ -46,4 +41,18 @@ export class SqlSiteGitSyncRepository extends SiteGitSyncRepository {
       [s.siteId, s.organizationId, s.url, s.ref, s.projectDirectory, s.configPath, s.commit, JSON.stringify(s.keys), s.updatedAt],
     );
   }
+}
+
+function toSync(r: Row): SiteGitSync {
+  return {
+    siteId: r.site_id,
+    organizationId: r.organization_id,
+    url: r.url,
+    ref: r.ref,
+    projectDirectory: r.project_directory,
+    configPath: r.config_path,
+    commit: r.commit,
+    keys: r.keys,
+    updatedAt: r.updated_at,
+  };
 }
