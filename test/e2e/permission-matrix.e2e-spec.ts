@@ -2,7 +2,11 @@ import type { Response } from 'supertest';
 import { Role, ROLES, roleAtLeast } from '@app/shared-kernel';
 import { readGitbookRepository } from '@app/content-model';
 import { RepositoryImport } from '@app/repository-sync';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestApp, TestApp, TestUser } from '../support/app';
+import { startGitServer, type GitServer } from '../support/git-server';
 import { servedValidator, type ServedDocument } from '../support/served-schemas';
 
 /**
@@ -30,8 +34,21 @@ describe('permission matrix', () => {
   let orgId: string;
   const users = {} as Record<Who, TestUser>;
 
+  let git: GitServer;
+
   beforeAll(async () => {
-    t = await createTestApp();
+    // A Git server on loopback holds the repository of the site import and export rows.
+    git = await startGitServer();
+    const dir = mkdtempSync(join(tmpdir(), 'quire-matrix-site-'));
+    mkdirSync(join(dir, 'guides'));
+    writeFileSync(join(dir, 'guides/README.md'), '# Guides\n');
+    writeFileSync(
+      join(dir, 'gitbook-docs.yaml'),
+      'site:\n  title: From Git\n  structure:\n    - type: space\n      key: guides\n      title: Guides\n      path: guides\n      default: true\n      content:\n        directory: ./guides\n',
+    );
+    git.seed('matrix-site', dir);
+    rmSync(dir, { recursive: true, force: true });
+    t = await createTestApp({ QUIRE_GIT_URL_ALLOWLIST: '127.0.0.1' });
     admin = await t.user('owner');
     orgId = await t.organization(admin);
     for (const who of WHO) {
@@ -51,7 +68,10 @@ describe('permission matrix', () => {
     ).body.id;
   });
   const restricted = { collection: '', space: '' };
-  afterAll(async () => t.close());
+  afterAll(async () => {
+    await t.close();
+    await git.close();
+  });
 
   const as = (who: Who) => users[who].auth;
   /** The resource the last helper made: a foreign DELETE must leave it in place. */
@@ -1000,6 +1020,26 @@ describe('permission matrix', () => {
           .send({ title: 'Renamed' }),
     ],
     ['DELETE /orgs/{id}/sites/{siteId}', 'admin', 205, async (w) => t.http.delete((await site()).base).set(as(w)), 'delete'],
+    [
+      'POST …/sites/{siteId}/git/import',
+      'admin',
+      200,
+      async (w) =>
+        t.http
+          .post(`${(await site()).base}/git/import`)
+          .set(as(w))
+          .send({ url: git.authUrl('matrix-site'), ref: 'refs/heads/main' }),
+    ],
+    [
+      'POST …/sites/{siteId}/git/export',
+      'admin',
+      200,
+      async (w) =>
+        t.http
+          .post(`${(await site()).base}/git/export`)
+          .set(as(w))
+          .send({ url: git.authUrl('matrix-site'), ref: 'refs/heads/main', commitMessage: 'From the matrix' }),
+    ],
     ['POST …/sites/{siteId}/publish', 'admin', 200, async (w) => t.http.post(`${(await site()).base}/publish`).set(as(w))],
     ['POST …/sites/{siteId}/unpublish', 'admin', 200, async (w) => t.http.post(`${(await site()).base}/unpublish`).set(as(w))],
     ['GET …/sites/{siteId}/published', 'read', 200, async (w) => t.http.get(`${(await site()).base}/published`).set(as(w))],
