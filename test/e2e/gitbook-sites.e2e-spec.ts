@@ -270,6 +270,14 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
     expect(html).toContain('The <span>retired page</span> is gone');
     expect(html).not.toContain('retired.md');
     expect(html).not.toContain('gone.png');
+    // A member's preview (urls.preview) marks it as broken, with what it named; visitors still see the text.
+    const preview = (await t.http.get(`/v1/orgs/${orgId}/sites/${siteId}`).set(admin.auth).expect(200)).body.urls.preview as string;
+    const cookie = String((await t.http.get(new URL(preview).pathname).expect(302)).headers['set-cookie']).split(';')[0];
+    const previewed = (await t.http.get(`/sites/${siteId}/guides/guide`).set('Cookie', cookie).expect(200)).text;
+    expect(previewed).toContain(
+      'The <span class="broken-link" title="Broken link: ../old/retired.md">retired page<span class="visually-hidden"> (broken link)</span></span> is gone',
+    );
+    expect(await page('guides/guide')).toContain('The <span>retired page</span> is gone');
   });
 
   it('a crawler over the published site finds no link answering 4xx and none to raw markdown', async () => {

@@ -151,6 +151,7 @@ mark{background:color-mix(in srgb,var(--primary) 25%,transparent);color:inherit}
 .annotation{position:relative}
 img.inline-line{height:1.2em;width:auto;vertical-align:-.2em}
 pre .line.highlighted{background:color-mix(in srgb,var(--primary) 14%,transparent);display:inline-block;min-width:100%}
+.broken-link{color:var(--danger);text-decoration:underline wavy var(--danger);text-underline-offset:.25em;cursor:help}
 .annotated{font-style:normal;text-decoration:underline dotted;text-underline-offset:.25em;cursor:help}
 .annotation-body{display:none;position:absolute;left:0;top:1.6em;z-index:15;width:max-content;max-width:min(22rem,80vw);padding:.5rem .75rem;background:var(--bg);color:var(--fg);border:1px solid var(--border);border-radius:var(--radius);box-shadow:0 6px 18px rgba(0,0,0,.15);font-size:.9rem;font-weight:400}
 .annotation:hover .annotation-body,.annotation:focus-within .annotation-body,.annotation.pinned .annotation-body{display:block}

@@ -60,6 +60,11 @@ export interface RenderOptions {
   schemas?: (ref: SchemasRef) => { name: string; schema: ApiSchema }[] | null;
   /** A mermaid diagram's drawings (MermaidDiagrams, prepared before the render); null: shown as its source. */
   diagram?: (source: string) => DrawnDiagram | null;
+  /**
+   * Links that lead nowhere (a page or file that is gone, a relative link no import resolved) are marked as
+   * broken, with what they name (a member's preview); without it they are their text, as visitors see them.
+   */
+  markBroken?: boolean;
 }
 
 /** How a document's references become site URLs: the renderer knows no site, space or file store. */
@@ -613,9 +618,8 @@ export class DocumentRenderer {
         const href = this.links.href(n.data.ref);
         const external = n.data.ref.kind === 'url';
         const content = this.blocks(n.nodes);
-        return href
-          ? h('a', { href, title: n.data.title, rel: external ? 'noopener noreferrer' : undefined }, content)
-          : h('span', null, content);
+        if (href) return h('a', { href, title: n.data.title, rel: external ? 'noopener noreferrer' : undefined }, content);
+        return this.options.markBroken ? this.broken(n.data.ref, content) : h('span', null, content);
       }
       case 'inline-image': {
         const src = this.links.href(n.data.ref);
@@ -816,6 +820,22 @@ export class DocumentRenderer {
           : this.blocks(inlines);
       }
     }
+  }
+
+  /** A link that leads nowhere, marked for a member: a wavy underline, what it named in its title, said to screen readers. */
+  private broken(ref: ContentRef, content: ComponentChildren): ComponentChild {
+    const named =
+      ref.kind === 'url'
+        ? ref.url.slice(0, 200)
+        : ref.kind === 'page'
+          ? 'a page that is gone'
+          : ref.kind === 'file'
+            ? 'a file that is gone'
+            : `a ${ref.kind} that is gone`;
+    return h('span', { class: 'broken-link', title: `Broken link: ${named}` }, [
+      content,
+      h('span', { class: 'visually-hidden' }, ' (broken link)'),
+    ]);
   }
 
   private leaf(l: DocLeaf): ComponentChildren {

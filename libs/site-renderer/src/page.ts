@@ -76,6 +76,8 @@ export interface PageContent {
   layout?: PageLayout;
   /** The page's cover image, its URL resolved. */
   cover?: { src: string };
+  /** Links that lead nowhere marked as broken (a member's preview), not shown as their text. */
+  markBroken?: boolean;
   /** When the page last changed (ISO), shown as "Last updated" unless the layout hides the metadata. */
   updatedAt?: string;
   /** Where the page is edited on its Git host (a Git-synced space), when known, and what the link says. */
@@ -268,6 +270,7 @@ export function renderPage(site: SiteFrame, page: PageContent): string {
     webhooks: page.webhooks,
     specFile: page.specFile,
     schemas: page.schemas,
+    markBroken: page.markBroken,
   });
   const body = page.document ? renderer.render(page.document) : null;
   const layout = page.layout ?? {};

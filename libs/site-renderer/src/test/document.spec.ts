@@ -498,6 +498,20 @@ describe("GitBook's look (docs/gitbook-look.md)", () => {
     expect((out.match(/<svg class="icon"/g) ?? []).length).toBe(2);
   });
 
+  it('a link that leads nowhere is its text for visitors, marked as broken (with what it named) in a member’s preview', () => {
+    const d = doc(
+      block('paragraph', {}, [
+        inline('link', { ref: { kind: 'url', url: 'javascript:alert(1)' } }, [text('odd')]),
+        inline('link', { ref: { kind: 'page', page: 'p1' } }, [text('fine')]),
+      ]),
+    );
+    expect(html(d).html).toContain('<p><span>odd</span><a href="/site/p1">fine</a></p>');
+    const r = new DocumentRenderer(links, { markBroken: true });
+    expect(render(h(Fragment, null, r.render(d)))).toContain(
+      '<p><span class="broken-link" title="Broken link: javascript:alert(1)">odd<span class="visually-hidden"> (broken link)</span></span><a href="/site/p1">fine</a></p>',
+    );
+  });
+
   it('an annotation is a focusable <dfn> whose note keeps its blocks (paragraphs, code) as blocks', () => {
     const { html: out } = html(
       doc(

@@ -127,7 +127,8 @@ export class VisitorSitesService {
       overrides: model.overrides,
       claims: passage.claims,
       adaptive: !!model.site.adaptiveContent,
-      key: `${siteId} ${model.site.version} ${passage.outcomes}${noindex ? ' noindex' : ''}`,
+      // A preview differs from the published page (its broken links are marked): its own cache entries.
+      key: `${siteId} ${model.site.version} ${passage.outcomes}${noindex ? ' noindex' : ''}${preview ? ' preview' : ''}`,
       noindex,
       preview,
       base,

@@ -91,6 +91,8 @@ export class SitePageRenderer {
       updatedAt: page.node.updatedAt,
       cover: coverSrc ? { src: coverSrc } : undefined,
       edit: model.edit ?? undefined,
+      // A member's preview shows the links that lead nowhere; visitors see their text.
+      markBroken: view.preview,
       actions: pageActionsOf(customization),
       feedback: feedbackEnabled(customization) ? { action: `${rootOf(view)}~feedback`, page: `${location.prefix}${page.path}` } : undefined,
     });
