@@ -274,6 +274,21 @@ try {
     await p.close();
   });
 
+  await check("a member's preview marks the link that leads nowhere (visitors see its text); axe clean", async () => {
+    const preview = (await api('GET', base)).urls.preview;
+    const p = watch(await browser.newPage());
+    await p.goto(`${root}guide`);
+    if (await p.$('.broken-link')) throw new Error('a visitor sees a broken-link mark');
+    await p.goto(preview, { waitUntil: 'networkidle' });
+    await p.goto(`${root}guide`, { waitUntil: 'networkidle' });
+    const mark = p.locator('.broken-link');
+    if ((await mark.getAttribute('title')) !== 'Broken link: ../old/retired.md' || !(await mark.isVisible()))
+      throw new Error('the preview does not mark the broken link');
+    if (!/retired page\s*\(broken link\)/.test(await mark.evaluate((e) => e.textContent))) throw new Error('no text for screen readers');
+    await axe(p);
+    await p.close();
+  });
+
   await check('no page logged a console error, no resource failed', async () => {
     if (errors.length) throw new Error(errors.join('\n'));
   });
