@@ -54,8 +54,15 @@ const ADAPTIVE_META_SCHEMA = {
   },
 };
 
-const ajv = new Ajv({ allErrors: false, strict: true });
-const checkAdaptiveSchema = ajv.compile(ADAPTIVE_META_SCHEMA);
+let compiled: { ajv: Ajv; meta: ValidateFunction } | null = null;
+
+/** Ajv and the meta-schema's validator, made on first use (a site without adaptive content never needs them). */
+function validators(): { ajv: Ajv; meta: ValidateFunction } {
+  if (compiled) return compiled;
+  const ajv = new Ajv({ allErrors: false, strict: true });
+  compiled = { ajv, meta: ajv.compile(ADAPTIVE_META_SCHEMA) };
+  return compiled;
+}
 
 function describe(errors: ErrorObject[] | null | undefined, root: string): string {
   const e = errors?.[0];
@@ -78,6 +85,7 @@ export type AdaptiveJsonSchema = {
 
 /** The schema as given when it is one spec §2.1 allows; else a 400 naming the first problem. */
 export function checkAdaptiveJsonSchema(value: unknown): AdaptiveJsonSchema {
+  const { ajv, meta: checkAdaptiveSchema } = validators();
   if (!checkAdaptiveSchema(value)) throw new InvalidInputError(describe(checkAdaptiveSchema.errors, 'jsonSchema'));
   // Ajv itself must accept it as a draft-07 schema: it is what visitor claims are validated with.
   ajv.compile(value as object);
@@ -110,7 +118,7 @@ export function checkClaims(schema: AdaptiveJsonSchema | null, claims: unknown):
   let validate = claimValidators.get(key);
   if (!validate) {
     if (claimValidators.size > 1000) claimValidators.clear();
-    validate = ajv.compile(schema);
+    validate = validators().ajv.compile(schema);
     claimValidators.set(key, validate);
   }
   if (!validate(claims)) throw new InvalidInputError(describe(validate.errors, 'claims'));

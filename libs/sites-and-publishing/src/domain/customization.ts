@@ -1,5 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { InvalidInputError } from '@app/shared-kernel';
 import { CUSTOMIZATION_DEFINITIONS } from './customization-schema.generated';
 
@@ -11,15 +12,26 @@ import { CUSTOMIZATION_DEFINITIONS } from './customization-schema.generated';
  */
 export type CustomizationSettings = Record<string, unknown>;
 
-const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
-addFormats(ajv);
-ajv.addFormat('emoji', true);
-ajv.addFormat('icon', true);
-ajv.addSchema({ $id: 'quire:customization', definitions: CUSTOMIZATION_DEFINITIONS });
-const validateInput = ajv.compile({ $ref: 'quire:customization#/definitions/SiteCustomizationSettingsInput' });
+let compiled: { input: ValidateFunction; override: ValidateFunction } | null = null;
+
+/** The official schema's validators, compiled on first use (not every process changes a customization). */
+function validators(): { input: ValidateFunction; override: ValidateFunction } {
+  if (compiled) return compiled;
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  addFormats(ajv);
+  ajv.addFormat('emoji', true);
+  ajv.addFormat('icon', true);
+  ajv.addSchema({ $id: 'quire:customization', definitions: CUSTOMIZATION_DEFINITIONS });
+  compiled = {
+    input: ajv.compile({ $ref: 'quire:customization#/definitions/SiteCustomizationSettingsInput' }),
+    override: ajv.compile({ $ref: 'quire:customization#/definitions/SiteSpaceCustomizationOverride' }),
+  };
+  return compiled;
+}
 
 export function checkCustomization(value: unknown): CustomizationSettings {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInputError('The body must be a JSON object');
+  const validateInput = validators().input;
   if (!validateInput(value)) {
     const e = validateInput.errors?.[0];
     throw new InvalidInputError(`customization${e?.instancePath ?? ''} ${e?.message ?? 'is invalid'}`);
@@ -75,13 +87,12 @@ export function defaultCustomization(): CustomizationSettings {
 /** What a site space overrides of its site's customization: top-level values, and groups of values (styling, header …). */
 export type CustomizationOverride = Record<string, unknown>;
 
-const validateOverride = ajv.compile({ $ref: 'quire:customization#/definitions/SiteSpaceCustomizationOverride' });
-
 const isGroup = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A PATCH body checked against the official override schema. */
 export function checkOverride(value: unknown): CustomizationOverride {
   if (!isGroup(value)) throw new InvalidInputError('The body must be a JSON object');
+  const validateOverride = validators().override;
   if (!validateOverride(value)) {
     const e = validateOverride.errors?.[0];
     throw new InvalidInputError(`customization${e?.instancePath ?? ''} ${e?.message ?? 'is invalid'}`);

@@ -60,17 +60,27 @@ export interface SiteConfig {
   notes: string[];
 }
 
-const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
-addFormats(ajv);
-ajv.addFormat('icon', true);
-ajv.addSchema({ $id: 'quire:site-config', definitions: SITE_CONFIG_DEFINITIONS });
-const validate = ajv.compile({ $ref: 'quire:site-config#/definitions/GitSyncSiteConfig' });
-const KINDS: Record<string, ValidateFunction> = {
-  section: ajv.compile({ $ref: 'quire:site-config#/definitions/GitSyncSiteStructureSection' }),
-  'section-group': ajv.compile({ $ref: 'quire:site-config#/definitions/GitSyncSiteStructureSectionGroup' }),
-  space: ajv.compile({ $ref: 'quire:site-config#/definitions/GitSyncSiteStructureSpace' }),
-  'external-link': ajv.compile({ $ref: 'quire:site-config#/definitions/GitSyncSiteStructureExternalLink' }),
-};
+let compiled: { config: ValidateFunction; kinds: Record<string, ValidateFunction> } | null = null;
+
+/** The official schema's validators, compiled on first use (a site import is rare: no memory for them at start). */
+function validators(): { config: ValidateFunction; kinds: Record<string, ValidateFunction> } {
+  if (compiled) return compiled;
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  addFormats(ajv);
+  ajv.addFormat('icon', true);
+  ajv.addSchema({ $id: 'quire:site-config', definitions: SITE_CONFIG_DEFINITIONS });
+  const of = (name: string) => ajv.compile({ $ref: `quire:site-config#/definitions/${name}` });
+  compiled = {
+    config: of('GitSyncSiteConfig'),
+    kinds: {
+      section: of('GitSyncSiteStructureSection'),
+      'section-group': of('GitSyncSiteStructureSectionGroup'),
+      space: of('GitSyncSiteStructureSpace'),
+      'external-link': of('GitSyncSiteStructureExternalLink'),
+    },
+  };
+  return compiled;
+}
 
 type RawNode = Record<string, unknown> & { type: string; key: string; title: string };
 
@@ -89,6 +99,7 @@ export function readSiteConfig(text: string, file: string, projectDirectory: str
   }
   // PostgreSQL's text and jsonb hold no NUL: a key or title with one could never be kept.
   if (JSON.stringify(value ?? null).includes('\\u0000')) throw new InvalidInputError(`${file} holds a NUL character`);
+  const { config: validate } = validators();
   if (!validate(value)) {
     const e = validate.errors?.[0];
     const structure = (value as { site?: { structure?: unknown } } | null)?.site?.structure;
@@ -217,8 +228,9 @@ export function readSiteConfig(text: string, file: string, projectDirectory: str
  */
 function nodeError(node: unknown, at: string): string | null {
   const n = node as { type?: unknown; children?: unknown } | null;
-  const check = n && typeof n === 'object' && typeof n.type === 'string' && Object.hasOwn(KINDS, n.type) ? KINDS[n.type] : null;
-  if (!check) return `${at}/type must be one of ${Object.keys(KINDS).join(', ')}`;
+  const { kinds } = validators();
+  const check = n && typeof n === 'object' && typeof n.type === 'string' && Object.hasOwn(kinds, n.type) ? kinds[n.type] : null;
+  if (!check) return `${at}/type must be one of ${Object.keys(kinds).join(', ')}`;
   if (Array.isArray(n!.children))
     for (const [i, child] of n!.children.entries()) {
       const inChild = nodeError(child, `${at}/children/${i}`);
