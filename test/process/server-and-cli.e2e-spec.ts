@@ -30,6 +30,17 @@ describe('the built server and CLI', () => {
       expect(token).toMatch(/^qr_/);
       const orgs = await fetch(`http://127.0.0.1:${first.port}/v1/orgs`, { headers: { Authorization: `Bearer ${token}` } });
       expect(orgs.status).toBe(200);
+      // The sign-in link printed beside it opens a session of the admin, once.
+      const link = /Sign in:\s+(\S+)/.exec(first.output())?.[1] ?? '';
+      expect(link).toMatch(/^\/app\/sign-in\/link#[A-Za-z0-9_-]{43}$/); // PORT=0 here: the path on this server
+      const signIn = () =>
+        fetch(`http://127.0.0.1:${first.port}/v1/auth/sign-in/link`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ token: link.split('#')[1] }),
+        });
+      expect((await signIn()).status).toBe(200);
+      expect((await signIn()).status).toBe(401);
       expect(first.output()).toMatch(/"msg":"Quire API listening/);
       expect(await first.stop()).toBe(0);
 
@@ -238,6 +249,9 @@ describe('the built server and CLI', () => {
       expect(JSON.stringify(listed)).not.toContain(token.token);
       const revoked = await cli('token:revoke', '--id', token.id);
       expect(revoked.revokedAt).toEqual(expect.any(String));
+      const link = await cli('user:sign-in-link', '--user', 'reader@example.com');
+      expect(link).toMatchObject({ user: reader.id, expiresAt: expect.any(String) });
+      expect(link.link).toMatch(/\/app\/sign-in\/link#[A-Za-z0-9_-]{43}$/);
       const bad = await run(process.execPath, [CLI, 'member:add', '--org', org.id, '--user', reader.id, '--role', 'owner'], { env }).catch(
         (e) => e,
       );
@@ -276,6 +290,7 @@ describe('the built server and CLI', () => {
           'cli.member-add',
           'cli.token-create',
           'cli.token-revoke',
+          'cli.user-sign-in-link',
         ]);
         expect(rows[1]).toMatchObject({
           organization_id: org.id,

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
-import { IdentityService, OrganizationsService } from '@app/organizations-and-teams';
+import { IdentityService, OrganizationsService, SessionsService } from '@app/organizations-and-teams';
 import { Clock, isRole, ROLES, UnitOfWork } from '@app/shared-kernel';
 import { AuditLog, AuditTarget, WebhooksService } from '@app/audit-and-webhooks';
 import { userInfo } from 'node:os';
@@ -15,6 +15,7 @@ import { ConfigError, loadConfig } from './config';
 import { EmbeddedPostgresHandle, runningEmbeddedUrl, startEmbeddedPostgres } from './database/embedded-postgres';
 import { migrate } from './database/migrate';
 import { keyFilePath, rotateSecrets } from './secrets';
+import { signInLink } from './auth/sign-in-link';
 import { backup, restore } from './database/backup';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +28,8 @@ const USAGE = `Quire administration CLI — npm run cli -- <command> [options]
   token:create  --user <user id or email> [--label <label>] [--expires-in-days <n>]
   token:list    --user <user id or email>
   token:revoke  --id <token id>
+  user:sign-in-link --user <user id or email>
+                a one-time link that signs the user in to the web app (good for 24 hours, once)
   import        --space <space id> --user <user id or email> --dir <folder or .zip> [--project <folder inside it>]
                 a GitBook repository (Git Sync layout) into the space as one change request, written by the user
   export        --space <space id> --user <user id or email> --dir <new or empty folder>
@@ -215,6 +218,17 @@ async function main(argv: string[]): Promise<number> {
           });
           process.stdout.write(`${JSON.stringify({ id: record.id, token, prefix: record.prefix, expiresAt: record.expiresAt })}\n`);
           process.stderr.write('The token is shown only this once.\n');
+          return 0;
+        }
+        case 'user:sign-in-link': {
+          const user = await resolveUser(need(values, 'user'));
+          const sessions = app.get(SessionsService);
+          const link = await audited('user-sign-in-link', async () => {
+            const issued = await sessions.issueLink(user.id);
+            return { result: issued, organizationId: null, target: { type: 'user', id: user.id, label: user.email } };
+          });
+          process.stdout.write(`${JSON.stringify({ user: user.id, link: signInLink(config, link.token), expiresAt: link.expiresAt })}\n`);
+          process.stderr.write('The link works once; anyone who has it can sign in as this user until then.\n');
           return 0;
         }
         case 'token:list': {

@@ -8,3 +8,6 @@ export type { User } from './domain/user';
 export type { ApiToken } from './domain/api-token';
 export { TeamsService } from './application/teams.service';
 export type { TeamView } from './domain/team';
+export { SessionsService } from './application/sessions.service';
+export { SESSION_COOKIE, sessionSecret } from './domain/session';
+export type { Session } from './domain/session';

@@ -14,6 +14,15 @@ import { SamlGateway, SamlProviderRepository } from './domain/saml-provider';
 import { SamlProvidersController, SsoLoginController } from './http/sso.controller';
 import { NodeSamlGateway, SqlSamlProviderRepository, SqlSsoIdentityRepository } from './infrastructure/saml.repositories-and-gateway';
 import { SsoIdentityRepository } from './domain/sso-identity';
+import { SessionsService } from './application/sessions.service';
+import { PasswordHasher, PasswordRepository, SessionRepository, SignInLinkRepository } from './domain/session';
+import {
+  Argon2PasswordHasher,
+  SqlPasswordRepository,
+  SqlSessionRepository,
+  SqlSignInLinkRepository,
+} from './infrastructure/sessions.repositories';
+import { SignInController } from './http/sign-in.controller';
 import { AccessModule } from '@app/access';
 import { MembersService } from './application/members.service';
 import { TeamsService } from './application/teams.service';
@@ -42,6 +51,7 @@ import {
     InvitesController,
     SamlProvidersController,
     SsoLoginController,
+    SignInController,
   ],
   providers: [
     IdentityService,
@@ -50,6 +60,11 @@ import {
     TeamsService,
     InvitesService,
     SsoService,
+    SessionsService,
+    { provide: SessionRepository, useClass: SqlSessionRepository },
+    { provide: PasswordRepository, useClass: SqlPasswordRepository },
+    { provide: SignInLinkRepository, useClass: SqlSignInLinkRepository },
+    { provide: PasswordHasher, useClass: Argon2PasswordHasher },
     { provide: SamlProviderRepository, useClass: SqlSamlProviderRepository },
     { provide: SamlGateway, useClass: NodeSamlGateway },
     { provide: SsoIdentityRepository, useClass: SqlSsoIdentityRepository },
@@ -60,6 +75,6 @@ import {
     { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
     { provide: MemberRepository, useClass: TypeOrmMemberRepository },
   ],
-  exports: [IdentityService, OrganizationsService, TeamsService],
+  exports: [IdentityService, OrganizationsService, TeamsService, SessionsService],
 })
 export class OrganizationsAndTeamsModule {}

@@ -1,11 +1,13 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { IdentityService } from '@app/organizations-and-teams';
-import { Actor, UnauthenticatedError } from '@app/shared-kernel';
+import { IdentityService, SessionsService, sessionSecret } from '@app/organizations-and-teams';
+import { Actor, ForbiddenError, UnauthenticatedError } from '@app/shared-kernel';
 import { IS_PUBLIC } from '@app/http-kit';
 import { AuthFailureLimiter } from './auth-failures';
-import { clientAddress } from '../http/client-address';
+import { clientAddress, requestProtocol } from '../http/client-address';
+import type { QuireConfig } from '../config';
+import { QUIRE_CONFIG } from '../tokens';
 
 /**
  * Resolves `Authorization: Bearer <token>` to the caller. Failures are throttled, not addresses: a
@@ -18,13 +20,19 @@ import { clientAddress } from '../http/client-address';
 export class Authenticator {
   constructor(
     private readonly identity: IdentityService,
+    private readonly sessions: SessionsService,
     private readonly failures: AuthFailureLimiter,
+    @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
 
   async authenticate(req: Request, res: Response): Promise<Actor> {
     try {
       const header = req.headers.authorization;
-      if (!header) throw new UnauthenticatedError();
+      if (!header) {
+        const secret = sessionSecret(req.headers.cookie);
+        if (secret) return await this.session(req, secret);
+        throw new UnauthenticatedError();
+      }
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) throw new UnauthenticatedError('The Authorization header must be "Bearer <token>"');
       if (match[1].length > 512) throw new UnauthenticatedError('Invalid token');
@@ -33,6 +41,27 @@ export class Authenticator {
       if (e instanceof UnauthenticatedError) this.failed(clientAddress(req) ?? 'unknown', res);
       throw e;
     }
+  }
+
+  /**
+   * The web app's session (#50): the cookie alone is never enough. Every call carries the session's CSRF token
+   * (X-CSRF-Token), which only the app's own pages can know, and a browser's Origin, when it sends one, is
+   * Quire's: the session works for the app only; other clients use Bearer tokens.
+   */
+  private async session(req: Request, secret: string): Promise<Actor> {
+    const { actor } = await this.sessions.authenticate(secret);
+    const csrf = req.headers['x-csrf-token'];
+    if (typeof csrf !== 'string' || !this.sessions.csrfMatches(secret, csrf))
+      throw new ForbiddenError('A call with the session cookie needs its X-CSRF-Token header (GET /v1/auth/session answers it)');
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== this.ownOrigin(req))
+      throw new ForbiddenError('The session cookie works only for calls from Quire’s own pages');
+    return actor;
+  }
+
+  private ownOrigin(req: Request): string {
+    const configured = this.config.publicUrl;
+    return configured ? new URL(configured).origin : `${requestProtocol(req)}://${req.headers.host ?? ''}`;
   }
 
   /** Counts a failure; an address already over its limit gets 429 (with Retry-After) instead of 401. */

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { IdentityService, OrganizationsService } from '@app/organizations-and-teams';
+import { IdentityService, OrganizationsService, SessionsService } from '@app/organizations-and-teams';
+import { signInLink } from './sign-in-link';
 import { Db } from '@app/persistence';
 import { QUIRE_CONFIG } from '../tokens';
 import { bootstrapTokenWeakness, ConfigError, type QuireConfig } from '../config';
@@ -15,6 +16,7 @@ export class BootstrapService implements OnApplicationBootstrap {
   constructor(
     private readonly identity: IdentityService,
     private readonly organizations: OrganizationsService,
+    private readonly sessions: SessionsService,
     private readonly db: Db,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
@@ -34,7 +36,9 @@ export class BootstrapService implements OnApplicationBootstrap {
         `Admin user:    ${result.email}`,
         `Organization:  ${result.organizationId}`,
         result.chosen ? 'API token:     (the one set in QUIRE_BOOTSTRAP_TOKEN)' : `API token:     ${result.token}`,
-        'Keep the token: it is shown only this once.',
+        `Sign in:       ${signInLink(this.config, result.link)}`,
+        'Keep the token: it is shown only this once. The sign-in link works once, for 24 hours',
+        '(npm run cli -- user:sign-in-link --user admin@quire.local makes another).',
         '====================================================',
         '',
       ];
@@ -47,7 +51,7 @@ export class BootstrapService implements OnApplicationBootstrap {
    * on an empty database take turns (a transaction-scoped advisory lock): the first creates, the others
    * then count its user and do nothing. All three rows commit together or not at all.
    */
-  async run(): Promise<{ email: string; organizationId: string; token: string; chosen: boolean } | null> {
+  async run(): Promise<{ email: string; organizationId: string; token: string; link: string; chosen: boolean } | null> {
     if ((await this.identity.countUsers()) > 0) return null; // the usual case, without a lock
     const created = await this.db.transaction(async () => {
       await this.db.query(`SELECT pg_advisory_xact_lock(hashtext('quire:bootstrap'))`);
@@ -55,7 +59,8 @@ export class BootstrapService implements OnApplicationBootstrap {
       const user = await this.identity.createUser({ email: 'admin@quire.local', displayName: 'Administrator' });
       const org = await this.organizations.createFor(user.id, 'My organization');
       const { token } = await this.identity.issueToken(user.id, { label: 'bootstrap', chosen: this.config.bootstrapToken ?? undefined });
-      return { email: user.email, organizationId: org.organization.id, token, userId: user.id };
+      const link = await this.sessions.issueLink(user.id);
+      return { email: user.email, organizationId: org.organization.id, token, link: link.token, userId: user.id };
     });
     if (!created) return null;
     this.logger.log(`created admin user ${created.userId} and organization ${created.organizationId}`);
@@ -63,6 +68,7 @@ export class BootstrapService implements OnApplicationBootstrap {
       email: created.email,
       organizationId: created.organizationId,
       token: created.token,
+      link: created.link,
       chosen: this.config.bootstrapToken !== null,
     };
   }

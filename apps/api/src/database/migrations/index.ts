@@ -34,6 +34,7 @@ import { ConversationClusteredSeq1766880000000 } from './1766880000000-conversat
 import { SiteStateNotify1766966400000 } from './1766966400000-site-state-notify';
 import { SearchWords1767052800000 } from './1767052800000-search-words';
 import { PageFeedback1767139200000 } from './1767139200000-page-feedback';
+import { Sessions1767225600000 } from './1767225600000-sessions';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   SiteStateNotify1766966400000,
   SearchWords1767052800000,
   PageFeedback1767139200000,
+  Sessions1767225600000,
 ];
