@@ -27,7 +27,7 @@ const CLASS_VALIDATOR_IN_DTOS = {
 const internals = contexts.flatMap((c) => [`@app/${c}/*`, `**/libs/${c}/src/*`]);
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/**', 'coverage/**', '*.mjs', '*.js', 'test/**/*.mjs', 'test/setup/*.js'] },
+  { ignores: ['dist/**', 'apps/web/**', 'node_modules/**', 'bench/**', 'coverage/**', '*.mjs', '*.js', 'test/**/*.mjs', 'test/setup/*.js'] },
   ...tseslint.configs.recommendedTypeChecked.map((c) => ({ ...c, files: ['**/*.ts'] })),
   {
     files: ['**/*.ts'],

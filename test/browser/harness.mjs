@@ -66,10 +66,13 @@ export async function startServer() {
   }
   const token = /API token:\s+(\S+)/.exec(output)?.[1];
   const organization = /Organization:\s+(\S+)/.exec(output)?.[1];
+  // The one-time sign-in link of the first start (its token: what follows `#`).
+  const signInLink = /Sign in:\s+(\S+)/.exec(output)?.[1];
   return {
     origin,
     token,
     organization,
+    signInToken: signInLink?.split('#')[1],
     async stop() {
       server.kill('SIGTERM');
       await new Promise((r) => (server.exitCode !== null ? r() : server.on('exit', r)));

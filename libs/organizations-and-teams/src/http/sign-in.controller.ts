@@ -58,18 +58,28 @@ export class SignInController {
     return this.signedIn(await this.sessions.signInWithLink(body.token, req.get('user-agent')), req, res);
   }
 
-  /** No CSRF token needed (it is what answers one): the app asks it after a reload. */
+  /**
+   * No CSRF token needed (it is what answers one): the app asks it after a reload. Not signed in is an answer,
+   * not an error: 204 (a browser's console stays quiet), and an ended session's cookie is cleared.
+   */
   @Public()
   @Get('auth/session')
   @ApiOperation({ operationId: 'getCurrentSession', summary: 'Quire extension: the session of the cookie, its user and CSRF token' })
   @ApiOkResponse({ type: SignedInDto })
-  @ApiUnauthorizedResponse({ type: ErrorDto, description: 'No session, or it ended' })
-  async current(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SignedInDto> {
-    const secret = sessionSecret(req.headers.cookie);
-    if (!secret) throw new UnauthenticatedError('Not signed in');
-    const { session } = await this.sessions.authenticate(secret);
+  @ApiNoContentResponse({ description: 'Not signed in (no session cookie, or its session ended)' })
+  async current(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SignedInDto | undefined> {
     res.setHeader('Cache-Control', 'no-store');
-    return this.dto(await this.sessions.userOf(session.userId), session, secret);
+    const secret = sessionSecret(req.headers.cookie);
+    try {
+      if (!secret) throw new UnauthenticatedError('Not signed in');
+      const { session } = await this.sessions.authenticate(secret);
+      return this.dto(await this.sessions.userOf(session.userId), session, secret);
+    } catch (e) {
+      if (!(e instanceof UnauthenticatedError)) throw e;
+      if (secret) res.setHeader('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { ...cookieOptions(req), maxAge: 0 }));
+      res.status(204);
+      return undefined;
+    }
   }
 
   @WriteTransaction()

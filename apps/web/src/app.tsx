@@ -1,0 +1,110 @@
+import { useEffect, useRef, useState } from 'react';
+import { call, currentSession, remember, type SignedIn } from './api';
+import { Link, navigate, usePath } from './router';
+import { SignIn, SignInWithLink } from './screens/sign-in';
+import { Home, Organization } from './screens/organizations';
+import { Space } from './screens/space';
+import { Sessions } from './screens/sessions';
+
+/** The screens, by path (each has a stable URL: every `urls.app` the API returns opens its screen). */
+function route(path: string): { title: string; screen: (user: SignedIn) => React.ReactNode } | null {
+  let m: RegExpExecArray | null;
+  if (path === '/' || path === '') return { title: 'Your organizations', screen: () => <Home /> };
+  if ((m = /^\/o\/([\w-]+)\/?$/.exec(path))) return { title: 'Organization', screen: () => <Organization id={m![1]} /> };
+  if ((m = /^\/s\/([\w-]+)(?:\/~\/revisions\/[\w-]+)?(?:\/(.*))?$/.exec(path)))
+    return { title: 'Space', screen: () => <Space id={m![1]} path={m![2] ?? ''} /> };
+  if (path === '/settings/sessions') return { title: 'Signed-in sessions', screen: (u) => <Sessions user={u} /> };
+  return null;
+}
+
+export function App() {
+  const path = usePath();
+  const [user, setUser] = useState<SignedIn | null | undefined>(undefined);
+  const main = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    currentSession().then(setUser, () => setUser(null));
+  }, []);
+
+  // A new screen: the focus goes to its heading (a screen reader says where it is), as a page load would.
+  useEffect(() => {
+    main.current?.querySelector<HTMLElement>('h1')?.focus();
+  }, [path, user]);
+
+  if (path === '/sign-in/link')
+    return (
+      <Frame user={null} mainRef={main}>
+        <SignInWithLink onSignedIn={(s) => (setUser(s), navigate('/', true))} />
+      </Frame>
+    );
+  if (user === undefined) return <p className="loading">Loading…</p>;
+  if (user === null || path === '/sign-in')
+    return (
+      <Frame user={null} mainRef={main}>
+        <SignIn
+          onSignedIn={(s) => {
+            setUser(s);
+            const next = new URLSearchParams(window.location.search).get('next');
+            navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : path === '/sign-in' ? '/' : path, true);
+          }}
+        />
+      </Frame>
+    );
+  const found = route(path);
+  document.title = `${found?.title ?? 'Not found'} · Quire`;
+  return (
+    <Frame
+      user={user}
+      mainRef={main}
+      onSignOut={async () => {
+        await call('POST', '/auth/sign-out');
+        remember(null);
+        setUser(null);
+        navigate('/sign-in', true);
+      }}
+    >
+      {found ? (
+        found.screen(user)
+      ) : (
+        <>
+          <h1 tabIndex={-1}>Not found</h1>
+          <p>
+            Nothing of Quire is at this address. <Link to="/">Your organizations</Link>
+          </p>
+        </>
+      )}
+    </Frame>
+  );
+}
+
+function Frame(props: {
+  user: SignedIn | null;
+  mainRef: React.RefObject<HTMLElement | null>;
+  onSignOut?: () => void;
+  children: React.ReactNode;
+}) {
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <Link to="/" className="brand">
+          Quire
+        </Link>
+        {props.user ? (
+          <nav aria-label="Account">
+            <span className="who">{props.user.displayName || props.user.email}</span>
+            <Link to="/settings/sessions">Sessions</Link>
+            <button type="button" onClick={props.onSignOut}>
+              Sign out
+            </button>
+          </nav>
+        ) : null}
+      </header>
+      <main id="main" ref={props.mainRef}>
+        {props.children}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,195 @@
+// Browser test (#50, first slice): the web app at /app in Debian's headless Chromium, as a person uses it. The
+// first start's one-time link signs the admin in; a password is set through the API and signs in again; the
+// organization's collections and spaces as a tree, a space's page tree and a page; the sessions screen (end one,
+// sign out). Controls found by role and name; axe-core on every screen; keyboard; a phone; no console error;
+// the app's CSP. Screenshots: docs/screenshots/app-*.png with QUIRE_SCREENSHOTS=1.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { apiClient, axeCheck, check, launchChromium, results, startServer } from './harness.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS = process.env.QUIRE_SCREENSHOTS;
+
+let server;
+let browser;
+try {
+  server = await startServer();
+  const { origin, organization, signInToken } = server;
+  if (!signInToken) throw new Error('no sign-in link in the first start’s output');
+  const api = apiClient(server);
+  const me = await api('GET', '/user');
+  const collection = (await api('POST', `/orgs/${organization}/collections`, { title: 'Guides' })).id;
+  const space = (await api('POST', `/orgs/${organization}/spaces`, { title: 'Handbook', parent: collection })).id;
+  await api('POST', `/orgs/${organization}/spaces`, { title: 'Release notes' });
+  const cr = (await api('POST', `/spaces/${space}/change-requests`, { subject: 'Pages' })).id;
+  await api('POST', `/spaces/${space}/change-requests/${cr}/content`, {
+    changes: [
+      { operation: 'insert_page', ref: 'intro', slug: 'intro', document: { markdown: '# Introduction\n\nWelcome to the handbook.\n' } },
+      { operation: 'insert_page', ref: 'setup', slug: 'setup', document: { markdown: '# Set up\n\nInstall it with `npm i`.\n' } },
+    ],
+  });
+  await api('POST', `/spaces/${space}/change-requests/${cr}/merge`);
+  const app = `${origin}/app`;
+
+  browser = await launchChromium();
+  const errors = [];
+  /** Drops the errors a check provoked on purpose (a refused link, a wrong password: their 401 in the console). */
+  const expected = (pattern) => {
+    for (let i = errors.length - 1; i >= 0; i--) if (pattern.test(errors[i])) errors.splice(i, 1);
+  };
+  const watch = (p) => {
+    p.on('console', (m) => m.type() === 'error' && errors.push(`${p.url()}: ${m.text()}`));
+    p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`));
+    return p;
+  };
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.route(
+    (url) => !url.href.startsWith(origin),
+    (r) => r.abort(),
+  );
+  const tab = watch(await context.newPage());
+  const axe = (p) => axeCheck(p, AXE);
+  const heading = (p, name) => p.getByRole('heading', { level: 1, name }).waitFor();
+  console.log('The web app in headless Chromium');
+
+  await check('the app is served under its own CSP (no unsafe-inline, no framing), its assets cached for a year', async () => {
+    const res = await fetch(`${app}/o/${organization}`);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    if (
+      res.status !== 200 ||
+      !csp.includes("script-src 'self'") ||
+      !csp.includes("frame-ancestors 'none'") ||
+      csp.includes('unsafe-inline')
+    )
+      throw new Error(`${res.status} ${csp}`);
+    const html = await res.text();
+    const script = /src="(\/app\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    const asset = await fetch(`${origin}${script}`);
+    if (!/max-age=31536000/.test(asset.headers.get('cache-control') ?? ''))
+      throw new Error(`asset cache: ${asset.headers.get('cache-control')}`);
+    if ((await fetch(`${app}/assets/nothing.js`)).status !== 404) throw new Error('a missing asset is not 404');
+  });
+
+  await check('the first start’s one-time link signs the admin in, once; the address bar loses the token', async () => {
+    await tab.goto(`${app}/sign-in/link#${signInToken}`);
+    await heading(tab, 'Your organizations');
+    if (tab.url().includes(signInToken)) throw new Error('the token stayed in the address bar');
+    await tab.getByRole('link', { name: 'My organization' }).waitFor();
+    await axe(tab);
+    // The link again: it was used.
+    const other = watch(await browser.newPage());
+    await other.goto(`${app}/sign-in/link#${signInToken}`);
+    await other.getByRole('alert').filter({ hasText: 'it was used' }).waitFor();
+    expected(/status of 401/); // the refused link's 401 is the point here
+    await other.close();
+  });
+
+  await check('a password by keyboard: the sign-in screen for a stranger, then the screen they asked for (its urls.app)', async () => {
+    await api('PUT', '/user/password', { newPassword: 'a long enough password' });
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = watch(await ctx.newPage());
+    await p.goto(`${app}/o/${organization}`);
+    await heading(p, 'Sign in to Quire');
+    await axe(p);
+    if (SHOTS) await p.screenshot({ path: 'docs/screenshots/app-sign-in.png' });
+    await p.getByLabel('Email').fill(me.email);
+    await p.getByLabel('Password').fill('not the password');
+    await p.keyboard.press('Enter');
+    await p.getByRole('alert').filter({ hasText: 'Wrong email or password' }).waitFor();
+    expected(/status of 401/); // the wrong password's 401 is the point here
+    await p.getByLabel('Password').fill('a long enough password');
+    await p.keyboard.press('Enter');
+    await heading(p, 'My organization');
+    if (new URL(p.url()).pathname !== `/app/o/${organization}`) throw new Error(`landed on ${p.url()}`);
+    await ctx.close();
+  });
+
+  await check('the organization: collections and spaces as a tree, found by title; axe clean', async () => {
+    await tab.getByRole('link', { name: 'My organization' }).click();
+    await heading(tab, 'My organization');
+    const tree = tab.getByRole('navigation', { name: 'Collections and spaces' });
+    await tree.getByText('Guides').waitFor();
+    await tree.getByRole('link', { name: 'Handbook' }).waitFor();
+    await tree.getByRole('link', { name: 'Release notes' }).waitFor();
+    await axe(tab);
+    if (SHOTS) await tab.screenshot({ path: 'docs/screenshots/app-organization.png' });
+    await tab.getByLabel('Find a space').fill('hand');
+    const found = tab.getByRole('list', { name: 'Spaces found' });
+    await found.getByRole('link', { name: 'Handbook' }).waitFor();
+    if ((await found.getByRole('link').count()) !== 1) throw new Error('the search found more than Handbook');
+    await tab.getByLabel('Find a space').fill('');
+  });
+
+  await check('a space: its page tree and a page, each at a stable URL (back and forward work); axe clean', async () => {
+    await tab.getByRole('link', { name: 'Handbook' }).click();
+    await heading(tab, 'Handbook');
+    const pages = tab.getByRole('navigation', { name: 'Pages' });
+    await pages.getByRole('link', { name: 'Introduction' }).waitFor();
+    await tab.getByText('Welcome to the handbook.').waitFor();
+    await pages.getByRole('link', { name: 'Set up' }).click();
+    await tab.getByText('Install it with `npm i`.').waitFor();
+    if (new URL(tab.url()).pathname !== `/app/s/${space}/setup`) throw new Error(`page URL ${tab.url()}`);
+    await axe(tab);
+    if (SHOTS) await tab.screenshot({ path: 'docs/screenshots/app-space.png' });
+    await tab.goBack();
+    await tab.getByText('Welcome to the handbook.').waitFor();
+    // The space's urls.app opens this screen.
+    const urls = (await api('GET', `/spaces/${space}`)).urls;
+    await tab.goto(urls.app);
+    await heading(tab, 'Handbook');
+  });
+
+  await check('sessions: this one and another listed, the other ended, then sign out; axe clean', async () => {
+    await tab.getByRole('link', { name: 'Sessions' }).click();
+    await heading(tab, 'Signed-in sessions');
+    const rows = tab.getByRole('row');
+    await rows.nth(2).waitFor(); // the header, and two sessions (the link's and the password's)
+    await axe(tab);
+    if (SHOTS) await tab.screenshot({ path: 'docs/screenshots/app-sessions.png' });
+    const end = tab.getByRole('button', { name: /^End the session/ });
+    if ((await end.count()) !== 1) throw new Error(`${await end.count()} End buttons`);
+    await end.click();
+    await tab.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+    await tab.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await heading(tab, 'Sign in to Quire');
+    // Signed out: the API no longer knows the cookie.
+    const after = await tab.evaluate(async () => (await fetch('/v1/auth/session')).status);
+    if (after !== 204) throw new Error(`after sign-out: ${after}`);
+  });
+
+  await check('on a phone: the space reads in one column, nothing overflows sideways; axe clean', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const p = watch(await phone.newPage());
+    const link = await (async () => {
+      const res = await fetch(`${origin}/v1/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: me.email, password: 'a long enough password' }),
+      });
+      return res.headers.get('set-cookie').split(';')[0].split('=');
+    })();
+    await phone.addCookies([{ name: link[0], value: link[1], url: `${origin}/v1/` }]);
+    await p.goto(`${app}/s/${space}`);
+    await heading(p, 'Handbook');
+    await p.getByText('Welcome to the handbook.').waitFor();
+    const overflow = await p.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+    if (overflow > 1) throw new Error(`the screen overflows by ${overflow}px`);
+    await axe(p);
+    if (SHOTS) await p.screenshot({ path: 'docs/screenshots/app-phone.png', fullPage: true });
+    await phone.close();
+  });
+
+  await check('no screen logged a console error', async () => {
+    if (errors.length) throw new Error(errors.join('\n'));
+  });
+} catch (e) {
+  results.failed += 1;
+  console.log(`  ✕ setup\n    ${e instanceof Error ? e.message : e}`);
+} finally {
+  await browser?.close();
+  await server?.stop();
+}
+
+console.log(`browser: ${results.passed} passed, ${results.failed} failed`);
+process.exit(results.failed ? 1 : 0);
