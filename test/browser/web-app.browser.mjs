@@ -85,8 +85,27 @@ try {
     await other.close();
   });
 
+  await check('settings: a password set (none before), a token made (shown once) and revoked; axe clean', async () => {
+    await tab.getByRole('link', { name: 'Settings' }).click();
+    await heading(tab, 'Settings');
+    await tab.getByLabel('New password (10 characters or more)').fill('a long enough password');
+    await tab.getByRole('button', { name: 'Set password' }).click();
+    await tab.getByRole('status').filter({ hasText: 'Your password is set.' }).waitFor();
+    await tab.getByLabel('What it is for').fill('CI script');
+    await tab.getByRole('button', { name: 'Make a token' }).click();
+    const token = (await tab.locator('code.secret').textContent()) ?? '';
+    if (!/^qr_/.test(token)) throw new Error(`made: ${token}`);
+    if ((await fetch(`${origin}/v1/user`, { headers: { Authorization: `Bearer ${token}` } })).status !== 200)
+      throw new Error('the token does not work');
+    await axe(tab);
+    if (SHOTS) await tab.screenshot({ path: 'docs/screenshots/app-settings.png', fullPage: true });
+    await tab.getByRole('button', { name: 'Revoke CI script' }).click();
+    await tab.getByText(/^revoked /).waitFor();
+    if ((await fetch(`${origin}/v1/user`, { headers: { Authorization: `Bearer ${token}` } })).status !== 401)
+      throw new Error('the revoked token works');
+  });
+
   await check('a password by keyboard: the sign-in screen for a stranger, then the screen they asked for (its urls.app)', async () => {
-    await api('PUT', '/user/password', { newPassword: 'a long enough password' });
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const p = watch(await ctx.newPage());
     await p.goto(`${app}/o/${organization}`);
@@ -106,6 +125,8 @@ try {
   });
 
   await check('the organization: collections and spaces as a tree, found by title; axe clean', async () => {
+    await tab.getByRole('link', { name: 'Quire', exact: true }).click();
+    await heading(tab, 'Your organizations');
     await tab.getByRole('link', { name: 'My organization' }).click();
     await heading(tab, 'My organization');
     const tree = tab.getByRole('navigation', { name: 'Collections and spaces' });

@@ -224,4 +224,43 @@ describe('signing in to the web app', () => {
     expect((await signIn(erin.email, 'erins second password', '192.0.2.60')).status).toBe(200);
     expectError(await t.http.put('/v1/user/password').send({ newPassword: 'no caller here' }), 401);
   });
+
+  it('personal API tokens from the app: made (shown once), listed without the token, revoked; another’s is 404; bad input 400', async () => {
+    const { cookie, csrf } = await opened('192.0.2.70');
+    const as = { Cookie: cookie, 'X-CSRF-Token': csrf };
+    const made = (await t.http.post('/v1/user/tokens').set(as).send({ label: 'laptop', expiresInDays: 30 }).expect(201)).body;
+    expect(made).toMatchObject({ object: 'api-token', label: 'laptop', revokedAt: null, organization: null });
+    expect(made.token).toMatch(/^qr_/);
+    expect(made.prefix).toBe(made.token.slice(0, 11));
+    expect(Date.parse(made.expiresAt) - Date.parse(made.createdAt)).toBe(30 * 86_400_000);
+    expect(
+      (
+        await t.http
+          .get('/v1/user')
+          .set({ Authorization: `Bearer ${made.token}` })
+          .expect(200)
+      ).body.id,
+    ).toBe(alice.id);
+    const listed = (await t.http.get('/v1/user/tokens').set(as).expect(200)).body;
+    expect(listed.items.find((x: { id: string }) => x.id === made.id)).toMatchObject({ label: 'laptop', prefix: made.prefix });
+    expect(JSON.stringify(listed)).not.toContain(made.token);
+    // Someone else's token: as if it did not exist.
+    const other = await t.user('tokens-other');
+    expectError(await t.http.delete(`/v1/user/tokens/${made.id}`).set(other.auth), 404);
+    expect((await t.http.get('/v1/user/tokens').set(other.auth).expect(200)).body.items.some((x: { id: string }) => x.id === made.id)).toBe(
+      false,
+    );
+    await t.http.delete(`/v1/user/tokens/${made.id}`).set(as).expect(204);
+    expectError(await t.http.get('/v1/user').set({ Authorization: `Bearer ${made.token}` }), 401, /revoked/);
+    for (const body of [
+      {},
+      { label: null },
+      { label: '' },
+      { label: 'x', expiresInDays: 0 },
+      { label: 'x', expiresInDays: '0x10' },
+      { label: 'x', expiresInDays: 5000 },
+    ])
+      expectError(await t.http.post('/v1/user/tokens').set(as).send(body), 400);
+    expectError(await t.http.post('/v1/user/tokens').send({ label: 'anonymous' }), 401);
+  });
 });

@@ -5,6 +5,7 @@ import { SignIn, SignInWithLink } from './screens/sign-in';
 import { Home, Organization } from './screens/organizations';
 import { Space } from './screens/space';
 import { Sessions } from './screens/sessions';
+import { Settings } from './screens/settings';
 
 /** The screens, by path (each has a stable URL: every `urls.app` the API returns opens its screen). */
 function route(path: string): { title: string; screen: (user: SignedIn) => React.ReactNode } | null {
@@ -14,6 +15,7 @@ function route(path: string): { title: string; screen: (user: SignedIn) => React
   if ((m = /^\/s\/([\w-]+)(?:\/~\/revisions\/[\w-]+)?(?:\/(.*))?$/.exec(path)))
     return { title: 'Space', screen: () => <Space id={m![1]} path={m![2] ?? ''} /> };
   if (path === '/settings/sessions') return { title: 'Signed-in sessions', screen: (u) => <Sessions user={u} /> };
+  if (path === '/settings') return { title: 'Settings', screen: () => <Settings /> };
   return null;
 }
 
@@ -95,6 +97,7 @@ function Frame(props: {
         {props.user ? (
           <nav aria-label="Account">
             <span className="who">{props.user.displayName || props.user.email}</span>
+            <Link to="/settings">Settings</Link>
             <Link to="/settings/sessions">Sessions</Link>
             <button type="button" onClick={props.onSignOut}>
               Sign out

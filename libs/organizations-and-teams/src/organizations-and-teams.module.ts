@@ -23,6 +23,7 @@ import {
   SqlSignInLinkRepository,
 } from './infrastructure/sessions.repositories';
 import { SignInController } from './http/sign-in.controller';
+import { ApiTokensController } from './http/api-tokens.controller';
 import { AccessModule } from '@app/access';
 import { MembersService } from './application/members.service';
 import { TeamsService } from './application/teams.service';
@@ -52,6 +53,7 @@ import {
     SamlProvidersController,
     SsoLoginController,
     SignInController,
+    ApiTokensController,
   ],
   providers: [
     IdentityService,

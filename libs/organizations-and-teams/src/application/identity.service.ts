@@ -135,6 +135,13 @@ export class IdentityService {
     return this.tokens.listByUser(userId);
   }
 
+  /** Revokes a token of the user's own: 404 for anyone else's (or none), as if it did not exist. */
+  async revokeOwnToken(userId: string, tokenId: string): Promise<ApiToken> {
+    const token = await this.tokens.findById(tokenId);
+    if (!token || token.userId !== userId) throw new NotFoundError('Token', tokenId);
+    return this.revokeToken(tokenId);
+  }
+
   async revokeToken(tokenId: string): Promise<ApiToken> {
     const token = await this.tokens.findById(tokenId);
     if (!token) throw new NotFoundError('Token', tokenId);
