@@ -1,6 +1,6 @@
 // Browser test (#50, first slice): the web app at /app in Debian's headless Chromium, as a person uses it. The
 // first start's one-time link signs the admin in; a password is set through the API and signs in again; the
-// organization's collections and spaces as a tree, a space's page tree and a page; the sessions screen (end one,
+// organization's collections and spaces as a tree, a space's page tree and a page as the site renders it; the sessions screen (end one,
 // sign out). Controls found by role and name; axe-core on every screen; keyboard; a phone; no console error;
 // the app's CSP. Screenshots: docs/screenshots/app-*.png with QUIRE_SCREENSHOTS=1.
 import { readFileSync } from 'node:fs';
@@ -149,7 +149,8 @@ try {
     await pages.getByRole('link', { name: 'Introduction' }).waitFor();
     await tab.getByText('Welcome to the handbook.').waitFor();
     await pages.getByRole('link', { name: 'Set up' }).click();
-    await tab.getByText('Install it with `npm i`.').waitFor();
+    // The page as the published site renders it: its code as code.
+    await tab.locator('.document-preview code', { hasText: 'npm i' }).waitFor();
     if (new URL(tab.url()).pathname !== `/app/s/${space}/setup`) throw new Error(`page URL ${tab.url()}`);
     await axe(tab);
     if (SHOTS) await tab.screenshot({ path: 'docs/screenshots/app-space.png' });

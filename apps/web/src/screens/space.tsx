@@ -1,6 +1,6 @@
 import type { RevisionPage, Space as SpaceObject } from '@gitbook/api';
-import { api } from '../api';
-import { Link } from '../router';
+import { api, call } from '../api';
+import { BASE, Link, navigate } from '../router';
 import { Loading, useLoad } from './organizations';
 
 type TreePage = RevisionPage & { pages?: TreePage[]; path?: string; title: string; id: string; type: string };
@@ -54,15 +54,29 @@ function PageTree(props: { pages: TreePage[]; space: string; current: string | u
   );
 }
 
+/** The page as the published site renders it (the same renderer, through the API), its links kept in the app. */
 function PageBody(props: { space: string; page: TreePage }) {
   const { data, error } = useLoad(
-    async () => (await api.spaces.getPageById(props.space, props.page.id, { format: 'markdown' })).data as { markdown?: string },
+    async () => call<{ title: string; html: string }>('GET', `/spaces/${props.space}/content/page/${props.page.id}/rendered`),
     [props.space, props.page.id],
   );
   return (
     <>
-      <h2>{props.page.title}</h2>
-      {data ? <pre className="markdown">{data.markdown ?? ''}</pre> : <Loading error={error} />}
+      <h2 className="page-title">{props.page.title}</h2>
+      {data ? (
+        <div
+          className="document-preview"
+          onClick={(e) => {
+            const a = (e.target as Element).closest('a');
+            if (!a || a.origin !== window.location.origin || !a.pathname.startsWith(BASE) || e.metaKey || e.ctrlKey) return;
+            e.preventDefault();
+            navigate(a.pathname.slice(BASE.length) + a.hash);
+          }}
+          dangerouslySetInnerHTML={{ __html: data.html }}
+        />
+      ) : (
+        <Loading error={error} />
+      )}
     </>
   );
 }

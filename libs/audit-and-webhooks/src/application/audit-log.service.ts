@@ -17,6 +17,7 @@ export const CLI_ACTIONS: AuditAction[] = [
   { id: 'cli.member-add', label: 'Add a member to an organization (CLI)' },
   { id: 'cli.token-create', label: 'Create an API token (CLI)' },
   { id: 'cli.token-revoke', label: 'Revoke an API token (CLI)' },
+  { id: 'cli.user-sign-in-link', label: 'Make a one-time sign-in link (CLI)' },
   { id: 'cli.spaces-purge', label: 'Purge spaces deleted 7 days ago or more (CLI)' },
 ];
 

@@ -21,6 +21,7 @@ import {
   RevisionReusableContentDto,
 } from '@app/wire';
 import { RevisionPresenter, RevisionScope } from './revision-presenter';
+import { RenderedPageDto } from './content.dto';
 
 /** Reads of a space's content: its current revision, or any revision by id (spec part 1 §4.4). */
 @ApiTags('space-content')
@@ -64,6 +65,21 @@ export class ContentController {
     @Res() res: Response,
   ): Promise<void> {
     res.type('application/json').send(await this.presenter.pageJson(await this.scope(actor, id), pageId, q, links));
+  }
+
+  @Get('content/page/:pageId/rendered')
+  @ApiOperation({
+    operationId: 'getRenderedPageById',
+    summary: 'Quire extension: a page of the current revision as the published site renders it (HTML), for the web app',
+  })
+  @ApiOkResponse({ type: RenderedPageDto })
+  async rendered(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('pageId') pageId: string,
+    @RequestLinks() links: Links,
+  ): Promise<RenderedPageDto> {
+    return this.presenter.pageHtml(await this.scope(actor, id), pageId, links);
   }
 
   @Get('content/path/*pagePath')

@@ -244,3 +244,12 @@ export class ListCollectionsQueryDto extends ListQueryDto {
   @IsBoolean()
   nested?: boolean;
 }
+
+/** A page as the published site renders it (Quire extension, for the web app). */
+export class RenderedPageDto {
+  @ApiProperty({ enum: ['rendered-page'] }) object: 'rendered-page';
+  id: string;
+  title: string;
+  @ApiProperty({ description: "The page's body as HTML, as the published site renders it (sanitized); links to pages go to the app" })
+  html: string;
+}

@@ -6,7 +6,11 @@ import { ContentService } from '../application/content.service';
 import { FilesService } from '../application/files.service';
 import { LinksService } from '../application/links.service';
 import { RevisionChanges } from '../application/revision-changes';
-import { refToUrl, locateByPath } from '@app/content-model';
+import { refToUrl, locateByPath, locate } from '@app/content-model';
+import type { ContentRef } from '@app/content-model';
+import { DocumentRenderer } from '@app/site-renderer';
+import { Fragment, h } from 'preact';
+import { render } from 'preact-render-to-string';
 import type { JsonDocument } from '@app/content-model';
 import type { FileNode } from '../domain/content/files';
 import type { Space } from '../domain/space';
@@ -141,6 +145,42 @@ export class RevisionPresenter {
     const found = path ? locateByPath(revision.tree, path) : null;
     if (!found) throw new NotFoundError('Page', path || '/');
     return this.pageJson(s, found.node.id, q, links);
+  }
+
+  /**
+   * A page's body as the published site renders it (the site renderer, the same blocks and HTML), for the web
+   * app's reading and preview (#50): pages link to their screens in the app, files to their signed downloads,
+   * and links that lead nowhere are marked as broken (the app is for members). Sanitized by construction.
+   */
+  async pageHtml(
+    s: RevisionScope,
+    pageId: string,
+    links: Links,
+  ): Promise<{ object: 'rendered-page'; id: string; title: string; html: string }> {
+    const { revision, node, document } = await this.content.page(s.space, s.revisionId, pageId);
+    const now = this.clock.now().getTime();
+    const href = (ref: ContentRef): string | null => {
+      switch (ref.kind) {
+        case 'page': {
+          const found = locate(revision.tree, ref.page);
+          return found ? links.app(`${s.appBase}/${found.path}${ref.anchor ? `#${encodeURIComponent(ref.anchor)}` : ''}`) : null;
+        }
+        case 'file': {
+          const file = revision.files.find((f) => f.id === ref.file);
+          return file ? links.api(this.files.downloadPath(s.space.organizationId, file, now)) : null;
+        }
+        case 'url':
+          return /^(https?:|mailto:)/i.test(ref.url) ? ref.url : null;
+        case 'anchor':
+          return `#${encodeURIComponent(ref.anchor)}`;
+        default:
+          return null;
+      }
+    };
+    const title = (ref: ContentRef) => (ref.kind === 'page' ? (locate(revision.tree, ref.page)?.node.title ?? null) : null);
+    const renderer = new DocumentRenderer({ href, title }, { markBroken: true });
+    const html = document ? render(h(Fragment, null, renderer.render(document))) : '';
+    return { object: 'rendered-page', id: node.id, title: node.title, html };
   }
 
   /** A page's body as the official JSONDocument (an empty document for a page without one). */
