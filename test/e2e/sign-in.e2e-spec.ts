@@ -1,4 +1,4 @@
-import { SessionsService } from '@app/organizations-and-teams';
+import { IdentityService, SessionsService } from '@app/organizations-and-teams';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 
@@ -37,7 +37,7 @@ describe('signing in to the web app', () => {
 
   it('a password opens a session: an HttpOnly, SameSite=Strict cookie for /v1, the user, the session and its CSRF token', async () => {
     const { body, setCookie, cookie, csrf } = await opened();
-    expect(setCookie).toMatch(/^quire_session=[A-Za-z0-9_-]{43}; Max-Age=1209600; Path=\/v1; HttpOnly; SameSite=Strict$/);
+    expect(setCookie).toMatch(/^quire_session=[A-Za-z0-9_-]{43}; Max-Age=7776000; Path=\/v1; HttpOnly; SameSite=Strict$/);
     expect(body).toMatchObject({
       object: 'signed-in',
       user: alice.id,
@@ -262,5 +262,69 @@ describe('signing in to the web app', () => {
     ])
       expectError(await t.http.post('/v1/user/tokens').set(as).send(body), 400);
     expectError(await t.http.post('/v1/user/tokens').send({ label: 'anonymous' }), 401);
+  });
+
+  it('attempts made at once cannot all pass the limit; an IPv6 network counts as one address', async () => {
+    const gina = await t.user('gina');
+    await t.http.put('/v1/user/password').set(gina.auth).send({ newPassword: 'ginas own password' }).expect(204);
+    const at = await Promise.all(Array.from({ length: 12 }, (_, i) => signIn(gina.email, `wrong ${i} guess`, '198.51.100.99')));
+    expect(at.filter((r) => r.status === 401).length).toBeLessThanOrEqual(5);
+    expect(at.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(7);
+    // Other addresses of one IPv6 /64 share its count; the owner elsewhere signs in.
+    for (let i = 1; i <= 5; i++) expectError(await signIn(gina.email, 'wrong again!', `2001:db8:1:2::${i}`), 401);
+    expectError(await signIn(gina.email, 'ginas own password', '2001:db8:1:2::ff'), 429);
+    expect((await signIn(gina.email, 'ginas own password', '2001:db8:9:9::1')).status).toBe(200);
+    // A right password does not count against the address: ten in a row pass.
+    for (let i = 0; i < 10; i++) expect((await signIn(gina.email, 'ginas own password', '192.0.2.99')).status).toBe(200);
+  });
+
+  it('a sign-in comes from Quire’s pages: JSON only, Quire’s Origin (login CSRF)', async () => {
+    const form = await t.http.post('/v1/auth/sign-in').type('form').send({ email: alice.email, password: PASSWORD });
+    expectError(form, 400, /JSON/);
+    expectError(
+      await t.http.post('/v1/auth/sign-in').set('Origin', 'https://evil.example').send({ email: alice.email, password: PASSWORD }),
+      403,
+      /own pages/,
+    );
+    expectError(
+      await t.http
+        .post('/v1/auth/sign-in/link')
+        .set('Origin', 'https://evil.example')
+        .send({ token: 'A'.repeat(43) }),
+      403,
+    );
+    await t.http
+      .post('/v1/auth/sign-in')
+      .set('Origin', new URL(t.config.publicUrl!).origin)
+      .set('X-Forwarded-For', '192.0.2.120')
+      .send({ email: alice.email, password: PASSWORD })
+      .expect(200);
+  });
+
+  it('a token limited to one organization by SSO may not mint a token or set a password (403); a new password ends the other sessions', async () => {
+    const henry = await t.user('henry');
+    const org = await t.organization(henry);
+    const { token } = await t.app.get(IdentityService).issueToken(henry.id, { via: { sso: org } });
+    const scoped = { Authorization: `Bearer ${token}` };
+    expectError(await t.http.post('/v1/user/tokens').set(scoped).send({ label: 'escape' }), 403, /limited to organization/);
+    expectError(
+      await t.http.put('/v1/user/password').set(scoped).send({ newPassword: 'henrys new password' }),
+      403,
+      /limited to organization/,
+    );
+    // With his own token: set, then two sessions; changing the password from one ends the other, not itself.
+    await t.http.put('/v1/user/password').set(henry.auth).send({ newPassword: 'henrys first password' }).expect(204);
+    const open = async () => {
+      const res = await signIn(henry.email, 'henrys first password', '192.0.2.130');
+      return { Cookie: String(res.headers['set-cookie']).split(';')[0], 'X-CSRF-Token': res.body.csrfToken as string };
+    };
+    const [a, b] = [await open(), await open()];
+    await t.http
+      .put('/v1/user/password')
+      .set(a)
+      .send({ currentPassword: 'henrys first password', newPassword: 'henrys second password' })
+      .expect(204);
+    await t.http.get('/v1/user').set(a).expect(200);
+    expectError(await t.http.get('/v1/user').set(b), 401);
   });
 });

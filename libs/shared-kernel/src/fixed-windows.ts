@@ -24,6 +24,12 @@ export class FixedWindows {
     return w.count;
   }
 
+  /** Takes one back from the key's count in the current window (an attempt counted ahead that turned out fine). */
+  undo(key: string, now: number): void {
+    const w = this.windows.get(key);
+    if (w && now - w.start < this.windowMs && w.count > 0) w.count -= 1;
+  }
+
   /**
    * Ended windows go; when that leaves too many keys (many clients in one long window), the oldest go too,
    * down to three quarters: memory stays bounded, and a forgotten key only starts its count again.

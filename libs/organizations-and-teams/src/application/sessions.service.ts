@@ -1,5 +1,6 @@
 import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import ipaddr from 'ipaddr.js';
 import { AccessCacheSettings, AccessChanges } from '@app/access';
 import {
   Actor,
@@ -51,6 +52,19 @@ export interface OpenedSession {
 }
 
 const secretHash = (secret: string) => hash('sha256', secret, 'hex');
+const actorOf = (s: Session): Actor => ({ userId: s.userId, tokenId: `session:${s.id}` });
+
+/** The key a client address counts under: an IPv6 address by its /64 (one network, not one of its 2^64 addresses). */
+function addressKey(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  return parsed.kind() === 'ipv6'
+    ? `${(parsed as ipaddr.IPv6).parts
+        .slice(0, 4)
+        .map((p) => p.toString(16))
+        .join(':')}::/64`
+    : parsed.toString();
+}
 
 /**
  * Signing in to the web app (#50): a password (argon2id) or a one-time link opens a server-side session whose
@@ -94,22 +108,24 @@ export class SessionsService {
   async signIn(email: string, password: string, address: string, userAgent: string | undefined): Promise<OpenedSession> {
     const normalized = normalizeEmail(email);
     const now = this.clock.now().getTime();
-    const keys = [`a ${address}`, `e ${address} ${normalized}`];
+    const from = addressKey(address);
+    const keys = [`a ${from}`, `e ${from} ${normalized}`];
     const limits = [FAILURES_PER_ADDRESS, FAILURES_PER_ACCOUNT];
     keys.forEach((key, i) => {
       if (this.failures.count(key, now) >= limits[i]) throw new SignInThrottled(this.failures.retryAfter(key, now));
     });
-    // The hash is checked outside the unit of work: no connection is held while argon2 works.
+    // Counted before the check and taken back when it succeeds: attempts made at once cannot all pass the limit.
+    for (const key of keys) this.failures.hit(key, now);
+    // The hash is checked outside the unit of work: no connection is held while argon2 works. The password is
+    // looked up for an unknown email too (no user: no row), so both take the same steps.
     const user = await this.uow.outside(async () => {
       const found = await this.users.findByEmail(normalized);
-      const stored = found ? await this.passwords.get(found.id) : null;
+      const stored = await this.passwords.get(found?.id ?? '');
       const ok = await this.hasher.verify(stored ?? (await this.dummyHash()), password);
       return found && stored && ok ? found : null;
     });
-    if (!user) {
-      for (const key of keys) this.failures.hit(key, now);
-      throw new UnauthenticatedError('Wrong email or password');
-    }
+    if (!user) throw new UnauthenticatedError('Wrong email or password');
+    for (const key of keys) this.failures.undo(key, now);
     await this.refuseWhereSsoIsEnforced(user.id);
     return this.open(user, 'password', userAgent);
   }
@@ -137,17 +153,19 @@ export class SessionsService {
   async authenticate(secret: string): Promise<{ actor: Actor; session: Session }> {
     const key = secretHash(secret);
     const now = this.clock.now();
-    let session = this.cache.get(key, now.getTime()) ?? (await this.sessions.findByHash(key));
-    if (!session || !isActive(session, now)) {
-      this.cache.delete(key);
-      throw new UnauthenticatedError('The session has ended: sign in again');
-    }
+    const cached = this.cache.get(key, now.getTime());
+    // A kept session is used as kept (its time in the cache is not renewed by use); one due for renewal is read again.
+    if (cached && isActive(cached, now) && now.getTime() - cached.lastSeenAt.getTime() <= TOUCH_EVERY_MS)
+      return { actor: actorOf(cached), session: cached };
+    this.cache.delete(key);
+    let session = await this.sessions.findByHash(key);
+    if (!session || !isActive(session, now)) throw new UnauthenticatedError('The session has ended: sign in again');
     if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
       session = { ...session, lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_IDLE_MS) };
       await this.sessions.touch(session.id, session.lastSeenAt, session.expiresAt);
     }
     this.cache.set(key, session, now.getTime());
-    return { actor: { userId: session.userId, tokenId: `session:${session.id}` }, session };
+    return { actor: actorOf(session), session };
   }
 
   /** The CSRF token of a session's secret. */
@@ -187,10 +205,20 @@ export class SessionsService {
   }
 
   /**
+   * What a token limited to one organization by SSO may not do: mint a token or set a password, either of
+   * which would reach the user's other organizations (403).
+   */
+  refuseScoped(actor: Actor, what: string): void {
+    if (actor.scope !== undefined)
+      throw new ForbiddenError(`${what} needs the user's own sign-in: this token is limited to organization ${actor.scope} by SSO`);
+  }
+
+  /**
    * Sets the caller's password. Changing one needs the current password (a stolen session or token alone
    * cannot); the first one does not (a user made by an invitation, SSO or the first start has none).
    */
   async setPassword(actor: Actor, current: string | undefined, next: string): Promise<void> {
+    this.refuseScoped(actor, 'Setting a password');
     const user = await this.users.findById(actor.userId);
     if (!user) throw new NotFoundError('User', actor.userId);
     const weakness = passwordWeakness(next, user.email);
@@ -204,6 +232,9 @@ export class SessionsService {
       return this.hasher.hash(next);
     });
     await this.passwords.set(user.id, hashed, this.clock.now());
+    // A new password ends the user's other sessions (one opened with the old password, maybe not by them).
+    const own = actor.tokenId.startsWith('session:') ? actor.tokenId.slice('session:'.length) : undefined;
+    await this.forget(await this.sessions.revokeAll(user.id, this.clock.now(), own));
   }
 
   private async open(user: User, method: SignInMethod, userAgent: string | undefined): Promise<OpenedSession> {
@@ -232,6 +263,8 @@ export class SessionsService {
   private async forget(hashes: string[]): Promise<void> {
     for (const h of hashes) {
       this.cache.delete(h);
+      // Again once the revocation is committed: a request that read the row meanwhile may have kept it.
+      this.uow.afterCommit(() => this.cache.delete(h));
       await this.changes.publish({ kind: 'token', hash: h });
     }
   }

@@ -37,8 +37,8 @@ export abstract class SessionRepository {
   abstract touch(id: string, lastSeenAt: Date, expiresAt: Date): Promise<void>;
   /** Revokes one of the user's active sessions; its hash when it did, else null (none such, or not theirs). */
   abstract revoke(userId: string, id: string, at: Date): Promise<string | null>;
-  /** Revokes every active session of the user; the hashes revoked. */
-  abstract revokeAll(userId: string, at: Date): Promise<string[]>;
+  /** Revokes every active session of the user (but `except`); the hashes revoked. */
+  abstract revokeAll(userId: string, at: Date, except?: string): Promise<string[]>;
 }
 
 /** The argon2id hash of each user's password (a user without one signs in by link or SSO). */

@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { ApiStandardErrors, CurrentActor, listEnvelope, ListOf, WriteTransaction } from '@app/http-kit';
 import { Actor, Clock, DAY_MS } from '@app/shared-kernel';
 import { IdentityService } from '../application/identity.service';
+import { SessionsService } from '../application/sessions.service';
 import { ApiTokenDto, CreateApiTokenDto, CreatedApiTokenDto, toApiTokenDto } from './api-tokens.dto';
 
 /**
@@ -15,6 +16,7 @@ import { ApiTokenDto, CreateApiTokenDto, CreatedApiTokenDto, toApiTokenDto } fro
 export class ApiTokensController {
   constructor(
     private readonly identity: IdentityService,
+    private readonly sessions: SessionsService,
     private readonly clock: Clock,
   ) {}
 
@@ -31,6 +33,7 @@ export class ApiTokensController {
   @ApiOperation({ operationId: 'createApiToken', summary: 'Quire extension: a new API token of the caller (shown once)' })
   @ApiCreatedResponse({ type: CreatedApiTokenDto })
   async create(@CurrentActor() actor: Actor, @Body() body: CreateApiTokenDto): Promise<CreatedApiTokenDto> {
+    this.sessions.refuseScoped(actor, 'Making a token');
     const expiresAt = body.expiresInDays ? new Date(this.clock.now().getTime() + body.expiresInDays * DAY_MS) : null;
     const { token, record } = await this.identity.issueToken(actor.userId, { label: body.label, expiresAt });
     return { ...toApiTokenDto(record), token };

@@ -9,8 +9,18 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { serialize as serializeCookie } from 'cookie';
-import { ApiStandardErrors, CurrentActor, ErrorDto, listEnvelope, ListOf, Public, WriteTransaction } from '@app/http-kit';
-import { Actor, UnauthenticatedError } from '@app/shared-kernel';
+import {
+  ApiStandardErrors,
+  CurrentActor,
+  ErrorDto,
+  Links,
+  listEnvelope,
+  ListOf,
+  Public,
+  RequestLinks,
+  WriteTransaction,
+} from '@app/http-kit';
+import { Actor, ForbiddenError, InvalidInputError, UnauthenticatedError } from '@app/shared-kernel';
 import { OpenedSession, SessionsService, SignInThrottled } from '../application/sessions.service';
 import { SESSION_COOKIE, sessionSecret } from '../domain/session';
 import { SessionDto, SetPasswordDto, SignedInDto, SignInDto, SignInLinkDto, toSessionDto } from './sign-in.dto';
@@ -37,10 +47,16 @@ export class SignInController {
   @ApiOkResponse({ type: SignedInDto })
   @ApiUnauthorizedResponse({ type: ErrorDto, description: 'Wrong email or password' })
   @ApiTooManyRequestsResponse({ type: ErrorDto, description: 'Too many failed sign-ins from this address' })
-  async signIn(@Body() body: SignInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SignedInDto> {
+  async signIn(
+    @Body() body: SignInDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @RequestLinks() links: Links,
+  ): Promise<SignedInDto> {
+    fromQuire(req, links);
     try {
       const opened = await this.sessions.signIn(body.email, body.password, req.ip ?? req.socket.remoteAddress ?? '', req.get('user-agent'));
-      return this.signedIn(opened, req, res);
+      return this.signedIn(opened, req, res, links);
     } catch (e) {
       if (!(e instanceof SignInThrottled)) throw e;
       res.setHeader('Retry-After', String(e.retryAfterSeconds));
@@ -54,8 +70,14 @@ export class SignInController {
   @ApiOperation({ operationId: 'signInWithLink', summary: 'Quire extension: sign in with a one-time link (sets the session cookie)' })
   @ApiOkResponse({ type: SignedInDto })
   @ApiUnauthorizedResponse({ type: ErrorDto, description: 'The link was used, expired, or never was' })
-  async signInWithLink(@Body() body: SignInLinkDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SignedInDto> {
-    return this.signedIn(await this.sessions.signInWithLink(body.token, req.get('user-agent')), req, res);
+  async signInWithLink(
+    @Body() body: SignInLinkDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @RequestLinks() links: Links,
+  ): Promise<SignedInDto> {
+    fromQuire(req, links);
+    return this.signedIn(await this.sessions.signInWithLink(body.token, req.get('user-agent')), req, res, links);
   }
 
   /**
@@ -67,7 +89,11 @@ export class SignInController {
   @ApiOperation({ operationId: 'getCurrentSession', summary: 'Quire extension: the session of the cookie, its user and CSRF token' })
   @ApiOkResponse({ type: SignedInDto })
   @ApiNoContentResponse({ description: 'Not signed in (no session cookie, or its session ended)' })
-  async current(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SignedInDto | undefined> {
+  async current(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @RequestLinks() links: Links,
+  ): Promise<SignedInDto | undefined> {
     res.setHeader('Cache-Control', 'no-store');
     const secret = sessionSecret(req.headers.cookie);
     try {
@@ -76,7 +102,7 @@ export class SignInController {
       return this.dto(await this.sessions.userOf(session.userId), session, secret);
     } catch (e) {
       if (!(e instanceof UnauthenticatedError)) throw e;
-      if (secret) res.setHeader('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { ...cookieOptions(req), maxAge: 0 }));
+      if (secret) res.setHeader('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { ...cookieOptions(req, links), maxAge: 0 }));
       res.status(204);
       return undefined;
     }
@@ -88,10 +114,15 @@ export class SignInController {
   @ApiStandardErrors()
   @ApiOperation({ operationId: 'signOut', summary: "Quire extension: end this request's session and clear its cookie" })
   @ApiNoContentResponse()
-  async signOut(@CurrentActor() actor: Actor, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
+  async signOut(
+    @CurrentActor() actor: Actor,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @RequestLinks() links: Links,
+  ): Promise<void> {
     const id = sessionIdOf(actor);
     if (id) await this.sessions.revoke(actor, id);
-    res.setHeader('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { ...cookieOptions(req), maxAge: 0 }));
+    res.setHeader('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { ...cookieOptions(req, links), maxAge: 0 }));
   }
 
   @Get('auth/sessions')
@@ -136,9 +167,9 @@ export class SignInController {
     await this.sessions.setPassword(actor, body.currentPassword, body.newPassword);
   }
 
-  private signedIn(opened: OpenedSession, req: Request, res: Response): SignedInDto {
-    const maxAge = Math.floor((opened.session.expiresAt.getTime() - opened.session.createdAt.getTime()) / 1000);
-    res.setHeader('Set-Cookie', serializeCookie(SESSION_COOKIE, opened.secret, { ...cookieOptions(req), maxAge }));
+  private signedIn(opened: OpenedSession, req: Request, res: Response, links: Links): SignedInDto {
+    // The browser keeps the cookie 90 days; the server ends the session 14 days after its last use (renewed by use).
+    res.setHeader('Set-Cookie', serializeCookie(SESSION_COOKIE, opened.secret, { ...cookieOptions(req, links), maxAge: COOKIE_MAX_AGE_S }));
     res.setHeader('Cache-Control', 'no-store');
     return this.dto(opened.user, opened.session, opened.secret);
   }
@@ -155,7 +186,20 @@ export class SignInController {
   }
 }
 
-/** The session cookie: HttpOnly, SameSite=Strict, for the API's paths only, Secure over HTTPS. */
-function cookieOptions(req: Request) {
-  return { httpOnly: true, sameSite: 'strict' as const, path: '/v1', secure: req.secure };
+/** The session cookie: HttpOnly, SameSite=Strict, for the API's paths only, Secure over HTTPS (Quire's URL's, or the request's). */
+function cookieOptions(req: Request, links: Links) {
+  return { httpOnly: true, sameSite: 'strict' as const, path: '/v1', secure: req.secure || links.origin.startsWith('https:') };
+}
+
+const COOKIE_MAX_AGE_S = 90 * 86_400;
+
+/**
+ * A sign-in comes from Quire's own pages (login CSRF: another site's page must not sign a browser in to an
+ * account of its choosing): JSON only (a form of another site cannot send it without CORS), and a browser's
+ * Origin, when sent, is Quire's.
+ */
+function fromQuire(req: Request, links: Links): void {
+  if (!req.is('application/json')) throw new InvalidInputError('A sign-in is sent as JSON (Content-Type: application/json)');
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== new URL(links.origin).origin) throw new ForbiddenError('A sign-in comes from Quire’s own pages');
 }

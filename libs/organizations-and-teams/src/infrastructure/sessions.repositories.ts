@@ -79,10 +79,10 @@ export class SqlSessionRepository extends SessionRepository {
     return rows[0]?.hash ?? null;
   }
 
-  async revokeAll(userId: string, at: Date): Promise<string[]> {
+  async revokeAll(userId: string, at: Date, except?: string): Promise<string[]> {
     const rows: { hash: string }[] = await this.db.query(
-      'WITH u AS (UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 RETURNING hash) SELECT * FROM u',
-      [userId, at],
+      'WITH u AS (UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 AND id <> $3 RETURNING hash) SELECT * FROM u',
+      [userId, at, except ?? ''],
     );
     return rows.map((r) => r.hash);
   }
