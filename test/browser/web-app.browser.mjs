@@ -140,6 +140,15 @@ try {
     await found.getByRole('link', { name: 'Handbook' }).waitFor();
     if ((await found.getByRole('link').count()) !== 1) throw new Error('the search found more than Handbook');
     await tab.getByLabel('Find a space').fill('');
+    // Its members (with their role) and teams.
+    await tab.getByRole('link', { name: 'Members and teams' }).click();
+    await heading(tab, 'Members and teams');
+    const members = tab.getByRole('table', { name: /^Members/ });
+    await members.getByRole('row').filter({ hasText: me.email }).filter({ hasText: 'admin' }).waitFor();
+    await axe(tab);
+    if (SHOTS) await tab.screenshot({ path: 'docs/screenshots/app-members.png' });
+    await tab.goBack();
+    await heading(tab, 'My organization');
   });
 
   await check('a space: its page tree and a page, each at a stable URL (back and forward work); axe clean', async () => {

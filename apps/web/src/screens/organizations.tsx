@@ -82,6 +82,9 @@ export function Organization(props: { id: string }) {
   return (
     <>
       <h1 tabIndex={-1}>{data.org.title}</h1>
+      <p>
+        <Link to={`/o/${props.id}/members`}>Members and teams</Link>
+      </p>
       <label htmlFor="filter">Find a space</label>
       <input id="filter" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} maxLength={200} />
       {filter.trim() ? (
