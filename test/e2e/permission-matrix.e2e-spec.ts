@@ -468,6 +468,16 @@ describe('permission matrix', () => {
       async (w) => t.http.get(`/v1/spaces/${(await spaceWithPage()).space}/content/path/guide`).set(as(w)),
     ],
     [
+      'GET /spaces/{id}/content/page/{pageId}/rendered',
+      'read',
+      200,
+      async (w) => {
+        const { space: s } = await spaceWithPage();
+        const page = (await t.http.get(`/v1/spaces/${s}/content/path/guide`).set(admin.auth).expect(200)).body.id as string;
+        return t.http.get(`/v1/spaces/${s}/content/page/${page}/rendered`).set(as(w));
+      },
+    ],
+    [
       'GET /spaces/{id}/revisions/{revisionId}/path/{pagePath}',
       'read',
       200,
