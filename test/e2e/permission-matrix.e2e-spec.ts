@@ -477,6 +477,25 @@ describe('permission matrix', () => {
         return t.http.get(`/v1/spaces/${s}/content/page/${page}/rendered`).set(as(w));
       },
     ],
+    ...(
+      [
+        ['GET …/change-requests/{id}/content/page/{pageId}/rendered', 'read', 'rendered'],
+        ['GET …/change-requests/{id}/content/page/{pageId}/diff', 'read', 'diff'],
+        ['POST …/change-requests/{id}/content/page/{pageId}/preview', 'edit', 'preview'],
+      ] as const
+    ).map(([name, role, route]): [string, Role, number, (who: Who) => Promise<Response>] => [
+      name,
+      role,
+      200,
+      async (w) => {
+        const p = await spaceWithPage();
+        const at = `/v1/spaces/${p.space}/change-requests/${p.changeRequest}/content`;
+        const page = (await t.http.get(`${at}/path/guide`).set(admin.auth).expect(200)).body.id as string;
+        return route === 'preview'
+          ? t.http.post(`${at}/page/${page}/preview`).set(as(w)).send({ markdown: '# Guide\n\nNew words.' })
+          : t.http.get(`${at}/page/${page}/${route}`).set(as(w));
+      },
+    ]),
     [
       'GET /spaces/{id}/revisions/{revisionId}/path/{pagePath}',
       'read',

@@ -64,4 +64,102 @@ describe('a page rendered for the web app', () => {
     const other = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Other' }).expect(201)).body.id;
     expectError(await t.http.get(`/v1/spaces/${other}/content/page/${ids.Setup}/rendered`).set(admin.auth), 404);
   });
+
+  describe('in a change request: the page, the live preview of markdown not yet written, the change as rendered blocks', () => {
+    let cr: string;
+    const base = () => `/v1/spaces/${spaceId}/change-requests/${cr}/content/page`;
+    beforeAll(async () => {
+      cr = (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({ subject: 'Edit' }).expect(201)).body.id;
+      const res = await t.http
+        .post(`/v1/spaces/${spaceId}/change-requests/${cr}/content`)
+        .set(admin.auth)
+        .send({
+          changes: [
+            { operation: 'update_page', page: ids.Setup, document: { markdown: '# Setup\n\n## Install\n\nRun it twice.\n\nThen rest.\n' } },
+          ],
+        });
+      expect(res.status).toBe(200);
+    });
+
+    it('renders the page as the change request has it, links to the change request’s screens', async () => {
+      const body = (await t.http.get(`${base()}/${ids.Setup}/rendered`).set(admin.auth).expect(200)).body;
+      expect(body).toMatchObject({ object: 'rendered-page', id: ids.Setup, title: 'Setup' });
+      expect(body.html).toContain('Run it twice.');
+      const intro = (await t.http.get(`${base()}/${ids.Intro}/rendered`).set(admin.auth).expect(200)).body;
+      expect(intro.html).toContain(`href="http://quire.test/app/s/${spaceId}/~/changes/`);
+    });
+
+    it('previews markdown as the page would show it: relative links resolved from its place, nothing written', async () => {
+      const res = await t.http
+        .post(`${base()}/${ids.Intro}/preview`)
+        .set(admin.auth)
+        .send({
+          markdown:
+            '---\ntitle: Intro again\n---\n\nGo to [setup](setup.md) or [nowhere](gone.md).\n\n{% hint style="info" %}\nNote\n{% endhint %}\n',
+        })
+        .expect(200);
+      expect(res.body).toMatchObject({ object: 'rendered-page', id: ids.Intro, title: 'Intro again' });
+      expect(res.body.html).toMatch(new RegExp(`<a href="http://quire.test/app/s/${spaceId}/~/changes/\\d+/setup">setup</a>`));
+      expect(res.body.html).toContain('class="broken-link"');
+      expect(res.body.html).toMatch(/hint-info/);
+      const page = (await t.http.get(`${base()}/${ids.Intro}?format=markdown`).set(admin.auth).expect(200)).body;
+      expect(page.title).toBe('Intro');
+      expect(page.markdown).not.toContain('nowhere');
+      // Not an audited write: the audit log has no event for it.
+      const events = (await t.http.get(`/v1/orgs/${orgId}/audit-events`).set(admin.auth).expect(200)).body.items as { action: string }[];
+      expect(events.map((e) => e.action)).not.toContain('previewPageInChangeRequest');
+    });
+
+    it('refuses hostile or missing markdown (400), a reader (403), a stranger and an unknown page (404)', async () => {
+      for (const body of [
+        {},
+        { markdown: null },
+        { markdown: 16 },
+        { markdown: 'x'.repeat(1_000_001) },
+        { markdown: '---\n: [\n---\n' },
+        { markdown: 'a\u0000b' },
+      ])
+        expectError(await t.http.post(`${base()}/${ids.Intro}/preview`).set(admin.auth).send(body), 400);
+      const reader = await t.user('cr-reader');
+      await t.member(orgId, reader, 'read');
+      expectError(await t.http.post(`${base()}/${ids.Intro}/preview`).set(reader.auth).send({ markdown: 'x' }), 403);
+      await t.http.get(`${base()}/${ids.Intro}/rendered`).set(reader.auth).expect(200);
+      await t.http.get(`${base()}/${ids.Setup}/diff`).set(reader.auth).expect(200);
+      const stranger = await t.user('cr-stranger');
+      expectError(await t.http.post(`${base()}/${ids.Intro}/preview`).set(stranger.auth).send({ markdown: 'x' }), 404);
+      expectError(await t.http.get(`${base()}/${ids.Intro}/diff`).set(stranger.auth), 404);
+      expectError(await t.http.post(`${base()}/nope/preview`).set(admin.auth).send({ markdown: 'x' }), 404);
+      expectError(await t.http.get(`${base()}/nope/diff`).set(admin.auth), 404);
+    });
+
+    it('shows the change as rendered blocks: unchanged, deleted, added, in order; a created and a deleted page', async () => {
+      const diff = (await t.http.get(`${base()}/${ids.Setup}/diff`).set(admin.auth).expect(200)).body;
+      expect(diff).toMatchObject({ object: 'rendered-page-diff', id: ids.Setup, title: 'Setup', change: 'edited' });
+      expect(diff.blocks.map((b: { change: string }) => b.change)).toEqual(['unchanged', 'deleted', 'added', 'added']);
+      expect(diff.blocks[1].html).toContain('Run it.');
+      expect(diff.blocks[2].html).toContain('Run it twice.');
+      expect(diff.blocks[3].html).toContain('Then rest.');
+      const unchanged = (await t.http.get(`${base()}/${ids.Intro}/diff`).set(admin.auth).expect(200)).body;
+      expect(unchanged.change).toBe('edited');
+      expect(unchanged.blocks.every((b: { change: string }) => b.change === 'unchanged')).toBe(true);
+      const res = await t.http
+        .post(`/v1/spaces/${spaceId}/change-requests/${cr}/content?compat=false`)
+        .set(admin.auth)
+        .send({
+          changes: [
+            { operation: 'insert_page', ref: 'new', document: { markdown: '# New\n\nFresh.\n' } },
+            { operation: 'delete_page', page: ids.Intro },
+          ],
+        })
+        .expect(200);
+      const created = res.body.changes.find((c: { ref?: string }) => c.ref === 'new').page.id;
+      const added = (await t.http.get(`${base()}/${created}/diff`).set(admin.auth).expect(200)).body;
+      expect(added).toMatchObject({ change: 'created', title: 'New' });
+      expect(added.blocks.map((b: { change: string }) => b.change)).toEqual(['added']);
+      const gone = (await t.http.get(`${base()}/${ids.Intro}/diff`).set(admin.auth).expect(200)).body;
+      expect(gone.change).toBe('deleted');
+      expect(gone.blocks.length).toBeGreaterThan(1);
+      expect(gone.blocks.every((b: { change: string }) => b.change === 'deleted')).toBe(true);
+    });
+  });
 });

@@ -17,6 +17,14 @@ export const WRITE_TRANSACTION = 'quire:writeTransaction';
  */
 export const WriteTransaction = () => SetMetadata(WRITE_TRANSACTION, true);
 
+export const READS_ONLY = 'quire:readsOnly';
+
+/**
+ * Marks an authenticated POST that writes nothing: a read whose input is too large for a URL (the editor's
+ * live preview). It opens no unit of work and records no audit event; it must not change anything.
+ */
+export const ReadsOnly = () => SetMetadata(READS_ONLY, true);
+
 /** The authenticated caller, set by the Bearer guard. */
 export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor => {
   const req = ctx.switchToHttp().getRequest<{ actor?: Actor }>();

@@ -5,7 +5,7 @@ import { DECORATORS } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { Actor, Clock, UnitOfWork } from '@app/shared-kernel';
-import { IS_PUBLIC, WRITE_TRANSACTION } from '@app/http-kit';
+import { IS_PUBLIC, READS_ONLY, WRITE_TRANSACTION } from '@app/http-kit';
 import { AuditLog } from '../application/audit-log.service';
 import { AuditScopes, AuditTarget, targetTypeOf } from '../domain/audit-event';
 
@@ -96,6 +96,7 @@ export class AuditInterceptor implements NestInterceptor, OnApplicationBootstrap
         const method = Reflect.getMetadata('method', handler) as RequestMethod | undefined;
         if (method === undefined || !WRITE_METHODS.has(method)) continue;
         if (classPublic || this.reflector.get<boolean>(IS_PUBLIC, handler)) continue;
+        if (this.reflector.get<boolean>(READS_ONLY, handler)) continue;
         yield { handler, name: `${type.name}.${name}` };
       }
     }

@@ -283,6 +283,14 @@ export class ChangeRequestsService {
   }
 
   /** updateChangeRequestContent: one atomic batch → one new head revision (or nothing, with a 400 naming the change). */
+  /** A change request as one who may edit its content sees it (403 without the "edit" role; 412 when the space is locked). */
+  async editableView(actor: Actor, spaceId: string, ref: string): Promise<ChangeRequestView> {
+    const v = await this.view(actor, spaceId, ref);
+    this.requireEdit(v.role);
+    if (v.space.editMode === 'locked') throw new PreconditionError('The space is locked (editMode: locked): edits are refused');
+    return v;
+  }
+
   writeContent(
     actor: Actor,
     spaceId: string,

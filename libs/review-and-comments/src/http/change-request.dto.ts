@@ -1,3 +1,4 @@
+import { PAGE_MARKDOWN_MAX } from '@app/spaces-and-content';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
@@ -20,7 +21,7 @@ import type { ContentChangeInput } from '@app/spaces-and-content';
 import { CHANGE_REQUEST_STATUSES, ChangeRequest, ChangeRequestStatus, SUBJECT_MAX } from '../domain/change-request';
 import { UserDto } from '@app/wire';
 
-const MARKDOWN_MAX = 1_000_000;
+const MARKDOWN_MAX = PAGE_MARKDOWN_MAX;
 const OPERATIONS = ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files'];
 
 /** Checks one change's shape (the official ChangeRequestContentChange union); null when valid. */

@@ -18,10 +18,18 @@ import {
   listEnvelope,
   ListQueryDto,
   Links,
+  ReadsOnly,
   RequestLinks,
   WriteTransaction,
 } from '@app/http-kit';
-import { FilesService, RevisionPresenter, RevisionScope } from '@app/spaces-and-content';
+import {
+  FilesService,
+  PagePreviewDto,
+  RenderedPageDiffDto,
+  RenderedPageDto,
+  RevisionPresenter,
+  RevisionScope,
+} from '@app/spaces-and-content';
 import { ChangeRequestsService } from '../application/change-requests.service';
 import { ExportsService } from '../application/exports.service';
 import { baseOf } from '../domain/change-request';
@@ -72,8 +80,8 @@ export class ChangeRequestsController {
   ) {}
 
   /** A change request's head revision, addressed as its content (`/s/{space}/~/changes/{number}`). */
-  private async scope(actor: Actor, spaceId: string, ref: string): Promise<RevisionScope> {
-    const v = await this.changeRequests.view(actor, spaceId, ref);
+  private async scope(actor: Actor, spaceId: string, ref: string, toEdit = false): Promise<RevisionScope> {
+    const v = toEdit ? await this.changeRequests.editableView(actor, spaceId, ref) : await this.changeRequests.view(actor, spaceId, ref);
     const cr = v.changeRequest;
     return {
       actor,
@@ -421,5 +429,61 @@ export class ChangeRequestsController {
     @Res() res: Response,
   ): Promise<void> {
     res.type('application/json').send(await this.revisions.pageJson(await this.scope(actor, spaceId, ref), pageId, q, links));
+  }
+
+  @Get(':changeRequestId/content/page/:pageId/rendered')
+  @ApiTags('change-request-content')
+  @ApiOperation({
+    operationId: 'getRenderedPageInChangeRequestById',
+    summary: 'Quire extension: a page of a change request as the published site renders it (HTML), for the web app',
+  })
+  @ApiOkResponse({ type: RenderedPageDto })
+  async rendered(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Param('pageId') pageId: string,
+    @RequestLinks() links: Links,
+  ): Promise<RenderedPageDto> {
+    return this.revisions.pageHtml(await this.scope(actor, spaceId, ref), pageId, links);
+  }
+
+  @Post(':changeRequestId/content/page/:pageId/preview')
+  @ReadsOnly()
+  @HttpCode(200)
+  @ApiTags('change-request-content')
+  @ApiOperation({
+    operationId: 'previewPageInChangeRequest',
+    summary:
+      "Quire extension: markdown not yet written, rendered as this page of the change request would show it (the editor's live preview; writes nothing)",
+  })
+  @ApiOkResponse({ type: RenderedPageDto })
+  async preview(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Param('pageId') pageId: string,
+    @Body() body: PagePreviewDto,
+    @RequestLinks() links: Links,
+  ): Promise<RenderedPageDto> {
+    return this.revisions.pagePreview(await this.scope(actor, spaceId, ref, true), pageId, body.markdown, links);
+  }
+
+  @Get(':changeRequestId/content/page/:pageId/diff')
+  @ApiTags('change-request-content')
+  @ApiOperation({
+    operationId: 'getRenderedPageDiffInChangeRequest',
+    summary: "Quire extension: a page's change in a change request as rendered blocks (unchanged, added, deleted), for review",
+  })
+  @ApiOkResponse({ type: RenderedPageDiffDto })
+  async diff(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @Param('pageId') pageId: string,
+    @RequestLinks() links: Links,
+  ): Promise<RenderedPageDiffDto> {
+    const scope = await this.scope(actor, spaceId, ref);
+    return this.revisions.pageDiff(scope, pageId, scope.linksBase ?? scope.revisionId, links);
   }
 }

@@ -6,12 +6,13 @@ import { ContentService } from '../application/content.service';
 import { FilesService } from '../application/files.service';
 import { LinksService } from '../application/links.service';
 import { RevisionChanges } from '../application/revision-changes';
-import { refToUrl, locateByPath, locate } from '@app/content-model';
+import { alignBlocks, linkResolver, locate, locateByPath, markdownToDocument, pathIndex, refToUrl } from '@app/content-model';
 import type { ContentRef } from '@app/content-model';
 import { DocumentRenderer } from '@app/site-renderer';
 import { Fragment, h } from 'preact';
 import { render } from 'preact-render-to-string';
-import type { JsonDocument } from '@app/content-model';
+import type { DocBlock, JsonDocument } from '@app/content-model';
+import type { Revision } from '../domain/content/revision';
 import type { FileNode } from '../domain/content/files';
 import type { Space } from '../domain/space';
 import {
@@ -52,6 +53,24 @@ export interface RevisionScope {
  * caller that knows change requests (the review context's controllers), since this context does not.
  * Null when the change request is gone or out of the caller's reach; without it, `mergedFrom` is null.
  */
+/** A page's body rendered by the site renderer (the web app's reading and preview). */
+export interface RenderedPage {
+  object: 'rendered-page';
+  id: string;
+  title: string;
+  html: string;
+}
+
+/** A page's change as rendered blocks, each unchanged, added or deleted. */
+export interface RenderedPageDiff {
+  object: 'rendered-page-diff';
+  id: string;
+  title: string;
+  change: 'created' | 'edited' | 'deleted';
+  titleBefore?: string;
+  blocks: { change: 'unchanged' | 'added' | 'deleted'; html: string }[];
+}
+
 export type MergeOrigin = (changeRequestId: string) => Promise<object | null>;
 
 /**
@@ -152,12 +171,89 @@ export class RevisionPresenter {
    * app's reading and preview (#50): pages link to their screens in the app, files to their signed downloads,
    * and links that lead nowhere are marked as broken (the app is for members). Sanitized by construction.
    */
-  async pageHtml(
-    s: RevisionScope,
-    pageId: string,
-    links: Links,
-  ): Promise<{ object: 'rendered-page'; id: string; title: string; html: string }> {
+  async pageHtml(s: RevisionScope, pageId: string, links: Links): Promise<RenderedPage> {
     const { revision, node, document } = await this.content.page(s.space, s.revisionId, pageId);
+    return {
+      object: 'rendered-page',
+      id: node.id,
+      title: node.title,
+      html: document ? this.htmlOf(s, revision, links, document.nodes) : '',
+    };
+  }
+
+  /**
+   * Markdown not yet written, rendered as `pageId` would show it in this revision (the editor's live preview,
+   * #50): its links resolve against the page's place in the tree, as a write of that markdown would resolve
+   * them. Nothing is stored. Invalid markdown (front matter that does not parse) is a 400, as the write's.
+   */
+  async pagePreview(s: RevisionScope, pageId: string, markdown: string, links: Links): Promise<RenderedPage> {
+    const { revision, node, path } = await this.content.page(s.space, s.revisionId, pageId);
+    const parentPath = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+    // Resolved as a write of this markdown resolves it (ContentChanges: no refs of a batch, no repository).
+    const parsed = markdownToDocument(markdown, linkResolver(pathIndex(revision.tree), new Map(), parentPath), { titleFromHeading: true });
+    return {
+      object: 'rendered-page',
+      id: node.id,
+      title: parsed.meta.title ?? node.title,
+      html: this.htmlOf(s, revision, links, parsed.document.nodes),
+    };
+  }
+
+  /**
+   * A page's change as rendered blocks (#50): its top-level blocks in `s.revisionId` against `against` (a change
+   * request's base), aligned by content as the block changes of "what changed" are, each block rendered by the
+   * site renderer and marked unchanged, added or deleted. A page created has only added blocks; a page
+   * deleted, only deleted ones; a page in neither is a 404.
+   */
+  async pageDiff(s: RevisionScope, pageId: string, against: string, links: Links): Promise<RenderedPageDiff> {
+    const side = async (revisionId: string) => {
+      const revision = await this.content.revision(s.space.id, revisionId);
+      const found = locate(revision.tree, pageId);
+      if (!found) return null;
+      const docs = found.node.document ? await this.content.documents(s.space.organizationId, [found.node.document]) : new Map();
+      return {
+        revision,
+        node: found.node,
+        blocks: ((found.node.document && docs.get(found.node.document)) || { nodes: [] }).nodes as DocBlock[],
+      };
+    };
+    const [before, after] = await Promise.all([side(against), side(s.revisionId)]);
+    if (!before && !after) throw new NotFoundError('Page', pageId);
+    const render = (side: NonNullable<typeof before>, block: DocBlock) => this.htmlOf(s, side.revision, links, [block]);
+    const blocks: RenderedPageDiff['blocks'] = [];
+    const old = before?.blocks ?? [];
+    const cur = after?.blocks ?? [];
+    let c = 0;
+    const same = (until: number) => {
+      for (; c < until; c++) blocks.push({ change: 'unchanged', html: render(after!, cur[c]) });
+    };
+    for (const hunk of alignBlocks(old, cur)) {
+      same(hunk.at);
+      for (const item of hunk.items)
+        if (item.target !== undefined) blocks.push({ change: 'deleted', html: render(before!, old[item.target]) });
+      for (const item of hunk.items)
+        if (item.current !== undefined) blocks.push({ change: 'added', html: render(after!, cur[item.current]) });
+      c += hunk.length;
+    }
+    same(cur.length);
+    const node = (after ?? before)!.node;
+    return {
+      object: 'rendered-page-diff',
+      id: node.id,
+      title: node.title,
+      change: !before ? 'created' : !after ? 'deleted' : 'edited',
+      ...(before && after && before.node.title !== after.node.title ? { titleBefore: before.node.title } : {}),
+      blocks,
+    };
+  }
+
+  /**
+   * Blocks of a revision as the published site renders them (the site renderer, the same blocks and HTML),
+   * for the web app's reading, preview and diff (#50): pages link to their screens in the app, files to their
+   * signed downloads, and links that lead nowhere are marked as broken (the app is for members). Sanitized by
+   * construction.
+   */
+  private htmlOf(s: RevisionScope, revision: Revision, links: Links, nodes: JsonDocument['nodes']): string {
     const now = this.clock.now().getTime();
     const href = (ref: ContentRef): string | null => {
       switch (ref.kind) {
@@ -179,8 +275,7 @@ export class RevisionPresenter {
     };
     const title = (ref: ContentRef) => (ref.kind === 'page' ? (locate(revision.tree, ref.page)?.node.title ?? null) : null);
     const renderer = new DocumentRenderer({ href, title }, { markBroken: true });
-    const html = document ? render(h(Fragment, null, renderer.render(document))) : '';
-    return { object: 'rendered-page', id: node.id, title: node.title, html };
+    return render(h(Fragment, null, renderer.render({ object: 'document', data: {}, nodes })));
   }
 
   /** A page's body as the official JSONDocument (an empty document for a page without one). */
