@@ -18,7 +18,6 @@ export type { Revision, RevisionGit } from './domain/content/revision';
 export type { MergeOrigin } from './http/revision-presenter';
 export { RevisionPresenter } from './http/revision-presenter';
 export type { RevisionScope, RenderedPage, RenderedPageDiff } from './http/revision-presenter';
-export { PAGE_MARKDOWN_MAX, PagePreviewDto, RenderedPageDiffDto, RenderedPageDto } from './http/content.dto';
 export { LinksService } from './application/links.service';
 export type { LinksPage, LinkUsage, PageLocation } from './application/links.service';
 export type { ContentChangeInput } from './application/content.service';

@@ -12,3 +12,4 @@ export * from './files.dto';
 export * from './files-page';
 export * from './links.dto';
 export * from './content-permissions.dto';
+export * from './rendered.dto';

@@ -1,4 +1,4 @@
-import { PAGE_MARKDOWN_MAX } from '@app/spaces-and-content';
+import { PAGE_MARKDOWN_MAX } from '@app/wire';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {

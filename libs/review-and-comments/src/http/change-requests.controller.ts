@@ -22,14 +22,7 @@ import {
   RequestLinks,
   WriteTransaction,
 } from '@app/http-kit';
-import {
-  FilesService,
-  PagePreviewDto,
-  RenderedPageDiffDto,
-  RenderedPageDto,
-  RevisionPresenter,
-  RevisionScope,
-} from '@app/spaces-and-content';
+import { FilesService, RevisionPresenter, RevisionScope } from '@app/spaces-and-content';
 import { ChangeRequestsService } from '../application/change-requests.service';
 import { ExportsService } from '../application/exports.service';
 import { baseOf } from '../domain/change-request';
@@ -47,6 +40,9 @@ import {
   UpdateResultDto,
 } from './change-request.dto';
 import {
+  PagePreviewDto,
+  RenderedPageDiffDto,
+  RenderedPageDto,
   ContentLocationDto,
   ChangesQueryDto,
   ContentQueryDto,

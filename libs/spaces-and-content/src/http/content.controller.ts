@@ -21,7 +21,7 @@ import {
   RevisionReusableContentDto,
 } from '@app/wire';
 import { RevisionPresenter, RevisionScope } from './revision-presenter';
-import { RenderedPageDto } from './content.dto';
+import { RenderedPageDto } from '@app/wire';
 
 /** Reads of a space's content: its current revision, or any revision by id (spec part 1 §4.4). */
 @ApiTags('space-content')

@@ -210,7 +210,9 @@ export class RevisionPresenter {
       const revision = await this.content.revision(s.space.id, revisionId);
       const found = locate(revision.tree, pageId);
       if (!found) return null;
-      const docs = found.node.document ? await this.content.documents(s.space.organizationId, [found.node.document]) : new Map();
+      const docs = found.node.document
+        ? await this.content.documents(s.space.organizationId, [found.node.document])
+        : new Map<string, JsonDocument>();
       return {
         revision,
         node: found.node,
