@@ -1,7 +1,7 @@
 // What the browser tests share: a built Quire on an embedded PostgreSQL in a fresh data dir (its
 // first-start token and organization read from its output), Debian's headless Chromium through
 // playwright-core, and named checks that report and count instead of stopping at the first failure.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -73,6 +73,17 @@ export async function startServer() {
     token,
     organization,
     signInToken: signInLink?.split('#')[1],
+    /** The administration CLI against this server's database (`cli('user:create', '--email', …)`): its JSON output. */
+    cli: (...args) =>
+      new Promise((resolve, reject) =>
+        execFile(
+          process.execPath,
+          ['dist/apps/api/src/cli.js', ...args],
+          { env: { ...process.env, DATABASE_URL: '', QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' } },
+          (e, stdout, stderr) =>
+            e ? reject(new Error(`cli ${args[0]}: ${stderr || e.message}`)) : resolve(JSON.parse(stdout.trim().split('\n').pop())),
+        ),
+      ),
     async stop() {
       server.kill('SIGTERM');
       await new Promise((r) => (server.exitCode !== null ? r() : server.on('exit', r)));

@@ -51,6 +51,21 @@ try {
   const tab = watch(await context.newPage());
   const axe = (p) => axeCheck(p, AXE);
   const heading = (p, name) => p.getByRole('heading', { level: 1, name }).waitFor();
+  /** A person of the organization (`role`: a role, `guest`, or null for none), signed in through their one-time link in a context of their own. */
+  const person = async (email, name, role) => {
+    const user = await server.cli('user:create', '--email', email, '--name', name);
+    if (role) await server.cli('member:add', '--org', organization, '--user', email, '--role', role);
+    const { link } = await server.cli('user:sign-in-link', '--user', email);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.route(
+      (url) => !url.href.startsWith(origin),
+      (r) => r.abort(),
+    );
+    const page = watch(await context.newPage());
+    await page.goto(`${app}/sign-in/link#${link.split('#')[1]}`); // the CLI names PUBLIC_URL; this server's port differs
+    await heading(page, 'Your organizations');
+    return { id: user.id, context, page };
+  };
   console.log('The web app in headless Chromium');
 
   await check('the app is served under its own CSP (no unsafe-inline, no framing), its assets cached for a year', async () => {
@@ -169,6 +184,135 @@ try {
     const urls = (await api('GET', `/spaces/${space}`)).urls;
     await tab.goto(urls.app);
     await heading(tab, 'Handbook');
+  });
+
+  await check(
+    'a writer edits a page in a new change request (CodeMirror, live preview), comments; a reviewer replies and approves; the merge is on the published site within a second',
+    async () => {
+      const site = (await api('POST', `/orgs/${organization}/sites`, { title: 'Handbook site' })).id;
+      await api('POST', `/orgs/${organization}/sites/${site}/site-spaces`, { spaceId: space });
+      await api('POST', `/orgs/${organization}/sites/${site}/publish`);
+      const visitorPage = `${origin}/sites/${site}/intro`;
+      if (!(await (await fetch(visitorPage)).text()).includes('Welcome to the handbook.')) throw new Error('the site is not published');
+      const writer = await person('writer@example.com', 'Wren Writer', 'edit');
+      const reviewer = await person('reviewer@example.com', 'Rey Reviewer', 'review');
+
+      // The writer: from the space's page, a new change request and the page's editor.
+      const w = writer.page;
+      await w.goto(`${app}/s/${space}/intro`);
+      await heading(w, 'Handbook');
+      await w.getByRole('button', { name: 'Edit in a change request' }).click();
+      await w.getByRole('heading', { name: 'Editing Introduction' }).waitFor();
+      const editor = w.getByRole('textbox', { name: 'Markdown of Introduction' });
+      await editor.waitFor();
+      if (!/\/app\/s\/[\w-]+\/~\/changes\/\d+\/intro\?mode=edit$/.test(w.url())) throw new Error(`editor URL ${w.url()}`);
+      await editor.click();
+      await w.keyboard.press('Control+End');
+      await w.keyboard.type('\n\n{% hint style="success" %}\nEdited in the browser.\n{% endhint %}\n');
+      // The live preview: the site renderer's hint, before anything is saved.
+      const preview = w.getByRole('region', { name: 'Preview' });
+      await preview.locator('.hint.hint-success', { hasText: 'Edited in the browser.' }).waitFor();
+      await axe(w);
+      if (SHOTS) await w.screenshot({ path: 'docs/screenshots/app-editor.png' });
+      await w.getByRole('button', { name: 'Save' }).click();
+      await w.getByRole('heading', { name: 'Introduction', exact: true }).waitFor();
+      await w.locator('.document-preview .hint-success', { hasText: 'Edited in the browser.' }).waitFor();
+      // The change request's overview: the change as rendered blocks; a comment.
+      await w.getByRole('link', { name: 'Overview' }).click();
+      const changes = w.getByRole('region', { name: 'Changes to Introduction' });
+      await changes.locator('ins .hint-success', { hasText: 'Edited in the browser.' }).waitFor();
+      await w.getByLabel('Comment', { exact: true }).fill('Please check the new hint.');
+      await w.getByRole('button', { name: 'Post comment' }).click();
+      await w.getByText('Please check the new hint.').waitFor();
+      await axe(w);
+      // The space asks for an approval before a merge: the Merge button says which rule is not met.
+      await api('PATCH', `/spaces/${space}`, { mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review' }] } });
+      await w.getByRole('button', { name: 'Merge' }).click();
+      await w.getByRole('alert').filter({ hasText: 'require_at_least_one_approved_review' }).waitFor();
+      expected(/status of 412/); // the refused merge is the point here
+      const crUrl = w.url();
+
+      // The reviewer opens the change request's urls.app, replies and approves.
+      const number = /\/changes\/(\d+)/.exec(crUrl)[1];
+      const crApp = (await api('GET', `/spaces/${space}/change-requests/${number}`)).urls.app;
+      const r = reviewer.page;
+      await r.goto(crApp);
+      await r.getByRole('heading', { level: 1, name: /^#\d+ Edit Introduction/ }).waitFor();
+      await r.getByText('Please check the new hint.').waitFor();
+      await r.getByLabel('Reply to Wren Writer').fill('Looks right to me.');
+      await r.getByRole('button', { name: 'Reply' }).click();
+      await r.getByText('Looks right to me.').waitFor();
+      await r.getByRole('radio', { name: 'Approve' }).check();
+      await r.getByRole('button', { name: 'Submit review' }).click();
+      await r.getByText('Rey Reviewer: approved').waitFor();
+      await axe(r);
+      if (SHOTS) await r.screenshot({ path: 'docs/screenshots/app-change-request.png', fullPage: true });
+
+      // Approved: the writer merges; the published site shows the change within a second.
+      await w.reload();
+      await w.getByText('Rey Reviewer: approved').waitFor();
+      await w.getByRole('button', { name: 'Merge' }).click();
+      await w.getByRole('status').filter({ hasText: 'Merged.' }).waitFor();
+      const merged = Date.now();
+      for (;;) {
+        if ((await (await fetch(visitorPage)).text()).includes('Edited in the browser.')) break;
+        if (Date.now() - merged > 1000) throw new Error('the published site did not show the change within a second');
+        await new Promise((res) => setTimeout(res, 50));
+      }
+      await writer.context.close();
+      await reviewer.context.close();
+    },
+  );
+
+  await check('a reader cannot edit, merge or review; a guest sees only the space shared with them; a stranger sees nothing', async () => {
+    const reader = await person('reader@example.com', 'Rae Reader', 'read');
+    const p = reader.page;
+    await p.goto(`${app}/s/${space}/intro`);
+    await p.getByText('Edited in the browser.').waitFor();
+    if (await p.getByRole('button', { name: 'Edit in a change request' }).count()) throw new Error('a reader may open an editor');
+    const open = (await api('POST', `/spaces/${space}/change-requests`, { subject: 'Reader view' })).number;
+    await p.goto(`${app}/s/${space}/~/changes/${open}/intro`);
+    await p.getByRole('heading', { level: 1, name: /Reader view/ }).waitFor();
+    await p.getByText('Edited in the browser.').waitFor();
+    for (const name of ['Edit page', 'Delete page', 'Move', 'Add page'])
+      if (await p.getByRole(name === 'Edit page' ? 'link' : 'button', { name }).count()) throw new Error(`a reader sees ${name}`);
+    await p.getByRole('link', { name: 'Overview' }).click();
+    await p.getByRole('heading', { name: 'Reviews' }).waitFor();
+    for (const name of ['Merge', 'Submit review', 'Archive'])
+      if (await p.getByRole('button', { name }).count()) throw new Error(`a reader sees ${name}`);
+    await axe(p);
+    await reader.context.close();
+
+    const shared = (await api('POST', `/orgs/${organization}/spaces`, { title: 'Shared notes' })).id;
+    const guest = await person('guest@example.com', 'Gus Guest', 'guest');
+    await api('POST', `/spaces/${shared}/permissions`, { role: 'read', users: [guest.id] });
+    const g = guest.page;
+    await g.goto(`${app}/o/${organization}`);
+    const tree = g.getByRole('navigation', { name: 'Collections and spaces' });
+    await tree.getByRole('link', { name: 'Shared notes' }).waitFor();
+    if (await tree.getByRole('link', { name: 'Handbook' }).count()) throw new Error('a guest sees a space not shared with them');
+    await g.goto(`${app}/s/${space}`);
+    await g
+      .getByRole('alert')
+      .filter({ hasText: /not found/i })
+      .waitFor();
+    expected(/status of 404/); // the refused space is the point here
+    await guest.context.close();
+
+    const stranger = await person('stranger@example.com', 'Stan Stranger', null);
+    const st = stranger.page;
+    await st.goto(`${app}/s/${space}/~/changes/${open}`);
+    await st
+      .getByRole('alert')
+      .filter({ hasText: /not found/i })
+      .waitFor();
+    await st.goto(`${app}/o/${organization}`);
+    await st
+      .getByRole('alert')
+      .filter({ hasText: /not found/i })
+      .waitFor();
+    expected(/status of 404/);
+    await stranger.context.close();
   });
 
   await check('sessions: this one and another listed, the other ended, then sign out; axe clean', async () => {

@@ -11,6 +11,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The error envelope as the API sent it (its `error.conflicts`, for instance). */
+    readonly body: unknown = null,
   ) {
     super(message);
   }
@@ -28,7 +30,7 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   const res = await fetch(`/v1${path}`, withSession({ method, body: body === undefined ? undefined : JSON.stringify(body) }));
   if (res.status === 204) return undefined as T;
   const json = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-  if (!res.ok) throw new ApiError(res.status, json?.error?.message ?? `${res.status}`);
+  if (!res.ok) throw new ApiError(res.status, json?.error?.message ?? `${res.status}`, json);
   return json as T;
 }
 

@@ -7,6 +7,7 @@ import { Space } from './screens/space';
 import { Sessions } from './screens/sessions';
 import { Settings } from './screens/settings';
 import { Members } from './screens/members';
+import { ChangeRequests, ChangeRequestScreen } from './screens/change-requests';
 
 /** The screens, by path (each has a stable URL: every `urls.app` the API returns opens its screen). */
 function route(path: string): { title: string; screen: (user: SignedIn) => React.ReactNode } | null {
@@ -14,6 +15,13 @@ function route(path: string): { title: string; screen: (user: SignedIn) => React
   if (path === '/' || path === '') return { title: 'Your organizations', screen: () => <Home /> };
   if ((m = /^\/o\/([\w-]+)\/?$/.exec(path))) return { title: 'Organization', screen: () => <Organization id={m![1]} /> };
   if ((m = /^\/o\/([\w-]+)\/members\/?$/.exec(path))) return { title: 'Members and teams', screen: () => <Members org={m![1]} /> };
+  if ((m = /^\/s\/([\w-]+)\/~\/changes\/?$/.exec(path)))
+    return { title: 'Change requests', screen: () => <ChangeRequests space={m![1]} /> };
+  if ((m = /^\/s\/([\w-]+)\/~\/changes\/(\d{1,9})(?:\/(.*))?$/.exec(path)))
+    return {
+      title: `Change request #${m[2]}`,
+      screen: () => <ChangeRequestScreen space={m![1]} number={m![2]} path={(m![3] ?? '').replace(/\/$/, '')} />,
+    };
   if ((m = /^\/s\/([\w-]+)(?:\/~\/revisions\/[\w-]+)?(?:\/(.*))?$/.exec(path)))
     return { title: 'Space', screen: () => <Space id={m![1]} path={m![2] ?? ''} /> };
   if (path === '/settings/sessions') return { title: 'Signed-in sessions', screen: (u) => <Sessions user={u} /> };

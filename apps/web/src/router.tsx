@@ -19,11 +19,17 @@ export function navigate(path: string, replace = false): void {
   for (const l of listeners) l();
 }
 
-/** The current path, re-rendered on navigation (links, back and forward). */
+/** A query parameter of the current address (`?mode=edit`). */
+export function queryParam(name: string): string | null {
+  return new URLSearchParams(window.location.search).get(name);
+}
+
+/** The current path, re-rendered on navigation (links, back and forward; a change of the query alone too). */
 export function usePath(): string {
-  const [path, setPath] = useState(currentPath);
+  const [, setAddress] = useState(() => window.location.pathname + window.location.search);
+  const path = currentPath();
   useEffect(() => {
-    const update = () => setPath(currentPath());
+    const update = () => setAddress(window.location.pathname + window.location.search);
     listeners.add(update);
     window.addEventListener('popstate', update);
     return () => {

@@ -1,11 +1,12 @@
+import { useState } from 'react';
 import type { RevisionPage, Space as SpaceObject } from '@gitbook/api';
-import { api, call } from '../api';
+import { api, call, messageOf } from '../api';
 import { BASE, Link, navigate } from '../router';
 import { Loading, useLoad } from './organizations';
 
-type TreePage = RevisionPage & { pages?: TreePage[]; path?: string; title: string; id: string; type: string };
+export type TreePage = RevisionPage & { pages?: TreePage[]; path?: string; title: string; id: string; type: string };
 
-/** A space: its page tree, and the page its URL names (the first page by default), read as markdown. */
+/** A space: its page tree, and the page its URL names (the first page by default), as the published site renders it. */
 export function Space(props: { id: string; path: string }) {
   const { data, error } = useLoad(async () => {
     const [space, pages] = await Promise.all([api.spaces.getSpaceById(props.id), api.spaces.listPages(props.id)]);
@@ -24,59 +25,95 @@ export function Space(props: { id: string; path: string }) {
     <div className="space">
       <nav aria-label="Pages" className="pages">
         <h1 tabIndex={-1}>{data.space.title || 'Untitled space'}</h1>
-        <PageTree pages={data.pages} space={props.id} current={current?.id} />
+        <p className="space-links">
+          <Link to={`/s/${props.id}/~/changes`}>Change requests</Link>
+        </p>
+        <PageTree pages={data.pages} base={`/s/${props.id}`} current={current?.id} />
       </nav>
-      <article>{current ? <PageBody space={props.id} page={current} /> : <p>This space has no page yet.</p>}</article>
+      <article>
+        {current ? (
+          <>
+            {data.space.permissions.edit ? <EditInNewChangeRequest space={props.id} page={current} /> : null}
+            <h2 className="page-title">{current.title}</h2>
+            <RenderedPage url={`/spaces/${props.id}/content/page/${current.id}/rendered`} />
+          </>
+        ) : (
+          <p>This space has no page yet.</p>
+        )}
+      </article>
     </div>
   );
 }
 
-function flatten(pages: TreePage[]): TreePage[] {
+/** Opens a change request and goes to this page's editor in it (the space's content is never edited in place). */
+function EditInNewChangeRequest(props: { space: string; page: TreePage }) {
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <div className="page-actions">
+      <button
+        type="button"
+        onClick={async () => {
+          try {
+            const cr = (await api.spaces.createChangeRequest(props.space, { subject: `Edit ${props.page.title}` })).data;
+            navigate(`/s/${props.space}/~/changes/${cr.number}/${props.page.path}?mode=edit`);
+          } catch (e) {
+            setError(messageOf(e));
+          }
+        }}
+      >
+        Edit in a change request
+      </button>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function flatten(pages: TreePage[]): TreePage[] {
   return pages.flatMap((p) => [p, ...flatten(p.pages ?? [])]);
 }
 
-function PageTree(props: { pages: TreePage[]; space: string; current: string | undefined }) {
+/** A page tree: each document page links to `{base}/{its path}`. */
+export function PageTree(props: { pages: TreePage[]; base: string; current: string | undefined }) {
   return (
     <ul className="tree">
       {props.pages.map((p) => (
         <li key={p.id}>
           {p.type === 'document' ? (
-            <Link to={`/s/${props.space}/${p.path}`} className={p.id === props.current ? 'current' : undefined}>
+            <Link to={`${props.base}/${p.path}`} className={p.id === props.current ? 'current' : undefined}>
               {p.title}
             </Link>
           ) : (
             <span className="group">{p.title}</span>
           )}
-          {p.pages?.length ? <PageTree pages={p.pages} space={props.space} current={props.current} /> : null}
+          {p.pages?.length ? <PageTree pages={p.pages} base={props.base} current={props.current} /> : null}
         </li>
       ))}
     </ul>
   );
 }
 
-/** The page as the published site renders it (the same renderer, through the API), its links kept in the app. */
-function PageBody(props: { space: string; page: TreePage }) {
-  const { data, error } = useLoad(
-    async () => call<{ title: string; html: string }>('GET', `/spaces/${props.space}/content/page/${props.page.id}/rendered`),
-    [props.space, props.page.id],
-  );
+/** A page as the published site renders it (the same renderer, through the API), fetched from `url`. */
+export function RenderedPage(props: { url: string }) {
+  const { data, error } = useLoad(async () => call<{ title: string; html: string }>('GET', props.url), [props.url]);
+  return data ? <RenderedHtml html={data.html} /> : <Loading error={error} />;
+}
+
+/** The site renderer's HTML (sanitized by the API), its links to the app followed without a reload. */
+export function RenderedHtml(props: { html: string; className?: string }) {
   return (
-    <>
-      <h2 className="page-title">{props.page.title}</h2>
-      {data ? (
-        <div
-          className="document-preview"
-          onClick={(e) => {
-            const a = (e.target as Element).closest('a');
-            if (!a || a.origin !== window.location.origin || !a.pathname.startsWith(BASE) || e.metaKey || e.ctrlKey) return;
-            e.preventDefault();
-            navigate(a.pathname.slice(BASE.length) + a.hash);
-          }}
-          dangerouslySetInnerHTML={{ __html: data.html }}
-        />
-      ) : (
-        <Loading error={error} />
-      )}
-    </>
+    <div
+      className={`document-preview${props.className ? ` ${props.className}` : ''}`}
+      onClick={(e) => {
+        const a = (e.target as Element).closest('a');
+        if (!a || a.origin !== window.location.origin || !a.pathname.startsWith(BASE) || e.metaKey || e.ctrlKey) return;
+        e.preventDefault();
+        navigate(a.pathname.slice(BASE.length) + a.hash);
+      }}
+      dangerouslySetInnerHTML={{ __html: props.html }}
+    />
   );
 }
