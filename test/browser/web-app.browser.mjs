@@ -315,6 +315,113 @@ try {
     await stranger.context.close();
   });
 
+  await check('pages added, moved and deleted in a change request; a conflicting merge explained page by page', async () => {
+    const number = (await api('POST', `/spaces/${space}/change-requests`, { subject: 'Reshape' })).number;
+    await tab.goto(`${app}/s/${space}/~/changes/${number}`);
+    await tab.getByRole('heading', { level: 1, name: /Reshape/ }).waitFor();
+    await tab.getByLabel('New page title').fill('Troubleshooting');
+    await tab.getByRole('button', { name: 'Add page' }).click();
+    await tab.getByRole('heading', { name: 'Editing Troubleshooting' }).waitFor();
+    await tab.getByRole('link', { name: 'Cancel' }).click();
+    await tab.getByRole('heading', { name: 'Troubleshooting', exact: true }).waitFor();
+    await tab.getByLabel('Move under').selectOption({ label: 'Set up' });
+    await tab.getByRole('button', { name: 'Move', exact: true }).click();
+    await tab.waitForURL(/\/setup\/troubleshooting$/);
+    const tree = tab.getByRole('navigation', { name: 'Change request' });
+    await tree.getByRole('link', { name: 'Set up' }).click();
+    await tab.getByRole('button', { name: 'Delete page' }).click();
+    await tab.getByRole('button', { name: /^Delete “Set up” and its subpages$/ }).click();
+    await tab.getByRole('heading', { name: 'Changes' }).waitFor();
+    if (await tree.getByRole('link', { name: 'Set up' }).count()) throw new Error('the deleted page is still in the tree');
+    await tab.getByRole('region', { name: 'Changes to Set up' }).getByText('(deleted)').waitFor();
+    // Meanwhile the space changed the same page: the merge is refused and the conflict is named.
+    const intro = (await api('GET', `/spaces/${space}/content/path/intro`)).id;
+    const setup = (await api('GET', `/spaces/${space}/content/path/setup`)).id;
+    const other = (await api('POST', `/spaces/${space}/change-requests`, { subject: 'Meanwhile' })).id;
+    await api('POST', `/spaces/${space}/change-requests/${other}/content`, {
+      changes: [{ operation: 'update_page', page: setup, document: { markdown: '# Set up\n\nInstall it with `npm ci`.\n' } }],
+    });
+    await api('POST', `/spaces/${space}/change-requests/${other}/reviews`, { status: 'approved' }).catch(() => null);
+    await api('PATCH', `/spaces/${space}`, { mergeRules: { type: 'none' } });
+    await api('POST', `/spaces/${space}/change-requests/${other}/merge`);
+    await tab.reload();
+    await tab.getByRole('button', { name: 'Merge' }).click();
+    await tab.getByRole('alert').filter({ hasText: '“Set up” was deleted on one side and edited on the other' }).waitFor();
+    expected(/status of 409/); // the conflict is the point here
+    await axe(tab);
+    if (!intro) throw new Error('no intro page');
+  });
+
+  await check(
+    'every urls.app the API returns opens its screen: organization, collection, space, page, change request, revision, site, OpenAPI spec',
+    async () => {
+      const spec = await api('POST', `/orgs/${organization}/openapi`, {
+        slug: 'petstore',
+        source: { text: JSON.stringify({ openapi: '3.0.0', info: { title: 'Pets', version: '1' }, paths: {} }) },
+      });
+      const site = (await api('GET', `/orgs/${organization}/sites`)).items[0];
+      const revision = await api('GET', `/spaces/${space}/content`);
+      const page = await api('GET', `/spaces/${space}/content/path/intro`);
+      const crEdit = (await api('GET', `/spaces/${space}/change-requests?status=merged`)).items.find(
+        (c) => c.subject === 'Edit Introduction',
+      );
+      const collection = (await api('GET', `/orgs/${organization}/collections`)).items[0];
+      const targets = [
+        [(await api('GET', `/orgs/${organization}`)).urls.app, 'My organization'],
+        [collection.urls.app, 'Guides'],
+        [(await api('GET', `/spaces/${space}`)).urls.app, 'Handbook'],
+        [page.urls.app, 'Handbook'],
+        [crEdit.urls.app, /^#\d+ Edit Introduction/],
+        [revision.urls.app, /^Handbook as of/],
+        [site.urls.app, 'Handbook site'],
+        [spec.urls.app, 'petstore'],
+      ];
+      for (const [url, name] of targets) {
+        await tab.goto(url);
+        await tab.getByRole('heading', { level: 1, name }).waitFor({ timeout: 5000 });
+        await axe(tab);
+      }
+    },
+  );
+
+  await check(
+    'a site: unpublished and published again, a share link made, its title and tint saved and served; the history and Git Sync screens',
+    async () => {
+      const site = (await api('GET', `/orgs/${organization}/sites`)).items[0];
+      await tab.goto(site.urls.app);
+      await heading(tab, 'Handbook site');
+      await tab.getByRole('button', { name: 'Unpublish' }).click();
+      await tab.getByRole('button', { name: 'Publish' }).click();
+      await tab.getByRole('link', { name: 'Open the published site' }).waitFor();
+      await tab.getByLabel('Share link name').fill('Partners');
+      await tab.getByRole('button', { name: 'Make a share link' }).click();
+      await tab.getByRole('button', { name: 'Turn off Partners' }).waitFor();
+      await tab.getByLabel('Title').fill('The Handbook');
+      await tab.getByLabel('Tint the site with a colour').check();
+      await tab.getByRole('button', { name: 'Save the look' }).click();
+      await tab.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      const custom = await api('GET', `/orgs/${organization}/sites/${site.id}/customization`);
+      if (custom.title !== 'The Handbook' || !custom.styling.tint) throw new Error(`customization ${JSON.stringify(custom).slice(0, 200)}`);
+      if (!(await (await fetch(`${origin}/sites/${site.id}/intro`)).text()).includes('The Handbook'))
+        throw new Error('the site does not show its new title');
+      await axe(tab);
+      if (SHOTS) await tab.screenshot({ path: 'docs/screenshots/app-site.png', fullPage: true });
+      await tab.goto(`${app}/s/${space}`);
+      await tab.getByRole('link', { name: 'History' }).click();
+      await heading(tab, 'History');
+      await tab.getByRole('link', { name: 'Merge of a change request' }).first().click();
+      await tab.getByRole('heading', { level: 1, name: /^Handbook as of/ }).waitFor();
+      await axe(tab);
+      await tab.goto(`${app}/s/${space}`);
+      await tab.getByRole('link', { name: 'Git Sync' }).click();
+      await heading(tab, 'Git Sync');
+      await tab.getByText('This space is not connected to a repository.').waitFor();
+      await axe(tab);
+      // An unconnected space's git/info answers 404 (the official getSpaceGitInfo); the browser logs the fetch.
+      expected(/\/~\/git: Failed to load resource: the server responded with a status of 404/);
+    },
+  );
+
   await check('sessions: this one and another listed, the other ended, then sign out; axe clean', async () => {
     await tab.getByRole('link', { name: 'Sessions' }).click();
     await heading(tab, 'Signed-in sessions');

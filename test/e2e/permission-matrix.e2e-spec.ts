@@ -497,6 +497,16 @@ describe('permission matrix', () => {
       },
     ]),
     [
+      'GET /spaces/{id}/revisions/{revisionId}/page/{pageId}/rendered',
+      'read',
+      200,
+      async (w) => {
+        const p = await spaceWithPage();
+        const page = (await t.http.get(`/v1/spaces/${p.space}/content/path/guide`).set(admin.auth).expect(200)).body.id as string;
+        return t.http.get(`/v1/spaces/${p.space}/revisions/${p.revision}/page/${page}/rendered`).set(as(w));
+      },
+    ],
+    [
       'GET /spaces/{id}/revisions/{revisionId}/path/{pagePath}',
       'read',
       200,

@@ -65,6 +65,17 @@ describe('a page rendered for the web app', () => {
     expectError(await t.http.get(`/v1/spaces/${other}/content/page/${ids.Setup}/rendered`).set(admin.auth), 404);
   });
 
+  it('renders a page of an earlier revision, its links kept in that revision; an unknown revision: 404', async () => {
+    const revision = (await t.http.get(`/v1/spaces/${spaceId}/content`).set(admin.auth).expect(200)).body.id as string;
+    const body = (await t.http.get(`/v1/spaces/${spaceId}/revisions/${revision}/page/${ids.Intro}/rendered`).set(admin.auth).expect(200))
+      .body;
+    expect(body).toMatchObject({ object: 'rendered-page', id: ids.Intro, title: 'Intro' });
+    expect(body.html).toContain(`<a href="http://quire.test/app/s/${spaceId}/~/revisions/${revision}/setup#install">the install</a>`);
+    expectError(await t.http.get(`/v1/spaces/${spaceId}/revisions/nope/page/${ids.Intro}/rendered`).set(admin.auth), 404);
+    const stranger = await t.user('rev-stranger');
+    expectError(await t.http.get(`/v1/spaces/${spaceId}/revisions/${revision}/page/${ids.Intro}/rendered`).set(stranger.auth), 404);
+  });
+
   describe('in a change request: the page, the live preview of markdown not yet written, the change as rendered blocks', () => {
     let cr: string;
     const base = () => `/v1/spaces/${spaceId}/change-requests/${cr}/content/page`;

@@ -588,7 +588,7 @@ describe('published sites for visitors', () => {
     expect(Buffer.byteLength(page)).toBeLessThan(20_000);
   });
 
-  it('shows the customization: logo and favicon per theme, an emoji favicon, footer, corners and font; unsafe URLs left out', async () => {
+  it('shows the customization: its title, logo and favicon per theme, an emoji favicon, footer, corners and font; unsafe URLs left out', async () => {
     const id = await site();
     const base = `/v1/orgs/${orgId}/sites/${id}`;
     const current = (await t.http.get(`${base}/customization`).set(admin.auth).expect(200)).body;
@@ -599,6 +599,7 @@ describe('published sites for visitors', () => {
       .set(admin.auth)
       .send({
         ...settings,
+        title: 'Example <Docs>',
         styling: { ...settings.styling, corners: 'straight', font: 'RobotoSlab' },
         header: { ...settings.header, logo: { light: 'https://cdn.example/logo.svg', dark: 'https://cdn.example/logo-dark.svg' } },
         favicon: { icon: { light: 'https://cdn.example/fav.png', dark: 'https://cdn.example/fav-dark.png' } },
@@ -622,6 +623,8 @@ describe('published sites for visitors', () => {
     expect(page).toContain('<meta property="og:image" content="https://cdn.example/preview.png"/>');
     expect(page).toContain('<meta name="twitter:card" content="summary_large_image"/>');
     expect(page).toContain('<html lang="en" class="corners-straight">');
+    // The customization's title names the site (escaped), in place of the site's own.
+    expect(page).toContain('Example &lt;Docs>');
     expect(page).toContain('<img class="logo-light" src="https://cdn.example/logo.svg" alt/>');
     expect(page).toContain('<img class="logo-dark" src="https://cdn.example/logo-dark.svg" alt/>');
     expect(page).toContain('<link rel="icon" href="https://cdn.example/fav.png" media="(prefers-color-scheme: light)"/>');

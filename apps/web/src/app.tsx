@@ -3,7 +3,10 @@ import { call, currentSession, remember, type SignedIn } from './api';
 import { Link, navigate, usePath } from './router';
 import { SignIn, SignInWithLink } from './screens/sign-in';
 import { Home, Organization } from './screens/organizations';
-import { Space } from './screens/space';
+import { Revision, Revisions, Space } from './screens/space';
+import { Sites, SiteScreen } from './screens/sites';
+import { GitSync } from './screens/git-sync';
+import { Collection, IssuesCluster, OpenApiSpec } from './screens/org-objects';
 import { Sessions } from './screens/sessions';
 import { Settings } from './screens/settings';
 import { Members } from './screens/members';
@@ -15,6 +18,14 @@ function route(path: string): { title: string; screen: (user: SignedIn) => React
   if (path === '/' || path === '') return { title: 'Your organizations', screen: () => <Home /> };
   if ((m = /^\/o\/([\w-]+)\/?$/.exec(path))) return { title: 'Organization', screen: () => <Organization id={m![1]} /> };
   if ((m = /^\/o\/([\w-]+)\/members\/?$/.exec(path))) return { title: 'Members and teams', screen: () => <Members org={m![1]} /> };
+  if ((m = /^\/o\/([\w-]+)\/sites\/?$/.exec(path))) return { title: 'Sites', screen: () => <Sites org={m![1]} /> };
+  if ((m = /^\/o\/([\w-]+)\/sites\/([\w-]+)\/?$/.exec(path)))
+    return { title: 'Site', screen: () => <SiteScreen org={m![1]} site={m![2]} /> };
+  if ((m = /^\/o\/([\w-]+)\/openapi\/([\w.-]+)\/?$/.exec(path)))
+    return { title: 'OpenAPI specification', screen: () => <OpenApiSpec org={m![1]} slug={m![2]} /> };
+  if ((m = /^\/o\/([\w-]+)\/insights\/clusters\/([\w-]+)\/?$/.exec(path)))
+    return { title: 'Issues cluster', screen: () => <IssuesCluster org={m![1]} id={m![2]} /> };
+  if ((m = /^\/c\/([\w-]+)\/?$/.exec(path))) return { title: 'Collection', screen: () => <Collection id={m![1]} /> };
   if ((m = /^\/s\/([\w-]+)\/~\/changes\/?$/.exec(path)))
     return { title: 'Change requests', screen: () => <ChangeRequests space={m![1]} /> };
   if ((m = /^\/s\/([\w-]+)\/~\/changes\/(\d{1,9})(?:\/(.*))?$/.exec(path)))
@@ -22,8 +33,12 @@ function route(path: string): { title: string; screen: (user: SignedIn) => React
       title: `Change request #${m[2]}`,
       screen: () => <ChangeRequestScreen space={m![1]} number={m![2]} path={(m![3] ?? '').replace(/\/$/, '')} />,
     };
-  if ((m = /^\/s\/([\w-]+)(?:\/~\/revisions\/[\w-]+)?(?:\/(.*))?$/.exec(path)))
-    return { title: 'Space', screen: () => <Space id={m![1]} path={m![2] ?? ''} /> };
+  if ((m = /^\/s\/([\w-]+)\/~\/revisions\/?$/.exec(path))) return { title: 'History', screen: () => <Revisions space={m![1]} /> };
+  if ((m = /^\/s\/([\w-]+)\/~\/revisions\/([\w-]+)(?:\/(.*))?$/.exec(path)))
+    return { title: 'Revision', screen: () => <Revision space={m![1]} revision={m![2]} path={(m![3] ?? '').replace(/\/$/, '')} /> };
+  if ((m = /^\/s\/([\w-]+)\/~\/git\/?$/.exec(path))) return { title: 'Git Sync', screen: () => <GitSync space={m![1]} /> };
+  if (/^\/s\/[\w-]+\/~\//.test(path)) return null;
+  if ((m = /^\/s\/([\w-]+)(?:\/(.*))?$/.exec(path))) return { title: 'Space', screen: () => <Space id={m![1]} path={m![2] ?? ''} /> };
   if (path === '/settings/sessions') return { title: 'Signed-in sessions', screen: (u) => <Sessions user={u} /> };
   if (path === '/settings') return { title: 'Settings', screen: () => <Settings /> };
   return null;

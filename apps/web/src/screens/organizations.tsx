@@ -83,7 +83,7 @@ export function Organization(props: { id: string }) {
     <>
       <h1 tabIndex={-1}>{data.org.title}</h1>
       <p>
-        <Link to={`/o/${props.id}/members`}>Members and teams</Link>
+        <Link to={`/o/${props.id}/members`}>Members and teams</Link> · <Link to={`/o/${props.id}/sites`}>Sites</Link>
       </p>
       <label htmlFor="filter">Find a space</label>
       <input id="filter" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} maxLength={200} />
@@ -114,7 +114,9 @@ function Branch(props: { tree: Tree; parent: string | undefined }) {
     <ul className="tree">
       {collections.map((c) => (
         <li key={c.id}>
-          <span className="collection">{c.title}</span>
+          <Link to={`/c/${c.id}`} className="collection">
+            {c.title}
+          </Link>
           <Branch tree={props.tree} parent={c.id} />
         </li>
       ))}

@@ -26,7 +26,13 @@ export function Space(props: { id: string; path: string }) {
       <nav aria-label="Pages" className="pages">
         <h1 tabIndex={-1}>{data.space.title || 'Untitled space'}</h1>
         <p className="space-links">
-          <Link to={`/s/${props.id}/~/changes`}>Change requests</Link>
+          <Link to={`/s/${props.id}/~/changes`}>Change requests</Link> · <Link to={`/s/${props.id}/~/revisions`}>History</Link>
+          {data.space.permissions.edit ? (
+            <>
+              {' '}
+              · <Link to={`/s/${props.id}/~/git`}>Git Sync</Link>
+            </>
+          ) : null}
         </p>
         <PageTree pages={data.pages} base={`/s/${props.id}`} current={current?.id} />
       </nav>
@@ -115,5 +121,96 @@ export function RenderedHtml(props: { html: string; className?: string }) {
       }}
       dangerouslySetInnerHTML={{ __html: props.html }}
     />
+  );
+}
+
+interface RevisionSummary {
+  id: string;
+  type: string;
+  createdAt: string;
+  mergedFrom: string | null;
+}
+
+/** A space's history: its revisions, newest first, each opening the space as it was then. */
+export function Revisions(props: { space: string }) {
+  const { data, error } = useLoad(async () => {
+    const [space, list] = await Promise.all([
+      api.spaces.getSpaceById(props.space),
+      call<{ items: RevisionSummary[] }>('GET', `/spaces/${props.space}/revisions?limit=100`),
+    ]);
+    return { space: space.data as SpaceObject, items: list.items };
+  }, [props.space]);
+  const kinds: Record<string, string> = { edits: 'Edits', merge: 'Merge of a change request', update: 'Update', rollback: 'Rollback' };
+  return (
+    <>
+      <p className="crumbs">
+        <Link to={`/s/${props.space}`}>{data?.space.title ?? 'Space'}</Link>
+      </p>
+      <h1 tabIndex={-1}>History</h1>
+      {data ? (
+        <ul className="change-requests">
+          {data.items.map((r, i) => (
+            <li key={r.id}>
+              <Link to={`/s/${props.space}/~/revisions/${r.id}`}>{kinds[r.type] ?? r.type}</Link>{' '}
+              <span className="meta">
+                <time dateTime={r.createdAt}>{new Date(r.createdAt).toLocaleString()}</time>
+                {i === 0 ? ' (current)' : ''}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <Loading error={error} />
+      )}
+    </>
+  );
+}
+
+/** The space as it was at a revision (its `urls.app`): that revision's page tree and pages, read only. */
+export function Revision(props: { space: string; revision: string; path: string }) {
+  const { data, error } = useLoad(async () => {
+    const [space, revision, pages] = await Promise.all([
+      api.spaces.getSpaceById(props.space),
+      api.spaces.getRevisionById(props.space, props.revision),
+      api.spaces.listPagesInRevisionById(props.space, props.revision),
+    ]);
+    return {
+      space: space.data as SpaceObject,
+      createdAt: (revision.data as { createdAt?: string }).createdAt ?? '',
+      pages: (pages.data as unknown as { pages: TreePage[] }).pages,
+    };
+  }, [props.space, props.revision]);
+  if (!data)
+    return (
+      <>
+        <h1 tabIndex={-1}>Revision</h1>
+        <Loading error={error} />
+      </>
+    );
+  const base = `/s/${props.space}/~/revisions/${props.revision}`;
+  const all = flatten(data.pages);
+  const current = all.find((p) => p.path === props.path) ?? all.find((p) => p.type === 'document');
+  return (
+    <div className="space">
+      <nav aria-label="Pages" className="pages">
+        <p className="crumbs">
+          <Link to={`/s/${props.space}`}>{data.space.title}</Link> · <Link to={`/s/${props.space}/~/revisions`}>History</Link>
+        </p>
+        <h1 tabIndex={-1}>
+          {data.space.title} as of <time dateTime={data.createdAt}>{new Date(data.createdAt).toLocaleString()}</time>
+        </h1>
+        <PageTree pages={data.pages} base={base} current={current?.id} />
+      </nav>
+      <article>
+        {current ? (
+          <>
+            <h2 className="page-title">{current.title}</h2>
+            <RenderedPage url={`/spaces/${props.space}/revisions/${props.revision}/page/${current.id}/rendered`} />
+          </>
+        ) : (
+          <p>The space had no page then.</p>
+        )}
+      </article>
+    </div>
   );
 }

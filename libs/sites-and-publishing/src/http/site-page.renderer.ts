@@ -169,7 +169,8 @@ export class SitePageRenderer {
     const restyled = siteSpaceId !== undefined && Object.hasOwn(view.overrides, siteSpaceId) && view.overrides[siteSpaceId].styling;
     const css = `${view.base}~site.css${restyled ? `?s=${encodeURIComponent(siteSpaceId)}` : ''}`;
     return {
-      title: view.site.title,
+      // The customization's title (official `SiteCustomizationSettings.title`) names the site to its visitors; else the site's.
+      title: typeof customization.title === 'string' && customization.title.trim() ? customization.title : view.site.title,
       home: root,
       assets: { css, js: `${view.base}~site.js` },
       theme: themes?.default === 'light' || themes?.default === 'dark' ? themes.default : 'auto',

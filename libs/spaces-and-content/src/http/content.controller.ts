@@ -163,6 +163,28 @@ export class ContentController {
     res.type('application/json').send(await this.presenter.pageJsonByPath(await this.scope(actor, id, revisionId), pagePath, q, links));
   }
 
+  @Get('revisions/:revisionId/page/:pageId/rendered')
+  @ApiOperation({
+    operationId: 'getRenderedPageInRevisionById',
+    summary: 'Quire extension: a page of a revision as the published site renders it (HTML), for the web app',
+  })
+  @ApiOkResponse({ type: RenderedPageDto })
+  async revisionRendered(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('revisionId') revisionId: string,
+    @Param('pageId') pageId: string,
+    @RequestLinks() links: Links,
+  ): Promise<RenderedPageDto> {
+    const scope = await this.scope(actor, id, revisionId);
+    // Its pages link to their screens in that revision of the app, not to the space's current content.
+    return this.presenter.pageHtml(
+      { ...scope, appBase: `/s/${scope.space.id}/~/revisions/${encodeURIComponent(revisionId)}` },
+      pageId,
+      links,
+    );
+  }
+
   @Get('revisions/:revisionId/page/:pageId/document')
   @ApiOperation({ operationId: 'getPageDocumentInRevisionById', summary: 'The body of a page in a revision, as a JSON document' })
   @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })

@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import type { Space as SpaceObject } from '@gitbook/api';
+import { api, ApiError, call, messageOf } from '../api';
+import { Link } from '../router';
+import { Loading, useLoad } from './organizations';
+
+interface GitState {
+  url?: string;
+  repoName?: string;
+  installationStatus: string;
+  operation?: { state: string; direction: string; startedAt: string; endedAt?: string; error?: string };
+  webhook?: { url: string; secret: string };
+}
+
+/**
+ * A space's Git Sync (`/s/{space}/~/git`): its repository and branch, the last operation and its error, an import
+ * or export now (the official `importGitRepository` and `exportToGitRepository`; credentials in the URL are kept
+ * sealed, and left out they stay as they were for the same repository).
+ */
+export function GitSync(props: { space: string }) {
+  const [version, setVersion] = useState(0);
+  const { data, error } = useLoad(async () => {
+    const space = (await api.spaces.getSpaceById(props.space)).data as SpaceObject;
+    const git = await call<GitState>('GET', `/spaces/${props.space}/git/info`).catch((e: unknown) => {
+      if (e instanceof ApiError && e.status === 404) return null;
+      throw e;
+    });
+    return { space, git };
+  }, [props.space, version]);
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  if (!data)
+    return (
+      <>
+        <h1 tabIndex={-1}>Git Sync</h1>
+        <Loading error={error} />
+      </>
+    );
+  const { git } = data;
+  const op = git?.operation;
+  return (
+    <>
+      <p className="crumbs">
+        <Link to={`/s/${props.space}`}>{data.space.title}</Link>
+      </p>
+      <h1 tabIndex={-1}>Git Sync</h1>
+      {git ? (
+        <>
+          <p>
+            Connected to <code>{git.url ?? git.repoName}</code> <span className="meta">({git.installationStatus})</span>
+          </p>
+          {op ? (
+            <p
+              role={op.state === 'failure' || op.state === 'timeout' ? 'alert' : undefined}
+              className={op.state === 'failure' ? 'error' : undefined}
+            >
+              Last {op.direction}: {op.state}, started <time dateTime={op.startedAt}>{new Date(op.startedAt).toLocaleString()}</time>
+              {op.error ? ` — ${op.error}` : ''}
+            </p>
+          ) : null}
+          {git.webhook ? (
+            <p className="meta">
+              Push webhook: <code className="secret">{git.webhook.url}</code> (its secret is in the API's <code>git/info</code>)
+            </p>
+          ) : null}
+        </>
+      ) : (
+        <p>This space is not connected to a repository.</p>
+      )}
+      {data.space.permissions.edit ? (
+        <form
+          className="narrow-form"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+            const form = new FormData(e.currentTarget);
+            const body = { url: (form.get('url') as string).trim(), ref: `refs/heads/${(form.get('branch') as string).trim()}` };
+            const direction = submitter?.value === 'import' ? 'import' : 'export';
+            try {
+              await call(
+                'POST',
+                `/spaces/${props.space}/git/${direction}`,
+                direction === 'export' ? { ...body, commitMessage: (form.get('message') as string).trim() || 'Export from Quire' } : body,
+              );
+              setStatus({ ok: true, text: `The ${direction} is under way.` });
+              setVersion((v) => v + 1);
+            } catch (err) {
+              setStatus({ ok: false, text: messageOf(err) });
+            }
+          }}
+        >
+          <label htmlFor="git-url">Repository URL (https; a token in it is kept sealed)</label>
+          <input id="git-url" name="url" type="url" required maxLength={2048} defaultValue={git?.url ?? ''} />
+          <label htmlFor="git-branch">Branch</label>
+          <input id="git-branch" name="branch" required maxLength={200} defaultValue="main" />
+          <label htmlFor="git-message">Commit message (export)</label>
+          <input id="git-message" name="message" maxLength={10000} defaultValue="Export from Quire" />
+          <div className="page-actions">
+            <button type="submit" value="export">
+              Export now
+            </button>
+            <button type="submit" value="import">
+              Import now
+            </button>
+          </div>
+          {status ? (
+            <p className={status.ok ? 'ok' : 'error'} role={status.ok ? 'status' : 'alert'}>
+              {status.text}
+            </p>
+          ) : null}
+        </form>
+      ) : null}
+    </>
+  );
+}
