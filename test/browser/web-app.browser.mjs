@@ -26,7 +26,12 @@ try {
   await api('POST', `/spaces/${space}/change-requests/${cr}/content`, {
     changes: [
       { operation: 'insert_page', ref: 'intro', slug: 'intro', document: { markdown: '# Introduction\n\nWelcome to the handbook.\n' } },
-      { operation: 'insert_page', ref: 'setup', slug: 'setup', document: { markdown: '# Set up\n\nInstall it with `npm i`.\n' } },
+      {
+        operation: 'insert_page',
+        ref: 'setup',
+        slug: 'setup',
+        document: { markdown: '# Set up\n\nInstall it with `npm i`.\n\n```js\nconst quire = require("quire");\n```\n' },
+      },
     ],
   });
   await api('POST', `/spaces/${space}/change-requests/${cr}/merge`);
@@ -84,6 +89,9 @@ try {
     if (!/max-age=31536000/.test(asset.headers.get('cache-control') ?? ''))
       throw new Error(`asset cache: ${asset.headers.get('cache-control')}`);
     if ((await fetch(`${app}/assets/nothing.js`)).status !== 404) throw new Error('a missing asset is not 404');
+    const colours = await fetch(`${app}/highlight.css`);
+    if (!/text\/css/.test(colours.headers.get('content-type') ?? '') || !(await colours.text()).includes('.hl-keyword{color:'))
+      throw new Error('the code colours are not served');
   });
 
   await check('the first start’s one-time link signs the admin in, once; the address bar loses the token', async () => {
@@ -175,6 +183,17 @@ try {
     await pages.getByRole('link', { name: 'Set up' }).click();
     // The page as the published site renders it: its code as code.
     await tab.locator('.document-preview code', { hasText: 'npm i' }).waitFor();
+    // Its code block coloured as on the published site (the renderer's classes, the app's highlight.css).
+    const keyword = tab.locator('.document-preview .hl-keyword').first();
+    await keyword.waitFor();
+    const [kw, text] = await Promise.all([
+      keyword.evaluate((e) => getComputedStyle(e).color),
+      tab
+        .locator('.document-preview p')
+        .first()
+        .evaluate((e) => getComputedStyle(e).color),
+    ]);
+    if (kw === text) throw new Error(`the code is not coloured (${kw})`);
     if (new URL(tab.url()).pathname !== `/app/s/${space}/setup`) throw new Error(`page URL ${tab.url()}`);
     await axe(tab);
     if (SHOTS) await tab.screenshot({ path: 'docs/screenshots/app-space.png' });

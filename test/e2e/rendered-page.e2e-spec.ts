@@ -51,6 +51,9 @@ describe('a page rendered for the web app', () => {
     );
     expect(body.html).toMatch(/<div class="hint hint-warning" role="note" aria-label="Warning">/);
     expect(body.html).toContain('&lt;b>');
+    // Code highlighted as on the published site: in classes (the app's CSP admits no style attribute).
+    expect(body.html).toMatch(/<span class="hl-keyword">let<\/span>/);
+    expect(body.html).not.toContain('style=');
     expect(body.html).not.toMatch(/<script|<b>/);
   });
 

@@ -50,6 +50,7 @@ import { MetricsService } from './metrics/metrics.service';
 import { DATABASE_URL, QUIRE_CONFIG } from './tokens';
 import { AesGcmSecretBox, keyringFor } from './secrets';
 import { AccessCacheSettings } from '@app/access';
+import { CodeHighlighter } from '@app/site-renderer';
 
 /** Ports every context shares: time, identifiers, configuration. Tests override Clock here. */
 @Global()
@@ -96,6 +97,8 @@ export class CoreModule {
         { provide: SitePreviewSettings, useValue: { signingSecret: urlSigningSecret, ttlMs: 60 * 60_000 } },
         { provide: SearchSettings, useValue: { concurrency: config.searchConcurrency, resultCacheEntries: config.searchCacheEntries } },
         { provide: ReadCacheSettings, useValue: { maxBytes: config.readCacheMb * 1024 * 1024 } },
+        // One highlighter per process (its grammars load once, on first use): published pages and the app's pages.
+        { provide: CodeHighlighter, useFactory: () => CodeHighlighter.create() },
         // Published pages kept whole, answered before the framework: a quarter of the read cache.
         { provide: FrontDoor, useValue: new FrontDoor(Math.floor((config.readCacheMb * 1024 * 1024) / 4)) },
         { provide: DATABASE_URL, useValue: databaseUrl },
@@ -123,6 +126,7 @@ export class CoreModule {
         },
       ],
       exports: [
+        CodeHighlighter,
         Clock,
         DomainEvents,
         IdGenerator,

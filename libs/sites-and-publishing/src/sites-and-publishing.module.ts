@@ -100,13 +100,12 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
         settings?.llm ? new ChatCompletionsAnswerer(settings.llm.url, settings.llm.model, settings.llm.apiKey) : null,
       inject: [{ token: SiteAnswerSettings, optional: true }],
     },
-    // One highlighter per process: its grammars load once, on first use.
-    { provide: CodeHighlighter, useFactory: () => CodeHighlighter.create() },
     { provide: MermaidDiagrams, useFactory: () => new MermaidDiagrams() },
   ],
   exports: [SitesService, SiteHostnames],
 })
 export class SitesAndPublishingModule implements OnModuleDestroy {
+  /** The process's one highlighter (the core module provides it: the content context's app pages use it too). */
   constructor(private readonly highlighter: CodeHighlighter) {}
 
   /** The highlighter's background work (warm-up, code tokenized ahead) ends with the process. */

@@ -22,9 +22,9 @@ export const WEB_APP_CSP = [
 /**
  * Serves the built web app (dist/web, `npm run build`) at `path` (APP_URL's path, `/app` by default): its hashed
  * assets cached for a year, and its page for every other address below it (the app's own routes), never
- * cached. Without a build (an API-only checkout) the app's paths answer 404 like any unknown path.
+ * cached; `highlight.css`, the published sites' code colours (their `hl-*` classes). Without a build (an API-only checkout) the app's paths answer 404 like any unknown path.
  */
-export function webApp(path: string, dir = join(process.cwd(), 'dist', 'web')) {
+export function webApp(path: string, highlightCss: string, dir = join(process.cwd(), 'dist', 'web')) {
   const index = join(dir, 'index.html');
   const html = existsSync(index) ? readFileSync(index) : null;
   const assets = express.static(join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false });
@@ -44,6 +44,8 @@ export function webApp(path: string, dir = join(process.cwd(), 'dist', 'web')) {
       return;
     }
     res.setHeader('Cache-Control', 'no-cache');
+    // The code colours of the site renderer's HTML (its classes, as on the published site), which the app loads.
+    if (req.path === `${base}/highlight.css`) return void res.type('css').send(highlightCss);
     res.type('html').send(html);
   };
 }

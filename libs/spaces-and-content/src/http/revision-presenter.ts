@@ -8,7 +8,7 @@ import { LinksService } from '../application/links.service';
 import { RevisionChanges } from '../application/revision-changes';
 import { alignBlocks, linkResolver, locate, locateByPath, markdownToDocument, pathIndex, refToUrl } from '@app/content-model';
 import type { ContentRef } from '@app/content-model';
-import { DocumentRenderer } from '@app/site-renderer';
+import { codeSyntaxes, CodeHighlighter, DocumentRenderer } from '@app/site-renderer';
 import { Fragment, h } from 'preact';
 import { render } from 'preact-render-to-string';
 import type { DocBlock, JsonDocument } from '@app/content-model';
@@ -97,6 +97,7 @@ export class RevisionPresenter {
     private readonly organizations: OrganizationsService,
     private readonly clock: Clock,
     settings: ReadCacheSettings,
+    private readonly highlighter: CodeHighlighter,
   ) {
     this.rendered = new RenderedJson(settings.maxBytes, 'rendered-content');
   }
@@ -173,12 +174,9 @@ export class RevisionPresenter {
    */
   async pageHtml(s: RevisionScope, pageId: string, links: Links): Promise<RenderedPage> {
     const { revision, node, document } = await this.content.page(s.space, s.revisionId, pageId);
-    return {
-      object: 'rendered-page',
-      id: node.id,
-      title: node.title,
-      html: document ? this.htmlOf(s, revision, links, document.nodes) : '',
-    };
+    const nodes = document?.nodes ?? [];
+    await this.prepare(nodes);
+    return { object: 'rendered-page', id: node.id, title: node.title, html: nodes.length ? this.htmlOf(s, revision, links, nodes) : '' };
   }
 
   /**
@@ -191,6 +189,7 @@ export class RevisionPresenter {
     const parentPath = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
     // Resolved as a write of this markdown resolves it (ContentChanges: no refs of a batch, no repository).
     const parsed = markdownToDocument(markdown, linkResolver(pathIndex(revision.tree), new Map(), parentPath), { titleFromHeading: true });
+    await this.prepare(parsed.document.nodes);
     return {
       object: 'rendered-page',
       id: node.id,
@@ -222,6 +221,7 @@ export class RevisionPresenter {
     const [before, after] = await Promise.all([side(against), side(s.revisionId)]);
     if (!before && !after) throw new NotFoundError('Page', pageId);
     const render = (side: NonNullable<typeof before>, block: DocBlock) => this.htmlOf(s, side.revision, links, [block]);
+    await this.prepare([...(before?.blocks ?? []), ...(after?.blocks ?? [])]);
     const blocks: RenderedPageDiff['blocks'] = [];
     const old = before?.blocks ?? [];
     const cur = after?.blocks ?? [];
@@ -255,6 +255,12 @@ export class RevisionPresenter {
    * signed downloads, and links that lead nowhere are marked as broken (the app is for members). Sanitized by
    * construction.
    */
+  /** The highlighter made ready for the code of these blocks (grammars load once, on first use). */
+  private prepare(nodes: JsonDocument['nodes']): Promise<void> {
+    return this.highlighter.prepare(codeSyntaxes({ object: 'document', data: {}, nodes }));
+  }
+
+  /** Blocks rendered, after `prepare` (their code highlighted in classes, as on the published site). */
   private htmlOf(s: RevisionScope, revision: Revision, links: Links, nodes: JsonDocument['nodes']): string {
     const now = this.clock.now().getTime();
     const href = (ref: ContentRef): string | null => {
@@ -276,7 +282,7 @@ export class RevisionPresenter {
       }
     };
     const title = (ref: ContentRef) => (ref.kind === 'page' ? (locate(revision.tree, ref.page)?.node.title ?? null) : null);
-    const renderer = new DocumentRenderer({ href, title }, { markBroken: true });
+    const renderer = new DocumentRenderer({ href, title }, { markBroken: true, highlighter: this.highlighter });
     return render(h(Fragment, null, renderer.render({ object: 'document', data: {}, nodes })));
   }
 
