@@ -169,7 +169,6 @@ try {
     const members = tab.getByRole('table', { name: /^Members/ });
     await members.getByRole('row').filter({ hasText: me.email }).filter({ hasText: 'admin' }).waitFor();
     await axe(tab);
-    if (SHOTS) await tab.screenshot({ path: 'docs/screenshots/app-members.png' });
     await tab.goBack();
     await heading(tab, 'My organization');
   });
@@ -333,6 +332,43 @@ try {
     expected(/status of 404/);
     await stranger.context.close();
   });
+
+  await check(
+    'an admin changes a role, makes an invite link someone joins by, removes a member, makes and deletes a team; axe clean',
+    async () => {
+      await tab.goto(`${app}/o/${organization}/members`);
+      await heading(tab, 'Members and teams');
+      await tab.getByLabel('Role of Rae Reader').selectOption('comment');
+      await tab.waitForFunction(() => document.querySelector('select[aria-label="Role of Rae Reader"]')?.value === 'comment');
+      const members = (await api('GET', `/orgs/${organization}/members?limit=100`)).items;
+      if (members.find((m) => m.user.email === 'reader@example.com')?.role !== 'comment') throw new Error('the role did not change');
+      await tab.getByLabel('Joins as').selectOption('edit');
+      await tab.getByRole('button', { name: 'Make an invite link' }).click();
+      const link = (await tab.locator('code.secret', { hasText: '/join/' }).first().textContent()) ?? '';
+      const joiner = await person('joiner@example.com', 'Jo Joiner', null);
+      await joiner.page.goto(link);
+      await joiner.page.getByRole('heading', { level: 1, name: 'Join an organization' }).waitFor();
+      await axe(joiner.page);
+      await joiner.page.getByRole('button', { name: 'Join' }).click();
+      await joiner.page.getByRole('heading', { level: 1, name: 'My organization' }).waitFor();
+      await joiner.context.close();
+      await tab.reload();
+      await tab.getByLabel('Role of Jo Joiner').waitFor();
+      if ((await tab.getByLabel('Role of Jo Joiner').inputValue()) !== 'edit') throw new Error('the joiner did not join as edit');
+      await tab.getByRole('button', { name: 'Remove Jo Joiner' }).click();
+      await tab.waitForFunction(() => !document.querySelector('select[aria-label="Role of Jo Joiner"]'));
+      await tab.getByRole('button', { name: 'Delete the edit invite link' }).click();
+      await tab.waitForFunction(() => !document.body.textContent.includes('/join/'));
+      await tab.getByLabel('New team').fill('Docs team');
+      await tab.getByRole('checkbox', { name: 'Wren Writer' }).check();
+      await tab.getByRole('button', { name: 'Make the team' }).click();
+      await tab.getByRole('button', { name: 'Delete team Docs team' }).waitFor();
+      await axe(tab);
+      if (SHOTS) await tab.screenshot({ path: 'docs/screenshots/app-members.png', fullPage: true });
+      await tab.getByRole('button', { name: 'Delete team Docs team' }).click();
+      await tab.getByText('No team yet.').waitFor();
+    },
+  );
 
   await check('pages added, moved and deleted in a change request; a conflicting merge explained page by page', async () => {
     const number = (await api('POST', `/spaces/${space}/change-requests`, { subject: 'Reshape' })).number;

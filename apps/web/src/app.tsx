@@ -9,7 +9,7 @@ import { GitSync } from './screens/git-sync';
 import { Collection, IssuesCluster, OpenApiSpec } from './screens/org-objects';
 import { Sessions } from './screens/sessions';
 import { Settings } from './screens/settings';
-import { Members } from './screens/members';
+import { Join, Members } from './screens/members';
 import { ChangeRequests, ChangeRequestScreen } from './screens/change-requests';
 
 /** The screens, by path (each has a stable URL: every `urls.app` the API returns opens its screen). */
@@ -17,7 +17,10 @@ function route(path: string): { title: string; screen: (user: SignedIn) => React
   let m: RegExpExecArray | null;
   if (path === '/' || path === '') return { title: 'Your organizations', screen: () => <Home /> };
   if ((m = /^\/o\/([\w-]+)\/?$/.exec(path))) return { title: 'Organization', screen: () => <Organization id={m![1]} /> };
-  if ((m = /^\/o\/([\w-]+)\/members\/?$/.exec(path))) return { title: 'Members and teams', screen: () => <Members org={m![1]} /> };
+  if ((m = /^\/o\/([\w-]+)\/members\/?$/.exec(path)))
+    return { title: 'Members and teams', screen: (u) => <Members org={m![1]} user={u} /> };
+  if ((m = /^\/o\/([\w-]+)\/join\/([\w-]+)\/?$/.exec(path)))
+    return { title: 'Join an organization', screen: () => <Join org={m![1]} invite={m![2]} /> };
   if ((m = /^\/o\/([\w-]+)\/sites\/?$/.exec(path))) return { title: 'Sites', screen: () => <Sites org={m![1]} /> };
   if ((m = /^\/o\/([\w-]+)\/sites\/([\w-]+)\/?$/.exec(path)))
     return { title: 'Site', screen: () => <SiteScreen org={m![1]} site={m![2]} /> };
