@@ -134,6 +134,11 @@ try {
     await p.goto(`${app}/o/${organization}`);
     await heading(p, 'Sign in to Quire');
     await axe(p);
+    // An organization's SSO link: the sign-in screen offers its provider's start, ending in an app session.
+    const sso = await (await browser.newPage()).goto(`${app}/sign-in?sso=prov-1`).then((r) => r.frame().page());
+    const start = await sso.getByRole('link', { name: 'Continue with your organization’s SSO' }).getAttribute('href');
+    if (start !== '/v1/sso/saml/prov-1/start?to=app') throw new Error(`SSO link ${start}`);
+    await sso.close();
     if (SHOTS) await p.screenshot({ path: 'docs/screenshots/app-sign-in.png' });
     await p.getByLabel('Email').fill(me.email);
     await p.getByLabel('Password').fill('not the password');

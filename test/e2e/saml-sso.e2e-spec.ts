@@ -192,6 +192,45 @@ describe('SAML providers and a real SSO login', () => {
       expect(second.body).toMatchObject({ user: res.body.user, role: 'review' });
     });
 
+    it('a login begun at the web app ends in an app session limited to the organization, and the app (303)', async () => {
+      const res = await t.http.get(`/v1/sso/saml/${providerId}/start?to=app`).expect(302);
+      expect(new URL(res.headers.location).searchParams.get('RelayState')).toBe('app');
+      const { id } = authnRequestId(res.headers.location);
+      expectError(await t.http.get(`/v1/sso/saml/${providerId}/start?to=elsewhere`), 400);
+      const done = await t.http
+        .post(`/v1/sso/saml/${providerId}/acs`)
+        .type('form')
+        .set('User-Agent', 'SSO browser/1.0')
+        .send({
+          SAMLResponse: signedResponse(idp, { inResponseTo: id, acsURL: sp.acsURL, audience: sp.entityID, email: 'ann@corp.test' }),
+          RelayState: 'app',
+        })
+        .expect(303);
+      expect(done.headers.location).toBe(`http://quire.test/app/o/${orgId}`);
+      expect(done.headers['cache-control']).toBe('no-store');
+      const cookie = (done.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+      expect(cookie).toMatch(/^quire_session=[A-Za-z0-9_-]{43}$/);
+      const signedIn = (await t.http.get('/v1/auth/session').set('Cookie', cookie).expect(200)).body;
+      expect(signedIn).toMatchObject({
+        email: 'ann@corp.test',
+        session: { method: 'sso', organization: orgId, userAgent: 'SSO browser/1.0' },
+      });
+      const as = (r: import('supertest').Test) => r.set('Cookie', cookie).set('X-CSRF-Token', signedIn.csrfToken);
+      // The session reaches its organization, and nothing else (as the SSO login's API token would).
+      await as(t.http.get(`/v1/orgs/${orgId}`)).expect(200);
+      const elsewhere = await t.organization(admin);
+      await t.member(elsewhere, { id: signedIn.user } as TestUser, 'admin');
+      expectError(await as(t.http.get(`/v1/orgs/${elsewhere}`)), 404);
+      expectError(await as(t.http.post('/v1/user/tokens')).send({ label: 'x' }), 403);
+      // A login without the app's RelayState answers the API token, as before.
+      const again = await start();
+      const api = await acs(
+        signedResponse(idp, { inResponseTo: again.id, acsURL: sp.acsURL, audience: sp.entityID, email: 'ann@corp.test' }),
+      ).expect(200);
+      expect(api.body.token).toMatch(/^qr_/);
+      expect(api.headers['set-cookie']).toBeUndefined();
+    });
+
     it('refuses a replayed response', async () => {
       const { id } = await start();
       const response = signedResponse(idp, { inResponseTo: id, acsURL: sp.acsURL, audience: sp.entityID, email: 'replay@corp.test' });

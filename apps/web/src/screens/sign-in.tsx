@@ -1,3 +1,4 @@
+import { queryParam } from '../router';
 import { useEffect, useState } from 'react';
 import { call, messageOf, remember, type SignedIn } from '../api';
 
@@ -5,9 +6,18 @@ import { call, messageOf, remember, type SignedIn } from '../api';
 export function SignIn(props: { onSignedIn: (s: SignedIn) => void }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // `?sso=<provider id>`: the link an organization that signs in with SAML gives its people (docs/sign-in.md).
+  const sso = /^[\w-]{1,64}$/.test(queryParam('sso') ?? '') ? queryParam('sso') : null;
   return (
     <section className="narrow">
       <h1 tabIndex={-1}>Sign in to Quire</h1>
+      {sso ? (
+        <p>
+          <a className="button-link" href={`/v1/sso/saml/${encodeURIComponent(sso)}/start?to=app`}>
+            Continue with your organization’s SSO
+          </a>
+        </p>
+      ) : null}
       <form
         onSubmit={async (e) => {
           e.preventDefault();

@@ -52,7 +52,7 @@ export interface OpenedSession {
 }
 
 const secretHash = (secret: string) => hash('sha256', secret, 'hex');
-const actorOf = (s: Session): Actor => ({ userId: s.userId, tokenId: `session:${s.id}` });
+const actorOf = (s: Session): Actor => ({ userId: s.userId, tokenId: `session:${s.id}`, ...(s.scope ? { scope: s.scope } : {}) });
 
 /** The key a client address counts under: an IPv6 address by its /64 (one network, not one of its 2^64 addresses). */
 function addressKey(address: string): string {
@@ -237,7 +237,15 @@ export class SessionsService {
     await this.forget(await this.sessions.revokeAll(user.id, this.clock.now(), own));
   }
 
-  private async open(user: User, method: SignInMethod, userAgent: string | undefined): Promise<OpenedSession> {
+  /**
+   * A session an SSO login began (the ACS, in its unit of work): limited to that organization, as the login's API
+   * token is. The organization's SSO is the way in, so its enforcement does not apply.
+   */
+  openForSso(user: User, organizationId: string, userAgent: string | undefined): Promise<OpenedSession> {
+    return this.open(user, 'sso', userAgent, organizationId);
+  }
+
+  private async open(user: User, method: SignInMethod, userAgent: string | undefined, scope: string | null = null): Promise<OpenedSession> {
     const now = this.clock.now();
     const secret = randomBytes(32).toString('base64url');
     const session: Session = {
@@ -250,6 +258,7 @@ export class SessionsService {
       revokedAt: null,
       userAgent: userAgent ? userAgent.replace(/[\u0000-\u001f]/g, ' ').slice(0, 200) : null,
       method,
+      scope,
     };
     await this.sessions.insert(session);
     return { secret, session, user };

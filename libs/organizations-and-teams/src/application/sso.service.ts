@@ -29,6 +29,7 @@ import {
 } from '../domain/saml-provider';
 import { TeamRepository, TeamView } from '../domain/team';
 import { IdentityService } from './identity.service';
+import { SessionsService, type OpenedSession } from './sessions.service';
 import { Access } from '@app/access';
 
 export const SSO_TOKEN_LIFETIME_MS = 30 * DAY_MS;
@@ -39,7 +40,10 @@ export interface SamlProviderView {
 }
 
 export interface SsoLogin {
-  token: string;
+  /** The API token it issued (an API client's login). */
+  token?: string;
+  /** The web-app session it opened (a login that began at the app). */
+  session?: OpenedSession;
   expiresAt: Date;
   userId: string;
   email: string;
@@ -65,6 +69,7 @@ export class SsoService {
     private readonly ids: IdGenerator,
     private readonly ssoIdentities: SsoIdentityRepository,
     private readonly uow: UnitOfWork,
+    private readonly sessions: SessionsService,
   ) {}
 
   private async view(p: SamlProvider): Promise<SamlProviderView> {
@@ -143,8 +148,9 @@ export class SsoService {
     return p;
   }
 
-  async startLogin(providerId: string, sp: ServiceProviderUrls): Promise<string> {
-    return this.saml.authorizeUrl(await this.loginProvider(providerId), sp, '');
+  /** The identity provider's sign-in URL; `relayState` comes back with the response (`app`: a web-app session). */
+  async startLogin(providerId: string, sp: ServiceProviderUrls, relayState = ''): Promise<string> {
+    return this.saml.authorizeUrl(await this.loginProvider(providerId), sp, relayState);
   }
 
   metadata(provider: SamlProvider, sp: ServiceProviderUrls): Promise<string> {
@@ -160,10 +166,15 @@ export class SsoService {
    * in (decideSsoAccount: the linked identity, a member of the organization with that email, or a new
    * user; never an outside account merely because the email matches). Then, in one unit of work:
    * remembers the assertion (replays refused), creates and links the user, makes them an SSO member
-   * with the default role and team, and issues a token scoped to the organization. A refusal or a
-   * failure part-way writes nothing.
+   * with the default role and team, and issues a token scoped to the organization — or, for the web app
+   * (`forApp`), opens a session scoped to it. A refusal or a failure part-way writes nothing.
    */
-  async completeLogin(providerId: string, sp: ServiceProviderUrls, samlResponse: string): Promise<SsoLogin> {
+  async completeLogin(
+    providerId: string,
+    sp: ServiceProviderUrls,
+    samlResponse: string,
+    forApp?: { userAgent: string | undefined },
+  ): Promise<SsoLogin> {
     const p = await this.loginProvider(providerId);
     const asserted = await this.saml.verify(p, sp, samlResponse);
     const org = await this.organizations.findById(p.organizationId);
@@ -209,6 +220,10 @@ export class SsoService {
         await this.teams.applyMembers(org.id, p.defaultTeamId, new Map([[user.id, null]]), new Set(), now);
       }
       if (p.status !== 'active') await this.providers.update({ ...p, status: 'active' });
+      if (forApp) {
+        const opened = await this.sessions.openForSso(user, org.id, forApp.userAgent);
+        return { session: opened, expiresAt: opened.session.expiresAt, userId: user.id, email: user.email, organizationId: org.id, role };
+      }
       const expiresAt = new Date(now.getTime() + SSO_TOKEN_LIFETIME_MS);
       const { token } = await this.identity.issueToken(user.id, { label: `SSO: ${p.label}`, expiresAt, via: { sso: org.id } });
       return { token, expiresAt, userId: user.id, email: user.email, organizationId: org.id, role };

@@ -18,11 +18,13 @@ export interface Session {
   revokedAt: Date | null;
   /** The browser's User-Agent when it signed in (at most 200 characters), so its user can tell sessions apart. */
   userAgent: string | null;
-  /** How it began: a password, a one-time link. */
+  /** How it began: a password, a one-time link, an SSO login. */
   method: SignInMethod;
+  /** For a session an SSO login began: the organization it is limited to (as the SSO login's API token is). */
+  scope: string | null;
 }
 
-export type SignInMethod = 'password' | 'link';
+export type SignInMethod = 'password' | 'link' | 'sso';
 
 export function isActive(session: Session, now: Date): boolean {
   return session.revokedAt === null && session.expiresAt.getTime() > now.getTime();

@@ -168,9 +168,7 @@ export class SignInController {
   }
 
   private signedIn(opened: OpenedSession, req: Request, res: Response, links: Links): SignedInDto {
-    // The browser keeps the cookie 90 days; the server ends the session 14 days after its last use (renewed by use).
-    res.setHeader('Set-Cookie', serializeCookie(SESSION_COOKIE, opened.secret, { ...cookieOptions(req, links), maxAge: COOKIE_MAX_AGE_S }));
-    res.setHeader('Cache-Control', 'no-store');
+    setSessionCookie(req, res, links, opened.secret);
     return this.dto(opened.user, opened.session, opened.secret);
   }
 
@@ -184,6 +182,13 @@ export class SignInController {
       csrfToken: this.sessions.csrfToken(secret),
     };
   }
+}
+
+/** Sets a new session's cookie on the answer (a sign-in, an SSO login that began at the app); never cached. */
+export function setSessionCookie(req: Request, res: Response, links: Links, secret: string): void {
+  // The browser keeps the cookie 90 days; the server ends the session 14 days after its last use (renewed by use).
+  res.setHeader('Set-Cookie', serializeCookie(SESSION_COOKIE, secret, { ...cookieOptions(req, links), maxAge: COOKIE_MAX_AGE_S }));
+  res.setHeader('Cache-Control', 'no-store');
 }
 
 /** The session cookie: HttpOnly, SameSite=Strict, for the API's paths only, Secure over HTTPS (Quire's URL's, or the request's). */

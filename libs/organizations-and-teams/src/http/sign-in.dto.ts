@@ -37,7 +37,8 @@ export class SessionDto {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time', description: 'Last use (to the hour)' }) lastSeenAt: string;
   @ApiProperty({ format: 'date-time', description: 'When it ends unless used again' }) expiresAt: string;
-  @ApiProperty({ enum: ['password', 'link'], description: 'How it began' }) method: 'password' | 'link';
+  @ApiProperty({ enum: ['password', 'link', 'sso'], description: 'How it began' }) method: 'password' | 'link' | 'sso';
+  @ApiPropertyOptional({ description: 'For a session an SSO login began: the one organization it reaches' }) organization?: string;
   @ApiProperty({ nullable: true, type: String, description: "The browser's User-Agent when it signed in" }) userAgent: string | null;
   @ApiProperty({ description: 'Whether it is the session of this request' }) current: boolean;
 }
@@ -61,6 +62,7 @@ export function toSessionDto(s: Session, currentId: string | null): SessionDto {
     lastSeenAt: s.lastSeenAt.toISOString(),
     expiresAt: s.expiresAt.toISOString(),
     method: s.method,
+    ...(s.scope ? { organization: s.scope } : {}),
     userAgent: s.userAgent,
     current: s.id === currentId,
   };

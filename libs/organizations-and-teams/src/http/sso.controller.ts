@@ -1,6 +1,16 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSeeOtherResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { setSessionCookie } from './sign-in.controller';
 import { Actor } from '@app/shared-kernel';
 import {
   ApiDeleteOperation,
@@ -20,6 +30,7 @@ import {
   CreateSamlProviderDto,
   SamlProviderDto,
   SamlResponseDto,
+  StartSamlLoginQueryDto,
   serviceProviderUrls,
   SsoLoginInfoListDto,
   SsoLoginResultDto,
@@ -112,6 +123,9 @@ export class SamlProvidersController {
   }
 }
 
+/** The RelayState of a login that began at the web app: it ends in an app session, not an API token. */
+const APP_RELAY_STATE = 'app';
+
 /** The browser side of SAML: public (no Bearer token), addressed by provider id. */
 @ApiTags('sso')
 @Public()
@@ -125,8 +139,13 @@ export class SsoLoginController {
     summary: 'Redirects the browser to the identity provider with an AuthnRequest (HTTP-Redirect binding)',
   })
   @ApiFoundResponse({ description: 'Redirect to the identity provider' })
-  async start(@Param('providerId') id: string, @RequestLinks() links: Links, @Res() res: Response): Promise<void> {
-    res.redirect(302, await this.sso.startLogin(id, serviceProviderUrls(links, id)));
+  async start(
+    @Param('providerId') id: string,
+    @Query() q: StartSamlLoginQueryDto,
+    @RequestLinks() links: Links,
+    @Res() res: Response,
+  ): Promise<void> {
+    res.redirect(302, await this.sso.startLogin(id, serviceProviderUrls(links, id), q.to === 'app' ? APP_RELAY_STATE : ''));
   }
 
   @Post('acs')
@@ -135,20 +154,36 @@ export class SsoLoginController {
   @ApiBody({ type: SamlResponseDto })
   @ApiOperation({
     operationId: 'consumeSamlResponse',
-    summary: 'Assertion Consumer Service: verifies the SAMLResponse and returns an API token',
+    summary:
+      'Assertion Consumer Service: verifies the SAMLResponse and returns an API token; a login begun at the web app (start?to=app) opens an app session and redirects to the app',
   })
   @ApiOkResponse({ type: SsoLoginResultDto })
-  async acs(@Param('providerId') id: string, @Body() body: SamlResponseDto, @RequestLinks() links: Links): Promise<SsoLoginResultDto> {
-    const login = await this.sso.completeLogin(id, serviceProviderUrls(links, id), body.SAMLResponse);
-    return {
+  @ApiSeeOtherResponse({ description: 'A login begun at the web app: the session cookie set, on to the organization in the app' })
+  async acs(
+    @Param('providerId') id: string,
+    @Body() body: SamlResponseDto,
+    @RequestLinks() links: Links,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const sp = serviceProviderUrls(links, id);
+    if (body.RelayState === APP_RELAY_STATE) {
+      const login = await this.sso.completeLogin(id, sp, body.SAMLResponse, { userAgent: req.headers['user-agent'] });
+      setSessionCookie(req, res, links, login.session!.secret);
+      res.redirect(303, links.app(`/o/${login.organizationId}`));
+      return;
+    }
+    const login = await this.sso.completeLogin(id, sp, body.SAMLResponse);
+    const answer: SsoLoginResultDto = {
       object: 'sso-login',
-      token: login.token,
+      token: login.token!,
       expiresAt: login.expiresAt.toISOString(),
       user: login.userId,
       email: login.email,
       organization: login.organizationId,
       role: login.role,
     };
+    res.status(200).json(answer);
   }
 
   @Get('metadata')

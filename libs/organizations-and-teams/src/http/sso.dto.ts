@@ -98,6 +98,14 @@ export class SsoLoginInfoListDto {
   @ApiProperty({ type: [SsoLoginInfoDto] }) items: SsoLoginInfoDto[];
 }
 
+/** Where a login goes when it completes: `app`, a web-app session (else the ACS answers an API token). */
+export class StartSamlLoginQueryDto {
+  @ApiPropertyOptional({ enum: ['app'], description: '`app`: the login ends in a web-app session and the app (a Quire extension)' })
+  @Optional()
+  @IsIn(['app'])
+  to?: 'app';
+}
+
 export class SamlResponseDto {
   /** The base64 SAMLResponse the identity provider POSTed */
   @IsString() @MinLength(1) @MaxLength(1_000_000) SAMLResponse: string;

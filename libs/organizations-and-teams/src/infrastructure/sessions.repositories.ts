@@ -21,6 +21,7 @@ interface SessionRow {
   revoked_at: Date | null;
   user_agent: string | null;
   method: SignInMethod;
+  scope: string | null;
 }
 
 const toSession = (r: SessionRow): Session => ({
@@ -33,6 +34,7 @@ const toSession = (r: SessionRow): Session => ({
   revokedAt: r.revoked_at,
   userAgent: r.user_agent,
   method: r.method,
+  scope: r.scope,
 });
 
 @Injectable()
@@ -43,9 +45,9 @@ export class SqlSessionRepository extends SessionRepository {
 
   async insert(s: Session): Promise<void> {
     await this.db.query(
-      `INSERT INTO sessions (id, user_id, hash, created_at, last_seen_at, expires_at, revoked_at, user_agent, method)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [s.id, s.userId, s.hash, s.createdAt, s.lastSeenAt, s.expiresAt, s.revokedAt, s.userAgent, s.method],
+      `INSERT INTO sessions (id, user_id, hash, created_at, last_seen_at, expires_at, revoked_at, user_agent, method, scope)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [s.id, s.userId, s.hash, s.createdAt, s.lastSeenAt, s.expiresAt, s.revokedAt, s.userAgent, s.method, s.scope],
     );
   }
 

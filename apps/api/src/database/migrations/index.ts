@@ -35,6 +35,7 @@ import { SiteStateNotify1766966400000 } from './1766966400000-site-state-notify'
 import { SearchWords1767052800000 } from './1767052800000-search-words';
 import { PageFeedback1767139200000 } from './1767139200000-page-feedback';
 import { Sessions1767225600000 } from './1767225600000-sessions';
+import { SsoSessions1767312000000 } from './1767312000000-sso-sessions';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   SearchWords1767052800000,
   PageFeedback1767139200000,
   Sessions1767225600000,
+  SsoSessions1767312000000,
 ];
