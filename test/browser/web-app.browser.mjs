@@ -247,6 +247,10 @@ try {
       await w.getByLabel('Comment', { exact: true }).fill('Please check the new hint.');
       await w.getByRole('button', { name: 'Post comment' }).click();
       await w.getByText('Please check the new hint.').waitFor();
+      // The writer asks the reviewer; the request is listed until the review fulfils it.
+      await w.getByLabel('Ask to review').selectOption({ label: 'Rey Reviewer' });
+      await w.getByRole('button', { name: 'Request review' }).click();
+      await w.getByRole('list', { name: 'Asked to review' }).getByText('Rey Reviewer: asked by Wren Writer').waitFor();
       await axe(w);
       // The space asks for an approval before a merge: the Merge button says which rule is not met.
       await api('PATCH', `/spaces/${space}`, { mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review' }] } });
@@ -274,6 +278,7 @@ try {
       // Approved: the writer merges; the published site shows the change within a second.
       await w.reload();
       await w.getByText('Rey Reviewer: approved').waitFor();
+      if (await w.getByRole('list', { name: 'Asked to review' }).count()) throw new Error('the fulfilled review request is still listed');
       await w.getByRole('button', { name: 'Merge' }).click();
       await w.getByRole('status').filter({ hasText: 'Merged.' }).waitFor();
       const merged = Date.now();
@@ -301,6 +306,7 @@ try {
       if (await p.getByRole(name === 'Edit page' ? 'link' : 'button', { name }).count()) throw new Error(`a reader sees ${name}`);
     await p.getByRole('link', { name: 'Overview' }).click();
     await p.getByRole('heading', { name: 'Reviews' }).waitFor();
+    await p.getByText('No review yet.').waitFor(); // the reviews are loaded: what follows is not read too early
     for (const name of ['Merge', 'Submit review', 'Archive'])
       if (await p.getByRole('button', { name }).count()) throw new Error(`a reader sees ${name}`);
     await axe(p);
@@ -379,6 +385,9 @@ try {
     const number = (await api('POST', `/spaces/${space}/change-requests`, { subject: 'Reshape' })).number;
     await tab.goto(`${app}/s/${space}/~/changes/${number}`);
     await tab.getByRole('heading', { level: 1, name: /Reshape/ }).waitFor();
+    await tab.getByLabel('Subject').fill('Reshape the guide');
+    await tab.getByRole('button', { name: 'Rename' }).click();
+    await tab.getByRole('heading', { level: 1, name: /Reshape the guide$/ }).waitFor();
     await tab.getByLabel('New page title').fill('Troubleshooting');
     await tab.getByRole('button', { name: 'Add page' }).click();
     await tab.getByRole('heading', { name: 'Editing Troubleshooting' }).waitFor();
@@ -441,6 +450,16 @@ try {
         await tab.getByRole('heading', { level: 1, name }).waitFor({ timeout: 5000 });
         await axe(tab);
       }
+      // The lists behind them: a space's change requests by status, the organization's sites.
+      await tab.goto(`${app}/s/${space}/~/changes?status=merged`);
+      await heading(tab, 'Change requests');
+      await tab.getByRole('link', { name: /Edit Introduction/ }).waitFor();
+      await axe(tab);
+      if (SHOTS) await tab.screenshot({ path: 'docs/screenshots/app-change-requests.png' });
+      await tab.goto(`${app}/o/${organization}/sites`);
+      await heading(tab, 'Sites');
+      await tab.getByRole('link', { name: 'Handbook site' }).waitFor();
+      await axe(tab);
     },
   );
 
@@ -469,6 +488,7 @@ try {
       await tab.goto(`${app}/s/${space}`);
       await tab.getByRole('link', { name: 'History' }).click();
       await heading(tab, 'History');
+      if (SHOTS) await tab.screenshot({ path: 'docs/screenshots/app-history.png' });
       await tab.getByRole('link', { name: 'Merge of a change request' }).first().click();
       await tab.getByRole('heading', { level: 1, name: /^Handbook as of/ }).waitFor();
       await axe(tab);
@@ -476,6 +496,7 @@ try {
       await tab.getByRole('link', { name: 'Git Sync' }).click();
       await heading(tab, 'Git Sync');
       await tab.getByText('This space is not connected to a repository.').waitFor();
+      if (SHOTS) await tab.screenshot({ path: 'docs/screenshots/app-git-sync.png' });
       await axe(tab);
       // An unconnected space's git/info answers 404 (the official getSpaceGitInfo); the browser logs the fetch.
       expected(/\/~\/git: Failed to load resource: the server responded with a status of 404/);
@@ -517,6 +538,15 @@ try {
     await p.getByText('Welcome to the handbook.').waitFor();
     const overflow = await p.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
     if (overflow > 1) throw new Error(`the screen overflows by ${overflow}px`);
+    // A change request's overview reads on a phone too.
+    const merged = (await api('GET', `/spaces/${space}/change-requests?status=merged`)).items[0].number;
+    await p.goto(`${app}/s/${space}/~/changes/${merged}`);
+    await p.getByRole('heading', { name: 'Changes' }).waitFor();
+    const crOverflow = await p.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+    if (crOverflow > 1) throw new Error(`the change request overflows by ${crOverflow}px`);
+    await axe(p);
+    await p.goto(`${app}/s/${space}`);
+    await p.getByText('Welcome to the handbook.').waitFor();
     await axe(p);
     if (SHOTS) await p.screenshot({ path: 'docs/screenshots/app-phone.png', fullPage: true });
     await phone.close();

@@ -78,8 +78,10 @@ describe('Git Sync with a remote repository', () => {
       installationStatus: 'active',
       repoName: 'fluentd',
       url: git.url('fluentd'),
+      ref: MAIN,
       operation: { state: 'success', direction: 'import' },
     });
+    expect(info.repoProjectDirectory).toBeUndefined();
     expect(JSON.stringify(info)).not.toContain(GIT_PASSWORD);
     // Every field git/info returns is described by the document Quire serves (every object closed).
     const served = servedValidator((await t.http.get('/docs-json').expect(200)).body as ServedDocument);

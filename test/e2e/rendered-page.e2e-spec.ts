@@ -70,10 +70,23 @@ describe('a page rendered for the web app', () => {
 
   it('renders a page of an earlier revision, its links kept in that revision; an unknown revision: 404', async () => {
     const revision = (await t.http.get(`/v1/spaces/${spaceId}/content`).set(admin.auth).expect(200)).body.id as string;
+    // A later revision changes the page: the earlier one still renders as it was.
+    const later = (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({}).expect(201)).body.id;
+    const intro = (await t.http.get(`/v1/spaces/${spaceId}/content/page/${ids.Intro}?format=markdown`).set(admin.auth).expect(200)).body;
+    await t.http
+      .post(`/v1/spaces/${spaceId}/change-requests/${later}/content`)
+      .set(admin.auth)
+      .send({ changes: [{ operation: 'update_page', page: ids.Intro, document: { markdown: `${intro.markdown}\nLater words.\n` } }] })
+      .expect(200);
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${later}/merge`).set(admin.auth).expect(200);
+    expect((await t.http.get(`/v1/spaces/${spaceId}/content/page/${ids.Intro}/rendered`).set(admin.auth).expect(200)).body.html).toContain(
+      'Later words.',
+    );
     const body = (await t.http.get(`/v1/spaces/${spaceId}/revisions/${revision}/page/${ids.Intro}/rendered`).set(admin.auth).expect(200))
       .body;
     expect(body).toMatchObject({ object: 'rendered-page', id: ids.Intro, title: 'Intro' });
     expect(body.html).toContain(`<a href="http://quire.test/app/s/${spaceId}/~/revisions/${revision}/setup#install">the install</a>`);
+    expect(body.html).not.toContain('Later words.');
     expectError(await t.http.get(`/v1/spaces/${spaceId}/revisions/nope/page/${ids.Intro}/rendered`).set(admin.auth), 404);
     const stranger = await t.user('rev-stranger');
     expectError(await t.http.get(`/v1/spaces/${spaceId}/revisions/${revision}/page/${ids.Intro}/rendered`).set(stranger.auth), 404);
@@ -116,6 +129,13 @@ describe('a page rendered for the web app', () => {
       expect(res.body.html).toMatch(new RegExp(`<a href="http://quire.test/app/s/${spaceId}/~/changes/\\d+/setup">setup</a>`));
       expect(res.body.html).toContain('class="broken-link"');
       expect(res.body.html).toMatch(/hint-info/);
+      // A leading heading titles the page, as a write of the markdown would.
+      const headed = await t.http
+        .post(`${base()}/${ids.Intro}/preview`)
+        .set(admin.auth)
+        .send({ markdown: '#  Intro, renamed \n\nBody.\n' })
+        .expect(200);
+      expect(headed.body.title).toBe('Intro, renamed');
       const page = (await t.http.get(`${base()}/${ids.Intro}?format=markdown`).set(admin.auth).expect(200)).body;
       expect(page.title).toBe('Intro');
       expect(page.markdown).not.toContain('nowhere');
@@ -154,7 +174,7 @@ describe('a page rendered for the web app', () => {
       expect(diff.blocks[2].html).toContain('Run it twice.');
       expect(diff.blocks[3].html).toContain('Then rest.');
       const unchanged = (await t.http.get(`${base()}/${ids.Intro}/diff`).set(admin.auth).expect(200)).body;
-      expect(unchanged.change).toBe('edited');
+      expect(unchanged.change).toBe('unchanged');
       expect(unchanged.blocks.every((b: { change: string }) => b.change === 'unchanged')).toBe(true);
       const res = await t.http
         .post(`/v1/spaces/${spaceId}/change-requests/${cr}/content?compat=false`)

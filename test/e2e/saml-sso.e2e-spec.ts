@@ -192,29 +192,50 @@ describe('SAML providers and a real SSO login', () => {
       expect(second.body).toMatchObject({ user: res.body.user, role: 'review' });
     });
 
-    it('a login begun at the web app ends in an app session limited to the organization, and the app (303)', async () => {
-      const res = await t.http.get(`/v1/sso/saml/${providerId}/start?to=app`).expect(302);
-      expect(new URL(res.headers.location).searchParams.get('RelayState')).toBe('app');
-      const { id } = authnRequestId(res.headers.location);
+    it('a login begun at the web app, in that browser, ends in an app session limited to the organization, and the app (303)', async () => {
+      const began = async () => {
+        const res = await t.http.get(`/v1/sso/saml/${providerId}/start?to=app`).expect(302);
+        const relay = new URL(res.headers.location).searchParams.get('RelayState') ?? '';
+        const cookie = (res.headers['set-cookie'] as unknown as string[])[0];
+        expect(cookie).toMatch(/^quire_sso=[A-Za-z0-9_-]{32}; Max-Age=600; Path=\/v1\/sso\/saml; HttpOnly; SameSite=Lax$/);
+        expect(relay).toBe(`app.${cookie.split(';')[0].split('=')[1]}`);
+        return { id: authnRequestId(res.headers.location).id, relay, cookie: cookie.split(';')[0] };
+      };
       expectError(await t.http.get(`/v1/sso/saml/${providerId}/start?to=elsewhere`), 400);
-      const done = await t.http
-        .post(`/v1/sso/saml/${providerId}/acs`)
-        .type('form')
-        .set('User-Agent', 'SSO browser/1.0')
-        .send({
-          SAMLResponse: signedResponse(idp, { inResponseTo: id, acsURL: sp.acsURL, audience: sp.entityID, email: 'ann@corp.test' }),
-          RelayState: 'app',
-        })
-        .expect(303);
+      const post = (b: { id: string; relay: string }, email: string, cookie?: string) => {
+        const req = t.http.post(`/v1/sso/saml/${providerId}/acs`).type('form').set('User-Agent', 'SSO browser/1.0');
+        if (cookie) req.set('Cookie', cookie);
+        return req.send({
+          SAMLResponse: signedResponse(idp, { inResponseTo: b.id, acsURL: sp.acsURL, audience: sp.entityID, email }),
+          RelayState: b.relay,
+        });
+      };
+      // Login CSRF: a response posted to a browser that did not begin the login (no cookie, or another one's) opens
+      // nothing; the browser goes back to the sign-in screen with why.
+      const mine = await began();
+      const other = await began();
+      for (const cookie of [undefined, other.cookie]) {
+        const refused = await post(mine, 'mallory@corp.test', cookie).expect(303);
+        expect(refused.headers.location).toMatch(
+          new RegExp(`^http://quire.test/app/sign-in\\?sso=${providerId}&error=This%20sign-in%20did%20not%20begin`),
+        );
+        expect(String(refused.headers['set-cookie'] ?? '')).not.toContain('quire_session');
+      }
+      expect(await memberEmails()).not.toContain('mallory@corp.test');
+      const done = await post(mine, 'ann@corp.test', mine.cookie).expect(303);
       expect(done.headers.location).toBe(`http://quire.test/app/o/${orgId}`);
       expect(done.headers['cache-control']).toBe('no-store');
-      const cookie = (done.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+      const cookies = done.headers['set-cookie'] as unknown as string[];
+      const cookie = cookies[0].split(';')[0];
       expect(cookie).toMatch(/^quire_session=[A-Za-z0-9_-]{43}$/);
+      expect(cookies[1]).toMatch(/^quire_sso=; Max-Age=0;/);
       const signedIn = (await t.http.get('/v1/auth/session').set('Cookie', cookie).expect(200)).body;
       expect(signedIn).toMatchObject({
         email: 'ann@corp.test',
         session: { method: 'sso', organization: orgId, userAgent: 'SSO browser/1.0' },
       });
+      // It ends when the SSO login's token would (30 days), however much it is used; other sessions, 14 days after use.
+      expect(Date.parse(signedIn.session.expiresAt) - Date.parse(signedIn.session.createdAt)).toBe(14 * 86_400_000);
       const as = (r: import('supertest').Test) => r.set('Cookie', cookie).set('X-CSRF-Token', signedIn.csrfToken);
       // The session reaches its organization, and nothing else (as the SSO login's API token would).
       await as(t.http.get(`/v1/orgs/${orgId}`)).expect(200);
@@ -222,11 +243,16 @@ describe('SAML providers and a real SSO login', () => {
       await t.member(elsewhere, { id: signedIn.user } as TestUser, 'admin');
       expectError(await as(t.http.get(`/v1/orgs/${elsewhere}`)), 404);
       expectError(await as(t.http.post('/v1/user/tokens')).send({ label: 'x' }), 403);
-      // A login without the app's RelayState answers the API token, as before.
+      // A login with any other RelayState (or none) answers the API token, as before: no cookie, no redirect.
       const again = await start();
-      const api = await acs(
-        signedResponse(idp, { inResponseTo: again.id, acsURL: sp.acsURL, audience: sp.entityID, email: 'ann@corp.test' }),
-      ).expect(200);
+      const api = await t.http
+        .post(`/v1/sso/saml/${providerId}/acs`)
+        .type('form')
+        .send({
+          SAMLResponse: signedResponse(idp, { inResponseTo: again.id, acsURL: sp.acsURL, audience: sp.entityID, email: 'ann@corp.test' }),
+          RelayState: 'https://evil.example/',
+        })
+        .expect(200);
       expect(api.body.token).toMatch(/^qr_/);
       expect(api.headers['set-cookie']).toBeUndefined();
     });

@@ -34,7 +34,11 @@ export class RenderedPageDiffDto {
   @ApiProperty({ enum: ['rendered-page-diff'] }) object: 'rendered-page-diff';
   id: string;
   @ApiProperty({ description: 'The title after the change (before it, for a deleted page)' }) title: string;
-  @ApiProperty({ enum: ['created', 'edited', 'deleted'] }) change: 'created' | 'edited' | 'deleted';
+  @ApiProperty({
+    enum: ['created', 'edited', 'deleted', 'unchanged'],
+    description: '`unchanged`: its blocks and title are as before (its other attributes may differ)',
+  })
+  change: 'created' | 'edited' | 'deleted' | 'unchanged';
   @ApiPropertyOptional({ description: 'The title before the change, when it changed' }) titleBefore?: string;
   @ApiProperty({ type: [RenderedDiffBlockDto], description: 'The blocks in order, aligned by content' }) blocks: RenderedDiffBlockDto[];
 }

@@ -285,7 +285,7 @@ function PageEditor(props: { data: Loaded; page: TreePage; base: string; onSaved
                 {preview.error}
               </p>
             ) : null}
-            {preview ? <RenderedHtml html={preview.html} /> : <p role="status">Rendering…</p>}
+            {preview ? <RenderedHtml html={preview.html} followLinks={false} /> : <p role="status">Rendering…</p>}
           </section>
         </div>
         <div className="page-actions">
@@ -460,6 +460,7 @@ function Overview(props: { data: Loaded; onChange: () => void }) {
       )}
       <h2>Reviews</h2>
       {data ? <Reviews data={props.data} reviews={data.reviews} onChange={refresh} /> : null}
+      {space.permissions.edit && (cr.status === 'open' || cr.status === 'draft') ? <RequestReviewers data={props.data} /> : null}
       <h2>Comments</h2>
       {data ? <Comments data={props.data} comments={data.comments} onChange={refresh} /> : null}
     </>
@@ -533,6 +534,7 @@ function Actions(props: { data: Loaded; onChange: () => void }) {
         Opened by {cr.createdBy.displayName}
         {cr.mergedBy ? `; merged by ${cr.mergedBy.displayName}` : ''}.
       </p>
+      {space.permissions.edit && live ? <Subject data={props.data} onChange={props.onChange} /> : null}
       {space.permissions.edit && cr.status === 'draft' ? (
         <button type="button" onClick={() => setStatus('open')}>
           Ready for review
@@ -731,5 +733,120 @@ function CommentForm(props: { label: string; submit: string; post: (markdown: st
         </p>
       ) : null}
     </form>
+  );
+}
+
+/** The change request's subject, changed in place (the official `updateChangeRequestById`). */
+function Subject(props: { data: Loaded; onChange: () => void }) {
+  const { space, cr } = props.data;
+  const [subject, setSubject] = useState(cr.subject ?? '');
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="inline-form"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        try {
+          await api.spaces.updateChangeRequestById(space.id, String(cr.number), { subject: subject.trim() });
+          setError(null);
+          props.onChange();
+        } catch (err) {
+          setError(messageOf(err));
+        }
+      }}
+    >
+      <label>
+        Subject <input value={subject} maxLength={100} onChange={(e) => setSubject(e.target.value)} />
+      </label>
+      <button type="submit">Rename</button>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+interface Requested {
+  user: User;
+  requestedBy: User;
+}
+
+/** Who is asked to review (pending requests), asking someone else, withdrawing a request. */
+function RequestReviewers(props: { data: Loaded }) {
+  const { space, cr } = props.data;
+  const [version, setVersion] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const { data } = useLoad(async () => {
+    const [requested, members] = await Promise.all([
+      call<{ items: Requested[] }>('GET', `/spaces/${space.id}/change-requests/${cr.number}/requested-reviewers?limit=100`),
+      api.orgs.listMembersInOrganizationById((space as unknown as { organization: string }).organization, { limit: 1000 }),
+    ]);
+    const asked = new Set(requested.items.map((r) => r.user.id));
+    // Those who may review (the review role and above), not the author, not asked yet.
+    const can = new Set(['admin', 'create', 'review']);
+    const candidates = (members.data.items as { user: User; role?: string | null }[]).filter(
+      (m) => m.role && can.has(m.role) && m.user.id !== cr.createdBy.id && !asked.has(m.user.id),
+    );
+    return { requested: requested.items, candidates };
+  }, [space.id, cr.number, version]);
+  const act = async (run: () => Promise<unknown>) => {
+    try {
+      await run();
+      setError(null);
+      setVersion((v) => v + 1);
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  if (!data) return null;
+  return (
+    <>
+      {data.requested.length ? (
+        <ul className="reviews" aria-label="Asked to review">
+          {data.requested.map((r) => (
+            <li key={r.user.id}>
+              {r.user.displayName}: asked by {r.requestedBy.displayName}{' '}
+              <button
+                type="button"
+                onClick={() =>
+                  act(() => call('DELETE', `/spaces/${space.id}/change-requests/${cr.number}/requested-reviewers/${r.user.id}`))
+                }
+              >
+                Withdraw the request to {r.user.displayName}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {data.candidates.length ? (
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const user = new FormData(e.currentTarget).get('reviewer') as string;
+            void act(() => api.spaces.requestReviewersForChangeRequest(space.id, String(cr.number), { users: [user] }));
+          }}
+        >
+          <label>
+            Ask to review{' '}
+            <select name="reviewer">
+              {data.candidates.map((m) => (
+                <option key={m.user.id} value={m.user.id}>
+                  {m.user.displayName}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit">Request review</button>
+        </form>
+      ) : null}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </>
   );
 }

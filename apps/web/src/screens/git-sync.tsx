@@ -6,6 +6,8 @@ import { Loading, useLoad } from './organizations';
 
 interface GitState {
   url?: string;
+  ref?: string;
+  repoProjectDirectory?: string;
   repoName?: string;
   installationStatus: string;
   operation?: { state: string; direction: string; startedAt: string; endedAt?: string; error?: string };
@@ -46,7 +48,18 @@ export function GitSync(props: { space: string }) {
       {git ? (
         <>
           <p>
-            Connected to <code>{git.url ?? git.repoName}</code> <span className="meta">({git.installationStatus})</span>
+            Connected to <code>{git.url ?? git.repoName}</code>
+            {git.ref ? (
+              <>
+                , branch <code>{git.ref.replace(/^refs\/heads\//, '')}</code>
+              </>
+            ) : null}
+            {git.repoProjectDirectory ? (
+              <>
+                , folder <code>{git.repoProjectDirectory}</code>
+              </>
+            ) : null}{' '}
+            <span className="meta">({git.installationStatus})</span>
           </p>
           {op ? (
             <p
@@ -73,7 +86,12 @@ export function GitSync(props: { space: string }) {
             e.preventDefault();
             const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
             const form = new FormData(e.currentTarget);
-            const body = { url: (form.get('url') as string).trim(), ref: `refs/heads/${(form.get('branch') as string).trim()}` };
+            const folder = (form.get('folder') as string).trim();
+            const body = {
+              url: (form.get('url') as string).trim(),
+              ref: `refs/heads/${(form.get('branch') as string).trim()}`,
+              ...(folder ? { repoProjectDirectory: folder } : {}),
+            };
             const direction = submitter?.value === 'import' ? 'import' : 'export';
             try {
               await call(
@@ -91,7 +109,9 @@ export function GitSync(props: { space: string }) {
           <label htmlFor="git-url">Repository URL (https; a token in it is kept sealed)</label>
           <input id="git-url" name="url" type="url" required maxLength={2048} defaultValue={git?.url ?? ''} />
           <label htmlFor="git-branch">Branch</label>
-          <input id="git-branch" name="branch" required maxLength={200} defaultValue="main" />
+          <input id="git-branch" name="branch" required maxLength={200} defaultValue={git?.ref?.replace(/^refs\/heads\//, '') ?? 'main'} />
+          <label htmlFor="git-folder">Folder in the repository (empty: the top)</label>
+          <input id="git-folder" name="folder" maxLength={500} defaultValue={git?.repoProjectDirectory ?? ''} />
           <label htmlFor="git-message">Commit message (export)</label>
           <input id="git-message" name="message" maxLength={10000} defaultValue="Export from Quire" />
           <div className="page-actions">

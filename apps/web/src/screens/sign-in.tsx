@@ -4,7 +4,10 @@ import { call, messageOf, remember, type SignedIn } from '../api';
 
 /** Email and password. */
 export function SignIn(props: { onSignedIn: (s: SignedIn) => void }) {
-  const [error, setError] = useState<string | null>(null);
+  // An SSO login that was refused comes back here with why (`?error=`).
+  const [error, setError] = useState<string | null>(
+    queryParam('error') ? `SSO sign-in refused: ${queryParam('error')!.slice(0, 300)}` : null,
+  );
   const [busy, setBusy] = useState(false);
   // `?sso=<provider id>`: the link an organization that signs in with SAML gives its people (docs/sign-in.md).
   const sso = /^[\w-]{1,64}$/.test(queryParam('sso') ?? '') ? queryParam('sso') : null;

@@ -222,8 +222,19 @@ function Customization(props: { org: string; site: string }) {
         const next: Customization = {
           ...settings,
           title: title || undefined,
-          styling: { ...settings.styling, tint: tint ? { color: { light: tint, dark: tint } } : undefined },
-          header: { ...settings.header, logo: logo ? { light: logo, dark: settings.header.logo?.dark ?? logo } : undefined },
+          // What was not changed is kept as it was (a dark tint or a dark logo set through the API stays).
+          styling: {
+            ...settings.styling,
+            tint: !tint
+              ? undefined
+              : tint === settings.styling.tint?.color.light
+                ? settings.styling.tint
+                : { color: { light: tint, dark: tint } },
+          },
+          header: {
+            ...settings.header,
+            logo: !logo ? undefined : logo === settings.header.logo?.light ? settings.header.logo : { light: logo, dark: logo },
+          },
         };
         try {
           await api.orgs.updateSiteCustomizationById(props.org, props.site, JSON.parse(JSON.stringify(next)));

@@ -108,16 +108,21 @@ export function RenderedPage(props: { url: string }) {
   return data ? <RenderedHtml html={data.html} /> : <Loading error={error} />;
 }
 
-/** The site renderer's HTML (sanitized by the API), its links to the app followed without a reload. */
-export function RenderedHtml(props: { html: string; className?: string }) {
+/**
+ * The site renderer's HTML (sanitized by the API), its links to the app followed without a reload. In the editor's
+ * preview (`followLinks` false) a link does not leave the page being edited: its text would be lost.
+ */
+export function RenderedHtml(props: { html: string; className?: string; followLinks?: boolean }) {
   return (
     <div
       className={`document-preview${props.className ? ` ${props.className}` : ''}`}
       onClick={(e) => {
         const a = (e.target as Element).closest('a');
-        if (!a || a.origin !== window.location.origin || !a.pathname.startsWith(BASE) || e.metaKey || e.ctrlKey) return;
+        if (!a) return;
+        if (props.followLinks === false) return void e.preventDefault();
+        if (a.origin !== window.location.origin || !a.pathname.startsWith(BASE) || e.metaKey || e.ctrlKey) return;
         e.preventDefault();
-        navigate(a.pathname.slice(BASE.length) + a.hash);
+        navigate(a.pathname.slice(BASE.length) + a.search + a.hash);
       }}
       dangerouslySetInnerHTML={{ __html: props.html }}
     />

@@ -76,6 +76,11 @@ export class AuditInterceptor implements NestInterceptor, OnApplicationBootstrap
     // Before the routes are registered (app.init), so the router sees the binding. Every authenticated
     // write declares its transaction (@WriteTransaction()): a write without it stops the app here.
     const undeclared = [...this.writeHandlers()].filter(({ handler }) => !this.reflector.get<boolean>(WRITE_TRANSACTION, handler));
+    // A handler that reads only (@ReadsOnly) opens no unit of work: it cannot also declare one.
+    const both = [...this.writeHandlers(true)].filter(
+      ({ handler }) => this.reflector.get<boolean>(READS_ONLY, handler) && this.reflector.get<boolean>(WRITE_TRANSACTION, handler),
+    );
+    if (both.length) throw new Error(`Handlers both @ReadsOnly() and @WriteTransaction(): ${both.map(({ name }) => name).join(', ')}`);
     if (undeclared.length)
       throw new Error(`Authenticated write handlers without @WriteTransaction(): ${undeclared.map(({ name }) => name).join(', ')}`);
     for (const { handler } of this.writeHandlers()) {
@@ -84,8 +89,8 @@ export class AuditInterceptor implements NestInterceptor, OnApplicationBootstrap
     }
   }
 
-  /** Every authenticated write handler of the app's controllers (by class: the same in every app). */
-  private *writeHandlers(): Generator<{ handler: (...args: unknown[]) => unknown; name: string }> {
+  /** Every authenticated write handler of the app's controllers (by class: the same in every app); `withReadsOnly`: the POSTs that read only too. */
+  private *writeHandlers(withReadsOnly = false): Generator<{ handler: (...args: unknown[]) => unknown; name: string }> {
     for (const wrapper of this.discovery.getControllers()) {
       const type = wrapper.metatype as (new (...args: unknown[]) => object) | undefined;
       if (!type?.prototype) continue;
@@ -96,7 +101,7 @@ export class AuditInterceptor implements NestInterceptor, OnApplicationBootstrap
         const method = Reflect.getMetadata('method', handler) as RequestMethod | undefined;
         if (method === undefined || !WRITE_METHODS.has(method)) continue;
         if (classPublic || this.reflector.get<boolean>(IS_PUBLIC, handler)) continue;
-        if (this.reflector.get<boolean>(READS_ONLY, handler)) continue;
+        if (!withReadsOnly && this.reflector.get<boolean>(READS_ONLY, handler)) continue;
         yield { handler, name: `${type.name}.${name}` };
       }
     }

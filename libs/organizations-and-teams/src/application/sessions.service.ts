@@ -17,6 +17,7 @@ import {
 import { MemberRepository } from '../domain/member';
 import {
   isActive,
+  renewedExpiry,
   PasswordHasher,
   PasswordRepository,
   passwordWeakness,
@@ -29,6 +30,8 @@ import { normalizeEmail, User, UserRepository } from '../domain/user';
 
 /** A session lives this long after its last use (renewed at most once an hour). */
 export const SESSION_IDLE_MS = 14 * 24 * 3600_000;
+/** The longest an SSO session lives, used or not: the lifetime of the API token an SSO login issues. */
+export const SSO_SESSION_MAX_MS = 30 * 24 * 3600_000;
 const TOUCH_EVERY_MS = 3600_000;
 /** A one-time sign-in link works this long. */
 export const SIGN_IN_LINK_MS = 24 * 3600_000;
@@ -161,7 +164,7 @@ export class SessionsService {
     let session = await this.sessions.findByHash(key);
     if (!session || !isActive(session, now)) throw new UnauthenticatedError('The session has ended: sign in again');
     if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-      session = { ...session, lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_IDLE_MS) };
+      session = { ...session, lastSeenAt: now, expiresAt: renewedExpiry(session, now, SESSION_IDLE_MS, SSO_SESSION_MAX_MS) };
       await this.sessions.touch(session.id, session.lastSeenAt, session.expiresAt);
     }
     this.cache.set(key, session, now.getTime());
@@ -254,7 +257,7 @@ export class SessionsService {
       hash: secretHash(secret),
       createdAt: now,
       lastSeenAt: now,
-      expiresAt: new Date(now.getTime() + SESSION_IDLE_MS),
+      expiresAt: new Date(now.getTime() + Math.min(SESSION_IDLE_MS, scope ? SSO_SESSION_MAX_MS : SESSION_IDLE_MS)),
       revokedAt: null,
       userAgent: userAgent ? userAgent.replace(/[\u0000-\u001f]/g, ' ').slice(0, 200) : null,
       method,

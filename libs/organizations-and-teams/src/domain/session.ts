@@ -26,6 +26,16 @@ export interface Session {
 
 export type SignInMethod = 'password' | 'link' | 'sso';
 
+/**
+ * When a session in use at `now` ends: `idleMs` after its last use, and for a session an SSO login began never
+ * later than `ssoMaxMs` after it began (as the SSO login's API token: a person the identity provider turns off
+ * is out when that ends, however often they come back).
+ */
+export function renewedExpiry(session: Session, now: Date, idleMs: number, ssoMaxMs: number): Date {
+  const idle = now.getTime() + idleMs;
+  return new Date(session.method === 'sso' ? Math.min(idle, session.createdAt.getTime() + ssoMaxMs) : idle);
+}
+
 export function isActive(session: Session, now: Date): boolean {
   return session.revokedAt === null && session.expiresAt.getTime() > now.getTime();
 }

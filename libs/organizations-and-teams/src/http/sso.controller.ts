@@ -9,9 +9,11 @@ import {
   ApiSeeOtherResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import type { Request, Response } from 'express';
 import { setSessionCookie } from './sign-in.controller';
-import { Actor } from '@app/shared-kernel';
+import { Actor, DomainError, ForbiddenError } from '@app/shared-kernel';
 import {
   ApiDeleteOperation,
   ApiStandardErrors,
@@ -123,8 +125,20 @@ export class SamlProvidersController {
   }
 }
 
-/** The RelayState of a login that began at the web app: it ends in an app session, not an API token. */
-const APP_RELAY_STATE = 'app';
+/** The RelayState of a login that began at the web app (then the browser's nonce): it ends in an app session, not an API token. */
+const APP_RELAY_STATE = 'app.';
+/** The cookie that ties an app login to the browser that began it (its nonce, for ten minutes). */
+const SSO_BROWSER_COOKIE = 'quire_sso';
+
+/**
+ * Sent back with the identity provider's cross-site POST: SameSite=None, which browsers take only when Secure
+ * (Quire on HTTPS); over plain HTTP it is Lax, and an app login then works only with an identity provider on
+ * the same site.
+ */
+function ssoCookieOptions(req: Request, links: Links, maxAge: number) {
+  const secure = req.secure || links.origin.startsWith('https:');
+  return { httpOnly: true, secure, sameSite: secure ? ('none' as const) : ('lax' as const), path: '/v1/sso/saml', maxAge };
+}
 
 /** The browser side of SAML: public (no Bearer token), addressed by provider id. */
 @ApiTags('sso')
@@ -143,9 +157,18 @@ export class SsoLoginController {
     @Param('providerId') id: string,
     @Query() q: StartSamlLoginQueryDto,
     @RequestLinks() links: Links,
+    @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    res.redirect(302, await this.sso.startLogin(id, serviceProviderUrls(links, id), q.to === 'app' ? APP_RELAY_STATE : ''));
+    let relayState = '';
+    if (q.to === 'app') {
+      // Bound to this browser: the ACS opens an app session only where the login began (login CSRF: a response
+      // an attacker got for their own account, posted from their page, must not sign the victim's browser in).
+      const nonce = randomBytes(24).toString('base64url');
+      res.setHeader('Set-Cookie', serializeCookie(SSO_BROWSER_COOKIE, nonce, ssoCookieOptions(req, links, 600)));
+      relayState = `${APP_RELAY_STATE}${nonce}`;
+    }
+    res.redirect(302, await this.sso.startLogin(id, serviceProviderUrls(links, id), relayState));
   }
 
   @Post('acs')
@@ -167,10 +190,22 @@ export class SsoLoginController {
     @Res() res: Response,
   ): Promise<void> {
     const sp = serviceProviderUrls(links, id);
-    if (body.RelayState === APP_RELAY_STATE) {
-      const login = await this.sso.completeLogin(id, sp, body.SAMLResponse, { userAgent: req.headers['user-agent'] });
-      setSessionCookie(req, res, links, login.session!.secret);
-      res.redirect(303, links.app(`/o/${login.organizationId}`));
+    if (body.RelayState?.startsWith(APP_RELAY_STATE)) {
+      // A person in a browser: a refusal goes back to the app's sign-in screen, which says why.
+      try {
+        const began = parseCookies(req.headers.cookie ?? '')[SSO_BROWSER_COOKIE] ?? '';
+        const nonce = body.RelayState.slice(APP_RELAY_STATE.length);
+        const same = began.length === nonce.length && nonce.length > 0 && timingSafeEqual(Buffer.from(began), Buffer.from(nonce));
+        if (!same) throw new ForbiddenError('This sign-in did not begin in this browser: start it again from the sign-in screen');
+        const login = await this.sso.completeLogin(id, sp, body.SAMLResponse, { userAgent: req.headers['user-agent'] });
+        setSessionCookie(req, res, links, login.session!.secret);
+        res.append('Set-Cookie', serializeCookie(SSO_BROWSER_COOKIE, '', ssoCookieOptions(req, links, 0)));
+        res.redirect(303, links.app(`/o/${login.organizationId}`));
+      } catch (e) {
+        if (!(e instanceof DomainError)) throw e;
+        res.setHeader('Cache-Control', 'no-store');
+        res.redirect(303, links.app(`/sign-in?sso=${encodeURIComponent(id)}&error=${encodeURIComponent(e.message.slice(0, 300))}`));
+      }
       return;
     }
     const login = await this.sso.completeLogin(id, sp, body.SAMLResponse);

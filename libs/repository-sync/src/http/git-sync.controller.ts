@@ -23,6 +23,8 @@ function stateDto(c: GitSyncConnection, operationTimeout: number, webhook: GitSy
     installationStatus: op?.state === 'failure' && /refused the credentials/.test(op.error ?? '') ? 'unauthenticated' : 'active',
     repoName: url.pathname.replace(/^\/+|\/+$/g, '').replace(/\.git$/, ''),
     url: c.remote.url,
+    ref: c.ref,
+    ...(c.projectDirectory ? { repoProjectDirectory: c.projectDirectory } : {}),
     ...(op
       ? {
           operation: {

@@ -57,6 +57,10 @@ export class GitSyncStateDto {
   repoName?: string;
   /** The repository's URL (without credentials) */
   url?: string;
+  /** The connected branch, `refs/heads/…` (a Quire extension: an export or import now goes to the same one) */
+  ref?: string;
+  /** The project's folder in the repository, when it is not the top (a Quire extension) */
+  repoProjectDirectory?: string;
   @ApiPropertyOptional({ type: GitSyncOperationDto }) operation?: GitSyncOperationDto;
   /** How long an operation may run before another process takes it over (milliseconds) */
   operationTimeout?: number;

@@ -66,7 +66,7 @@ export interface RenderedPageDiff {
   object: 'rendered-page-diff';
   id: string;
   title: string;
-  change: 'created' | 'edited' | 'deleted';
+  change: 'created' | 'edited' | 'deleted' | 'unchanged';
   titleBefore?: string;
   blocks: { change: 'unchanged' | 'added' | 'deleted'; html: string }[];
 }
@@ -193,7 +193,7 @@ export class RevisionPresenter {
     return {
       object: 'rendered-page',
       id: node.id,
-      title: parsed.meta.title ?? node.title,
+      title: (parsed.meta.title ?? parsed.leadingTitle)?.trim() || node.title, // as a write of it would title the page
       html: this.htmlOf(s, revision, links, parsed.document.nodes),
     };
   }
@@ -243,7 +243,13 @@ export class RevisionPresenter {
       object: 'rendered-page-diff',
       id: node.id,
       title: node.title,
-      change: !before ? 'created' : !after ? 'deleted' : 'edited',
+      change: !before
+        ? 'created'
+        : !after
+          ? 'deleted'
+          : blocks.every((b) => b.change === 'unchanged') && before.node.title === after.node.title
+            ? 'unchanged'
+            : 'edited',
       ...(before && after && before.node.title !== after.node.title ? { titleBefore: before.node.title } : {}),
       blocks,
     };
