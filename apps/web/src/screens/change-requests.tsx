@@ -4,6 +4,7 @@ import { api, ApiError, call, messageOf } from '../api';
 import { Link, navigate, queryParam } from '../router';
 import { Loading, useLoad } from './organizations';
 import { flatten, PageTree, RenderedHtml, RenderedPage, type TreePage } from './space';
+import { ErrorText, useAction } from '../ui';
 
 /** The editor, in its own bundle: the app's first load does not carry CodeMirror. */
 const MarkdownEditor = lazy(() => import('../editor'));
@@ -84,11 +85,7 @@ function NewChangeRequest(props: { space: string }) {
         Subject <input value={subject} maxLength={100} onChange={(e) => setSubject(e.target.value)} />
       </label>
       <button type="submit">New change request</button>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText message={error} />
     </form>
   );
 }
@@ -188,11 +185,7 @@ function NewPage(props: { space: string; number: string; base: string; onMade: (
         New page title <input value={title} required maxLength={255} onChange={(e) => setTitle(e.target.value)} />
       </label>
       <button type="submit">Add page</button>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText message={error} />
     </form>
   );
 }
@@ -344,11 +337,7 @@ function MovePage(props: { data: Loaded; page: TreePage; base: string; onSaved: 
         </select>
       </label>
       <button type="submit">Move</button>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText message={error} />
     </form>
   );
 }
@@ -621,11 +610,7 @@ function Reviews(props: { data: Loaded; reviews: Review[]; onChange: () => void 
             </label>
           </fieldset>
           <button type="submit">Submit review</button>
-          {error ? (
-            <p className="error" role="alert">
-              {error}
-            </p>
-          ) : null}
+          <ErrorText message={error} />
         </form>
       ) : null}
     </>
@@ -727,11 +712,7 @@ function CommentForm(props: { label: string; submit: string; post: (markdown: st
         <textarea value={text} required rows={2} maxLength={10000} onChange={(e) => setText(e.target.value)} />
       </label>
       <button type="submit">{props.submit}</button>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText message={error} />
     </form>
   );
 }
@@ -759,11 +740,7 @@ function Subject(props: { data: Loaded; onChange: () => void }) {
         Subject <input value={subject} maxLength={100} onChange={(e) => setSubject(e.target.value)} />
       </label>
       <button type="submit">Rename</button>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText message={error} />
     </form>
   );
 }
@@ -777,7 +754,7 @@ interface Requested {
 function RequestReviewers(props: { data: Loaded }) {
   const { space, cr } = props.data;
   const [version, setVersion] = useState(0);
-  const [error, setError] = useState<string | null>(null);
+  const { act, error } = useAction(() => setVersion((v) => v + 1));
   const { data } = useLoad(async () => {
     const [requested, members] = await Promise.all([
       call<{ items: Requested[] }>('GET', `/spaces/${space.id}/change-requests/${cr.number}/requested-reviewers?limit=100`),
@@ -791,15 +768,6 @@ function RequestReviewers(props: { data: Loaded }) {
     );
     return { requested: requested.items, candidates };
   }, [space.id, cr.number, version]);
-  const act = async (run: () => Promise<unknown>) => {
-    try {
-      await run();
-      setError(null);
-      setVersion((v) => v + 1);
-    } catch (e) {
-      setError(messageOf(e));
-    }
-  };
   if (!data) return null;
   return (
     <>
@@ -842,11 +810,7 @@ function RequestReviewers(props: { data: Loaded }) {
           <button type="submit">Request review</button>
         </form>
       ) : null}
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText message={error} />
     </>
   );
 }

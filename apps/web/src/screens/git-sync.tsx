@@ -3,6 +3,7 @@ import type { Space as SpaceObject } from '@gitbook/api';
 import { api, ApiError, call, messageOf } from '../api';
 import { Link } from '../router';
 import { Loading, useLoad } from './organizations';
+import { StatusText } from '../ui';
 
 interface GitState {
   url?: string;
@@ -122,11 +123,7 @@ export function GitSync(props: { space: string }) {
               Import now
             </button>
           </div>
-          {status ? (
-            <p className={status.ok ? 'ok' : 'error'} role={status.ok ? 'status' : 'alert'}>
-              {status.text}
-            </p>
-          ) : null}
+          <StatusText status={status} />
         </form>
       ) : null}
     </>

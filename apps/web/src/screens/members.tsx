@@ -3,6 +3,7 @@ import type { OrganizationMember, Team } from '@gitbook/api';
 import { api, messageOf, type SignedIn } from '../api';
 import { BASE, Link, navigate } from '../router';
 import { Loading, useLoad } from './organizations';
+import { ErrorText, useAction } from '../ui';
 
 const ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
 /** A role as the select shows it; `guest` is the official `null` role (only what is shared with them). */
@@ -34,7 +35,7 @@ export function Members(props: { org: string; user: SignedIn }) {
       : [];
     return { title: org.data.title, members: list, teams: teams.data.items as (Team & { title?: string })[], admin, invites };
   }, [props.org, version]);
-  const [message, setMessage] = useState<string | null>(null);
+  const { act, error: message } = useAction(reload);
   if (!data)
     return (
       <>
@@ -42,26 +43,13 @@ export function Members(props: { org: string; user: SignedIn }) {
         <Loading error={error} />
       </>
     );
-  const act = async (run: () => Promise<unknown>) => {
-    try {
-      await run();
-      setMessage(null);
-      reload();
-    } catch (e) {
-      setMessage(messageOf(e));
-    }
-  };
   return (
     <>
       <p className="crumbs">
         <Link to={`/o/${props.org}`}>{data.title}</Link>
       </p>
       <h1 tabIndex={-1}>Members and teams</h1>
-      {message ? (
-        <p className="error" role="alert">
-          {message}
-        </p>
-      ) : null}
+      <ErrorText message={message} />
       <table className="sessions">
         <caption>Members ({data.members.length})</caption>
         <thead>
@@ -240,11 +228,7 @@ export function Join(props: { org: string; invite: string }) {
       >
         Join
       </button>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText message={error} />
     </>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { call, messageOf, type SignedIn } from '../api';
 import { navigate } from '../router';
 import { Loading, useLoad } from './organizations';
+import { ErrorText } from '../ui';
 
 interface SessionItem {
   id: string;
@@ -22,11 +23,7 @@ export function Sessions(props: { user: SignedIn }) {
     <>
       <h1 tabIndex={-1}>Signed-in sessions</h1>
       <p>Signed in as {props.user.email}.</p>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText message={error} />
       {data ? (
         <table className="sessions">
           <caption className="visually-hidden">Your sessions</caption>

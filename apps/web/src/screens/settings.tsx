@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { call, messageOf } from '../api';
 import { Loading, useLoad } from './organizations';
+import { ErrorText, StatusText } from '../ui';
 
 interface Token {
   id: string;
@@ -48,11 +49,7 @@ function Password() {
         <label htmlFor="next">New password (10 characters or more)</label>
         <input id="next" name="next" type="password" autoComplete="new-password" required minLength={10} maxLength={256} />
         <button type="submit">Set password</button>
-        {status ? (
-          <p className={status.ok ? 'ok' : 'error'} role={status.ok ? 'status' : 'alert'}>
-            {status.text}
-          </p>
-        ) : null}
+        <StatusText status={status} />
       </form>
     </section>
   );
@@ -106,11 +103,7 @@ function Tokens() {
           <code className="secret">{made}</code>
         </div>
       ) : null}
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText message={error} />
       {data ? (
         <table className="sessions">
           <caption className="visually-hidden">Your API tokens</caption>

@@ -1,6 +1,7 @@
 import { queryParam } from '../router';
 import { useEffect, useState } from 'react';
 import { call, messageOf, remember, type SignedIn } from '../api';
+import { ErrorText } from '../ui';
 
 /** Email and password. */
 export function SignIn(props: { onSignedIn: (s: SignedIn) => void }) {
@@ -42,11 +43,7 @@ export function SignIn(props: { onSignedIn: (s: SignedIn) => void }) {
         <input id="email" name="email" type="email" autoComplete="username" required maxLength={320} />
         <label htmlFor="password">Password</label>
         <input id="password" name="password" type="password" autoComplete="current-password" required maxLength={256} />
-        {error ? (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorText message={error} />
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>

@@ -3,6 +3,7 @@ import type { ShareLink, Site } from '@gitbook/api';
 import { api, messageOf } from '../api';
 import { Link } from '../router';
 import { Loading, useLoad } from './organizations';
+import { ErrorText, StatusText, useAction } from '../ui';
 
 type SiteWithUrls = Site & { urls: { app: string; published?: string; location: string } };
 
@@ -49,7 +50,7 @@ export function SiteScreen(props: { org: string; site: string }) {
       : [];
     return { site, links };
   }, [props.org, props.site, version]);
-  const [message, setMessage] = useState<string | null>(null);
+  const { act, error: message } = useAction(reload);
   if (!data)
     return (
       <>
@@ -58,15 +59,6 @@ export function SiteScreen(props: { org: string; site: string }) {
       </>
     );
   const { site } = data;
-  const act = async (run: () => Promise<unknown>) => {
-    try {
-      await run();
-      setMessage(null);
-      reload();
-    } catch (e) {
-      setMessage(messageOf(e));
-    }
-  };
   return (
     <>
       <p className="crumbs">
@@ -96,11 +88,7 @@ export function SiteScreen(props: { org: string; site: string }) {
             </button>
           )
         ) : null}
-        {message ? (
-          <p className="error" role="alert">
-            {message}
-          </p>
-        ) : null}
+        <ErrorText message={message} />
       </div>
       {site.permissions.admin ? (
         <>
@@ -116,16 +104,7 @@ export function SiteScreen(props: { org: string; site: string }) {
 
 function ShareLinks(props: { org: string; site: string; links: ShareLink[]; onChange: () => void }) {
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const act = async (run: () => Promise<unknown>) => {
-    try {
-      await run();
-      setError(null);
-      props.onChange();
-    } catch (e) {
-      setError(messageOf(e));
-    }
-  };
+  const { act, error } = useAction(props.onChange);
   return (
     <>
       {props.links.length ? (
@@ -184,11 +163,7 @@ function ShareLinks(props: { org: string; site: string; links: ShareLink[]; onCh
         </label>
         <button type="submit">Make a share link</button>
       </form>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText message={error} />
     </>
   );
 }
@@ -255,11 +230,7 @@ function Customization(props: { org: string; site: string }) {
       <label htmlFor="site-tint">Tint colour</label>
       <input id="site-tint" name="tint" type="color" defaultValue={data.styling.tint?.color.light ?? '#346ddb'} />
       <button type="submit">Save the look</button>
-      {status ? (
-        <p className={status.ok ? 'ok' : 'error'} role={status.ok ? 'status' : 'alert'}>
-          {status.text}
-        </p>
-      ) : null}
+      <StatusText status={status} />
     </form>
   );
 }

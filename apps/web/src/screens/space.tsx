@@ -3,6 +3,7 @@ import type { RevisionPage, Space as SpaceObject } from '@gitbook/api';
 import { api, call, messageOf } from '../api';
 import { BASE, Link, navigate } from '../router';
 import { Loading, useLoad } from './organizations';
+import { ErrorText } from '../ui';
 
 export type TreePage = RevisionPage & { pages?: TreePage[]; path?: string; title: string; id: string; type: string };
 
@@ -69,11 +70,7 @@ function EditInNewChangeRequest(props: { space: string; page: TreePage }) {
       >
         Edit in a change request
       </button>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorText message={error} />
     </div>
   );
 }
