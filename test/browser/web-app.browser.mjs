@@ -374,6 +374,13 @@ try {
       await tab.getByRole('checkbox', { name: 'Wren Writer' }).check();
       await tab.getByRole('button', { name: 'Make the team' }).click();
       await tab.getByRole('button', { name: 'Delete team Docs team' }).waitFor();
+      const team = tab.getByRole('list', { name: 'Members of Docs team' });
+      await team.getByText('Wren Writer').waitFor();
+      await tab.getByLabel('Add to Docs team').selectOption({ label: 'Rey Reviewer' });
+      await tab.getByRole('button', { name: 'Add to the team' }).click();
+      await team.getByText('Rey Reviewer').waitFor();
+      await tab.getByRole('button', { name: 'Take Wren Writer out of Docs team' }).click();
+      await tab.waitForFunction(() => !document.querySelector('[aria-label="Members of Docs team"]')?.textContent?.includes('Wren Writer'));
       await axe(tab);
       if (SHOTS) await tab.screenshot({ path: 'docs/screenshots/app-members.png', fullPage: true });
       await tab.getByRole('button', { name: 'Delete team Docs team' }).click();

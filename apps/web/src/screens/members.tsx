@@ -121,6 +121,7 @@ export function Members(props: { org: string; user: SignedIn }) {
                   Delete team {t.title ?? t.id}
                 </button>
               ) : null}
+              <TeamMembers org={props.org} team={t} members={data.members} admin={data.admin} />
             </li>
           ))}
         </ul>
@@ -128,6 +129,67 @@ export function Members(props: { org: string; user: SignedIn }) {
         <p>No team yet.</p>
       )}
       {data.admin ? <NewTeam org={props.org} members={data.members} act={act} /> : null}
+    </>
+  );
+}
+
+/** A team's members; an admin adds a member of the organization to it, or takes one out. */
+function TeamMembers(props: { org: string; team: Team & { title?: string }; members: OrganizationMember[]; admin: boolean }) {
+  const [version, setVersion] = useState(0);
+  const { act, error } = useAction(() => setVersion((v) => v + 1));
+  const { data } = useLoad(
+    async () =>
+      (
+        (await api.orgs.listTeamMembersInOrganizationById(props.org, props.team.id, { limit: 1000 })).data.items as {
+          organization: OrganizationMember;
+        }[]
+      ).map((m) => m.organization.user),
+    [props.org, props.team.id, version],
+  );
+  if (!data) return null;
+  const title = props.team.title ?? props.team.id;
+  const inTeam = new Set(data.map((u) => u.id));
+  const others = props.members.filter((m) => !inTeam.has(m.user.id));
+  return (
+    <>
+      <ul className="replies" aria-label={`Members of ${title}`}>
+        {data.map((u) => (
+          <li key={u.id}>
+            {u.displayName}{' '}
+            {props.admin ? (
+              <button
+                type="button"
+                onClick={() => act(() => api.orgs.deleteMemberFromOrganizationTeamById(props.org, props.team.id, u.id))}
+              >
+                Take {u.displayName} out of {title}
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {props.admin && others.length ? (
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const user = new FormData(e.currentTarget).get('user') as string;
+            void act(() => api.orgs.addMemberToOrganizationTeamById(props.org, props.team.id, user, {}));
+          }}
+        >
+          <label>
+            Add to {title}{' '}
+            <select name="user">
+              {others.map((m) => (
+                <option key={m.user.id} value={m.user.id}>
+                  {m.user.displayName}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit">Add to the team</button>
+        </form>
+      ) : null}
+      <ErrorText message={error} />
     </>
   );
 }
