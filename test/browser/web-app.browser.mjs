@@ -476,8 +476,10 @@ try {
       const site = (await api('GET', `/orgs/${organization}/sites`)).items[0];
       await tab.goto(site.urls.app);
       await heading(tab, 'Handbook site');
-      await tab.getByRole('button', { name: 'Unpublish' }).click();
-      await tab.getByRole('button', { name: 'Publish' }).click();
+      await tab.getByRole('button', { name: 'Unpublish', exact: true }).click();
+      // Exact names: "Publish" is also in "Unpublish", which stays on screen until the site is read again.
+      await tab.getByText('not published', { exact: true }).waitFor();
+      await tab.getByRole('button', { name: 'Publish', exact: true }).click();
       await tab.getByRole('link', { name: 'Open the published site' }).waitFor();
       await tab.getByLabel('Share link name').fill('Partners');
       await tab.getByRole('button', { name: 'Make a share link' }).click();
