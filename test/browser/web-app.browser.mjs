@@ -43,9 +43,12 @@ try {
   const expected = (pattern) => {
     for (let i = errors.length - 1; i >= 0; i--) if (pattern.test(errors[i])) errors.splice(i, 1);
   };
+  const failedCalls = [];
   const watch = (p) => {
     p.on('console', (m) => m.type() === 'error' && errors.push(`${p.url()}: ${m.text()}`));
     p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`));
+    // Which call failed (the console names only the page): kept for a failing check's message.
+    p.on('response', (r) => r.status() >= 400 && failedCalls.push(`${r.request().method()} ${r.url()} → ${r.status()}`));
     return p;
   };
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -68,7 +71,11 @@ try {
     );
     const page = watch(await context.newPage());
     await page.goto(`${app}/sign-in/link#${link.split('#')[1]}`); // the CLI names PUBLIC_URL; this server's port differs
-    await heading(page, 'Your organizations');
+    await heading(page, 'Your organizations').catch(async (e) => {
+      throw new Error(`${email} not signed in: ${await page.locator('main').innerText()} (failed calls: ${failedCalls.join('; ')})`, {
+        cause: e,
+      });
+    });
     return { id: user.id, context, page };
   };
   console.log('The web app in headless Chromium');
@@ -89,9 +96,14 @@ try {
     if (!/max-age=31536000/.test(asset.headers.get('cache-control') ?? ''))
       throw new Error(`asset cache: ${asset.headers.get('cache-control')}`);
     if ((await fetch(`${app}/assets/nothing.js`)).status !== 404) throw new Error('a missing asset is not 404');
-    const colours = await fetch(`${app}/highlight.css`);
-    if (!/text\/css/.test(colours.headers.get('content-type') ?? '') || !(await colours.text()).includes('.hl-keyword{color:'))
-      throw new Error('the code colours are not served');
+    const looks = await fetch(`${app}/document.css`);
+    const css = await looks.text();
+    if (
+      !/text\/css/.test(looks.headers.get('content-type') ?? '') ||
+      !css.startsWith('@scope (.document-preview)') ||
+      !css.includes('.hl-keyword{color:')
+    )
+      throw new Error('the sites’ stylesheet and code colours are not served');
   });
 
   await check('the first start’s one-time link signs the admin in, once; the address bar loses the token', async () => {
@@ -187,7 +199,7 @@ try {
     await pages.getByRole('link', { name: 'Set up' }).click();
     // The page as the published site renders it: its code as code.
     await tab.locator('.document-preview code', { hasText: 'npm i' }).waitFor();
-    // Its code block coloured as on the published site (the renderer's classes, the app's highlight.css).
+    // Its code block coloured as on the published site (the renderer's classes, the app's document.css).
     const keyword = tab.locator('.document-preview .hl-keyword').first();
     await keyword.waitFor();
     const [kw, text] = await Promise.all([
@@ -297,6 +309,19 @@ try {
     const p = reader.page;
     await p.goto(`${app}/s/${space}/intro`);
     await p.getByText('Edited in the browser.').waitFor();
+    // The page looks in the app as on the published site: the hint has the site's own look (document.css).
+    const look = (hint) =>
+      hint.evaluate((e) => {
+        const [box, body, icon] = [e, e.querySelector('.hint-body'), e.querySelector('.hint-icon')].map((x) => getComputedStyle(x));
+        return [box.display, box.backgroundColor, box.borderRadius, box.fontSize, body.padding, icon.color].join(' | ');
+      });
+    const inApp = await look(p.locator('.document-preview .hint-success').first());
+    const published = (await api('GET', `/orgs/${organization}/sites`)).items[0];
+    const visitor = await reader.context.newPage();
+    await visitor.goto(`${origin}/sites/${published.id}/intro`);
+    const onSite = await look(visitor.locator('.hint-success', { hasText: 'Edited in the browser.' }));
+    await visitor.close();
+    if (inApp !== onSite || !inApp.startsWith('grid')) throw new Error(`the hint looks otherwise in the app: ${inApp} / ${onSite}`);
     if (await p.getByRole('button', { name: 'Edit in a change request' }).count()) throw new Error('a reader may open an editor');
     const open = (await api('POST', `/spaces/${space}/change-requests`, { subject: 'Reader view' })).number;
     await p.goto(`${app}/s/${space}/~/changes/${open}/intro`);
@@ -530,18 +555,22 @@ try {
     if (after !== 204) throw new Error(`after sign-out: ${after}`);
   });
 
+  /** A browser context of its own, signed in as the admin with a password (the session cookie the API sets). */
+  const signedIn = async (options) => {
+    const context = await browser.newContext(options);
+    const res = await fetch(`${origin}/v1/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: me.email, password: 'a long enough password' }),
+    });
+    const [name, value] = res.headers.get('set-cookie').split(';')[0].split('=');
+    await context.addCookies([{ name, value, url: `${origin}/v1/` }]);
+    return context;
+  };
+
   await check('on a phone: the space reads in one column, nothing overflows sideways; axe clean', async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const phone = await signedIn({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const p = watch(await phone.newPage());
-    const link = await (async () => {
-      const res = await fetch(`${origin}/v1/auth/sign-in`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: me.email, password: 'a long enough password' }),
-      });
-      return res.headers.get('set-cookie').split(';')[0].split('=');
-    })();
-    await phone.addCookies([{ name: link[0], value: link[1], url: `${origin}/v1/` }]);
     await p.goto(`${app}/s/${space}`);
     await heading(p, 'Handbook');
     await p.getByText('Welcome to the handbook.').waitFor();
@@ -559,6 +588,63 @@ try {
     await axe(p);
     if (SHOTS) await p.screenshot({ path: 'docs/screenshots/app-phone.png', fullPage: true });
     await phone.close();
+  });
+
+  await check('in dark mode: the page, its code, a change and the editor read (axe contrast), in the dark palette', async () => {
+    const dark = await signedIn({ colorScheme: 'dark' });
+    const p = watch(await dark.newPage());
+    const background = (selector) =>
+      p
+        .locator(selector)
+        .first()
+        .evaluate((e) => getComputedStyle(e).backgroundColor);
+    // A change request whose page has code, a hint and a card: the site's blocks in the dark palette.
+    const setup = (await api('GET', `/spaces/${space}/content/path/setup`)).id;
+    const { id, number } = await api('POST', `/spaces/${space}/change-requests`, { subject: 'In the dark' });
+    const markdown =
+      '# Set up\n\nInstall it with `npm ci`.\n\n```js\nconst quire = require("quire");\n```\n\n{% hint style="warning" %}\nMind the **version**.\n{% endhint %}\n';
+    await api('POST', `/spaces/${space}/change-requests/${id}/content`, {
+      changes: [{ operation: 'update_page', page: setup, document: { markdown } }],
+    });
+    await p.goto(`${app}/s/${space}/~/changes/${number}/setup`);
+    await p.locator('.document-preview .hl-keyword').first().waitFor();
+    for (const [selector, colour] of [
+      ['body', 'rgb(13, 17, 23)'],
+      ['.document-preview pre', 'rgb(22, 27, 34)'],
+    ])
+      if ((await background(selector)) !== colour) throw new Error(`${selector} is not dark: ${await background(selector)}`);
+    await axe(p);
+    await p.goto(`${app}/s/${space}/~/changes/${number}`);
+    await p.locator('ins .hint-warning').first().waitFor();
+    await axe(p);
+    await p.goto(`${app}/s/${space}/~/changes/${number}/setup?mode=edit`);
+    await p.getByRole('region', { name: 'Preview' }).locator('.hint-warning').waitFor();
+    await axe(p);
+    // The editor's markdown marks (inside its shadow root, where axe does not measure them) read on the dark ground.
+    const weakest = await p.locator('.editor').evaluate((host) => {
+      const luminance = (rgb) => {
+        const [r, g, b] = rgb
+          .match(/[\d.]+/g)
+          .slice(0, 3)
+          .map((v) => {
+            const c = Number(v) / 255;
+            return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+          });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const ground = luminance(getComputedStyle(document.body).backgroundColor);
+      const spans = [...host.shadowRoot.querySelectorAll('.cm-line span')];
+      if (!spans.length) return { ratio: 0, text: 'no highlighted mark' };
+      return spans
+        .map((e) => {
+          const fg = luminance(getComputedStyle(e).color);
+          return { ratio: (Math.max(fg, ground) + 0.05) / (Math.min(fg, ground) + 0.05), text: e.textContent };
+        })
+        .sort((a, b) => a.ratio - b.ratio)[0];
+    });
+    if (weakest.ratio < 4.5) throw new Error(`"${weakest.text}" in the editor reads at ${weakest.ratio.toFixed(2)}:1 on the dark ground`);
+    if (SHOTS) await p.screenshot({ path: 'docs/screenshots/app-dark.png' });
+    await dark.close();
   });
 
   await check('no screen logged a console error', async () => {

@@ -232,7 +232,7 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
     );
     expect(html).toContain('<span class="math-inline"><span class="katex"><math');
     // GitBook's expandable: `<details>`, a blank line, `<summary>` as its own block.
-    expect(html).toContain('<details><summary>What is a tag?</summary><p>A tag is a dot-separated name');
+    expect(html).toContain('<details class="expandable"><summary>What is a tag?</summary><p>A tag is a dot-separated name');
     expect(html).toContain('<span class="line highlighted">  @type file\n</span>');
     expect(html).not.toContain('[^1]');
     expect(html).not.toContain('{% @mermaid');

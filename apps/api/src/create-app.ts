@@ -13,7 +13,7 @@ import { verifyJsonDepth } from './http/json-depth';
 import { PathParamPipe, rejectHostileStrings } from './http/hostile-input';
 import { linksMiddleware } from './http/links.middleware';
 import { webApp, webAppPath } from './http/web-app';
-import { CodeHighlighter } from '@app/site-renderer';
+import { CodeHighlighter, documentCss } from '@app/site-renderer';
 import { preferMinimal } from './http/prefer-minimal';
 import { siteHosts } from './http/site-hosts';
 import { SiteHostnames } from '@app/sites-and-publishing';
@@ -84,7 +84,7 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
     res.type('image/svg+xml').send(icon);
   });
   // The web app (#50), with its own CSP: its page for every address below APP_URL's path, its hashed assets.
-  app.use(webApp(webAppPath(config.appUrl), app.get(CodeHighlighter).css()));
+  app.use(webApp(webAppPath(config.appUrl), documentCss('.document-preview', app.get(CodeHighlighter).css())));
   // Content batches may carry up to 20 files of 1 MB as base64, OpenAPI documents up to 10 MB: a larger
   // limit on those routes only, and only for an authenticated caller (an anonymous client cannot make
   // the server parse 32 MB).

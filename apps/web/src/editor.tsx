@@ -3,7 +3,8 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { markdown } from '@codemirror/lang-markdown';
-import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { tags } from '@lezer/highlight';
 
 /** The app's colours (its CSS variables reach into the shadow root), its focus ring, a monospace face. */
 const theme = EditorView.theme({
@@ -14,6 +15,20 @@ const theme = EditorView.theme({
   '.cm-activeLine': { backgroundColor: 'color-mix(in srgb, var(--accent) 8%, transparent)' },
   '.cm-content': { caretColor: 'var(--fg)' },
 });
+
+/**
+ * Markdown's marks in the app's colours (CSS variables, so light and dark both read at the contrast axe asks):
+ * the syntax (fences, `**`, `#`, hint tags' braces) muted, links in the accent, emphasis as emphasis.
+ */
+const markdownStyle = HighlightStyle.define([
+  { tag: tags.heading, fontWeight: 'bold' },
+  { tag: tags.strong, fontWeight: 'bold' },
+  { tag: tags.emphasis, fontStyle: 'italic' },
+  { tag: tags.strikethrough, textDecoration: 'line-through' },
+  { tag: [tags.link, tags.url], color: 'var(--accent)', textDecoration: 'underline' },
+  { tag: [tags.processingInstruction, tags.meta, tags.contentSeparator, tags.quote, tags.labelName], color: 'var(--muted)' },
+  { tag: tags.monospace, color: 'var(--fg)', backgroundColor: 'var(--panel)' },
+]);
 
 /**
  * The one component boundary of editing (#50): a page's markdown in CodeMirror 6. The screen gives the text and
@@ -45,7 +60,7 @@ export default function MarkdownEditor(props: { value: string; label: string; on
           EditorView.lineWrapping,
           markdown(),
           theme,
-          syntaxHighlighting(defaultHighlightStyle),
+          syntaxHighlighting(markdownStyle),
           keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
           EditorView.contentAttributes.of({ 'aria-label': props.label, 'aria-multiline': 'true' }),
           EditorView.updateListener.of((u) => {

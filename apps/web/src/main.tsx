@@ -3,10 +3,10 @@ import { App } from './app';
 import './app.css';
 import { BASE } from './router';
 
-// The published sites' code colours (the site renderer's `hl-*` classes), served by the API with the app.
-const highlight = document.createElement('link');
-highlight.rel = 'stylesheet';
-highlight.href = `${BASE}/highlight.css`;
-document.head.append(highlight);
+// The published sites' stylesheet and code colours, kept inside `.document-preview` (served by the API).
+const documentStyle = document.createElement('link');
+documentStyle.rel = 'stylesheet';
+documentStyle.href = `${BASE}/document.css`;
+document.head.append(documentStyle);
 
 createRoot(document.getElementById('root')!).render(<App />);

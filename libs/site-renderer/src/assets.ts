@@ -98,6 +98,7 @@ table{border-collapse:collapse;margin:1rem 0}
 th,td{border:1px solid var(--border);padding:.4rem .75rem}
 img{max-width:100%;height:auto}
 ul.tasks{list-style:none;padding-left:1rem}
+.expandable{border:1px solid var(--border);border-radius:var(--radius);padding:.5rem 1rem;margin:1rem 0}.expandable>summary{cursor:pointer;font-weight:500}.expandable[open]>summary{margin-bottom:.5rem}
 .tabs .tab{border:1px solid var(--border);border-radius:var(--radius);padding:.25rem 1rem;margin:.5rem 0}
 .tab-title{font-weight:600}
 .math{overflow-x:auto}
@@ -224,6 +225,20 @@ export function siteCss(primaryColor: string | undefined, highlighting = '', fon
       ? `html{font-family:"${font.replace(/([a-z])([A-Z])/g, '$1 $2')}",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}`
       : '';
   return `:root{--primary:${primary};--on-primary:${onColor(primary)}}${BASE_CSS}${family}${highlighting}`;
+}
+
+/**
+ * The published page's stylesheet for a page shown inside another page (the web app, #50): the same rules as
+ * the site's, kept inside `root` by `@scope` (CSS Cascading 6), whose `:scope` takes the place of the
+ * document's root. The site's frame (header, sidebar, table of contents) is absent from a document, so its
+ * rules match nothing there; the reader's dark mode follows `prefers-color-scheme`, as on the site.
+ */
+export function documentCss(root: string, highlighting = '', primaryColor?: string): string {
+  if (!/^[.#]?[A-Za-z][\w-]*$/.test(root)) throw new Error(`not a simple selector: ${root}`);
+  const rules = siteCss(primaryColor, highlighting)
+    .replace(/:root/g, ':scope')
+    .replace(/(^|[}\n])html\{/g, '$1:scope{');
+  return `@scope (${root}) {\n${rules}\n}\n`;
 }
 
 /**

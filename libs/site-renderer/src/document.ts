@@ -297,7 +297,7 @@ export class DocumentRenderer {
         return h('p', { class: 'content-ref' }, href ? h('a', { href }, textOf(b.nodes) || href) : null);
       }
       case 'expandable':
-        return h('details', { open: b.data.defaultExpanded === true }, [
+        return h('details', { class: 'expandable', open: b.data.defaultExpanded === true }, [
           h('summary', null, this.blocks(this.fragment(b, 'expandable-title').flatMap((t) => t.nodes ?? []))),
           ...this.blocks(this.fragment(b, 'expandable-body')),
         ]);

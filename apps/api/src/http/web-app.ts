@@ -22,9 +22,10 @@ export const WEB_APP_CSP = [
 /**
  * Serves the built web app (dist/web, `npm run build`) at `path` (APP_URL's path, `/app` by default): its hashed
  * assets cached for a year, and its page for every other address below it (the app's own routes), never
- * cached; `highlight.css`, the published sites' code colours (their `hl-*` classes). Without a build (an API-only checkout) the app's paths answer 404 like any unknown path.
+ * cached; `document.css`, the published sites' stylesheet and code colours kept inside the app's
+ * `.document-preview` elements (the site renderer's `documentCss`). Without a build (an API-only checkout) the app's paths answer 404 like any unknown path.
  */
-export function webApp(path: string, highlightCss: string, dir = join(process.cwd(), 'dist', 'web')) {
+export function webApp(path: string, documentCss: string, dir = join(process.cwd(), 'dist', 'web')) {
   const index = join(dir, 'index.html');
   const html = existsSync(index) ? readFileSync(index) : null;
   const assets = express.static(join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false });
@@ -44,8 +45,8 @@ export function webApp(path: string, highlightCss: string, dir = join(process.cw
       return;
     }
     res.setHeader('Cache-Control', 'no-cache');
-    // The code colours of the site renderer's HTML (its classes, as on the published site), which the app loads.
-    if (req.path === `${base}/highlight.css`) return void res.type('css').send(highlightCss);
+    // The site renderer's HTML looks as on the published site: its stylesheet and code colours, scoped.
+    if (req.path === `${base}/document.css`) return void res.type('css').send(documentCss);
     res.type('html').send(html);
   };
 }

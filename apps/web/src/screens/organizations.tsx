@@ -38,7 +38,7 @@ export function Home() {
       <h1 tabIndex={-1}>Your organizations</h1>
       {data ? (
         data.length ? (
-          <ul className="cards">
+          <ul className="tiles">
             {data.map((o) => (
               <li key={o.id}>
                 <Link to={`/o/${o.id}`}>{o.title}</Link>

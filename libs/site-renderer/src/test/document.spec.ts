@@ -140,7 +140,7 @@ describe('DocumentRenderer: every block type as HTML', () => {
     expect(out).toContain(
       '<td class="align-center"><strong>x</strong></td><td class="align-left"><a href="https://example.com" rel="noopener noreferrer">p</a></td>',
     );
-    expect(out).toContain('<details><summary>More</summary><p>Hidden</p></details>');
+    expect(out).toContain('<details class="expandable"><summary>More</summary><p>Hidden</p></details>');
     expect(out).toContain('<section class="tab"><p class="tab-title">npm</p><p>npm i</p></section>');
     expect(out).toContain('<ol class="stepper"><li class="step"><p>Step</p></li></ol>');
     expect(out).toContain('<div class="columns"><div class="column"><p>Left</p></div></div>');
