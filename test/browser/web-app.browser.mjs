@@ -256,6 +256,14 @@ try {
       await w.getByRole('link', { name: 'Overview' }).click();
       const changes = w.getByRole('region', { name: 'Changes to Introduction' });
       await changes.locator('ins .hint-success', { hasText: 'Edited in the browser.' }).waitFor();
+      // The description, written in markdown and read as the site renders it.
+      const description = w.getByRole('region', { name: 'Description' });
+      await description.getByText('No description.').waitFor();
+      await description.getByRole('button', { name: 'Edit description' }).click();
+      await description.getByRole('textbox', { name: 'Markdown of the description' }).click();
+      await w.keyboard.type('Adds a **success** hint to the introduction.');
+      await description.getByRole('button', { name: 'Save description' }).click();
+      await description.locator('.document-preview strong', { hasText: 'success' }).waitFor();
       await w.getByLabel('Comment', { exact: true }).fill('Please check the new hint.');
       await w.getByRole('button', { name: 'Post comment' }).click();
       await w.getByText('Please check the new hint.').waitFor();
@@ -278,6 +286,10 @@ try {
       await r.goto(crApp);
       await r.getByRole('heading', { level: 1, name: /^#\d+ Edit Introduction/ }).waitFor();
       await r.getByText('Please check the new hint.').waitFor();
+      await r
+        .getByRole('region', { name: 'Description' })
+        .getByText(/Adds a success hint/)
+        .waitFor();
       await r.getByLabel('Reply to Wren Writer').fill('Looks right to me.');
       await r.getByRole('button', { name: 'Reply' }).click();
       await r.getByText('Looks right to me.').waitFor();
@@ -332,7 +344,7 @@ try {
     await p.getByRole('link', { name: 'Overview' }).click();
     await p.getByRole('heading', { name: 'Reviews' }).waitFor();
     await p.getByText('No review yet.').waitFor(); // the reviews are loaded: what follows is not read too early
-    for (const name of ['Merge', 'Submit review', 'Archive'])
+    for (const name of ['Merge', 'Submit review', 'Archive', 'Edit description'])
       if (await p.getByRole('button', { name }).count()) throw new Error(`a reader sees ${name}`);
     await axe(p);
     await reader.context.close();

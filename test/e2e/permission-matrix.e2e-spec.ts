@@ -626,6 +626,34 @@ describe('permission matrix', () => {
           .send({}),
     ],
     [
+      'GET …/change-requests/{id}/description',
+      'read',
+      200,
+      async (w) => {
+        const s = await space();
+        const cr = (await t.http.post(`/v1/spaces/${s}/change-requests`).set(admin.auth).send({}).expect(201)).body;
+        await t.http
+          .patch(`/v1/spaces/${s}/change-requests/${cr.id}`)
+          .set(admin.auth)
+          .send({ description: { markdown: 'Why.' } })
+          .expect(200);
+        return t.http.get(`/v1/spaces/${s}/change-requests/${cr.id}/description`).set(as(w));
+      },
+    ],
+    [
+      'PATCH …/change-requests/{id} (description as markdown)',
+      'edit',
+      200,
+      async (w) => {
+        const s = await space();
+        const cr = (await t.http.post(`/v1/spaces/${s}/change-requests`).set(admin.auth).send({}).expect(201)).body;
+        return t.http
+          .patch(`/v1/spaces/${s}/change-requests/${cr.id}`)
+          .set(as(w))
+          .send({ description: { markdown: 'Why.' } });
+      },
+    ],
+    [
       'POST …/change-requests/{id}/content',
       'edit',
       200,

@@ -196,4 +196,86 @@ describe('a page rendered for the web app', () => {
       expect(gone.blocks.every((b: { change: string }) => b.change === 'deleted')).toBe(true);
     });
   });
+
+  describe("a change request's description: written as markdown or as a document, read as both", () => {
+    let cr: string;
+    const at = () => `/v1/spaces/${spaceId}/change-requests/${cr}`;
+    beforeAll(async () => {
+      cr = (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({ subject: 'Described' }).expect(201)).body.id;
+    });
+
+    it('none yet: empty markdown and HTML', async () => {
+      expect((await t.http.get(`${at()}/description`).set(admin.auth).expect(200)).body).toEqual({
+        object: 'change-request-description',
+        markdown: '',
+        html: '',
+      });
+    });
+
+    it('markdown (Quire extension) is stored as the official document, its page links resolved; read back as markdown and HTML', async () => {
+      const markdown = 'Fixes [the install](./setup.md#install) for **everyone**.\n\n{% hint style="info" %}\nRead first.\n{% endhint %}\n';
+      const updated = (await t.http.patch(at()).set(admin.auth).send({ description: { markdown } }).expect(200)).body;
+      expect(updated.description).toMatchObject({ object: 'document' });
+      expect(JSON.stringify(updated.description)).toContain(`"page":"${ids.Setup}"`);
+      const read = (await t.http.get(`${at()}/description`).set(admin.auth).expect(200)).body;
+      expect(read.markdown).toBe(markdown);
+      expect(read.html).toMatch(new RegExp(`<a href="http://quire.test/app/s/${spaceId}/~/changes/\\d+/setup#install">the install</a>`));
+      expect(read.html).toContain('<strong>everyone</strong>');
+      expect(read.html).toMatch(/hint-info/);
+      // The official document form still works, and null clears it.
+      const doc = {
+        object: 'document',
+        data: {},
+        nodes: [
+          { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Plain.', marks: [] }] }] },
+        ],
+      };
+      await t.http.patch(at()).set(admin.auth).send({ description: doc }).expect(200);
+      expect((await t.http.get(`${at()}/description`).set(admin.auth).expect(200)).body.markdown).toBe('Plain.\n');
+      await t.http.patch(at()).set(admin.auth).send({ description: null }).expect(200);
+      expect((await t.http.get(`${at()}/description`).set(admin.auth).expect(200)).body.markdown).toBe('');
+    });
+
+    it('refuses hostile descriptions (400) and keeps the one it had; a reader may read, not write (403); a stranger: 404', async () => {
+      await t.http
+        .patch(at())
+        .set(admin.auth)
+        .send({ description: { markdown: 'Kept.' } })
+        .expect(200);
+      for (const description of [
+        { markdown: 16 },
+        { markdown: null },
+        { markdown: 'x', object: 'document' },
+        { markdown: 'x'.repeat(100_001) },
+        { markdown: 'a\u0000b' },
+        { markdown: '---\n: [\n---\n' },
+        { object: 'document', nodes: [{ object: 'block', type: 'paragraph', nodes: 'no' }] },
+        { object: 'document', nodes: [7] },
+        'text',
+        [],
+      ])
+        expectError(await t.http.patch(at()).set(admin.auth).send({ description }), 400);
+      expect((await t.http.get(`${at()}/description`).set(admin.auth).expect(200)).body.markdown).toBe('Kept.\n');
+      const reader = await t.user('description-reader');
+      await t.member(orgId, reader, 'read');
+      expect((await t.http.get(`${at()}/description`).set(reader.auth).expect(200)).body.markdown).toBe('Kept.\n');
+      expectError(
+        await t.http
+          .patch(at())
+          .set(reader.auth)
+          .send({ description: { markdown: 'Mine.' } }),
+        403,
+      );
+      const stranger = await t.user('description-stranger');
+      expectError(await t.http.get(`${at()}/description`).set(stranger.auth), 404);
+      expectError(
+        await t.http
+          .patch(at())
+          .set(stranger.auth)
+          .send({ description: { markdown: 'Mine.' } }),
+        404,
+      );
+      expectError(await t.http.get(`/v1/spaces/${spaceId}/change-requests/999/description`).set(admin.auth), 404);
+    });
+  });
 });

@@ -144,8 +144,9 @@ export function withDefaults(nodes: unknown[], where = 'document'): DocBlock[] {
   };
   const object = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
   const fill = (node: unknown, path: string): unknown => {
-    if (!object(node)) return node;
+    if (!object(node)) refuse(path, 'a node ({object: "block" | "inline" | "text", …})');
     const n = { ...(node as Record<string, unknown>) };
+    if (n.object !== 'block' && n.object !== 'inline' && n.object !== 'text') refuse(`${path}.object`, '"block", "inline" or "text"');
     if (n.object === 'block' || n.object === 'inline') {
       if (n.data === undefined) n.data = {};
       else if (!object(n.data)) refuse(`${path}.data`, 'an object');
@@ -164,7 +165,7 @@ export function withDefaults(nodes: unknown[], where = 'document'): DocBlock[] {
       if (n.leaves === undefined) n.leaves = [];
       else if (!Array.isArray(n.leaves)) refuse(`${path}.leaves`, 'an array');
       n.leaves = (n.leaves as unknown[]).map((l, i) => {
-        if (!object(l)) return l;
+        if (!object(l)) refuse(`${path}.leaves[${i}]`, 'a leaf ({object: "leaf", text, marks})');
         const marks = (l as DocLeaf).marks;
         if (marks === undefined) return { ...(l as object), marks: [] };
         if (!Array.isArray(marks)) refuse(`${path}.leaves[${i}].marks`, 'an array');

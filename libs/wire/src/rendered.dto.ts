@@ -42,3 +42,12 @@ export class RenderedPageDiffDto {
   @ApiPropertyOptional({ description: 'The title before the change, when it changed' }) titleBefore?: string;
   @ApiProperty({ type: [RenderedDiffBlockDto], description: 'The blocks in order, aligned by content' }) blocks: RenderedDiffBlockDto[];
 }
+
+/** A change request's description for the web app (Quire extension): as markdown to edit, as HTML to read. */
+export class RenderedDescriptionDto {
+  @ApiProperty({ enum: ['change-request-description'] }) object: 'change-request-description';
+  @ApiProperty({ description: "The description as markdown (page links as `./path.md` from the space's root); empty when there is none" })
+  markdown: string;
+  @ApiProperty({ description: 'The description as the published site renders a page (sanitized); links to pages go to the app' })
+  html: string;
+}

@@ -432,6 +432,7 @@ function Overview(props: { data: Loaded; onChange: () => void }) {
   return (
     <>
       <Actions data={props.data} onChange={props.onChange} />
+      <Description data={props.data} onChange={props.onChange} />
       <h2>Changes</h2>
       {data ? (
         pages.size ? (
@@ -714,6 +715,67 @@ function CommentForm(props: { label: string; submit: string; post: (markdown: st
       <button type="submit">{props.submit}</button>
       <ErrorText message={error} />
     </form>
+  );
+}
+
+/**
+ * The change request's description: read as the site renders it, written as markdown in the page editor's
+ * component (the official `updateChangeRequestById`, its description given in Quire's `{markdown}` form).
+ */
+function Description(props: { data: Loaded; onChange: () => void }) {
+  const { space, cr } = props.data;
+  const at = `/spaces/${space.id}/change-requests/${cr.number}`;
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState<string | null>(null);
+  const { data, error: loadError } = useLoad(
+    () => call<{ markdown: string; html: string }>('GET', `${at}/description`),
+    [at, cr.updatedAt],
+  );
+  const { act, error } = useAction(() => {
+    setEditing(false);
+    props.onChange();
+  });
+  const editable = space.permissions.edit && (cr.status === 'open' || cr.status === 'draft');
+  return (
+    <section aria-labelledby="description-heading">
+      <h2 id="description-heading">Description</h2>
+      {!data ? (
+        <Loading error={loadError} />
+      ) : editing ? (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void act(() => call('PATCH', at, { description: { markdown: text ?? data.markdown } }));
+          }}
+        >
+          <Suspense fallback={<p role="status">Loading the editor…</p>}>
+            <MarkdownEditor value={data.markdown} label="Markdown of the description" onChange={setText} />
+          </Suspense>
+          <div className="page-actions">
+            <button type="submit">Save description</button>
+            <button type="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+          <ErrorText message={error} />
+        </form>
+      ) : (
+        <>
+          {data.html ? <RenderedHtml html={data.html} /> : <p className="hint-text">No description.</p>}
+          {editable ? (
+            <button
+              type="button"
+              onClick={() => {
+                setText(null);
+                setEditing(true);
+              }}
+            >
+              Edit description
+            </button>
+          ) : null}
+        </>
+      )}
+    </section>
   );
 }
 

@@ -395,6 +395,14 @@ describe('after an adversarial review', () => {
         inline('annotation', {}).map((b) => ({ ...b, nodes: [{ ...b.nodes[0], fragments: 'x' }] })),
         'document.nodes[0].nodes[0].fragments must be an array',
       ],
+      // Not nodes at all: refused where they are, not stored for every reader to trip on.
+      [[7], 'document.nodes[0] must be a node'],
+      [[{ object: 'block', type: 'paragraph', nodes: [null] }], 'document.nodes[0].nodes[0] must be a node'],
+      [[{ object: 'document', nodes: [] }], 'document.nodes[0].object must be "block", "inline" or "text"'],
+      [
+        [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: ['x'] }] }],
+        'document.nodes[0].nodes[0].leaves[0] must be a leaf',
+      ],
     ];
     for (const [nodes, message] of cases) expect(() => withDefaults(nodes)).toThrow(message);
     // What passes is readable: a table without records, an emoji with a code that is none, written back without throwing.

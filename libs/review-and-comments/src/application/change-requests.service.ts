@@ -19,12 +19,13 @@ import {
 import { OrganizationsService } from '@app/organizations-and-teams';
 import { spacePermissions, Access } from '@app/access';
 import { ContentChangeInput, ContentService, Space, SpacesService, type RevisionGit } from '@app/spaces-and-content';
-import { ChangeOutcome, documentText, FileNode, JsonDocument, type ApplyContext } from '@app/content-model';
+import { ChangeOutcome, checkDocumentInput, documentText, FileNode, JsonDocument, type ApplyContext } from '@app/content-model';
 import { MergeRuleInput, ReviewRepository, unmetMergeRule } from '../domain/review';
 import { ReviewEvents } from './review-events';
 import {
   applyStatus,
   baseOf,
+  CHANGE_REQUEST_DESCRIPTION_MAX,
   ChangeRequest,
   ChangeRequestRepository,
   ChangeRequestStatus,
@@ -247,6 +248,11 @@ export class ChangeRequestsService {
     ref: string,
     patch: { subject?: string; description?: object | null; status?: ChangeRequestStatus; conversationsIssuesCluster?: string | null },
   ): Promise<ChangeRequestView> {
+    // A description is a document the content model can read (and write back as markdown), or a 400.
+    const description =
+      patch.description === undefined || patch.description === null
+        ? patch.description
+        : checkDocumentInput(patch.description, 'description', CHANGE_REQUEST_DESCRIPTION_MAX).document;
     if (patch.conversationsIssuesCluster) {
       const { space } = await this.spaces.getLive(actor, spaceId);
       if (!(await this.clusters.clusterExists(space.organizationId, patch.conversationsIssuesCluster)))
@@ -257,7 +263,7 @@ export class ChangeRequestsService {
       this.requireEdit(v.role);
       const next: ChangeRequest = { ...v.changeRequest, updatedAt: this.clock.now() };
       if (patch.subject !== undefined) next.subject = patch.subject;
-      if (patch.description !== undefined) next.description = patch.description;
+      if (description !== undefined) next.description = description;
       if (patch.status !== undefined) next.status = applyStatus(v.changeRequest, patch.status);
       if (patch.conversationsIssuesCluster !== undefined) next.conversationsIssuesCluster = patch.conversationsIssuesCluster;
       return (await this.changeRequests.updateFields(v.changeRequest, next)) ? { v, next } : undefined;

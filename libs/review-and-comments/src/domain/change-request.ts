@@ -3,6 +3,8 @@ import { ConflictError, InvalidInputError, Narrowing, Page, PageRequest } from '
 export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
 export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
 export const SUBJECT_MAX = 100;
+/** The longest a change request's description may be, as markdown (as a comment's body). */
+export const CHANGE_REQUEST_DESCRIPTION_MAX = 100_000;
 
 export interface ChangeRequest {
   id: string;

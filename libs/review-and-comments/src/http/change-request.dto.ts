@@ -18,7 +18,13 @@ import { Links, ListQueryDto, Satisfies, Optional, toStrictBool } from '@app/htt
 import { User } from '@app/organizations-and-teams';
 import { userDtos } from './user-dtos';
 import type { ContentChangeInput } from '@app/spaces-and-content';
-import { CHANGE_REQUEST_STATUSES, ChangeRequest, ChangeRequestStatus, SUBJECT_MAX } from '../domain/change-request';
+import {
+  CHANGE_REQUEST_DESCRIPTION_MAX,
+  CHANGE_REQUEST_STATUSES,
+  ChangeRequest,
+  ChangeRequestStatus,
+  SUBJECT_MAX,
+} from '../domain/change-request';
 import { UserDto } from '@app/wire';
 
 const MARKDOWN_MAX = PAGE_MARKDOWN_MAX;
@@ -200,16 +206,34 @@ export class CreateChangeRequestDto {
 export class UpdateChangeRequestDto {
   @Optional() @IsString() @MaxLength(SUBJECT_MAX) subject?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, description: 'A rich-text document' })
+  @ApiPropertyOptional({
+    oneOf: [
+      { type: 'object', additionalProperties: true, description: 'A rich-text document (the official JSONDocument)' },
+      {
+        type: 'object',
+        properties: { markdown: { type: 'string', maxLength: CHANGE_REQUEST_DESCRIPTION_MAX } },
+        required: ['markdown'],
+        description: "Quire extension: markdown (the official MarkdownDocument), its page links resolved from the space's root",
+      },
+    ],
+    nullable: true,
+  })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsObject()
-  @Satisfies((v) =>
-    v === null ||
-    (typeof v === 'object' && (v as { object?: unknown }).object === 'document' && Array.isArray((v as { nodes?: unknown }).nodes))
+  @Satisfies((v) => {
+    if (v === null || typeof v !== 'object') return 'description must be a document';
+    const o = v as { object?: unknown; nodes?: unknown; markdown?: unknown };
+    if ('markdown' in o) {
+      if (Object.keys(o).length !== 1 || typeof o.markdown !== 'string') return 'description as markdown is {"markdown": "…"} alone';
+      return o.markdown.length > CHANGE_REQUEST_DESCRIPTION_MAX
+        ? `description.markdown must be at most ${CHANGE_REQUEST_DESCRIPTION_MAX} characters`
+        : null;
+    }
+    return o.object === 'document' && Array.isArray(o.nodes)
       ? null
-      : 'description must be a document {"object":"document","data":{},"nodes":[]}',
-  )
+      : 'description must be a document {"object":"document","data":{},"nodes":[]} or {"markdown": "…"}';
+  })
   description?: object | null;
 
   /** Quire extension: the issues cluster (conversations) this change request addresses; null unlinks it */

@@ -10,6 +10,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Actor, Clock } from '@app/shared-kernel';
+import type { JsonDocument } from '@app/content-model';
 import {
   ApiStandardErrors,
   CurrentActor,
@@ -23,7 +24,7 @@ import {
   WriteTransaction,
 } from '@app/http-kit';
 import { FilesService, RevisionPresenter, RevisionScope } from '@app/spaces-and-content';
-import { ChangeRequestsService } from '../application/change-requests.service';
+import { ChangeRequestsService, type ChangeRequestView } from '../application/change-requests.service';
 import { ExportsService } from '../application/exports.service';
 import { baseOf } from '../domain/change-request';
 import { ChangeRequestOrigins, ChangeRequestPresenter } from './change-request-presenter';
@@ -41,6 +42,7 @@ import {
 } from './change-request.dto';
 import {
   PagePreviewDto,
+  RenderedDescriptionDto,
   RenderedPageDiffDto,
   RenderedPageDto,
   ContentLocationDto,
@@ -77,7 +79,13 @@ export class ChangeRequestsController {
 
   /** A change request's head revision, addressed as its content (`/s/{space}/~/changes/{number}`). */
   private async scope(actor: Actor, spaceId: string, ref: string, toEdit = false): Promise<RevisionScope> {
-    const v = toEdit ? await this.changeRequests.editableView(actor, spaceId, ref) : await this.changeRequests.view(actor, spaceId, ref);
+    return this.scopeOf(
+      actor,
+      toEdit ? await this.changeRequests.editableView(actor, spaceId, ref) : await this.changeRequests.view(actor, spaceId, ref),
+    );
+  }
+
+  private scopeOf(actor: Actor, v: ChangeRequestView): RevisionScope {
     const cr = v.changeRequest;
     return {
       actor,
@@ -155,7 +163,34 @@ export class ChangeRequestsController {
     @Body() body: UpdateChangeRequestDto,
     @RequestLinks() links: Links,
   ) {
-    return this.presenter.dto(await this.changeRequests.update(actor, spaceId, ref, body), links);
+    // Markdown (Quire extension) becomes the document a write of it would: links resolved in the change request.
+    const given = body.description as { markdown?: string } | null | undefined;
+    const description =
+      given && typeof given.markdown === 'string'
+        ? await this.revisions.looseDocumentFromMarkdown(await this.scope(actor, spaceId, ref), given.markdown)
+        : body.description;
+    return this.presenter.dto(await this.changeRequests.update(actor, spaceId, ref, { ...body, description }), links);
+  }
+
+  @Get(':changeRequestId/description')
+  @ApiOperation({
+    operationId: 'getChangeRequestDescription',
+    summary: "Quire extension: a change request's description as markdown (to edit) and as the site renders it (HTML), for the web app",
+  })
+  @ApiOkResponse({ type: RenderedDescriptionDto })
+  async description(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') ref: string,
+    @RequestLinks() links: Links,
+  ): Promise<RenderedDescriptionDto> {
+    const v = await this.changeRequests.view(actor, spaceId, ref);
+    const read = await this.revisions.looseDocument(
+      this.scopeOf(actor, v),
+      (v.changeRequest.description as JsonDocument | null) ?? null,
+      links,
+    );
+    return { object: 'change-request-description', ...read };
   }
 
   @Get(':changeRequestId/pdf')

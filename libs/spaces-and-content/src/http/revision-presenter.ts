@@ -6,7 +6,16 @@ import { ContentService } from '../application/content.service';
 import { FilesService } from '../application/files.service';
 import { LinksService } from '../application/links.service';
 import { RevisionChanges } from '../application/revision-changes';
-import { alignBlocks, linkResolver, locate, locateByPath, markdownToDocument, pathIndex, refToUrl } from '@app/content-model';
+import {
+  alignBlocks,
+  documentToMarkdown,
+  linkResolver,
+  locate,
+  locateByPath,
+  markdownToDocument,
+  pathIndex,
+  refToUrl,
+} from '@app/content-model';
 import type { ContentRef } from '@app/content-model';
 import { codeSyntaxes, CodeHighlighter, DocumentRenderer } from '@app/site-renderer';
 import { Fragment, h } from 'preact';
@@ -196,6 +205,26 @@ export class RevisionPresenter {
       title: (parsed.meta.title ?? parsed.leadingTitle)?.trim() || node.title, // as a write of it would title the page
       html: this.htmlOf(s, revision, links, parsed.document.nodes),
     };
+  }
+
+  /**
+   * A document that belongs to no page (a change request's description, #50) read in this revision: as markdown
+   * for an editor (page links written as `./path.md` from the space's root) and as HTML as the site renders it.
+   */
+  async looseDocument(s: RevisionScope, document: JsonDocument | null, links: Links): Promise<{ markdown: string; html: string }> {
+    const revision = await this.content.revision(s.space.id, s.revisionId);
+    const nodes = document?.nodes ?? [];
+    await this.prepare(nodes);
+    return {
+      markdown: nodes.length ? documentToMarkdown({ object: 'document', data: {}, nodes }, relativeRefs(revision.tree, '')) : '',
+      html: nodes.length ? this.htmlOf(s, revision, links, nodes) : '',
+    };
+  }
+
+  /** Markdown made a document that belongs to no page: its links resolved from the space's root in this revision. */
+  async looseDocumentFromMarkdown(s: RevisionScope, markdown: string): Promise<JsonDocument> {
+    const revision = await this.content.revision(s.space.id, s.revisionId);
+    return markdownToDocument(markdown, linkResolver(pathIndex(revision.tree), new Map(), '')).document;
   }
 
   /**
