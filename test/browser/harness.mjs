@@ -34,8 +34,11 @@ function freePort() {
   });
 }
 
-/** Starts the built server; resolves once it is ready, with its origin, first-start token and organization. */
-export async function startServer() {
+/**
+ * Starts the built server; resolves once it is ready, with its origin, first-start token and organization.
+ * `env` adds to (or overrides) its environment: jobs are off unless a test turns them on.
+ */
+export async function startServer(env = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-browser-'));
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -47,6 +50,7 @@ export async function startServer() {
       PORT: String(port),
       LOG_LEVEL: 'warn',
       QUIRE_JOBS: 'off',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

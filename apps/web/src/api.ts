@@ -58,9 +58,10 @@ export function remember(s: SignedIn | null): void {
   csrfToken = s?.csrfToken ?? null;
 }
 
-/** The session of this browser, if it has one (after a reload the cookie is there, the token is asked again). */
+/**
+ * The session of this browser, if it has one (after a reload the cookie is there, the token is asked again).
+ * The caller remembers it: a sign-in that ends while this is asked must not be undone by its older answer.
+ */
 export async function currentSession(): Promise<SignedIn | null> {
-  const s = (await call<SignedIn | undefined>('GET', '/auth/session')) ?? null;
-  remember(s);
-  return s;
+  return (await call<SignedIn | undefined>('GET', '/auth/session')) ?? null;
 }

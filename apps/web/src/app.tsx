@@ -52,8 +52,22 @@ export function App() {
   const [user, setUser] = useState<SignedIn | null | undefined>(undefined);
   const main = useRef<HTMLElement>(null);
 
+  // A sign-in (a link, a password) may end before the session is first asked: then its answer stands.
+  const signedIn = useRef(false);
+  const signIn = (s: SignedIn) => {
+    signedIn.current = true;
+    remember(s);
+    setUser(s);
+  };
   useEffect(() => {
-    currentSession().then(setUser, () => setUser(null));
+    currentSession().then(
+      (s) => {
+        if (signedIn.current) return;
+        remember(s);
+        setUser(s);
+      },
+      () => signedIn.current || setUser(null),
+    );
   }, []);
 
   // A new screen: the focus goes to its heading (a screen reader says where it is), as a page load would.
@@ -64,7 +78,12 @@ export function App() {
   if (path === '/sign-in/link')
     return (
       <Frame user={null} mainRef={main}>
-        <SignInWithLink onSignedIn={(s) => (setUser(s), navigate('/', true))} />
+        <SignInWithLink
+          onSignedIn={(s) => {
+            signIn(s);
+            navigate('/', true);
+          }}
+        />
       </Frame>
     );
   if (user === undefined) return <p className="loading">Loading…</p>;
@@ -73,7 +92,7 @@ export function App() {
       <Frame user={null} mainRef={main}>
         <SignIn
           onSignedIn={(s) => {
-            setUser(s);
+            signIn(s);
             const next = new URLSearchParams(window.location.search).get('next');
             navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : path === '/sign-in' ? '/' : path, true);
           }}
@@ -88,6 +107,7 @@ export function App() {
       mainRef={main}
       onSignOut={async () => {
         await call('POST', '/auth/sign-out');
+        signedIn.current = false;
         remember(null);
         setUser(null);
         navigate('/sign-in', true);

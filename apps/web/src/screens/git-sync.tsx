@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Space as SpaceObject } from '@gitbook/api';
 import { api, ApiError, call, messageOf } from '../api';
 import { Link } from '../router';
@@ -18,7 +18,8 @@ interface GitState {
 /**
  * A space's Git Sync (`/s/{space}/~/git`): its repository and branch, the last operation and its error, an import
  * or export now (the official `importGitRepository` and `exportToGitRepository`; credentials in the URL are kept
- * sealed, and left out they stay as they were for the same repository).
+ * sealed, and left out they stay as they were for the same repository). While an operation runs, the screen
+ * reads `git/info` again every second, until it ends.
  */
 export function GitSync(props: { space: string }) {
   const [version, setVersion] = useState(0);
@@ -31,6 +32,12 @@ export function GitSync(props: { space: string }) {
     return { space, git };
   }, [props.space, version]);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const running = data?.git?.operation?.state === 'running';
+  useEffect(() => {
+    if (!running) return;
+    const timer = setTimeout(() => setVersion((v) => v + 1), 1000);
+    return () => clearTimeout(timer);
+  }, [running, data]);
   if (!data)
     return (
       <>
@@ -64,10 +71,11 @@ export function GitSync(props: { space: string }) {
           </p>
           {op ? (
             <p
-              role={op.state === 'failure' || op.state === 'timeout' ? 'alert' : undefined}
-              className={op.state === 'failure' ? 'error' : undefined}
+              role={op.state === 'failure' || op.state === 'timeout' ? 'alert' : 'status'}
+              className={op.state === 'failure' || op.state === 'timeout' ? 'error' : undefined}
             >
-              Last {op.direction}: {op.state}, started <time dateTime={op.startedAt}>{new Date(op.startedAt).toLocaleString()}</time>
+              Last {op.direction}: {op.state === 'running' ? 'running…' : op.state}, started{' '}
+              <time dateTime={op.startedAt}>{new Date(op.startedAt).toLocaleString()}</time>
               {op.error ? ` — ${op.error}` : ''}
             </p>
           ) : null}

@@ -145,6 +145,17 @@ export function IssuesCluster(props: { org: string; id: string }) {
     }
     throw new Error('This cluster was not found.');
   }, [props.org, props.id]);
+  // What people reported in it (the official list of issues, by cluster), newest first.
+  const { data: issues } = useLoad(
+    async () =>
+      (
+        await call<{ items: { issue: { id: string; title: string; summary: string; createdAt: string } }[]; count?: number }>(
+          'GET',
+          `/orgs/${props.org}/conversations-issues?cluster=${encodeURIComponent(props.id)}&limit=50`,
+        )
+      ).items.map((i) => i.issue),
+    [props.org, props.id],
+  );
   if (!data)
     return (
       <>
@@ -168,9 +179,23 @@ export function IssuesCluster(props: { org: string; id: string }) {
         {data.weeklyPulse.map((n, i) => (
           <li key={i} aria-label={`${13 - i} weeks ago: ${n}`}>
             <meter min={0} max={max} value={n} aria-hidden="true" />
+            <span aria-hidden="true">{n}</span>
           </li>
         ))}
       </ol>
+      <h2>Issues</h2>
+      {issues ? (
+        <ul className="issues">
+          {issues.map((i) => (
+            <li key={i.id}>
+              <strong>{i.title}</strong> <time dateTime={i.createdAt}>{new Date(i.createdAt).toLocaleDateString()}</time>
+              {i.summary && i.summary !== i.title ? <p>{i.summary}</p> : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <Loading error={null} />
+      )}
     </>
   );
 }
