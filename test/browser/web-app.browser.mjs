@@ -540,10 +540,27 @@ try {
       await tab.getByRole('button', { name: 'Turn off Partners' }).waitFor();
       await tab.getByLabel('Title').fill('The Handbook');
       await tab.getByLabel('Tint the site with a colour').check();
+      // A logo uploaded from the computer (a real PNG): stored through an upload URL, its address put in the field.
+      await tab.getByLabel(/^Or upload an image/).setInputFiles('docs/screenshots/app-space.png');
+      await tab.getByRole('status').filter({ hasText: 'app-space.png uploaded' }).waitFor();
       await tab.getByRole('button', { name: 'Save the look' }).click();
       await tab.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
       const custom = await api('GET', `/orgs/${organization}/sites/${site.id}/customization`);
       if (custom.title !== 'The Handbook' || !custom.styling.tint) throw new Error(`customization ${JSON.stringify(custom).slice(0, 200)}`);
+      if (!/\/v1\/storage\/files\/[\w-]+\/[\w-]+\/app-space\.png$/.test(custom.header.logo?.light ?? ''))
+        throw new Error(`the logo is not the uploaded file: ${JSON.stringify(custom.header.logo)}`);
+      // A visitor's browser shows it: the published page's logo image loads.
+      const visitor = await tab.context().newPage();
+      await visitor.goto(`${origin}/sites/${site.id}/intro`);
+      const shown = await visitor
+        .locator('.site-title img')
+        .first()
+        .evaluate(async (img) => {
+          await img.decode().catch(() => null);
+          return img.naturalWidth;
+        });
+      await visitor.close();
+      if (!shown) throw new Error('the published site does not show the uploaded logo');
       if (!(await (await fetch(`${origin}/sites/${site.id}/intro`)).text()).includes('The Handbook'))
         throw new Error('the site does not show its new title');
       await axe(tab);

@@ -1039,6 +1039,16 @@ describe('permission matrix', () => {
     ],
     ['POST /orgs/{id}/translations/{id}/run', 'create', 204, async (w) => t.http.post(`${await translation()}/run`).set(as(w))],
     ['DELETE /orgs/{id}/translations/{id}', 'create', 205, async (w) => t.http.delete(await translation()).set(as(w)), 'delete'],
+    [
+      'POST /orgs/{id}/storage/upload',
+      'create',
+      201,
+      (w) =>
+        t.http
+          .post(`/v1/orgs/${orgId}/storage/upload`)
+          .set(as(w))
+          .send({ file: { name: 'logo.png', type: 'image/png', size: 100 }, kind: 'organization_file' }),
+    ],
     ['GET /orgs/{id}/openapi', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/openapi`).set(as(w))],
     [
       'POST /orgs/{id}/openapi',

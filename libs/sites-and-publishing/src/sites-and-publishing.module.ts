@@ -18,6 +18,10 @@ import { SiteMachineFiles } from './http/site-machine-files';
 import { SiteSearch } from './http/site-search';
 import { SiteFeedback } from './http/site-feedback';
 import { PageFeedbackController } from './http/page-feedback.controller';
+import { StorageController } from './http/storage.controller';
+import { StorageService } from './application/storage.service';
+import { StorageRepository } from './domain/storage';
+import { PgStorageRepository } from './infrastructure/storage.repository';
 import { SiteGitController } from './http/site-git.controller';
 import { SiteRepositoryImport } from './application/site-repository-import';
 import { SiteGitSyncRepository } from './domain/site-git-sync';
@@ -61,6 +65,7 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     RedirectsController,
     CustomHostnamesController,
     PageFeedbackController,
+    StorageController,
     SiteGitController,
     VisitorSiteController,
   ],
@@ -80,9 +85,11 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     SiteSearch,
     SiteFeedback,
     PageFeedbackService,
+    StorageService,
     SiteRepositoryImport,
     { provide: SiteGitSyncRepository, useClass: SqlSiteGitSyncRepository },
     { provide: PageFeedbackRepository, useClass: PgPageFeedbackRepository },
+    { provide: StorageRepository, useClass: PgStorageRepository },
     VisitorResponses,
     { provide: SiteStateChanges, useClass: PgSiteStateChanges },
     SitePreviews,

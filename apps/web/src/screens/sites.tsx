@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ShareLink, Site } from '@gitbook/api';
-import { api, messageOf } from '../api';
+import { api, call, messageOf } from '../api';
 import { Link } from '../router';
 import { Loading, useLoad } from './organizations';
 import { ErrorText, StatusText, useAction } from '../ui';
@@ -175,7 +175,7 @@ type Customization = {
   header: { logo?: { light: string; dark?: string } } & Record<string, unknown>;
 } & Record<string, unknown>;
 
-/** The basics of the site's look: its title, its logo (a URL) and its tint, written with the official PUT (whole settings). */
+/** The basics of the site's look: its title, its logo (a URL, or an image uploaded) and its tint, written with the official PUT (whole settings). */
 function Customization(props: { org: string; site: string }) {
   const [version, setVersion] = useState(0);
   const { data, error } = useLoad(
@@ -183,6 +183,26 @@ function Customization(props: { org: string; site: string }) {
     [props.org, props.site, version],
   );
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const logoField = useRef<HTMLInputElement>(null);
+  const [uploading, setUploading] = useState<{ ok: boolean; text: string } | null>(null);
+  // An image uploaded as the logo: an upload URL (the official generateStorageUploadURL), its bytes PUT there,
+  // and the file's URL put in the logo field, saved with the rest.
+  const upload = async (file: File) => {
+    setUploading({ ok: true, text: `Uploading ${file.name}…` });
+    try {
+      const target = await call<{ url: string }>('POST', `/orgs/${props.org}/storage/upload`, {
+        file: { name: file.name, type: file.type, size: file.size },
+        kind: 'organization_file',
+      });
+      const res = await fetch(target.url, { method: 'PUT', headers: { 'Content-Type': file.type }, body: file });
+      const body = (await res.json()) as { url?: string; error?: { message: string } };
+      if (!res.ok || !body.url) throw new Error(body.error?.message ?? `The upload failed (${res.status})`);
+      logoField.current!.value = body.url;
+      setUploading({ ok: true, text: `${file.name} uploaded: save the look to use it.` });
+    } catch (err) {
+      setUploading({ ok: false, text: messageOf(err) });
+    }
+  };
   if (!data) return <Loading error={error} />;
   return (
     <form
@@ -223,7 +243,18 @@ function Customization(props: { org: string; site: string }) {
       <label htmlFor="site-title">Title</label>
       <input id="site-title" name="title" defaultValue={data.title ?? ''} maxLength={128} />
       <label htmlFor="site-logo">Logo (the URL of an image)</label>
-      <input id="site-logo" name="logo" type="url" defaultValue={data.header.logo?.light ?? ''} maxLength={2048} />
+      <input id="site-logo" name="logo" type="url" ref={logoField} defaultValue={data.header.logo?.light ?? ''} maxLength={2048} />
+      <label htmlFor="site-logo-file">Or upload an image (PNG, JPEG, GIF, WebP, AVIF, SVG or ICO; 2 MB at most)</label>
+      <input
+        id="site-logo-file"
+        type="file"
+        accept="image/png,image/jpeg,image/gif,image/webp,image/avif,image/svg+xml,image/x-icon"
+        onChange={(e) => {
+          const file = e.currentTarget.files?.[0];
+          if (file) void upload(file);
+        }}
+      />
+      <StatusText status={uploading} />
       <label>
         <input type="checkbox" name="tint-on" defaultChecked={Boolean(data.styling.tint)} /> Tint the site with a colour
       </label>

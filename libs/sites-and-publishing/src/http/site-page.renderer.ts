@@ -164,8 +164,11 @@ export class SitePageRenderer {
     const header = customization.header as { links?: LinkSetting[]; logo?: { light?: unknown; dark?: unknown } } | undefined;
     const footer = customization.footer as { groups?: { title?: string; links?: LinkSetting[] }[]; copyright?: string } | undefined;
     const styling = customization.styling as { corners?: unknown } | undefined;
+    // An https image, or a file uploaded to this instance (its own address, whatever its scheme: 'self').
+    const own = links.api('/storage/files/');
+    const image = (v: unknown): v is string => isImageUrl(v) || (typeof v === 'string' && v.startsWith(own) && v.length <= 2048);
     const themed = (v: { light?: unknown; dark?: unknown } | undefined) =>
-      v && isImageUrl(v.light) && isImageUrl(v.dark) ? { light: v.light, dark: v.dark } : undefined;
+      v && image(v.light) && image(v.dark) ? { light: v.light, dark: v.dark } : undefined;
     const restyled = siteSpaceId !== undefined && Object.hasOwn(view.overrides, siteSpaceId) && view.overrides[siteSpaceId].styling;
     const css = `${view.base}~site.css${restyled ? `?s=${encodeURIComponent(siteSpaceId)}` : ''}`;
     return {

@@ -36,6 +36,7 @@ import { SearchWords1767052800000 } from './1767052800000-search-words';
 import { PageFeedback1767139200000 } from './1767139200000-page-feedback';
 import { Sessions1767225600000 } from './1767225600000-sessions';
 import { SsoSessions1767312000000 } from './1767312000000-sso-sessions';
+import { StorageFiles1767398400000 } from './1767398400000-storage-files';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   PageFeedback1767139200000,
   Sessions1767225600000,
   SsoSessions1767312000000,
+  StorageFiles1767398400000,
 ];
