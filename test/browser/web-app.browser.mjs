@@ -601,11 +601,15 @@ try {
       await tab.getByLabel('Commit message (export)').fill('Notes from Quire');
       await tab.getByRole('button', { name: 'Export now' }).click();
       await tab.getByRole('status').filter({ hasText: 'The export is under way.' }).waitFor();
+      // What is typed while it runs stays: the screen follows the operation without being made again.
+      await tab.getByLabel('Commit message (export)').fill('The next message');
       // No reload: the screen reads the operation again until it ends.
       await tab
         .getByRole('status')
         .filter({ hasText: /^Last export: success/ })
         .waitFor({ timeout: 60_000 });
+      if ((await tab.getByLabel('Commit message (export)').inputValue()) !== 'The next message')
+        throw new Error('the form was made again while the export ran');
       const files = gitServer.bare('notes', 'ls-tree', '-r', '--name-only', 'main').split('\n');
       const page = files.find((f) => /notes\.md$|README\.md$/.test(f));
       if (!page || !gitServer.bare('notes', 'show', `main:${page}`).includes('Written in Quire.'))
@@ -667,7 +671,10 @@ try {
       // What people reported, listed under it.
       const reported = (await api('GET', `/orgs/${organization}/conversations-issues?cluster=${cluster.id}&limit=50`)).items;
       if (!reported.length) throw new Error('the cluster has no issue');
-      for (const { issue } of reported) await tab.getByText(issue.title, { exact: true }).first().waitFor();
+      const listed = tab.getByRole('list', { name: 'Issues in this cluster' });
+      await listed.waitFor();
+      for (const { issue } of reported) await listed.getByText(issue.summary, { exact: true }).waitFor();
+      if ((await listed.getByRole('listitem').count()) !== reported.length) throw new Error('the cluster lists other issues than the API');
       await axe(tab);
       if (SHOTS) await tab.screenshot({ path: 'docs/screenshots/app-issues-cluster.png' });
       // An id that is no cluster of this organization: said so, not a blank screen.
@@ -787,7 +794,7 @@ try {
   });
 
   await check('no screen logged a console error', async () => {
-    if (errors.length) throw new Error(errors.join('\n'));
+    if (errors.length) throw new Error(`${errors.join('\n')}\n(calls that failed, some on purpose: ${failedCalls.join('; ')})`);
   });
 } catch (e) {
   results.failed += 1;

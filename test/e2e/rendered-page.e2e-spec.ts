@@ -1,3 +1,4 @@
+import { Db } from '@app/persistence';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 
@@ -276,6 +277,18 @@ describe('a page rendered for the web app', () => {
         404,
       );
       expectError(await t.http.get(`/v1/spaces/${spaceId}/change-requests/999/description`).set(admin.auth), 404);
+      // A description stored before descriptions were checked, that nothing can read: read as none, not a 500.
+      await t.app
+        .get(Db)
+        .query(
+          `UPDATE change_requests SET description = '{"object":"document","nodes":[{"object":"block","type":"paragraph","nodes":[7]}]}' WHERE id = $1`,
+          [cr],
+        );
+      expect((await t.http.get(`${at()}/description`).set(admin.auth).expect(200)).body).toEqual({
+        object: 'change-request-description',
+        markdown: '',
+        html: '',
+      });
     });
   });
 });

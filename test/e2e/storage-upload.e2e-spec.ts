@@ -145,7 +145,33 @@ describe('storage: upload URLs and the files they take', () => {
       { file: 'a.png', kind: 'organization_file' },
     ])
       expectError(await ask(body), 400);
-    await ask({ file: { name: 'Inter.woff2', type: 'font/woff2', size: 1000 }, kind: 'customization_font' }).expect(201);
+    // Fonts: not kept until a site can use one.
+    expectError(
+      await ask({ file: { name: 'Inter.woff2', type: 'font/woff2', size: 1000 }, kind: 'customization_font' }),
+      400,
+      /customization_font/,
+    );
+  });
+
+  it('two uploads to one URL at once: one is kept, the other told the URL is spent; JSON is no upload', async () => {
+    const { url } = (await ask({ file: { name: 'race.png', type: 'image/png', size: png.length }, kind: 'organization_file' }).expect(201))
+      .body;
+    const both = await Promise.all([1, 2].map(() => t.http.put(pathOf(url)).set('Content-Type', 'image/png').send(png)));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 404]);
+    const json = (await ask({ file: { name: 'j.png', type: 'image/png', size: 2 }, kind: 'organization_file' }).expect(201)).body;
+    expectError(await t.http.put(pathOf(json.url)).set('Content-Type', 'application/json').send('{}'), 400);
+  });
+
+  it('an organization keeps at most 100 MB of uploads (waiting URLs count); URLs that expired unused free theirs', async () => {
+    const owner = await t.user('storage-quota');
+    const org = await t.organization(owner, 'Quota');
+    const big = { file: { name: 'big.png', type: 'image/png', size: 2 * 1024 * 1024 }, kind: 'organization_file' };
+    for (let i = 0; i < 50; i++) await ask(big, owner, org).expect(201);
+    expectError(await ask(big, owner, org), 409, /100 MB/);
+    // Another organization is not counted with it.
+    await ask(big).expect(201);
+    t.clock.advance(60 * 60_000 + 1);
+    await ask(big, owner, org).expect(201);
   });
 
   it('members who may create sites may upload; a reader: 403; another organization’s admin or a stranger: 404', async () => {

@@ -231,12 +231,15 @@ export function siteCss(primaryColor: string | undefined, highlighting = '', fon
  * The published page's stylesheet for a page shown inside another page (the web app, #50): the same rules as
  * the site's, kept inside `root` by `@scope` (CSS Cascading 6), whose `:scope` takes the place of the
  * document's root. The site's frame (header, sidebar, table of contents) is absent from a document, so its
- * rules match nothing there; the reader's dark mode follows `prefers-color-scheme`, as on the site.
+ * rules match nothing there; the reader's dark mode follows `prefers-color-scheme`, as on the site. The root keeps
+ * its colour and font but paints no background: the element shows whatever its page puts under it.
  */
 export function documentCss(root: string, highlighting = '', primaryColor?: string): string {
   if (!/^[.#]?[A-Za-z][\w-]*$/.test(root)) throw new Error(`not a simple selector: ${root}`);
   const rules = siteCss(primaryColor, highlighting)
     .replace(/:root/g, ':scope')
+    // The document's own root rule, without its background: the element sits on its page's (a diff tints it).
+    .replace(/(^|[}\n])html\{background:var\(--bg\);/g, '$1:scope{')
     .replace(/(^|[}\n])html\{/g, '$1:scope{');
   return `@scope (${root}) {\n${rules}\n}\n`;
 }

@@ -48,4 +48,15 @@ describe('request log lines', () => {
     await new Promise((r) => setImmediate(r));
     expect(lines[0]).toMatchObject({ route: null, userId: null, status: 404, reqId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
   });
+
+  it('never logs an upload URL’s token (a refused upload leaves the URL usable)', async () => {
+    const { lines, logger } = capture();
+    const req = request({ method: 'PUT', originalUrl: '/v1/storage/uploads/sEcReT-token_1?x=1' });
+    const res = response(400);
+    requestLogger(logger)(req as never, res as never, () => undefined);
+    res.emit('finish');
+    await new Promise((r) => setImmediate(r));
+    expect(lines[0].url).toBe('/v1/storage/uploads/[redacted]?x=1');
+    expect(JSON.stringify(lines)).not.toContain('sEcReT');
+  });
 });

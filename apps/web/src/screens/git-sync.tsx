@@ -22,7 +22,6 @@ interface GitState {
  * reads `git/info` again every second, until it ends.
  */
 export function GitSync(props: { space: string }) {
-  const [version, setVersion] = useState(0);
   const { data, error } = useLoad(async () => {
     const space = (await api.spaces.getSpaceById(props.space)).data as SpaceObject;
     const git = await call<GitState>('GET', `/spaces/${props.space}/git/info`).catch((e: unknown) => {
@@ -30,14 +29,26 @@ export function GitSync(props: { space: string }) {
       throw e;
     });
     return { space, git };
-  }, [props.space, version]);
+  }, [props.space]);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
-  const running = data?.git?.operation?.state === 'running';
+  // While an operation runs, its state is read again every second into its own state: the screen (and what is
+  // typed in its form) stays as it is; only the operation's line changes.
+  const [live, setLive] = useState<GitState | null>(null);
+  useEffect(() => setLive(null), [data]);
+  const git = live ?? data?.git ?? null;
+  const running = git?.operation?.state === 'running';
   useEffect(() => {
     if (!running) return;
-    const timer = setTimeout(() => setVersion((v) => v + 1), 1000);
+    const timer = setTimeout(
+      () =>
+        void call<GitState>('GET', `/spaces/${props.space}/git/info`).then(
+          (next) => setLive({ ...next }),
+          () => setLive((g) => (g ? { ...g } : g)),
+        ),
+      1000,
+    );
     return () => clearTimeout(timer);
-  }, [running, data]);
+  }, [running, git, props.space]);
   if (!data)
     return (
       <>
@@ -45,7 +56,6 @@ export function GitSync(props: { space: string }) {
         <Loading error={error} />
       </>
     );
-  const { git } = data;
   const op = git?.operation;
   return (
     <>
@@ -109,7 +119,7 @@ export function GitSync(props: { space: string }) {
                 direction === 'export' ? { ...body, commitMessage: (form.get('message') as string).trim() || 'Export from Quire' } : body,
               );
               setStatus({ ok: true, text: `The ${direction} is under way.` });
-              setVersion((v) => v + 1);
+              setLive(await call<GitState>('GET', `/spaces/${props.space}/git/info`));
             } catch (err) {
               setStatus({ ok: false, text: messageOf(err) });
             }

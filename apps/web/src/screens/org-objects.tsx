@@ -145,16 +145,19 @@ export function IssuesCluster(props: { org: string; id: string }) {
     }
     throw new Error('This cluster was not found.');
   }, [props.org, props.id]);
-  // What people reported in it (the official list of issues, by cluster), newest first.
-  const { data: issues } = useLoad(
+  // What people reported in it (the official list of issues, by cluster), newest first; asked once the cluster is found.
+  const found = data?.id;
+  const { data: issues, error: issuesError } = useLoad(
     async () =>
-      (
-        await call<{ items: { issue: { id: string; title: string; summary: string; createdAt: string } }[]; count?: number }>(
-          'GET',
-          `/orgs/${props.org}/conversations-issues?cluster=${encodeURIComponent(props.id)}&limit=50`,
-        )
-      ).items.map((i) => i.issue),
-    [props.org, props.id],
+      found
+        ? (
+            await call<{ items: { issue: { id: string; title: string; summary: string; createdAt: string } }[] }>(
+              'GET',
+              `/orgs/${props.org}/conversations-issues?cluster=${encodeURIComponent(found)}&limit=50`,
+            )
+          ).items.map((i) => i.issue)
+        : [],
+    [props.org, found],
   );
   if (!data)
     return (
@@ -185,7 +188,7 @@ export function IssuesCluster(props: { org: string; id: string }) {
       </ol>
       <h2>Issues</h2>
       {issues ? (
-        <ul className="issues">
+        <ul className="issues" aria-label="Issues in this cluster">
           {issues.map((i) => (
             <li key={i.id}>
               <strong>{i.title}</strong> <time dateTime={i.createdAt}>{new Date(i.createdAt).toLocaleDateString()}</time>
@@ -194,7 +197,7 @@ export function IssuesCluster(props: { org: string; id: string }) {
           ))}
         </ul>
       ) : (
-        <Loading error={null} />
+        <Loading error={issuesError} />
       )}
     </>
   );

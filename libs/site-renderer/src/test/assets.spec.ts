@@ -17,12 +17,16 @@ describe('documentCss: the published page stylesheet kept inside one element (th
     expect(css).not.toMatch(/(^|[}\n])html\{/);
     expect(css).toContain(':scope{--primary:#346ddb;');
     expect(css).toMatch(/@media \(prefers-color-scheme:dark\)\{:scope:not\(\.theme-light\)\{[^}]*--bg:#0d1117/);
-    expect(css).toMatch(/:scope\{background:var\(--bg\);color:var\(--fg\);font:16px/);
+    // The root paints no background of its own (a change's tint shows through), and keeps colour and font.
+    expect(css).toMatch(/:scope\{color:var\(--fg\);font:16px/);
+    expect(css).not.toMatch(/:scope\{background/);
   });
 
-  it('keeps every rule of the site: the same text once the root is renamed', () => {
+  it('keeps every rule of the site (but the root background): the same text once the root is renamed', () => {
     const site = siteCss(undefined, '.hl-keyword{color:red}');
-    const back = css.slice('@scope (.document-preview) {\n'.length, -'\n}\n'.length).replace(/:scope\{background/, 'html{background');
+    const back = css
+      .slice('@scope (.document-preview) {\n'.length, -'\n}\n'.length)
+      .replace(/:scope\{color:var\(--fg\);font:16px/, 'html{background:var(--bg);color:var(--fg);font:16px');
     expect(back.replace(/:scope/g, ':root')).toBe(site);
   });
 

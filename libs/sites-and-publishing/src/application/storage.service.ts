@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { Access } from '@app/access';
-import { Actor, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError } from '@app/shared-kernel';
-import { checkUploadRequest, StorageFile, StorageRepository, UPLOAD_URL_MS } from '../domain/storage';
+import { Actor, ByteLruCache, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError } from '@app/shared-kernel';
+import { checkUploadRequest, STORAGE_ORGANIZATION_MAX_BYTES, StorageFile, StorageRepository, UPLOAD_URL_MS } from '../domain/storage';
 import { SITE_ROLES } from './sites.service';
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -14,6 +14,8 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('hex
  */
 @Injectable()
 export class StorageService {
+  private readonly served = new ByteLruCache(64 * 1024 * 1024, 'storage-files');
+
   constructor(
     private readonly files: StorageRepository,
     private readonly access: Access,
@@ -43,7 +45,8 @@ export class StorageService {
       createdAt: now,
       uploadedAt: null,
     };
-    await this.files.insert(file);
+    if (!(await this.files.insert(file, STORAGE_ORGANIZATION_MAX_BYTES)))
+      throw new ConflictError(`The organization's uploads would exceed ${STORAGE_ORGANIZATION_MAX_BYTES / 1024 / 1024} MB`);
     return { key: file.key, token };
   }
 
@@ -57,13 +60,21 @@ export class StorageService {
     const bytes = await read(file.size);
     if (bytes.length !== file.size)
       throw new InvalidInputError(`The upload must be exactly ${file.size} bytes, as the upload URL was asked for`);
-    if (!(await this.files.complete(file.key, bytes, now))) throw new ConflictError('This upload URL was used already');
+    if (!(await this.files.complete(file.key, bytes, this.clock.now())))
+      throw new NotFoundError('Upload URL (used, expired or never made)');
     return { ...file, uploadedAt: now };
   }
 
-  async read(key: string): Promise<{ file: StorageFile; bytes: Buffer }> {
+  /** An uploaded file's type and bytes; files never change, so the most read stay in memory (64 MB at most). */
+  async read(key: string): Promise<{ contentType: string; bytes: Buffer }> {
+    const kept = this.served.get(key);
+    if (kept) {
+      const at = kept.indexOf(0x0a);
+      return { contentType: Buffer.from(kept.subarray(0, at)).toString(), bytes: Buffer.from(kept.subarray(at + 1)) };
+    }
     const found = await this.files.read(key);
     if (!found) throw new NotFoundError('File', key);
-    return found;
+    this.served.set(key, Buffer.concat([Buffer.from(`${found.file.contentType}\n`), found.bytes]));
+    return { contentType: found.file.contentType, bytes: found.bytes };
   }
 }

@@ -26,6 +26,9 @@ const ACCEPTED: Record<Exclude<StorageUploadKind, 'import_file'>, { types: strin
   customization_font: { types: ['font/woff2', 'font/woff', 'font/ttf', 'font/otf'], maxBytes: 5 * 1024 * 1024 },
 };
 
+/** What one organization may keep in uploads (files and URLs still waiting), in bytes. */
+export const STORAGE_ORGANIZATION_MAX_BYTES = 100 * 1024 * 1024;
+
 /** How long a signed upload URL works. */
 export const UPLOAD_URL_MS = 60 * 60_000;
 export const STORAGE_NAME_MAX = 100;
@@ -61,6 +64,8 @@ export function checkUploadRequest(input: { file: { name: string; type: string; 
   if (!STORAGE_UPLOAD_KINDS.includes(kind)) throw new InvalidInputError(`kind must be one of ${STORAGE_UPLOAD_KINDS.join(', ')}`);
   if (kind === 'import_file')
     throw new InvalidInputError('kind import_file is not kept here: content comes in through Git Sync or the content API');
+  if (kind === 'customization_font')
+    throw new InvalidInputError('kind customization_font is not kept yet: a site cannot use an uploaded font (custom fonts are to come)');
   const accepted = ACCEPTED[kind];
   const contentType = input.file.type.toLowerCase();
   if (!accepted.types.includes(contentType))
@@ -78,10 +83,14 @@ export function checkUploadRequest(input: { file: { name: string; type: string; 
 }
 
 export abstract class StorageRepository {
-  abstract insert(file: StorageFile): Promise<void>;
+  /**
+   * Records a new upload URL, unless the organization's files and live upload URLs would then hold more than
+   * `maxBytes` (false). Upload URLs that expired unused go first.
+   */
+  abstract insert(file: StorageFile, maxBytes: number): Promise<boolean>;
   /** The file whose upload URL has this token hash, if it is still waiting for its bytes. */
   abstract pending(tokenHash: string): Promise<StorageFile | null>;
-  /** Stores the bytes of a pending file; false when it is no longer pending (another upload came first). */
+  /** Stores the bytes of a pending file before it expires; false when it is no longer pending (used, expired, removed). */
   abstract complete(key: string, bytes: Buffer, at: Date): Promise<boolean>;
   /** An uploaded file and its bytes. */
   abstract read(key: string): Promise<{ file: StorageFile; bytes: Buffer } | null>;

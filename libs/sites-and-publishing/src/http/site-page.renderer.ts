@@ -165,8 +165,12 @@ export class SitePageRenderer {
     const footer = customization.footer as { groups?: { title?: string; links?: LinkSetting[] }[]; copyright?: string } | undefined;
     const styling = customization.styling as { corners?: unknown } | undefined;
     // An https image, or a file uploaded to this instance (its own address, whatever its scheme: 'self').
-    const own = links.api('/storage/files/');
-    const image = (v: unknown): v is string => isImageUrl(v) || (typeof v === 'string' && v.startsWith(own) && v.length <= 2048);
+    const own = new URL(links.api('/storage/files/'));
+    const ownFile = (v: string) => {
+      const url = URL.canParse(v) ? new URL(v) : null;
+      return !!url && url.origin === own.origin && url.pathname.startsWith(own.pathname) && url.pathname.length > own.pathname.length;
+    };
+    const image = (v: unknown): v is string => isImageUrl(v) || (typeof v === 'string' && v.length <= 2048 && ownFile(v));
     const themed = (v: { light?: unknown; dark?: unknown } | undefined) =>
       v && image(v.light) && image(v.dark) ? { light: v.light, dark: v.dark } : undefined;
     const restyled = siteSpaceId !== undefined && Object.hasOwn(view.overrides, siteSpaceId) && view.overrides[siteSpaceId].styling;

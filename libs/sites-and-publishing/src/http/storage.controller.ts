@@ -6,23 +6,32 @@ import { ApiStandardErrors, CurrentActor, Links, Public, RequestLinks, WriteTran
 import { StorageService } from '../application/storage.service';
 import { GenerateStorageUploadDto, StorageFileDto, StorageUploadUrlDto } from './storage.dto';
 
-/** Reads the request's body, refusing it as soon as it is longer than `max` bytes. */
-function bodyOf(req: Request, max: number): Promise<Buffer> {
+/**
+ * Reads the request's body, refusing it as soon as it is longer than `max` bytes: the connection is then closed
+ * (nothing more is read). A client that goes away mid-way is a 400, not an error of the server.
+ */
+function bodyOf(req: Request, res: Response, max: number): Promise<Buffer> {
+  const tooLong = () => new InvalidInputError(`The upload must be exactly ${max} bytes`);
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) return Promise.reject(new InvalidInputError(`The upload must be exactly ${max} bytes`));
+  if (Number.isFinite(declared) && declared > max) {
+    res.setHeader('Connection', 'close');
+    return Promise.reject(tooLong());
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let length = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       length += chunk.length;
-      if (length > max) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new InvalidInputError(`The upload must be exactly ${max} bytes`));
-      } else chunks.push(chunk);
-    });
+      if (length <= max) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      res.setHeader('Connection', 'close');
+      reject(tooLong());
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    req.on('aborted', () => reject(new InvalidInputError('The upload ended before its bytes did')));
+    req.on('error', () => reject(new InvalidInputError('The upload ended before its bytes did')));
   });
 }
 
@@ -65,8 +74,13 @@ export class StorageController {
       'Quire extension: the signed upload URL: the file’s bytes, with the Content-Type and size it was asked for, once, within an hour',
   })
   @ApiOkResponse({ type: StorageFileDto })
-  async upload(@Param('token') token: string, @Req() req: Request, @RequestLinks() links: Links): Promise<StorageFileDto> {
-    const file = await this.storage.upload(token, req.headers['content-type'], (max) => bodyOf(req, max));
+  async upload(
+    @Param('token') token: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @RequestLinks() links: Links,
+  ): Promise<StorageFileDto> {
+    const file = await this.storage.upload(token, req.headers['content-type'], (max) => bodyOf(req, res, max));
     return {
       object: 'storage-file',
       key: file.key,
@@ -86,8 +100,8 @@ export class StorageController {
     @Param('name') name: string,
     @Res() res: Response,
   ): Promise<void> {
-    const { file, bytes } = await this.storage.read(`${organizationId}/${id}/${name}`);
-    res.setHeader('Content-Type', file.contentType);
+    const { contentType, bytes } = await this.storage.read(`${organizationId}/${id}/${name}`);
+    res.setHeader('Content-Type', contentType);
     res.setHeader('Content-Length', String(bytes.length));
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
     res.setHeader('X-Content-Type-Options', 'nosniff');

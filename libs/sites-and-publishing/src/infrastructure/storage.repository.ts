@@ -38,13 +38,32 @@ export class PgStorageRepository extends StorageRepository {
     super();
   }
 
-  async insert(f: StorageFile): Promise<void> {
-    // Upload URLs of the organization that expired unused go as a new one is made.
-    await this.db.query(
-      `WITH expired AS (DELETE FROM storage_files WHERE organization_id = $2 AND uploaded_at IS NULL AND expires_at < $10)
-       INSERT INTO storage_files (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [f.key, f.organizationId, f.kind, f.name, f.contentType, f.size, f.tokenHash, f.expiresAt, f.createdBy, f.createdAt, f.uploadedAt],
+  async insert(f: StorageFile, maxBytes: number): Promise<boolean> {
+    // One organization's uploads are counted under a lock of their own, so two requests cannot both pass the bound.
+    await this.db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`storage:${f.organizationId}`]);
+    await this.db.query('DELETE FROM storage_files WHERE organization_id = $1 AND uploaded_at IS NULL AND expires_at < $2', [
+      f.organizationId,
+      f.createdAt,
+    ]);
+    const rows: { used: string }[] = await this.db.query(
+      'SELECT coalesce(sum(size), 0) AS used FROM storage_files WHERE organization_id = $1',
+      [f.organizationId],
     );
+    if (Number(rows[0].used) + f.size > maxBytes) return false;
+    await this.db.query(`INSERT INTO storage_files (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
+      f.key,
+      f.organizationId,
+      f.kind,
+      f.name,
+      f.contentType,
+      f.size,
+      f.tokenHash,
+      f.expiresAt,
+      f.createdBy,
+      f.createdAt,
+      f.uploadedAt,
+    ]);
+    return true;
   }
 
   async pending(tokenHash: string): Promise<StorageFile | null> {
@@ -56,7 +75,7 @@ export class PgStorageRepository extends StorageRepository {
 
   async complete(key: string, bytes: Buffer, at: Date): Promise<boolean> {
     const rows: unknown[] = await this.db.query(
-      'WITH u AS (UPDATE storage_files SET bytes = $2, uploaded_at = $3 WHERE key = $1 AND uploaded_at IS NULL RETURNING 1) SELECT 1 FROM u',
+      'WITH u AS (UPDATE storage_files SET bytes = $2, uploaded_at = $3 WHERE key = $1 AND uploaded_at IS NULL AND expires_at > $3 RETURNING 1) SELECT 1 FROM u',
       [key, bytes, at],
     );
     return rows.length === 1;

@@ -214,11 +214,18 @@ export class RevisionPresenter {
   async looseDocument(s: RevisionScope, document: JsonDocument | null, links: Links): Promise<{ markdown: string; html: string }> {
     const revision = await this.content.revision(s.space.id, s.revisionId);
     const nodes = document?.nodes ?? [];
-    await this.prepare(nodes);
-    return {
-      markdown: nodes.length ? documentToMarkdown({ object: 'document', data: {}, nodes }, relativeRefs(revision.tree, '')) : '',
-      html: nodes.length ? this.htmlOf(s, revision, links, nodes) : '',
-    };
+    if (!nodes.length) return { markdown: '', html: '' };
+    try {
+      await this.prepare(nodes);
+      return {
+        markdown: documentToMarkdown({ object: 'document', data: {}, nodes }, relativeRefs(revision.tree, '')),
+        html: this.htmlOf(s, revision, links, nodes),
+      };
+    } catch {
+      // A document stored before documents were checked, that neither the writer nor the renderer can read:
+      // read as empty (writing a new one replaces it), rather than failing the screen.
+      return { markdown: '', html: '' };
+    }
   }
 
   /** Markdown made a document that belongs to no page: its links resolved from the space's root in this revision. */
