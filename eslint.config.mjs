@@ -16,6 +16,7 @@ const contexts = [
   'sites-and-publishing',
   'openapi-specs',
   'conversations',
+  'site-insights',
   'audit-and-webhooks',
 ];
 // What plain-TypeScript code (domain folders, the kernel, the leaves) may not import.

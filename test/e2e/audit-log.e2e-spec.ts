@@ -200,10 +200,17 @@ describe('Audit log: every write records one event in its own transaction', () =
     expect(writes.length).toBeGreaterThan(90);
     // The public writes (the SAML assertion consumer, the app's sign-ins, a Git host's push webhook, an upload
     // URL's bytes) have no authenticated actor: not recorded (docs/audit-and-webhooks.md).
-    const publicWrites = ['consumeSamlResponse', 'receiveGitPushWebhook', 'signIn', 'signInWithLink', 'uploadStorageFile'];
+    const publicWrites = [
+      'consumeSamlResponse',
+      'receiveGitPushWebhook',
+      'signIn',
+      'signInWithLink',
+      'trackEventsInSiteById',
+      'uploadStorageFile',
+    ];
     expect(ids.has('generateStorageUploadURL')).toBe(true);
     // POSTs that write nothing (@ReadsOnly(): the editor's live preview) are not actions either.
-    const readsOnly = ['previewPageInChangeRequest'];
+    const readsOnly = ['aggregateSiteEvents', 'previewPageInChangeRequest'];
     const missing = writes.filter((w) => !ids.has(w) && !publicWrites.includes(w) && !readsOnly.includes(w));
     expect(ids.has('previewPageInChangeRequest')).toBe(false);
     expect(missing).toEqual([]);

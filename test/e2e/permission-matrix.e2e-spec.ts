@@ -1179,6 +1179,26 @@ describe('permission matrix', () => {
     ['GET …/sites/{siteId}/customization', 'read', 200, async (w) => t.http.get(`${(await site()).base}/customization`).set(as(w))],
     ['GET …/sites/{siteId}/page-feedback', 'read', 200, async (w) => t.http.get(`${(await site()).base}/page-feedback`).set(as(w))],
     [
+      'POST …/sites/{siteId}/insights/events/aggregate',
+      'read',
+      200,
+      async (w) =>
+        t.http
+          .post(`${(await site()).base}/insights/events/aggregate`)
+          .set(as(w))
+          .send({ range: 'last7Days', groupBy: [{ column: 'eventType' }] }),
+    ],
+    [
+      'POST …/sites/{siteId}/agents/feedback',
+      'read',
+      201,
+      async (w) =>
+        t.http
+          .post(`${(await site()).base}/agents/feedback`)
+          .set(as(w))
+          .send({ subject: { kind: 'generic' }, feedback: { category: 'could-not-accomplish', summary: 'No page says how to upgrade.' } }),
+    ],
+    [
       'PUT …/sites/{siteId}/customization',
       'admin',
       200,
@@ -1543,7 +1563,7 @@ describe('permission matrix', () => {
     const everyPage = async (path: string): Promise<unknown[]> => {
       const items: unknown[] = [];
       for (let page: string | undefined = ''; page !== undefined;) {
-        const body = (
+        const body: { items: unknown[]; next?: { page: string } } = (
           await t.http
             .get(`${path}?limit=1000${page ? `&page=${page}` : ''}`)
             .set(as(role))

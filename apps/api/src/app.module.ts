@@ -29,6 +29,7 @@ import { ReviewAndCommentsModule } from '@app/review-and-comments';
 import { SiteAnswerSettings, SitePreviewSettings, SitesAndPublishingModule, SiteStateSettings } from '@app/sites-and-publishing';
 import { OpenApiSettings, OpenApiSpecsModule } from '@app/openapi-specs';
 import { ConversationsModule, ConversationsSettings } from '@app/conversations';
+import { InsightsSettings, SiteInsightsModule } from '@app/site-insights';
 import { TranslationSettings, TranslationsModule } from '@app/translations';
 import { RepositorySyncModule, GitSyncSettings } from '@app/repository-sync';
 import { ContextWiringModule } from './context-wiring.module';
@@ -118,6 +119,7 @@ export class CoreModule {
         { provide: CollectorSettings, useValue: { graceMs: config.gcGraceHours * 3_600_000, batch: config.gcBatch } },
         { provide: WebhookSettings, useValue: { allowlist: config.webhookAllowlist } },
         { provide: ConversationsSettings, useValue: { llm: config.conversationsLlm } },
+        { provide: InsightsSettings, useValue: config.insights },
         { provide: SiteAnswerSettings, useValue: { llm: config.answersLlm } },
         { provide: SiteStateSettings, useValue: { ttlMs: config.siteStateTtlMs, connectedTtlMs: 60_000 } },
         {
@@ -146,6 +148,7 @@ export class CoreModule {
         TranslationSettings,
         GitSyncSettings,
         ConversationsSettings,
+        InsightsSettings,
         AuditSettings,
         CollectorSettings,
         SiteAnswerSettings,
@@ -181,6 +184,7 @@ export class AppModule {
         SitesAndPublishingModule,
         OpenApiSpecsModule,
         ConversationsModule,
+        SiteInsightsModule,
         AuditAndWebhooksModule,
         RepositorySyncModule,
         ContextWiringModule,

@@ -50,6 +50,8 @@ export interface QuireConfig {
   answersLlm: { url: string; model: string; apiKey?: string } | null;
   /** Days audit events are kept (null: forever, the default). */
   auditRetentionDays: number | null;
+  /** Site insights: days events are kept, events per minute from one address, the longest an event waits in memory. */
+  insights: { retentionDays: number; eventsPerMinute: number; flushMs: number };
   /** The collector: hours a body or file's bytes stay once nothing references them, and how many go per run. */
   gcGraceHours: number;
   gcBatch: number;
@@ -255,6 +257,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     conversationsLlm: llmFor.includes('conversations') ? llm : null,
     answersLlm: llmFor.includes('answers') ? llm : null,
     auditRetentionDays: int(env, 'QUIRE_AUDIT_RETENTION_DAYS', null, 1, 36_500),
+    insights: {
+      retentionDays: int(env, 'QUIRE_INSIGHTS_RETENTION_DAYS', 395, 1, 36_500)!,
+      eventsPerMinute: int(env, 'QUIRE_INSIGHTS_EVENTS_PER_MINUTE', 1200, 1, 10_000_000)!,
+      flushMs: int(env, 'QUIRE_INSIGHTS_FLUSH_MS', 1000, 10, 60_000)!,
+    },
     gcGraceHours: int(env, 'QUIRE_GC_GRACE_HOURS', 24, 1, 87_600)!,
     gcBatch: int(env, 'QUIRE_GC_BATCH', 1000, 1, 1_000_000)!,
     ...fileStorage(env),

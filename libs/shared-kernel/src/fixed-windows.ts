@@ -12,15 +12,15 @@ export class FixedWindows {
     return w && now - w.start < this.windowMs ? w.count : 0;
   }
 
-  /** Adds one to the key's count and returns it. */
-  hit(key: string, now: number): number {
+  /** Adds `by` (one unless said) to the key's count and returns it. */
+  hit(key: string, now: number, by = 1): number {
     let w = this.windows.get(key);
     if (!w || now - w.start >= this.windowMs) {
       if (this.windows.size >= SWEEP_AT) this.sweep(now);
       w = { start: now, count: 0 };
       this.windows.set(key, w);
     }
-    w.count += 1;
+    w.count += by;
     return w.count;
   }
 

@@ -501,6 +501,11 @@ export class SitesService {
     return site;
   }
 
+  /** The site of that id, in whichever organization (null when none): for a caller that has only the id and decides access itself. */
+  byId(siteId: string): Promise<Site | null> {
+    return this.sites.findById(siteId);
+  }
+
   /** The site under its row lock, inside a unit of work: writes of its parts (share links, redirects) move its version. */
   async locked(organizationId: string, siteId: string): Promise<Site> {
     const site = await this.sites.findForUpdate(organizationId, siteId);

@@ -1,4 +1,4 @@
-import { addSchemaComponents } from '@app/http-kit';
+import { addSchemaComponents, officialToOpenApi } from '@app/http-kit';
 import { CUSTOMIZATION_DEFINITIONS } from '../domain/customization-schema.generated';
 
 /**
@@ -11,52 +11,7 @@ const PREFIX = 'Official';
 
 type Schema = Record<string, unknown>;
 
-/** JSON Schema keywords an OpenAPI 3.0 schema object has no place for (Ajv still checks them on PUT). */
-const NOT_IN_OPENAPI_30 = new Set([
-  'propertyNames',
-  'patternProperties',
-  'contains',
-  'if',
-  'then',
-  'else',
-  'dependencies',
-  'dependentRequired',
-  'dependentSchemas',
-  'unevaluatedProperties',
-  '$id',
-  '$schema',
-  '$comment',
-  'examples',
-]);
-
-function toOpenApi(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(toOpenApi);
-  if (!schema || typeof schema !== 'object') return schema;
-  const out: Schema = {};
-  for (const [k, v] of Object.entries(schema as Schema)) {
-    if (NOT_IN_OPENAPI_30.has(k)) continue;
-    if (k === '$ref' && typeof v === 'string') out.$ref = v.replace('#/definitions/', `#/components/schemas/${PREFIX}`);
-    else if (k === 'const') out.enum = [v];
-    else if (k === 'type' && Array.isArray(v)) {
-      // OpenAPI 3.0 has one type per schema: several become alternatives.
-      const types = (v as unknown[]).filter((t) => t !== 'null');
-      if (types.length === 1) out.type = types[0];
-      else out.oneOf = types.map((t) => ({ type: t }));
-      if (types.length !== v.length) out.nullable = true;
-    } else if ((k === 'oneOf' || k === 'anyOf') && Array.isArray(v)) {
-      const rest = v.filter((x) => !(x && typeof x === 'object' && (x as Schema).type === 'null'));
-      if (rest.length !== v.length) out.nullable = true;
-      if (rest.length === 1) out.allOf = [toOpenApi(rest[0])];
-      else out[k] = rest.map(toOpenApi);
-    } else out[k] = toOpenApi(v);
-  }
-  // A $ref has no siblings in OpenAPI 3.0: what goes with it applies to an allOf of it.
-  if (out.$ref && Object.keys(out).length > 1) {
-    const { $ref, ...rest } = out;
-    return { allOf: [{ $ref }], ...rest };
-  }
-  return out;
-}
+const toOpenApi = (schema: unknown) => officialToOpenApi(schema, PREFIX);
 
 /** Every official customization schema, as components of the served document. */
 export function customizationComponents(): Record<string, object> {

@@ -37,6 +37,7 @@ import { PageFeedback1767139200000 } from './1767139200000-page-feedback';
 import { Sessions1767225600000 } from './1767225600000-sessions';
 import { SsoSessions1767312000000 } from './1767312000000-sso-sessions';
 import { StorageFiles1767398400000 } from './1767398400000-storage-files';
+import { SiteInsights1767484800000 } from './1767484800000-site-insights';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   Sessions1767225600000,
   SsoSessions1767312000000,
   StorageFiles1767398400000,
+  SiteInsights1767484800000,
 ];

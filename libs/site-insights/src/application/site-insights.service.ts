@@ -1,0 +1,248 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Actor, Clock, FixedWindows, IdGenerator, JobQueue, NotFoundError, TtlCache, UnitOfWork } from '@app/shared-kernel';
+import { SitesService } from '@app/sites-and-publishing';
+import { AggregationPlan, planAggregation } from '../domain/aggregation';
+import { checkEvents, checkOfficial, InsightsEvent, OfficialEvent, toInsightsEvent } from '../domain/insights-event';
+import { AgentFeedbackStore, ColumnValues, DailySalts, InsightsEventStore } from '../domain/insights-ports';
+
+/** Configuration (QUIRE_INSIGHTS_*; docs/insights.md). */
+export abstract class InsightsSettings {
+  /** Events older than this many days are deleted by the purge job. */
+  abstract readonly retentionDays: number;
+  /** Events one client address may send per minute (more: 429). */
+  abstract readonly eventsPerMinute: number;
+  /** How long an accepted event may wait in memory before its batch is written. */
+  abstract readonly flushMs: number;
+}
+
+export const INSIGHTS_PURGE_QUEUE = 'site-insights-purge';
+/** A batch is written once this many events wait (or after flushMs). */
+export const BATCH_SIZE = 500;
+/** Past this many waiting events a caller waits for the write: memory stays bounded when the database is slow. */
+export const BUFFER_MAX = 20_000;
+
+/** More events than a client address may send in a minute: 429 with Retry-After. */
+export class TooManyEvents extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many insights events from this address: try again later');
+  }
+}
+
+/** Where a request came from, as far as insights need it: never kept as such. */
+export interface Caller {
+  ip: string;
+  /** `DNT: 1` or `Sec-GPC: 1`: the visitor asked not to be tracked; nothing is kept. */
+  optedOut: boolean;
+}
+
+/** What an agent's feedback answers (the official submitAgentFeedbackToSite 201). */
+export interface AgentFeedbackReceipt {
+  id: string;
+  result: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Site insights (docs/insights.md): visitors' events come in through the official trackEventsInSiteById (the
+ * site's own script sends them), are checked against the official schema, stripped of everything that names
+ * the visitor, and written in batches; members with the site's read role count them through aggregateSiteEvents.
+ * Agents give feedback through submitAgentFeedbackToSite and the site MCP's send_feedback. A job deletes
+ * events past the retention and the salts of days that are over.
+ */
+@Injectable()
+export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('SiteInsights');
+  private buffer: InsightsEvent[] = [];
+  private writing: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | null = null;
+  private readonly windows = new FixedWindows(60_000);
+  /** Whether a site takes events (it exists in the organization and is published), for a few seconds. */
+  private readonly open = new TtlCache<string, boolean>(10_000, 10_000);
+  private salt: { day: string; salt: Buffer } | null = null;
+
+  constructor(
+    private readonly store: InsightsEventStore,
+    private readonly salts: DailySalts,
+    private readonly agentFeedbackStore: AgentFeedbackStore,
+    private readonly sites: SitesService,
+    private readonly settings: InsightsSettings,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly jobs: JobQueue,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.work(INSIGHTS_PURGE_QUEUE, async () => {
+      await this.purge();
+    });
+    // Hourly: a day's salt is gone within the hour after the day ends.
+    this.jobs.schedule(INSIGHTS_PURGE_QUEUE, '7 * * * *');
+  }
+
+  /** Nothing accepted is lost on a clean stop: what waits is written before the process ends. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.flush();
+  }
+
+  /** trackEventsInSiteById: the events, all checked (or none kept); how many were kept (0 for a visitor who opted out). */
+  async track(organizationId: string, siteId: string, body: unknown, caller: Caller): Promise<number> {
+    await this.requireOpen(organizationId, siteId);
+    const now = this.clock.now();
+    const events = checkEvents(body, now);
+    if (caller.optedOut || events.length === 0) return 0;
+    this.count(siteId, caller.ip, events.length);
+    const salt = await this.saltOf(now);
+    this.accept(events.map((e) => toInsightsEvent(e, { ip: caller.ip, organizationId, siteId, salt, now })));
+    if (this.buffer.length > BUFFER_MAX) await this.flush();
+    return events.length;
+  }
+
+  /** aggregateSiteEvents: members with the site's read role; what waits in this process is written first. */
+  async aggregate(actor: Actor, organizationId: string, siteId: string, body: unknown): Promise<ColumnValues[]> {
+    await this.sites.siteRole(organizationId, actor, siteId, 'read');
+    await this.sites.found(organizationId, siteId);
+    const plan: AggregationPlan = planAggregation(body, this.clock.now());
+    await this.flush();
+    return this.store.aggregate(organizationId, siteId, plan);
+  }
+
+  /** submitAgentFeedbackToSite: a member with the site's read role (an agent working with their token). */
+  async memberAgentFeedback(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+    input: unknown,
+    where: { url: string; ip: string; userAgent: string },
+  ): Promise<AgentFeedbackReceipt> {
+    await this.sites.siteRole(organizationId, actor, siteId, 'read');
+    await this.sites.found(organizationId, siteId);
+    return this.agentFeedback(organizationId, siteId, input, 'api', where);
+  }
+
+  /**
+   * An agent's feedback (official AgentFeedbackInput), kept whole (it must name no end user: the official
+   * schema says so and bounds it), and counted as an `agent_feedback` event at `url` (what it is about, or
+   * where it came in). The caller decided access: a member through the API, a visitor of the site through its MCP.
+   */
+  async agentFeedback(
+    organizationId: string,
+    siteId: string,
+    input: unknown,
+    source: 'api' | 'mcp',
+    where: { url: string; ip: string; userAgent: string },
+  ): Promise<AgentFeedbackReceipt> {
+    const body = checkOfficial<{
+      reportedBy?: Record<string, unknown>;
+      subject: Record<string, unknown>;
+      feedback: Record<string, unknown>;
+    }>('AgentFeedbackInput', input, 'body');
+    const now = this.clock.now();
+    const id = this.ids.next();
+    await this.agentFeedbackStore.insert({
+      id,
+      organizationId,
+      siteId,
+      source,
+      reportedBy: body.reportedBy ?? {},
+      subject: body.subject,
+      feedback: body.feedback,
+      createdAt: now,
+    });
+    const url = body.subject.kind === 'documentation' && typeof body.subject.url === 'string' ? body.subject.url : where.url;
+    const event: OfficialEvent = {
+      type: 'agent_feedback',
+      session: {
+        sessionId: id,
+        userAgent: typeof body.reportedBy?.userAgent === 'string' ? body.reportedBy.userAgent : where.userAgent,
+        language: null,
+        referrer: null,
+      },
+      location: {
+        url,
+        displayContext: source === 'mcp' ? 'mcp' : 'server',
+        siteSection: null,
+        siteSpace: null,
+        siteShareKey: null,
+        space: null,
+        revision: null,
+        page: null,
+      },
+    };
+    this.accept([toInsightsEvent(event, { ip: where.ip, organizationId, siteId, salt: await this.saltOf(now), now })]);
+    return { id, result: 'Thank you: the feedback was recorded, and the site’s team sees it in the site’s insights.' };
+  }
+
+  /** The site of the id (any organization), for the site MCP, which has only the site's id. */
+  siteById(siteId: string) {
+    return this.sites.byId(siteId);
+  }
+
+  /** Writes what waits, in batches, one write at a time; a failed batch is logged and dropped (the caller is long gone). */
+  flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    this.writing = this.writing.then(async () => {
+      while (this.buffer.length) {
+        const batch = this.buffer.splice(0, BATCH_SIZE);
+        try {
+          // Never in a request's transaction: the batch holds other requests' events.
+          await this.uow.outside(() => this.store.insert(batch));
+        } catch (e) {
+          this.logger.error(`${batch.length} insights events were not written: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+    });
+    return this.writing;
+  }
+
+  /** Deletes events past the retention and the salts of the days that are over. */
+  async purge(): Promise<{ events: number; salts: number }> {
+    const now = this.clock.now();
+    const events = await this.store.purgeBefore(new Date(now.getTime() - this.settings.retentionDays * DAY_MS));
+    const salts = await this.salts.forgetBefore(dayOf(now));
+    return { events, salts };
+  }
+
+  private accept(events: InsightsEvent[]): void {
+    this.buffer.push(...events);
+    if (this.buffer.length >= BATCH_SIZE) void this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), this.settings.flushMs);
+      this.timer.unref();
+    }
+  }
+
+  private async requireOpen(organizationId: string, siteId: string): Promise<void> {
+    const key = `${organizationId} ${siteId}`;
+    const nowMs = this.clock.now().getTime();
+    let open = this.open.get(key, nowMs);
+    if (open === undefined) {
+      const site = await this.sites.found(organizationId, siteId).catch((e: unknown) => {
+        if (e instanceof NotFoundError) return null;
+        throw e;
+      });
+      open = Boolean(site?.published);
+      this.open.set(key, open, nowMs);
+    }
+    if (!open) throw new NotFoundError('Site', siteId);
+  }
+
+  private count(siteId: string, ip: string, events: number): void {
+    const key = `${siteId} ${ip}`;
+    const now = this.clock.now().getTime();
+    if (this.windows.count(key, now) + events > this.settings.eventsPerMinute) throw new TooManyEvents(this.windows.retryAfter(key, now));
+    this.windows.hit(key, now, events);
+  }
+
+  private async saltOf(now: Date): Promise<Buffer> {
+    const day = dayOf(now);
+    if (this.salt?.day !== day) this.salt = { day, salt: await this.uow.outside(() => this.salts.saltOf(day)) };
+    return this.salt.salt;
+  }
+}
+
+const dayOf = (d: Date) => d.toISOString().slice(0, 10);

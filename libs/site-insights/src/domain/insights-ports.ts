@@ -1,0 +1,43 @@
+import type { AggregationPlan } from './aggregation';
+import type { InsightsEvent } from './insights-event';
+
+/** One column of an aggregation's answer (the official SiteInsightsQueryEventsValues). */
+export interface ColumnValues {
+  column: string;
+  claim?: string;
+  values: unknown[];
+}
+
+/** Where events are kept and counted. */
+export abstract class InsightsEventStore {
+  /** Keeps the events, in one statement (those of a site deleted meanwhile are dropped). */
+  abstract insert(events: InsightsEvent[]): Promise<number>;
+  /** The plan's answer over the site's events. */
+  abstract aggregate(organizationId: string, siteId: string, plan: AggregationPlan): Promise<ColumnValues[]>;
+  /** Deletes the events that happened before `before`; how many went. */
+  abstract purgeBefore(before: Date): Promise<number>;
+}
+
+/** The salts of visitor hashes: one per UTC day, the same in every process, deleted once its day is over. */
+export abstract class DailySalts {
+  /** The salt of `day` (`YYYY-MM-DD`, UTC), made by whichever process asks first. */
+  abstract saltOf(day: string): Promise<Buffer>;
+  /** Deletes the salts of the days before `day`; how many went. */
+  abstract forgetBefore(day: string): Promise<number>;
+}
+
+/** Feedback an agent gave on a site (official AgentFeedbackInput), from the API or the site's MCP. */
+export interface AgentFeedback {
+  id: string;
+  organizationId: string;
+  siteId: string;
+  source: 'api' | 'mcp';
+  reportedBy: Record<string, unknown>;
+  subject: Record<string, unknown>;
+  feedback: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export abstract class AgentFeedbackStore {
+  abstract insert(feedback: AgentFeedback): Promise<void>;
+}

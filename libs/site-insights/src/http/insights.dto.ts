@@ -1,0 +1,94 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsObject, Max, Min } from 'class-validator';
+import { addSchemaComponents, officialToOpenApi, Optional } from '@app/http-kit';
+import { EVENTS_PER_REQUEST, insightsDefinitions } from '../domain/insights-event';
+import { QUERY_LIMIT_MAX } from '../domain/aggregation';
+
+/** The official insights schemas (and Quire's two query columns) as components of the served document, `Official…`. */
+addSchemaComponents(
+  Object.fromEntries(
+    Object.entries(insightsDefinitions()).map(([name, s]) => [`Official${name}`, officialToOpenApi(s, 'Official') as object]),
+  ),
+);
+
+const official = (name: string) => ({ $ref: `#/components/schemas/Official${name}` });
+const allOf = (name: string) => ({ allOf: [official(name)] });
+
+/** trackEventsInSiteById: the events (each checked against the official SiteInsightsEvent). */
+export class TrackEventsDto {
+  @ApiProperty({ type: 'array', items: official('SiteInsightsEvent'), maxItems: EVENTS_PER_REQUEST })
+  @IsArray()
+  @ArrayMaxSize(EVENTS_PER_REQUEST)
+  @IsObject({ each: true })
+  events: Record<string, unknown>[];
+}
+
+/** aggregateSiteEvents: the official SiteInsightsQueryEventsAggregation (checked whole against it). */
+export class AggregateEventsDto {
+  @ApiPropertyOptional({ type: 'array', items: official('SiteInsightsQueryEventsColumn') })
+  @Optional()
+  @IsArray()
+  @IsObject({ each: true })
+  select?: Record<string, unknown>[];
+
+  @ApiPropertyOptional({ type: 'array', items: official('SiteInsightsQueryEventsFilter') })
+  @Optional()
+  @IsArray()
+  @IsObject({ each: true })
+  where?: Record<string, unknown>[];
+
+  @ApiPropertyOptional({ type: 'array', items: official('SiteInsightsQueryEventsColumn') })
+  @Optional()
+  @IsArray()
+  @IsObject({ each: true })
+  groupBy?: Record<string, unknown>[];
+
+  @ApiPropertyOptional({
+    type: 'object',
+    required: ['by', 'direction'],
+    properties: { by: allOf('SiteInsightsQueryEventsColumn'), direction: { type: 'string', enum: ['asc', 'desc'] } },
+  })
+  @Optional()
+  @IsObject()
+  order?: Record<string, unknown>;
+
+  @ApiProperty(allOf('SiteInsightsQueryRange'))
+  @IsDefined()
+  range: unknown;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: QUERY_LIMIT_MAX, default: QUERY_LIMIT_MAX })
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(QUERY_LIMIT_MAX)
+  limit?: number;
+}
+
+/** The official SiteInsightsQueryEventsAggregationResult. */
+export class AggregationResultDto {
+  @ApiProperty({ type: 'array', items: official('SiteInsightsQueryEventsValues') })
+  columns: object[];
+}
+
+/** submitAgentFeedbackToSite: the official AgentFeedbackInput (checked whole against it). */
+export class AgentFeedbackInputDto {
+  @ApiPropertyOptional(allOf('AgentFeedbackReportedBy'))
+  @Optional()
+  @IsObject()
+  reportedBy?: Record<string, unknown>;
+
+  @ApiProperty(allOf('AgentFeedbackSubject'))
+  @IsObject()
+  subject: Record<string, unknown>;
+
+  @ApiProperty(allOf('AgentFeedbackContent'))
+  @IsObject()
+  feedback: Record<string, unknown>;
+}
+
+export class AgentFeedbackReceiptDto {
+  /** Unique identifier of the submission. */
+  id: string;
+  /** Message relayed back to the agent, acknowledging the feedback and telling it what happens next. */
+  result: string;
+}
