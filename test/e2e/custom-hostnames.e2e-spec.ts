@@ -95,6 +95,7 @@ describe('custom hostnames', () => {
       'list_pages',
       'read_page',
       'search',
+      'send_feedback',
     ]);
     const page = await rpc('tools/call', { name: 'read_page', arguments: { path: 'more' } }).expect(200);
     expect(page.body.result.content[0].text).toContain('More pages.');

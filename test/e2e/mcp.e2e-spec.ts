@@ -1,3 +1,4 @@
+import { Db } from '@app/persistence';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -283,7 +284,13 @@ describe('MCP', () => {
     await t.http.post(`/v1/orgs/${orgId}/sites/${site}/publish`).set(admin.auth).expect(200);
     const link = (await t.http.post(`/v1/orgs/${orgId}/sites/${site}/share-links`).set(admin.auth).send({ name: 'L' }).expect(201)).body;
     const visitor = await connect(`${base}/sites/${site}/~mcp`);
-    expect((await visitor.listTools()).tools.map((x) => x.name).sort()).toEqual(['ask', 'list_pages', 'read_page', 'search']);
+    expect((await visitor.listTools()).tools.map((x) => x.name).sort()).toEqual([
+      'ask',
+      'list_pages',
+      'read_page',
+      'search',
+      'send_feedback',
+    ]);
     expect(await visitor.callTool({ name: 'ask', arguments: { question: 'zeppelin' } })).toMatchObject({
       isError: true,
       structuredContent: { status: 404 },
@@ -321,6 +328,42 @@ describe('MCP', () => {
     expect(
       ((await signedIn.callTool({ name: 'read_page', arguments: { path: 'install' } })).content as { text: string }[])[0].text,
     ).toContain('npm install quire');
+    // send_feedback (#51): only a visitor the site lets in; kept as the agent's feedback and counted in the site's insights.
+    const feedback = {
+      subject: { kind: 'documentation', url: 'https://docs.example.com/install' },
+      feedback: { category: 'documentation', summary: 'The install page does not say which Node.js version.' },
+      reportedBy: { model: 'test-model', userAgent: 'claude-code/1.0.0' },
+    };
+    expect(await visitor.callTool({ name: 'send_feedback', arguments: feedback })).toMatchObject({
+      isError: true,
+      structuredContent: { status: 404 },
+    });
+    const sent = await keyed.callTool({ name: 'send_feedback', arguments: feedback });
+    expect(sent.structuredContent).toEqual({ id: expect.any(String), result: expect.stringMatching(/recorded/) });
+    const kept = await t.app
+      .get(Db)
+      .query('SELECT site_id, source, feedback FROM site_agent_feedback WHERE id = $1', [(sent.structuredContent as { id: string }).id]);
+    expect(kept).toEqual([{ site_id: site, source: 'mcp', feedback: feedback.feedback }]);
+    const counted = await t.http
+      .post(`/v1/orgs/${orgId}/sites/${site}/insights/events/aggregate`)
+      .set(admin.auth)
+      .send({ range: 'last24Hours', groupBy: [{ column: 'eventType' }, { column: 'displayContext' }, { column: 'urlPath' }] })
+      .expect(200);
+    expect(counted.body.columns).toEqual([
+      { column: 'eventType', values: ['agent_feedback'] },
+      { column: 'displayContext', values: ['mcp'] },
+      { column: 'urlPath', values: ['/install'] },
+      { column: 'eventsCount', values: [1] },
+    ]);
+    await expect(
+      keyed.callTool({
+        name: 'send_feedback',
+        arguments: { ...feedback, feedback: { category: 'documentation', summary: 'x'.repeat(257) } },
+      }),
+    ).rejects.toThrow(/summary/);
+    await expect(
+      keyed.callTool({ name: 'send_feedback', arguments: { ...feedback, feedback: { category: 'documentation', summary: 'a\u0000b' } } }),
+    ).rejects.toThrow(/NUL|null/i);
     await expect(keyed.callTool({ name: 'read_page', arguments: { path: '../../v1/orgs' } })).rejects.toThrow(/not a page path/);
     await expect(keyed.callTool({ name: 'propose_edit', arguments: {} })).rejects.toThrow(/Unknown tool/);
   });

@@ -17,7 +17,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { Access } from '@app/access';
 import { AuditLog, AuditScopes } from '@app/audit-and-webhooks';
-import { Actor, Clock, Role, roleAtLeast, UnitOfWork } from '@app/shared-kernel';
+import { Actor, Clock, DomainError, Role, roleAtLeast, UnitOfWork } from '@app/shared-kernel';
+import { SiteInsightsService } from '@app/site-insights';
 import { CurrentActor, Public, WriteTransaction } from '@app/http-kit';
 import { DATABASE_UNAVAILABLE, databaseAddress, Db, isDatabaseUnavailable, type DatabaseAddress } from '@app/persistence';
 import { InternalHttp } from './internal-http';
@@ -43,6 +44,7 @@ export class McpController {
     private readonly scopes: AuditScopes,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly insights: SiteInsightsService,
     db: Db,
   ) {
     this.database = databaseAddress(db.url);
@@ -125,7 +127,20 @@ export class McpController {
     const http: Http = watched(outage, (method, path, body) =>
       this.internal.request(method, path, { cookie: req.headers.cookie, 'x-request-id': header(req, 'x-request-id') }, body),
     );
-    const tools = siteTools(siteId, query);
+    const tools = siteTools(siteId, query, async (input) => {
+      const site = await this.insights.siteById(siteId);
+      if (!site) throw new ToolHttpError(404, 'Not found');
+      try {
+        return await this.insights.agentFeedback(site.organizationId, siteId, input, 'mcp', {
+          url: new URL(req.originalUrl.split('?')[0], `${req.protocol}://${req.get('host') ?? 'localhost'}`).toString(),
+          ip: req.ip ?? req.socket.remoteAddress ?? '',
+          userAgent: req.get('user-agent') ?? '',
+        });
+      } catch (e) {
+        if (e instanceof DomainError && e.kind === 'invalid') throw new ToolInputError(e.message);
+        throw e;
+      }
+    });
     const server = this.server(
       `quire-site-${siteId}`,
       () => Promise.resolve(tools),

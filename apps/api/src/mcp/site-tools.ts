@@ -1,11 +1,15 @@
+import { findHostileString } from '../http/hostile-input';
 import { json, ok, textArg, ToolInputError, type Tool } from './tools';
+
+/** What the site MCP's send_feedback hands on: the official AgentFeedbackInput (checked by the insights context). */
+export type SendFeedback = (input: Record<string, unknown>) => Promise<{ id: string; result: string }>;
 
 /**
  * The tools of a published site's MCP endpoint (`/sites/{id}/~mcp`): read-only, each one of the visitor routes
  * the HTML site serves, with the visitor's own credentials (share key, visitor token, cookies): nothing a
  * visitor cannot see in a browser is reachable.
  */
-export function siteTools(siteId: string, visitorQuery: string): Tool[] {
+export function siteTools(siteId: string, visitorQuery: string, sendFeedback: SendFeedback): Tool[] {
   const at = (path: string, extra = '') => {
     const query = [extra, visitorQuery].filter(Boolean).join('&');
     return `/sites/${encodeURIComponent(siteId)}/${path}${query ? `?${query}` : ''}`;
@@ -56,6 +60,41 @@ export function siteTools(siteId: string, visitorQuery: string): Tool[] {
         if (!clean) throw new ToolInputError('path must name a page (list_pages gives them)');
         const segments = clean.split('/').map(encodeURIComponent).join('/');
         return { text: String(ok(await http('GET', at(`${segments}.md`)))) };
+      },
+    },
+    {
+      name: 'send_feedback',
+      title: 'Tell the site’s team about a problem',
+      description:
+        'Report what got in your way with this documentation: a page that is wrong, outdated or missing something, or a tool that did not help. ' +
+        'The site’s team reads it in the site’s insights. Never include credentials, request bodies or anything that identifies the person you work for.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          subject: {
+            type: 'object',
+            description:
+              'What the feedback is about: {"kind":"documentation","url":"<page URL>"}, {"kind":"mcp-tool","toolName":"search"} or {"kind":"generic"}',
+          },
+          feedback: {
+            type: 'object',
+            description:
+              '{"category": "usability"|"reliability"|"documentation"|"efficiency"|"interoperability"|"could-not-accomplish", "summary": "<256 characters at most>", "severity"?: "low"|"medium"|"high", "goal"?, "detail"?, "workaround"?}',
+          },
+          reportedBy: { type: 'object', description: 'Optional: {"model", "userAgent", "correlationId", "onDemand"}' },
+        },
+        required: ['subject', 'feedback'],
+        additionalProperties: false,
+      },
+      operations: ['GET /sites/{siteId}/llms.txt', 'POST /v1/orgs/{organizationId}/sites/{siteId}/agents/feedback (the same feedback)'],
+      run: async (http, args) => {
+        // A NUL byte or a lone surrogate anywhere is refused, as the HTTP API refuses it in a body.
+        const hostile = findHostileString(args, 'arguments');
+        if (hostile) throw new ToolInputError(hostile);
+        // Only a visitor the site lets in may report on it: the same gate as its pages.
+        ok(await http('GET', at('llms.txt')));
+        const receipt = await sendFeedback(args);
+        return json(receipt);
       },
     },
   ];
