@@ -2,6 +2,7 @@ import { Db } from '@app/persistence';
 import { SiteInsightsService } from '@app/site-insights';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
+import { spaceWithPages } from '../support/content';
 
 /**
  * Site insights (#51): the official trackEventsInSiteById (public: the site's script sends it), aggregateSiteEvents
@@ -370,6 +371,46 @@ describe('site insights', () => {
       /extra/,
     );
     expectError(await t.http.post(`/v1/orgs/${orgId}/sites/${siteId}/agents/feedback`).set(stranger.auth).send(feedback('x')), 404, /./);
+  });
+
+  it('tells the site’s script where to send events and what each page shows; the 404 names no page; a preview sends nothing', async () => {
+    const docs = await spaceWithPages(t, admin, orgId, [{ title: 'Install', markdown: 'Run the installer.' }]);
+    const site = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Handbook' }).expect(201)).body.id as string;
+    const siteSpace = (await t.http.post(`/v1/orgs/${orgId}/sites/${site}/site-spaces`).set(admin.auth).send({ spaceId: docs }).expect(201))
+      .body.id as string;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${site}/publish`).set(admin.auth).expect(200);
+    const insightsOf = (html: string) => {
+      const m = /<meta name="quire-insights" content="([^"]+)"/.exec(html);
+      return m ? JSON.parse(m[1].replaceAll('&quot;', '"').replaceAll('&amp;', '&')) : null;
+    };
+    const page = await t.http.get(`/sites/${site}/install`).expect(200);
+    const pageId = (await t.http.get(`/v1/spaces/${docs}/content/path/install`).set(admin.auth).expect(200)).body.id;
+    const revision = (await t.http.get(`/v1/spaces/${docs}`).set(admin.auth).expect(200)).body.revision;
+    const endpoint = expect.stringMatching(new RegExp(`^http://[^/]+/v1/orgs/${orgId}/sites/${site}/insights/events$`));
+    expect(insightsOf(page.text)).toEqual({
+      endpoint,
+      kind: 'page',
+      location: { siteSection: null, siteSpace, space: docs, revision, page: pageId },
+    });
+    // The script may reach the API's origin, where the events go.
+    expect(page.headers['content-security-policy']).toMatch(/connect-src 'self' http:\/\/[^;]+;/);
+    const missing = await t.http.get(`/sites/${site}/no-such-page`).expect(404);
+    expect(insightsOf(missing.text)).toEqual({
+      endpoint,
+      kind: 'not-found',
+      location: { siteSection: null, siteSpace, space: docs, revision: null, page: null },
+    });
+    const search = await t.http.get(`/sites/${site}/~search?q=installer`).expect(200);
+    expect(insightsOf(search.text)).toMatchObject({ kind: 'search', search: { query: 'installer', results: 1 } });
+    expect(search.text).toContain('data-question="installer"');
+    // A member's preview of the site is not a visit.
+    await t.http.post(`/v1/orgs/${orgId}/sites/${site}/unpublish`).set(admin.auth).expect(200);
+    const preview = (await t.http.get(`/v1/orgs/${orgId}/sites/${site}`).set(admin.auth).expect(200)).body.urls.preview as string;
+    const started = await t.http.get(new URL(preview).pathname).expect(302);
+    const cookie = started.headers['set-cookie'];
+    const previewed = await t.http.get(`/sites/${site}/install`).set('Cookie', cookie).expect(200);
+    expect(previewed.text).toContain('Run the installer.');
+    expect(insightsOf(previewed.text)).toBeNull();
   });
 
   it('drops the waiting events of a site deleted before they were written, and writes the others', async () => {

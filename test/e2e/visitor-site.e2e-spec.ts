@@ -311,7 +311,11 @@ describe('published sites for visitors', () => {
     const res = await t.http.get(`/sites/${id}/~search?q=descaling`).expect(200);
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     expect(res.text).toContain('<meta name="robots" content="noindex"/>');
-    const links = [...res.text.matchAll(/<li><a href="([^"]+)">([^<]+)<\/a>/g)].map((m) => [m[1].replace(/^.*\/sites\/[^/]+\//, ''), m[2]]);
+    // Each hit carries its page's space and id (a click on it is counted in the site's insights).
+    const links = [...res.text.matchAll(/<li><a href="([^"]+)" data-space="[^"]+" data-page="[^"]+">([^<]+)<\/a>/g)].map((m) => [
+      m[1].replace(/^.*\/sites\/[^/]+\//, ''),
+      m[2],
+    ]);
     expect(links).toEqual([['guide/setup#descaling', 'Setup › Descaling']]);
     expect(res.text).toMatch(/<mark>[Dd]escal(e|ing)<\/mark>/);
     // The same hits as JSON, for search as you type: the excerpt sanitized to <mark> only.
@@ -319,17 +323,20 @@ describe('published sites for visitors', () => {
     expect(json.headers['content-type']).toMatch(/^application\/json/);
     expect(json.body).toEqual({
       query: 'descaling',
+      count: 1,
       items: [
         {
           title: 'Setup',
           section: 'Descaling',
+          spaceId: expect.any(String),
+          pageId: expect.any(String),
           url: expect.stringMatching(new RegExp(`/sites/${id}/guide/setup#descaling$`)),
           where: 'Handbook › Guide',
           excerpt: expect.stringMatching(/<mark>[Dd]escal(e|ing)<\/mark>/),
         },
       ],
     });
-    expect((await t.http.get(`/sites/${id}/~search.json?q=`).expect(200)).body).toEqual({ query: '', items: [] });
+    expect((await t.http.get(`/sites/${id}/~search.json?q=`).expect(200)).body).toEqual({ query: '', count: 0, items: [] });
     expect(
       (await t.http.get(`/sites/${id}/~search.json?q=${encodeURIComponent('<img src=x onerror=alert(1)>')}`).expect(200)).body.items,
     ).toEqual([]);

@@ -186,6 +186,9 @@ pre .line.highlighted{background:color-mix(in srgb,var(--primary) 14%,transparen
 .card-target:focus-visible{outline:none}
 .card:has(.card-target:focus-visible){outline:3px solid var(--primary);outline-offset:2px}
 .search-results form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.ask{margin:1rem 0;padding:1rem;border:1px solid var(--border);border-radius:var(--radius)}
+.ask-answer:empty{display:none}
+.ask-answer p{white-space:pre-line}
 .cover{grid-column:1;width:100%;height:15rem;object-fit:cover;border-radius:var(--radius)}
 .cover-full{grid-column:1/-1}
 main.wide{grid-template-columns:minmax(0,1fr) 14rem}
@@ -278,6 +281,102 @@ if (!forced && header) {
   header.appendChild(toggle);
 }
 
+// Insights (docs/insights.md): what this visit does, sent in small batches to the site's insights endpoint (the
+// official trackEventsInSiteById). Nothing at all when the browser asks not to be tracked (DNT, GPC); no cookie;
+// a random session id for this tab only (sessionStorage), which the server hashes and never keeps.
+var insights = null;
+var insightsMeta = document.querySelector('meta[name="quire-insights"]');
+try { insights = insightsMeta && window.fetch ? JSON.parse(insightsMeta.getAttribute('content')) : null; } catch (e) { insights = null; }
+if (navigator.doNotTrack === '1' || window.doNotTrack === '1' || navigator.globalPrivacyControl === true) insights = null;
+var sessionId = '';
+if (insights) {
+  try { sessionId = sessionStorage.getItem('quire-session') || ''; } catch (e) {}
+  if (!sessionId) {
+    sessionId = Math.random().toString(36).slice(2) + Date.now().toString(36);
+    try { sessionStorage.setItem('quire-session', sessionId); } catch (e) {}
+  }
+}
+var pending = [], sendTimer = null;
+function sendEvents() {
+  clearTimeout(sendTimer);
+  sendTimer = null;
+  while (pending.length) {
+    fetch(insights.endpoint, {
+      method: 'POST', mode: 'cors', credentials: 'omit', keepalive: true,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ events: pending.splice(0, 50) })
+    }).catch(function () {});
+  }
+}
+function track(type, extra, now) {
+  if (!insights) return;
+  var here = location.href.length <= 2000 ? location.href : location.origin + location.pathname;
+  var event = {
+    type: type,
+    session: { visitorId: sessionId, sessionId: sessionId, userAgent: navigator.userAgent, language: navigator.language || null, referrer: document.referrer || null, cookies: {} },
+    location: { url: here, displayContext: 'site', siteShareKey: null }
+  };
+  for (var k in insights.location) event.location[k] = insights.location[k];
+  for (var x in extra || {}) event[x] = extra[x];
+  pending.push(event);
+  if (now) sendEvents(); else if (!sendTimer) sendTimer = setTimeout(sendEvents, 1000);
+}
+window.addEventListener('pagehide', sendEvents);
+if (insights && (insights.kind === 'page' || insights.kind === 'not-found')) track('page_view');
+if (insights && insights.kind === 'search' && insights.search) track('search_type_query', { query: insights.search.query, resultsCount: insights.search.results });
+// A click on a search hit, and on a link to another site (sent at once: the page is about to go).
+document.addEventListener('click', function (e) {
+  var a = insights && e.target && e.target.closest ? e.target.closest('a[href]') : null;
+  if (!a) return;
+  if (a.hasAttribute('data-page') && a.hasAttribute('data-space')) {
+    var query = a.getAttribute('data-query') || (insights.search && insights.search.query) || '';
+    track('search_open_result', { query: query, result: { spaceId: a.getAttribute('data-space'), pageId: a.getAttribute('data-page') } }, true);
+    return;
+  }
+  var url;
+  try { url = new URL(a.href, location.href); } catch (err) { return; }
+  if (url.origin === location.origin || !/^https?:$/.test(url.protocol)) return;
+  var position = a.closest('.site-header') ? 'header' : a.closest('footer') ? 'footer' : a.closest('.sidebar') ? 'sidebar' : 'content';
+  track('link_click', { link: { target: { kind: 'url', url: url.href.slice(0, 2000) }, position: position } }, true);
+}, true);
+
+// "Ask the documentation" on the search page: the question goes to ~ask; the answer (or why there is none) and
+// the pages it draws on are shown as text.
+var ask = document.querySelector('section.ask');
+if (ask && window.fetch) {
+  ask.hidden = false;
+  var askButton = ask.querySelector('button');
+  var answerBox = ask.querySelector('.ask-answer');
+  askButton.addEventListener('click', function () {
+    var question = ask.getAttribute('data-question');
+    askButton.disabled = true;
+    answerBox.textContent = 'Looking for an answer…';
+    fetch(ask.getAttribute('data-action') + '?q=' + encodeURIComponent(question), { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+      .then(function (r) { return r.json().then(function (j) { if (!r.ok) throw new Error(j.error && j.error.message); return j; }); })
+      .then(function (body) {
+        answerBox.textContent = '';
+        var text = document.createElement('p');
+        text.textContent = body.answer || body.message || 'No answer.';
+        answerBox.appendChild(text);
+        var sources = body.citations && body.citations.length ? body.citations : body.sources || [];
+        if (sources.length) {
+          var ul = document.createElement('ul');
+          sources.forEach(function (s) {
+            var li = document.createElement('li'), link = document.createElement('a');
+            link.href = s.url;
+            link.textContent = s.title;
+            li.appendChild(link);
+            ul.appendChild(li);
+          });
+          answerBox.appendChild(ul);
+        }
+        track('ask_question', { query: question, answered: Boolean(body.answer) });
+      })
+      .catch(function (err) { answerBox.textContent = err.message || 'The question could not be asked.'; })
+      .then(function () { askButton.disabled = false; });
+  });
+}
+
 // "Copy page": the page's markdown to the clipboard (the button is there, hidden, for the script to show).
 var copy = document.querySelector('.page-actions .copy-page');
 if (copy && navigator.clipboard && window.fetch) {
@@ -350,6 +449,7 @@ if (feedback && window.fetch) {
       var page = feedback.querySelector('input[name=page]').value;
       feedback.querySelectorAll('button[name=rating]').forEach(function (o) { o.disabled = true; o.setAttribute('aria-pressed', String(o === b)); });
       send({ page: page, rating: b.value }).then(function (given) {
+        track('page_post_feedback', { feedback: { rating: b.value } });
         feedback.classList.add('rated', 'commenting');
         var area = feedback.querySelector('textarea');
         var submit = document.createElement('button');
@@ -359,6 +459,7 @@ if (feedback && window.fetch) {
           if (!area.value.trim()) { area.focus(); return; }
           submit.disabled = true;
           send({ id: given.id, key: given.key, comment: area.value }).then(function () {
+            track('page_post_feedback_comment', { feedback: { rating: b.value, comment: area.value.slice(0, 512) } });
             feedback.classList.remove('commenting');
             note('Thank you for your feedback.');
           }).catch(function (err) { submit.disabled = false; note(err.message || 'Your comment could not be sent.'); });
@@ -402,7 +503,12 @@ form.appendChild(status);
 form.appendChild(box);
 input.setAttribute('autocomplete', 'off');
 input.setAttribute('aria-controls', 'suggest');
-var asked = 0, timer = null;
+var asked = 0, timer = null, trackTimer = null, tracked = '';
+// A search is counted once the visitor stops typing (a second without a key), with its number of results.
+function trackSearch(q, n) {
+  clearTimeout(trackTimer);
+  trackTimer = setTimeout(function () { if (q !== tracked) { tracked = q; track('search_type_query', { query: q, resultsCount: n }); } }, 1000);
+}
 function close() { box.hidden = true; }
 function links() { return Array.prototype.slice.call(list.querySelectorAll('a')); }
 function show(items, q) {
@@ -411,6 +517,7 @@ function show(items, q) {
     var li = document.createElement('li');
     var a = document.createElement('a');
     a.href = hit.url;
+    if (hit.spaceId && hit.pageId) { a.setAttribute('data-space', hit.spaceId); a.setAttribute('data-page', hit.pageId); a.setAttribute('data-query', q); }
     var t = document.createElement('strong');
     t.textContent = hit.section ? hit.title + ' › ' + hit.section : hit.title;
     var w = document.createElement('span');
@@ -434,7 +541,7 @@ input.addEventListener('input', function () {
     var mine = ++asked;
     fetch(form.action + '.json?q=' + encodeURIComponent(q), { credentials: 'same-origin' })
       .then(function (r) { return r.ok ? r.json() : { items: [] }; })
-      .then(function (body) { if (mine === asked) show(body.items || [], q); })
+      .then(function (body) { if (mine === asked) { show(body.items || [], q); trackSearch(q, typeof body.count === 'number' ? body.count : (body.items || []).length); } })
       .catch(function () { close(); });
   }, 150);
 });

@@ -11,7 +11,7 @@ export { MermaidDiagrams, type DrawnDiagram } from './diagrams';
 export type { CodeToken } from './highlight';
 export type { DocumentLinks, Heading } from './document';
 export { defaultIconSvg, emojiIconSvg, markedExcerpt, renderMessage, renderPage, renderNotFound, renderSearch } from './page';
-export type { NavLink, NavNode, PageContent, SearchHit, SiteFrame } from './page';
+export type { FrameInsights, InsightsLocation, NavLink, NavNode, PageContent, SearchHit, SiteFrame } from './page';
 export { documentCss, siteCss, SITE_JS } from './assets';
 export { renderLlmsFullTxt, renderLlmsTxt, renderRobotsTxt, renderSitemap } from './machine';
 export type { ListedGroup, ListedPage } from './machine';

@@ -52,7 +52,27 @@ export interface SiteFrame {
   /** The site spaces of the current section, when there are several (a variant switcher). */
   variants: NavLink[];
   nav: NavNode[];
+  /** Where the site's script sends visitors' insights events, and what the page is (absent: no events, e.g. a member's preview). */
+  insights?: FrameInsights;
 }
+
+/** The official SiteInsightsEventLocation ids of what a page shows (null: none). */
+export interface InsightsLocation {
+  siteSection: string | null;
+  siteSpace: string | null;
+  space: string | null;
+  revision: string | null;
+  page: string | null;
+}
+
+export interface FrameInsights {
+  /** The official trackEventsInSiteById URL of the site. */
+  endpoint: string;
+  location: InsightsLocation;
+}
+
+/** What a page tells the script it is: a page (a page view), the 404 (a page view of no page), a search, or a message (nothing). */
+type PageKind = 'page' | 'not-found' | 'search' | 'message';
 
 export interface PageContent {
   title: string;
@@ -193,8 +213,12 @@ function frame(
   title: string,
   head: ComponentChildren,
   main: ComponentChildren,
-  options: { wide?: boolean; sidebar?: boolean } = {},
+  options: { wide?: boolean; sidebar?: boolean; kind: PageKind; search?: { query: string; results: number } },
 ): string {
+  // Data for the script, in a meta element (nothing inline runs): it sends the page's insights events.
+  const insights = site.insights
+    ? h('meta', { name: 'quire-insights', content: JSON.stringify({ ...site.insights, kind: options.kind, search: options.search }) })
+    : null;
   const classes = [
     site.theme === 'auto' ? null : `theme-${site.theme}`,
     site.corners && site.corners !== 'rounded' ? `corners-${site.corners}` : null,
@@ -208,6 +232,7 @@ function frame(
       ...favicon(site.favicon),
       h('link', { rel: 'stylesheet', href: site.assets.css }),
       h('script', { src: site.assets.js, defer: true }),
+      insights,
       head,
     ]),
     h('body', null, [
@@ -318,7 +343,7 @@ export function renderPage(site: SiteFrame, page: PageContent): string {
         ])
       : null,
   ];
-  return frame(site, page.title, head, main, { wide: layout.width === 'wide', sidebar: layout.tableOfContents !== false });
+  return frame(site, page.title, head, main, { wide: layout.width === 'wide', sidebar: layout.tableOfContents !== false, kind: 'page' });
 }
 
 /** The page's preview image for link unfurls (its cover, else the site's), with the large card it calls for. */
@@ -393,13 +418,19 @@ function feedbackForm(feedback: { action: string; page: string }): ComponentChil
 
 /** A short message in the site's frame (a form's answer): a title, what happened, and the way back. */
 export function renderMessage(site: SiteFrame, title: string, text: string, back: { href: string; title: string }): string {
-  return frame(site, title, h('meta', { name: 'robots', content: 'noindex' }), [
-    h('article', { class: 'message' }, [
-      h('h1', null, title),
-      h('p', { role: 'status' }, text),
-      h('p', null, h('a', { href: back.href }, back.title)),
-    ]),
-  ]);
+  return frame(
+    site,
+    title,
+    h('meta', { name: 'robots', content: 'noindex' }),
+    [
+      h('article', { class: 'message' }, [
+        h('h1', null, title),
+        h('p', { role: 'status' }, text),
+        h('p', null, h('a', { href: back.href }, back.title)),
+      ]),
+    ],
+    { kind: 'message' },
+  );
 }
 
 /**
@@ -416,12 +447,18 @@ function lastUpdated(iso: string): ComponentChild {
 
 /** The site's 404 page, in its own style and navigation. */
 export function renderNotFound(site: SiteFrame): string {
-  return frame(site, 'Page not found', null, [
-    h('article', { class: 'not-found' }, [
-      h('h1', null, 'Page not found'),
-      h('p', null, ['This page does not exist, or it moved. ', h('a', { href: site.home }, 'Go to the home page'), '.']),
-    ]),
-  ]);
+  return frame(
+    site,
+    'Page not found',
+    null,
+    [
+      h('article', { class: 'not-found' }, [
+        h('h1', null, 'Page not found'),
+        h('p', null, ['This page does not exist, or it moved. ', h('a', { href: site.home }, 'Go to the home page'), '.']),
+      ]),
+    ],
+    { kind: 'not-found' },
+  );
 }
 
 /** A search hit on a site: the page (and the section of it that matched), where it is, and an excerpt. */
@@ -433,6 +470,9 @@ export interface SearchHit {
   where: string;
   /** HTML text whose only markup is `<mark>` around the matched words (anything else is removed). */
   excerpt: string;
+  /** The page's space and id (a click on the hit is counted as the official `search_open_result`). */
+  spaceId?: string;
+  pageId?: string;
 }
 
 /** A search excerpt as HTML with nothing but its `<mark>`s (the text escaped). */
@@ -442,30 +482,47 @@ export function markedExcerpt(excerpt: string): string {
 
 /** The site's search page: the form with the query, then the hits, or a line saying there are none. */
 export function renderSearch(site: SiteFrame, query: string, hits: SearchHit[], problem?: string): string {
-  return frame(site, query ? `Search: ${query}` : 'Search', h('meta', { name: 'robots', content: 'noindex' }), [
-    h('article', { class: 'search-results' }, [
-      h('h1', null, 'Search'),
-      h('form', { method: 'get', action: `${site.home}~search`, role: 'search' }, [
-        h('label', { for: 'search-page-q' }, 'Search the site'),
-        h('input', { id: 'search-page-q', name: 'q', type: 'search', value: query }),
-        h('button', { type: 'submit' }, 'Search'),
-      ]),
-      problem
-        ? h('p', { role: 'alert' }, problem)
-        : query
-          ? h('p', { role: 'status' }, hits.length === 0 ? `No results for “${query}”.` : `${hits.length} results for “${query}”.`)
+  return frame(
+    site,
+    query ? `Search: ${query}` : 'Search',
+    h('meta', { name: 'robots', content: 'noindex' }),
+    [
+      h('article', { class: 'search-results' }, [
+        h('h1', null, 'Search'),
+        h('form', { method: 'get', action: `${site.home}~search`, role: 'search' }, [
+          h('label', { for: 'search-page-q' }, 'Search the site'),
+          h('input', { id: 'search-page-q', name: 'q', type: 'search', value: query }),
+          h('button', { type: 'submit' }, 'Search'),
+        ]),
+        problem
+          ? h('p', { role: 'alert' }, problem)
+          : query
+            ? h('p', { role: 'status' }, hits.length === 0 ? `No results for “${query}”.` : `${hits.length} results for “${query}”.`)
+            : null,
+        // The script shows it: the query asked as a question of the site's pages (`~ask`).
+        query && !problem
+          ? h('section', { class: 'ask', hidden: true, 'data-question': query, 'data-action': `${site.home}~ask`, 'aria-label': 'Ask' }, [
+              h('button', { type: 'button' }, 'Ask the documentation'),
+              h('div', { class: 'ask-answer', 'aria-live': 'polite' }),
+            ])
           : null,
-      h(
-        'ol',
-        { class: 'hits' },
-        hits.map((hit) =>
-          h('li', null, [
-            h('a', { href: hit.url }, hit.section ? `${hit.title} › ${hit.section}` : hit.title),
-            h('p', { class: 'where' }, hit.where),
-            h('p', { dangerouslySetInnerHTML: { __html: markedExcerpt(hit.excerpt) } }),
-          ]),
+        h(
+          'ol',
+          { class: 'hits' },
+          hits.map((hit) =>
+            h('li', null, [
+              h(
+                'a',
+                { href: hit.url, 'data-space': hit.spaceId, 'data-page': hit.pageId },
+                hit.section ? `${hit.title} › ${hit.section}` : hit.title,
+              ),
+              h('p', { class: 'where' }, hit.where),
+              h('p', { dangerouslySetInnerHTML: { __html: markedExcerpt(hit.excerpt) } }),
+            ]),
+          ),
         ),
-      ),
-    ]),
-  ]);
+      ]),
+    ],
+    { kind: 'search', search: query && !problem ? { query, results: hits.length } : undefined },
+  );
 }

@@ -6,6 +6,8 @@ import {
   MermaidDiagrams,
   renderPage,
   siteCss,
+  type FrameInsights,
+  type InsightsLocation,
   type NavLink,
   type NavNode,
   type SiteFrame,
@@ -193,11 +195,36 @@ export class SitePageRenderer {
         groups: (footer?.groups ?? []).flatMap((g) => (g.title ? [{ title: g.title, links: urlLinks(g.links) }] : [])),
         copyright: typeof footer?.copyright === 'string' && footer.copyright ? footer.copyright : undefined,
       },
+      insights: this.insightsOf(view, links, {
+        siteSection: null,
+        siteSpace: siteSpaceId ?? null,
+        space: null,
+        revision: null,
+        page: null,
+      }),
     };
   }
 
+  /**
+   * Where the site's script sends its visitors' events (the official trackEventsInSiteById, docs/insights.md), and
+   * the ids of what the page shows; none on a member's preview (it is not a visit).
+   */
+  private insightsOf(view: VisitorSite, links: Links, location: InsightsLocation): FrameInsights | undefined {
+    if (view.preview) return undefined;
+    return { endpoint: links.api(`/orgs/${view.site.organizationId}/sites/${view.site.id}/insights/events`), location };
+  }
+
   frameWithoutPage(view: VisitorSite, location: SiteLocation, links: Links): SiteFrame {
-    return { ...this.baseFrame(view, links, location.siteSpace.id), ...this.navigation(view, location), nav: [] };
+    return {
+      ...this.baseFrame(view, links, location.siteSpace.id),
+      ...this.navigation(view, location),
+      nav: [],
+      insights: this.insightsOf(view, links, this.insightsLocation(location, null, null)),
+    };
+  }
+
+  private insightsLocation(location: SiteLocation, revision: string | null, page: string | null): InsightsLocation {
+    return { siteSection: location.section?.id ?? null, siteSpace: location.siteSpace.id, space: location.space.id, revision, page };
   }
 
   /**
@@ -243,6 +270,7 @@ export class SitePageRenderer {
       ...this.baseFrame(view, links, location.siteSpace.id),
       ...this.navigation(view, location),
       nav: nav(revision.tree, ''),
+      insights: this.insightsOf(view, links, this.insightsLocation(location, revision.id, pageId)),
     };
   }
 

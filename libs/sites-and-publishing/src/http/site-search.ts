@@ -58,6 +58,8 @@ export class SiteSearch {
     if ('problem' in found) return void res.status(400).json({ error: { code: 400, message: found.problem } });
     res.json({
       query,
+      // How many pages match in all (the site's insights count a search with none).
+      count: found.hits.length,
       items: found.hits.slice(0, 8).map((h) => ({ ...h, excerpt: markedExcerpt(h.excerpt) })),
     });
   }
@@ -65,7 +67,11 @@ export class SiteSearch {
   /** The hits of every site space this visitor sees, ranked together; hidden pages left out, as from the navigation. */
   private async hits(view: VisitorSite, query: string): Promise<{ hits: SearchHit[] } | { problem: string }> {
     const found = await this.rankedHits(view, query);
-    return 'problem' in found ? found : { hits: found.hits.map(({ rank: _rank, source: _source, ...hit }) => hit) };
+    return 'problem' in found
+      ? found
+      : {
+          hits: found.hits.map(({ rank: _rank, source, ...hit }) => ({ ...hit, spaceId: source.location.space.id, pageId: source.pageId })),
+        };
   }
 
   /** The hits, best first, each with where its page is (to read it: `~ask`). */

@@ -10,10 +10,11 @@ import { SitePageRenderer } from './site-page.renderer';
 
 /**
  * What a published site's pages may do: nothing inline (styles and the script come from the site's own
- * origin), images from anywhere over HTTPS, no plugins, no base tag, forms only to the site.
+ * origin), images from anywhere over HTTPS, requests only to the site and the API, no plugins, no base tag,
+ * forms only to the site.
  */
-const CSP =
-  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; connect-src 'self'; " +
+const csp = (api: string) =>
+  `default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; connect-src 'self' ${api}; ` +
   "form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
 
 /** ETags remembered by cache key: a warm page is not hashed again on every request. */
@@ -43,8 +44,9 @@ export class VisitorResponses {
     return this.rendered.text(key, build);
   }
 
-  secure(res: Response): void {
-    res.setHeader('Content-Security-Policy', CSP);
+  /** The site's headers; its script may reach the API's origin (`apiOrigin`), where it sends insights events (docs/insights.md). */
+  secure(res: Response, apiOrigin: string): void {
+    res.setHeader('Content-Security-Policy', csp(apiOrigin));
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
   }

@@ -50,7 +50,7 @@ export class VisitorSiteController {
     @Res() res: Response,
     @RequestLinks() links: Links,
   ): Promise<void> {
-    this.responses.secure(res);
+    this.responses.secure(res, links.origin);
     const base = servedBase(siteId, links.origin, (req as { siteHost?: string }).siteHost);
     const view = await this.sites.open(siteId, this.credentials(req, siteId), base);
     if (!view || 'signIn' in view) return this.responses.plainNotFound(res);
@@ -68,7 +68,7 @@ export class VisitorSiteController {
     @Res() res: Response,
     @RequestLinks() links: Links,
   ): Promise<void> {
-    this.responses.secure(res);
+    this.responses.secure(res, links.origin);
     const host = (req as { siteHost?: string }).siteHost;
     // On a custom hostname the site is the whole origin (TLS is the reverse proxy's: https).
     const base = servedBase(siteId, links.origin, host);
