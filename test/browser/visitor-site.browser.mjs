@@ -259,7 +259,7 @@ try {
     await page.goto(root, { waitUntil: 'networkidle' });
     await page.fill('header input[name=q]', 'subranges');
     await page.waitForSelector('#suggest:not([hidden]) a', { timeout: 5000 });
-    if (!/results for subranges/.test((await page.textContent('form.search [aria-live]')) ?? ''))
+    if (!/results? for subranges/.test((await page.textContent('form.search [aria-live]')) ?? ''))
       throw new Error('the count was not announced');
     const first = await page.textContent('#suggest a strong');
     if (!/range-parser/i.test(first ?? '')) throw new Error(`first hit was ${first}`);

@@ -530,7 +530,7 @@ function show(items, q) {
     li.appendChild(a);
     list.appendChild(li);
   });
-  status.textContent = items.length ? items.length + ' results for ' + q : 'No results for ' + q;
+  status.textContent = items.length ? items.length + (items.length === 1 ? ' result for ' : ' results for ') + q : 'No results for ' + q;
   box.hidden = items.length === 0;
 }
 input.addEventListener('input', function () {

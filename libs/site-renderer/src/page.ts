@@ -497,7 +497,11 @@ export function renderSearch(site: SiteFrame, query: string, hits: SearchHit[], 
         problem
           ? h('p', { role: 'alert' }, problem)
           : query
-            ? h('p', { role: 'status' }, hits.length === 0 ? `No results for “${query}”.` : `${hits.length} results for “${query}”.`)
+            ? h(
+                'p',
+                { role: 'status' },
+                hits.length === 0 ? `No results for “${query}”.` : `${hits.length} result${hits.length === 1 ? '' : 's'} for “${query}”.`,
+              )
             : null,
         // The script shows it: the query asked as a question of the site's pages (`~ask`).
         query && !problem
