@@ -3,8 +3,8 @@ import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import Bowser from 'bowser';
 import { isbot } from 'isbot';
-import { createHmac } from 'node:crypto';
-import { InvalidInputError } from '@app/shared-kernel';
+import { createHash } from 'node:crypto';
+import { BoundedMap, InvalidInputError } from '@app/shared-kernel';
 import { INSIGHTS_DEFINITIONS } from './insights-schema.generated';
 
 /** At most this many events in one trackEventsInSiteById call. */
@@ -219,8 +219,12 @@ export interface EventOrigin {
   now: Date;
 }
 
+/**
+ * A keyed hash: SHA-256 of the 32-byte salt followed by the parts (a fixed-length secret prefix; the output is cut,
+ * so no length extension applies). Cheaper than an HMAC object per event, which insights make a thousand times a second.
+ */
 const keyed = (salt: Buffer, ...parts: string[]) =>
-  createHmac('sha256', salt).update(parts.join('\u0000')).digest('base64url').slice(0, 22);
+  createHash('sha256').update(salt).update(parts.join('\u0000')).digest('base64url').slice(0, 22);
 
 /** The visitor's hash: the same all day for one address and browser on one site, unlinkable once the salt is gone. */
 export function visitorHash(salt: Buffer, siteId: string, ip: string, userAgent: string): string {
@@ -311,8 +315,18 @@ const BOTS: [string, string][] = [
   ['vscode', 'vscode'],
 ];
 
+type Agent = { browser: string; device: string; os: string; bot: string | null };
+/** User agents repeat: each is read once per process (the strings only, never with an address). */
+const agents = new BoundedMap<string, Agent>(5000);
+
 /** The official browser, device, OS and bot of a user agent (Bowser and isbot read it; only these four are kept). */
-export function describeAgent(userAgent: string): { browser: string; device: string; os: string; bot: string | null } {
+export function describeAgent(userAgent: string): Agent {
+  let agent = agents.get(userAgent);
+  if (!agent) agents.set(userAgent, (agent = readAgent(userAgent)));
+  return agent;
+}
+
+function readAgent(userAgent: string): Agent {
   const lower = userAgent.toLowerCase();
   const named = BOTS.find(([, token]) => lower.includes(token));
   const bot = named ? named[0] : isbot(userAgent) ? 'unknown' : null;

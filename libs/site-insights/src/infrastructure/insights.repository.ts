@@ -166,14 +166,12 @@ export class SqlInsightsEventStore extends InsightsEventStore {
   async insert(events: InsightsEvent[]): Promise<number> {
     if (events.length === 0) return 0;
     // One parameter whatever the batch's size: the rows as a JSON array, read back as a record set.
-    const rows: unknown[] = await this.db.query(
+    return this.db.execute(
       `INSERT INTO site_insights_events (${NAMES})
        SELECT ${NAMES} FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_COLUMNS})
-       WHERE EXISTS (SELECT 1 FROM sites s WHERE s.id = x.site_id AND s.organization_id = x.organization_id)
-       RETURNING 1`,
+       WHERE EXISTS (SELECT 1 FROM sites s WHERE s.id = x.site_id AND s.organization_id = x.organization_id)`,
       [JSON.stringify(events.map(toRecord))],
     );
-    return rows.length;
   }
 
   async aggregate(organizationId: string, siteId: string, plan: AggregationPlan): Promise<ColumnValues[]> {
