@@ -1188,6 +1188,36 @@ describe('permission matrix', () => {
           .set(as(w))
           .send({ range: 'last7Days', groupBy: [{ column: 'eventType' }] }),
     ],
+    ['GET …/sites/{siteId}/insights/topics', 'read', 200, async (w) => t.http.get(`${(await site()).base}/insights/topics`).set(as(w))],
+    [
+      'POST …/sites/{siteId}/insights/topics/{topicId}/change-requests',
+      'edit',
+      201,
+      async (w) => {
+        const x = await site();
+        const search = {
+          type: 'search_type_query',
+          query: 'kubernetes daemonset',
+          resultsCount: 0,
+          session: { visitorId: 'v', sessionId: 's', userAgent: 'Mozilla/5.0', language: null, referrer: null, cookies: {} },
+          location: {
+            url: 'https://docs.example.com/',
+            siteSection: null,
+            siteSpace: null,
+            siteShareKey: null,
+            space: null,
+            revision: null,
+            page: null,
+          },
+        };
+        await t.http
+          .post(`${x.base}/insights/events`)
+          .send({ events: [search] })
+          .expect(204);
+        const topic = (await t.http.get(`${x.base}/insights/topics`).set(admin.auth).expect(200)).body.items[0].id as string;
+        return t.http.post(`${x.base}/insights/topics/${topic}/change-requests`).set(as(w)).send({ spaceId: x.space });
+      },
+    ],
     [
       'POST …/sites/{siteId}/agents/feedback',
       'read',

@@ -413,6 +413,82 @@ describe('site insights', () => {
     expect(insightsOf(previewed.text)).toBeNull();
   });
 
+  it('groups what visitors did not find into topics, with the pages they opened next; a topic opens a change request', async () => {
+    const after = (query: string, session: string, page: string | null, kind = 'search_type_query') => [
+      kind === 'ask_question'
+        ? event('ask_question', { query }, { sessionId: session })
+        : event(kind, { query, resultsCount: 0 }, { sessionId: session }),
+      ...(page ? [{ ...event('page_view', {}, { sessionId: session }), location: { ...event('page_view').location, page } }] : []),
+    ];
+    await track([
+      ...after('docker logging driver', 'a', 'page-docker'),
+      ...after('Docker logging driver ', 'b', 'page-docker'),
+      ...after('--log-driver=fluentd', 'c', null),
+      ...after('How do I send my Docker containers logs to fluentd?', 'd', 'page-docker', 'ask_question'),
+      ...after('windows service', 'e', 'page-windows'),
+      ...after('install on windows', 'f', null),
+      // Found something: not a topic.
+      event('search_type_query', { query: 'install', resultsCount: 2 }),
+    ]).expect(204);
+    const res = await t.http.get(`/v1/orgs/${orgId}/sites/${siteId}/insights/topics`).set(reader.auth).expect(200);
+    const topics = res.body.items as {
+      id: string;
+      label: string;
+      count: number;
+      queries: { text: string; kind: string; count: number }[];
+      pages: { page: string; count: number }[];
+    }[];
+    expect(res.body.count).toBe(topics.length);
+    const all = topics.flatMap((x) => x.queries.map((q) => q.text)).sort();
+    expect(all).toEqual([
+      '--log-driver=fluentd',
+      'docker logging driver',
+      'how do i send my docker containers logs to fluentd?',
+      'install on windows',
+      'windows service',
+    ]);
+    const docker = topics.find((x) => x.queries.some((q) => q.text === 'docker logging driver'))!;
+    expect(docker.queries.find((q) => q.text === 'docker logging driver')).toEqual({
+      text: 'docker logging driver',
+      kind: 'search',
+      count: 2,
+    });
+    expect(docker.label).toBe('docker logging driver');
+    expect(docker.pages[0]).toMatchObject({ page: 'page-docker', space: spaceId });
+    expect(docker.pages[0].count).toBeGreaterThanOrEqual(2);
+    // Largest first; counts add up.
+    expect(topics.map((x) => x.count)).toEqual([...topics.map((x) => x.count)].sort((a, b) => b - a));
+    expect(topics.reduce((n, x) => n + x.count, 0)).toBe(6);
+    // The same topics again (the clustering kept), and none in another range with nothing in it.
+    expect((await t.http.get(`/v1/orgs/${orgId}/sites/${siteId}/insights/topics`).set(reader.auth).expect(200)).body.items).toEqual(
+      res.body.items,
+    );
+    t.clock.advance(2 * 86_400_000);
+    expect(
+      (await t.http.get(`/v1/orgs/${orgId}/sites/${siteId}/insights/topics?range=last24Hours`).set(reader.auth).expect(200)).body.items,
+    ).toEqual([]);
+    const topics7 = (await t.http.get(`/v1/orgs/${orgId}/sites/${siteId}/insights/topics?range=last7Days`).set(admin.auth).expect(200))
+      .body;
+    expect(topics7.items).toEqual(res.body.items);
+    expectError(await t.http.get(`/v1/orgs/${orgId}/sites/${siteId}/insights/topics?range=forever`).set(admin.auth), 400, /range/);
+    expectError(await t.http.get(`/v1/orgs/${orgId}/sites/${siteId}/insights/topics`).set(stranger.auth), 404, /./);
+    // A change request from the topic, on the site's space: the label as its subject, the queries as its description.
+    const open = (who: TestUser, id: string, body: object) =>
+      t.http.post(`/v1/orgs/${orgId}/sites/${siteId}/insights/topics/${id}/change-requests`).set(who.auth).send(body);
+    expectError(await open(reader, docker.id, { spaceId, range: 'last7Days' }), 403, /./);
+    expectError(await open(admin, 'nosuchtopic', { spaceId, range: 'last7Days' }), 404, /Topic/);
+    expectError(await open(admin, docker.id, { range: 'last7Days' }), 400, /spaceId/);
+    const theirSpace = (await t.http.post(`/v1/orgs/${otherOrg}/spaces`).set(stranger.auth).send({ title: 'Theirs' }).expect(201)).body.id;
+    expectError(await open(admin, docker.id, { spaceId: theirSpace, range: 'last7Days' }), 404, /./);
+    const cr = await open(admin, docker.id, { spaceId, range: 'last7Days' });
+    expect([cr.status, cr.body.error?.message]).toEqual([201, undefined]);
+    expect(cr.body).toMatchObject({ object: 'change-request', subject: 'Visitors look for: docker logging driver' });
+    expect(cr.headers.location).toBe(cr.body.urls.location);
+    const description = await t.http.get(`/v1/spaces/${spaceId}/change-requests/${cr.body.number}/description`).set(admin.auth).expect(200);
+    expect(description.body.markdown).toContain('Searched “docker logging driver” (2×)');
+    expect(description.body.markdown).toContain('Pages they opened next');
+  });
+
   it('drops the waiting events of a site deleted before they were written, and writes the others', async () => {
     const doomed = await publishSite(orgId, admin, 'Doomed');
     const insights = t.app.get(SiteInsightsService);

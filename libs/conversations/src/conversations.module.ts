@@ -3,6 +3,7 @@ import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
 import { AgentInstructionsRepository, AgentInstructionsService } from './application/agent-instructions.service';
 import { ConversationProcessing } from './application/conversation-processing.service';
 import { ConversationsService } from './application/conversations.service';
+import { TextClustering } from './application/text-clustering.service';
 import { ConversationEvents } from './application/conversation-events';
 import { ConversationRepository, ClusterTasks } from './domain/conversation-ports';
 import { IssueWriter } from './domain/issue-extraction';
@@ -28,6 +29,7 @@ import { SqlClusterTasks } from './infrastructure/cluster-tasks.repository';
     AgentInstructionsService,
     RenderedClusters,
     ConversationEvents,
+    TextClustering,
     { provide: ConversationRepository, useClass: SqlConversationRepository },
     { provide: ClusterTasks, useClass: SqlClusterTasks },
     { provide: AgentInstructionsRepository, useClass: SqlAgentInstructionsRepository },
@@ -39,6 +41,6 @@ import { SqlClusterTasks } from './infrastructure/cluster-tasks.repository';
       inject: [{ token: ConversationsSettings, optional: true }],
     },
   ],
-  exports: [ConversationsService, ConversationProcessing],
+  exports: [ConversationsService, ConversationProcessing, TextClustering],
 })
 export class ConversationsModule {}

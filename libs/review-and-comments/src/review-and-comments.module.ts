@@ -55,6 +55,6 @@ import { SpaceRevisionsController } from './http/space-revisions.controller';
     ChangeRequestOrigins,
     ReviewFollowsSpaces,
   ],
-  exports: [ChangeRequestsService],
+  exports: [ChangeRequestsService, ChangeRequestPresenter],
 })
 export class ReviewAndCommentsModule {}

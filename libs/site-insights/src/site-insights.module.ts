@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SitesAndPublishingModule } from '@app/sites-and-publishing';
+import { ConversationsModule } from '@app/conversations';
+import { ReviewAndCommentsModule } from '@app/review-and-comments';
 import { SiteInsightsService } from './application/site-insights.service';
 import { AgentFeedbackStore, DailySalts, InsightsEventStore } from './domain/insights-ports';
 import { InsightsController } from './http/insights.controller';
@@ -10,7 +12,7 @@ import { SqlAgentFeedbackStore, SqlDailySalts, SqlInsightsEventStore } from './i
  * (docs/insights.md). The app gives InsightsSettings.
  */
 @Module({
-  imports: [SitesAndPublishingModule],
+  imports: [SitesAndPublishingModule, ConversationsModule, ReviewAndCommentsModule],
   controllers: [InsightsController],
   providers: [
     SiteInsightsService,

@@ -1,7 +1,11 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Actor, Clock, FixedWindows, IdGenerator, JobQueue, NotFoundError, TtlCache, UnitOfWork } from '@app/shared-kernel';
 import { SitesService } from '@app/sites-and-publishing';
-import { AggregationPlan, planAggregation } from '../domain/aggregation';
+import { TextClustering } from '@app/conversations';
+import { markdownToDocument } from '@app/content-model';
+import { ChangeRequestsService, type ChangeRequestView } from '@app/review-and-comments';
+import { AggregationPlan, planAggregation, rangeOf, type RangePreset } from '../domain/aggregation';
+import { buildTopics, Topic, TOPIC_QUERIES_MAX, topicDescription } from '../domain/topics';
 import { checkEvents, checkOfficial, InsightsEvent, OfficialEvent, toInsightsEvent } from '../domain/insights-event';
 import { AgentFeedbackStore, ColumnValues, DailySalts, InsightsEventStore } from '../domain/insights-ports';
 
@@ -71,7 +75,12 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     private readonly ids: IdGenerator,
     private readonly jobs: JobQueue,
     private readonly uow: UnitOfWork,
+    private readonly clustering: TextClustering,
+    private readonly changeRequests: ChangeRequestsService,
   ) {}
+
+  /** Topics computed, by site and range, with what they were computed from: the same queries give them again without clustering. */
+  private readonly topicsCache = new TtlCache<string, { from: string; clusters: number[] }>(10 * 60_000, 1000);
 
   onModuleInit(): void {
     this.jobs.work(INSIGHTS_PURGE_QUEUE, async () => {
@@ -172,6 +181,52 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     };
     this.accept([toInsightsEvent(event, { ip: where.ip, organizationId, siteId, salt: await this.saltOf(now), now })]);
     return { id, result: 'Thank you: the feedback was recorded, and the site’s team sees it in the site’s insights.' };
+  }
+
+  /**
+   * What visitors looked for and did not find, grouped into topics by the conversations' clustering algorithm:
+   * the searches with no result and the questions of the range, with their counts and the pages opened next.
+   * Computed when asked (what waits is written first), so new queries count at once; the clustering is kept
+   * while the queries and their counts stay the same.
+   */
+  async topics(actor: Actor, organizationId: string, siteId: string, range: RangePreset): Promise<Topic[]> {
+    await this.sites.siteRole(organizationId, actor, siteId, 'read');
+    await this.sites.found(organizationId, siteId);
+    await this.flush();
+    const { from, to } = rangeOf(range, this.clock.now());
+    const queries = await this.store.lookedFor(organizationId, siteId, from, to, TOPIC_QUERIES_MAX);
+    const next = await this.store.nextPages(organizationId, siteId, from, to);
+    const key = `${siteId} ${range}`;
+    const made = JSON.stringify(queries);
+    const cached = this.topicsCache.get(key, to.getTime());
+    let clusters = cached?.from === made ? cached.clusters : null;
+    if (!clusters) {
+      clusters = await this.clustering.cluster(queries.map((q) => q.text));
+      this.topicsCache.set(key, { from: made, clusters }, to.getTime());
+    }
+    return buildTopics(queries, clusters, next);
+  }
+
+  /**
+   * A change request on a space of the organization, opened from a topic: its label as the subject, the queries
+   * (and the pages visitors opened next) as the description. The caller needs the site's read role and the
+   * right to open change requests on the space.
+   */
+  async topicChangeRequest(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+    topicId: string,
+    spaceId: string,
+    range: RangePreset,
+  ): Promise<ChangeRequestView> {
+    const topic = (await this.topics(actor, organizationId, siteId, range)).find((t) => t.id === topicId);
+    if (!topic) throw new NotFoundError('Topic', topicId);
+    const created = await this.changeRequests.create(actor, spaceId, { subject: `Visitors look for: ${topic.label}` });
+    if (created.changeRequest.organizationId !== organizationId) throw new NotFoundError('Space', spaceId);
+    return this.changeRequests.update(actor, spaceId, created.changeRequest.id, {
+      description: markdownToDocument(topicDescription(topic, range)).document,
+    });
   }
 
   /** The site of the id (any organization), for the site MCP, which has only the site's id. */

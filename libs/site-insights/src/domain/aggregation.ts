@@ -107,6 +107,10 @@ function normalized(c: Column): Column {
   return out;
 }
 
+/** The official SiteInsightsQueryRangePreset. */
+export const RANGE_PRESETS = ['lastYear', 'last3Months', 'last30Days', 'last7Days', 'last24Hours'] as const;
+export type RangePreset = (typeof RANGE_PRESETS)[number];
+
 /** The official SiteInsightsQueryRange: a preset counted back from now, or `from` before `to`. */
 export function rangeOf(range: OfficialQuery['range'], now: Date): { from: Date; to: Date } {
   if (typeof range === 'object') {

@@ -1,4 +1,5 @@
 import type { AggregationPlan } from './aggregation';
+import type { LookedFor, NextPage } from './topics';
 import type { InsightsEvent } from './insights-event';
 
 /** One column of an aggregation's answer (the official SiteInsightsQueryEventsValues). */
@@ -14,6 +15,10 @@ export abstract class InsightsEventStore {
   abstract insert(events: InsightsEvent[]): Promise<number>;
   /** The plan's answer over the site's events. */
   abstract aggregate(organizationId: string, siteId: string, plan: AggregationPlan): Promise<ColumnValues[]>;
+  /** Searches with no result and questions asked in the range, by distinct text (lower case, trimmed), the most frequent first. */
+  abstract lookedFor(organizationId: string, siteId: string, from: Date, to: Date, limit: number): Promise<LookedFor[]>;
+  /** For those, the page each session opened next (within 30 minutes), counted by text and page. */
+  abstract nextPages(organizationId: string, siteId: string, from: Date, to: Date): Promise<NextPage[]>;
   /** Deletes the events that happened before `before`; how many went. */
   abstract purgeBefore(before: Date): Promise<number>;
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, HttpException, Options, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpException, Options, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -10,10 +10,30 @@ import {
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Actor } from '@app/shared-kernel';
-import { ApiStandardErrors, CurrentActor, Links, Public, ReadsOnly, RequestLinks, WriteTransaction } from '@app/http-kit';
+import { Actor, pageInMemory } from '@app/shared-kernel';
+import { ChangeRequestPresenter } from '@app/review-and-comments';
+import {
+  ApiStandardErrors,
+  CurrentActor,
+  listEnvelope,
+  ListOf,
+  Links,
+  Public,
+  ReadsOnly,
+  RequestLinks,
+  WriteTransaction,
+} from '@app/http-kit';
 import { SiteInsightsService, TooManyEvents } from '../application/site-insights.service';
-import { AgentFeedbackInputDto, AgentFeedbackReceiptDto, AggregateEventsDto, AggregationResultDto, TrackEventsDto } from './insights.dto';
+import {
+  AgentFeedbackInputDto,
+  AgentFeedbackReceiptDto,
+  AggregateEventsDto,
+  AggregationResultDto,
+  TopicChangeRequestDto,
+  TopicDto,
+  TopicsQueryDto,
+  TrackEventsDto,
+} from './insights.dto';
 
 /** A site's script on a custom hostname posts from another origin: the events route answers any origin, without credentials. */
 function allowAnyOrigin(res: Response): void {
@@ -31,7 +51,10 @@ const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
 @ApiStandardErrors()
 @Controller('orgs/:organizationId/sites/:siteId')
 export class InsightsController {
-  constructor(private readonly insights: SiteInsightsService) {}
+  constructor(
+    private readonly insights: SiteInsightsService,
+    private readonly changeRequests: ChangeRequestPresenter,
+  ) {}
 
   @Public()
   @Post('insights/events')
@@ -106,5 +129,53 @@ export class InsightsController {
       ip: addressOf(req),
       userAgent: req.get('user-agent') ?? '',
     });
+  }
+
+  @Get('insights/topics')
+  @ApiOperation({
+    operationId: 'listSiteInsightsTopics',
+    summary:
+      'What visitors looked for and did not find (searches with no result, questions), grouped into topics, the largest first (role read on the site; a Quire extension)',
+  })
+  @ApiOkResponse({ type: ListOf(TopicDto) })
+  async topics(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Query() q: TopicsQueryDto,
+  ) {
+    const topics = await this.insights.topics(actor, organizationId, siteId, q.range ?? 'last30Days');
+    // Largest first: the position is the key.
+    const keyed = topics.map((topic, i) => ({ topic, key: String(i).padStart(6, '0') }));
+    return listEnvelope(
+      pageInMemory(keyed, (k) => k.key, q.toPageRequest()),
+      ({ topic }): TopicDto => ({ object: 'site-insights-topic', ...topic }),
+    );
+  }
+
+  @WriteTransaction()
+  @Post('insights/topics/:topicId/change-requests')
+  @ApiOperation({
+    operationId: 'createChangeRequestFromSiteInsightsTopic',
+    summary:
+      'Open a change request on a space from a topic: its label as the subject, its queries as the description (role read on the site, edit on the space; a Quire extension)',
+  })
+  @ApiCreatedResponse({
+    description: 'The change request (the official ChangeRequest)',
+    schema: { $ref: '#/components/schemas/ChangeRequestDto' },
+  })
+  async topicChangeRequest(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('topicId') topicId: string,
+    @Body() body: TopicChangeRequestDto,
+    @RequestLinks() links: Links,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const view = await this.insights.topicChangeRequest(actor, organizationId, siteId, topicId, body.spaceId, body.range ?? 'last30Days');
+    const dto = await this.changeRequests.dto(view, links);
+    res.setHeader('Location', dto.urls.location);
+    return dto;
   }
 }

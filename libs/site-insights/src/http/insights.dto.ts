@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsDefined, IsInt, IsObject, Max, Min } from 'class-validator';
-import { addSchemaComponents, officialToOpenApi, Optional } from '@app/http-kit';
+import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsInt, IsObject, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { addSchemaComponents, ListQueryDto, officialToOpenApi, Optional } from '@app/http-kit';
 import { EVENTS_PER_REQUEST, insightsDefinitions } from '../domain/insights-event';
-import { QUERY_LIMIT_MAX } from '../domain/aggregation';
+import { QUERY_LIMIT_MAX, RANGE_PRESETS, type RangePreset } from '../domain/aggregation';
 
 /** The official insights schemas (and Quire's two query columns) as components of the served document, `Official…`. */
 addSchemaComponents(
@@ -91,4 +91,56 @@ export class AgentFeedbackReceiptDto {
   id: string;
   /** Message relayed back to the agent, acknowledging the feedback and telling it what happens next. */
   result: string;
+}
+
+/** getSiteInsightsTopics: which range (a preset of the official SiteInsightsQueryRangePreset; 30 days unless said). */
+export class TopicsQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ enum: RANGE_PRESETS, default: 'last30Days' })
+  @Optional()
+  @IsIn(RANGE_PRESETS)
+  range?: RangePreset;
+}
+
+export class TopicQueryDto {
+  /** What the visitor typed (lower case, trimmed) */
+  text: string;
+  /** `search`: a search with no result; `ask`: a question asked */
+  @ApiProperty({ enum: ['search', 'ask'] }) kind: 'search' | 'ask';
+  count: number;
+}
+
+export class TopicPageDto {
+  /** The space of the page visitors opened next */
+  space: string;
+  /** The page's id in its space */
+  page: string;
+  /** Its path on the site when they opened it */
+  urlPath: string;
+  count: number;
+}
+
+export class TopicDto {
+  @ApiProperty({ enum: ['site-insights-topic'] }) object: 'site-insights-topic';
+  /** Stable while the topic holds the same queries */
+  id: string;
+  /** Its most frequent query */
+  label: string;
+  /** How many times visitors looked for it in the range */
+  count: number;
+  queries: TopicQueryDto[];
+  /** The pages visitors opened next (within 30 minutes, in the same session), the most opened first */
+  pages: TopicPageDto[];
+}
+
+export class TopicChangeRequestDto {
+  /** The space the change request is opened on (the caller must be able to open change requests there) */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  spaceId: string;
+
+  @ApiPropertyOptional({ enum: RANGE_PRESETS, default: 'last30Days' })
+  @Optional()
+  @IsIn(RANGE_PRESETS)
+  range?: RangePreset;
 }

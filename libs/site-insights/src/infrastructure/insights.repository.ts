@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Db } from '@app/persistence';
 import type { AggregationPlan, Column, Filter } from '../domain/aggregation';
 import type { InsightsEvent } from '../domain/insights-event';
+import type { LookedFor, NextPage } from '../domain/topics';
 import { AgentFeedback, AgentFeedbackStore, ColumnValues, DailySalts, InsightsEventStore } from '../domain/insights-ports';
 
 /** How a column is read in SQL: its expression over `e` (an event row) and the SQL type its values compare as. */
@@ -79,6 +80,10 @@ const AGGREGATES: Record<string, string> = {
   pageFeedbackRating: `jsonb_build_object(${['ok', 'good', 'bad'].map((r) => `'${r}', ${rated(`e.data->'feedback'->>'rating'`, ['page_post_feedback'], r)}`).join(', ')})`,
   askResponseRating: `jsonb_build_object('positive', ${rated(`e.data->>'rating'`, ['ask_rate_response'], '1')}, 'negative', ${rated(`e.data->>'rating'`, ['ask_rate_response'], '-1')})`,
 };
+
+/** A search with no result, or a question: what topics are made of. */
+const UNFOUND = `((e.type = 'search_type_query' AND (e.data->>'resultsCount')::int = 0) OR e.type = 'ask_question')`;
+const LOOKED_FOR = `lower(btrim(left(e.data->>'query', 500)))`;
 
 const OPERATORS: Record<string, string> = { greaterThan: '>', greaterThanOrEqual: '>=', lessThan: '<', lessThanOrEqual: '<=' };
 
@@ -219,6 +224,32 @@ export class SqlInsightsEventStore extends InsightsEventStore {
     if (present.length !== f.values.length) parts.push(`${expr} IS NULL`);
     const matches = `(${parts.join(' OR ')})`;
     return f.operator === 'in' ? matches : `NOT ${matches}`;
+  }
+
+  async lookedFor(organizationId: string, siteId: string, from: Date, to: Date, limit: number): Promise<LookedFor[]> {
+    const rows: { text: string; kind: 'search' | 'ask'; count: number }[] = await this.db.query(
+      `SELECT ${LOOKED_FOR} AS text, CASE WHEN e.type = 'ask_question' THEN 'ask' ELSE 'search' END AS kind, count(*)::int AS count
+       FROM site_insights_events e
+       WHERE e.organization_id = $1 AND e.site_id = $2 AND e.occurred_at >= $3 AND e.occurred_at <= $4 AND ${UNFOUND}
+       GROUP BY 1, 2 HAVING ${LOOKED_FOR} <> '' ORDER BY 3 DESC, 1, 2 LIMIT $5`,
+      [organizationId, siteId, from, to, limit],
+    );
+    return rows;
+  }
+
+  async nextPages(organizationId: string, siteId: string, from: Date, to: Date): Promise<NextPage[]> {
+    return this.db.query(
+      `SELECT q.text, n.space, n.page, min(n.url_path) AS "urlPath", count(*)::int AS count
+       FROM (SELECT ${LOOKED_FOR} AS text, e.session, e.occurred_at FROM site_insights_events e
+             WHERE e.organization_id = $1 AND e.site_id = $2 AND e.occurred_at >= $3 AND e.occurred_at <= $4 AND ${UNFOUND}) q
+       CROSS JOIN LATERAL (
+         SELECT v.space, v.page, v.url_path FROM site_insights_events v
+         WHERE v.site_id = $2 AND v.session = q.session AND v.type = 'page_view' AND v.page IS NOT NULL AND v.space IS NOT NULL
+           AND v.occurred_at >= q.occurred_at AND v.occurred_at <= q.occurred_at + interval '30 minutes'
+         ORDER BY v.occurred_at LIMIT 1) n
+       GROUP BY 1, 2, 3`,
+      [organizationId, siteId, from, to],
+    );
   }
 
   async purgeBefore(before: Date): Promise<number> {

@@ -46,6 +46,8 @@ export class SiteInsights1767484800000 implements MigrationInterface {
       )`);
     await q.query('CREATE INDEX site_insights_events_site ON site_insights_events (site_id, occurred_at)');
     await q.query('CREATE INDEX site_insights_events_age ON site_insights_events (occurred_at)');
+    // Topics: the page a session opened after a search or a question.
+    await q.query('CREATE INDEX site_insights_events_session ON site_insights_events (site_id, session, occurred_at)');
     await q.query('CREATE TABLE site_insights_salts (day date PRIMARY KEY, salt bytea NOT NULL)');
     await q.query(`
       CREATE TABLE site_agent_feedback (
