@@ -2,7 +2,9 @@
 // without results, a click on a search hit, feedback with a comment, a link to another site, the search page and
 // a question asked there, a page that does not exist — and the official aggregateSiteEvents counts exactly those
 // events; a visitor whose browser asks not to be tracked sends nothing. axe-core on the search page with its answer; no
-// console error. Screenshot: docs/screenshots/site-ask.png with QUIRE_SCREENSHOTS=1.
+// console error. Then the web app's insights screen shows exactly those events (totals, chart, tables, topics, CSV),
+// a topic opens a change request, dark and on a phone, axe-core clean. Screenshots: docs/screenshots/site-ask.png,
+// app-insights.png and app-insights-phone-dark.png with QUIRE_SCREENSHOTS=1.
 import { deepStrictEqual } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,7 +17,7 @@ let server;
 let browser;
 try {
   server = await startServer();
-  const { origin, organization } = server;
+  const { origin, organization, signInToken } = server;
   const api = apiClient(server);
   const space = (await api('POST', `/orgs/${organization}/spaces`, { title: 'Handbook' })).id;
   const cr = (await api('POST', `/spaces/${space}/change-requests`, { subject: 'Pages' })).id;
@@ -177,6 +179,70 @@ try {
     const after = (await aggregate({})).columns[0].values[0];
     if (after !== before) throw new Error(`counted: ${before} → ${after}`);
     await quiet.close();
+  });
+
+  await check(
+    'the insights screen shows those events: totals, the chart, tables, topics; CSV; a topic opens a change request; axe',
+    async () => {
+      const app = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+      const p = watch(await app.newPage());
+      await p.goto(`${origin}/app/sign-in/link#${signInToken}`);
+      await p.waitForURL(`${origin}/app/`);
+      await p.goto(`${origin}/app/o/${organization}/sites/${site}`);
+      await p.getByRole('link', { name: 'Insights' }).click();
+      await p.getByRole('heading', { name: 'Insights: Handbook' }).waitFor();
+      const totals = await p.locator('.insights-totals').innerText();
+      if (!/4\s*page views/.test(totals) || !/3\s*searches/.test(totals) || !/1\s*questions/.test(totals) || !/1\s*ratings/.test(totals))
+        throw new Error(`totals: ${totals}`);
+      const chart = await p.getByRole('img', { name: /Page views per day: 4 in all/ }).count();
+      if (chart !== 1) throw new Error('no chart of the 4 page views');
+      const section = (name) => p.locator('section', { has: p.getByRole('heading', { name, exact: true }) });
+      const unfound = await section('Searches with no result').innerText();
+      if (!unfound.includes('zeppelin') || unfound.includes('configuration')) throw new Error(`no result: ${unfound}`);
+      const top = await section('Top searches').innerText();
+      if (!top.includes('configuration') || !top.includes('installer')) throw new Error(`top searches: ${top}`);
+      const comments = await section('Feedback with comments').innerText();
+      if (!comments.includes('Clear steps.') || !comments.includes('good')) throw new Error(`comments: ${comments}`);
+      const pages = await section('Top pages').innerText();
+      if (!pages.includes(`/sites/${site}/install`)) throw new Error(`top pages: ${pages}`);
+      // The CSV of a table is what it shows.
+      const [csv] = await Promise.all([
+        p.waitForEvent('download'),
+        section('Searches with no result').getByRole('button', { name: 'Download CSV' }).click(),
+      ]);
+      const text = readFileSync(await csv.path(), 'utf8');
+      if (text !== 'Search,Times\r\nzeppelin,1\r\n') throw new Error(`CSV: ${JSON.stringify(text)}`);
+      const topics = await section('Topics visitors did not find').innerText();
+      if (!topics.includes('zeppelin') || !topics.includes('installer')) throw new Error(`topics: ${topics}`);
+      await axeCheck(p, AXE);
+      if (process.env.QUIRE_SCREENSHOTS) await p.screenshot({ path: 'docs/screenshots/app-insights.png', fullPage: true });
+      const zeppelin = p.locator('.insights-topics li', { hasText: 'zeppelin' });
+      await zeppelin.getByRole('button', { name: 'Open a change request' }).click();
+      await zeppelin
+        .getByRole('link', { name: /Change request #\d+/ })
+        .or(zeppelin.getByRole('alert'))
+        .waitFor();
+      if (await zeppelin.getByRole('alert').count()) throw new Error(`no change request: ${await zeppelin.getByRole('alert').innerText()}`);
+      // Dark and on a phone: readable (axe), nothing wider than the screen.
+      await p.emulateMedia({ colorScheme: 'dark' });
+      await p.setViewportSize({ width: 390, height: 844 });
+      await axeCheck(p, AXE);
+      const wide = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (wide > 1) throw new Error(`the screen is ${wide}px wider than a phone`);
+      if (process.env.QUIRE_SCREENSHOTS) await p.screenshot({ path: 'docs/screenshots/app-insights-phone-dark.png', fullPage: true });
+      await app.close();
+    },
+  );
+
+  await check('a member without a role on the site gets no insights', async () => {
+    const other = await api('POST', '/orgs', { title: 'Elsewhere' }).catch(() => null);
+    if (!other) return; // creating organizations may be closed; the e2e tests cover strangers
+    const res = await fetch(`${origin}/v1/orgs/${other.id}/sites/${site}/insights/events/aggregate`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ range: 'last7Days' }),
+    });
+    if (res.status !== 404) throw new Error(`another organization's path: ${res.status}`);
   });
 
   await check('no page logged a console error, no resource failed', async () => {

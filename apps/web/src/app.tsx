@@ -5,6 +5,7 @@ import { SignIn, SignInWithLink } from './screens/sign-in';
 import { Home, Organization } from './screens/organizations';
 import { Revision, Revisions, Space } from './screens/space';
 import { Sites, SiteScreen } from './screens/sites';
+import { Insights } from './screens/insights';
 import { GitSync } from './screens/git-sync';
 import { Collection, IssuesCluster, OpenApiSpec } from './screens/org-objects';
 import { Sessions } from './screens/sessions';
@@ -24,6 +25,8 @@ function route(path: string): { title: string; screen: (user: SignedIn) => React
   if ((m = /^\/o\/([\w-]+)\/sites\/?$/.exec(path))) return { title: 'Sites', screen: () => <Sites org={m![1]} /> };
   if ((m = /^\/o\/([\w-]+)\/sites\/([\w-]+)\/?$/.exec(path)))
     return { title: 'Site', screen: () => <SiteScreen org={m![1]} site={m![2]} /> };
+  if ((m = /^\/o\/([\w-]+)\/sites\/([\w-]+)\/insights\/?$/.exec(path)))
+    return { title: 'Site insights', screen: () => <Insights org={m![1]} site={m![2]} /> };
   if ((m = /^\/o\/([\w-]+)\/openapi\/([\w.-]+)\/?$/.exec(path)))
     return { title: 'OpenAPI specification', screen: () => <OpenApiSpec org={m![1]} slug={m![2]} /> };
   if ((m = /^\/o\/([\w-]+)\/insights\/clusters\/([\w-]+)\/?$/.exec(path)))

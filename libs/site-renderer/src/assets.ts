@@ -322,6 +322,7 @@ function track(type, extra, now) {
   if (now) sendEvents(); else if (!sendTimer) sendTimer = setTimeout(sendEvents, 1000);
 }
 window.addEventListener('pagehide', sendEvents);
+document.addEventListener('visibilitychange', function () { if (document.visibilityState === 'hidden') sendEvents(); });
 if (insights && (insights.kind === 'page' || insights.kind === 'not-found')) track('page_view');
 if (insights && insights.kind === 'search' && insights.search) track('search_type_query', { query: insights.search.query, resultsCount: insights.search.results });
 // A click on a search hit, and on a link to another site (sent at once: the page is about to go).
@@ -370,7 +371,7 @@ if (ask && window.fetch) {
           });
           answerBox.appendChild(ul);
         }
-        track('ask_question', { query: question, answered: Boolean(body.answer) });
+        track('ask_question', { query: question, answered: Boolean(body.answer) }, true);
       })
       .catch(function (err) { answerBox.textContent = err.message || 'The question could not be asked.'; })
       .then(function () { askButton.disabled = false; });

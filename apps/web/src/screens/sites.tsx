@@ -77,6 +77,9 @@ export function SiteScreen(props: { org: string; site: string }) {
             Open the published site
           </a>
         ) : null}
+        <Link to={`/o/${props.org}/sites/${props.site}/insights`} className="button-link">
+          Insights
+        </Link>
         {site.permissions.admin ? (
           site.published ? (
             <button type="button" onClick={() => act(() => api.orgs.unpublishSite(props.org, props.site))}>
