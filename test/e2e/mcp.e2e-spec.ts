@@ -355,6 +355,23 @@ describe('MCP', () => {
       { column: 'urlPath', values: ['/install'] },
       { column: 'eventsCount', values: [1] },
     ]);
+    // A question through the MCP's ask is counted as one asked on the site (no model here: not answered).
+    await keyed.callTool({ name: 'ask', arguments: { question: 'How do I install zeppelin?' } });
+    const asked = await t.http
+      .post(`/v1/orgs/${orgId}/sites/${site}/insights/events/aggregate`)
+      .set(admin.auth)
+      .send({
+        range: 'last24Hours',
+        where: [{ column: 'eventType', values: ['ask_question'] }],
+        groupBy: [{ column: 'eventSearchQuery' }, { column: 'eventAskAnswered' }, { column: 'displayContext' }],
+      })
+      .expect(200);
+    expect(asked.body.columns).toEqual([
+      { column: 'eventSearchQuery', values: ['How do I install zeppelin?'] },
+      { column: 'eventAskAnswered', values: [false] },
+      { column: 'displayContext', values: ['mcp'] },
+      { column: 'eventsCount', values: [1] },
+    ]);
     await expect(
       keyed.callTool({
         name: 'send_feedback',

@@ -127,19 +127,27 @@ export class McpController {
     const http: Http = watched(outage, (method, path, body) =>
       this.internal.request(method, path, { cookie: req.headers.cookie, 'x-request-id': header(req, 'x-request-id') }, body),
     );
-    const tools = siteTools(siteId, query, async (input) => {
+    const where = () => ({
+      url: new URL(req.originalUrl.split('?')[0], `${req.protocol}://${req.get('host') ?? 'localhost'}`).toString(),
+      ip: req.ip ?? req.socket.remoteAddress ?? '',
+      userAgent: req.get('user-agent') ?? '',
+    });
+    const siteOf = async () => {
       const site = await this.insights.siteById(siteId);
       if (!site) throw new ToolHttpError(404, 'Not found');
-      try {
-        return await this.insights.agentFeedback(site.organizationId, siteId, input, 'mcp', {
-          url: new URL(req.originalUrl.split('?')[0], `${req.protocol}://${req.get('host') ?? 'localhost'}`).toString(),
-          ip: req.ip ?? req.socket.remoteAddress ?? '',
-          userAgent: req.get('user-agent') ?? '',
-        });
-      } catch (e) {
-        if (e instanceof DomainError && e.kind === 'invalid') throw new ToolInputError(e.message);
-        throw e;
-      }
+      return site;
+    };
+    const tools = siteTools(siteId, query, {
+      feedback: async (input) => {
+        const site = await siteOf();
+        try {
+          return await this.insights.agentFeedback(site.organizationId, siteId, input, 'mcp', where());
+        } catch (e) {
+          if (e instanceof DomainError && e.kind === 'invalid') throw new ToolInputError(e.message);
+          throw e;
+        }
+      },
+      asked: async (question, answered) => this.insights.mcpQuestion((await siteOf()).organizationId, siteId, question, answered, where()),
     });
     const server = this.server(
       `quire-site-${siteId}`,

@@ -1,15 +1,18 @@
 import { findHostileString } from '../http/hostile-input';
 import { json, ok, textArg, ToolInputError, type Tool } from './tools';
 
-/** What the site MCP's send_feedback hands on: the official AgentFeedbackInput (checked by the insights context). */
-export type SendFeedback = (input: Record<string, unknown>) => Promise<{ id: string; result: string }>;
+/** What the site's tools tell its insights: an agent's feedback (the official AgentFeedbackInput, checked there), a question asked. */
+export interface SiteToolInsights {
+  feedback(input: Record<string, unknown>): Promise<{ id: string; result: string }>;
+  asked(question: string, answered: boolean): Promise<void>;
+}
 
 /**
  * The tools of a published site's MCP endpoint (`/sites/{id}/~mcp`): read-only, each one of the visitor routes
  * the HTML site serves, with the visitor's own credentials (share key, visitor token, cookies): nothing a
  * visitor cannot see in a browser is reachable.
  */
-export function siteTools(siteId: string, visitorQuery: string, sendFeedback: SendFeedback): Tool[] {
+export function siteTools(siteId: string, visitorQuery: string, insights: SiteToolInsights): Tool[] {
   const at = (path: string, extra = '') => {
     const query = [extra, visitorQuery].filter(Boolean).join('&');
     return `/sites/${encodeURIComponent(siteId)}/${path}${query ? `?${query}` : ''}`;
@@ -43,7 +46,10 @@ export function siteTools(siteId: string, visitorQuery: string, sendFeedback: Se
       operations: ['GET /sites/{siteId}/~ask'],
       run: async (http, args) => {
         const question = textArg(args, 'question')!;
-        return json(ok(await http('GET', at('~ask', `q=${encodeURIComponent(question)}`))));
+        const answer = ok(await http('GET', at('~ask', `q=${encodeURIComponent(question)}`))) as { answer?: unknown };
+        // Counted in the site's insights as a question asked on the site is (answered or not).
+        await insights.asked(question, typeof answer?.answer === 'string' && answer.answer.length > 0);
+        return json(answer);
       },
     },
     {
@@ -93,7 +99,7 @@ export function siteTools(siteId: string, visitorQuery: string, sendFeedback: Se
         if (hostile) throw new ToolInputError(hostile);
         // Only a visitor the site lets in may report on it: the same gate as its pages.
         ok(await http('GET', at('llms.txt')));
-        const receipt = await sendFeedback(args);
+        const receipt = await insights.feedback(args);
         return json(receipt);
       },
     },

@@ -160,26 +160,15 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
       createdAt: now,
     });
     const url = body.subject.kind === 'documentation' && typeof body.subject.url === 'string' ? body.subject.url : where.url;
-    const event: OfficialEvent = {
-      type: 'agent_feedback',
-      session: {
-        sessionId: id,
-        userAgent: typeof body.reportedBy?.userAgent === 'string' ? body.reportedBy.userAgent : where.userAgent,
-        language: null,
-        referrer: null,
-      },
-      location: {
-        url,
-        displayContext: source === 'mcp' ? 'mcp' : 'server',
-        siteSection: null,
-        siteSpace: null,
-        siteShareKey: null,
-        space: null,
-        revision: null,
-        page: null,
-      },
-    };
-    this.accept([toInsightsEvent(event, { ip: where.ip, organizationId, siteId, salt: await this.saltOf(now), now })]);
+    const userAgent = typeof body.reportedBy?.userAgent === 'string' ? body.reportedBy.userAgent : where.userAgent;
+    await this.serverEvent(
+      organizationId,
+      siteId,
+      { type: 'agent_feedback' },
+      { ...where, url, userAgent },
+      source === 'mcp' ? 'mcp' : 'server',
+      id,
+    );
     return { id, result: 'Thank you: the feedback was recorded, and the site’s team sees it in the site’s insights.' };
   }
 
@@ -227,6 +216,47 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     return this.changeRequests.update(actor, spaceId, created.changeRequest.id, {
       description: markdownToDocument(topicDescription(topic, range)).document,
     });
+  }
+
+  /**
+   * A question the site's MCP `ask` tool answered (through the site's `~ask`), counted as the script counts one
+   * asked on the site: `ask_question`, with whether it was answered.
+   */
+  async mcpQuestion(
+    organizationId: string,
+    siteId: string,
+    question: string,
+    answered: boolean,
+    where: { url: string; ip: string; userAgent: string },
+  ): Promise<void> {
+    await this.serverEvent(organizationId, siteId, { type: 'ask_question', query: question.slice(0, 1000), answered }, where, 'mcp', null);
+  }
+
+  /** An event the server itself saw (an MCP call, an API call), waiting with the others. */
+  private async serverEvent(
+    organizationId: string,
+    siteId: string,
+    what: { type: OfficialEvent['type'] } & Record<string, unknown>,
+    where: { url: string; ip: string; userAgent: string },
+    displayContext: 'mcp' | 'server',
+    sessionId: string | null,
+  ): Promise<void> {
+    const now = this.clock.now();
+    const event: OfficialEvent = {
+      ...what,
+      session: { sessionId: sessionId ?? '', userAgent: where.userAgent, language: null, referrer: null },
+      location: {
+        url: where.url,
+        displayContext,
+        siteSection: null,
+        siteSpace: null,
+        siteShareKey: null,
+        space: null,
+        revision: null,
+        page: null,
+      },
+    };
+    this.accept([toInsightsEvent(event, { ip: where.ip, organizationId, siteId, salt: await this.saltOf(now), now })]);
   }
 
   /** The site of the id (any organization), for the site MCP, which has only the site's id. */
