@@ -71,7 +71,7 @@ let ajv: Ajv2020 | null = null;
 const compiled = new Map<string, ValidateFunction>();
 
 /** A validator of one official schema (compiled on first use, from the definitions extracted from @gitbook/api). */
-export function officialValidator(name: OfficialSchema): ValidateFunction {
+export function officialValidator(name: string): ValidateFunction {
   let validate = compiled.get(name);
   if (validate) return validate;
   if (!ajv) {
@@ -84,9 +84,30 @@ export function officialValidator(name: OfficialSchema): ValidateFunction {
   return validate;
 }
 
+/**
+ * Each event type's own official schema (`page_view` → SiteInsightsEventPageView …), read from the union's
+ * alternatives: an event is checked against its type's alone, not the twenty of the `oneOf` (ingest's main cost).
+ */
+let byType: Map<string, string> | null = null;
+function eventSchemaOf(type: unknown): string | undefined {
+  if (!byType) {
+    byType = new Map();
+    const union = INSIGHTS_DEFINITIONS.SiteInsightsEvent as { oneOf: { $ref: string }[] };
+    for (const { $ref } of union.oneOf) {
+      const name = $ref.split('/').pop()!;
+      const parts = (INSIGHTS_DEFINITIONS[name] as { allOf?: { properties?: { type?: { enum?: string[] } } }[] }).allOf ?? [];
+      const value = parts.find((p) => p.properties?.type?.enum)?.properties?.type?.enum?.[0];
+      if (value) byType.set(value, name);
+    }
+  }
+  return typeof type === 'string' ? byType.get(type) : undefined;
+}
+
 /** The value, checked against the official schema: a 400 naming where it is wrong. */
 export function checkOfficial<T>(name: OfficialSchema, value: unknown, at: string): T {
-  const validate = officialValidator(name);
+  // An event of a known type is checked against its type's schema (the same rules, one alternative).
+  const own = name === 'SiteInsightsEvent' ? eventSchemaOf((value as { type?: unknown } | null)?.type) : undefined;
+  const validate = officialValidator(own ?? name);
   if (!validate(value)) {
     // A oneOf's first error is rarely the useful one: the type names the alternative that was meant.
     const errors = validate.errors ?? [];
