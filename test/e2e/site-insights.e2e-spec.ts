@@ -77,7 +77,7 @@ describe('site insights', () => {
 
   it('counts exactly the events sent, by type, visitor and session; keeps no address, user agent, cookie or client visitor id', async () => {
     await track([
-      event('page_view'),
+      event('page_view', {}, { referrer: 'https://docs.example.com/sites/x/start?shareKey=secret&jwt_token=secret#top' }),
       event('search_type_query', { query: 'install', resultsCount: 3 }),
       event('search_type_query', { query: 'kubernetes', resultsCount: 0 }),
       event('page_view', {}, { sessionId: 's2' }),
@@ -98,6 +98,12 @@ describe('site insights', () => {
     for (const secret of ['127.0.0.1', '::ffff', 'Firefox/128', 'iPhone', 'v-client', 'shareKey', 'secret'])
       expect([secret, stored.includes(secret)]).toEqual([secret, false]);
     expect(kept[0]).toMatchObject({ url: 'https://docs.example.com/sites/x/guide', url_path: '/sites/x/guide', utm_source: 'newsletter' });
+    // The referrer without its query (a share key, a visitor token).
+    expect(
+      kept
+        .filter((r: { referrer: string | null }) => r.referrer)
+        .map((r: { referrer: string; referrer_domain: string }) => [r.referrer, r.referrer_domain]),
+    ).toEqual([['https://docs.example.com/sites/x/start', 'docs.example.com']]);
     expect(kept.map((r: { browser: string; device: string; os: string }) => [r.browser, r.device, r.os])).toContainEqual([
       'safari',
       'mobile',
@@ -247,6 +253,10 @@ describe('site insights', () => {
       [{ events: [event('page_view', { timestamp: new Date(t.clock.now().getTime() - 6 * 60_000).toISOString() })] }, /5 minutes/],
       [{ events: Array.from({ length: 101 }, () => event('page_view')) }, /100/],
       [{ events: [event('search_type_query', { query: 'x'.repeat(9000) })] }, /8192 characters/],
+      // What the formats let through and cannot be read: a leap second, a port out of range, a huge count.
+      [{ events: [event('page_view', { timestamp: '2026-06-30T23:59:60Z' })] }, /timestamp/],
+      [{ events: [{ ...event('page_view'), location: { ...event('page_view').location, url: 'http://x:99999/' } }] }, /location.url/],
+      [{ events: [event('search_type_query', { query: 'x', resultsCount: 3e9 })] }, /resultsCount/],
     ];
     for (const [body, message] of bad)
       expectError(await t.http.post(`/v1/orgs/${orgId}/sites/${siteId}/insights/events`).send(body as object), 400, message);
@@ -318,6 +328,20 @@ describe('site insights', () => {
       [{ range: 'last7Days', limit: 0 }, /limit/],
       [{ range: 'last7Days', limit: 1001 }, /limit/],
       [{ range: 'last7Days', limit: '0x10' }, /limit/],
+      [
+        {
+          range: 'last7Days',
+          groupBy: [{ column: 'eventType' }],
+          where: [{ column: 'eventsCount', operator: 'greaterThan', values: [1.5] }],
+        },
+        /whole numbers/,
+      ],
+      [{ range: 'last7Days', where: [{ column: 'eventSearchResultsCount', values: [3e9] }] }, /whole numbers/],
+      [
+        { range: 'last7Days', where: [{ column: 'datetime', operator: 'greaterThan', values: ['0000-01-01T00:00:00Z'] }] },
+        /year 1 to 9999/,
+      ],
+      [{ range: { from: '0000-01-01T00:00:00Z', to: '2026-01-01T00:00:00Z' } }, /year 1 to 9999/],
     ];
     for (const [body, message] of bad) expectError(await aggregate(body), 400, message);
   });
@@ -371,6 +395,18 @@ describe('site insights', () => {
       /extra/,
     );
     expectError(await t.http.post(`/v1/orgs/${orgId}/sites/${siteId}/agents/feedback`).set(stranger.auth).send(feedback('x')), 404, /./);
+    expectError(
+      await t.http
+        .post(`/v1/orgs/${orgId}/sites/${siteId}/agents/feedback`)
+        .set(reader.auth)
+        .send({ subject: { kind: 'documentation', url: 'http://x:99999/' }, feedback: { category: 'usability', summary: 'x' } }),
+      400,
+      /url/,
+    );
+    // Kept as long as the events are.
+    t.clock.advance(396 * 86_400_000);
+    expect((await t.app.get(SiteInsightsService).purge()).feedback).toBeGreaterThanOrEqual(1);
+    expect(await t.app.get(Db).query('SELECT 1 FROM site_agent_feedback WHERE id = $1', [res.body.id])).toEqual([]);
   });
 
   it('tells the site’s script where to send events and what each page shows; the 404 names no page; a preview sends nothing', async () => {

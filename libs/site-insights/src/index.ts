@@ -1,4 +1,4 @@
 // The public surface of the site-insights context. Other contexts import only this file.
 export { SiteInsightsModule } from './site-insights.module';
-export { SiteInsightsService, InsightsSettings, INSIGHTS_PURGE_QUEUE } from './application/site-insights.service';
+export { SiteInsightsService, InsightsSettings, INSIGHTS_PURGE_QUEUE, TooManyEvents } from './application/site-insights.service';
 export type { AgentFeedbackReceipt } from './application/site-insights.service';

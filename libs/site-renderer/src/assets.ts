@@ -310,11 +310,16 @@ function sendEvents() {
 }
 function track(type, extra, now) {
   if (!insights) return;
-  var here = location.href.length <= 2000 ? location.href : location.origin + location.pathname;
+  // The page's origin and path, and its utm_* parameters: never the rest of its query (a share key, a token).
+  var here = location.origin + location.pathname, utm = [];
+  new URLSearchParams(location.search).forEach(function (v, k) { if (/^utm_/.test(k)) utm.push(encodeURIComponent(k) + '=' + encodeURIComponent(v.slice(0, 200))); });
+  if (utm.length) here += '?' + utm.join('&');
+  var from = null;
+  try { if (document.referrer) { var r = new URL(document.referrer); from = r.origin + r.pathname; } } catch (err) { from = null; }
   var event = {
     type: type,
-    session: { visitorId: sessionId, sessionId: sessionId, userAgent: navigator.userAgent, language: navigator.language || null, referrer: document.referrer || null, cookies: {} },
-    location: { url: here, displayContext: 'site', siteShareKey: null }
+    session: { visitorId: sessionId, sessionId: sessionId, userAgent: navigator.userAgent, language: navigator.language || null, referrer: from, cookies: {} },
+    location: { url: here.slice(0, 2000), displayContext: 'site', siteShareKey: null }
   };
   for (var k in insights.location) event.location[k] = insights.location[k];
   for (var x in extra || {}) event[x] = extra[x];

@@ -18,7 +18,7 @@ import {
 import { Access } from '@app/access';
 import { AuditLog, AuditScopes } from '@app/audit-and-webhooks';
 import { Actor, Clock, DomainError, Role, roleAtLeast, UnitOfWork } from '@app/shared-kernel';
-import { SiteInsightsService } from '@app/site-insights';
+import { SiteInsightsService, TooManyEvents } from '@app/site-insights';
 import { CurrentActor, Public, WriteTransaction } from '@app/http-kit';
 import { DATABASE_UNAVAILABLE, databaseAddress, Db, isDatabaseUnavailable, type DatabaseAddress } from '@app/persistence';
 import { InternalHttp } from './internal-http';
@@ -144,6 +144,7 @@ export class McpController {
           return await this.insights.agentFeedback(site.organizationId, siteId, input, 'mcp', where());
         } catch (e) {
           if (e instanceof DomainError && e.kind === 'invalid') throw new ToolInputError(e.message);
+          if (e instanceof TooManyEvents) throw new ToolHttpError(429, e.message);
           throw e;
         }
       },

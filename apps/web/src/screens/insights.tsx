@@ -33,7 +33,8 @@ interface Table {
 /** A CSV file of a table (RFC 4180: quotes doubled, fields quoted when needed). */
 function csvOf(table: Table): string {
   const field = (v: string | number) => {
-    const s = String(v);
+    // A visitor's words starting like a formula are kept as text by a spreadsheet (CSV injection).
+    const s = typeof v === 'string' && /^[=+\-@\t\r]/.test(v) ? `'${v}` : String(v);
     return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
   };
   return [table.head, ...table.rows].map((r) => r.map(field).join(',')).join('\r\n') + '\r\n';

@@ -409,7 +409,7 @@ function turn(): Promise<void> {
 const SLICE_MS = 15;
 
 /** Runs a computation in steps (`widening`, `clustering`), giving the event loop a turn every `SLICE_MS`. */
-async function stepwise<T>(steps: Generator<void, T>): Promise<T> {
+export async function stepwise<T>(steps: Generator<void, T>): Promise<T> {
   let since = performance.now();
   for (;;) {
     const step = steps.next();

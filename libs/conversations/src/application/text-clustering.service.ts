@@ -2,16 +2,16 @@ import { Injectable } from '@nestjs/common';
 import {
   centered,
   CLUSTERING,
-  clusterBatch,
+  clustering,
   mergedInto,
   TERMS_ONLY,
   TextAnalyzer,
   textEmbedding,
   tfidf,
-  widen,
+  widening,
   type ClusterPoint,
-  type IssuePoint,
 } from '../domain/clustering';
+import { stepwise } from './conversation-processing.service';
 
 /**
  * The conversations' clustering algorithm (docs/conversations-clustering.md) for another context's texts, in one
@@ -39,13 +39,16 @@ export class TextClustering {
     const raw = vectors ? analyzed.map((a, i) => textEmbedding(a.terms, a.words, terms[i], vectors)) : analyzed.map(() => null);
     const mean = new Array<number>(vectors?.dims ?? 0).fill(0);
     for (const e of raw) if (e) e.embedding.forEach((x, d) => (mean[d] += x / raw.length));
-    const points: IssuePoint[] = widen(
-      terms.map((v, i) => ({ vector: v, embedding: raw[i] ? centered(raw[i], mean) : [] })),
-      [],
-      params,
+    // In steps, as processing runs them: the event loop gets a turn every 15 ms (2,000 queries hold it for about a second).
+    const points = await stepwise(
+      widening(
+        terms.map((v, i) => ({ vector: v, embedding: raw[i] ? centered(raw[i], mean) : [] })),
+        [],
+        params,
+      ),
     );
     const clusters: ClusterPoint[] = [];
-    const { assigned, merges } = clusterBatch(points, clusters, params);
+    const { assigned, merges } = await stepwise(clustering(points, clusters, params));
     const final = mergedInto(merges);
     return assigned.map((c) => final(c));
   }

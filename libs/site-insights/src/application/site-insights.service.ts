@@ -1,5 +1,15 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Actor, Clock, FixedWindows, IdGenerator, JobQueue, NotFoundError, TtlCache, UnitOfWork } from '@app/shared-kernel';
+import {
+  Actor,
+  Clock,
+  FixedWindows,
+  IdGenerator,
+  InvalidInputError,
+  JobQueue,
+  NotFoundError,
+  TtlCache,
+  UnitOfWork,
+} from '@app/shared-kernel';
 import { SitesService } from '@app/sites-and-publishing';
 import { TextClustering } from '@app/conversations';
 import { markdownToDocument } from '@app/content-model';
@@ -102,9 +112,11 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     const events = checkEvents(body, now);
     if (caller.optedOut || events.length === 0) return 0;
     this.count(siteId, caller.ip, events.length);
+    // A database slower than what arrives: wait for what waits to be written, and refuse beyond that (memory stays bounded).
+    if (this.buffer.length >= BUFFER_MAX) await this.flush();
+    if (this.buffer.length >= BUFFER_MAX) throw new TooManyEvents(1);
     const salt = await this.saltOf(now);
     this.accept(events.map((e) => toInsightsEvent(e, { ip: caller.ip, organizationId, siteId, salt, now })));
-    if (this.buffer.length > BUFFER_MAX) await this.flush();
     return events.length;
   }
 
@@ -147,6 +159,10 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
       subject: Record<string, unknown>;
       feedback: Record<string, unknown>;
     }>('AgentFeedbackInput', input, 'body');
+    if (body.subject.kind === 'documentation' && !URL.canParse(body.subject.url as string))
+      throw new InvalidInputError('body/subject/url must be a URL');
+    // Counted against the caller's address as events are: an open MCP endpoint is not a way to flood the table.
+    this.count(siteId, where.ip, 1);
     const now = this.clock.now();
     const id = this.ids.next();
     await this.agentFeedbackStore.insert({
@@ -169,7 +185,7 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
       source === 'mcp' ? 'mcp' : 'server',
       id,
     );
-    return { id, result: 'Thank you: the feedback was recorded, and the site’s team sees it in the site’s insights.' };
+    return { id, result: 'Thank you: the feedback was recorded for the site’s team, and counted in the site’s insights.' };
   }
 
   /**
@@ -184,9 +200,16 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     await this.flush();
     const { from, to } = rangeOf(range, this.clock.now());
     const queries = await this.store.lookedFor(organizationId, siteId, from, to, TOPIC_QUERIES_MAX);
-    const next = await this.store.nextPages(organizationId, siteId, from, to);
+    const next = await this.store.nextPages(
+      organizationId,
+      siteId,
+      from,
+      to,
+      queries.map((q) => q.text),
+    );
     const key = `${siteId} ${range}`;
-    const made = JSON.stringify(queries);
+    // The clusters depend on the texts alone (not their counts).
+    const made = JSON.stringify(queries.map((q) => [q.kind, q.text]));
     const cached = this.topicsCache.get(key, to.getTime());
     let clusters = cached?.from === made ? cached.clusters : null;
     if (!clusters) {
@@ -270,9 +293,12 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
       clearTimeout(this.timer);
       this.timer = null;
     }
+    // What waits now, not what arrives meanwhile: a caller waiting on the flush is not held by a steady stream.
+    const pending = this.buffer;
+    this.buffer = [];
     this.writing = this.writing.then(async () => {
-      while (this.buffer.length) {
-        const batch = this.buffer.splice(0, BATCH_SIZE);
+      while (pending.length) {
+        const batch = pending.splice(0, BATCH_SIZE);
         try {
           // Never in a request's transaction: the batch holds other requests' events.
           await this.uow.outside(() => this.store.insert(batch));
@@ -284,12 +310,14 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     return this.writing;
   }
 
-  /** Deletes events past the retention and the salts of the days that are over. */
-  async purge(): Promise<{ events: number; salts: number }> {
+  /** Deletes events and agents' feedback past the retention, and the salts of the days that are over. */
+  async purge(): Promise<{ events: number; salts: number; feedback: number }> {
     const now = this.clock.now();
-    const events = await this.store.purgeBefore(new Date(now.getTime() - this.settings.retentionDays * DAY_MS));
+    const before = new Date(now.getTime() - this.settings.retentionDays * DAY_MS);
+    const events = await this.store.purgeBefore(before);
+    const feedback = await this.agentFeedbackStore.purgeBefore(before);
     const salts = await this.salts.forgetBefore(dayOf(now));
-    return { events, salts };
+    return { events, salts, feedback };
   }
 
   private accept(events: InsightsEvent[]): void {

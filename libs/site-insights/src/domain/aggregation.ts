@@ -74,7 +74,7 @@ export function planAggregation(body: unknown, now: Date): AggregationPlan {
   const having: Filter[] = [];
   for (const [i, f] of (query.where ?? []).entries()) {
     const { values, operator = 'in', ...column } = f;
-    const filter: Filter = { column: normalized(column), values, operator };
+    const filter: Filter = { column: normalized(column), values: checkedValues(column.column, values, i), operator };
     const comparison = operator !== 'in' && operator !== 'notIn';
     if (comparison && values.length !== 1) throw new InvalidInputError(`where[${i}]: ${operator} compares with exactly one value`);
     if (AGGREGATE_COLUMNS.has(filter.column.column)) {
@@ -99,6 +99,34 @@ export function planAggregation(body: unknown, now: Date): AggregationPlan {
   return { select, groupBy, where, having, order, from, to, limit: query.limit ?? QUERY_LIMIT_MAX };
 }
 
+/** Columns whose values are integers (compared as SQL integers). */
+const INTEGER_COLUMNS = new Set([
+  'dayOfWeek',
+  'hourOfDay',
+  'eventAskResponseRating',
+  'eventSearchResultsCount',
+  'eventsCount',
+  'sessionsCount',
+  'visitorsCount',
+]);
+const INT_MAX = 2 ** 31 - 1;
+
+/** A filter's values as the database compares them: whole numbers in range, dates it can read (as ISO text); else 400. */
+function checkedValues(column: string, values: unknown[], i: number): unknown[] {
+  if (INTEGER_COLUMNS.has(column))
+    for (const v of values)
+      if (v !== null && !(Number.isInteger(v) && Math.abs(v as number) <= INT_MAX))
+        throw new InvalidInputError(`where[${i}]: ${column} compares with whole numbers up to ${INT_MAX}`);
+  if (column === 'datetime')
+    return values.map((v) => {
+      const at = typeof v === 'string' ? new Date(v) : null;
+      if (!at || Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1 || at.getUTCFullYear() > 9999)
+        throw new InvalidInputError(`where[${i}]: datetime compares with dates and times from year 1 to 9999`);
+      return at.toISOString();
+    });
+  return values;
+}
+
 function normalized(c: Column): Column {
   const out: Column = { column: c.column };
   if (c.column === 'datetime') out.interval = c.interval ?? 'day';
@@ -116,6 +144,9 @@ export function rangeOf(range: OfficialQuery['range'], now: Date): { from: Date;
   if (typeof range === 'object') {
     const from = new Date(range.from);
     const to = new Date(range.to);
+    const readable = (d: Date) => !Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999;
+    if (!readable(from) || !readable(to))
+      throw new InvalidInputError('range.from and range.to must be dates and times from year 1 to 9999');
     if (!(from.getTime() < to.getTime())) throw new InvalidInputError('range.from must be before range.to');
     return { from, to };
   }

@@ -159,11 +159,20 @@ export function checkEvents(body: unknown, now: Date): OfficialEvent[] {
       throw new InvalidInputError(`events[${i}] must be at most ${EVENT_MAX_BYTES} characters of JSON`);
     const checked = checkOfficial<OfficialEvent>('SiteInsightsEvent', event, `events[${i}]`);
     checkExtensions(checked, i);
-    if (checked.timestamp !== undefined && Math.abs(Date.parse(checked.timestamp) - now.getTime()) > TIMESTAMP_SKEW_MS)
-      throw new InvalidInputError(`events[${i}].timestamp must be within 5 minutes of the current time`);
+    // What the schema's formats let through and a URL or a date cannot be read from ("http://x:99999/", a leap second).
+    if (!URL.canParse(checked.location.url)) throw new InvalidInputError(`events[${i}].location.url must be a URL`);
+    if (checked.timestamp !== undefined) {
+      const at = Date.parse(checked.timestamp);
+      if (Number.isNaN(at)) throw new InvalidInputError(`events[${i}].timestamp must be a date and time`);
+      if (Math.abs(at - now.getTime()) > TIMESTAMP_SKEW_MS)
+        throw new InvalidInputError(`events[${i}].timestamp must be within 5 minutes of the current time`);
+    }
     return checked;
   });
 }
+
+/** A search's number of results, at most (an integer column in SQL). */
+export const RESULTS_COUNT_MAX = 1_000_000_000;
 
 /** Quire's additions to two events (docs/insights.md): how many results a search had, whether a question was answered. */
 function checkExtensions(event: OfficialEvent, i: number): void {
@@ -171,9 +180,9 @@ function checkExtensions(event: OfficialEvent, i: number): void {
   if (
     event.type === 'search_type_query' &&
     resultsCount !== undefined &&
-    !(Number.isInteger(resultsCount) && (resultsCount as number) >= 0)
+    !(Number.isInteger(resultsCount) && (resultsCount as number) >= 0 && (resultsCount as number) <= RESULTS_COUNT_MAX)
   )
-    throw new InvalidInputError(`events[${i}].resultsCount must be a whole number from 0`);
+    throw new InvalidInputError(`events[${i}].resultsCount must be a whole number from 0 to ${RESULTS_COUNT_MAX}`);
   if (event.type === 'ask_question' && answered !== undefined && typeof answered !== 'boolean')
     throw new InvalidInputError(`events[${i}].answered must be a boolean`);
 }
@@ -259,7 +268,8 @@ export function toInsightsEvent(event: OfficialEvent, origin: EventOrigin): Insi
   const target = (data.link as { target?: { kind?: string; url?: string } } | undefined)?.target;
   const visitor = visitorHash(origin.salt, origin.siteId, session.ip ?? origin.ip, session.userAgent);
   const url = new URL(location.url);
-  const referrer = session.referrer ? session.referrer : null;
+  // The referrer as the page's URL is kept: origin and path, never its query (a share key, a visitor token, claims).
+  const referrer = session.referrer && URL.canParse(session.referrer) ? withoutQuery(new URL(session.referrer)) : null;
   const param = (name: string) => url.searchParams.get(name)?.slice(0, 200) || null;
   const agent = describeAgent(session.userAgent);
   return {
@@ -270,7 +280,7 @@ export function toInsightsEvent(event: OfficialEvent, origin: EventOrigin): Insi
     visitor,
     session: keyed(origin.salt, 'session', visitor, session.sessionId ?? ''),
     displayContext: location.displayContext ?? 'site',
-    url: `${url.origin}${url.pathname}`,
+    url: withoutQuery(url),
     urlPath: url.pathname,
     siteSection: location.siteSection,
     siteSpace: location.siteSpace,
@@ -294,6 +304,8 @@ export function toInsightsEvent(event: OfficialEvent, origin: EventOrigin): Insi
     data,
   };
 }
+
+const withoutQuery = (url: URL) => `${url.origin}${url.pathname}`;
 
 function hostOf(url: string): string | null {
   try {

@@ -17,8 +17,8 @@ export abstract class InsightsEventStore {
   abstract aggregate(organizationId: string, siteId: string, plan: AggregationPlan): Promise<ColumnValues[]>;
   /** Searches with no result and questions asked in the range, by distinct text (lower case, trimmed), the most frequent first. */
   abstract lookedFor(organizationId: string, siteId: string, from: Date, to: Date, limit: number): Promise<LookedFor[]>;
-  /** For those, the page each session opened next (within 30 minutes), counted by text and page. */
-  abstract nextPages(organizationId: string, siteId: string, from: Date, to: Date): Promise<NextPage[]>;
+  /** For those of `texts`, the page each session opened next (within 30 minutes), counted by text and page. */
+  abstract nextPages(organizationId: string, siteId: string, from: Date, to: Date, texts: string[]): Promise<NextPage[]>;
   /** Deletes the events that happened before `before`; how many went. */
   abstract purgeBefore(before: Date): Promise<number>;
 }
@@ -45,4 +45,6 @@ export interface AgentFeedback {
 
 export abstract class AgentFeedbackStore {
   abstract insert(feedback: AgentFeedback): Promise<void>;
+  /** Deletes the feedback given before `before` (the events' retention); how many went. */
+  abstract purgeBefore(before: Date): Promise<number>;
 }

@@ -237,18 +237,20 @@ export class SqlInsightsEventStore extends InsightsEventStore {
     return rows;
   }
 
-  async nextPages(organizationId: string, siteId: string, from: Date, to: Date): Promise<NextPage[]> {
+  async nextPages(organizationId: string, siteId: string, from: Date, to: Date, texts: string[]): Promise<NextPage[]> {
+    if (texts.length === 0) return [];
     return this.db.query(
       `SELECT q.text, n.space, n.page, min(n.url_path) AS "urlPath", count(*)::int AS count
        FROM (SELECT ${LOOKED_FOR} AS text, e.session, e.occurred_at FROM site_insights_events e
-             WHERE e.organization_id = $1 AND e.site_id = $2 AND e.occurred_at >= $3 AND e.occurred_at <= $4 AND ${UNFOUND}) q
+             WHERE e.organization_id = $1 AND e.site_id = $2 AND e.occurred_at >= $3 AND e.occurred_at <= $4 AND ${UNFOUND}
+               AND ${LOOKED_FOR} = ANY($5::text[])) q
        CROSS JOIN LATERAL (
          SELECT v.space, v.page, v.url_path FROM site_insights_events v
          WHERE v.site_id = $2 AND v.session = q.session AND v.type = 'page_view' AND v.page IS NOT NULL AND v.space IS NOT NULL
            AND v.occurred_at >= q.occurred_at AND v.occurred_at <= q.occurred_at + interval '30 minutes'
          ORDER BY v.occurred_at LIMIT 1) n
        GROUP BY 1, 2, 3`,
-      [organizationId, siteId, from, to],
+      [organizationId, siteId, from, to, texts],
     );
   }
 
@@ -287,5 +289,9 @@ export class SqlAgentFeedbackStore extends AgentFeedbackStore {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [f.id, f.organizationId, f.siteId, f.source, f.reportedBy, f.subject, f.feedback, f.createdAt],
     );
+  }
+
+  purgeBefore(before: Date): Promise<number> {
+    return this.db.execute('DELETE FROM site_agent_feedback WHERE created_at < $1', [before]);
   }
 }
