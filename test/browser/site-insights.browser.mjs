@@ -201,7 +201,7 @@ try {
       if (!unfound.includes('zeppelin') || unfound.includes('configuration')) throw new Error(`no result: ${unfound}`);
       const top = await section('Top searches').innerText();
       if (!top.includes('configuration') || !top.includes('installer')) throw new Error(`top searches: ${top}`);
-      const comments = await section('Feedback with comments').innerText();
+      const comments = await section('Latest feedback with comments').innerText();
       if (!comments.includes('Clear steps.') || !comments.includes('good')) throw new Error(`comments: ${comments}`);
       const pages = await section('Top pages').innerText();
       if (!pages.includes(`/sites/${site}/install`)) throw new Error(`top pages: ${pages}`);

@@ -73,17 +73,11 @@ export function Insights(props: { org: string; site: string }) {
       top('urlPath', [type('page_view')]),
       top('eventSearchQuery', [type('search_type_query')]),
       top('eventSearchQuery', [type('search_type_query'), { column: 'eventSearchResultsCount', values: [0] } as never]),
-      aggregate({
-        where: [type('page_post_feedback_comment')],
-        groupBy: [
-          { column: 'datetime', interval: 'hour' },
-          { column: 'urlPath' },
-          { column: 'eventPageFeedbackRating' },
-          { column: 'eventPageFeedbackComment' },
-        ] as never,
-        order: { by: { column: 'datetime', interval: 'hour' }, direction: 'desc' } as never,
-        limit: 50,
-      }),
+      // The feedback as the site stored it (each given through the page, rate-limited), not the events that report it.
+      call<{ items: { createdAt: string; rating: string; comment?: string; page: { path: string } }[] }>(
+        'GET',
+        `/orgs/${props.org}/sites/${props.site}/page-feedback?commented=true&limit=50`,
+      ),
       call<{ items: Topic[] }>('GET', `/orgs/${props.org}/sites/${props.site}/insights/topics?range=${range}&limit=50`),
       api.orgs.listSiteSpaces(props.org, props.site, { limit: 100 }).catch(() => null),
     ]);
@@ -113,10 +107,10 @@ export function Insights(props: { org: string; site: string }) {
           empty: 'Every search found something in this range.',
         },
         {
-          title: 'Feedback with comments',
-          head: ['When (UTC)', 'Page', 'Rating', 'Comment', 'Times'],
-          rows: rows(comments as never).map(([when, ...rest]) => [String(when).slice(0, 16).replace('T', ' '), ...rest]),
-          empty: 'No comments in this range.',
+          title: 'Latest feedback with comments',
+          head: ['When (UTC)', 'Page', 'Rating', 'Comment'],
+          rows: comments.items.map((f) => [f.createdAt.slice(0, 16).replace('T', ' '), f.page.path, f.rating, f.comment ?? '']),
+          empty: 'No comment yet.',
         },
       ] satisfies Table[],
       topics: topics.items,

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import {
+  DomainError,
   Actor,
   Clock,
   FixedWindows,
@@ -233,7 +234,9 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     range: RangePreset,
   ): Promise<ChangeRequestView> {
     const topic = (await this.topics(actor, organizationId, siteId, range)).find((t) => t.id === topicId);
-    if (!topic) throw new NotFoundError('Topic', topicId);
+    // Topics follow what arrives: one whose queries changed since it was listed has another id now.
+    if (!topic)
+      throw new DomainError('not-found', `Topic "${topicId}" not found: topics change as visitors’ queries arrive, list them again`);
     const created = await this.changeRequests.create(actor, spaceId, { subject: `Visitors look for: ${topic.label}` });
     if (created.changeRequest.organizationId !== organizationId) throw new NotFoundError('Space', spaceId);
     return this.changeRequests.update(actor, spaceId, created.changeRequest.id, {

@@ -85,6 +85,8 @@ const AGGREGATES: Record<string, string> = {
 const UNFOUND = `((e.type = 'search_type_query' AND (e.data->>'resultsCount')::int = 0) OR e.type = 'ask_question')`;
 const LOOKED_FOR = `lower(btrim(left(e.data->>'query', 500)))`;
 
+const PURGE_BATCH = 10_000;
+
 const OPERATORS: Record<string, string> = { greaterThan: '>', greaterThanOrEqual: '>=', lessThan: '<', lessThanOrEqual: '<=' };
 
 interface EventRecord {
@@ -254,8 +256,17 @@ export class SqlInsightsEventStore extends InsightsEventStore {
     );
   }
 
+  /** In batches of PURGE_BATCH rows (one short statement each): a year's end never holds one long transaction. */
   async purgeBefore(before: Date): Promise<number> {
-    return this.db.execute('DELETE FROM site_insights_events WHERE occurred_at < $1', [before]);
+    let total = 0;
+    for (;;) {
+      const gone = await this.db.execute(
+        'DELETE FROM site_insights_events WHERE seq IN (SELECT seq FROM site_insights_events WHERE occurred_at < $1 LIMIT $2)',
+        [before, PURGE_BATCH],
+      );
+      total += gone;
+      if (gone < PURGE_BATCH) return total;
+    }
   }
 }
 
