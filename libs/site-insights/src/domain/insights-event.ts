@@ -14,30 +14,8 @@ export const EVENT_MAX_BYTES = 8 * 1024;
 /** The official bound: an event's own `timestamp` is within five minutes of the time it arrives. */
 export const TIMESTAMP_SKEW_MS = 5 * 60_000;
 
-/** The official SiteInsightsEventType. */
-export const EVENT_TYPES = [
-  'page_view',
-  'page_markdown_request',
-  'search_open',
-  'search_type_query',
-  'search_open_result',
-  'page_post_feedback',
-  'page_post_feedback_comment',
-  'agent_feedback',
-  'ask_question',
-  'ask_view',
-  'ask_rate_response',
-  'link_click',
-  'api_client_open',
-  'api_client_request',
-  'ad_click',
-  'ad_display',
-  'trademark_click',
-  'llms_request',
-  'mcp_request',
-  'rss_request',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+/** The official SiteInsightsEventType (`page_view`, `search_type_query` …), as the extracted schema lists it. */
+export type EventType = string;
 
 export type OfficialSchema = 'SiteInsightsEvent' | 'SiteInsightsQueryEventsAggregation' | 'AgentFeedbackInput';
 
@@ -117,6 +95,16 @@ export function checkOfficial<T>(name: OfficialSchema, value: unknown, at: strin
   return value as T;
 }
 
+/** The ids an event names of where it happened (official SiteInsightsEventLocation; null: none). */
+export interface LocationIds {
+  siteSection: string | null;
+  siteSpace: string | null;
+  siteShareKey: string | null;
+  space: string | null;
+  revision: string | null;
+  page: string | null;
+}
+
 /** An event as the official SiteInsightsEvent has it (checked). */
 export interface OfficialEvent {
   type: EventType;
@@ -131,16 +119,7 @@ export interface OfficialEvent {
     cookies?: Record<string, string>;
     visitorAuthToken?: string | null;
   };
-  location: {
-    url: string;
-    displayContext?: string;
-    siteSection: string | null;
-    siteSpace: string | null;
-    siteShareKey: string | null;
-    space: string | null;
-    revision: string | null;
-    page: string | null;
-  };
+  location: LocationIds & { url: string; displayContext?: string };
   timestamp?: string;
   [key: string]: unknown;
 }
@@ -188,7 +167,7 @@ function checkExtensions(event: OfficialEvent, i: number): void {
 }
 
 /** An event as kept: no address, no user agent, no cookie, no visitor id of the client's. */
-export interface InsightsEvent {
+export interface InsightsEvent extends LocationIds {
   organizationId: string;
   siteId: string;
   type: EventType;
@@ -200,12 +179,6 @@ export interface InsightsEvent {
   displayContext: string;
   url: string;
   urlPath: string;
-  siteSection: string | null;
-  siteSpace: string | null;
-  siteShareKey: string | null;
-  space: string | null;
-  revision: string | null;
-  page: string | null;
   referrer: string | null;
   referrerDomain: string | null;
   utm: { source: string | null; medium: string | null; campaign: string | null; term: string | null; content: string | null };
