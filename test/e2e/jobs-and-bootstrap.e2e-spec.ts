@@ -6,6 +6,7 @@ import { TRANSLATIONS_SWEEP_QUEUE } from '@app/translations';
 import { WEBHOOKS_SWEEP_QUEUE } from '@app/audit-and-webhooks';
 import { GIT_SYNC_SWEEP_QUEUE } from '@app/repository-sync';
 import { COLLECT_QUEUE } from '@app/spaces-and-content';
+import { INSIGHTS_PURGE_QUEUE } from '@app/site-insights';
 import { IdentityService } from '@app/organizations-and-teams';
 import { BootstrapService } from '../../apps/api/src/auth/bootstrap.service';
 import { ConfigError } from '../../apps/api/src/config';
@@ -28,6 +29,8 @@ describe('background jobs on PostgreSQL (pg-boss)', () => {
       { name: GIT_SYNC_SWEEP_QUEUE, cron: '* * * * *' },
       { name: SWEEP_QUEUE, cron: '* * * * *' },
       { name: PURGE_SPACES_QUEUE, cron: '*/15 * * * *' },
+      // Site insights: events past the retention, and the visitor-hash salts of days that are over (hourly).
+      { name: INSIGHTS_PURGE_QUEUE, cron: '7 * * * *' },
       { name: TRANSLATIONS_SWEEP_QUEUE, cron: '* * * * *' },
       { name: WEBHOOKS_SWEEP_QUEUE, cron: '* * * * *' },
     ]);
