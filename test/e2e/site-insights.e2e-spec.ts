@@ -2,7 +2,7 @@ import { Db } from '@app/persistence';
 import { SiteInsightsService } from '@app/site-insights';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
-import { spaceWithPages } from '../support/content';
+import { mergeChanges, spaceWithPages } from '../support/content';
 
 /**
  * Site insights (#51): the official trackEventsInSiteById (public: the site's script sends it), aggregateSiteEvents
@@ -523,6 +523,54 @@ describe('site insights', () => {
     const description = await t.http.get(`/v1/spaces/${spaceId}/change-requests/${cr.body.number}/description`).set(admin.auth).expect(200);
     expect(description.body.markdown).toContain('Searched “docker logging driver” (2×)');
     expect(description.body.markdown).toContain('Pages they opened next');
+  });
+
+  it('groups queries that share no word by the site’s pages they lead to, and follows the pages as they change', async () => {
+    const docs = await spaceWithPages(t, admin, orgId, [
+      {
+        title: 'Kubernetes',
+        markdown: 'Deploy the collector as a DaemonSet on every node. The Helm chart installs the DaemonSet for you.',
+      },
+      { title: 'Windows', markdown: 'Run the MSI installer, or install from PowerShell: the MSI registers the Windows service.' },
+      { title: 'Configuration', markdown: 'The configuration file lists sources and outputs.' },
+      { title: 'Upgrading', markdown: 'Read the release notes before upgrading.' },
+    ]);
+    const site = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Collector' }).expect(201)).body.id as string;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${site}/site-spaces`).set(admin.auth).send({ spaceId: docs }).expect(201);
+    await t.http.post(`/v1/orgs/${orgId}/sites/${site}/publish`).set(admin.auth).expect(200);
+    // Four searches with no result, no two sharing a word: the pages they lead to make two topics of them.
+    await track(
+      ['helm chart', 'daemonset yaml', 'msi', 'powershell'].map((query) => event('search_type_query', { query, resultsCount: 0 })),
+      site,
+    ).expect(204);
+    const grouped = async () =>
+      (
+        (await t.http.get(`/v1/orgs/${orgId}/sites/${site}/insights/topics`).set(reader.auth).expect(200)).body.items as {
+          queries: { text: string }[];
+        }[]
+      )
+        .map((x) => x.queries.map((q) => q.text).sort())
+        .sort((a, b) => a[0].localeCompare(b[0]));
+    expect(await grouped()).toEqual([
+      ['daemonset yaml', 'helm chart'],
+      ['msi', 'powershell'],
+    ]);
+    // The pages change (the Helm chart and the MSI move to a page of their own): the topics follow them.
+    const pages = (await t.http.get(`/v1/spaces/${docs}/content`).set(admin.auth).expect(200)).body.pages as {
+      id: string;
+      title: string;
+    }[];
+    const kubernetes = pages.find((p) => p.title === 'Kubernetes')!.id;
+    const windows = pages.find((p) => p.title === 'Windows')!.id;
+    await mergeChanges(t, admin, docs, [
+      { operation: 'update_page', page: kubernetes, document: { markdown: 'Deploy the collector as a DaemonSet on every node.' } },
+      { operation: 'update_page', page: windows, document: { markdown: 'Install from PowerShell as a Windows service.' } },
+      { operation: 'insert_page', title: 'Packages', document: { markdown: 'The Helm chart and the MSI are built for each release.' } },
+    ]);
+    const after = await grouped();
+    const topicOf = (text: string) => after.find((queries) => queries.includes(text));
+    expect(topicOf('helm chart')).not.toContain('daemonset yaml');
+    expect(topicOf('msi')).not.toContain('powershell');
   });
 
   it('drops the waiting events of a site deleted before they were written, and writes the others', async () => {

@@ -44,3 +44,11 @@ import { SqlClusterTasks } from './infrastructure/cluster-tasks.repository';
   exports: [ConversationsService, ConversationProcessing, TextClustering],
 })
 export class ConversationsModule {}
+
+/**
+ * The clustering for another context's texts outside the application (its quality tests, benches): the same
+ * algorithm on the same analyzer (wink-nlp and its word vectors) the module provides.
+ */
+export function standaloneTextClustering(): TextClustering {
+  return new TextClustering(new WinkTextAnalyzer());
+}

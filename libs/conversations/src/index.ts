@@ -1,5 +1,5 @@
 // The public surface of the conversations context. Other contexts import only this file.
-export { ConversationsModule } from './conversations.module';
+export { ConversationsModule, standaloneTextClustering } from './conversations.module';
 export { ConversationsService } from './application/conversations.service';
 export { ConversationProcessing, PROCESS_QUEUE, SWEEP_QUEUE } from './application/conversation-processing.service';
 export { AgentInstructionsService } from './application/agent-instructions.service';

@@ -5,6 +5,8 @@ export { SitePreviewSettings } from './application/site-previews';
 export { SiteAnswerSettings } from './application/site-answers';
 export { SiteStateSettings } from './application/site-states';
 export { SiteHostnames } from './application/site-hostnames';
+export { SitePageTexts, pageText } from './application/site-page-texts';
+export type { SitePageText } from './application/site-page-texts';
 export type { SiteView } from './application/sites.service';
 export type { Site } from './domain/site';
 export { SITE_EVENT_TYPES } from './application/site-events';

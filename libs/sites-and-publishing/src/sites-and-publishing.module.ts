@@ -9,6 +9,7 @@ import { SitesService } from './application/sites.service';
 import { SiteRepository, SiteStateChanges, VisitorTokens } from './domain/site-repository';
 import { PgSiteStateChanges } from './infrastructure/pg-site-state-changes';
 import { SiteStates } from './application/site-states';
+import { SitePageTexts } from './application/site-page-texts';
 import { SiteModels } from './application/site-models';
 import { VisitorGate } from './application/visitor-gate';
 import { PageAssembler } from './application/page-assembler';
@@ -77,6 +78,7 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     VisitorSitesService,
     SiteStates,
     SiteModels,
+    SitePageTexts,
     VisitorGate,
     PageAssembler,
     SitePages,
@@ -109,7 +111,7 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     },
     { provide: MermaidDiagrams, useFactory: () => new MermaidDiagrams() },
   ],
-  exports: [SitesService, SiteHostnames],
+  exports: [SitesService, SiteHostnames, SitePageTexts],
 })
 export class SitesAndPublishingModule implements OnModuleDestroy {
   /** The process's one highlighter (the core module provides it: the content context's app pages use it too). */

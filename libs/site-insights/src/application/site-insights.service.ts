@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import {
   DomainError,
   Actor,
+  BoundedMap,
   Clock,
   FixedWindows,
   IdGenerator,
@@ -11,12 +12,13 @@ import {
   TtlCache,
   UnitOfWork,
 } from '@app/shared-kernel';
-import { SitesService } from '@app/sites-and-publishing';
+import { SitePageTexts, SitesService } from '@app/sites-and-publishing';
 import { TextClustering } from '@app/conversations';
 import { markdownToDocument } from '@app/content-model';
 import { ChangeRequestsService, type ChangeRequestView } from '@app/review-and-comments';
 import { AggregationPlan, planAggregation, rangeOf, type RangePreset } from '../domain/aggregation';
-import { buildTopics, Topic, TOPIC_QUERIES_MAX, topicDescription } from '../domain/topics';
+import { buildTopics, LookedFor, NextPage, Topic, TOPIC_QUERIES_MAX, topicDescription } from '../domain/topics';
+import { ContextPage, nextPagesContext, PageIndex } from '../domain/page-context';
 import { checkEvents, checkOfficial, InsightsEvent, OfficialEvent, toInsightsEvent } from '../domain/insights-event';
 import { AgentFeedbackStore, ColumnValues, DailySalts, InsightsEventStore } from '../domain/insights-ports';
 
@@ -88,10 +90,13 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     private readonly uow: UnitOfWork,
     private readonly clustering: TextClustering,
     private readonly changeRequests: ChangeRequestsService,
+    private readonly pageTexts: SitePageTexts,
   ) {}
 
   /** Topics computed, by site and range, with what they were computed from: the same queries give them again without clustering. */
   private readonly topicsCache = new TtlCache<string, { from: string; clusters: number[] }>(10 * 60_000, 1000);
+  /** Each site's pages indexed for topics, with the key of what they were read from (SitePageTexts). */
+  private readonly pageIndexes = new BoundedMap<string, { key: string; index: Promise<PageIndex | null> }>(100);
 
   onModuleInit(): void {
     this.jobs.work(INSIGHTS_PURGE_QUEUE, async () => {
@@ -208,16 +213,66 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
       to,
       queries.map((q) => q.text),
     );
+    const contexts = await this.contexts(siteId, queries, next);
     const key = `${siteId} ${range}`;
-    // The clusters depend on the texts alone (not their counts).
-    const made = JSON.stringify(queries.map((q) => [q.kind, q.text]));
+    // The clusters depend on the texts and where they lead alone (not their counts).
+    const made = JSON.stringify([queries.map((q) => [q.kind, q.text]), contexts]);
     const cached = this.topicsCache.get(key, to.getTime());
     let clusters = cached?.from === made ? cached.clusters : null;
     if (!clusters) {
-      clusters = await this.clustering.cluster(queries.map((q) => q.text));
+      clusters = await this.clustering.cluster(
+        queries.map((q) => q.text),
+        contexts,
+      );
       this.topicsCache.set(key, { from: made, clusters }, to.getTime());
     }
     return buildTopics(queries, clusters, next);
+  }
+
+  /**
+   * Where each query leads (docs/insights.md): the site's pages a loose search finds for it and the pages
+   * visitors opened next, as context terms for the clustering.
+   */
+  private async contexts(siteId: string, queries: LookedFor[], next: NextPage[]): Promise<Record<string, number>[]> {
+    const index = await this.pageIndex(siteId);
+    const nextOf = new Map<string, NextPage[]>();
+    for (const n of next) nextOf.set(n.text, [...(nextOf.get(n.text) ?? []), n]);
+    const contexts: Record<string, number>[] = [];
+    for (const q of queries) {
+      const found = index ? index.context(await this.clustering.terms(q.text)) : {};
+      const opened = nextPagesContext(nextOf.get(q.text) ?? []);
+      for (const [term, weight] of Object.entries(opened)) found[term] = (found[term] ?? 0) + weight;
+      contexts.push(found);
+    }
+    return contexts;
+  }
+
+  /** The site's pages indexed for `contexts`, built once per version of what the site shows. */
+  private async pageIndex(siteId: string): Promise<PageIndex | null> {
+    const key = await this.pageTexts.key(siteId);
+    if (!key) return null;
+    const kept = this.pageIndexes.get(siteId);
+    if (kept?.key === key) return kept.index;
+    const index = (async () => {
+      const read = await this.pageTexts.pages(siteId);
+      if (!read) return null;
+      const pages: ContextPage[] = [];
+      for (const [i, p] of read.pages.entries()) {
+        pages.push({
+          id: `${p.space} ${p.page}`,
+          group: p.group,
+          titleTerms: await this.clustering.terms(p.title),
+          textTerms: await this.clustering.terms(p.text),
+        });
+        // A turn for the event loop every 20 pages (a page's text is up to 20,000 characters).
+        if (i % 20 === 19) await new Promise((r) => setImmediate(r));
+      }
+      return PageIndex.of(pages);
+    })();
+    this.pageIndexes.set(siteId, { key, index });
+    // A failed build is not kept.
+    index.catch(() => this.pageIndexes.get(siteId)?.index === index && this.pageIndexes.delete(siteId));
+    return index;
   }
 
   /**

@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { documentText, evaluateConditions, type JsonDocument, type PageTree } from '@app/content-model';
+import { ContentService } from '@app/spaces-and-content';
+import { SiteModel, SiteModels } from './site-models';
+import { SiteRepository } from '../domain/site-repository';
+
+/** A page of a site's spaces as plain text: what another context reads of the published docs (site insights' topics). */
+export interface SitePageText {
+  space: string;
+  page: string;
+  title: string;
+  /**
+   * The title of the top-level entry of the table of contents it sits under (itself when it is one with pages
+   * below), or null (a top-level page alone).
+   */
+  group: string | null;
+  /** Its text, conditional content left out (as search indexes it), at most `PAGE_TEXT_MAX` characters. */
+  text: string;
+}
+
+export const PAGE_TEXT_MAX = 20_000;
+const DOCUMENTS_CHUNK = 200;
+
+/** A page's text as SitePageTexts gives it: conditional content left out, at most `PAGE_TEXT_MAX` characters. */
+export function pageText(document: JsonDocument): string {
+  return documentText(evaluateConditions(document, () => false)).slice(0, PAGE_TEXT_MAX);
+}
+
+const keyOf = (model: SiteModel) =>
+  `${model.site.id} ${model.site.version} ${[...model.spaces.values()].map((s) => `${s.id}:${s.revision}`).join(',')}`;
+
+/**
+ * The pages of the spaces a site shows, in their current revisions, as text (hidden pages too: they are
+ * published, and what visitors look for may be there). `key` names what they were read from (the site's
+ * version and each space's revision): the same key, the same pages.
+ */
+@Injectable()
+export class SitePageTexts {
+  constructor(
+    private readonly sites: SiteRepository,
+    private readonly models: SiteModels,
+    private readonly content: ContentService,
+  ) {}
+
+  /** The site's key alone (cheap: no document read), or null when the site is gone. */
+  async key(siteId: string): Promise<string | null> {
+    const model = await this.model(siteId);
+    return model && keyOf(model);
+  }
+
+  async pages(siteId: string): Promise<{ key: string; pages: SitePageText[] } | null> {
+    const model = await this.model(siteId);
+    if (!model) return null;
+    const pages: SitePageText[] = [];
+    for (const space of model.spaces.values()) {
+      const revision = await this.content.revision(space.id, space.revision);
+      const found: { node: PageTree[number]; group: string | null }[] = [];
+      const walk = (nodes: PageTree, group: string | null) => {
+        for (const node of nodes) {
+          const inGroup = group ?? (nodes === revision.tree && node.pages.length ? node.title : null);
+          if (node.type === 'document') found.push({ node, group: inGroup });
+          walk(node.pages, inGroup);
+        }
+      };
+      walk(revision.tree, null);
+      // The bodies a chunk at a time: a large space is never all in memory as documents.
+      for (let at = 0; at < found.length; at += DOCUMENTS_CHUNK) {
+        const chunk = found.slice(at, at + DOCUMENTS_CHUNK);
+        const documents = await this.content.documents(
+          space.organizationId,
+          chunk.flatMap(({ node }) => (node.document ? [node.document] : [])),
+        );
+        for (const { node, group } of chunk) {
+          const document = node.document ? documents.get(node.document) : undefined;
+          const text = document ? pageText(document) : '';
+          pages.push({ space: space.id, page: node.id, title: node.title, group, text });
+        }
+      }
+    }
+    return { key: keyOf(model), pages };
+  }
+
+  private async model(siteId: string) {
+    const site = await this.sites.findById(siteId);
+    return site && this.models.model(siteId, site.version);
+  }
+}
