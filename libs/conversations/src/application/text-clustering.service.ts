@@ -21,9 +21,10 @@ import { stepwise } from './conversation-processing.service';
  * Each text's cluster, as an index (texts in one cluster share it); without word vectors, term overlap alone.
  *
  * A short text says little by itself: `context` may give each text terms from elsewhere (site insights give the
- * pages a query leads to, as `page …` and `group …`), weighted. They join the text's TF-IDF terms at
- * `CONTEXT_WEIGHT` of them (the context at unit length, then the whole again), before the neighbour expansion;
- * two queries that share no word but lead to the same pages then share terms. docs/insights.md has the figures.
+ * passages and pages a query leads to, as `passage …`, `page …` and `group …`), weighted. They join the text's
+ * TF-IDF terms at `CONTEXT_WEIGHT` of them (each at unit length, then the whole again), before the neighbour
+ * expansion; two queries that share no word but lead to the same pages then share terms. docs/insights.md has
+ * the figures.
  */
 @Injectable()
 export class TextClustering {
@@ -67,8 +68,8 @@ export class TextClustering {
   }
 }
 
-/** How much a text's context weighs against its own terms (both at unit length): chosen on the first held-out corpus of visitor queries. */
-export const CONTEXT_WEIGHT = 0.7;
+/** How much a text's context weighs against its own terms (both at unit length): chosen on two corpora of visitor queries (docs/insights.md). */
+export const CONTEXT_WEIGHT = 1;
 
 function withContext(terms: Record<string, number>, context: Readonly<Record<string, number>> | undefined): Record<string, number> {
   const extra = normalize(Object.fromEntries(Object.entries(context ?? {}).filter(([, w]) => Number.isFinite(w) && w > 0)));

@@ -18,7 +18,7 @@ import { markdownToDocument } from '@app/content-model';
 import { ChangeRequestsService, type ChangeRequestView } from '@app/review-and-comments';
 import { AggregationPlan, planAggregation, rangeOf, type RangePreset } from '../domain/aggregation';
 import { buildTopics, LookedFor, NextPage, Topic, TOPIC_QUERIES_MAX, topicDescription } from '../domain/topics';
-import { ContextPage, nextPagesContext, PageIndex } from '../domain/page-context';
+import { nextPagesContext, PageIndex, Passage } from '../domain/page-context';
 import { checkEvents, checkOfficial, InsightsEvent, OfficialEvent, toInsightsEvent } from '../domain/insights-event';
 import { AgentFeedbackStore, ColumnValues, DailySalts, InsightsEventStore } from '../domain/insights-ports';
 
@@ -230,8 +230,8 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
   }
 
   /**
-   * Where each query leads (docs/insights.md): the site's pages a loose search finds for it and the pages
-   * visitors opened next, as context terms for the clustering.
+   * Where each query leads (docs/insights.md): the site's passages a loose search finds for it (with their pages
+   * and groups) and the pages visitors opened next, as context terms for the clustering.
    */
   private async contexts(siteId: string, queries: LookedFor[], next: NextPage[]): Promise<Record<string, number>[]> {
     const index = await this.pageIndex(siteId);
@@ -247,7 +247,7 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     return contexts;
   }
 
-  /** The site's pages indexed for `contexts`, built once per version of what the site shows. */
+  /** The site's passages indexed for `contexts`, built once per version of what the site shows. */
   private async pageIndex(siteId: string): Promise<PageIndex | null> {
     const key = await this.pageTexts.key(siteId);
     if (!key) return null;
@@ -256,18 +256,20 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     const index = (async () => {
       const read = await this.pageTexts.pages(siteId);
       if (!read) return null;
-      const pages: ContextPage[] = [];
+      const passages: Passage[] = [];
       for (const [i, p] of read.pages.entries()) {
-        pages.push({
-          id: `${p.space} ${p.page}`,
-          group: p.group,
-          titleTerms: await this.clustering.terms(p.title),
-          textTerms: await this.clustering.terms(p.text),
-        });
+        for (const [n, passage] of p.passages.entries())
+          passages.push({
+            id: `${p.space} ${p.page}#${n}`,
+            page: `${p.space} ${p.page}`,
+            group: p.group,
+            titleTerms: await this.clustering.terms(passage.title),
+            textTerms: await this.clustering.terms(passage.text),
+          });
         // A turn for the event loop every 20 pages (a page's text is up to 20,000 characters).
         if (i % 20 === 19) await new Promise((r) => setImmediate(r));
       }
-      return PageIndex.of(pages);
+      return PageIndex.of(passages);
     })();
     this.pageIndexes.set(siteId, { key, index });
     // A failed build is not kept.

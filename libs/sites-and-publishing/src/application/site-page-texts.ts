@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { documentText, evaluateConditions, type JsonDocument, type PageTree } from '@app/content-model';
+import { sections, type JsonDocument, type PageTree } from '@app/content-model';
 import { ContentService } from '@app/spaces-and-content';
 import { SiteModel, SiteModels } from './site-models';
 import { SiteRepository } from '../domain/site-repository';
 
-/** A page of a site's spaces as plain text: what another context reads of the published docs (site insights' topics). */
+/** A page of a site's spaces as text: what another context reads of the published docs (site insights' topics). */
 export interface SitePageText {
   space: string;
   page: string;
@@ -14,24 +14,43 @@ export interface SitePageText {
    * below), or null (a top-level page alone).
    */
   group: string | null;
-  /** Its text, conditional content left out (as search indexes it), at most `PAGE_TEXT_MAX` characters. */
+  /** Its passages (`pagePassages`). */
+  passages: PagePassage[];
+}
+
+/** A passage of a page: its text before the first heading (under the page's title), or a section. */
+export interface PagePassage {
+  title: string;
   text: string;
 }
 
-export const PAGE_TEXT_MAX = 20_000;
+/** At most this many characters of a page's text are read (its passages in order). */
+export const PAGE_TEXT_MAX = 200_000;
 const DOCUMENTS_CHUNK = 200;
 
-/** A page's text as SitePageTexts gives it: conditional content left out, at most `PAGE_TEXT_MAX` characters. */
-export function pageText(document: JsonDocument): string {
-  return documentText(evaluateConditions(document, () => false)).slice(0, PAGE_TEXT_MAX);
+/**
+ * A page's passages, cut as the site's search cuts it (content-model `sections`: a heading starts one;
+ * conditional content left out): the first under the page's title, each other under "page title — heading";
+ * at most `PAGE_TEXT_MAX` characters of text in all.
+ */
+export function pagePassages(title: string, document: JsonDocument | null): PagePassage[] {
+  let left = PAGE_TEXT_MAX;
+  const passages: PagePassage[] = [];
+  for (const s of sections(title, document)) {
+    if (left <= 0) break;
+    const text = s.body.slice(0, left);
+    left -= text.length;
+    passages.push({ title: s.index === 0 ? title : `${title} — ${s.title}`, text });
+  }
+  return passages;
 }
 
 const keyOf = (model: SiteModel) =>
   `${model.site.id} ${model.site.version} ${[...model.spaces.values()].map((s) => `${s.id}:${s.revision}`).join(',')}`;
 
 /**
- * The pages of the spaces a site shows, in their current revisions, as text (hidden pages too: they are
- * published, and what visitors look for may be there). `key` names what they were read from (the site's
+ * The pages of the spaces a site shows, in their current revisions, as passages of text (hidden pages too: they
+ * are published, and what visitors look for may be there). `key` names what they were read from (the site's
  * version and each space's revision): the same key, the same pages.
  */
 @Injectable()
@@ -71,9 +90,8 @@ export class SitePageTexts {
           chunk.flatMap(({ node }) => (node.document ? [node.document] : [])),
         );
         for (const { node, group } of chunk) {
-          const document = node.document ? documents.get(node.document) : undefined;
-          const text = document ? pageText(document) : '';
-          pages.push({ space: space.id, page: node.id, title: node.title, group, text });
+          const document = (node.document && documents.get(node.document)) || null;
+          pages.push({ space: space.id, page: node.id, title: node.title, group, passages: pagePassages(node.title, document) });
         }
       }
     }
