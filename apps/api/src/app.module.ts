@@ -42,6 +42,8 @@ import { RateLimitGuard } from './auth/rate-limit.guard';
 import type { QuireConfig } from './config';
 import { dataSourceOptions } from './database/data-source';
 import { HealthController } from './health/health.controller';
+import { ApiInformation, ApiInformationController } from './health/api-information.controller';
+import { apiInformation } from './health/api-information';
 import { McpController } from './mcp/mcp.controller';
 import { AccessModule } from '@app/access';
 import { InternalHttp } from './mcp/internal-http';
@@ -191,9 +193,10 @@ export class AppModule {
         JobsModule,
         AccessModule,
       ],
-      controllers: [HealthController, McpController],
+      controllers: [HealthController, ApiInformationController, McpController],
       providers: [
         InternalHttp,
+        { provide: ApiInformation, useValue: apiInformation(config) },
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },

@@ -70,6 +70,8 @@ export interface QuireConfig {
   /** `GET /metrics` (Prometheus), and the bearer token a scraper must send (null: none). */
   metrics: boolean;
   metricsToken: string | null;
+  /** QUIRE_BUILD_DATE: when this build was made (`GET /v1/` says it; the image sets it when built with it), or null. */
+  buildDate: Date | null;
 }
 
 export class ConfigError extends Error {}
@@ -189,6 +191,14 @@ export function bootstrapTokenWeakness(token: string): string | null {
   return null;
 }
 
+function buildDate(raw: string | undefined): Date | null {
+  if (!raw) return null;
+  const date = new Date(raw);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(date.getTime()))
+    throw new ConfigError(`QUIRE_BUILD_DATE must be a date in ISO format (got "${raw}")`);
+  return date;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
   const logLevel = (env.LOG_LEVEL || 'info') as QuireConfig['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -275,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     gitPollSeconds: gitPollSeconds(env.QUIRE_GIT_POLL_SECONDS),
+    buildDate: buildDate(env.QUIRE_BUILD_DATE),
     gitHosts: gitHosts(env.QUIRE_GIT_HOSTS),
   };
 }
