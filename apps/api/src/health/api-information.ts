@@ -13,7 +13,8 @@ export function apiInformation(config: QuireConfig, cwd = process.cwd()): ApiInf
   let version = '0.0.0';
   let build = new Date(0).toISOString();
   try {
-    version = String((JSON.parse(readFileSync(path, 'utf8')) as { version?: unknown }).version ?? version);
+    const stated = (JSON.parse(readFileSync(path, 'utf8')) as { version?: unknown }).version;
+    if (typeof stated === 'string') version = stated;
     build = statSync(path).mtime.toISOString();
   } catch {
     // Not started from the project's folder: the defaults say so.
