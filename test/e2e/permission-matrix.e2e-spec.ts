@@ -1190,6 +1190,16 @@ describe('permission matrix', () => {
     ],
     ['GET …/sites/{siteId}/insights/topics', 'read', 200, async (w) => t.http.get(`${(await site()).base}/insights/topics`).set(as(w))],
     [
+      'POST …/sites/{siteId}/search',
+      'read',
+      200,
+      async (w) =>
+        t.http
+          .post(`${(await site()).base}/search`)
+          .set(as(w))
+          .send({ query: 'docs', scope: { mode: 'all' } }),
+    ],
+    [
       'POST …/sites/{siteId}/insights/topics/{topicId}/change-requests',
       'edit',
       201,

@@ -10,6 +10,7 @@ import { SiteRepository, SiteStateChanges, VisitorTokens } from './domain/site-r
 import { PgSiteStateChanges } from './infrastructure/pg-site-state-changes';
 import { SiteStates } from './application/site-states';
 import { SitePageTexts } from './application/site-page-texts';
+import { SiteContentSearchController } from './http/site-content-search.controller';
 import { SiteModels } from './application/site-models';
 import { VisitorGate } from './application/visitor-gate';
 import { PageAssembler } from './application/page-assembler';
@@ -69,6 +70,7 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     StorageController,
     SiteGitController,
     VisitorSiteController,
+    SiteContentSearchController,
   ],
   providers: [
     PublishedSitePresenter,

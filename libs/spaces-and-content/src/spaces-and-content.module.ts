@@ -89,6 +89,7 @@ export function fileStorageFor(settings: FileStorageSettings, dir: FileStorageDi
     ContentAccess,
     ContentPermissionsService,
     SearchService,
+    ContentSearch,
   ],
 })
 export class SpacesAndContentModule {

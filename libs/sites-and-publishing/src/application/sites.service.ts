@@ -25,6 +25,7 @@ import {
 } from '../domain/customization';
 import * as S from '../domain/site';
 import { Site, SiteType, SiteVisibility, Structure } from '../domain/site';
+import { scopeOf, spacesInScope, type SiteSearchBody } from '../domain/site-search-scope';
 import { PublishingAuth, SHARE_KEY_PATTERN, SiteFilter, SiteRepository } from '../domain/site-repository';
 import { SiteEvents, SiteEventType } from './site-events';
 import { Access } from '@app/access';
@@ -495,6 +496,13 @@ export class SitesService {
   }
 
   /** The site (404 when the organization has none of that id); no role check: the caller made it. */
+  /** The spaces searchSiteContent searches for this body, after the caller's site read role (403/404 otherwise). */
+  async searchedSpaces(actor: Actor, organizationId: string, siteId: string, body: SiteSearchBody): Promise<string[]> {
+    await this.siteRole(organizationId, actor, siteId, SITE_ROLES.read);
+    const site = await this.found(organizationId, siteId);
+    return spacesInScope(site.structure, scopeOf(body));
+  }
+
   async found(organizationId: string, siteId: string): Promise<Site> {
     const site = await this.sites.find(organizationId, siteId);
     if (!site) throw new NotFoundError('Site', siteId);

@@ -35,4 +35,17 @@ export class ContentSearch {
     const { spaces } = await this.access.narrowing(organizationId, actor);
     return this.search.searchOrganization(organizationId, query, page, spaces);
   }
+
+  /**
+   * These spaces of the organization, whoever asks: for a context that decided access itself (a site's search
+   * by a member with the site's read role searches the spaces the site shows). None: an empty page.
+   */
+  async inSpaces(
+    organizationId: string,
+    spaceIds: readonly string[],
+    query: string,
+    page: PageRequest,
+  ): Promise<Page<SpaceHit & { position: number }>> {
+    return this.search.searchOrganization(organizationId, query, page, { only: spaceIds });
+  }
 }

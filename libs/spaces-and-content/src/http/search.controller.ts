@@ -4,6 +4,7 @@ import { Actor } from '@app/shared-kernel';
 import { ApiStandardErrors, CurrentActor, ListOf, listEnvelope, Links, RequestLinks } from '@app/http-kit';
 import { ContentSearch } from '../application/content-search';
 import { pageHit, SearchPageDto, SearchQueryDto, SearchSpaceDto } from './search.dto';
+import { spaceResult } from './search-presenter';
 
 @ApiTags('search')
 @ApiStandardErrors()
@@ -32,12 +33,6 @@ export class SearchController {
     @RequestLinks() links: Links,
   ) {
     const page = await this.search.inOrganization(actor, id, q.query, q.toPageRequest());
-    return listEnvelope(page, (s) => ({
-      type: 'space' as const,
-      id: s.spaceId,
-      title: s.spaceTitle,
-      score: Number(s.rank),
-      pages: s.pages.map((p, i) => pageHit(s.spaceId, p, i + 1, links)),
-    }));
+    return listEnvelope(page, (s) => spaceResult(s, links));
   }
 }
