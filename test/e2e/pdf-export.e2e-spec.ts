@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GitBookAPI } from '@gitbook/api';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 import { png } from '../support/png';
@@ -23,7 +24,7 @@ function pdfImages(pdf: Buffer): number {
   }
 }
 
-describe('PDF export of a change request (getChangeRequestPDF)', () => {
+describe('PDF exports of a change request (getChangeRequestPDF) and of a space (getSpacePDF)', () => {
   let t: TestApp;
   let admin: TestUser;
   let reader: TestUser;
@@ -156,5 +157,50 @@ describe('PDF export of a change request (getChangeRequestPDF)', () => {
     expectError(await t.http.get(`${path}?page=nopage`).set(reader.auth), 404, /Page/);
     expectError(await t.http.get(path).set(outsider.auth), 404);
     expectError(await t.http.get(`/v1/spaces/${spaceId}/change-requests/999/pdf`).set(reader.auth), 404, /Change request/);
+  });
+
+  it('exports the space’s current content as PDF (getSpacePDF): all of it, a page with its subpages, a page alone; the official client reads it', async () => {
+    const space = (query = '', who: TestUser = reader) => t.http.get(`/v1/spaces/${spaceId}/pdf${query}`).set(who.auth);
+    const text = async (query = '') => {
+      const res = await space(query).expect(200);
+      expect(Object.keys(res.body)).toEqual(['url']);
+      const url = new URL(res.body.url as string);
+      const download = await t.http
+        .get(url.pathname + url.search)
+        .buffer(true)
+        .parse((r, done) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => done(null, Buffer.concat(chunks)));
+        })
+        .expect(200);
+      expect(download.headers['content-type']).toMatch(/application\/pdf/);
+      return pdfText(download.body as Buffer);
+    };
+    // Before the merge the space is empty: the PDF has its title alone.
+    const empty = await text();
+    expect(empty).toContain('Handbook');
+    expect(empty).not.toContain('Getting started');
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${crId}/merge`).set(admin.auth).expect(200);
+    const all = await text();
+    for (const title of ['Handbook', 'Getting started', 'Reference', 'Deep page', 'This utility allows you to render'])
+      expect(all).toContain(title);
+    expect(all).not.toContain('Rewrite the guide');
+    const branch = await text(`?page=${pages.ref}`);
+    expect(branch).toContain('Deep page');
+    expect(branch).not.toContain('Getting started');
+    const alone = await text(`?page=${pages.ref}&only=true`);
+    expect(alone).toContain('Reference body.');
+    expect(alone).not.toContain('Deep page');
+    expectError(await space('?only=true'), 400, /page/);
+    expectError(await space('?page=nopage'), 404, /Page/);
+    expectError(await space('', outsider), 404);
+    expectError(await t.http.get(`/v1/spaces/nosuchspace/pdf`).set(reader.auth), 404);
+    const { port } = t.app.getHttpServer().address() as { port: number };
+    const api = new GitBookAPI({ endpoint: `http://127.0.0.1:${port}`, authToken: reader.token });
+    const official = await api.spaces.getSpacePdf(spaceId, { page: pages.start, only: true });
+    expect(official.status).toBe(200);
+    expect(Object.keys(official.data)).toEqual(['url']);
+    expect(official.data.url).toMatch(/^https?:\/\//);
   });
 });

@@ -525,6 +525,7 @@ describe('permission matrix', () => {
       },
     ],
     ['GET /spaces/{id}/search', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/search?query=x`).set(as(w))],
+    ['GET /spaces/{id}/pdf', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/pdf`).set(as(w))],
     ['GET /orgs/{id}/search', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/search?query=x`).set(as(w))],
     ['GET /spaces/{id}/links', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/links`).set(as(w))],
     [

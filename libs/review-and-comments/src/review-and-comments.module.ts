@@ -1,3 +1,4 @@
+import { SpaceExportsController } from './http/space-exports.controller';
 import { Module } from '@nestjs/common';
 import { ConversationsModule } from '@app/conversations';
 import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
@@ -39,6 +40,7 @@ import { SpaceRevisionsController } from './http/space-revisions.controller';
     SpaceCommentsController,
     ChangeRequestCommentsController,
     ReviewsController,
+    SpaceExportsController,
   ],
   providers: [
     ChangeRequestsService,
