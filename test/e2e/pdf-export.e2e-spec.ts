@@ -81,8 +81,9 @@ describe('PDF exports of a change request (getChangeRequestPDF) and of a space (
   });
   afterAll(async () => t.close());
 
-  const exportPdf = async (query = '', who: TestUser = reader) => {
-    const res = await t.http.get(`/v1/spaces/${spaceId}/change-requests/${crId}/pdf${query}`).set(who.auth).expect(200);
+  /** The PDF an export answer's URL leads to (`path`: the operation), checked as a PDF, with that URL. */
+  const exportAt = async (path: string, who: TestUser = reader) => {
+    const res = await t.http.get(path).set(who.auth).expect(200);
     expect(Object.keys(res.body)).toEqual(['url']);
     const url = new URL(res.body.url as string);
     const download = await t.http
@@ -99,6 +100,7 @@ describe('PDF exports of a change request (getChangeRequestPDF) and of a space (
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     return { pdf, url };
   };
+  const exportPdf = (query = '', who: TestUser = reader) => exportAt(`/v1/spaces/${spaceId}/change-requests/${crId}/pdf${query}`, who);
 
   it('renders every page of the change request: titles, text with marks and links, lists, code, tables, images, quotes, expandables', async () => {
     const { pdf } = await exportPdf();
@@ -161,22 +163,7 @@ describe('PDF exports of a change request (getChangeRequestPDF) and of a space (
 
   it('exports the space’s current content as PDF (getSpacePDF): all of it, a page with its subpages, a page alone; the official client reads it', async () => {
     const space = (query = '', who: TestUser = reader) => t.http.get(`/v1/spaces/${spaceId}/pdf${query}`).set(who.auth);
-    const text = async (query = '') => {
-      const res = await space(query).expect(200);
-      expect(Object.keys(res.body)).toEqual(['url']);
-      const url = new URL(res.body.url as string);
-      const download = await t.http
-        .get(url.pathname + url.search)
-        .buffer(true)
-        .parse((r, done) => {
-          const chunks: Buffer[] = [];
-          r.on('data', (c: Buffer) => chunks.push(c));
-          r.on('end', () => done(null, Buffer.concat(chunks)));
-        })
-        .expect(200);
-      expect(download.headers['content-type']).toMatch(/application\/pdf/);
-      return pdfText(download.body as Buffer);
-    };
+    const text = async (query = '') => pdfText((await exportAt(`/v1/spaces/${spaceId}/pdf${query}`)).pdf);
     // Before the merge the space is empty: the PDF has its title alone.
     const empty = await text();
     expect(empty).toContain('Handbook');
