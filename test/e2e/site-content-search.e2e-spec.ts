@@ -145,10 +145,37 @@ describe('site content search', () => {
     expectError(await search({ query: 'orbit', scope: { mode: 'all' }, mode: 'all' }), 400, /scope/);
     expectError(await search({ query: 'orbit', mode: 'current' }), 400, /siteSpaceId/);
     expectError(await search({ query: 'orbit', scope: 'all' }), 400, /scope/);
+    expectError(await search({ query: 'orbit', scope: { mode: 'all', restrictTo: 'currentSiteSpace' } }), 400, /restrictTo/);
+    expectError(await search({ query: 'orbit', mode: 'all', siteSpaceIds: [siteSpaceOf.Extra] }), 400, /siteSpaceIds/);
+    expectError(await search({ query: 'orbit', mode: 'all', siteSpaceId: siteSpaceOf.Extra }), 400, /siteSpaceId/);
   });
 
-  it('answers members with the site’s read role; a stranger, another organization’s site or no token get nothing', async () => {
+  it('answers members with the site’s read role, among the spaces they may read; a stranger, another organization’s site or no token get nothing', async () => {
     expect(await found({ scope: { mode: 'all' } }, reader)).toEqual(['Extra', 'Guide']);
+    // A restricted space on the site: its admin finds it, a reader without a grant gets no hit, title or count of it.
+    const closed = (await t.http.post(`/v1/orgs/${orgId}/collections`).set(admin.auth).send({ title: 'Closed' }).expect(201)).body
+      .id as string;
+    await t.http.patch(`/v1/collections/${closed}`).set(admin.auth).send({ defaultLevel: null }).expect(200);
+    const secret = await spaceWithPages(t, admin, orgId, [{ title: 'Secret page', markdown: 'The orbit of the secret.' }], {
+      title: 'Secret',
+      parent: closed,
+    });
+    const site = (
+      await t.http
+        .post(`/v1/orgs/${orgId}/sites`)
+        .set(admin.auth)
+        .send({ title: 'Mixed', spaces: [spaces.Guide] })
+        .expect(201)
+    ).body.id as string;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${site}/site-spaces`).set(admin.auth).send({ spaceId: secret }).expect(201);
+    const inMixed = async (who: TestUser) =>
+      (await search({ query: 'orbit', scope: { mode: 'all' } }, who, site).expect(200)).body as {
+        items: { title: string }[];
+        count: number;
+      };
+    expect((await inMixed(admin)).items.map((x) => x.title).sort()).toEqual(['Guide', 'Secret']);
+    const readers = await inMixed(reader);
+    expect([readers.items.map((x) => x.title), readers.count]).toEqual([['Guide'], 1]);
     expectError(await search({ query: 'orbit' }, stranger), 404, /./);
     const theirs = (await t.http.post(`/v1/orgs/${otherOrg}/sites`).set(stranger.auth).send({ title: 'Theirs' }).expect(201)).body
       .id as string;

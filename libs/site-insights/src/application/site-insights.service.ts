@@ -215,7 +215,7 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     );
     const contexts = await this.contexts(siteId, queries, next);
     const key = `${siteId} ${range}`;
-    // The clusters depend on the texts and where they lead alone (not their counts).
+    // The clusters depend on the texts and where they lead alone (not how often).
     const made = JSON.stringify([queries.map((q) => [q.kind, q.text]), contexts]);
     const cached = this.topicsCache.get(key, to.getTime());
     let clusters = cached?.from === made ? cached.clusters : null;
@@ -238,7 +238,9 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     const nextOf = new Map<string, NextPage[]>();
     for (const n of next) nextOf.set(n.text, [...(nextOf.get(n.text) ?? []), n]);
     const contexts: Record<string, number>[] = [];
-    for (const q of queries) {
+    for (const [i, q] of queries.entries()) {
+      // A turn for the event loop every 20 queries (2,000 at most: a search of the index each).
+      if (i % 20 === 19) await new Promise((r) => setImmediate(r));
       const found = index ? index.context(await this.clustering.terms(q.text)) : {};
       const opened = nextPagesContext(nextOf.get(q.text) ?? []);
       for (const [term, weight] of Object.entries(opened)) found[term] = (found[term] ?? 0) + weight;
@@ -257,8 +259,10 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
       const read = await this.pageTexts.pages(siteId);
       if (!read) return null;
       const passages: Passage[] = [];
-      for (const [i, p] of read.pages.entries()) {
-        for (const [n, passage] of p.passages.entries())
+      for (const p of read.pages) {
+        for (const [n, passage] of p.passages.entries()) {
+          // A turn for the event loop at each passage (a page's text is up to 200,000 characters in all).
+          await new Promise((r) => setImmediate(r));
           passages.push({
             id: `${p.space} ${p.page}#${n}`,
             page: `${p.space} ${p.page}`,
@@ -266,8 +270,7 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
             titleTerms: await this.clustering.terms(passage.title),
             textTerms: await this.clustering.terms(passage.text),
           });
-        // A turn for the event loop every 20 pages (a page's text is up to 20,000 characters).
-        if (i % 20 === 19) await new Promise((r) => setImmediate(r));
+        }
       }
       return PageIndex.of(passages);
     })();

@@ -38,7 +38,7 @@ export const CONTEXT_PASSAGES_MIN = 3;
 export class PageIndex {
   private constructor(
     private readonly engine: ReturnType<typeof bm25>,
-    private readonly passages: Map<string, Passage>,
+    private readonly passages: Map<string, { page: string; group: string | null }>,
   ) {}
 
   /** The index of these passages, or null when there are too few to rank (`CONTEXT_PASSAGES_MIN`). */
@@ -51,7 +51,8 @@ export class PageIndex {
     engine.definePrepTasks([(text) => text.split(' ').filter(Boolean)]);
     for (const p of withTerms) engine.addDoc({ title: p.titleTerms.join(' '), text: p.textTerms.join(' ') }, p.id);
     engine.consolidate();
-    return new PageIndex(engine, new Map(withTerms.map((p) => [p.id, p])));
+    // Only where each passage sits is kept; its terms are the engine's.
+    return new PageIndex(engine, new Map(withTerms.map((p) => [p.id, { page: p.page, group: p.group }])));
   }
 
   /** A query's context (`passage …`, `page …` and `group …` terms, weighted), from its analyzed terms; empty when it finds nothing. */
@@ -72,13 +73,9 @@ export class PageIndex {
 }
 
 /**
- * The pages visitors opened next after a query, as context: `page {spaceId} {pageId}` terms weighted by how
- * often, against the most frequent (what visitors settled for says where the answer was, or should be).
+ * The pages visitors opened next after a query, as context: a `page {spaceId} {pageId}` term for each, at full
+ * weight (which pages, not how often: a visit more does not cluster the queries again).
  */
-export function nextPagesContext(next: readonly { space: string; page: string; count: number }[]): Record<string, number> {
-  const most = Math.max(0, ...next.map((n) => n.count));
-  const context: Record<string, number> = {};
-  if (most <= 0) return context;
-  for (const n of next) context[`page ${n.space} ${n.page}`] = (context[`page ${n.space} ${n.page}`] ?? 0) + n.count / most;
-  return context;
+export function nextPagesContext(next: readonly { space: string; page: string }[]): Record<string, number> {
+  return Object.fromEntries(next.map((n) => [`page ${n.space} ${n.page}`, 1]));
 }

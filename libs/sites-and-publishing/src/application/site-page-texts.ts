@@ -24,20 +24,21 @@ export interface PagePassage {
   text: string;
 }
 
-/** At most this many characters of a page's text are read (its passages in order). */
+/** At most this many characters of a page's text are read, in at most this many passages (in order). */
 export const PAGE_TEXT_MAX = 200_000;
+export const PAGE_PASSAGES_MAX = 500;
 const DOCUMENTS_CHUNK = 200;
 
 /**
  * A page's passages, cut as the site's search cuts it (content-model `sections`: a heading starts one;
  * conditional content left out): the first under the page's title, each other under "page title — heading";
- * at most `PAGE_TEXT_MAX` characters of text in all.
+ * at most `PAGE_TEXT_MAX` characters of text in all, in at most `PAGE_PASSAGES_MAX` passages.
  */
 export function pagePassages(title: string, document: JsonDocument | null): PagePassage[] {
   let left = PAGE_TEXT_MAX;
   const passages: PagePassage[] = [];
   for (const s of sections(title, document)) {
-    if (left <= 0) break;
+    if (left <= 0 || passages.length >= PAGE_PASSAGES_MAX) break;
     const text = s.body.slice(0, left);
     left -= text.length;
     passages.push({ title: s.index === 0 ? title : `${title} — ${s.title}`, text });
@@ -82,7 +83,7 @@ export class SitePageTexts {
         }
       };
       walk(revision.tree, null);
-      // The bodies a chunk at a time: a large space is never all in memory as documents.
+      // The bodies a chunk at a time: a large space's documents are never all in memory at once (their texts are).
       for (let at = 0; at < found.length; at += DOCUMENTS_CHUNK) {
         const chunk = found.slice(at, at + DOCUMENTS_CHUNK);
         const documents = await this.content.documents(

@@ -495,7 +495,6 @@ export class SitesService {
     return { ...result, items: result.items.map((k) => k.item) };
   }
 
-  /** The site (404 when the organization has none of that id); no role check: the caller made it. */
   /** The spaces searchSiteContent searches for this body, after the caller's site read role (403/404 otherwise). */
   async searchedSpaces(actor: Actor, organizationId: string, siteId: string, body: SiteSearchBody): Promise<string[]> {
     await this.siteRole(organizationId, actor, siteId, SITE_ROLES.read);
@@ -503,6 +502,7 @@ export class SitesService {
     return spacesInScope(site.structure, scopeOf(body));
   }
 
+  /** The site (404 when the organization has none of that id); no role check: the caller made it. */
   async found(organizationId: string, siteId: string): Promise<Site> {
     const site = await this.sites.find(organizationId, siteId);
     if (!site) throw new NotFoundError('Site', siteId);

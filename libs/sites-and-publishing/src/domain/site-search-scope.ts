@@ -64,9 +64,17 @@ export function scopeOf(body: SiteSearchBody): SiteSearchScope {
       return { mode, siteSpaceIds };
     }
     if (siteSpaceIds) throw new InvalidInputError(`scope.siteSpaceIds goes with scope.mode "specific", not "${mode}"`);
-    if (mode === 'all') return { mode };
+    if (mode === 'all') {
+      if (currentSiteSpace !== undefined || restrictTo !== undefined)
+        throw new InvalidInputError('scope.currentSiteSpace and scope.restrictTo go with scope.mode "default", not "all"');
+      return { mode };
+    }
     return { mode, currentSiteSpace, restrictTo };
   }
+  if ((body.mode === 'current' || body.mode === 'all') && body.siteSpaceIds)
+    throw new InvalidInputError(`siteSpaceIds goes with mode "specific", not "${body.mode}"`);
+  if (body.mode !== 'current' && body.mode !== undefined && body.siteSpaceId !== undefined)
+    throw new InvalidInputError(`siteSpaceId goes with mode "current", not "${body.mode}"`);
   if (body.mode === 'current') {
     if (body.siteSpaceId === undefined) throw new InvalidInputError('siteSpaceId is required with mode "current"');
     return { mode: 'default', currentSiteSpace: body.siteSpaceId };

@@ -17,7 +17,8 @@ export class SiteContentSearchController {
 
   /**
    * The official searchSiteContent: the full-text search of the spaces the site shows (their current content,
-   * as the published site shows it), in the scope asked; members with the site's read role.
+   * as the published site shows it), in the scope asked, among those the caller may read; members with the
+   * site's read role.
    */
   @ReadsOnly()
   @Post('search')
@@ -40,7 +41,7 @@ export class SiteContentSearchController {
     @RequestLinks() links: Links,
   ) {
     const spaces = await this.sites.searchedSpaces(actor, organizationId, siteId, body);
-    const page = await this.search.inSpaces(organizationId, spaces, body.query, list.toPageRequest());
+    const page = await this.search.inSpaces(actor, organizationId, spaces, body.query, list.toPageRequest());
     return listEnvelope(page, (s) => spaceResult(s, links));
   }
 }

@@ -37,15 +37,23 @@ export class ContentSearch {
   }
 
   /**
-   * These spaces of the organization, whoever asks: for a context that decided access itself (a site's search
-   * by a member with the site's read role searches the spaces the site shows). None: an empty page.
+   * These spaces of the organization (a site's), those the caller may read among them: a space closed to them
+   * gives no hit, title or count, as in the organization's search (404 for non-members).
    */
   async inSpaces(
+    actor: Actor,
     organizationId: string,
     spaceIds: readonly string[],
     query: string,
     page: PageRequest,
   ): Promise<Page<SpaceHit & { position: number }>> {
-    return this.search.searchOrganization(organizationId, query, page, { only: spaceIds });
+    const { spaces } = await this.access.narrowing(organizationId, actor);
+    const readable =
+      spaces === null
+        ? spaceIds
+        : 'only' in spaces
+          ? spaceIds.filter((id) => spaces.only.includes(id))
+          : spaceIds.filter((id) => !spaces.except.includes(id));
+    return this.search.searchOrganization(organizationId, query, page, { only: readable });
   }
 }
