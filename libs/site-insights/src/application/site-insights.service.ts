@@ -18,7 +18,7 @@ import { markdownToDocument } from '@app/content-model';
 import { ChangeRequestsService, type ChangeRequestView } from '@app/review-and-comments';
 import { AggregationPlan, planAggregation, rangeOf, type RangePreset } from '../domain/aggregation';
 import { buildTopics, LookedFor, NextPage, Topic, TOPIC_QUERIES_MAX, topicDescription } from '../domain/topics';
-import { nextPagesContext, PageIndex, Passage } from '../domain/page-context';
+import { byRarity, nextPagesContext, PageIndex, Passage } from '../domain/page-context';
 import { checkEvents, checkOfficial, InsightsEvent, OfficialEvent, toInsightsEvent } from '../domain/insights-event';
 import { AgentFeedbackStore, ColumnValues, DailySalts, InsightsEventStore } from '../domain/insights-ports';
 
@@ -231,7 +231,8 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
 
   /**
    * Where each query leads (docs/insights.md): the site's passages a loose search finds for it (with their pages
-   * and groups) and the pages visitors opened next, as context terms for the clustering.
+   * and groups) and the pages visitors opened next, as context terms for the clustering, weighted by how rare
+   * each is among the queries.
    */
   private async contexts(siteId: string, queries: LookedFor[], next: NextPage[]): Promise<Record<string, number>[]> {
     const index = await this.pageIndex(siteId);
@@ -246,7 +247,7 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
       for (const [term, weight] of Object.entries(opened)) found[term] = (found[term] ?? 0) + weight;
       contexts.push(found);
     }
-    return contexts;
+    return byRarity(contexts);
   }
 
   /** The site's passages indexed for `contexts`, built once per version of what the site shows. */

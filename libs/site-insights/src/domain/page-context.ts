@@ -79,3 +79,17 @@ export class PageIndex {
 export function nextPagesContext(next: readonly { space: string; page: string }[]): Record<string, number> {
   return Object.fromEntries(next.map((n) => [`page ${n.space} ${n.page}`, 1]));
 }
+
+/**
+ * The queries' contexts weighted by how rare each term is among them: a term's weight times
+ * √ln(1 + n / df) (n queries, df of them with the term). A page or group most queries lead to (a site's
+ * overview, a large group) then joins fewer of them into one topic than a passage only a few find; a term all
+ * share keeps some weight (with a few queries that all lead to one page, that page is their topic). Chosen on
+ * the first three corpora of visitor queries, measured on the fourth (docs/insights.md).
+ */
+export function byRarity(contexts: readonly Readonly<Record<string, number>>[]): Record<string, number>[] {
+  const df = new Map<string, number>();
+  for (const c of contexts) for (const t of Object.keys(c)) df.set(t, (df.get(t) ?? 0) + 1);
+  const n = contexts.length;
+  return contexts.map((c) => Object.fromEntries(Object.entries(c).map(([t, w]) => [t, w * Math.sqrt(Math.log(1 + n / df.get(t)!))])));
+}

@@ -1,0 +1,52 @@
+import { byRarity, PageIndex } from '../domain/page-context';
+
+describe('byRarity: context terms weighted by how rare they are among the queries', () => {
+  it('weighs a term few queries share above one most share, and keeps some weight for a term all share', () => {
+    const contexts = [
+      { 'page a': 1, 'page common': 1 },
+      { 'page a': 1, 'page common': 1 },
+      { 'page b': 1, 'page common': 1 },
+      { 'page c': 0.5, 'page common': 1 },
+    ];
+    const weighted = byRarity(contexts);
+    expect(weighted[0]['page a']).toBeCloseTo(Math.sqrt(Math.log(1 + 4 / 2)));
+    expect(weighted[2]['page b']).toBeCloseTo(Math.sqrt(Math.log(1 + 4)));
+    expect(weighted[3]['page c']).toBeCloseTo(0.5 * Math.sqrt(Math.log(1 + 4)));
+    expect(weighted[0]['page common']).toBeCloseTo(Math.sqrt(Math.log(2)));
+    expect(weighted[0]['page common']).toBeGreaterThan(0);
+    expect(weighted[2]['page b']).toBeGreaterThan(weighted[0]['page a']);
+    expect(weighted[0]['page a']).toBeGreaterThan(weighted[0]['page common']);
+  });
+
+  it('depends on the set of queries, not their order, and leaves an empty context empty', () => {
+    const contexts = [{ 'page a': 1 }, {}, { 'page a': 1, 'group g': 0.5 }];
+    const reversed = byRarity([...contexts].reverse()).reverse();
+    expect(byRarity(contexts)).toEqual(reversed);
+    expect(byRarity(contexts)[1]).toEqual({});
+    expect(byRarity([])).toEqual([]);
+  });
+});
+
+describe('PageIndex', () => {
+  const passage = (id: string, words: string[]) => ({ id, page: id, group: null, titleTerms: [], textTerms: words });
+
+  it('makes no index of fewer than three passages with terms', () => {
+    expect(PageIndex.of([passage('1', ['outbox']), passage('2', ['inbox']), passage('3', [])])).toBeNull();
+  });
+
+  it('leads a query to the passages that hold its words, the best at full weight', () => {
+    const index = PageIndex.of([
+      passage('1', ['outbox', 'sweeper', 'outbox']),
+      passage('2', ['inbox', 'duplicate']),
+      passage('3', ['kafka', 'offset']),
+      passage('4', ['outbox', 'kafka']),
+    ])!;
+    const context = index.context(['outbox', 'sweeper']);
+    expect(context['passage 1']).toBe(1);
+    expect(context['passage 4']).toBeGreaterThan(0);
+    expect(context['passage 4']).toBeLessThan(1);
+    expect(context['passage 2']).toBeUndefined();
+    expect(index.context(['nothing'])).toEqual({});
+    expect(index.context([])).toEqual({});
+  });
+});
