@@ -6,6 +6,7 @@ import { pagePassages } from '@app/sites-and-publishing';
 import { VISITOR_QUERIES, type VisitorQuery } from '../../../../test/fixtures/visitor-queries';
 import { VISITOR_QUERIES_2 } from '../../../../test/fixtures/visitor-queries-2';
 import { VISITOR_QUERIES_3 } from '../../../../test/fixtures/visitor-queries-3';
+import { VISITOR_QUERIES_4 } from '../../../../test/fixtures/visitor-queries-4';
 import { clusterFigures, shuffled } from '../../../../test/fixtures/cluster-figures';
 import { byRarity, PageIndex, Passage } from '../domain/page-context';
 
@@ -63,14 +64,14 @@ async function sitePassages(dir: string): Promise<Passage[]> {
 const PURITY_2 = 49 / 64;
 const PURITY_3 = 56 / 64;
 
-async function figures(queries: readonly VisitorQuery[], index: PageIndex | null, label: string) {
+async function figures(queries: readonly VisitorQuery[], index: PageIndex | null, label: string, rarity = true) {
   const all = [];
   for (const seed of [0, 7, 42]) {
     const order = seed === 0 ? queries.map((_, i) => i) : shuffled(queries.length, seed);
     const texts = order.map((i) => queries[i].text);
     const contexts = [];
     for (const text of texts) contexts.push(index ? index.context(await clustering.terms(text)) : {});
-    const assigned = await clustering.cluster(texts, index ? byRarity(contexts) : contexts);
+    const assigned = await clustering.cluster(texts, index && rarity ? byRarity(contexts) : contexts);
     const clusterOf = new Array<number>(queries.length);
     order.forEach((i, k) => (clusterOf[i] = assigned[k]));
     const f = clusterFigures(
@@ -124,6 +125,22 @@ describe('topics of visitor queries with the site’s passages as context (held-
     expect(f.perProblem).toBeLessThanOrEqual(16 / 8);
     expect(f.worstMixOfThree).toBeLessThanOrEqual(0.29);
     expect(bare.purity).toBeLessThan(f.purity);
+    expect(bare.recovered).toBeLessThan(f.recovered);
+  }, 120_000);
+
+  it('corpus 4 (Pode, held out: measured once)', async () => {
+    const index = PageIndex.of(await sitePassages('test/fixtures/corpora/pode-docs'));
+    const f = await figures(VISITOR_QUERIES_4, index, 'corpus 4 with its site, by rarity');
+    const unweighted = await figures(VISITOR_QUERIES_4, index, 'corpus 4 with its site, unweighted', false);
+    const bare = await figures(VISITOR_QUERIES_4, null, 'corpus 4 alone');
+    // Measured once, held out (docs/insights.md): 6 of 8 topics in 10 clusters, purity 0.67 (43 of 64); without
+    // the rarity weighting the site's one large group ("Tutorials") pulled everything into 4 clusters (purity
+    // 0.36); the algorithm alone: 4 of 8 in 21, purity 0.63. Purity, recovery and mix miss their targets.
+    expect(f.purity).toBeGreaterThanOrEqual(43 / 64);
+    expect(f.recovered).toBeGreaterThanOrEqual(6);
+    expect(f.perProblem).toBeLessThanOrEqual(10 / 8);
+    expect(f.worstMix).toBeLessThanOrEqual(0.37);
+    expect(unweighted.purity).toBeLessThan(f.purity);
     expect(bare.recovered).toBeLessThan(f.recovered);
   }, 120_000);
 });
