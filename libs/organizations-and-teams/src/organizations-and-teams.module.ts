@@ -6,7 +6,7 @@ import { TokenRepository } from './domain/api-token';
 import { MemberRepository } from './domain/member';
 import { OrganizationRepository } from './domain/organization';
 import { UserRepository } from './domain/user';
-import { OrganizationsController, UserController } from './http/organizations.controller';
+import { EmailDomainsController, OrganizationsController, UserController } from './http/organizations.controller';
 import { InvitesController, MembersController, TeamsController } from './http/people.controller';
 import { InvitesService } from './application/invites.service';
 import { SsoService } from './application/sso.service';
@@ -47,6 +47,7 @@ import {
   controllers: [
     OrganizationsController,
     UserController,
+    EmailDomainsController,
     MembersController,
     TeamsController,
     InvitesController,

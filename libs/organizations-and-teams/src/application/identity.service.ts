@@ -13,7 +13,7 @@ import {
 } from '@app/shared-kernel';
 import { ApiToken, isUsable, TOKEN_PREFIX, TOKEN_VISIBLE_LENGTH, TokenRepository } from '../domain/api-token';
 import { MemberRepository } from '../domain/member';
-import { isEmail, normalizeEmail, User, UserRepository } from '../domain/user';
+import { applyUserProfilePatch, isEmail, normalizeEmail, User, UserProfilePatch, UserRepository } from '../domain/user';
 import { AccessCacheSettings, AccessChanges } from '@app/access';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -76,6 +76,18 @@ export class IdentityService {
     const user = visible ? await this.users.findById(userId) : null;
     if (!user) throw new NotFoundError('User', userId);
     return user;
+  }
+
+  /**
+   * The caller's own profile, changed (the official `updateUserById`): another user they can see is 403, one
+   * they cannot 404.
+   */
+  async updateUser(actor: Actor, userId: string, patch: UserProfilePatch): Promise<User> {
+    const user = await this.getVisibleUser(actor, userId);
+    if (user.id !== actor.userId) throw new ForbiddenError('You can change only your own account');
+    const next = applyUserProfilePatch(user, patch);
+    if (!(await this.users.updateProfile(next))) throw new NotFoundError('User', userId);
+    return next;
   }
 
   /** Several users at once (one query), for responses that name many. */

@@ -18,11 +18,13 @@ import {
 import { MemberRepository, MembershipOfUser } from '../domain/member';
 import {
   applyOrganizationPatch,
+  EMAIL_DOMAIN_PATTERN,
   mergeRuleUsers,
   newOrganization,
   Organization,
   OrganizationPatch,
   OrganizationRepository,
+  ORGANIZATIONS_FOR_DOMAIN_MAX,
 } from '../domain/organization';
 import { TeamRepository } from '../domain/team';
 import { UserRepository } from '../domain/user';
@@ -64,6 +66,32 @@ export class OrganizationsService {
     if (!member || !organization) throw new NotFoundError('Organization', organizationId);
     const ownTeam = (await this.teams.ownedTeamIds(organizationId, actor.userId)).size > 0;
     return { organization, role: member.role, ownTeam };
+  }
+
+  /**
+   * The organizations the caller may join by email domain (`joinOrganization`), and those of the domain they are
+   * in already (the official `getOrganizationsForEmailDomain`). Only the caller's own email domain may be asked
+   * for (403 otherwise: no one learns which organizations another domain has); an email asserted by an
+   * organization's identity provider lets its user join that one only, as joining does; a token scoped to an
+   * organization sees that one only; a disabled membership is not listed.
+   */
+  async forEmailDomain(actor: Actor, domain: string): Promise<OrganizationView[]> {
+    const wanted = domain.trim().toLowerCase();
+    if (!EMAIL_DOMAIN_PATTERN.test(wanted)) throw new InvalidInputError(`emailDomain: "${domain}" is not a domain name`);
+    const user = await this.users.findById(actor.userId);
+    if (!user || user.email.split('@')[1]?.toLowerCase() !== wanted)
+      throw new ForbiddenError('You can list only the organizations of your own email domain');
+    const found = (await this.organizations.withEmailDomain(wanted, ORGANIZATIONS_FOR_DOMAIN_MAX)).filter(
+      (o) => reaches(actor, o.id) && (user.emailAssertedBy === null || user.emailAssertedBy === o.id),
+    );
+    const views: OrganizationView[] = [];
+    for (const organization of found) {
+      const member = await this.members.find(organization.id, actor.userId);
+      if (member?.disabled) continue;
+      const ownTeam = member ? (await this.teams.ownedTeamIds(organization.id, actor.userId)).size > 0 : false;
+      views.push({ organization, role: member ? member.role : null, ownTeam });
+    }
+    return views;
   }
 
   /** Creates an organization; the creator becomes its admin. */

@@ -143,4 +143,9 @@ export abstract class OrganizationRepository {
   /** Writes the fields that differ between `before` and `after`, if the row still holds what was read there. */
   abstract update(before: Organization, after: Organization): Promise<boolean>;
   abstract hostnameTaken(hostname: string, exceptOrganizationId: string): Promise<boolean>;
+  /** The organizations whose `emailDomains` include this one (lower case), the oldest first, at most `limit`. */
+  abstract withEmailDomain(domain: string, limit: number): Promise<Organization[]>;
 }
+
+/** At most this many organizations answer `getOrganizationsForEmailDomain` (the official operation has no pages). */
+export const ORGANIZATIONS_FOR_DOMAIN_MAX = 100;

@@ -1,3 +1,5 @@
+import { InvalidInputError } from '@app/shared-kernel';
+
 export interface User {
   id: string;
   displayName: string;
@@ -17,7 +19,33 @@ export abstract class UserRepository {
   abstract findByIds(ids: string[]): Promise<User[]>;
   abstract findByEmails(emails: string[]): Promise<User[]>;
   abstract insert(user: User): Promise<void>;
+  /** Writes the profile fields (display name, photo); false when the user is gone. */
+  abstract updateProfile(user: Pick<User, 'id' | 'displayName' | 'photoURL'>): Promise<boolean>;
   abstract count(): Promise<number>;
+}
+
+/** The official `updateUserById` limits: a display name of 1 to 64 characters; a photo URL as an organization's links (http or https). */
+export const DISPLAY_NAME_MAX = 64;
+export const PHOTO_URL_MAX = 2048;
+
+export interface UserProfilePatch {
+  displayName?: string;
+  photoURL?: string;
+}
+
+/** A user's profile with a patch applied: the display name trimmed and not empty, no control characters in either. */
+export function applyUserProfilePatch(user: User, patch: UserProfilePatch): User {
+  const next = { ...user };
+  if (patch.displayName !== undefined) {
+    const name = patch.displayName.trim();
+    if (name.length === 0 || name.length > DISPLAY_NAME_MAX)
+      throw new InvalidInputError(`displayName: 1 to ${DISPLAY_NAME_MAX} characters, not only spaces`);
+    if ([...name].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127))
+      throw new InvalidInputError('displayName: no control characters');
+    next.displayName = name;
+  }
+  if (patch.photoURL !== undefined) next.photoURL = patch.photoURL;
+  return next;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

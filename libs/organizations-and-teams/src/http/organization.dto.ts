@@ -28,6 +28,7 @@ import {
   TITLE_MIN,
 } from '../domain/organization';
 import { DefaultContentDto, MergeRulesDto } from '@app/wire';
+import { DISPLAY_NAME_MAX, PHOTO_URL_MAX } from '../domain/user';
 
 // ---------- requests ----------
 
@@ -127,4 +128,23 @@ export class UpdateOrganizationDto extends PartialType(CreateOrganizationDto, { 
   @Optional()
   @Satisfies(mergeRulesProblem)
   mergeRules?: OrganizationMergeRules;
+}
+
+/** The official `updateUserById` body: at least one of the two. */
+export class UpdateUserDto {
+  /** Full name for the user */
+  @ApiPropertyOptional({ minLength: 1, maxLength: DISPLAY_NAME_MAX })
+  @Optional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(DISPLAY_NAME_MAX)
+  displayName?: string;
+
+  /** The user's photo: an http or https URL */
+  @ApiPropertyOptional({ format: 'uri', maxLength: PHOTO_URL_MAX })
+  @Optional()
+  @IsString()
+  @MaxLength(PHOTO_URL_MAX)
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
+  photoURL?: string;
 }

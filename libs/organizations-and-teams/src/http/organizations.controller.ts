@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Actor, InvalidInputError } from '@app/shared-kernel';
 import {
@@ -15,7 +15,7 @@ import {
 } from '@app/http-kit';
 import { IdentityService } from '../application/identity.service';
 import { OrganizationsService } from '../application/organizations.service';
-import { CreateOrganizationDto, CreateOrganizationQueryDto, UpdateOrganizationDto } from './organization.dto';
+import { CreateOrganizationDto, CreateOrganizationQueryDto, UpdateOrganizationDto, UpdateUserDto } from './organization.dto';
 import { OrganizationDto, toOrganizationDto, toUserDto, UserDto } from '@app/wire';
 
 @ApiTags('organizations')
@@ -95,5 +95,45 @@ export class UserController {
   @ApiOkResponse({ type: UserDto })
   async byId(@CurrentActor() actor: Actor, @Param('userId') userId: string, @RequestLinks() links: Links) {
     return toUserDto(await this.identity.getVisibleUser(actor, userId), links);
+  }
+
+  @WriteTransaction()
+  @Patch('users/:userId')
+  @ApiOperation({
+    operationId: 'updateUserById',
+    summary: 'Change your own display name or photo (another user you share an organization with: 403)',
+  })
+  @ApiOkResponse({ type: UserDto })
+  async update(@CurrentActor() actor: Actor, @Param('userId') userId: string, @Body() body: UpdateUserDto, @RequestLinks() links: Links) {
+    if (body.displayName === undefined && body.photoURL === undefined)
+      throw new InvalidInputError('Give displayName or photoURL (nothing was changed)');
+    return toUserDto(await this.identity.updateUser(actor, userId, body), links);
+  }
+}
+
+/** The official `getOrganizationsForEmailDomain` answer. */
+export class OrganizationsForEmailDomainDto {
+  @ApiProperty({ type: [OrganizationDto] }) organizations: OrganizationDto[];
+}
+
+@ApiTags('organizations')
+@ApiStandardErrors()
+@Controller('email-domains')
+export class EmailDomainsController {
+  constructor(private readonly organizations: OrganizationsService) {}
+
+  @Get(':emailDomain/orgs')
+  @ApiOperation({
+    operationId: 'getOrganizationsForEmailDomain',
+    summary: 'The organizations your own email domain lets you join (and those of it you are in): another domain is 403',
+  })
+  @ApiOkResponse({ type: OrganizationsForEmailDomainDto })
+  async forEmailDomain(
+    @CurrentActor() actor: Actor,
+    @Param('emailDomain') emailDomain: string,
+    @RequestLinks() links: Links,
+  ): Promise<OrganizationsForEmailDomainDto> {
+    const views = await this.organizations.forEmailDomain(actor, emailDomain);
+    return { organizations: views.map((v) => toOrganizationDto(v.organization, v.role, links, v.ownTeam)) };
   }
 }

@@ -32,6 +32,10 @@ export class TypeOrmUserRepository extends UserRepository {
   async insert(user: User): Promise<void> {
     await this.rows.insert(user);
   }
+  async updateProfile(user: Pick<User, 'id' | 'displayName' | 'photoURL'>): Promise<boolean> {
+    const result = await this.rows.update({ id: user.id }, { displayName: user.displayName, photoURL: user.photoURL });
+    return (result.affected ?? 0) > 0;
+  }
   count(): Promise<number> {
     return this.rows.count();
   }
@@ -110,6 +114,16 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
       .createQueryBuilder('o')
       .where('o.hostname = :hostname AND o.id <> :id', { hostname, id: exceptOrganizationId })
       .getExists();
+  }
+  async withEmailDomain(domain: string, limit: number): Promise<Organization[]> {
+    const rows = await this.rows
+      .createQueryBuilder('o')
+      .where(':domain = ANY(o.email_domains)', { domain })
+      .orderBy('o.created_at', 'ASC')
+      .addOrderBy('o.id', 'ASC')
+      .limit(limit)
+      .getMany();
+    return rows.map(organizationToDomain);
   }
 }
 

@@ -22,6 +22,11 @@ class InMemoryUsers extends UserRepository {
   async insert(user: User) {
     this.rows.set(user.id, user);
   }
+  async updateProfile(user: Pick<User, 'id' | 'displayName' | 'photoURL'>) {
+    const row = this.rows.get(user.id);
+    if (row) this.rows.set(user.id, { ...row, displayName: user.displayName, photoURL: user.photoURL });
+    return row !== undefined;
+  }
   async count() {
     return this.rows.size;
   }

@@ -2,7 +2,7 @@ import { byRarity, PageIndex } from '../domain/page-context';
 
 describe('byRarity: context terms weighted by how rare they are among the queries', () => {
   it('weighs a term few queries share above one most share, and keeps some weight for a term all share', () => {
-    const contexts = [
+    const contexts: Record<string, number>[] = [
       { 'page a': 1, 'page common': 1 },
       { 'page a': 1, 'page common': 1 },
       { 'page b': 1, 'page common': 1 },
@@ -19,7 +19,7 @@ describe('byRarity: context terms weighted by how rare they are among the querie
   });
 
   it('depends on the set of queries, not their order, and leaves an empty context empty', () => {
-    const contexts = [{ 'page a': 1 }, {}, { 'page a': 1, 'group g': 0.5 }];
+    const contexts: Record<string, number>[] = [{ 'page a': 1 }, {}, { 'page a': 1, 'group g': 0.5 }];
     const reversed = byRarity([...contexts].reverse()).reverse();
     expect(byRarity(contexts)).toEqual(reversed);
     expect(byRarity(contexts)[1]).toEqual({});
