@@ -679,6 +679,12 @@ describe('permission matrix', () => {
     ],
     ['GET /spaces/{id}/comments', 'read', 200, async (w) => t.http.get((await comment()).base).set(as(w))],
     [
+      'GET /spaces/{id}/commenters',
+      'read',
+      200,
+      async (w) => t.http.get((await comment()).base.replace(/comments$/, 'commenters')).set(as(w)),
+    ],
+    [
       'POST /spaces/{id}/comments',
       'comment',
       200,
@@ -731,6 +737,12 @@ describe('permission matrix', () => {
     ["DELETE …/replies/{commentReplyId} (another's)", 'admin', 205, async (w) => t.http.delete(await reply()).set(as(w)), 'delete'],
     ['GET …/change-requests/{id}/comments', 'read', 200, async (w) => t.http.get((await comment('change-request')).base).set(as(w))],
     [
+      'GET …/change-requests/{id}/commenters',
+      'read',
+      200,
+      async (w) => t.http.get((await comment('change-request')).base.replace(/comments$/, 'commenters')).set(as(w)),
+    ],
+    [
       'POST …/change-requests/{id}/comments',
       'comment',
       200,
@@ -758,6 +770,7 @@ describe('permission matrix', () => {
       'delete',
     ],
     ['GET …/change-requests/{id}/pdf', 'read', 200, async (w) => t.http.get(`${await changeRequest()}/pdf`).set(as(w))],
+    ['GET …/change-requests/{id}/contributors', 'read', 200, async (w) => t.http.get(`${await changeRequest()}/contributors`).set(as(w))],
     ['GET /orgs/{id}/change-requests', 'read', 200, async (w) => t.http.get(`/v1/orgs/${orgId}/change-requests`).set(as(w))],
     ['GET …/change-requests/{id}/reviews', 'read', 200, async (w) => t.http.get(`${await changeRequest()}/reviews`).set(as(w))],
     [

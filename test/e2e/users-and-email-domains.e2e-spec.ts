@@ -28,7 +28,7 @@ describe('a user’s own account and the organizations of their email domain', (
     colleague = await t.user('colleague');
     stranger = await t.user('stranger');
     const org = await t.organization(me);
-    await t.member(org, colleague, 'editor');
+    await t.member(org, colleague, 'edit');
     const { port } = t.app.getHttpServer().address() as { port: number };
     api = new GitBookAPI({ endpoint: `http://127.0.0.1:${port}`, authToken: me.token });
     served = servedValidator((await t.http.get('/docs-json').expect(200)).body as ServedDocument);

@@ -11,3 +11,4 @@ export type { TeamView } from './domain/team';
 export { SessionsService } from './application/sessions.service';
 export { SESSION_COOKIE, sessionSecret } from './domain/session';
 export type { Session } from './domain/session';
+export { MembersPresenter, MemberDto } from './http/members-presenter';

@@ -6,6 +6,7 @@ import { TokenRepository } from './domain/api-token';
 import { MemberRepository } from './domain/member';
 import { OrganizationRepository } from './domain/organization';
 import { UserRepository } from './domain/user';
+import { MembersPresenter } from './http/members-presenter';
 import { EmailDomainsController, OrganizationsController, UserController } from './http/organizations.controller';
 import { InvitesController, MembersController, TeamsController } from './http/people.controller';
 import { InvitesService } from './application/invites.service';
@@ -57,6 +58,7 @@ import {
     ApiTokensController,
   ],
   providers: [
+    MembersPresenter,
     IdentityService,
     OrganizationsService,
     MembersService,
@@ -78,6 +80,6 @@ import {
     { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
     { provide: MemberRepository, useClass: TypeOrmMemberRepository },
   ],
-  exports: [IdentityService, OrganizationsService, TeamsService, SessionsService],
+  exports: [IdentityService, OrganizationsService, TeamsService, SessionsService, MembersPresenter],
 })
 export class OrganizationsAndTeamsModule {}

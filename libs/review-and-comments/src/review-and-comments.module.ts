@@ -12,6 +12,7 @@ import { SqlChangeRequestRepository } from './infrastructure/change-requests.rep
 import { CommentsService } from './application/comments.service';
 import { CommentRepository } from './domain/comment';
 import { ChangeRequestCommentsController, SpaceCommentsController } from './http/comments.controller';
+import { PeopleAroundContentController } from './http/people-around-content.controller';
 import { SqlCommentRepository } from './infrastructure/comments.repository';
 import { ReviewsService } from './application/reviews.service';
 import { ReviewRepository } from './domain/review';
@@ -38,6 +39,7 @@ import { SpaceRevisionsController } from './http/space-revisions.controller';
     ChangeRequestsController,
     OrganizationChangeRequestsController,
     SpaceCommentsController,
+    PeopleAroundContentController,
     ChangeRequestCommentsController,
     ReviewsController,
     SpaceExportsController,

@@ -14,7 +14,7 @@ export type { Collection } from './domain/collection';
 export { SPACE_RETENTION_MS } from './domain/space';
 export { ContentService } from './application/content.service';
 export type { MergeOutcome, CommitResult } from './application/content.service';
-export type { Revision, RevisionGit } from './domain/content/revision';
+export type { Revision, RevisionEditor, RevisionGit } from './domain/content/revision';
 export type { MergeOrigin } from './http/revision-presenter';
 export { RevisionPresenter } from './http/revision-presenter';
 export type { RevisionScope, RenderedPage, RenderedPageDiff } from './http/revision-presenter';

@@ -50,6 +50,19 @@ export class MembersService {
     return (await withContentCounts(this.access, organizationId, [view], actor))[0];
   }
 
+  /**
+   * These users as members of the organization (those who are not left out), for another context's lists of
+   * people (who commented, who contributed): that context checks the caller may see them.
+   */
+  async viewsOf(actor: Actor, organizationId: string, userIds: string[]): Promise<Map<string, MemberView>> {
+    const views: MemberView[] = [];
+    for (const id of new Set(userIds)) {
+      const view = await this.members.view(organizationId, id);
+      if (view) views.push(view);
+    }
+    return new Map((await withContentCounts(this.access, organizationId, views, actor)).map((v) => [v.user.id, v]));
+  }
+
   async updateRole(actor: Actor, organizationId: string, userId: string, role: Role | null): Promise<MemberView> {
     await this.access.require(organizationId, actor, 'admin');
     const outcome = await this.members.changeRole(organizationId, userId, role);

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -27,7 +27,7 @@ import {
   TITLE_MAX,
   TITLE_MIN,
 } from '../domain/organization';
-import { DefaultContentDto, MergeRulesDto } from '@app/wire';
+import { DefaultContentDto, MergeRulesDto, OrganizationDto } from '@app/wire';
 import { DISPLAY_NAME_MAX, PHOTO_URL_MAX } from '../domain/user';
 
 // ---------- requests ----------
@@ -147,4 +147,9 @@ export class UpdateUserDto {
   @MaxLength(PHOTO_URL_MAX)
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
   photoURL?: string;
+}
+
+/** The official `getOrganizationsForEmailDomain` answer. */
+export class OrganizationsForEmailDomainDto {
+  @ApiProperty({ type: [OrganizationDto] }) organizations: OrganizationDto[];
 }

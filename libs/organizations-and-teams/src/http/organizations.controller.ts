@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Actor, InvalidInputError } from '@app/shared-kernel';
 import {
@@ -15,7 +15,13 @@ import {
 } from '@app/http-kit';
 import { IdentityService } from '../application/identity.service';
 import { OrganizationsService } from '../application/organizations.service';
-import { CreateOrganizationDto, CreateOrganizationQueryDto, UpdateOrganizationDto, UpdateUserDto } from './organization.dto';
+import {
+  CreateOrganizationDto,
+  CreateOrganizationQueryDto,
+  OrganizationsForEmailDomainDto,
+  UpdateOrganizationDto,
+  UpdateUserDto,
+} from './organization.dto';
 import { OrganizationDto, toOrganizationDto, toUserDto, UserDto } from '@app/wire';
 
 @ApiTags('organizations')
@@ -109,11 +115,6 @@ export class UserController {
       throw new InvalidInputError('Give displayName or photoURL (nothing was changed)');
     return toUserDto(await this.identity.updateUser(actor, userId, body), links);
   }
-}
-
-/** The official `getOrganizationsForEmailDomain` answer. */
-export class OrganizationsForEmailDomainDto {
-  @ApiProperty({ type: [OrganizationDto] }) organizations: OrganizationDto[];
 }
 
 @ApiTags('organizations')

@@ -18,7 +18,7 @@ import {
 } from '@app/shared-kernel';
 import { OrganizationsService } from '@app/organizations-and-teams';
 import { spacePermissions, Access } from '@app/access';
-import { ContentChangeInput, ContentService, Space, SpacesService, type RevisionGit } from '@app/spaces-and-content';
+import { ContentChangeInput, ContentService, Space, SpacesService, type RevisionEditor, type RevisionGit } from '@app/spaces-and-content';
 import { ChangeOutcome, checkDocumentInput, documentText, FileNode, JsonDocument, type ApplyContext } from '@app/content-model';
 import { MergeRuleInput, ReviewRepository, unmetMergeRule } from '../domain/review';
 import { ReviewEvents } from './review-events';
@@ -98,6 +98,16 @@ export class ChangeRequestsService {
     const changeRequest = await this.changeRequests.find(space.id, ref);
     if (!changeRequest) throw new NotFoundError('Change request', ref);
     return { changeRequest, space, role };
+  }
+
+  /**
+   * Who wrote content into the change request (the official contributors with `actionType: edit`): the authors
+   * of its own edit revisions, its head back to where it started or was last updated from.
+   */
+  async editors(actor: Actor, spaceId: string, ref: string): Promise<RevisionEditor[]> {
+    const { changeRequest: cr, space } = await this.view(actor, spaceId, ref);
+    const stops = [cr.revisionInitial, ...(cr.revisionMergedAncestor ? [cr.revisionMergedAncestor] : [])];
+    return this.content.editors(space, cr.revision, stops);
   }
 
   outdated(v: ChangeRequestView): boolean {

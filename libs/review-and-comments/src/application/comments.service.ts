@@ -19,6 +19,8 @@ import {
   Comment,
   COMMENT_MARKDOWN_MAX,
   CommentBody,
+  Commenter,
+  COMMENTERS_MAX,
   CommentFilter,
   commentPermissions,
   CommentRepository,
@@ -173,6 +175,15 @@ export class CommentsService {
     const s = await this.scope(actor, where);
     const result = await this.comments.list(s.thread, filter, page);
     return { ...result, items: await this.views(result.items, s, actor) };
+  }
+
+  /**
+   * Who posted comments or replies in the space (its own thread, not its change requests') or in one change
+   * request, for readers of it: each with how many posts and when last, in the order they first posted.
+   */
+  async commenters(actor: Actor, where: Where): Promise<{ organizationId: string; commenters: Commenter[] }> {
+    const s = await this.scope(actor, where);
+    return { organizationId: s.space.organizationId, commenters: await this.comments.commenters(s.thread, COMMENTERS_MAX) };
   }
 
   /** Comments of the thread by id (those not there are left out). */

@@ -58,6 +58,16 @@ export interface ReplyStats {
   repliers: { userId: string; count: number; updatedAt: Date }[];
 }
 
+/** An author of a thread's comments or replies. */
+export interface Commenter {
+  userId: string;
+  count: number;
+  updatedAt: Date;
+}
+
+/** At most this many commenters of one thread are read (a space's commenters are its organization's members). */
+export const COMMENTERS_MAX = 10_000;
+
 /** Where comments live: the space itself, or one change request of it. */
 export interface Thread {
   spaceId: string;
@@ -91,6 +101,11 @@ export abstract class CommentRepository {
   abstract bump(thread: Thread): Promise<void>;
   /** The thread's version (0 before any write). */
   abstract version(thread: Thread): Promise<number>;
+  /**
+   * Who posted in the thread (comments and their replies): each author with how many they posted and when last,
+   * in the order of their first post, at most `max`.
+   */
+  abstract commenters(thread: Thread, max: number): Promise<Commenter[]>;
   /** Recounts the open comments of a change request (one statement: it sees every committed write). */
   abstract recountChangeRequest(changeRequestId: string): Promise<void>;
   /** Open comments on the space itself, counted under a lock that makes recounts of one space take turns. */

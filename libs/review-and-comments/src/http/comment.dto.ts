@@ -119,6 +119,11 @@ export class UserContributorDto {
   user: UserDto;
 }
 
+/** The official `ChangeRequestUserContributor`: a contributor, and whether by edits or by comments. */
+export class ChangeRequestUserContributorDto extends UserContributorDto {
+  @ApiProperty({ enum: ['edit', 'comment'] }) actionType: 'edit' | 'comment';
+}
+
 export class CommentUrlsDto {
   location: string;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db, keysetPage } from '@app/persistence';
 import { mapPage, Page, PageRequest } from '@app/shared-kernel';
-import { Comment, CommentFilter, CommentRepository, Reaction, ReplyStats, Thread } from '../domain/comment';
+import { Comment, Commenter, CommentFilter, CommentRepository, Reaction, ReplyStats, Thread } from '../domain/comment';
 
 interface Row {
   id: string;
@@ -144,6 +144,22 @@ export class SqlCommentRepository extends CommentRepository {
       params,
     );
     return affected === 1;
+  }
+
+  async commenters(thread: Thread, max: number): Promise<Commenter[]> {
+    // Comments by the thread's index, replies through their comment's: no scan of the space's other threads.
+    const rows: { posted_by: string; count: number; updated_at: Date }[] = await this.db.query(
+      `SELECT posted_by, count(*)::int AS count, max(posted_at) AS updated_at FROM (
+         SELECT c.posted_by, c.posted_at, c.seq FROM comments c
+          WHERE c.space_id = $1 AND c.change_request_id IS NOT DISTINCT FROM $2 AND c.parent_id IS NULL
+         UNION ALL
+         SELECT r.posted_by, r.posted_at, r.seq FROM comments r JOIN comments c ON r.parent_id = c.id
+          WHERE c.space_id = $1 AND c.change_request_id IS NOT DISTINCT FROM $2 AND c.parent_id IS NULL
+       ) AS posts
+       GROUP BY posted_by ORDER BY min(seq), posted_by LIMIT $3`,
+      [thread.spaceId, thread.changeRequestId, max],
+    );
+    return rows.map((r) => ({ userId: r.posted_by, count: r.count, updatedAt: new Date(r.updated_at) }));
   }
 
   async delete(id: string): Promise<boolean> {

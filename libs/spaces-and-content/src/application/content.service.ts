@@ -3,7 +3,7 @@ import { Clock, IdGenerator, KeyedMutex, NotFoundError, Page, PageRequest, Preco
 import { applyChanges, ChangeOutcome, ContentChange } from '@app/content-model';
 import type { ApplyContext, JsonDocument, ReusableContent } from '@app/content-model';
 import { bodiesToMerge, mergeTrees, MergeConflict } from '@app/content-model';
-import { Revision, RevisionGit, RevisionRepository, RevisionSummary, RevisionType } from '../domain/content/revision';
+import { Revision, RevisionGit, RevisionRepository, RevisionEditor, RevisionSummary, RevisionType } from '../domain/content/revision';
 import { locate, PageNode, PageTree } from '@app/content-model';
 import { Space, SpaceRepository } from '../domain/space';
 import { SearchService } from './search.service';
@@ -166,6 +166,14 @@ export class ContentService {
    */
   history(space: Space, page: PageRequest): Promise<Page<RevisionSummary>> {
     return this.revisions.history(space.id, space.revision, page);
+  }
+
+  /**
+   * Who edited on `head`'s line back to one of `stops` (a change request's own revisions: its head back to
+   * where it started or was last updated from), with how many edits and when last.
+   */
+  editors(space: Space, head: string, stops: string[]): Promise<RevisionEditor[]> {
+    return this.revisions.editors(space.id, head, stops);
   }
 
   /** A page of a revision with its body (null for an empty page); 404 when the page is not there. */

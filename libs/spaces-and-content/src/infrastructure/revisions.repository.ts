@@ -2,7 +2,7 @@ import { Db, keysetPage } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { mapPage, Page, PageRequest, TtlCache } from '@app/shared-kernel';
 import type { JsonDocument } from '@app/content-model';
-import { Revision, RevisionRepository, RevisionSummary } from '../domain/content/revision';
+import { Revision, RevisionEditor, RevisionRepository, RevisionSummary } from '../domain/content/revision';
 import { extractLinks, ExtractedLink } from '@app/content-model';
 
 interface RevisionRow {
@@ -68,6 +68,22 @@ export class SqlRevisionRepository extends RevisionRepository {
       createdBy: r.created_by,
       mergedFrom: r.merged_from,
     }));
+  }
+
+  async editors(spaceId: string, head: string, stops: string[]): Promise<RevisionEditor[]> {
+    const rows: { created_by: string; count: number; updated_at: Date }[] = await this.db.query(
+      `WITH RECURSIVE line (id) AS (
+         SELECT $2::text WHERE NOT ($2::text = ANY($3::text[]))
+         UNION
+         SELECT r.parents[1] FROM revisions r JOIN line l ON r.id = l.id
+          WHERE r.space_id = $1 AND cardinality(r.parents) > 0 AND NOT (r.parents[1] = ANY($3::text[]))
+       )
+       SELECT r.created_by, count(*)::int AS count, max(r.created_at) AS updated_at FROM revisions r JOIN line l ON l.id = r.id
+        WHERE r.space_id = $1 AND r.type = 'edits' AND r.created_by IS NOT NULL
+        GROUP BY r.created_by ORDER BY max(r.created_at) DESC, r.created_by`,
+      [spaceId, head, stops],
+    );
+    return rows.map((r) => ({ userId: r.created_by, count: r.count, updatedAt: new Date(r.updated_at) }));
   }
 
   async find(spaceId: string, id: string): Promise<Revision | null> {

@@ -43,10 +43,22 @@ export interface RevisionGit {
 /** A revision as a space's history lists it (no tree). */
 export type RevisionSummary = Pick<Revision, 'id' | 'parents' | 'type' | 'createdAt' | 'createdBy'> & { mergedFrom: string | null };
 
+/** An author of edits on a line of revisions (a change request's contributors). */
+export interface RevisionEditor {
+  userId: string;
+  count: number;
+  updatedAt: Date;
+}
+
 export abstract class RevisionRepository {
   /** The space's main line: `head` and its first parents back to the first revision, newest first, keyset-paged. */
   abstract history(spaceId: string, head: string, page: PageRequest): Promise<Page<RevisionSummary>>;
   abstract find(spaceId: string, id: string): Promise<Revision | null>;
+  /**
+   * Who wrote the `edits` revisions on `head`'s line of first parents, back to (not including) the first of
+   * `stops` met: each author with how many and when last, the latest first.
+   */
+  abstract editors(spaceId: string, head: string, stops: string[]): Promise<RevisionEditor[]>;
   /** Inserts the revision and the bodies it introduces (bodies already stored are kept), atomically. */
   abstract insert(revision: Revision, documents: Map<string, JsonDocument>): Promise<void>;
   abstract documents(organizationId: string, hashes: string[]): Promise<Map<string, JsonDocument>>;
