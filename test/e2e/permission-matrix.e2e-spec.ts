@@ -526,6 +526,26 @@ describe('permission matrix', () => {
     ],
     ['GET /spaces/{id}/search', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/search?query=x`).set(as(w))],
     ['GET /spaces/{id}/pdf', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/pdf`).set(as(w))],
+    [
+      'GET /spaces/{id}/documents/{documentId}',
+      'read',
+      200,
+      async (w) => {
+        // A space with a page that has a body, written through a merged change request.
+        const s = await space();
+        const cr = (await t.http.post(`/v1/spaces/${s}/change-requests`).set(admin.auth).send({}).expect(201)).body.id;
+        const written = await t.http
+          .post(`/v1/spaces/${s}/change-requests/${cr}/content`)
+          .query({ compat: 'false' })
+          .set(admin.auth)
+          .send({ changes: [{ operation: 'insert_page', ref: 'p', document: { markdown: 'Body.' } }] })
+          .expect(200);
+        await t.http.post(`/v1/spaces/${s}/change-requests/${cr}/merge`).set(admin.auth).send({}).expect(200);
+        const page = (await t.http.get(`/v1/spaces/${s}/content/page/${written.body.changes[0].page.id}`).set(admin.auth).expect(200)).body;
+        const documentId = page.documentId as string;
+        return t.http.get(`/v1/spaces/${s}/documents/${documentId}`).set(as(w));
+      },
+    ],
     ['GET /orgs/{id}/search', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/search?query=x`).set(as(w))],
     ['GET /spaces/{id}/links', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/links`).set(as(w))],
     [

@@ -176,6 +176,16 @@ export class ContentService {
     return this.revisions.editors(space.id, head, stops);
   }
 
+  /**
+   * A body by its id (the official `documentId` of a page or a reusable content: the hash it is stored by), when
+   * a revision of the space references it (its history included); 404 otherwise, whatever else holds it.
+   */
+  async documentById(space: Space, documentId: string): Promise<JsonDocument> {
+    const document = await this.revisions.spaceDocument(space.organizationId, space.id, documentId);
+    if (!document) throw new NotFoundError('Document', documentId);
+    return document;
+  }
+
   /** A page of a revision with its body (null for an empty page); 404 when the page is not there. */
   async page(
     space: Space,

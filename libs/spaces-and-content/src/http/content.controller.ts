@@ -21,6 +21,7 @@ import {
   RevisionReusableContentDto,
 } from '@app/wire';
 import { RevisionPresenter, RevisionScope } from './revision-presenter';
+import { DocumentByIdQueryDto } from './content.dto';
 import { RenderedPageDto } from '@app/wire';
 
 /** Reads of a space's content: its current revision, or any revision by id (spec part 1 §4.4). */
@@ -183,6 +184,22 @@ export class ContentController {
       pageId,
       links,
     );
+  }
+
+  @Get('documents/:documentId')
+  @ApiOperation({
+    operationId: 'getDocumentById',
+    summary: "A body by its documentId (a page's or a reusable content's, in the space's current content or its history)",
+  })
+  @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
+  async documentById(
+    @CurrentActor() actor: Actor,
+    @Param('spaceId') id: string,
+    @Param('documentId') documentId: string,
+    @Query() _q: DocumentByIdQueryDto,
+  ) {
+    const { space } = await this.spaces.getLive(actor, id);
+    return this.content.documentById(space, documentId);
   }
 
   @Get('revisions/:revisionId/page/:pageId/document')

@@ -244,3 +244,11 @@ export class ListCollectionsQueryDto extends ListQueryDto {
   @IsBoolean()
   nested?: boolean;
 }
+
+/** The official `getDocumentById` query: the document schema's version (Quire has one: both give it). */
+export class DocumentByIdQueryDto {
+  @ApiPropertyOptional({ enum: ['current', 'next'], description: 'Version of the schema used for the document' })
+  @Optional()
+  @IsIn(['current', 'next'])
+  schema?: 'current' | 'next';
+}

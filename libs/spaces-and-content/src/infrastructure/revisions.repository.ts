@@ -186,6 +186,14 @@ export class SqlRevisionRepository extends RevisionRepository {
     return new Map(rows.map((r) => [r.hash, r.body]));
   }
 
+  async spaceDocument(organizationId: string, spaceId: string, hash: string): Promise<JsonDocument | null> {
+    const rows: { body: JsonDocument }[] = await this.db.query(
+      `SELECT body FROM documents WHERE organization_id = $2 AND hash = $3 AND $3 IN (${SPACE_DOCUMENTS})`,
+      [spaceId, organizationId, hash],
+    );
+    return rows[0]?.body ?? null;
+  }
+
   async links(organizationId: string, hashes: string[]): Promise<Map<string, ExtractedLink[]>> {
     const m = new Map<string, ExtractedLink[]>();
     if (!hashes.length) return m;

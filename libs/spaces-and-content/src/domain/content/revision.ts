@@ -62,6 +62,8 @@ export abstract class RevisionRepository {
   /** Inserts the revision and the bodies it introduces (bodies already stored are kept), atomically. */
   abstract insert(revision: Revision, documents: Map<string, JsonDocument>): Promise<void>;
   abstract documents(organizationId: string, hashes: string[]): Promise<Map<string, JsonDocument>>;
+  /** A body one of the space's revisions references (a page's at any depth, a reusable content's), or null. */
+  abstract spaceDocument(organizationId: string, spaceId: string, hash: string): Promise<JsonDocument | null>;
   /** Links of the given bodies (extracted when they were written). */
   abstract links(organizationId: string, hashes: string[]): Promise<Map<string, ExtractedLink[]>>;
   /** Bodies that link to a page or file: backlinks are a lookup, not a scan. */
