@@ -1224,6 +1224,16 @@ describe('permission matrix', () => {
     ],
     ['GET …/sites/{siteId}/insights/topics', 'read', 200, async (w) => t.http.get(`${(await site()).base}/insights/topics`).set(as(w))],
     [
+      'POST …/sites/{siteId}/ask',
+      'read',
+      200,
+      async (w) =>
+        t.http
+          .post(`${(await site()).base}/ask`)
+          .set(as(w))
+          .send({ question: 'docs', scope: { mode: 'all' } }),
+    ],
+    [
       'POST …/sites/{siteId}/search',
       'read',
       200,

@@ -54,6 +54,7 @@ import { SqlSiteRedirects } from './infrastructure/site-redirects.repository';
 import { CodeHighlighter, MermaidDiagrams } from '@app/site-renderer';
 
 import { SiteAnswerer, SiteAnswerSettings } from './application/site-answers';
+import { SiteApiAnswers } from './application/site-api-answers';
 import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answerer';
 
 /** Sites, their structure, share links, adaptive schema, customization, and the published sites visitors read. */
@@ -103,6 +104,7 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     SiteEvents,
     SitesFollowSpaces,
     SitesFollowRepositories,
+    SiteApiAnswers,
     { provide: SiteRepository, useClass: SqlSiteRepository },
     { provide: VisitorTokens, useClass: JoseVisitorTokens },
     {

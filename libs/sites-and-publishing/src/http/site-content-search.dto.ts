@@ -69,3 +69,64 @@ export class SiteContentSearchDto {
   @MaxLength(100)
   siteSpaceId?: string;
 }
+
+/** The official `streamAskInSite` body's `context`: where the question is asked from, and the asker's goal. */
+export class SiteAskContextDto {
+  /** The site space the question is asked from */
+  @ApiPropertyOptional()
+  @Optional()
+  @IsString()
+  @MaxLength(100)
+  siteSpaceId?: string;
+
+  /** The end goal the agent is trying to accomplish on behalf of the user */
+  @ApiPropertyOptional({ maxLength: 1024 })
+  @Optional()
+  @IsString()
+  @MaxLength(1024)
+  goal?: string;
+}
+
+/** The official `SiteInsightsSession` (accepted; Quire's insights count visitors by the site's own script). */
+export class SiteAskSessionDto {
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(200) visitorId?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(200) sessionId?: string;
+}
+
+/** The official `streamAskInSite` body. */
+export class SiteAskDto {
+  @ApiProperty({ maxLength: 512 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(512)
+  question: string;
+
+  /** Where the answer's pages are looked for */
+  @ApiProperty({ type: SiteSearchScopeDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SiteSearchScopeDto)
+  scope: SiteSearchScopeDto;
+
+  @ApiPropertyOptional({ type: SiteAskContextDto })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SiteAskContextDto)
+  context?: SiteAskContextDto;
+
+  @ApiPropertyOptional({ type: SiteAskSessionDto })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SiteAskSessionDto)
+  session?: SiteAskSessionDto;
+}
+
+/** The official `documentFormat` query of streamAskInSite. */
+export class SiteAskQueryDto {
+  @ApiPropertyOptional({ enum: ['document', 'markdown'], description: 'Output format for the content' })
+  @Optional()
+  @IsIn(['document', 'markdown'])
+  format?: 'document' | 'markdown';
+}
