@@ -1223,6 +1223,7 @@ describe('permission matrix', () => {
           .send({ range: 'last7Days', groupBy: [{ column: 'eventType' }] }),
     ],
     ['GET …/sites/{siteId}/insights/topics', 'read', 200, async (w) => t.http.get(`${(await site()).base}/insights/topics`).set(as(w))],
+    ['GET …/sites/{siteId}/ask/questions', 'read', 200, async (w) => t.http.get(`${(await site()).base}/ask/questions`).set(as(w))],
     [
       'POST …/sites/{siteId}/ask',
       'read',

@@ -46,7 +46,6 @@ const WHY_BY_ID: Record<string, string> = {
   duplicateSiteSpace: PLANNED,
   getSitePublishingPreviewById: PLANNED,
   applyTemplateToSite: PLANNED,
-  streamRecommendedQuestionsInSite: PLANNED,
   listOrganizationStyleguides: AGENTS,
   listStyleguideTemplates: AGENTS,
   listOrganizationAgentConversations: AGENTS,

@@ -60,6 +60,9 @@ export interface AgentFeedbackReceipt {
 
 const DAY_MS = 86_400_000;
 
+/** How many questions `recommendedQuestions` suggests. */
+export const RECOMMENDED_QUESTIONS = 5;
+
 /**
  * Site insights (docs/insights.md): visitors' events come in through the official trackEventsInSiteById (the
  * site's own script sends them), are checked against the official schema, stripped of everything that names
@@ -200,6 +203,28 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
    * Computed when asked (what waits is written first), so new queries count at once; the clustering is kept
    * while the queries and their counts stay the same.
    */
+  /**
+   * Questions to suggest to who asks the site (the official `streamRecommendedQuestionsInSite`): those visitors
+   * asked most in the last 30 days and got an answer to, within a site space (or a space) when given; the site's
+   * read role, as its insights.
+   */
+  async recommendedQuestions(
+    actor: Actor,
+    organizationId: string,
+    siteId: string,
+    within: { siteSpace?: string; space?: string },
+  ): Promise<string[]> {
+    // The read role, and a site space of this site (400 otherwise).
+    if (within.siteSpace !== undefined)
+      await this.sites.searchedSpaces(actor, organizationId, siteId, { scope: { mode: 'specific', siteSpaceIds: [within.siteSpace] } });
+    else await this.sites.siteRole(organizationId, actor, siteId, 'read');
+    await this.sites.found(organizationId, siteId);
+    await this.flush();
+    const { from, to } = rangeOf('last30Days', this.clock.now());
+    const rows = await this.store.answeredQuestions(organizationId, siteId, from, to, within, RECOMMENDED_QUESTIONS);
+    return rows.map((r) => r.question);
+  }
+
   async topics(actor: Actor, organizationId: string, siteId: string, range: RangePreset): Promise<Topic[]> {
     await this.sites.siteRole(organizationId, actor, siteId, 'read');
     await this.sites.found(organizationId, siteId);

@@ -6,11 +6,12 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiProduces,
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Actor, pageInMemory } from '@app/shared-kernel';
+import { Actor, InvalidInputError, pageInMemory } from '@app/shared-kernel';
 import { ChangeRequestPresenter } from '@app/review-and-comments';
 import {
   ApiStandardErrors,
@@ -29,6 +30,7 @@ import {
   AgentFeedbackReceiptDto,
   AggregateEventsDto,
   AggregationResultDto,
+  RecommendedQuestionsQueryDto,
   TopicChangeRequestDto,
   TopicDto,
   TopicsQueryDto,
@@ -129,6 +131,37 @@ export class InsightsController {
       ip: addressOf(req),
       userAgent: req.get('user-agent') ?? '',
     });
+  }
+
+  /**
+   * The official streamRecommendedQuestionsInSite, as server-sent events: a `data: { "question" }` event for each
+   * question visitors asked most in the last 30 days and got an answer to (at most 5; none when nobody has
+   * yet), then `event: done`. No language model is needed: these are the site's own visitors' questions.
+   */
+  @Get('ask/questions')
+  @ApiOperation({
+    operationId: 'streamRecommendedQuestionsInSite',
+    summary: 'List recommended questions to ask in a site',
+    description: 'The response is streamed (server-sent events): the questions visitors asked most and got an answer to.',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: 'A `data:` event `{ "question": string }` per question, then `event: done`', schema: { type: 'string' } })
+  async recommendedQuestions(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Query() q: RecommendedQuestionsQueryDto,
+    @Res() res: Response,
+  ): Promise<void> {
+    if (q.siteSpaceId !== undefined && q.spaceId !== undefined)
+      throw new InvalidInputError('Give siteSpaceId or spaceId (deprecated), not both');
+    const questions = await this.insights.recommendedQuestions(actor, organizationId, siteId, {
+      siteSpace: q.siteSpaceId,
+      space: q.spaceId,
+    });
+    res.status(200).setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    res.end(questions.map((question) => `data: ${JSON.stringify({ question })}\n\n`).join('') + 'event: done\ndata: {}\n\n');
   }
 
   @Get('insights/topics')

@@ -101,6 +101,23 @@ export class TopicsQueryDto extends ListQueryDto {
   range?: RangePreset;
 }
 
+/** The official streamRecommendedQuestionsInSite query: a site space (or, deprecated, a space) to suggest for. */
+export class RecommendedQuestionsQueryDto {
+  /** The site space to suggest questions for */
+  @ApiPropertyOptional()
+  @Optional()
+  @IsString()
+  @MaxLength(100)
+  siteSpaceId?: string;
+
+  /** Deprecated (use siteSpaceId): the space to suggest questions for */
+  @ApiPropertyOptional({ deprecated: true })
+  @Optional()
+  @IsString()
+  @MaxLength(100)
+  spaceId?: string;
+}
+
 export class TopicQueryDto {
   /** What the visitor typed (lower case, trimmed) */
   text: string;
