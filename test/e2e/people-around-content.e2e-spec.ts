@@ -115,6 +115,21 @@ describe('people around content: commenters and contributors', () => {
     expect(ids((await t.http.get(`/v1/spaces/${space}/commenters`).set(admin.auth).expect(200)).body)).toEqual([bob.id, ann.id, cyd.id]);
   });
 
+  it('refuses a guest the members’ details (403) even on a space shared with them, whose comments they read', async () => {
+    const shared = await t.user('shared-guest');
+    await t.member(org, shared, null);
+    await t.http
+      .post(`/v1/spaces/${space}/permissions`)
+      .set(admin.auth)
+      .send({ role: 'read', users: [shared.id] })
+      .expect(204);
+    await t.http.get(`/v1/spaces/${space}/comments`).set(shared.auth).expect(200);
+    expectError(await t.http.get(`/v1/spaces/${space}/commenters`).set(shared.auth), 403, /Guests/);
+    expectError(await t.http.get(`/v1/spaces/${space}/change-requests/${cr}/commenters`).set(shared.auth), 403, /Guests/);
+    // Contributors name users, not members: a guest who reads the change request gets them.
+    await t.http.get(`/v1/spaces/${space}/change-requests/${cr}/contributors`).set(shared.auth).expect(200);
+  });
+
   it('answers whoever may read the comments; a guest with nothing shared and another organization get 404', async () => {
     expectError(await t.http.get(`/v1/spaces/${space}/commenters`).set(outsider.auth), 404);
     expectError(await t.http.get(`/v1/spaces/${space}/change-requests/${cr}/commenters`).set(outsider.auth), 404);

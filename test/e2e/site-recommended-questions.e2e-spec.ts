@@ -17,11 +17,20 @@ describe('recommended questions of a site', () => {
   let guide: { space: string; siteSpace: string };
   let extra: { space: string; siteSpace: string };
 
-  const asked = (query: string, answered: boolean | undefined, where: { space: string; siteSpace: string }) => ({
+  let visitor = 0;
+  /** A question asked by a visitor of their own (another user agent: another visitor of the day). */
+  const asked = (query: string, answered: boolean | undefined, where: { space: string; siteSpace: string }, userAgent?: string) => ({
     type: 'ask_question',
     query,
     ...(answered === undefined ? {} : { answered }),
-    session: { visitorId: 'v', sessionId: 's', userAgent: 'Mozilla/5.0', language: 'en', referrer: null, cookies: {} },
+    session: {
+      visitorId: 'v',
+      sessionId: 's',
+      userAgent: userAgent ?? `Mozilla/5.0 (X11; Linux x86_64; rv:${100 + visitor++}.0) Gecko/20100101 Firefox/${100 + visitor}.0`,
+      language: 'en',
+      referrer: null,
+      cookies: {},
+    },
     location: {
       url: 'https://docs.example.com/',
       siteSection: null,
@@ -72,16 +81,20 @@ describe('recommended questions of a site', () => {
   });
   afterAll(async () => t.close());
 
-  it('streams none before anyone asked; then the answered questions, the most asked first, one per wording, at most five', async () => {
+  it('streams none before anyone asked; then the answered questions most visitors asked (two at least, no bot), one per wording, at most five', async () => {
     expect(await questions()).toEqual([]);
     await track([
       ...Array.from({ length: 3 }, () => asked('How do I install it?', true, guide)),
       asked('  how do i install it? ', true, guide),
-      ...Array.from({ length: 2 }, () => asked('Where are the logs?', true, extra)),
+      ...Array.from({ length: 3 }, () => asked('Where are the logs?', true, extra)),
       // Not answered, or with no word of the answer: never suggested, however often.
       ...Array.from({ length: 6 }, () => asked('Is there a dark mode?', false, guide)),
       ...Array.from({ length: 6 }, () => asked('Who wrote this?', undefined, guide)),
-      ...['a', 'b', 'c', 'd', 'e'].map((x) => asked(`Question ${x}?`, true, guide)),
+      ...['a', 'b', 'c', 'd', 'e'].flatMap((x) => [asked(`Question ${x}?`, true, guide), asked(`Question ${x}?`, true, guide)]),
+      // One visitor asking many times, or a single visitor at all, or a bot: not enough to suggest it to everyone.
+      ...Array.from({ length: 20 }, () => asked('Buy cheap tokens at spam.example?', true, guide, 'Mozilla/5.0 (Spammer)')),
+      asked('Asked once?', true, guide),
+      ...Array.from({ length: 3 }, () => asked('Crawled?', true, guide, 'Googlebot/2.1 (+http://www.google.com/bot.html)')),
     ]);
     const all = await questions();
     expect(all.slice(0, 2)).toEqual(['How do I install it?', 'Where are the logs?']);
@@ -89,6 +102,9 @@ describe('recommended questions of a site', () => {
     // The same question in another case is the same one, shown in its most common wording.
     expect(all.filter((q) => q.toLowerCase() === 'how do i install it?')).toEqual(['How do I install it?']);
     expect(all).not.toContain('Is there a dark mode?');
+    expect(all).not.toContain('Buy cheap tokens at spam.example?');
+    expect(all).not.toContain('Asked once?');
+    expect(all).not.toContain('Crawled?');
     expect(all).not.toContain('Who wrote this?');
   });
 

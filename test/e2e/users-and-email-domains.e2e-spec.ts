@@ -13,6 +13,7 @@ describe('a user’s own account and the organizations of their email domain', (
   let stranger: TestUser;
   let api: GitBookAPI;
   let served: ReturnType<typeof servedValidator>;
+  let myOrg: string;
 
   /** A user of another email domain, with a token. */
   async function userAt(email: string, assertedBy?: string): Promise<TestUser> {
@@ -27,8 +28,8 @@ describe('a user’s own account and the organizations of their email domain', (
     me = await t.user('me');
     colleague = await t.user('colleague');
     stranger = await t.user('stranger');
-    const org = await t.organization(me);
-    await t.member(org, colleague, 'edit');
+    myOrg = await t.organization(me);
+    await t.member(myOrg, colleague, 'edit');
     const { port } = t.app.getHttpServer().address() as { port: number };
     api = new GitBookAPI({ endpoint: `http://127.0.0.1:${port}`, authToken: me.token });
     served = servedValidator((await t.http.get('/docs-json').expect(200)).body as ServedDocument);

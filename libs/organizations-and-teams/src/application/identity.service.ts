@@ -85,6 +85,9 @@ export class IdentityService {
   async updateUser(actor: Actor, userId: string, patch: UserProfilePatch): Promise<User> {
     const user = await this.getVisibleUser(actor, userId);
     if (user.id !== actor.userId) throw new ForbiddenError('You can change only your own account');
+    // What other organizations see of the user is not for a token one organization's SSO issued.
+    if (actor.scope !== undefined)
+      throw new ForbiddenError(`Changing your account needs your own sign-in: this token is limited to organization ${actor.scope} by SSO`);
     const next = applyUserProfilePatch(user, patch);
     if (!(await this.users.updateProfile(next))) throw new NotFoundError('User', userId);
     return next;

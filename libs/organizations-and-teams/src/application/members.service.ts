@@ -52,9 +52,14 @@ export class MembersService {
 
   /**
    * These users as members of the organization (those who are not left out), for another context's lists of
-   * people (who commented, who contributed): that context checks the caller may see them.
+   * people (who commented): that context checks the caller may see the content; a guest is refused here (403).
    */
   async viewsOf(actor: Actor, organizationId: string, userIds: string[]): Promise<Map<string, MemberView>> {
+    // Members' details are the organization's members' to see, as its member list: not a guest's.
+    const membership = await this.access.membershipOf(organizationId, actor);
+    if (membership === null) throw new NotFoundError('Organization', organizationId);
+    if (membership === 'guest')
+      throw new ForbiddenError("Guests do not see the organization's members (these people are listed as members)");
     const views: MemberView[] = [];
     for (const id of new Set(userIds)) {
       const view = await this.members.view(organizationId, id);

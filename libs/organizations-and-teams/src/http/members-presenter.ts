@@ -8,8 +8,8 @@ export { MemberDto } from './people.dto';
 
 /**
  * Members as the official `OrganizationMember`, for other contexts' lists of people (the commenters of a space
- * or a change request). The caller's right to see them is checked by the context that asks: it names users it
- * shows anyway (the authors of comments the caller can read).
+ * or a change request). The context that asks checks the caller may read what names them; members' details
+ * are for the organization's members only (a guest gets 403, as from the member list).
  */
 @Injectable()
 export class MembersPresenter {

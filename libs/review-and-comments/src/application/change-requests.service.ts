@@ -102,12 +102,12 @@ export class ChangeRequestsService {
 
   /**
    * Who wrote content into the change request (the official contributors with `actionType: edit`): the authors
-   * of its own edit revisions, its head back to where it started or was last updated from.
+   * of its own edit revisions — on its head's line since it started, not on main's line where it was last
+   * brought up to date.
    */
   async editors(actor: Actor, spaceId: string, ref: string): Promise<RevisionEditor[]> {
     const { changeRequest: cr, space } = await this.view(actor, spaceId, ref);
-    const stops = [cr.revisionInitial, ...(cr.revisionMergedAncestor ? [cr.revisionMergedAncestor] : [])];
-    return this.content.editors(space, cr.revision, stops);
+    return this.content.editors(space, cr.revision, baseOf(cr), cr.revisionInitial);
   }
 
   outdated(v: ChangeRequestView): boolean {

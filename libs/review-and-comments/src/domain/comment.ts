@@ -63,6 +63,8 @@ export interface Commenter {
   userId: string;
   count: number;
   updatedAt: Date;
+  /** The position of their first post in the thread (a stable key: deleting others' posts does not move it). */
+  first: number;
 }
 
 /** At most this many commenters of one thread are read (a space's commenters are its organization's members). */

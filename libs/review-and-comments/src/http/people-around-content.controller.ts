@@ -29,10 +29,11 @@ export class PeopleAroundContentController {
     const { organizationId, commenters } = await this.comments.commenters(actor, where);
     const ids = commenters.map((c) => c.userId);
     const members = await this.members.organizationMembers(actor, organizationId, ids, links);
-    // The key keeps the order of first posts (a fixed-width position) through the cursor.
-    const listed = commenters.flatMap((c, i) => {
+    // The key is the position of their first post (fixed width): it survives the cursor, and deleting someone
+    // else's posts meanwhile does not shift a page.
+    const listed = commenters.flatMap((c) => {
       const member = members.get(c.userId);
-      return member ? [{ key: String(i).padStart(8, '0'), member }] : [];
+      return member ? [{ key: String(c.first).padStart(20, '0'), member }] : [];
     });
     return listEnvelope(
       pageInMemory(listed, (c) => c.key, q.toPageRequest()),

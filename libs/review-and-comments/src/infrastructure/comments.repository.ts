@@ -147,9 +147,9 @@ export class SqlCommentRepository extends CommentRepository {
   }
 
   async commenters(thread: Thread, max: number): Promise<Commenter[]> {
-    // Comments by the thread's index, replies through their comment's: no scan of the space's other threads.
-    const rows: { posted_by: string; count: number; updated_at: Date }[] = await this.db.query(
-      `SELECT posted_by, count(*)::int AS count, max(posted_at) AS updated_at FROM (
+    // Comments through the thread's index (its space), replies through their comment's id.
+    const rows: { posted_by: string; count: number; updated_at: Date; first: string }[] = await this.db.query(
+      `SELECT posted_by, count(*)::int AS count, max(posted_at) AS updated_at, min(seq) AS first FROM (
          SELECT c.posted_by, c.posted_at, c.seq FROM comments c
           WHERE c.space_id = $1 AND c.change_request_id IS NOT DISTINCT FROM $2 AND c.parent_id IS NULL
          UNION ALL
@@ -159,7 +159,7 @@ export class SqlCommentRepository extends CommentRepository {
        GROUP BY posted_by ORDER BY min(seq), posted_by LIMIT $3`,
       [thread.spaceId, thread.changeRequestId, max],
     );
-    return rows.map((r) => ({ userId: r.posted_by, count: r.count, updatedAt: new Date(r.updated_at) }));
+    return rows.map((r) => ({ userId: r.posted_by, count: r.count, updatedAt: new Date(r.updated_at), first: Number(r.first) }));
   }
 
   async delete(id: string): Promise<boolean> {

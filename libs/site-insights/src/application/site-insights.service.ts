@@ -60,8 +60,9 @@ export interface AgentFeedbackReceipt {
 
 const DAY_MS = 86_400_000;
 
-/** How many questions `recommendedQuestions` suggests. */
+/** How many questions `recommendedQuestions` suggests, and how many distinct visitors must have asked one. */
 export const RECOMMENDED_QUESTIONS = 5;
+export const RECOMMENDED_MIN_VISITORS = 2;
 
 /**
  * Site insights (docs/insights.md): visitors' events come in through the official trackEventsInSiteById (the
@@ -198,15 +199,10 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
   }
 
   /**
-   * What visitors looked for and did not find, grouped into topics by the conversations' clustering algorithm:
-   * the searches with no result and the questions of the range, with their counts and the pages opened next.
-   * Computed when asked (what waits is written first), so new queries count at once; the clustering is kept
-   * while the queries and their counts stay the same.
-   */
-  /**
-   * Questions to suggest to who asks the site (the official `streamRecommendedQuestionsInSite`): those visitors
-   * asked most in the last 30 days and got an answer to, within a site space (or a space) when given; the site's
-   * read role, as its insights.
+   * Questions to suggest to who asks the site (the official `streamRecommendedQuestionsInSite`): those most
+   * visitors asked in the last 30 days and got an answer to — at least two of them, bots left out, so that one
+   * address cannot plant a question — within a site space (or a space) when given; the site's read role, as its
+   * insights.
    */
   async recommendedQuestions(
     actor: Actor,
@@ -221,10 +217,24 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     await this.sites.found(organizationId, siteId);
     await this.flush();
     const { from, to } = rangeOf('last30Days', this.clock.now());
-    const rows = await this.store.answeredQuestions(organizationId, siteId, from, to, within, RECOMMENDED_QUESTIONS);
+    const rows = await this.store.answeredQuestions(
+      organizationId,
+      siteId,
+      from,
+      to,
+      within,
+      RECOMMENDED_QUESTIONS,
+      RECOMMENDED_MIN_VISITORS,
+    );
     return rows.map((r) => r.question);
   }
 
+  /**
+   * What visitors looked for and did not find, grouped into topics by the conversations' clustering algorithm:
+   * the searches with no result and the questions of the range, with their counts and the pages opened next.
+   * Computed when asked (what waits is written first), so new queries count at once; the clustering is kept
+   * while the queries and their counts stay the same.
+   */
   async topics(actor: Actor, organizationId: string, siteId: string, range: RangePreset): Promise<Topic[]> {
     await this.sites.siteRole(organizationId, actor, siteId, 'read');
     await this.sites.found(organizationId, siteId);

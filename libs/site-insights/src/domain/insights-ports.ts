@@ -17,11 +17,11 @@ export abstract class InsightsEventStore {
   abstract aggregate(organizationId: string, siteId: string, plan: AggregationPlan): Promise<ColumnValues[]>;
   /** Searches with no result and questions asked in the range, by distinct text (lower case, trimmed), the most frequent first. */
   abstract lookedFor(organizationId: string, siteId: string, from: Date, to: Date, limit: number): Promise<LookedFor[]>;
-  /** For those of `texts`, the page each session opened next (within 30 minutes), counted by text and page. */
   /**
-   * The questions visitors asked that were answered (`ask_question` with `answered: true`) in the window, the most
-   * asked first (the same question in any case, with spaces at either end, is one; its most common wording), at most `limit`;
-   * within a site space or a space when given.
+   * The questions visitors asked that were answered (`ask_question` with `answered: true`, bots left out) in the
+   * window, asked by at least `minVisitors` distinct visitors, the most visitors first (the same question in any
+   * case, with spaces at either end, is one; its most common wording), at most `limit`; within a site space or a
+   * space when given.
    */
   abstract answeredQuestions(
     organizationId: string,
@@ -30,7 +30,9 @@ export abstract class InsightsEventStore {
     to: Date,
     within: { siteSpace?: string; space?: string },
     limit: number,
+    minVisitors: number,
   ): Promise<{ question: string; count: number }[]>;
+  /** For those of `texts`, the page each session opened next (within 30 minutes), counted by text and page. */
   abstract nextPages(organizationId: string, siteId: string, from: Date, to: Date, texts: string[]): Promise<NextPage[]>;
   /** Deletes the events that happened before `before`; how many went. */
   abstract purgeBefore(before: Date): Promise<number>;

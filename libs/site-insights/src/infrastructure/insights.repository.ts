@@ -246,15 +246,16 @@ export class SqlInsightsEventStore extends InsightsEventStore {
     to: Date,
     within: { siteSpace?: string; space?: string },
     limit: number,
+    minVisitors: number,
   ): Promise<{ question: string; count: number }[]> {
     return this.db.query(
-      `SELECT mode() WITHIN GROUP (ORDER BY btrim(left(e.data->>'query', 500))) AS question, count(*)::int AS count
+      `SELECT mode() WITHIN GROUP (ORDER BY btrim(left(e.data->>'query', 500))) AS question, count(DISTINCT e.visitor)::int AS count
        FROM site_insights_events e
        WHERE e.organization_id = $1 AND e.site_id = $2 AND e.occurred_at >= $3 AND e.occurred_at <= $4
-         AND e.type = 'ask_question' AND (e.data->>'answered')::boolean IS TRUE
+         AND e.type = 'ask_question' AND (e.data->>'answered')::boolean IS TRUE AND e.bot IS NULL
          AND ($5::text IS NULL OR e.site_space = $5) AND ($6::text IS NULL OR e.space = $6)
-       GROUP BY ${LOOKED_FOR} HAVING ${LOOKED_FOR} <> '' ORDER BY 2 DESC, 1 LIMIT $7`,
-      [organizationId, siteId, from, to, within.siteSpace ?? null, within.space ?? null, limit],
+       GROUP BY ${LOOKED_FOR} HAVING ${LOOKED_FOR} <> '' AND count(DISTINCT e.visitor) >= $8 ORDER BY 2 DESC, 1 LIMIT $7`,
+      [organizationId, siteId, from, to, within.siteSpace ?? null, within.space ?? null, limit, minVisitors],
     );
   }
 

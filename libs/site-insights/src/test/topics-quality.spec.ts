@@ -96,7 +96,7 @@ describe('topics of visitor queries with the site’s passages as context (held-
     const f = await figures(VISITOR_QUERIES, index, 'corpus 1 with its site');
     // The conversations' purity, recovery and mix targets, met (the algorithm alone: purity 0.81, 6 of 8, 2.38
     // clusters a topic, a 33 % mix); 1.75 clusters a topic misses 1.5.
-    expect(f.purity).toBeGreaterThanOrEqual(0.85);
+    expect(f.purity).toBeGreaterThanOrEqual(57 / 64);
     expect(f.recovered).toBe(8);
     expect(f.perProblem).toBeLessThanOrEqual(14 / 8);
     expect(f.worstMix).toBeLessThanOrEqual(0.2);
@@ -114,6 +114,7 @@ describe('topics of visitor queries with the site’s passages as context (held-
     expect(f.recovered).toBeGreaterThanOrEqual(7);
     expect(f.perProblem).toBeLessThanOrEqual(16 / 8);
     expect(f.worstMixOfThree).toBeLessThanOrEqual(0.38);
+    expect(f.worstMix).toBeLessThanOrEqual(0.5);
   }, 120_000);
 
   it('corpus 3 (Brighter): found and pure where the algorithm alone splits its topics', async () => {
@@ -124,6 +125,7 @@ describe('topics of visitor queries with the site’s passages as context (held-
     expect(f.recovered).toBe(8);
     expect(f.perProblem).toBeLessThanOrEqual(16 / 8);
     expect(f.worstMixOfThree).toBeLessThanOrEqual(0.29);
+    expect(f.worstMix).toBeLessThanOrEqual(0.5);
     expect(bare.purity).toBeLessThan(f.purity);
     expect(bare.recovered).toBeLessThan(f.recovered);
   }, 120_000);

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { documentToMarkdown } from '@app/content-model';
-import { Actor, pageRequest } from '@app/shared-kernel';
+import { Actor, InvalidInputError, NotFoundError, pageRequest } from '@app/shared-kernel';
 import { ContentSearch, ContentService, SpacesService } from '@app/spaces-and-content';
 import type { SiteSearchBody } from '../domain/site-search-scope';
 import { AnswerSource, citedNumbers, SiteAnswerer } from './site-answers';
@@ -42,6 +42,7 @@ export class SiteApiAnswers {
   ) {}
 
   async ask(actor: Actor, organizationId: string, siteId: string, question: string, scope: SiteSearchBody): Promise<SiteApiAnswer> {
+    if (!question.trim()) throw new InvalidInputError('question: give a question, not only spaces');
     const spaceIds = await this.sites.searchedSpaces(actor, organizationId, siteId, scope);
     const found = await this.search.inSpaces(actor, organizationId, spaceIds, question, pageRequest(undefined, 20));
     const best = found.items
@@ -52,7 +53,13 @@ export class SiteApiAnswers {
     const texts: AnswerSource[] = [];
     for (const hit of best) {
       const { space } = await this.spaces.getLive(actor, hit.space);
-      const { document } = await this.content.page(space, space.revision, hit.page);
+      // The index may still name a page the current content no longer has: it is no source.
+      const found = await this.content.page(space, space.revision, hit.page).catch((e: unknown) => {
+        if (e instanceof NotFoundError) return null;
+        throw e;
+      });
+      if (!found) continue;
+      const { document } = found;
       sources.push({ space: space.id, page: hit.page, revision: space.revision, title: hit.title });
       texts.push({ title: hit.title, url: `${space.title} › ${hit.title}`, text: document ? documentToMarkdown(document, () => '') : '' });
     }

@@ -4,7 +4,7 @@ import { applyChanges, ChangeOutcome, ContentChange } from '@app/content-model';
 import type { ApplyContext, JsonDocument, ReusableContent } from '@app/content-model';
 import { bodiesToMerge, mergeTrees, MergeConflict } from '@app/content-model';
 import { Revision, RevisionGit, RevisionRepository, RevisionEditor, RevisionSummary, RevisionType } from '../domain/content/revision';
-import { locate, PageNode, PageTree } from '@app/content-model';
+import { locate, PageNode, PageTree, walk } from '@app/content-model';
 import { Space, SpaceRepository } from '../domain/space';
 import { SearchService } from './search.service';
 import { SpaceEvents } from './space-events';
@@ -169,11 +169,11 @@ export class ContentService {
   }
 
   /**
-   * Who edited on `head`'s line back to one of `stops` (a change request's own revisions: its head back to
-   * where it started or was last updated from), with how many edits and when last.
+   * Who edited on a line of work (a change request: its head, where main was when it was last brought up to
+   * date, where it started), with how many edits and when last (RevisionRepository.editors).
    */
-  editors(space: Space, head: string, stops: string[]): Promise<RevisionEditor[]> {
-    return this.revisions.editors(space.id, head, stops);
+  editors(space: Space, head: string, base: string, start: string): Promise<RevisionEditor[]> {
+    return this.revisions.editors(space.id, head, base, start);
   }
 
   /**
@@ -181,7 +181,13 @@ export class ContentService {
    * a revision of the space references it (its history included); 404 otherwise, whatever else holds it.
    */
   async documentById(space: Space, documentId: string): Promise<JsonDocument> {
-    const document = await this.revisions.spaceDocument(space.organizationId, space.id, documentId);
+    // The current content first (its revision is cached): the common case reads one body by its key.
+    const current = await this.revision(space.id, space.revision);
+    let inCurrent = (current.reusableContents ?? []).some((r) => r.document === documentId);
+    if (!inCurrent) walk(current.tree, ({ node }) => (inCurrent ||= node.document === documentId));
+    const document = inCurrent
+      ? ((await this.revisions.documents(space.organizationId, [documentId])).get(documentId) ?? null)
+      : await this.revisions.spaceDocument(space.organizationId, space.id, documentId);
     if (!document) throw new NotFoundError('Document', documentId);
     return document;
   }

@@ -70,18 +70,25 @@ export class SqlRevisionRepository extends RevisionRepository {
     }));
   }
 
-  async editors(spaceId: string, head: string, stops: string[]): Promise<RevisionEditor[]> {
+  async editors(spaceId: string, head: string, base: string, start: string): Promise<RevisionEditor[]> {
+    // The work's line and main's line at its base, both back to where the work started: what is on the first
+    // and not on the second is the work's own (a fast-forward to main's revisions does not make them its own).
     const rows: { created_by: string; count: number; updated_at: Date }[] = await this.db.query(
-      `WITH RECURSIVE line (id) AS (
-         SELECT $2::text WHERE NOT ($2::text = ANY($3::text[]))
+      `WITH RECURSIVE work (id) AS (
+         SELECT $2::text WHERE $2::text <> $4
          UNION
-         SELECT r.parents[1] FROM revisions r JOIN line l ON r.id = l.id
-          WHERE r.space_id = $1 AND cardinality(r.parents) > 0 AND NOT (r.parents[1] = ANY($3::text[]))
+         SELECT r.parents[1] FROM revisions r JOIN work w ON r.id = w.id
+          WHERE r.space_id = $1 AND cardinality(r.parents) > 0 AND r.parents[1] <> $4
+       ), main (id) AS (
+         SELECT $3::text WHERE $3::text <> $4
+         UNION
+         SELECT r.parents[1] FROM revisions r JOIN main m ON r.id = m.id
+          WHERE r.space_id = $1 AND cardinality(r.parents) > 0 AND r.parents[1] <> $4
        )
-       SELECT r.created_by, count(*)::int AS count, max(r.created_at) AS updated_at FROM revisions r JOIN line l ON l.id = r.id
-        WHERE r.space_id = $1 AND r.type = 'edits' AND r.created_by IS NOT NULL
+       SELECT r.created_by, count(*)::int AS count, max(r.created_at) AS updated_at FROM revisions r JOIN work w ON w.id = r.id
+        WHERE r.space_id = $1 AND r.type = 'edits' AND r.created_by IS NOT NULL AND r.id NOT IN (SELECT id FROM main)
         GROUP BY r.created_by ORDER BY max(r.created_at) DESC, r.created_by`,
-      [spaceId, head, stops],
+      [spaceId, head, base, start],
     );
     return rows.map((r) => ({ userId: r.created_by, count: r.count, updatedAt: new Date(r.updated_at) }));
   }

@@ -55,10 +55,11 @@ export abstract class RevisionRepository {
   abstract history(spaceId: string, head: string, page: PageRequest): Promise<Page<RevisionSummary>>;
   abstract find(spaceId: string, id: string): Promise<Revision | null>;
   /**
-   * Who wrote the `edits` revisions on `head`'s line of first parents, back to (not including) the first of
-   * `stops` met: each author with how many and when last, the latest first.
+   * Who wrote the `edits` revisions of a line of work: those on `head`'s line of first parents back to (not
+   * including) `start`, less those on `base`'s (main's line where the work was last brought up to date); each
+   * author with how many and when last, the latest first.
    */
-  abstract editors(spaceId: string, head: string, stops: string[]): Promise<RevisionEditor[]>;
+  abstract editors(spaceId: string, head: string, base: string, start: string): Promise<RevisionEditor[]>;
   /** Inserts the revision and the bodies it introduces (bodies already stored are kept), atomically. */
   abstract insert(revision: Revision, documents: Map<string, JsonDocument>): Promise<void>;
   abstract documents(organizationId: string, hashes: string[]): Promise<Map<string, JsonDocument>>;
