@@ -60,11 +60,7 @@ export class MembersService {
     if (membership === null) throw new NotFoundError('Organization', organizationId);
     if (membership === 'guest')
       throw new ForbiddenError("Guests do not see the organization's members (these people are listed as members)");
-    const views: MemberView[] = [];
-    for (const id of new Set(userIds)) {
-      const view = await this.members.view(organizationId, id);
-      if (view) views.push(view);
-    }
+    const views = await this.members.views(organizationId, userIds);
     return new Map((await withContentCounts(this.access, organizationId, views, actor)).map((v) => [v.user.id, v]));
   }
 

@@ -64,6 +64,8 @@ export abstract class MemberRepository {
     page: PageRequest,
   ): Promise<Page<MemberView>>;
   abstract view(organizationId: string, userId: string): Promise<MemberView | null>;
+  /** Those of these users who are members, in one query (a list of people another context names). */
+  abstract views(organizationId: string, userIds: string[]): Promise<MemberView[]>;
   /** Changes a role atomically; refuses to leave the organization without an admin. */
   /** null: the member becomes a guest. */
   abstract changeRole(organizationId: string, userId: string, role: Role | null): Promise<RoleChange>;

@@ -144,8 +144,11 @@ export class TypeOrmMemberRepository extends MemberRepository {
   list(organizationId: string, filter: MemberFilter, sort: MemberSort, order: SortOrder, page: PageRequest): Promise<Page<MemberView>> {
     return this.sql.list(organizationId, filter, sort, order, page);
   }
-  view(organizationId: string, userId: string): Promise<MemberView | null> {
-    return this.sql.view(organizationId, userId);
+  async view(organizationId: string, userId: string): Promise<MemberView | null> {
+    return (await this.sql.views(organizationId, [userId]))[0] ?? null;
+  }
+  views(organizationId: string, userIds: string[]): Promise<MemberView[]> {
+    return this.sql.views(organizationId, userIds);
   }
   changeRole(organizationId: string, userId: string, role: Role | null): Promise<RoleChange> {
     return this.sql.guarded(organizationId, userId, role);

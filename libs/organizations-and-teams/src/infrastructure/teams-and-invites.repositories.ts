@@ -96,12 +96,13 @@ export class SqlMemberQueries {
     return mapPage(rows, memberView);
   }
 
-  async view(organizationId: string, userId: string): Promise<MemberView | null> {
+  async views(organizationId: string, userIds: string[]): Promise<MemberView[]> {
+    if (userIds.length === 0) return [];
     const rows: MemberSqlRow[] = await this.db.query(
-      `${MEMBER_SELECT} FROM organization_members m JOIN users u ON u.id = m.user_id WHERE m.organization_id = $1 AND m.user_id = $2`,
-      [organizationId, userId],
+      `${MEMBER_SELECT} FROM organization_members m JOIN users u ON u.id = m.user_id WHERE m.organization_id = $1 AND m.user_id = ANY($2::text[])`,
+      [organizationId, [...new Set(userIds)]],
     );
-    return rows.length ? memberView(rows[0]) : null;
+    return rows.map(memberView);
   }
 
   /**
