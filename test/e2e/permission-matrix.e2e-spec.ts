@@ -1432,6 +1432,15 @@ describe('permission matrix', () => {
         return t.http.post(`${x.base}/site-spaces/${x.siteSpace}/move`).set(as(w)).send({});
       },
     ],
+    [
+      'POST …/site-spaces/{siteSpaceId}/duplicate',
+      'create',
+      201,
+      async (w) => {
+        const x = await site();
+        return t.http.post(`${x.base}/site-spaces/${x.siteSpace}/duplicate`).set(as(w)).send({});
+      },
+    ],
     ['GET …/sites/{siteId}/share-links', 'read', 200, async (w) => t.http.get(`${(await site()).base}/share-links`).set(as(w))],
     [
       'POST …/sites/{siteId}/share-links',

@@ -43,7 +43,6 @@ const WHY_BY_ID: Record<string, string> = {
   listRevisionPageMetaLinks: PLANNED,
   listChangeRequestPageMetaLinks: PLANNED,
   inviteUsersToOrganization: PLANNED,
-  duplicateSiteSpace: PLANNED,
   getSitePublishingPreviewById: PLANNED,
   applyTemplateToSite: PLANNED,
   listOrganizationStyleguides: AGENTS,

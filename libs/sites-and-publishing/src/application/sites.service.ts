@@ -267,6 +267,27 @@ export class SitesService {
     );
   }
 
+  /**
+   * Official duplicateSiteSpace: a full copy of the site space's space (as duplicateSpace makes it: its content,
+   * its sharing, beside it), placed beside the site space (S.duplicateSiteSpace). The caller needs the site's
+   * structure role and the right to create a space where the space is; the request's one transaction writes
+   * both or neither.
+   */
+  async duplicateSiteSpace(actor: Actor, organizationId: string, siteId: string, siteSpaceId: string) {
+    await this.siteRole(organizationId, actor, siteId, SITE_ROLES.structure);
+    const { node } = S.findSiteSpace((await this.found(organizationId, siteId)).structure, siteSpaceId);
+    const copy = await this.spaces.duplicate(actor, node.spaceId);
+    return this.mutateStructure(actor, organizationId, siteId, (site) =>
+      S.duplicateSiteSpace(site.structure, siteSpaceId, {
+        siteSpaceId: this.ids.next(),
+        sectionId: this.ids.next(),
+        spaceId: copy.space.id,
+        spaceTitle: copy.space.title,
+        sectionTitle: sectionTitleFrom(copy.space.title),
+      }),
+    );
+  }
+
   async updateSiteSpace(actor: Actor, organizationId: string, siteId: string, siteSpaceId: string, patch: S.SiteSpacePatch) {
     if (patch.condition) Condition.parse(patch.condition);
     if (patch.spaceId !== undefined) await this.liveSpaces(actor, organizationId, [patch.spaceId]);

@@ -333,6 +333,47 @@ export function addSection(
   return section;
 }
 
+/**
+ * Official duplicateSiteSpace: the copy of a site space's space joins the site beside it. A site space that is
+ * the only one of its section gets a new section right after that section (same group, same icon, titled after
+ * the copy); otherwise the copy is a new variant right after it, in the same level (a section, or the root).
+ * Paths are made unique where they land; the copy is never the default.
+ */
+export function duplicateSiteSpace(
+  structure: Structure,
+  siteSpaceId: string,
+  copy: { siteSpaceId: string; sectionId: string; spaceId: string; spaceTitle: string; sectionTitle: string },
+): SiteSpaceNode {
+  const { node, section } = findSiteSpace(structure, siteSpaceId);
+  if (section && section.siteSpaces.length === 1) {
+    if (sections(structure).length >= SITE_LIMITS.sections)
+      throw new ConflictError(`A site holds at most ${SITE_LIMITS.sections} sections`);
+    const level = levelOf(structure, section.id);
+    const sibling: SectionNode = {
+      kind: 'section',
+      id: copy.sectionId,
+      title: copy.sectionTitle,
+      path: uniquePath(slugify(copy.sectionTitle, 'section'), sectionPaths(structure)),
+      default: false,
+      siteSpaces: [{ id: copy.siteSpaceId, spaceId: copy.spaceId, path: node.path, default: true }],
+    };
+    if (section.icon !== undefined) sibling.icon = section.icon;
+    place(level, sibling, section, false);
+    return sibling.siteSpaces[0];
+  }
+  const level = section?.siteSpaces ?? structure.siteSpaces;
+  if (level.length >= SITE_LIMITS.siteSpacesPerLevel)
+    throw new ConflictError(`A section holds at most ${SITE_LIMITS.siteSpacesPerLevel} site spaces`);
+  const variant: SiteSpaceNode = {
+    id: copy.siteSpaceId,
+    spaceId: copy.spaceId,
+    path: uniquePath(slugify(copy.spaceTitle, 'space'), levelPaths(level)),
+    default: false,
+  };
+  place(level, variant, node, false);
+  return variant;
+}
+
 export interface SectionPatch {
   title?: string;
   path?: string;

@@ -21,6 +21,7 @@ import {
   AddSectionDto,
   AddSectionToGroupDto,
   AddSiteSpaceDto,
+  DuplicateSiteSpaceDto,
   ListSiteSpacesQueryDto,
   ListWithShareKeyQueryDto,
   MoveGroupDto,
@@ -364,6 +365,31 @@ export class SiteStructureController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<SiteSpaceDto> {
     const v = await this.sites.addSiteSpace(actor, organizationId, siteId, body);
+    res.location(`${links.api(`/orgs/${organizationId}/sites/${siteId}/site-spaces`)}/${v.result.id}`);
+    return this.siteSpaceDto(v, v.result.id, links);
+  }
+
+  @WriteTransaction()
+  @Post('site-spaces/:siteSpaceId/duplicate')
+  @ApiOperation({
+    operationId: 'duplicateSiteSpace',
+    summary: 'Duplicate a space in a site',
+    description:
+      'Copies the space of the site space (as duplicateSpace does) and places the copy beside it: a new section right after ' +
+      'its section when it is the only site space there, else a new variant right after it. Needs the site structure role and ' +
+      'the right to create a space where the space is. Quire has no draft site spaces: `draft` true is a 400.',
+  })
+  @ApiCreatedResponse({ type: SiteSpaceDto })
+  async duplicateSiteSpace(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteSpaceId') siteSpaceId: string,
+    @Body() _body: DuplicateSiteSpaceDto,
+    @RequestLinks() links: Links,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SiteSpaceDto> {
+    const v = await this.sites.duplicateSiteSpace(actor, organizationId, siteId, siteSpaceId);
     res.location(`${links.api(`/orgs/${organizationId}/sites/${siteId}/site-spaces`)}/${v.result.id}`);
     return this.siteSpaceDto(v, v.result.id, links);
   }

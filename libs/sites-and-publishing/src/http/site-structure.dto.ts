@@ -2,6 +2,7 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from 
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  Equals,
   IsArray,
   IsBoolean,
   IsIn,
@@ -99,6 +100,16 @@ export class AddSiteSpaceDto {
   @IsString() @MinLength(1) @MaxLength(200) spaceId: string;
   /** Section to add it to (absent: the default section, or the root when the site has no sections) */
   @Optional() @IsString() @MaxLength(200) sectionId?: string;
+}
+
+/** Official duplicateSiteSpace body. */
+export class DuplicateSiteSpaceDto {
+  /** Quire's site structure has no drafts: the copy is live at once, so only false (the default) is taken. */
+  @ApiPropertyOptional({ type: Boolean, default: false })
+  @Optional()
+  @IsBoolean()
+  @Equals(false, { message: 'draft: Quire’s site structure has no drafts (a duplicate is live at once); leave it out or send false' })
+  draft?: boolean;
 }
 
 export class UpdateSiteSpaceDto {
