@@ -1071,6 +1071,33 @@ describe('permission matrix', () => {
           .set(as(w))
           .send({ instructions: { object: 'document', nodes: [] } }),
     ],
+    ['GET /orgs/{id}/translations-glossary', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/translations-glossary`).set(as(w))],
+    [
+      'GET /orgs/{id}/translations-glossary/{id}',
+      'read',
+      200,
+      async (w) => {
+        const term = `term-${Math.random().toString(36).slice(2, 10)}`;
+        await t.http
+          .put(`/v1/orgs/${orgId}/translations-glossary`)
+          .set(admin.auth)
+          .send({ operations: [{ type: 'insert', translations: { en: term } }] })
+          .expect(204);
+        const items = (await t.http.get(`/v1/orgs/${orgId}/translations-glossary?limit=1000`).set(admin.auth).expect(200)).body.items;
+        const id = items.find((e: { translations: { en?: string } }) => e.translations.en === term).id as string;
+        return t.http.get(`/v1/orgs/${orgId}/translations-glossary/${id}`).set(as(w));
+      },
+    ],
+    [
+      'PUT /orgs/{id}/translations-glossary',
+      'create',
+      204,
+      (w) =>
+        t.http
+          .put(`/v1/orgs/${orgId}/translations-glossary`)
+          .set(as(w))
+          .send({ operations: [{ type: 'insert', translations: { en: `term-${Math.random().toString(36).slice(2, 10)}` } }] }),
+    ],
     ['POST /orgs/{id}/translations/{id}/run', 'create', 204, async (w) => t.http.post(`${await translation()}/run`).set(as(w))],
     ['DELETE /orgs/{id}/translations/{id}', 'create', 205, async (w) => t.http.delete(await translation()).set(as(w)), 'delete'],
     [

@@ -82,7 +82,7 @@ describe('duplicateSiteSpace', () => {
     const adopted = (await api.orgs.listSiteSpaces(orgId, site)).data.items.filter((s) => s.section === guide.id);
     expect(adopted.length).toBe(2);
 
-    const alone = (await api.orgs.duplicateSiteSpace(orgId, site, apiSection.siteSpaces[0].id)).data;
+    const alone = (await api.orgs.duplicateSiteSpace(orgId, site, apiSection.siteSpaces[0].id, {})).data;
     expect(alone.section).not.toBe(apiSection.id);
     const sections = (await api.orgs.listSiteSections(orgId, site)).data.items;
     const made = sections.find((s) => s.id === alone.section)!;
@@ -92,7 +92,7 @@ describe('duplicateSiteSpace', () => {
     const groupItem = tree.structure.find((i: { id: string }) => i.id === group.id);
     expect(groupItem.sections.map((s: { id: string }) => s.id)).toEqual([apiSection.id, made.id]);
 
-    const variant = (await api.orgs.duplicateSiteSpace(orgId, site, guideSiteSpace)).data;
+    const variant = (await api.orgs.duplicateSiteSpace(orgId, site, guideSiteSpace, {})).data;
     expect(variant.section).toBe(guide.id);
     const inGuide = (await api.orgs.listSiteSpaces(orgId, site)).data.items.filter((s) => s.section === guide.id).map((s) => s.id);
     expect(inGuide.indexOf(variant.id)).toBe(inGuide.indexOf(guideSiteSpace) + 1);

@@ -74,7 +74,6 @@ const WHY_BY_TAG: Record<string, string> = {
   'site-channels': AGENTS,
   'site-external-links': PLANNED,
   'custom-fonts': PLANNED,
-  glossary: PLANNED,
 };
 
 function operations(doc: Doc, prefix = ''): Map<string, Op> {

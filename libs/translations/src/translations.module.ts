@@ -5,6 +5,10 @@ import { TranslationSettings } from './application/translation-settings';
 import { TranslationRepository } from './domain/translation';
 import { FirstAvailableTranslator, Translator } from './domain/translator';
 import { TranslationsController } from './http/translations.controller';
+import { GlossaryController } from './http/glossary.controller';
+import { GlossaryService } from './application/glossary.service';
+import { GlossaryRepository } from './domain/glossary';
+import { SqlGlossaryRepository } from './infrastructure/glossary.repository';
 import { ApertiumTranslator } from './infrastructure/apertium-translator';
 import { ChatCompletionsTranslator, LibreTranslateTranslator } from './infrastructure/http-translators';
 import { SqlTranslationRepository } from './infrastructure/translations.repository';
@@ -27,10 +31,12 @@ function translatorFrom(settings?: TranslationSettings): Translator {
  */
 @Module({
   imports: [AccessModule, SpacesAndContentModule],
-  controllers: [TranslationsController],
+  controllers: [TranslationsController, GlossaryController],
   providers: [
     TranslationsService,
     TranslationEvents,
+    GlossaryService,
+    { provide: GlossaryRepository, useClass: SqlGlossaryRepository },
     { provide: TranslationRepository, useClass: SqlTranslationRepository },
     { provide: Translator, useFactory: translatorFrom, inject: [{ token: TranslationSettings, optional: true }] },
   ],

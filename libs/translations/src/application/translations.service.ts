@@ -39,6 +39,8 @@ import {
   ZERO_STATS,
 } from '../domain/translation';
 import { LanguagePair, PairUnavailableError, Translator } from '../domain/translator';
+import { GlossaryRepository, termsFingerprint, termsFor } from '../domain/glossary';
+import { protectTerms } from '../domain/glossary-terms';
 
 export const RUN_QUEUE = 'translations-run';
 export const SWEEP_QUEUE = 'translations-sweep';
@@ -98,6 +100,7 @@ export class TranslationsService implements OnModuleInit {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly events: TranslationEvents,
+    private readonly glossary: GlossaryRepository,
   ) {}
 
   onModuleInit(): void {
@@ -142,6 +145,7 @@ export class TranslationsService implements OnModuleInit {
       stats: ZERO_STATS,
       latestRun: null,
       pages: {},
+      glossary: '',
       requestedAt: now,
       runStartedAt: null,
       createdAt: now,
@@ -245,7 +249,10 @@ export class TranslationsService implements OnModuleInit {
     // A target deleted (or moved away) since the last run is replaced by a new one.
     if (target && (target.deletedAt || isGone(target, startedAt) || target.organizationId !== t.organizationId)) target = null;
     const targetRevision = target ? await this.content.revision(target.id, target.revision) : null;
-    const todo = pagesToTranslate(sourceRevision.tree, t.pages, targetRevision?.tree ?? null);
+    // The glossary's terms for the pair: when they changed since the last run, every page is translated again.
+    const terms = termsFor(await this.glossary.all(t.organizationId), pair);
+    const glossary = termsFingerprint(terms);
+    const todo = pagesToTranslate(sourceRevision.tree, glossary === t.glossary ? t.pages : {}, targetRevision?.tree ?? null);
 
     const nodes: { id: string; title: string; path: string; document: string | null }[] = [];
     walk(sourceRevision.tree, ({ node, path }) => {
@@ -264,9 +271,16 @@ export class TranslationsService implements OnModuleInit {
       return { ...node, prepared, titleAt: title, body: [from, fragments.length] as const };
     });
     const instructions = documentText(t.instructions);
-    const translated: string[] = [];
+    const sent = protectTerms(fragments, terms);
+    const received: string[] = [];
     for (let i = 0; i < fragments.length; i += FRAGMENTS_PER_CALL)
-      translated.push(...(await this.translator.translate(fragments.slice(i, i + FRAGMENTS_PER_CALL), pair, instructions)));
+      received.push(...(await this.translator.translate(sent.fragments.slice(i, i + FRAGMENTS_PER_CALL), pair, instructions)));
+    let translated: string[];
+    try {
+      translated = sent.restore(received);
+    } catch (e) {
+      throw new RunFailure(`The translator lost a glossary term (${errorText(e)}): nothing was written`);
+    }
 
     const documents = new Map<string, JsonDocument>();
     const results = new Map<string, { title: string; document: string | null }>();
@@ -311,6 +325,7 @@ export class TranslationsService implements OnModuleInit {
           stats,
           latestRun: { status: 'completed', startedAt, finishedAt, translator: translatorName, error: null },
           pages: pagesOf(sourceRevision.tree),
+          glossary,
           updatedAt: finishedAt,
         };
         // Deleted meanwhile, or its run taken over as stale: nothing of this run is kept.

@@ -55,6 +55,8 @@ export interface Translation {
   latestRun: TranslationRun | null;
   /** Source pages (by id) as of the latest completed run. */
   pages: Record<string, TranslatedPage>;
+  /** The fingerprint of the glossary terms the latest completed run applied ('' for none; glossary.ts). */
+  glossary: string;
   /** Set when a run is wanted and not yet started (cleared by the run that takes it). */
   requestedAt: Date | null;
   runStartedAt: Date | null;

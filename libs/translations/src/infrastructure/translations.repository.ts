@@ -25,6 +25,7 @@ interface Row {
   stats: TranslationStats;
   latest_run: (Omit<TranslationRun, 'startedAt' | 'finishedAt'> & { startedAt: string; finishedAt: string }) | null;
   pages: Record<string, TranslatedPage>;
+  glossary: string;
   requested_at: Date | null;
   run_started_at: Date | null;
   created_at: Date;
@@ -48,6 +49,7 @@ const toTranslation = (r: Row): Translation => ({
     ? { ...r.latest_run, startedAt: new Date(r.latest_run.startedAt), finishedAt: new Date(r.latest_run.finishedAt) }
     : null,
   pages: r.pages,
+  glossary: r.glossary,
   requestedAt: r.requested_at,
   runStartedAt: r.run_started_at,
   createdAt: r.created_at,
@@ -69,6 +71,7 @@ const TRANSLATIONS = new SqlTable<Translation>('translations', {
   stats: (t) => JSON.stringify(t.stats),
   latest_run: (t) => (t.latestRun ? JSON.stringify(t.latestRun) : null),
   pages: (t) => JSON.stringify(t.pages),
+  glossary: (t) => t.glossary,
   requested_at: (t) => t.requestedAt,
   run_started_at: (t) => t.runStartedAt,
   created_at: (t) => t.createdAt,
@@ -150,10 +153,21 @@ export class SqlTranslationRepository extends TranslationRepository {
     // A run wanted meanwhile leaves the status pending (its requested_at is kept).
     const rows: unknown[] = await this.db.query(
       `WITH u AS (UPDATE translations SET status = CASE WHEN requested_at IS NOT NULL THEN 'pending' ELSE $2 END,
-         target_space_id = $3, result_revision = $4, stats = $5, latest_run = $6, pages = $7, run_started_at = NULL, updated_at = $8
-       WHERE id = $1 AND run_started_at = $9 RETURNING id) SELECT id FROM u`,
+         target_space_id = $3, result_revision = $4, stats = $5, latest_run = $6, pages = $7, glossary = $8, run_started_at = NULL,
+         updated_at = $9
+       WHERE id = $1 AND run_started_at = $10 RETURNING id) SELECT id FROM u`,
       [
-        ...TRANSLATIONS.values(t, ['id', 'status', 'target_space_id', 'result_revision', 'stats', 'latest_run', 'pages', 'updated_at']),
+        ...TRANSLATIONS.values(t, [
+          'id',
+          'status',
+          'target_space_id',
+          'result_revision',
+          'stats',
+          'latest_run',
+          'pages',
+          'glossary',
+          'updated_at',
+        ]),
         startedAt,
       ],
     );

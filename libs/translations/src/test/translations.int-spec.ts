@@ -26,6 +26,7 @@ describe('SqlTranslationRepository (PostgreSQL)', () => {
     stats: ZERO_STATS,
     latestRun: null,
     pages: {},
+    glossary: '',
     requestedAt: t0,
     runStartedAt: null,
     createdAt: t0,

@@ -38,6 +38,7 @@ import { Sessions1767225600000 } from './1767225600000-sessions';
 import { SsoSessions1767312000000 } from './1767312000000-sso-sessions';
 import { StorageFiles1767398400000 } from './1767398400000-storage-files';
 import { SiteInsights1767484800000 } from './1767484800000-site-insights';
+import { TranslationGlossary1767571200000 } from './1767571200000-translation-glossary';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -81,4 +82,5 @@ export const MIGRATIONS = [
   SsoSessions1767312000000,
   StorageFiles1767398400000,
   SiteInsights1767484800000,
+  TranslationGlossary1767571200000,
 ];
