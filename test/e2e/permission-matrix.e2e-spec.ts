@@ -48,7 +48,8 @@ describe('permission matrix', () => {
     );
     git.seed('matrix-site', dir);
     rmSync(dir, { recursive: true, force: true });
-    t = await createTestApp({ QUIRE_GIT_URL_ALLOWLIST: '127.0.0.1' });
+    // An SMTP server that is never reached: jobs are off here, so invitation emails stay in the outbox.
+    t = await createTestApp({ QUIRE_GIT_URL_ALLOWLIST: '127.0.0.1', QUIRE_SMTP_URL: 'smtp://127.0.0.1:9' });
     admin = await t.user('owner');
     orgId = await t.organization(admin);
     for (const who of WHO) {
@@ -378,6 +379,16 @@ describe('permission matrix', () => {
       'delete',
     ],
     ['GET /orgs/{id}/link-invites', 'admin', 200, (w) => t.http.get(`/v1/orgs/${orgId}/link-invites`).set(as(w))],
+    [
+      'POST /orgs/{id}/invites',
+      'admin',
+      200,
+      (w) =>
+        t.http
+          .post(`/v1/orgs/${orgId}/invites`)
+          .set(as(w))
+          .send({ emails: [`invitee-${Math.random().toString(36).slice(2, 10)}@example.com`] }),
+    ],
     ['POST /orgs/{id}/link-invites', 'admin', 201, (w) => t.http.post(`/v1/orgs/${orgId}/link-invites`).set(as(w)).send({ role: 'read' })],
     ['GET /orgs/{id}/saml', 'admin', 200, (w) => t.http.get(`/v1/orgs/${orgId}/saml`).set(as(w))],
     ['POST /orgs/{id}/saml', 'admin', 201, (w) => t.http.post(`/v1/orgs/${orgId}/saml`).set(as(w)).send({ label: 'IdP' })],

@@ -1,7 +1,8 @@
 import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
+import { MailSettings, OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
+import { appRoot } from './auth/sign-in-link';
 import {
   Clock,
   DomainEvents,
@@ -107,6 +108,10 @@ export class CoreModule {
         { provide: DATABASE_URL, useValue: databaseUrl },
         { provide: TranslationSettings, useValue: config.translation },
         {
+          provide: MailSettings,
+          useValue: { smtpUrl: config.smtp.url, from: config.smtp.from, appUrl: appRoot(config) },
+        },
+        {
           provide: GitSyncSettings,
           useValue: {
             allowlist: config.gitUrlAllowlist,
@@ -148,6 +153,7 @@ export class CoreModule {
         FrontDoor,
         OpenApiSettings,
         TranslationSettings,
+        MailSettings,
         GitSyncSettings,
         ConversationsSettings,
         InsightsSettings,

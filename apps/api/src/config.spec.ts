@@ -52,3 +52,19 @@ describe('QUIRE_GIT_HOSTS', () => {
     expect(() => loadConfig({ QUIRE_GIT_HOSTS: 'git.example.com=cvs' })).toThrow(/QUIRE_GIT_HOSTS: "git.example.com=cvs"/);
   });
 });
+
+describe('QUIRE_SMTP_URL and QUIRE_SMTP_FROM', () => {
+  it('takes smtp: and smtps: URLs and an address or "Name <address>"; anything else stops the start', () => {
+    expect(loadConfig({}).smtp).toEqual({ url: null, from: 'Quire <quire@localhost>' });
+    expect(
+      loadConfig({ QUIRE_SMTP_URL: 'smtps://user:pass@mail.example.com:465', QUIRE_SMTP_FROM: 'Docs <docs@example.com>' }).smtp,
+    ).toEqual({
+      url: 'smtps://user:pass@mail.example.com:465',
+      from: 'Docs <docs@example.com>',
+    });
+    expect(loadConfig({ QUIRE_SMTP_FROM: 'docs@example.com' }).smtp.from).toBe('docs@example.com');
+    expect(() => loadConfig({ QUIRE_SMTP_URL: 'http://mail.example.com' })).toThrow(/QUIRE_SMTP_URL must use smtp: or smtps:/);
+    expect(() => loadConfig({ QUIRE_SMTP_FROM: 'not an address' })).toThrow(/QUIRE_SMTP_FROM/);
+    expect(() => loadConfig({ QUIRE_SMTP_FROM: 'Docs\r\nBcc: x@example.com <docs@example.com>' })).toThrow(/QUIRE_SMTP_FROM/);
+  });
+});

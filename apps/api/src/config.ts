@@ -48,6 +48,8 @@ export interface QuireConfig {
   conversationsLlm: { url: string; model: string; apiKey?: string } | null;
   /** The model that answers visitors' questions on published sites (`~ask`, the site MCP's `ask`). */
   answersLlm: { url: string; model: string; apiKey?: string } | null;
+  /** The SMTP server of email invitations (QUIRE_SMTP_URL; null: none) and their sender (QUIRE_SMTP_FROM). */
+  smtp: { url: string | null; from: string };
   /** Days audit events are kept (null: forever, the default). */
   auditRetentionDays: number | null;
   /** Site insights: days events are kept, events per minute from one address, the longest an event waits in memory. */
@@ -97,6 +99,14 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
   }
   if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
   return raw.replace(/\/+$/, '');
+}
+
+/** QUIRE_SMTP_FROM: an address, or `Name <address>` (default `Quire <quire@localhost>`); no line breaks. */
+function smtpFrom(env: NodeJS.ProcessEnv): string {
+  const from = env.QUIRE_SMTP_FROM || 'Quire <quire@localhost>';
+  if (!/^[^\r\n<>]*<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/.test(from))
+    throw new ConfigError(`QUIRE_SMTP_FROM must be an address or "Name <address>" (got "${from}")`);
+  return from;
 }
 
 function fileStorage(env: NodeJS.ProcessEnv): Pick<QuireConfig, 's3' | 'presignedDownloads'> {
@@ -266,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
     },
     conversationsLlm: llmFor.includes('conversations') ? llm : null,
     answersLlm: llmFor.includes('answers') ? llm : null,
+    smtp: { url: url(env, 'QUIRE_SMTP_URL', ['smtp:', 'smtps:']), from: smtpFrom(env) },
     auditRetentionDays: int(env, 'QUIRE_AUDIT_RETENTION_DAYS', null, 1, 36_500),
     insights: {
       retentionDays: int(env, 'QUIRE_INSIGHTS_RETENTION_DAYS', 395, 1, 36_500)!,

@@ -9,6 +9,8 @@ export type { ApiToken } from './domain/api-token';
 export { TeamsService } from './application/teams.service';
 export type { TeamView } from './domain/team';
 export { SessionsService } from './application/sessions.service';
+export { MailSettings } from './application/mail-settings';
+export { EmailInvitationsService } from './application/email-invitations.service';
 export { SESSION_COOKIE, sessionSecret } from './domain/session';
 export type { Session } from './domain/session';
 export { MembersPresenter, MemberDto } from './http/members-presenter';

@@ -10,6 +10,10 @@ import { MembersPresenter } from './http/members-presenter';
 import { EmailDomainsController, OrganizationsController, UserController } from './http/organizations.controller';
 import { InvitesController, MembersController, TeamsController } from './http/people.controller';
 import { InvitesService } from './application/invites.service';
+import { EmailInvitationsService } from './application/email-invitations.service';
+import { InvitationEmailRepository, Mailer } from './domain/invitation-email';
+import { SqlInvitationEmailRepository } from './infrastructure/invitation-emails.repository';
+import { SmtpMailer } from './infrastructure/smtp-mailer';
 import { SsoService } from './application/sso.service';
 import { SamlGateway, SamlProviderRepository } from './domain/saml-provider';
 import { SamlProvidersController, SsoLoginController } from './http/sso.controller';
@@ -64,6 +68,9 @@ import {
     MembersService,
     TeamsService,
     InvitesService,
+    EmailInvitationsService,
+    { provide: InvitationEmailRepository, useClass: SqlInvitationEmailRepository },
+    { provide: Mailer, useClass: SmtpMailer },
     SsoService,
     SessionsService,
     { provide: SessionRepository, useClass: SqlSessionRepository },
@@ -80,6 +87,6 @@ import {
     { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
     { provide: MemberRepository, useClass: TypeOrmMemberRepository },
   ],
-  exports: [IdentityService, OrganizationsService, TeamsService, SessionsService, MembersPresenter],
+  exports: [IdentityService, OrganizationsService, TeamsService, SessionsService, MembersPresenter, EmailInvitationsService],
 })
 export class OrganizationsAndTeamsModule {}

@@ -143,11 +143,11 @@ export class SessionsService {
     return this.open(user, 'link', userAgent);
   }
 
-  /** A one-time sign-in link's token for the user (the CLI, the first start): shown once, stored hashed. */
-  async issueLink(userId: string): Promise<{ token: string; expiresAt: Date }> {
+  /** A one-time sign-in link's token for the user (the CLI, the first start, an email invitation): shown once, stored hashed. */
+  async issueLink(userId: string, ttlMs = SIGN_IN_LINK_MS): Promise<{ token: string; expiresAt: Date }> {
     const now = this.clock.now();
     const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_MS);
+    const expiresAt = new Date(now.getTime() + ttlMs);
     await this.links.insert({ hash: secretHash(token), userId, createdAt: now, expiresAt });
     return { token, expiresAt };
   }

@@ -25,6 +25,7 @@ import {
   WriteTransaction,
 } from '@app/http-kit';
 import { InvitesService } from '../application/invites.service';
+import { EmailInvitationsService } from '../application/email-invitations.service';
 import { MembersService } from '../application/members.service';
 import { TeamsService } from '../application/teams.service';
 import {
@@ -46,6 +47,8 @@ import {
   UpdateMemberDto,
   UpdateTeamDto,
   UpdateTeamMembersDto,
+  InviteUsersDto,
+  InvitedUsersDto,
 } from './people.dto';
 import { TeamDto, toTeamDto } from '@app/wire';
 
@@ -284,7 +287,30 @@ export class TeamsController {
 @ApiStandardErrors()
 @Controller('orgs/:organizationId')
 export class InvitesController {
-  constructor(private readonly invites: InvitesService) {}
+  constructor(
+    private readonly invites: InvitesService,
+    private readonly emailInvitations: EmailInvitationsService,
+  ) {}
+
+  @WriteTransaction()
+  @Post('invites')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'inviteUsersToOrganization',
+    summary: 'Invite people by email (admins; needs an SMTP server: QUIRE_SMTP_URL)',
+    description:
+      'Each address becomes a member at once (a user is made for an address Quire does not know; a role is raised, never ' +
+      'lowered) and each person added or raised gets an email with the link they follow: a one-time sign-in link (7 days) ' +
+      'for someone with no other way in, else the organization in the web app. Without an SMTP server: 400, nothing written.',
+  })
+  @ApiOkResponse({ type: InvitedUsersDto })
+  async inviteByEmail(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') org: string,
+    @Body() body: InviteUsersDto,
+  ): Promise<InvitedUsersDto> {
+    return this.emailInvitations.invite(actor, org, body);
+  }
 
   @Get('link-invites')
   @ApiOperation({ operationId: 'listOrganizationInviteLinks', summary: 'List invite links (admins)' })

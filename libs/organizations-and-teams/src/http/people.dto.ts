@@ -1,5 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsString,
+  MaxLength,
+  MinLength,
+  ValidateBy,
+  ValidateIf,
+} from 'class-validator';
 import { Role, ROLES } from '@app/shared-kernel';
 import { Links, ListQueryDto, Satisfies, Optional } from '@app/http-kit';
 import type { Invite } from '../domain/invite';
@@ -167,6 +178,69 @@ export class MemberTeamItemDto {
 }
 
 // ---------- invites ----------
+
+const EMAIL_MAX = 320;
+
+/** An invited address: an email, or `{email, role}` (role null: a guest), and nothing else. */
+function isInvitee(value: unknown): boolean {
+  if (typeof value === 'string') return value.length >= 3 && value.length <= EMAIL_MAX;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const o = value as Record<string, unknown>;
+  if (Object.keys(o).some((k) => k !== 'email' && k !== 'role')) return false;
+  return (
+    typeof o.email === 'string' &&
+    o.email.length >= 3 &&
+    o.email.length <= EMAIL_MAX &&
+    'role' in o &&
+    (o.role === null || ROLES.includes(o.role as Role))
+  );
+}
+
+/** Official InviteUsersToOrganization. */
+export class InviteUsersDto {
+  @ApiProperty({
+    description: 'The addresses to invite (at most 100): an email, or {email, role} (role null: a guest)',
+    maxItems: 100,
+    items: {
+      oneOf: [
+        { type: 'string', format: 'email', maxLength: EMAIL_MAX },
+        {
+          type: 'object',
+          properties: {
+            email: { type: 'string', format: 'email', maxLength: EMAIL_MAX },
+            role: { type: 'string', enum: [...ROLES], nullable: true },
+          },
+          required: ['email', 'role'],
+        },
+      ],
+    },
+  })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @ValidateBy(
+    { name: 'isInvitee', validator: { validate: isInvitee, defaultMessage: () => 'each of emails must be an email or {email, role}' } },
+    { each: true },
+  )
+  emails: (string | { email: string; role: Role | null })[];
+  @ApiPropertyOptional({
+    enum: ROLES,
+    nullable: true,
+    description: 'The role of addresses given without one (default read; null: a guest)',
+  })
+  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @IsIn(ROLES)
+  role?: Role | null;
+  /** Mark them as SSO members of the organization (default false) */
+  @Optional() @IsBoolean() sso?: boolean;
+}
+
+export class InvitedUsersDto {
+  /** The members invited (added, raised or already there) */
+  users: string[];
+  /** How many of them were not members before */
+  invited: number;
+}
 
 export class CreateInviteDto {
   @ApiProperty({ enum: ROLES, nullable: true, description: 'The role of the member in the organization; null for a guest' })

@@ -39,6 +39,7 @@ import { SsoSessions1767312000000 } from './1767312000000-sso-sessions';
 import { StorageFiles1767398400000 } from './1767398400000-storage-files';
 import { SiteInsights1767484800000 } from './1767484800000-site-insights';
 import { TranslationGlossary1767571200000 } from './1767571200000-translation-glossary';
+import { InvitationEmails1767657600000 } from './1767657600000-invitation-emails';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -83,4 +84,5 @@ export const MIGRATIONS = [
   StorageFiles1767398400000,
   SiteInsights1767484800000,
   TranslationGlossary1767571200000,
+  InvitationEmails1767657600000,
 ];
