@@ -1431,6 +1431,12 @@ describe('permission matrix', () => {
         return t.http.post(`${x.base}/section-groups/${x.group}/move`).set(as(w)).send({});
       },
     ],
+    [
+      'GET …/sites/{siteId}/publishing/preview',
+      'read',
+      200,
+      async (w) => t.http.get(`${(await site()).base}/publishing/preview`).set(as(w)),
+    ],
     ['GET …/sites/{siteId}/site-spaces', 'read', 200, async (w) => t.http.get(`${(await site()).base}/site-spaces`).set(as(w))],
     [
       'POST …/sites/{siteId}/site-spaces',

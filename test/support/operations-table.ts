@@ -42,7 +42,6 @@ const WHY_BY_ID: Record<string, string> = {
   listSpacePageMetaLinks: PLANNED,
   listRevisionPageMetaLinks: PLANNED,
   listChangeRequestPageMetaLinks: PLANNED,
-  getSitePublishingPreviewById: PLANNED,
   applyTemplateToSite: PLANNED,
   listOrganizationStyleguides: AGENTS,
   listStyleguideTemplates: AGENTS,

@@ -44,6 +44,8 @@ import { AccessModule } from '@app/access';
 import { OpenApiSpecsModule } from '@app/openapi-specs';
 import { VisitorSitesService } from './application/visitor-sites.service';
 import { SitePreviews } from './application/site-previews';
+import { SitePreviewLinks } from './application/site-preview-links';
+import { SitePreviewController } from './http/site-preview.controller';
 import { VisitorSiteController } from './http/visitor-site.controller';
 import { RedirectsController } from './http/redirects.controller';
 import { CustomHostnamesController } from './http/custom-hostnames.controller';
@@ -62,6 +64,7 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
   imports: [AccessModule, SpacesAndContentModule, OrganizationsAndTeamsModule, OpenApiSpecsModule],
   controllers: [
     SitesController,
+    SitePreviewController,
     SiteStructureController,
     ShareLinksController,
     SitePermissionsController,
@@ -98,6 +101,7 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     VisitorResponses,
     { provide: SiteStateChanges, useClass: PgSiteStateChanges },
     SitePreviews,
+    SitePreviewLinks,
     RedirectsService,
     SiteHostnames,
     { provide: SiteRedirects, useClass: SqlSiteRedirects },

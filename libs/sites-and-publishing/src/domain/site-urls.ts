@@ -54,3 +54,29 @@ export function sectionPrefix(section: PathSegment | null): string {
 export function siteSpacePrefix(section: PathSegment | null, siteSpace: PathSegment): string {
   return `${sectionPrefix(section)}${siteSpace.default ? '' : `${encodeURIComponent(siteSpace.path)}/`}`;
 }
+
+/**
+ * The path below a site's root that a URL names, when it is one of the site's URLs: on Quire's own origin
+ * (`{origin}/sites/{id}/`), at its custom hostname, behind its proxy (then its basename); null otherwise. The
+ * query and fragment are left out; the path stays as the URL writes it (percent-encoded).
+ */
+export function pathInSite(target: string, site: SiteAddress, origin: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const own = new URL(origin);
+  const roots: URL[] = [new URL(siteRoot(`${own.origin}${own.pathname.replace(/\/+$/, '')}/sites/${site.id}/`, site.basename))];
+  if (site.hostname) roots.push(new URL(siteRoot(`https://${site.hostname}/`, site.basename)));
+  if (site.proxy) roots.push(new URL(`https://${site.proxy}/`));
+  for (const root of roots) {
+    // Quire's own origin is matched whole (scheme too); a custom hostname or proxy by host (TLS ends at the proxy).
+    if (root === roots[0] ? url.origin !== root.origin : url.host !== root.host) continue;
+    if (url.pathname === root.pathname.replace(/\/$/, '')) return '';
+    if (url.pathname.startsWith(root.pathname)) return url.pathname.slice(root.pathname.length);
+  }
+  return null;
+}

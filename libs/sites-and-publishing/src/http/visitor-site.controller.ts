@@ -140,7 +140,8 @@ export class VisitorSiteController {
     res.setHeader('Cache-Control', 'no-store');
     const root = siteRoot(base, site.basename);
     // What follows the token is a path below the site's root (`…/~preview/{token}/guide/setup`).
-    res.redirect(302, `${root}${path.map(encodeURIComponent).join('/')}`);
+    // The query goes on (a preview link's `visitor.…` claims).
+    res.redirect(302, `${root}${path.map(encodeURIComponent).join('/')}${this.query(req)}`);
   }
 
   private query(req: Request): string {

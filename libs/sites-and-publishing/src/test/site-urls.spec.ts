@@ -1,4 +1,4 @@
-import { previewUrl, publishedRoot, sectionPrefix, servedBase, siteRoot, siteSpacePrefix } from '../domain/site-urls';
+import { pathInSite, previewUrl, publishedRoot, sectionPrefix, servedBase, siteRoot, siteSpacePrefix } from '../domain/site-urls';
 
 /** The URL rules of published sites, each once: where Quire serves a site, where it says it lives, and the paths below its root. */
 describe('site URLs', () => {
@@ -32,5 +32,21 @@ describe('site URLs', () => {
     expect(siteSpacePrefix({ default: false, path: 'api' }, { default: false, path: 'v2' })).toBe('api/v2/');
     expect(siteSpacePrefix({ default: false, path: 'api' }, dflt)).toBe('api/');
     expect(siteSpacePrefix(dflt, { default: false, path: 'v 2' })).toBe('v%202/');
+  });
+
+  it('reads the path below the site’s root back from any of its URLs, and nothing from another site’s', () => {
+    const full = { id: 's1', hostname: 'docs.acme.com', basename: 'help', proxy: 'acme.com/docs' };
+    const origin = 'https://quire.example';
+    expect(pathInSite('https://quire.example/sites/s1/help/guide/setup?x=1#a', full, origin)).toBe('guide/setup');
+    expect(pathInSite('https://quire.example/sites/s1/help', full, origin)).toBe('');
+    expect(pathInSite('http://docs.acme.com/help/v%202/', full, origin)).toBe('v%202/');
+    expect(pathInSite('https://acme.com/docs/guide', full, origin)).toBe('guide');
+    expect(pathInSite('https://quire.example/sites/s1/guide', full, origin)).toBeNull();
+    expect(pathInSite('http://quire.example/sites/s1/help/guide', full, origin)).toBeNull();
+    expect(pathInSite('https://quire.example/sites/s2/help/guide', full, origin)).toBeNull();
+    expect(pathInSite('https://docs.acme.com/helpdesk', full, origin)).toBeNull();
+    expect(pathInSite('ftp://docs.acme.com/help/', full, origin)).toBeNull();
+    expect(pathInSite('not a url', full, origin)).toBeNull();
+    expect(pathInSite('https://quire.example/sites/s1/', site, origin)).toBe('');
   });
 });
