@@ -277,6 +277,20 @@ describe('permission matrix', () => {
     ['POST /orgs/{id}/collections', 'create', 201, (w) => t.http.post(`/v1/orgs/${orgId}/collections`).set(as(w)).send({ title: 'New' })],
     ['GET /spaces/{id}', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}`).set(as(w))],
     [
+      'GET /urls/content (a space’s app URL)',
+      'read',
+      200,
+      async (w) => {
+        const app = (
+          await t.http
+            .get(`/v1/spaces/${await space()}`)
+            .set(admin.auth)
+            .expect(200)
+        ).body.urls.app as string;
+        return t.http.get('/v1/urls/content').query({ url: app }).set(as(w));
+      },
+    ],
+    [
       'PATCH /spaces/{id} title',
       'edit',
       200,

@@ -1,3 +1,4 @@
+import { ContentByUrlController } from './http/content-by-url.controller';
 import { SpaceExportsController } from './http/space-exports.controller';
 import { Module } from '@nestjs/common';
 import { ConversationsModule } from '@app/conversations';
@@ -43,6 +44,7 @@ import { SpaceRevisionsController } from './http/space-revisions.controller';
     ChangeRequestCommentsController,
     ReviewsController,
     SpaceExportsController,
+    ContentByUrlController,
   ],
   providers: [
     ChangeRequestsService,
