@@ -490,7 +490,7 @@ describe('Git Sync with a remote repository', () => {
       ['space-guides-fr', true, 'docs/guides-fr'],
       ['space-api', true, 'shared/api'],
     ]);
-    expect(first.notes).toEqual([expect.stringMatching(/external-link "link-status" \(https:\/\/status.example.com\) is not shown/)]);
+    expect(first.notes).toEqual([]);
     const spaceOf = (key: string) => first.spaces.find((s: { key: string }) => s.key === key).space as string;
     for (const s of first.spaces) expect((await settled(s.space)).operation).toMatchObject({ state: 'success', direction: 'import' });
     // Each space: its title and language from the file, its pages from its folder, connected to it.
@@ -518,8 +518,9 @@ describe('Git Sync with a remote repository', () => {
     expect((await t.http.get(`/sites/${siteId}/fr/`).expect(200)).text).toContain('Commencez ici.');
     const api = (await t.http.get(`/sites/${siteId}/api/`).expect(200)).text;
     expect(api).toContain('Every endpoint.');
-    // The section tabs, and the variants of the product section.
+    // The section tabs (the file's external link among them, out of the site), and the variants of the product section.
     expect(api).toContain('>Product</a>');
+    expect(api).toContain('<a href="https://status.example.com" rel="noopener noreferrer" class="external">Status');
     expect((await t.http.get(`/sites/${siteId}/setup`).expect(200)).text).toContain('>Guides (français)</a>');
     // No credentials where the site's import is kept.
     expect(JSON.stringify(await t.app.get(Db).query('SELECT * FROM site_git_sync'))).not.toContain(GIT_PASSWORD);
@@ -550,8 +551,8 @@ describe('Git Sync with a remote repository', () => {
       .expect(200);
     expect((await t.http.get(`/sites/${siteId}/fr/`)).status).toBe(404);
 
-    // The site changes in Quire and is written back: the file keeps what the site cannot hold (the external
-    // link), says the new title, and reads back as the site; a second export commits nothing.
+    // The site changes in Quire and is written back: the file keeps its external link (now the site's), says the
+    // new title, and reads back as the site; a second export commits nothing.
     const sections = (await t.http.get(`${base}/${siteId}/sections`).set(admin.auth).expect(200)).body.items;
     const product = sections.find((x: { title: string }) => x.title === 'Product');
     await t.http.patch(`${base}/${siteId}/sections/${product.id}`).set(admin.auth).send({ title: 'Products' }).expect(200);

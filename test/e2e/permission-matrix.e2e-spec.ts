@@ -276,6 +276,17 @@ describe('permission matrix', () => {
     ['GET /orgs/{id}/collections', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/collections`).set(as(w))],
     ['POST /orgs/{id}/collections', 'create', 201, (w) => t.http.post(`/v1/orgs/${orgId}/collections`).set(as(w)).send({ title: 'New' })],
     ['GET /spaces/{id}', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}`).set(as(w))],
+    // A host that does not resolve (.invalid): a plain link embed, with no network needed.
+    [
+      'GET /spaces/{id}/embed',
+      'read',
+      200,
+      async (w) =>
+        t.http
+          .get(`/v1/spaces/${await space()}/embed`)
+          .query({ url: 'https://quire-matrix.invalid/page' })
+          .set(as(w)),
+    ],
     [
       'GET /urls/content (a space’s app URL)',
       'read',
@@ -1497,6 +1508,50 @@ describe('permission matrix', () => {
       async (w) => {
         const x = await site();
         return t.http.post(`${x.base}/site-spaces/${x.siteSpace}/duplicate`).set(as(w)).send({});
+      },
+    ],
+    [
+      'POST …/sites/{siteId}/external-links',
+      'create',
+      201,
+      async (w) => {
+        const x = await site();
+        return t.http.post(`${x.base}/external-links`).set(as(w)).send({ title: 'Status', url: 'https://status.example.com' });
+      },
+    ],
+    [
+      'PATCH …/external-links/{siteExternalLinkId}',
+      'create',
+      200,
+      async (w) => {
+        const x = await site();
+        const link = (
+          await t.http.post(`${x.base}/external-links`).set(admin.auth).send({ title: 'Status', url: 'https://s.example.com' }).expect(201)
+        ).body.id as string;
+        return t.http.patch(`${x.base}/external-links/${link}`).set(as(w)).send({ title: 'Renamed' });
+      },
+    ],
+    [
+      'DELETE …/external-links/{siteExternalLinkId}',
+      'create',
+      205,
+      async (w) => {
+        const x = await site();
+        const link = (
+          await t.http.post(`${x.base}/external-links`).set(admin.auth).send({ title: 'Status', url: 'https://s.example.com' }).expect(201)
+        ).body.id as string;
+        inStructure(x.base, link);
+        return t.http.delete(`${x.base}/external-links/${link}`).set(as(w));
+      },
+      'delete',
+    ],
+    [
+      'POST …/sites/{siteId}/template',
+      'create',
+      200,
+      async (w) => {
+        const id = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Empty' }).expect(201)).body.id as string;
+        return t.http.post(`/v1/orgs/${orgId}/sites/${id}/template`).set(as(w));
       },
     ],
     ['GET …/sites/{siteId}/share-links', 'read', 200, async (w) => t.http.get(`${(await site()).base}/share-links`).set(as(w))],

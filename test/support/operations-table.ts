@@ -32,8 +32,6 @@ const WHY_BY_ID: Record<string, string> = {
   submitSiteAgentFeedback: 'not yet under this newer path: the same feedback is taken by `submitAgentFeedbackToSite` (docs/insights.md)',
   listSiteVisitorSegments: 'not yet: Quire counts no visitor segments (docs/insights.md says what it keeps)',
   installIntegrationOnSpace: "GitBook's integrations marketplace and its runtime: Quire has none (webhooks and this API take their place)",
-  getEmbedByUrl: PLANNED,
-  getEmbedByUrlInSpace: PLANNED,
   getPublishedContentByUrl: `${PLANNED}: its answer needs an \`apiToken\` that reads the space as the URL's visitor, a kind of token Quire does not have (its tokens are users')`,
   resolvePublishedContentByUrl: `${PLANNED}: its answer needs an \`apiToken\` that reads the space as the URL's visitor, a kind of token Quire does not have (its tokens are users')`,
   getComputedDocument: `${PLANNED}: it computes from a source (\`builtin:openapi\` pages generated from a spec, \`builtin:translation\`, integrations); Quire generates no pages from specs yet`,
@@ -41,7 +39,6 @@ const WHY_BY_ID: Record<string, string> = {
   listSpacePageMetaLinks: `${PLANNED}: the issue asks for backlinks, the official schema is \`{canonical, alternates}\`; waiting for the steerers`,
   listRevisionPageMetaLinks: `${PLANNED}: the issue asks for backlinks, the official schema is \`{canonical, alternates}\`; waiting for the steerers`,
   listChangeRequestPageMetaLinks: `${PLANNED}: the issue asks for backlinks, the official schema is \`{canonical, alternates}\`; waiting for the steerers`,
-  applyTemplateToSite: PLANNED,
   listOrganizationStyleguides: AGENTS,
   listStyleguideTemplates: AGENTS,
   listOrganizationAgentConversations: AGENTS,
@@ -69,7 +66,6 @@ const WHY_BY_TAG: Record<string, string> = {
   'site-agent-settings': AGENTS,
   'site-mcp-servers': AGENTS,
   'site-channels': AGENTS,
-  'site-external-links': PLANNED,
   'custom-fonts': PLANNED,
 };
 

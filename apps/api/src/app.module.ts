@@ -17,6 +17,7 @@ import {
 } from '@app/shared-kernel';
 import {
   CollectorSettings,
+  EmbedSettings,
   FilesSettings,
   FileStorageDirectory,
   FileStorageSettings,
@@ -107,6 +108,7 @@ export class CoreModule {
         { provide: FrontDoor, useValue: new FrontDoor(Math.floor((config.readCacheMb * 1024 * 1024) / 4)) },
         { provide: DATABASE_URL, useValue: databaseUrl },
         { provide: TranslationSettings, useValue: config.translation },
+        { provide: EmbedSettings, useValue: { privateHostAllowlist: config.embedPrivateHosts, timeoutMs: 10_000 } },
         {
           provide: MailSettings,
           useValue: { smtpUrl: config.smtp.url, from: config.smtp.from, appUrl: appRoot(config) },
@@ -153,6 +155,7 @@ export class CoreModule {
         FrontDoor,
         OpenApiSettings,
         TranslationSettings,
+        EmbedSettings,
         MailSettings,
         GitSyncSettings,
         ConversationsSettings,

@@ -34,6 +34,8 @@ export interface QuireConfig {
   /** Hosts an OpenAPI source URL may resolve to a private, loopback or link-local address (tests, internal mirrors). */
   openApiPrivateHosts: string[];
   openApiFetchTimeoutMs: number;
+  /** Hosts an embed URL may fetch although they resolve to a private or loopback address (QUIRE_EMBED_URL_ALLOWLIST). */
+  embedPrivateHosts: string[];
   /** Search ranking statements run at once per process (0: no limit). */
   searchConcurrency: number;
   /** Search result pages cached per process (0: no cache). */
@@ -267,6 +269,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     openApiFetchTimeoutMs: int(env, 'QUIRE_OPENAPI_FETCH_TIMEOUT_MS', 30_000, 100, 600_000)!,
+    embedPrivateHosts: (env.QUIRE_EMBED_URL_ALLOWLIST || '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     searchConcurrency: int(env, 'QUIRE_SEARCH_CONCURRENCY', 4, 0, 1000)!,
     searchCacheEntries: int(env, 'QUIRE_SEARCH_CACHE_ENTRIES', 1000, 0, 1_000_000)!,
     translation: {

@@ -11,6 +11,8 @@ export interface NavLink {
   title: string;
   href: string;
   current?: boolean;
+  /** Leads away from the site (a site's external link): no referrer, marked for the eye and the ear. */
+  external?: boolean;
 }
 
 /** An entry of the sidebar: a page (with its sub-pages), a group of pages, or a link. */
@@ -154,7 +156,19 @@ function tabs(label: string, links: NavLink[], className: string): ComponentChil
     h(
       'ul',
       null,
-      links.map((l) => h('li', null, h('a', { href: l.href, 'aria-current': l.current ? 'page' : undefined }, l.title))),
+      links.map((l) =>
+        h(
+          'li',
+          null,
+          l.external
+            ? h('a', { href: l.href, rel: 'noopener noreferrer', class: 'external' }, [
+                l.title,
+                h('span', { class: 'visually-hidden' }, ' (another site)'),
+                ' ↗',
+              ])
+            : h('a', { href: l.href, 'aria-current': l.current ? 'page' : undefined }, l.title),
+        ),
+      ),
     ),
   );
 }

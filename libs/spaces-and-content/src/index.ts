@@ -30,6 +30,7 @@ export { FileStorage, UnreferencedContent } from './domain/content/files';
 export type { FileNode } from './domain/content/files';
 export { SearchIndex } from './domain/content/search-index';
 export { SearchService, SearchSettings } from './application/search.service';
+export { EmbedSettings } from './application/embeds.service';
 export { ContentSearch } from './application/content-search';
 export { spaceResult, SearchSpaceDto } from './http/search-presenter';
 export { ContentAccess, requireRole } from './application/content-access';

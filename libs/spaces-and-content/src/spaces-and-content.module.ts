@@ -1,3 +1,5 @@
+import { EmbedsService } from './application/embeds.service';
+import { EmbedsController } from './http/embeds.controller';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
@@ -45,6 +47,7 @@ export function fileStorageFor(settings: FileStorageSettings, dir: FileStorageDi
 @Module({
   imports: [AccessModule, TypeOrmModule.forFeature(CONTENT_ENTITIES), OrganizationsAndTeamsModule],
   controllers: [
+    EmbedsController,
     SpacesController,
     CollectionsController,
     ContentController,
@@ -54,6 +57,7 @@ export function fileStorageFor(settings: FileStorageSettings, dir: FileStorageDi
     CollectionPermissionsController,
   ],
   providers: [
+    EmbedsService,
     SpacesService,
     CollectionsService,
     ContentAccess,

@@ -268,6 +268,44 @@ export class SitesService {
   }
 
   /**
+   * Official applyTemplateToSite: an empty site gets a space made from Quire's `product-docs` template (an
+   * introduction, guides, a changelog), titled after the site, as its site space. A site that shows a space
+   * already is a 400. The caller needs the site's structure role and the right to create a space at the
+   * organization's top; the request's one transaction writes the space and the structure, or neither.
+   */
+  async applyTemplate(actor: Actor, organizationId: string, siteId: string): Promise<void> {
+    await this.siteRole(organizationId, actor, siteId, SITE_ROLES.structure);
+    const empty = (site: Site) => {
+      if (S.spaceIdsOf(site.structure).length > 0)
+        throw new InvalidInputError('The site shows spaces already: a template fills an empty site');
+    };
+    const site = await this.found(organizationId, siteId);
+    empty(site);
+    const title = site.title.length >= 1 ? site.title : 'Documentation';
+    const { space } = await this.spaces.create(actor, organizationId, { title, template: { id: SITE_TEMPLATE } });
+    await this.mutateStructure(actor, organizationId, siteId, (locked) => {
+      // Checked again under the site's lock: two templates at once give one site space, the other call fails whole.
+      empty(locked);
+      return S.addSiteSpace(locked.structure, { id: this.ids.next(), spaceId: space.id, spaceTitle: space.title });
+    });
+  }
+
+  /** Official addExternalLinkToSite: a link at the root or in a group of a site with sections (structure role). */
+  addExternalLink(actor: Actor, organizationId: string, siteId: string, input: S.ExternalLinkInput) {
+    if (input.condition) Condition.parse(input.condition);
+    return this.mutateStructure(actor, organizationId, siteId, (site) => S.addExternalLink(site.structure, this.ids.next(), input));
+  }
+
+  updateExternalLink(actor: Actor, organizationId: string, siteId: string, linkId: string, patch: Partial<S.ExternalLinkInput>) {
+    if (patch.condition) Condition.parse(patch.condition);
+    return this.mutateStructure(actor, organizationId, siteId, (site) => S.updateExternalLink(site.structure, linkId, patch));
+  }
+
+  deleteExternalLink(actor: Actor, organizationId: string, siteId: string, linkId: string): Promise<'deleted' | 'absent'> {
+    return this.deleteIn(actor, organizationId, siteId, (site) => S.deleteExternalLink(site.structure, linkId));
+  }
+
+  /**
    * Official duplicateSiteSpace: a full copy of the site space's space (as duplicateSpace makes it: its content,
    * its sharing, beside it), placed beside the site space (S.duplicateSiteSpace). The caller needs the site's
    * structure role and the right to create a space where the space is; the request's one transaction writes
@@ -615,6 +653,9 @@ export class SitesService {
     });
   }
 }
+
+/** The space template an empty site is given (libs/spaces-and-content's catalog). */
+const SITE_TEMPLATE = 'product-docs';
 
 function sectionTitleFrom(spaceTitle: string): string {
   const title = spaceTitle.trim().slice(0, S.SECTION_TITLE.max);

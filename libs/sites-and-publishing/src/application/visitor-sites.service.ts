@@ -64,7 +64,7 @@ const MOVES_HISTORY = 50;
 const CONDITIONS_MAX = 20_000;
 
 function sectionsOf(items: TopItem[]): SectionNode[] {
-  return items.flatMap((i) => (i.kind === 'section' ? [i] : sectionsOf(i.children)));
+  return items.flatMap((i) => (i.kind === 'section' ? [i] : i.kind === 'group' ? sectionsOf(i.children) : []));
 }
 
 /** The first page a reader lands on: the first document page in reading order (groups hold pages). */

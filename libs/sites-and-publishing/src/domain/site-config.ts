@@ -4,7 +4,7 @@ import { posix } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { InvalidInputError, type Language } from '@app/shared-kernel';
 import { SITE_CONFIG_DEFINITIONS } from './site-config-schema.generated';
-import { checkPath, SITE_LIMITS, type SectionNode, type GroupNode, type SiteSpaceNode, type Structure } from './site';
+import { checkPath, SITE_LIMITS, type SiteSpaceNode, type Structure, type TopItem } from './site';
 
 /**
  * A whole site from one repository (#49 §5): the official GitSyncSiteConfig, the `gitbook-docs.yaml` (or
@@ -47,15 +47,28 @@ export interface ConfigGroup {
   key: string;
   title: string;
   icon?: string;
-  children: (ConfigSection | ConfigGroup)[];
+  children: ConfigItem[];
 }
+
+/** An external link (official GitSyncSiteStructureExternalLink): a leaf at the top or in a group. */
+export interface ConfigLink {
+  kind: 'external-link';
+  key: string;
+  title: string;
+  url: string;
+  description?: string;
+  icon?: string;
+  condition?: string;
+}
+
+export type ConfigItem = ConfigSection | ConfigGroup | ConfigLink;
 
 export interface SiteConfig {
   title: string;
   /** The spaces of a site without sections. */
   spaces: ConfigSpace[];
-  /** The sections and section groups of a site with sections. */
-  items: (ConfigSection | ConfigGroup)[];
+  /** The sections, section groups and external links of a site with sections. */
+  items: ConfigItem[];
   /** What was read but is not kept (drafts, external links, localized titles …), one line each. */
   notes: string[];
 }
@@ -176,18 +189,29 @@ export function readSiteConfig(text: string, file: string, projectDirectory: str
       spaces: children,
     };
   };
-  const link = (n: RawNode) => {
+  const link = (n: RawNode): ConfigLink => {
     seen(n);
-    notes.push(`${named(n)} (${String(n.url)}) is not shown: a Quire site has no external links in its structure yet`);
+    if (typeof n.title !== 'string' || n.title.length < 2 || n.title.length > 128) fail(n, 'needs a title of 2 to 128 characters');
+    if (typeof n.url !== 'string' || !/^https?:\/\/[^\s]+$/i.test(n.url) || n.url.length > 2048 || !URL.canParse(n.url))
+      fail(n, 'needs an absolute http or https url');
+    return {
+      kind: 'external-link',
+      key: n.key,
+      title: n.title,
+      url: n.url as string,
+      ...(typeof n.description === 'string' && n.description ? { description: n.description.slice(0, 256) } : {}),
+      ...(typeof n.icon === 'string' && n.icon ? { icon: n.icon } : {}),
+      ...(typeof n.condition === 'string' && n.condition ? { condition: n.condition } : {}),
+    };
   };
   const group = (n: RawNode, depth: number): ConfigGroup => {
     seen(n);
     if (depth > 1) fail(n, 'nests section groups deeper than one level');
-    const children: (ConfigSection | ConfigGroup)[] = [];
+    const children: ConfigItem[] = [];
     for (const c of ((n.children as RawNode[] | undefined) ?? []).filter(live)) {
       if (c.type === 'section') children.push(section(c));
       else if (c.type === 'section-group') children.push(group(c, depth + 1));
-      else link(c);
+      else children.push(link(c));
     }
     return { kind: 'group', key: n.key, title: n.title, ...(typeof n.icon === 'string' && n.icon ? { icon: n.icon } : {}), children };
   };
@@ -195,14 +219,14 @@ export function readSiteConfig(text: string, file: string, projectDirectory: str
   const top = site.structure.filter(live);
   const hasSections = top.some((n) => n.type !== 'space');
   const spaces: ConfigSpace[] = [];
-  const items: (ConfigSection | ConfigGroup)[] = [];
+  const items: ConfigItem[] = [];
   for (const n of top) {
     if (n.type === 'space') {
       if (hasSections) fail(n, 'is at the top level of a site with sections: once a section exists, every space belongs inside one');
       spaces.push(space(n));
     } else if (n.type === 'section') items.push(section(n));
     else if (n.type === 'section-group') items.push(group(n, 0));
-    else link(n);
+    else items.push(link(n));
   }
   const sections = flatSections(items);
   if (hasSections && !sections.length) throw new InvalidInputError(`${file}: a site with external links or section groups needs a section`);
@@ -211,8 +235,7 @@ export function readSiteConfig(text: string, file: string, projectDirectory: str
   uniquePaths(file, 'the site', hasSections ? sections : spaces);
   for (const s of sections) uniquePaths(file, `section "${s.key}"`, s.spaces);
   if (sections.length > SITE_LIMITS.sections) throw new InvalidInputError(`${file}: more than ${SITE_LIMITS.sections} sections`);
-  const groups = (items: (ConfigSection | ConfigGroup)[]): number =>
-    items.reduce((n, i) => (i.kind === 'group' ? n + 1 + groups(i.children) : n), 0);
+  const groups = (items: ConfigItem[]): number => items.reduce((n, i) => (i.kind === 'group' ? n + 1 + groups(i.children) : n), 0);
   if (groups(items) > SITE_LIMITS.groups) throw new InvalidInputError(`${file}: more than ${SITE_LIMITS.groups} section groups`);
   const all = [...spaces, ...sections.flatMap((s) => s.spaces)];
   if (all.length > SITE_CONFIG_SPACES_MAX)
@@ -267,8 +290,8 @@ function uniquePaths(file: string, where: string, nodes: { path: string; key: st
   }
 }
 
-export function flatSections(items: (ConfigSection | ConfigGroup)[]): ConfigSection[] {
-  return items.flatMap((i) => (i.kind === 'section' ? [i] : flatSections(i.children)));
+export function flatSections(items: ConfigItem[]): ConfigSection[] {
+  return items.flatMap((i) => (i.kind === 'section' ? [i] : i.kind === 'group' ? flatSections(i.children) : []));
 }
 
 /** Every space of the configuration, in the file's order. */
@@ -288,20 +311,30 @@ export function structureFromConfig(config: SiteConfig, idOf: (key: string) => s
     default: s.default,
     ...(s.condition ? { condition: s.condition } : {}),
   });
-  const item = (i: ConfigSection | ConfigGroup): SectionNode | GroupNode =>
-    i.kind === 'section'
+  const item = (i: ConfigItem): TopItem =>
+    i.kind === 'external-link'
       ? {
-          kind: 'section',
+          kind: 'external-link',
           id: idOf(i.key),
           title: i.title,
-          path: i.path,
+          url: i.url,
           ...(i.description ? { description: i.description } : {}),
           ...(i.icon ? { icon: i.icon } : {}),
           ...(i.condition ? { condition: i.condition } : {}),
-          default: i.default,
-          siteSpaces: i.spaces.map(siteSpace),
         }
-      : { kind: 'group', id: idOf(i.key), title: i.title, ...(i.icon ? { icon: i.icon } : {}), children: i.children.map(item) };
+      : i.kind === 'section'
+        ? {
+            kind: 'section',
+            id: idOf(i.key),
+            title: i.title,
+            path: i.path,
+            ...(i.description ? { description: i.description } : {}),
+            ...(i.icon ? { icon: i.icon } : {}),
+            ...(i.condition ? { condition: i.condition } : {}),
+            default: i.default,
+            siteSpaces: i.spaces.map(siteSpace),
+          }
+        : { kind: 'group', id: idOf(i.key), title: i.title, ...(i.icon ? { icon: i.icon } : {}), children: i.children.map(item) };
   return { siteSpaces: config.spaces.map(siteSpace), items: config.items.map(item) };
 }
 
@@ -333,14 +366,14 @@ export function writeSiteConfig(input: {
   const original = (input.original && typeof input.original === 'object' ? input.original : {}) as Raw;
   const site = (original.site && typeof original.site === 'object' ? original.site : {}) as Raw;
   const rawByKey = new Map<string, Raw>();
-  /** Nodes the structure cannot hold (drafts, external links), by the key of the node they were in ('' at the top). */
+  /** Nodes the structure cannot hold (drafts), by the key of the node they were in ('' at the top). */
   const kept = new Map<string, Raw[]>();
   const walk = (nodes: unknown, parent: string) => {
     if (!Array.isArray(nodes)) return;
     for (const n of nodes as Raw[]) {
       if (!n || typeof n !== 'object' || typeof n.key !== 'string') continue;
       rawByKey.set(n.key, n);
-      if (n.draft === true || n.type === 'external-link') kept.set(parent, [...(kept.get(parent) ?? []), n]);
+      if (n.draft === true) kept.set(parent, [...(kept.get(parent) ?? []), n]);
       walk(n.children, n.key);
     }
   };
@@ -387,7 +420,16 @@ export function writeSiteConfig(input: {
     return node;
   };
   const extras = (parent: string) => kept.get(parent) ?? [];
-  const item = (i: SectionNode | GroupNode): Raw => {
+  const item = (i: TopItem): Raw => {
+    if (i.kind === 'external-link') {
+      const key = keyFor(i.id, 'link', i.title);
+      keys[key] = { id: i.id };
+      const node: Raw = { ...(rawByKey.get(key) ?? {}), type: 'external-link', key, title: i.title, url: i.url };
+      set(node, 'description', i.description);
+      set(node, 'icon', i.icon);
+      set(node, 'condition', i.condition);
+      return node;
+    }
     const key = keyFor(i.id, i.kind === 'section' ? 'section' : 'section-group', i.title);
     keys[key] = { id: i.id };
     const node: Raw = { ...(rawByKey.get(key) ?? {}), type: i.kind === 'section' ? 'section' : 'section-group', key, title: i.title };

@@ -21,7 +21,7 @@ export const HOSTNAME_PATTERN = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-
 /** Official `SiteProxyOrigin`: a host followed by one or more path segments (company.com/docs). */
 export const PROXY_PATTERN = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
 /** What one site may hold: the structure is one aggregate, loaded and written whole. */
-export const SITE_LIMITS = { sections: 200, siteSpacesPerLevel: 200, groups: 100, groupDepth: 3 };
+export const SITE_LIMITS = { sections: 200, siteSpacesPerLevel: 200, groups: 100, groupDepth: 3, externalLinks: 100 };
 
 export interface SiteSpaceNode {
   id: string;
@@ -48,10 +48,24 @@ export interface GroupNode {
   id: string;
   title: string;
   icon?: string;
-  children: (SectionNode | GroupNode)[];
+  children: TopItem[];
 }
 
-export type TopItem = SectionNode | GroupNode;
+/**
+ * An external link (official SiteExternalLink): a leaf of a section-based structure, at the root or in a group
+ * (never in a section), that leads away from the site to an absolute http(s) URL. Shown among the section tabs.
+ */
+export interface ExternalLinkNode {
+  kind: 'external-link';
+  id: string;
+  title: string;
+  url: string;
+  description?: string;
+  icon?: string;
+  condition?: string;
+}
+
+export type TopItem = SectionNode | GroupNode | ExternalLinkNode;
 
 /**
  * The site's structure. A site without sections holds its site spaces at the root; once it has a
@@ -90,11 +104,29 @@ export function sections(structure: Structure): SectionNode[] {
   const walk = (items: TopItem[]) => {
     for (const item of items) {
       if (item.kind === 'section') out.push(item);
-      else walk(item.children);
+      else if (item.kind === 'group') walk(item.children);
     }
   };
   walk(structure.items);
   return out;
+}
+
+export function externalLinks(structure: Structure): ExternalLinkNode[] {
+  const out: ExternalLinkNode[] = [];
+  const walk = (items: TopItem[]) => {
+    for (const item of items) {
+      if (item.kind === 'external-link') out.push(item);
+      else if (item.kind === 'group') walk(item.children);
+    }
+  };
+  walk(structure.items);
+  return out;
+}
+
+export function findExternalLink(structure: Structure, id: string): ExternalLinkNode {
+  const found = externalLinks(structure).find((l) => l.id === id);
+  if (!found) throw new NotFoundError('Site external link', id);
+  return found;
 }
 
 export function groups(structure: Structure): GroupNode[] {
@@ -333,6 +365,82 @@ export function addSection(
   return section;
 }
 
+// ---------------------------------------------------------------------------------------------
+// External links
+
+/** An external link's destination: an absolute http or https URL of at most 2,048 characters. */
+export function checkExternalUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidInputError('url must be an absolute http or https URL');
+  }
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || url.length > 2048)
+    throw new InvalidInputError('url must be an absolute http or https URL');
+  return url;
+}
+
+export interface ExternalLinkInput {
+  title: string;
+  url: string;
+  description?: string | null;
+  icon?: string | null;
+  condition?: string | null;
+  /** The section group it is in; null or absent: the root. */
+  parent?: string | null;
+}
+
+/** The level an external link goes to: a group, or the root; the site must have sections (400 otherwise). */
+function linkLevel(structure: Structure, parent: string | null | undefined): TopItem[] {
+  if (sections(structure).length === 0)
+    throw new InvalidInputError('External links need a site with sections: this site holds its site spaces at the root');
+  if (parent === null || parent === undefined) return structure.items;
+  const group = groups(structure).find((g) => g.id === parent);
+  if (!group) throw new InvalidInputError(`parent: the site has no section group "${parent}"`);
+  return group.children;
+}
+
+export function addExternalLink(structure: Structure, id: string, input: ExternalLinkInput): ExternalLinkNode {
+  const level = linkLevel(structure, input.parent);
+  if (externalLinks(structure).length >= SITE_LIMITS.externalLinks)
+    throw new ConflictError(`A site holds at most ${SITE_LIMITS.externalLinks} external links`);
+  const node: ExternalLinkNode = { kind: 'external-link', id, title: input.title, url: checkExternalUrl(input.url) };
+  if (input.description) node.description = input.description;
+  if (input.icon) node.icon = input.icon;
+  if (input.condition) setCondition(node, input.condition);
+  level.push(node);
+  return node;
+}
+
+export function updateExternalLink(structure: Structure, id: string, patch: Partial<ExternalLinkInput>): ExternalLinkNode {
+  const node = findExternalLink(structure, id);
+  if (patch.title !== undefined) node.title = patch.title;
+  if (patch.url !== undefined) node.url = checkExternalUrl(patch.url);
+  if (patch.description !== undefined) setOptional(node, 'description', patch.description || null);
+  if (patch.icon !== undefined) setOptional(node, 'icon', patch.icon);
+  if (patch.condition !== undefined) setCondition(node, patch.condition);
+  if (patch.parent !== undefined) {
+    const to = linkLevel(structure, patch.parent);
+    const from = levelOf(structure, id);
+    if (to !== from) {
+      from.splice(from.indexOf(node), 1);
+      to.push(node);
+    }
+  }
+  return node;
+}
+
+export function deleteExternalLink(structure: Structure, id: string): boolean {
+  if (!externalLinks(structure).some((l) => l.id === id)) return false;
+  const level = levelOf(structure, id);
+  level.splice(
+    level.findIndex((i) => i.id === id),
+    1,
+  );
+  return true;
+}
+
 /**
  * Official duplicateSiteSpace: the copy of a site space's space joins the site beside it. A site space that is
  * the only one of its section gets a new section right after that section (same group, same icon, titled after
@@ -491,8 +599,6 @@ export function sortStructure(
 ): void {
   if (position.before && position.after) throw new InvalidInputError('position takes "before" or "after", not both');
   const target = position.before ?? position.after;
-  if (item.type === 'site-external-link' || target?.type === 'site-external-link')
-    throw new NotFoundError('Site external link', item.type === 'site-external-link' ? item.id : target!.id);
   if (target && target.id === item.id) throw new InvalidInputError('An item cannot be moved relative to itself');
   if (item.type === 'site-space') {
     const { node, section } = findSiteSpace(structure, item.id);
@@ -509,13 +615,15 @@ export function sortStructure(
     normalize(structure);
     return;
   }
-  if (target && target.type === 'site-space') throw new InvalidInputError('Sections and groups move among sections and groups');
-  const moving: TopItem = item.type === 'site-section' ? findSection(structure, item.id) : findGroup(structure, item.id);
-  const targetItem = target
-    ? target.type === 'site-section'
-      ? findSection(structure, target.id)
-      : findGroup(structure, target.id)
-    : undefined;
+  if (target && target.type === 'site-space') throw new InvalidInputError('Sections, groups and external links move among themselves');
+  const find = (p: StructurePointer): TopItem =>
+    p.type === 'site-section'
+      ? findSection(structure, p.id)
+      : p.type === 'site-external-link'
+        ? findExternalLink(structure, p.id)
+        : findGroup(structure, p.id);
+  const moving = find(item);
+  const targetItem = target ? find(target) : undefined;
   if (moving.kind === 'group' && targetItem && (moving.id === targetItem.id || containsItem(moving, targetItem.id)))
     throw new InvalidInputError('A group cannot move into itself');
   const from = levelOf(structure, moving.id);
@@ -578,7 +686,9 @@ export function visibleStructure(structure: Structure, shows: (condition: string
       .map((item) =>
         item.kind === 'group'
           ? { ...item, children: level(item.children) }
-          : { ...item, siteSpaces: item.siteSpaces.filter(visible).map((s) => ({ ...s })) },
+          : item.kind === 'external-link'
+            ? { ...item }
+            : { ...item, siteSpaces: item.siteSpaces.filter(visible).map((s) => ({ ...s })) },
       );
   const out: Structure = { siteSpaces: structure.siteSpaces.filter(visible).map((s) => ({ ...s })), items: level(structure.items) };
   normalize(out);
@@ -592,7 +702,9 @@ export function conditionsOf(structure: Structure): string[] {
   const walk = (items: TopItem[]) => {
     for (const item of items) {
       if (item.kind === 'group') walk(item.children);
-      else {
+      else if (item.kind === 'external-link') {
+        if (item.condition !== undefined) out.push(item.condition);
+      } else {
         if (item.condition !== undefined) out.push(item.condition);
         for (const s of item.siteSpaces) if (s.condition !== undefined) out.push(s.condition);
       }

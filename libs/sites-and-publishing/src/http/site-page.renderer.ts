@@ -281,6 +281,7 @@ export class SitePageRenderer {
     const walk = (items: VisitorSite['structure']['items']) => {
       for (const item of items) {
         if (item.kind === 'group') walk(item.children);
+        else if (item.kind === 'external-link') sections.push({ title: item.title, href: item.url, external: true });
         else
           sections.push({
             title: item.title,

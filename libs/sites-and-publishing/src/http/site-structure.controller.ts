@@ -1,5 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Actor, InvalidInputError } from '@app/shared-kernel';
 import {
@@ -15,12 +24,15 @@ import {
   WriteTransaction,
 } from '@app/http-kit';
 import { SitesService, SiteWithSpaces } from '../application/sites.service';
-import { findGroup, findSection, findSiteSpace, parentGroupOf, StructurePointer } from '../domain/site';
+import { findExternalLink, findGroup, findSection, findSiteSpace, parentGroupOf, StructurePointer } from '../domain/site';
 import {
   AddGroupDto,
   AddSectionDto,
   AddSectionToGroupDto,
   AddSiteSpaceDto,
+  AddExternalLinkDto,
+  SiteExternalLinkDto,
+  UpdateExternalLinkDto,
   DuplicateSiteSpaceDto,
   ListSiteSpacesQueryDto,
   ListWithShareKeyQueryDto,
@@ -88,11 +100,16 @@ export class SiteStructureController {
   @Patch('structure/sort')
   @ApiOperation({
     operationId: 'sortSiteStructure',
-    summary: 'Move a site space, section or section group before or after a sibling (or to the end of its level)',
+    summary: 'Move a site space, section, section group or external link before or after a sibling (or to the end of its level)',
   })
   @ApiOkResponse({
     schema: {
-      oneOf: [{ $ref: getSchemaPath(SiteSpaceDto) }, { $ref: getSchemaPath(SiteSectionDto) }, { $ref: getSchemaPath(SiteSectionGroupDto) }],
+      oneOf: [
+        { $ref: getSchemaPath(SiteSpaceDto) },
+        { $ref: getSchemaPath(SiteSectionDto) },
+        { $ref: getSchemaPath(SiteSectionGroupDto) },
+        { $ref: getSchemaPath(SiteExternalLinkDto) },
+      ],
     },
   })
   async sort(
@@ -110,9 +127,10 @@ export class SiteStructureController {
     item: StructurePointer,
     position: { before?: StructurePointer; after?: StructurePointer },
     links: Links,
-  ): Promise<SiteSpaceDto | SiteSectionDto | SiteSectionGroupDto> {
+  ): Promise<SiteSpaceDto | SiteSectionDto | SiteSectionGroupDto | SiteExternalLinkDto> {
     const v = await this.sites.sort(c.actor, c.organizationId, c.siteId, item, position);
     if (item.type === 'site-space') return this.siteSpaceDto(v, item.id, links);
+    if (item.type === 'site-external-link') return this.externalLinkDto(v, item.id, links);
     if (item.type === 'site-section') return this.sectionDto(v, item.id, links);
     return this.groupDto(v, item.id, links);
   }
@@ -323,6 +341,78 @@ export class SiteStructureController {
       { before: p.before, after: p.after },
       links,
     );
+  }
+
+  // ------------------------------------------------------------------------------ external links
+
+  private externalLinkDto(v: SiteWithSpaces, id: string, links: Links): SiteExternalLinkDto {
+    return this.presenter(v, links).externalLink(findExternalLink(v.site.structure, id), parentGroupOf(v.site.structure, id));
+  }
+
+  @WriteTransaction()
+  @Post('external-links')
+  @ApiTags('site-external-links')
+  @ApiOperation({
+    operationId: 'addExternalLinkToSite',
+    summary: "Add an external link to a site's navigation",
+    description:
+      'A link to an absolute http or https URL, at the site root or in a section group (`parent`), shown among the section ' +
+      'tabs of the published site. The site must have sections (400 otherwise). Quire has no drafts: `draft` true is a 400.',
+  })
+  @ApiCreatedResponse({ type: SiteExternalLinkDto })
+  async addExternalLink(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Body() body: AddExternalLinkDto,
+    @RequestLinks() links: Links,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SiteExternalLinkDto> {
+    const v = await this.sites.addExternalLink(actor, organizationId, siteId, body);
+    res.location(`${links.api(`/orgs/${organizationId}/sites/${siteId}/external-links`)}/${v.result.id}`);
+    return this.externalLinkDto(v, v.result.id, links);
+  }
+
+  @WriteTransaction()
+  @Patch('external-links/:siteExternalLinkId')
+  @ApiTags('site-external-links')
+  @ApiOperation({
+    operationId: 'updateSiteExternalLinkById',
+    summary: 'Update an external link of a site (null clears a field; parent null moves it to the root)',
+  })
+  @ApiHeader({ name: 'prefer', required: false, enum: ['return=minimal', 'return=representation'] })
+  @ApiOkResponse({ type: SiteExternalLinkDto })
+  @ApiNoContentResponse({ description: 'Updated, without its representation (Prefer: return=minimal)' })
+  async updateExternalLink(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteExternalLinkId') linkId: string,
+    @Body() body: UpdateExternalLinkDto,
+    @Headers('prefer') prefer: string | undefined,
+    @RequestLinks() links: Links,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SiteExternalLinkDto | undefined> {
+    const v = await this.sites.updateExternalLink(actor, organizationId, siteId, linkId, body);
+    if (prefer?.trim() === 'return=minimal') {
+      res.status(204).setHeader('Preference-Applied', 'return=minimal');
+      return undefined;
+    }
+    return this.externalLinkDto(v, linkId, links);
+  }
+
+  @WriteTransaction()
+  @Delete('external-links/:siteExternalLinkId')
+  @ApiTags('site-external-links')
+  @ApiDeleteOperation('deleteSiteExternalLinkById', 'Remove an external link from a site', 'The external link')
+  async deleteExternalLink(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+    @Param('siteExternalLinkId') linkId: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
+    setDeleteStatus(res, await this.sites.deleteExternalLink(actor, organizationId, siteId, linkId));
   }
 
   // --------------------------------------------------------------------------------- site spaces

@@ -220,6 +220,73 @@ export class SiteSectionDto {
 }
 
 @ApiExtraModels(SiteSectionDto)
+/** Official SiteExternalLink: a link of the site's navigation to another site. */
+export class SiteExternalLinkDto {
+  @ApiProperty({ enum: ['site-external-link'] }) object: 'site-external-link';
+  id: string;
+  @ApiProperty({ minLength: SECTION_TITLE.min, maxLength: SECTION_TITLE.max }) title: string;
+  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX }) description?: string;
+  @ApiPropertyOptional({ maxLength: ICON_MAX }) icon?: string;
+  /** Absolute http or https URL the link opens */
+  @ApiProperty({ format: 'uri', maxLength: 2048 }) url: string;
+  /** The section group it is in (absent: the root) */
+  sectionGroup?: string;
+  /** Always false: Quire has no drafts */
+  draft: boolean;
+  /** Expression deciding whether visitors see the link */
+  condition?: string;
+}
+
+/** Official addExternalLinkToSite body. */
+export class AddExternalLinkDto {
+  @IsString() @MinLength(SECTION_TITLE.min) @MaxLength(SECTION_TITLE.max) title: string;
+  @ApiProperty({ format: 'uri', maxLength: 2048, description: 'Absolute http or https URL' }) @IsString() @MaxLength(2048) url: string;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: DESCRIPTION_MAX })
+  @IsOptional()
+  @IsString()
+  @MaxLength(DESCRIPTION_MAX)
+  description?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: ICON_MAX }) @IsOptional() @IsString() @MaxLength(ICON_MAX) icon?:
+    string | null;
+  /** The section group to put it in (absent: the site root) */
+  @Optional() @IsString() @MinLength(1) @MaxLength(200) parent?: string;
+  /** Quire has no drafts: only false (the default) is taken */
+  @ApiPropertyOptional({ type: Boolean, default: false })
+  @Optional()
+  @IsBoolean()
+  @Equals(false, { message: 'draft: Quire’s site structure has no drafts (a link is live at once); leave it out or send false' })
+  draft?: boolean;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: CONDITION_MAX })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CONDITION_MAX)
+  condition?: string | null;
+}
+
+/** Official updateSiteExternalLinkById body: what is given changes; null clears (parent null: to the root). */
+export class UpdateExternalLinkDto {
+  @Optional() @IsString() @MinLength(SECTION_TITLE.min) @MaxLength(SECTION_TITLE.max) title?: string;
+  @ApiPropertyOptional({ format: 'uri', maxLength: 2048 }) @Optional() @IsString() @MaxLength(2048) url?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: DESCRIPTION_MAX })
+  @IsOptional()
+  @IsString()
+  @MaxLength(DESCRIPTION_MAX)
+  description?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: ICON_MAX }) @IsOptional() @IsString() @MaxLength(ICON_MAX) icon?:
+    string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsString() @MinLength(1) @MaxLength(200) parent?: string | null;
+  @ApiPropertyOptional({ type: Boolean })
+  @Optional()
+  @IsBoolean()
+  @Equals(false, { message: 'draft: Quire’s site structure has no drafts; leave it out or send false' })
+  draft?: boolean;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: CONDITION_MAX })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CONDITION_MAX)
+  condition?: string | null;
+}
+
 export class SiteSectionGroupDto {
   @ApiProperty({ enum: ['site-section-group'] }) object: 'site-section-group';
   id: string;
@@ -229,24 +296,35 @@ export class SiteSectionGroupDto {
   draft: boolean;
   /** Deprecated: the sections directly in the group (use `children`) */
   @ApiProperty({ type: [SiteSectionDto], deprecated: true }) sections: SiteSectionDto[];
-  /** Sections and groups directly in the group, in order */
-  @ApiProperty({
-    type: 'array',
-    items: { oneOf: [{ $ref: getSchemaPath(SiteSectionDto) }, { $ref: getSchemaPath(SiteSectionGroupDto) }] },
-  })
-  children: (SiteSectionDto | SiteSectionGroupDto)[];
-  icon?: string;
-}
-
-@ApiExtraModels(SiteSectionDto, SiteSectionGroupDto, SiteSpaceDto)
-export class SiteStructureDto {
-  @ApiProperty({ enum: ['sections', 'siteSpaces'] }) type: 'sections' | 'siteSpaces';
-  /** Sections and groups (type sections) or site spaces (type siteSpaces), in order */
+  /** Sections, groups and external links directly in the group, in order */
   @ApiProperty({
     type: 'array',
     items: {
-      oneOf: [{ $ref: getSchemaPath(SiteSectionDto) }, { $ref: getSchemaPath(SiteSectionGroupDto) }, { $ref: getSchemaPath(SiteSpaceDto) }],
+      oneOf: [
+        { $ref: getSchemaPath(SiteSectionDto) },
+        { $ref: getSchemaPath(SiteSectionGroupDto) },
+        { $ref: getSchemaPath(SiteExternalLinkDto) },
+      ],
     },
   })
-  structure: (SiteSectionDto | SiteSectionGroupDto | SiteSpaceDto)[];
+  children: (SiteSectionDto | SiteSectionGroupDto | SiteExternalLinkDto)[];
+  icon?: string;
+}
+
+@ApiExtraModels(SiteSectionDto, SiteSectionGroupDto, SiteSpaceDto, SiteExternalLinkDto)
+export class SiteStructureDto {
+  @ApiProperty({ enum: ['sections', 'siteSpaces'] }) type: 'sections' | 'siteSpaces';
+  /** Sections, groups and external links (type sections) or site spaces (type siteSpaces), in order */
+  @ApiProperty({
+    type: 'array',
+    items: {
+      oneOf: [
+        { $ref: getSchemaPath(SiteSectionDto) },
+        { $ref: getSchemaPath(SiteSectionGroupDto) },
+        { $ref: getSchemaPath(SiteExternalLinkDto) },
+        { $ref: getSchemaPath(SiteSpaceDto) },
+      ],
+    },
+  })
+  structure: (SiteSectionDto | SiteSectionGroupDto | SiteExternalLinkDto | SiteSpaceDto)[];
 }

@@ -112,6 +112,27 @@ export class SitesController {
   }
 
   @WriteTransaction()
+  @Post(':siteId/template')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'applyTemplateToSite',
+    summary: 'Apply the default documentation template to a site',
+    description:
+      'An empty site gets a space made from Quire’s `product-docs` template (an introduction, guides, a changelog), titled ' +
+      'after the site, as its site space. A site that shows a space already is a 400. Needs the site’s structure role and the ' +
+      'right to create a space.',
+  })
+  @ApiOkResponse({ description: 'Template applied to site.', schema: { type: 'object', properties: {} } })
+  async applyTemplate(
+    @CurrentActor() actor: Actor,
+    @Param('organizationId') organizationId: string,
+    @Param('siteId') siteId: string,
+  ): Promise<Record<string, never>> {
+    await this.sites.applyTemplate(actor, organizationId, siteId);
+    return {};
+  }
+
+  @WriteTransaction()
   @Post(':siteId/publish')
   @HttpCode(200)
   @ApiOperation({ operationId: 'publishSite', summary: 'Publish a site: its audience (visibility) can read it (admin)' })

@@ -1,10 +1,10 @@
 import { Links } from '@app/http-kit';
 import { SpaceView } from '@app/spaces-and-content';
 import { Role } from '@app/shared-kernel';
-import { GroupNode, SectionNode, Site, SiteSpaceNode, Structure, TopItem } from '../domain/site';
+import { ExternalLinkNode, GroupNode, SectionNode, Site, SiteSpaceNode, Structure, TopItem } from '../domain/site';
 import { publishedRoot, sectionPrefix, siteSpacePrefix } from '../domain/site-urls';
 import { toSpaceDto } from '@app/wire';
-import { SiteSpaceDto, SiteSectionDto, SiteSectionGroupDto, SiteStructureDto } from './site-structure.dto';
+import { SiteExternalLinkDto, SiteSpaceDto, SiteSectionDto, SiteSectionGroupDto, SiteStructureDto } from './site-structure.dto';
 
 /** Builds structure DTOs for one site: URLs from where the site is published, spaces from the views given. */
 export class StructurePresenter {
@@ -65,8 +65,17 @@ export class StructurePresenter {
     return dto;
   }
 
+  externalLink(link: ExternalLinkNode, group?: GroupNode): SiteExternalLinkDto {
+    const dto: SiteExternalLinkDto = { object: 'site-external-link', id: link.id, title: link.title, url: link.url, draft: false };
+    if (link.description !== undefined) dto.description = link.description;
+    if (link.icon !== undefined) dto.icon = link.icon;
+    if (link.condition !== undefined) dto.condition = link.condition;
+    if (group) dto.sectionGroup = group.id;
+    return dto;
+  }
+
   group(group: GroupNode, parent?: GroupNode): SiteSectionGroupDto {
-    const children = group.children.map((c) => (c.kind === 'section' ? this.section(c, group) : this.group(c, group)));
+    const children = group.children.map((c) => this.item(c, group));
     const dto: SiteSectionGroupDto = {
       object: 'site-section-group',
       id: group.id,
@@ -80,7 +89,8 @@ export class StructurePresenter {
     return dto;
   }
 
-  item(item: TopItem, parent?: GroupNode): SiteSectionDto | SiteSectionGroupDto {
+  item(item: TopItem, parent?: GroupNode): SiteSectionDto | SiteSectionGroupDto | SiteExternalLinkDto {
+    if (item.kind === 'external-link') return this.externalLink(item, parent);
     return item.kind === 'section' ? this.section(item, parent) : this.group(item, parent);
   }
 

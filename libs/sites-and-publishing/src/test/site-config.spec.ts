@@ -74,10 +74,7 @@ describe("a site's configuration file", () => {
       ['space-guides-fr', 'docs/guides-fr', 'fr', false],
       ['space-api', 'shared/api', null, true],
     ]);
-    expect(config.notes).toEqual([
-      'space "space-beta" is a draft: left out of the site',
-      'external-link "link-status" (https://status.example.com) is not shown: a Quire site has no external links in its structure yet',
-    ]);
+    expect(config.notes).toEqual(['space "space-beta" is a draft: left out of the site']);
     let n = 0;
     const structure = structureFromConfig(
       config,
@@ -98,8 +95,47 @@ describe("a site's configuration file", () => {
           { id: 'id-space-guides-fr', path: 'fr', default: false },
         ],
       },
-      { kind: 'group', id: 'id-group-reference', children: [{ kind: 'section', id: 'id-section-api', default: false }] },
+      {
+        kind: 'group',
+        id: 'id-group-reference',
+        children: [
+          { kind: 'section', id: 'id-section-api', default: false },
+          // An external link, in its group (the official GitSyncSiteStructureExternalLink).
+          { kind: 'external-link', id: 'id-link-status', title: 'Status', url: 'https://status.example.com' },
+        ],
+      },
     ]);
+  });
+
+  it('refuses an external link without an http(s) url or a title', () => {
+    const link = (extra: string) =>
+      [
+        'site:',
+        '  title: T',
+        '  structure:',
+        '    - type: section',
+        '      key: s',
+        '      title: Section',
+        '      path: s',
+        '      default: true',
+        '      children:',
+        '        - type: space',
+        '          key: a',
+        '          title: A',
+        '          path: a',
+        '          default: true',
+        '          content:',
+        '            directory: ./a',
+        '    - type: external-link',
+        '      key: l',
+        extra,
+      ].join('\n');
+    expect(read(link('      title: Status\n      url: https://status.example.com\n'), '').items[1]).toMatchObject({
+      kind: 'external-link',
+      url: 'https://status.example.com',
+    });
+    expect(() => read(link('      title: Status\n      url: javascript:alert(1)\n'), '')).toThrow(/http or https url/);
+    expect(() => read(link('      title: S\n      url: https://x.example.com\n'), '')).toThrow();
   });
 
   it('a site without sections: its spaces at the top, "." the project folder itself', () => {
@@ -186,7 +222,7 @@ describe("a site's configuration file", () => {
     const write = (over: Partial<Parameters<typeof writeSiteConfig>[0]> = {}) =>
       writeSiteConfig({ original, title: 'Fluent', structure, spaces, keyOf: (id) => id, projectDirectory: 'docs', ...over });
 
-    it('unchanged: the same file, drafts and external links where they were', () => {
+    it('unchanged: the same file, drafts where they were, external links written from the structure', () => {
       const { value, keys } = write();
       expect(value).toEqual(original);
       expect(keys['space-api']).toEqual({ id: 'space-api', spaceId: 'sp-space-api' });
