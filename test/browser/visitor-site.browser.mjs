@@ -326,6 +326,23 @@ try {
       throw new Error(`the claim did not show the section: ${JSON.stringify(withClaim)}`);
   });
 
+  await check('an external link among the section tabs: it leads out of the site, says so to a screen reader, passes axe', async () => {
+    const id = (await api('POST', `/orgs/${organization}/sites`, { title: 'With links', visibility: 'public' })).id;
+    const base = `/orgs/${organization}/sites/${id}`;
+    await api('POST', `${base}/sections`, { spaceId: space, title: 'Handbook' });
+    await api('POST', `${base}/external-links`, { title: 'Status', url: 'https://status.example.com/' });
+    await api('POST', `${base}/publish`);
+    await page.goto(`${origin}/sites/${id}/`);
+    const tabs = await page.$$eval('nav.sections a', (a) => a.map((x) => ({ text: x.textContent, href: x.href, rel: x.rel })));
+    const link = tabs.find((t) => t.href === 'https://status.example.com/');
+    if (!link || link.rel !== 'noopener noreferrer' || !link.text.includes('(another site)'))
+      throw new Error(`no external tab as it should be: ${JSON.stringify(tabs)}`);
+    if (!tabs.some((t) => t.text === 'Handbook')) throw new Error('the section tab is missing');
+    await axe();
+    if (process.env.QUIRE_SCREENSHOTS)
+      await page.screenshot({ path: 'docs/screenshots/site-external-link.png', clip: { x: 0, y: 0, width: 1280, height: 160 } });
+  });
+
   await check('no page logged a console error', async () => {
     // The 404 pages log their status as a resource error; anything else is a failure.
     const real = errors.filter((e) => !/status of 404/.test(e));
