@@ -140,6 +140,26 @@ describe('email invitations', () => {
     expect(raised).not.toContain('sign-in/link');
   });
 
+  it('someone who has an account is not made a member: the email carries an invite only they may accept, once', async () => {
+    const stranger = await t.user('stranger');
+    const res = await invite({ emails: [stranger.email], role: 'edit' }).expect(200);
+    expect(res.body).toEqual({ users: [], invited: 1 });
+    expectError(await t.http.get(`/v1/orgs/${orgId}/members/${stranger.id}`).set(admin.auth), 404);
+    const text = bodyOf(await mailTo(stranger.email));
+    expect(text).toContain('accept the invitation');
+    expect(text).not.toContain('sign-in/link');
+    const join = new RegExp(`https://quire\\.test/app/o/${orgId}/join/([\\w-]+)`).exec(text);
+    expect(join).not.toBeNull();
+    // Not listed among the organization's invite links.
+    const links = (await t.http.get(`/v1/orgs/${orgId}/link-invites`).set(admin.auth).expect(200)).body.items;
+    expect(links.map((l: { id: string }) => l.id)).not.toContain(join![1]);
+    // Only its addressee may use it, and once.
+    expectError(await t.http.post(`/v1/orgs/${orgId}/invites/${join![1]}`).set(outsider.auth), 404);
+    await t.http.post(`/v1/orgs/${orgId}/invites/${join![1]}`).set(stranger.auth).expect(200);
+    expect((await member(stranger.id)).role).toBe('edit');
+    expectError(await t.http.post(`/v1/orgs/${orgId}/invites/${join![1]}`).set(stranger.auth), 404);
+  });
+
   it('never lowers a role and sends nothing when nothing changed; a guest invitation makes a guest', async () => {
     const before = smtp.received.length;
     const res = await invite({ emails: [editor.email], role: 'read' }).expect(200);

@@ -105,6 +105,9 @@ describe('site external links', () => {
       group.id,
     ]);
 
+    // The last section cannot go while the site has external links (they need sections): 409, nothing changed.
+    await t.http.delete(`${base}/sections/${apiSection.id}`).set(admin.auth).expect(205);
+    expectError(await t.http.delete(`${base}/sections/${guide.id}`).set(admin.auth), 409, /external links/);
     expect((await t.http.delete(`${base}/external-links/${inGroup.id}`).set(admin.auth)).status).toBe(205);
     expect((await t.http.delete(`${base}/external-links/${inGroup.id}`).set(admin.auth)).status).toBe(204);
     expectError(await t.http.patch(`${base}/external-links/${inGroup.id}`).set(admin.auth).send({ title: 'Gone' }), 404);

@@ -49,6 +49,10 @@ describe('applyTemplateToSite', () => {
   });
 
   it('refuses roles without the structure right (403) and other organizations (404); two calls at once make one space', async () => {
+    // A site title longer than a space's may be (50): the space's is cut to fit.
+    const long = (await api.orgs.createSite(orgId, { title: `A site whose title is long ${'x'.repeat(60)}` })).data.id;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${long}/template`).set(admin.auth).expect(200);
+    expect((await api.orgs.listSiteSpaces(orgId, long)).data.items[0].space.title).toHaveLength(50);
     const site = (await api.orgs.createSite(orgId, { title: 'Twice' })).data.id;
     const url = `/v1/orgs/${orgId}/sites/${site}/template`;
     const before = await spaces();

@@ -11,7 +11,7 @@ export { isGone } from './domain/space';
 export { SpaceRepository } from './domain/space';
 export { RevisionRepository } from './domain/content/revision';
 export type { Collection } from './domain/collection';
-export { SPACE_RETENTION_MS } from './domain/space';
+export { SPACE_RETENTION_MS, SPACE_TITLE_MAX } from './domain/space';
 export { ContentService } from './application/content.service';
 export type { MergeOutcome, CommitResult } from './application/content.service';
 export type { Revision, RevisionEditor, RevisionGit } from './domain/content/revision';

@@ -9,6 +9,7 @@ import {
   Mailer,
 } from '../domain/invitation-email';
 import { MemberRepository } from '../domain/member';
+import { InviteRepository } from '../domain/invite';
 import { OrganizationRepository } from '../domain/organization';
 import { PasswordRepository } from '../domain/session';
 import { isEmail, normalizeEmail, UserRepository } from '../domain/user';
@@ -44,6 +45,7 @@ export class EmailInvitationsService implements OnModuleInit {
     private readonly access: Access,
     private readonly organizations: OrganizationRepository,
     private readonly members: MemberRepository,
+    private readonly invites: InviteRepository,
     private readonly users: UserRepository,
     private readonly passwords: PasswordRepository,
     private readonly identity: IdentityService,
@@ -86,16 +88,42 @@ export class EmailInvitationsService implements OnModuleInit {
     if (wanted.size === 0) throw new InvalidInputError('emails must name one address at least');
     if (wanted.size > INVITATION_EMAILS_MAX) throw new InvalidInputError(`At most ${INVITATION_EMAILS_MAX} addresses at once`);
 
+    const organization = await this.organizations.findById(organizationId);
     return this.uow.run(async () => {
       const now = this.clock.now();
       const users: string[] = [];
       let invited = 0;
+      const outbox = async (userId: string, email: string, withSignInLink: boolean, inviteId: string | null) => {
+        const id = this.ids.next();
+        await this.outbox.insert({
+          id,
+          organizationId,
+          userId,
+          email,
+          invitedBy: actor.userId,
+          withSignInLink,
+          inviteId,
+          createdAt: now,
+          sentAt: null,
+          attempts: 0,
+          lastError: null,
+        });
+        this.jobs.send(INVITATION_QUEUE, { id });
+      };
       for (const [email, role] of wanted) {
         let user = await this.users.findByEmail(email);
         const made = !user;
         user ??= await this.identity.createUser({ email });
-        users.push(user.id);
         const existing = await this.members.find(organizationId, user.id);
+        if (!made && !existing) {
+          // Someone with an account joins only if they accept: an invite only they may use, by email.
+          const inviteId = this.ids.next();
+          await this.invites.insert({ id: inviteId, organizationId, role, createdBy: actor.userId, createdAt: now, email });
+          await outbox(user.id, email, false, inviteId);
+          invited++;
+          continue;
+        }
+        users.push(user.id);
         const next = existing ? strongestRole(existing.role, role) : role;
         const changed = !existing || next !== existing.role;
         if (changed)
@@ -111,21 +139,9 @@ export class EmailInvitationsService implements OnModuleInit {
         if (!existing) invited++;
         await this.access.forget(organizationId, user.id);
         if (!changed) continue;
-        const id = this.ids.next();
-        const withSignInLink = made || (await this.passwords.get(user.id)) === null;
-        await this.outbox.insert({
-          id,
-          organizationId,
-          userId: user.id,
-          email,
-          invitedBy: actor.userId,
-          withSignInLink,
-          createdAt: now,
-          sentAt: null,
-          attempts: 0,
-          lastError: null,
-        });
-        this.jobs.send(INVITATION_QUEUE, { id });
+        // An organization that enforces SSO refuses sign-in links: its people come in through its identity provider.
+        const withSignInLink = !organization?.sso && (made || (await this.passwords.get(user.id)) === null);
+        await outbox(user.id, email, withSignInLink, null);
       }
       return { users, invited };
     });
@@ -143,7 +159,7 @@ export class EmailInvitationsService implements OnModuleInit {
       ]);
       if (!organization || !user) throw new NotFoundError('Invitation', id);
       const app = this.settings.appUrl.replace(/\/+$/, '');
-      let link = `${app}/o/${organization.id}`;
+      let link = row.inviteId ? `${app}/o/${organization.id}/join/${row.inviteId}` : `${app}/o/${organization.id}`;
       let expiresAt: Date | undefined;
       if (row.withSignInLink) {
         const issued = await this.sessions.issueLink(user.id, INVITATION_LINK_MS);
@@ -156,6 +172,7 @@ export class EmailInvitationsService implements OnModuleInit {
         organization: organization.title,
         link,
         expiresAt,
+        accept: row.inviteId !== null,
       });
       try {
         await this.mailer.send(message);

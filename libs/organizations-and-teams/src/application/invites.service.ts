@@ -13,6 +13,7 @@ import {
 } from '@app/shared-kernel';
 import { Invite, InviteRepository } from '../domain/invite';
 import { MemberRepository } from '../domain/member';
+import { UserRepository } from '../domain/user';
 import { OrganizationRepository } from '../domain/organization';
 import { Access } from '@app/access';
 
@@ -23,6 +24,7 @@ export class InvitesService {
     private readonly invites: InviteRepository,
     private readonly organizations: OrganizationRepository,
     private readonly members: MemberRepository,
+    private readonly users: UserRepository,
     private readonly access: Access,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -71,7 +73,11 @@ export class InvitesService {
   async join(actor: Actor, organizationId: string, inviteId: string): Promise<void> {
     const invite = reaches(actor, organizationId) ? await this.invites.find(organizationId, inviteId) : null;
     if (!invite) throw new NotFoundError('Invite', inviteId);
-    await this.requireEnabled(organizationId);
+    if (invite.email) {
+      // An email invitation's invite: its addressee's alone (anyone else: as if there were none), used once.
+      if ((await this.users.findById(actor.userId))?.email !== invite.email) throw new NotFoundError('Invite', inviteId);
+      await this.invites.delete(organizationId, invite.id);
+    } else await this.requireEnabled(organizationId);
     const existing = await this.members.find(organizationId, actor.userId);
     const role = strongestRole(existing?.role, invite.role);
     await this.members.upsert({

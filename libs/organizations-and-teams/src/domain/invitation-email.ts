@@ -12,6 +12,8 @@ export interface InvitationEmail {
   invitedBy: string;
   /** The person had no way in yet (made by this invitation, no password): the email carries a sign-in link. */
   withSignInLink: boolean;
+  /** Someone who has an account is not made a member: the email carries this invite, which only they may accept. */
+  inviteId: string | null;
   createdAt: Date;
   sentAt: Date | null;
   attempts: number;
@@ -56,12 +58,18 @@ export function invitationMessage(input: {
   organization: string;
   link: string;
   expiresAt?: Date;
+  /** The link accepts an invite (someone with an account), rather than opening what they are a member of. */
+  accept?: boolean;
 }): MailMessage {
   const clean = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   const lines = [
     `${clean(input.inviter)} invited you to ${clean(input.organization)} on Quire.`,
     '',
-    input.expiresAt ? `Follow this link to sign in (it works once, until ${input.expiresAt.toISOString()}):` : 'Open it here:',
+    input.expiresAt
+      ? `Follow this link to sign in (it works once, until ${input.expiresAt.toISOString()}):`
+      : input.accept
+        ? 'Follow this link to accept the invitation (sign in first if you are asked to):'
+        : 'Open it here:',
     input.link,
     '',
     'If you did not expect this invitation, you can ignore this email.',

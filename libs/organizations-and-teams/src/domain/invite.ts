@@ -8,6 +8,11 @@ export interface Invite {
   role: Role | null;
   createdBy: string;
   createdAt: Date;
+  /**
+   * An email invitation's invite (inviteUsersToOrganization, for someone who has an account): only the user with
+   * this email may use it, once, whether or not the organization allows invite links; not listed among the links.
+   */
+  email?: string | null;
 }
 
 export abstract class InviteRepository {

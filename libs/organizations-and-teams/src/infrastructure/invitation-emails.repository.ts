@@ -9,6 +9,7 @@ interface Row {
   email: string;
   invited_by: string;
   with_sign_in_link: boolean;
+  invite_id: string | null;
   created_at: Date;
   sent_at: Date | null;
   attempts: number;
@@ -22,6 +23,7 @@ const toEmail = (r: Row): InvitationEmail => ({
   email: r.email,
   invitedBy: r.invited_by,
   withSignInLink: r.with_sign_in_link,
+  inviteId: r.invite_id,
   createdAt: r.created_at,
   sentAt: r.sent_at,
   attempts: r.attempts,
@@ -36,9 +38,22 @@ export class SqlInvitationEmailRepository extends InvitationEmailRepository {
 
   async insert(e: InvitationEmail): Promise<void> {
     await this.db.query(
-      `INSERT INTO invitation_emails (id, organization_id, user_id, email, invited_by, with_sign_in_link, created_at, sent_at, attempts, last_error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [e.id, e.organizationId, e.userId, e.email, e.invitedBy, e.withSignInLink, e.createdAt, e.sentAt, e.attempts, e.lastError],
+      `INSERT INTO invitation_emails
+         (id, organization_id, user_id, email, invited_by, with_sign_in_link, invite_id, created_at, sent_at, attempts, last_error)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        e.id,
+        e.organizationId,
+        e.userId,
+        e.email,
+        e.invitedBy,
+        e.withSignInLink,
+        e.inviteId,
+        e.createdAt,
+        e.sentAt,
+        e.attempts,
+        e.lastError,
+      ],
     );
   }
 

@@ -19,6 +19,12 @@ export class SmtpMailer extends Mailer {
 
   async send(message: MailMessage): Promise<void> {
     if (!this.transport) throw new Error('No SMTP server is configured (QUIRE_SMTP_URL)');
-    await this.transport.sendMail({ from: this.settings.from, to: message.to, subject: message.subject, text: message.text });
+    // The address as one mailbox (an object): never read as a list of addresses, whatever it holds.
+    await this.transport.sendMail({
+      from: this.settings.from,
+      to: { name: '', address: message.to },
+      subject: message.subject,
+      text: message.text,
+    });
   }
 }

@@ -330,11 +330,19 @@ interface InviteSqlRow {
   role: string;
   created_by: string;
   created_at: Date;
+  email: string | null;
   sort_key: string;
 }
 
 function invite(r: InviteSqlRow): Invite {
-  return { id: r.id, organizationId: r.organization_id, role: r.role as Role | null, createdBy: r.created_by, createdAt: r.created_at };
+  return {
+    id: r.id,
+    organizationId: r.organization_id,
+    role: r.role as Role | null,
+    createdBy: r.created_by,
+    createdAt: r.created_at,
+    email: r.email,
+  };
 }
 
 @Injectable()
@@ -344,7 +352,7 @@ export class SqlInviteRepository extends InviteRepository {
   }
   async list(organizationId: string, page: PageRequest): Promise<Page<Invite>> {
     const base = `SELECT i.*, ${isoSortKey('i.created_at')} AS sort_key
-      FROM organization_invites i WHERE i.organization_id = $1`;
+      FROM organization_invites i WHERE i.organization_id = $1 AND i.email IS NULL`;
     return mapPage(await keysetPage<InviteSqlRow>(this.db, base, [organizationId], bySortKey(), page), invite);
   }
   async find(organizationId: string, id: string): Promise<Invite | null> {
@@ -356,8 +364,8 @@ export class SqlInviteRepository extends InviteRepository {
   }
   async insert(i: Invite): Promise<void> {
     await this.db.query(
-      'INSERT INTO organization_invites (id, organization_id, role, created_by, created_at) VALUES ($1, $2, $3, $4, $5)',
-      [i.id, i.organizationId, i.role, i.createdBy, i.createdAt],
+      'INSERT INTO organization_invites (id, organization_id, role, created_by, created_at, email) VALUES ($1, $2, $3, $4, $5, $6)',
+      [i.id, i.organizationId, i.role, i.createdBy, i.createdAt, i.email ?? null],
     );
   }
   async updateRole(organizationId: string, id: string, role: Role | null): Promise<void> {

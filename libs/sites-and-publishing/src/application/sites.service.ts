@@ -13,7 +13,7 @@ import {
   roleAtLeast,
   UnitOfWork,
 } from '@app/shared-kernel';
-import { SpacesService, SpaceView } from '@app/spaces-and-content';
+import { SPACE_TITLE_MAX, SpacesService, SpaceView } from '@app/spaces-and-content';
 import { AdaptiveJsonSchema, checkAdaptiveJsonSchema, Condition, templateConditions } from '../domain/adaptive';
 import {
   applyOverride,
@@ -281,7 +281,8 @@ export class SitesService {
     };
     const site = await this.found(organizationId, siteId);
     empty(site);
-    const title = site.title.length >= 1 ? site.title : 'Documentation';
+    // A space's title is shorter than a site's: cut to fit.
+    const title = site.title.trim().slice(0, SPACE_TITLE_MAX).trim() || 'Documentation';
     const { space } = await this.spaces.create(actor, organizationId, { title, template: { id: SITE_TEMPLATE } });
     await this.mutateStructure(actor, organizationId, siteId, (locked) => {
       // Checked again under the site's lock: two templates at once give one site space, the other call fails whole.

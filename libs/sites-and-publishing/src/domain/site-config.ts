@@ -229,6 +229,10 @@ export function readSiteConfig(text: string, file: string, projectDirectory: str
     else items.push(link(n));
   }
   const sections = flatSections(items);
+  const links = (list: ConfigItem[]): number =>
+    list.reduce((n, i) => n + (i.kind === 'external-link' ? 1 : i.kind === 'group' ? links(i.children) : 0), 0);
+  if (links(items) > SITE_LIMITS.externalLinks)
+    throw new InvalidInputError(`${file}: more than ${SITE_LIMITS.externalLinks} external links`);
   if (hasSections && !sections.length) throw new InvalidInputError(`${file}: a site with external links or section groups needs a section`);
   if (!hasSections && !spaces.length) throw new InvalidInputError(`${file}: the site has no space`);
   oneDefault('the site', hasSections ? sections : spaces);

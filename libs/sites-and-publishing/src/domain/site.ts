@@ -512,8 +512,12 @@ export function updateSection(structure: Structure, id: string, patch: SectionPa
 
 /** Deletes the section and its site spaces; false when there was none. */
 export function deleteSection(structure: Structure, id: string): boolean {
-  const found = sections(structure).find((s) => s.id === id);
+  const all = sections(structure);
+  const found = all.find((s) => s.id === id);
   if (!found) return false;
+  // External links live only in a site with sections: they would be left in a structure that cannot hold them.
+  if (all.length === 1 && externalLinks(structure).length > 0)
+    throw new ConflictError('This is the site’s last section and the site has external links: delete the links first');
   const level = levelOf(structure, id);
   level.splice(level.indexOf(found), 1);
   normalize(structure);

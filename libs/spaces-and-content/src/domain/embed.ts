@@ -87,8 +87,10 @@ export function sanitizeEmbedHtml(html: string): string {
     allowedSchemes: ['https'],
     allowedSchemesByTag: { a: ['https', 'http'] },
     allowedIframeHostnames: undefined,
-  }).slice(0, 20_000);
+  });
 }
+
+const EMBED_HTML_MAX = 20_000;
 
 /** The embed of a URL from what its page and its oEmbed answer said. */
 export function embedOf(url: string, page: PageMeta, oembed: Record<string, unknown> | null): Embed {
@@ -100,7 +102,8 @@ export function embedOf(url: string, page: PageMeta, oembed: Record<string, unkn
   const html = str(oembed?.html);
   if (html && (oembed?.type === 'rich' || oembed?.type === 'video')) {
     const safe = sanitizeEmbedHtml(html);
-    if (safe.trim()) return { ...base, type: 'rich', html: safe };
+    // Too long to keep whole (cutting it could break a tag): a link instead.
+    if (safe.trim() && safe.length <= EMBED_HTML_MAX) return { ...base, type: 'rich', html: safe };
   }
   return { ...base, type: 'link' };
 }

@@ -79,8 +79,15 @@ export function protectTerms(fragments: string[], terms: GlossaryTerm[]): Protec
     const edits: Edit[] = [];
     const mine: string[] = [];
     textRanges(html, (text, start) => {
+      // Character references (`&amp;`, `&#39;`) are markup: a term never matches inside one.
+      const entities = [...text.matchAll(/&[#A-Za-z0-9]+;/g)].map((e) => [e.index, e.index + e[0].length] as const);
       for (const m of text.matchAll(pattern)) {
-        let target = targets.get(normalized(m[0]))!;
+        const end = m.index + m[0].length;
+        if (entities.some(([a, b]) => m.index < b && end > a && !(m.index <= a && end >= b))) continue;
+        // The pattern folds case as Unicode does; a match the table's folding does not name is left as it is.
+        const found = targets.get(normalized(m[0]));
+        if (found === undefined) continue;
+        let target = found;
         const first = m[0].charAt(0);
         if (first !== first.toLocaleLowerCase() && target.charAt(0) === target.charAt(0).toLocaleLowerCase())
           target = target.charAt(0).toLocaleUpperCase() + target.slice(1);

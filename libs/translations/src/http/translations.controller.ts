@@ -129,7 +129,8 @@ export class TranslationsController {
   @HttpCode(204)
   @ApiOperation({
     operationId: 'runTranslation',
-    summary: 'Run the translation again (role create): pages changed since the latest completed run are translated in the background',
+    summary:
+      'Run the translation again (role create): pages changed since the latest completed run (every page, when the pair’s glossary terms changed) are translated in the background',
   })
   @ApiNoContentResponse({ description: 'Translation run triggered' })
   async run(

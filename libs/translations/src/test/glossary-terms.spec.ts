@@ -46,6 +46,20 @@ describe('glossary terms through a translator', () => {
     expect(() => sent.restore(['<code data-g="0">merge'])).toThrow(GlossaryTermLostError);
   });
 
+  it('never matches inside a character reference, and leaves a match its folding does not name', () => {
+    const sent = protectTerms(
+      ['R&amp;D and amp', 'Straße', 'Sſ'],
+      [
+        { source: 'amp', target: 'ampère' },
+        { source: 'ss', target: 'x' },
+      ],
+    );
+    expect(sent.fragments[0]).toBe('R&amp;D and <code data-g="0">amp</code>');
+    expect(sent.fragments[1]).toBe('Straße');
+    expect(sent.fragments[2]).toBe('Sſ');
+    expect(sent.restore(sent.fragments)).toEqual(['R&amp;D and ampère', 'Straße', 'Sſ']);
+  });
+
   it('escapes a target term holding markup characters', () => {
     const sent = protectTerms(['Use the API.'], [{ source: 'API', target: '<API> & co' }]);
     expect(sent.restore(sent.fragments)).toEqual(['Use the &lt;API&gt; &amp; co.']);

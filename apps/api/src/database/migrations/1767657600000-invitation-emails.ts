@@ -17,15 +17,19 @@ export class InvitationEmails1767657600000 implements MigrationInterface {
         email text NOT NULL,
         invited_by text NOT NULL,
         with_sign_in_link boolean NOT NULL,
+        invite_id text,
         created_at timestamptz NOT NULL,
         sent_at timestamptz,
         attempts integer NOT NULL DEFAULT 0,
         last_error text
       )`);
     await q.query('CREATE INDEX invitation_emails_unsent ON invitation_emails (created_at) WHERE sent_at IS NULL');
+    // An invitation to someone who has an account is an invite only they may accept (no membership without it).
+    await q.query('ALTER TABLE organization_invites ADD COLUMN email text');
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE organization_invites DROP COLUMN email');
     await q.query('DROP TABLE invitation_emails');
   }
 }
