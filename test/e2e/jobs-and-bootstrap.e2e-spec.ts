@@ -7,7 +7,7 @@ import { WEBHOOKS_SWEEP_QUEUE } from '@app/audit-and-webhooks';
 import { GIT_SYNC_SWEEP_QUEUE } from '@app/repository-sync';
 import { COLLECT_QUEUE } from '@app/spaces-and-content';
 import { INSIGHTS_PURGE_QUEUE } from '@app/site-insights';
-import { IdentityService } from '@app/organizations-and-teams';
+import { IdentityService, INVITATION_SWEEP_QUEUE } from '@app/organizations-and-teams';
 import { BootstrapService } from '../../apps/api/src/auth/bootstrap.service';
 import { ConfigError } from '../../apps/api/src/config';
 import { JobsService, PURGE_SPACES_QUEUE } from '../../apps/api/src/jobs/jobs.service';
@@ -27,6 +27,8 @@ describe('background jobs on PostgreSQL (pg-boss)', () => {
       { name: COLLECT_QUEUE, cron: '41 * * * *' },
       { name: CONVERSATIONS_SWEEP, cron: '* * * * *' },
       { name: GIT_SYNC_SWEEP_QUEUE, cron: '* * * * *' },
+      // Invitation emails not sent a minute after they were written (docs/invitations.md).
+      { name: INVITATION_SWEEP_QUEUE, cron: '* * * * *' },
       { name: SWEEP_QUEUE, cron: '* * * * *' },
       { name: PURGE_SPACES_QUEUE, cron: '*/15 * * * *' },
       // Site insights: events past the retention, and the visitor-hash salts of days that are over (hourly).

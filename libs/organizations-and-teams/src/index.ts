@@ -10,7 +10,7 @@ export { TeamsService } from './application/teams.service';
 export type { TeamView } from './domain/team';
 export { SessionsService } from './application/sessions.service';
 export { MailSettings } from './application/mail-settings';
-export { EmailInvitationsService } from './application/email-invitations.service';
+export { EmailInvitationsService, INVITATION_QUEUE, INVITATION_SWEEP_QUEUE } from './application/email-invitations.service';
 export { SESSION_COOKIE, sessionSecret } from './domain/session';
 export type { Session } from './domain/session';
 export { MembersPresenter, MemberDto } from './http/members-presenter';
