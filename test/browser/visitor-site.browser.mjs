@@ -1,7 +1,8 @@
 // Browser test: a published site read as a visitor would, in Debian's headless Chromium. Seeds a site
 // through the API (real markdown from the corpus fixtures), then clicks through the sidebar, checks the
 // keyboard's first stop, dark mode and the mobile layout, a share-link site with and without its key,
-// search (the form, and as you type), a visitor token whose claims hide a section, that no page logs a
+// search (the form, and as you type), a visitor token whose claims hide a section, a custom font's faces
+// loading under the site's CSP, that no page logs a
 // console error, and axe-core on the home page, a content-rich page, search and the 404 page (no serious
 // or critical violation). Screenshots: docs/screenshots/ with QUIRE_SCREENSHOTS=1.
 import { readFileSync } from 'node:fs';
@@ -341,6 +342,46 @@ try {
     await axe();
     if (process.env.QUIRE_SCREENSHOTS)
       await page.screenshot({ path: 'docs/screenshots/site-external-link.png', clip: { x: 0, y: 0, width: 1280, height: 160 } });
+  });
+
+  await check('a custom font: its uploaded faces load under the site’s CSP and the pages are set in it', async () => {
+    const upload = async (file, type) => {
+      const bytes = readFileSync(require.resolve(`katex/dist/fonts/${file}`));
+      const signed = await api('POST', `/orgs/${organization}/storage/upload`, {
+        file: { name: file, type, size: bytes.length },
+        kind: 'customization_font',
+      });
+      const res = await fetch(signed.url, { method: 'PUT', headers: { 'Content-Type': type }, body: bytes });
+      if (!res.ok) throw new Error(`upload ${file}: ${res.status} ${await res.text()}`);
+      return signed.key;
+    };
+    const font = await api('PUT', `/orgs/${organization}/fonts`, {
+      fontFamily: 'Quire Test Sans',
+      fontFaces: [
+        { weight: 400, storageKey: await upload('KaTeX_SansSerif-Regular.woff2', 'font/woff2') },
+        { weight: 700, storageKey: await upload('KaTeX_SansSerif-Bold.woff', 'font/woff') },
+      ],
+    });
+    const id = await site({ visibility: 'public' });
+    const base = `/orgs/${organization}/sites/${id}`;
+    const custom = await api('GET', `${base}/customization`);
+    const { permissions: _permissions, ...definition } = font;
+    await api('PUT', `${base}/customization`, { ...custom, styling: { ...custom.styling, font: definition } });
+    await page.goto(`${origin}/sites/${id}/`, { waitUntil: 'networkidle' });
+    const state = await page.evaluate(async () => {
+      await document.fonts.ready;
+      await document.fonts.load('700 16px "Quire Test Sans"');
+      return {
+        family: getComputedStyle(document.body).fontFamily,
+        faces: [...document.fonts].filter((f) => f.family.includes('Quire Test Sans')).map((f) => `${f.weight}:${f.status}`),
+      };
+    });
+    if (!state.family.startsWith('"Quire Test Sans"')) throw new Error(`the page is set in ${state.family}`);
+    if (!state.faces.includes('400:loaded') || !state.faces.includes('700:loaded'))
+      throw new Error(`the faces did not load: ${JSON.stringify(state.faces)}`);
+    await axe();
+    if (process.env.QUIRE_SCREENSHOTS)
+      await page.screenshot({ path: 'docs/screenshots/site-custom-font.png', clip: { x: 0, y: 0, width: 1280, height: 420 } });
   });
 
   await check('no page logged a console error', async () => {

@@ -2,7 +2,7 @@ import type { Response } from 'supertest';
 import { Role, ROLES, roleAtLeast } from '@app/shared-kernel';
 import { readGitbookRepository } from '@app/content-model';
 import { RepositoryImport } from '@app/repository-sync';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApp, TestApp, TestUser } from '../support/app';
@@ -202,6 +202,30 @@ describe('permission matrix', () => {
       .send({ slug, source: { text: '{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{}}' } })
       .expect(201);
     return made(`/v1/orgs/${orgId}/openapi/${slug}`, `/v1/orgs/${orgId}/openapi/${slug}`);
+  };
+  /** A custom font of the owner (its regular face: a real woff2 file, uploaded once). */
+  let fontKey: string | undefined;
+  const font = async () => {
+    if (!fontKey) {
+      const bytes = readFileSync(join(process.cwd(), 'node_modules/katex/dist/fonts/KaTeX_Main-Regular.woff2'));
+      const signed = (
+        await t.http
+          .post(`/v1/orgs/${orgId}/storage/upload`)
+          .set(admin.auth)
+          .send({ file: { name: 'Main.woff2', type: 'font/woff2', size: bytes.length }, kind: 'customization_font' })
+          .expect(201)
+      ).body as { url: string; key: string };
+      await t.http.put(new URL(signed.url).pathname).set('Content-Type', 'font/woff2').send(bytes).expect(200);
+      fontKey = signed.key;
+    }
+    const id = (
+      await t.http
+        .put(`/v1/orgs/${orgId}/fonts`)
+        .set(admin.auth)
+        .send({ fontFamily: 'Main', fontFaces: [{ weight: 400, storageKey: fontKey }] })
+        .expect(201)
+    ).body.id as string;
+    return made(`/v1/orgs/${orgId}/fonts/${id}`, `/v1/orgs/${orgId}/fonts/${id}`);
   };
   /** A translation of a new space by the owner (jobs are off here: it stays pending). */
   const translation = async () => {
@@ -1146,6 +1170,33 @@ describe('permission matrix', () => {
           .set(as(w))
           .send({ file: { name: 'logo.png', type: 'image/png', size: 100 }, kind: 'organization_file' }),
     ],
+    ['GET /orgs/{id}/fonts', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/fonts`).set(as(w))],
+    ['GET /orgs/{id}/fonts/{fontId}', 'read', 200, async (w) => t.http.get(await font()).set(as(w))],
+    [
+      'PUT /orgs/{id}/fonts',
+      'create',
+      201,
+      async (w) => {
+        const existing = await font();
+        const face = (await t.http.get(existing).set(admin.auth).expect(200)).body.fontFaces[0].sources[0].url as string;
+        const storageKey = new URL(face).pathname.replace(/^\/v1\/storage\/files\//, '');
+        return t.http
+          .put(`/v1/orgs/${orgId}/fonts`)
+          .set(as(w))
+          .send({ fontFamily: 'New', fontFaces: [{ weight: 400, storageKey }] });
+      },
+    ],
+    [
+      'POST /orgs/{id}/fonts/{fontId}',
+      'create',
+      201,
+      async (w) =>
+        t.http
+          .post(await font())
+          .set(as(w))
+          .send({ fontFamily: 'Renamed' }),
+    ],
+    ['DELETE /orgs/{id}/fonts/{fontId}', 'create', 205, async (w) => t.http.delete(await font()).set(as(w)), 'delete'],
     ['GET /orgs/{id}/openapi', 'read', 200, (w) => t.http.get(`/v1/orgs/${orgId}/openapi`).set(as(w))],
     [
       'POST /orgs/{id}/openapi',

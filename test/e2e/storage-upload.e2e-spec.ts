@@ -145,12 +145,9 @@ describe('storage: upload URLs and the files they take', () => {
       { file: 'a.png', kind: 'organization_file' },
     ])
       expectError(await ask(body), 400);
-    // Fonts: not kept until a site can use one.
-    expectError(
-      await ask({ file: { name: 'Inter.woff2', type: 'font/woff2', size: 1000 }, kind: 'customization_font' }),
-      400,
-      /customization_font/,
-    );
+    // Fonts: woff2 and woff only (the official FontSource formats); TrueType and OpenType files are refused.
+    for (const type of ['font/ttf', 'font/otf', 'image/png'])
+      expectError(await ask({ file: { name: 'Inter.ttf', type, size: 1000 }, kind: 'customization_font' }), 400, /font\/woff2, font\/woff/);
   });
 
   it('two uploads to one URL at once: one is kept, the other told the URL is spent; JSON is no upload', async () => {

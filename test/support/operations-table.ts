@@ -66,7 +66,6 @@ const WHY_BY_TAG: Record<string, string> = {
   'site-agent-settings': AGENTS,
   'site-mcp-servers': AGENTS,
   'site-channels': AGENTS,
-  'custom-fonts': PLANNED,
 };
 
 function operations(doc: Doc, prefix = ''): Map<string, Op> {

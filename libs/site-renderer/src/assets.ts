@@ -217,17 +217,38 @@ function onColor(hex: string): string {
 }
 
 /**
- * The stylesheet of a site: its primary colour (validated as a hex colour), the shared rules, its font
- * (one of the official font names), then the code highlighter's colour classes.
+ * A site's font: one of the official font names (used when the reader has it: nothing is fetched from a font
+ * service), or an uploaded family with its faces (official `CustomizationFontDefinitionInput`), declared by
+ * `@font-face` from the files the caller vouches for.
  */
-export function siteCss(primaryColor: string | undefined, highlighting = '', font?: string): string {
+export type SiteFont = string | { family: string; faces: { weight: number; sources: { url: string; format: 'woff2' | 'woff' }[] }[] };
+
+/** What may stand inside a quoted CSS string here: no quote, backslash, brace, semicolon, angle bracket or control. */
+const CSS_SAFE = /^[^"'\\{};<>\u0000-\u001f\u007f]+$/;
+const FAMILY_SAFE = /^[\p{L}\p{N}][\p{L}\p{N} _.'-]{0,49}$/u;
+const FALLBACK = 'system-ui,-apple-system,"Segoe UI",Roboto,sans-serif';
+
+function fontCss(font: SiteFont | undefined): string {
+  if (typeof font === 'string')
+    return /^[A-Za-z][A-Za-z0-9 ]{0,40}$/.test(font) ? `html{font-family:"${font.replace(/([a-z])([A-Z])/g, '$1 $2')}",${FALLBACK}}` : '';
+  if (!font || !FAMILY_SAFE.test(font.family)) return '';
+  // The family is quoted with " (an apostrophe in it is then plain text).
+  const faces = font.faces.flatMap((face) => {
+    const sources = face.sources.filter((s) => CSS_SAFE.test(s.url) && (s.format === 'woff2' || s.format === 'woff'));
+    if (!Number.isInteger(face.weight) || face.weight < 1 || face.weight > 1000 || sources.length === 0) return [];
+    const src = sources.map((s) => `url("${s.url}") format("${s.format}")`).join(',');
+    return [`@font-face{font-family:"${font.family}";src:${src};font-weight:${face.weight};font-style:normal;font-display:swap}`];
+  });
+  return faces.length ? `${faces.join('')}html{font-family:"${font.family}",${FALLBACK}}` : '';
+}
+
+/**
+ * The stylesheet of a site: its primary colour (validated as a hex colour), the shared rules, its font, then
+ * the code highlighter's colour classes.
+ */
+export function siteCss(primaryColor: string | undefined, highlighting = '', font?: SiteFont): string {
   const primary = primaryColor && /^#[0-9a-fA-F]{3,8}$/.test(primaryColor) ? primaryColor : '#346ddb';
-  // The site's font when the reader has it (nothing is fetched from a font service), else the system's.
-  const family =
-    font && /^[A-Za-z][A-Za-z0-9 ]{0,40}$/.test(font)
-      ? `html{font-family:"${font.replace(/([a-z])([A-Z])/g, '$1 $2')}",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}`
-      : '';
-  return `:root{--primary:${primary};--on-primary:${onColor(primary)}}${BASE_CSS}${family}${highlighting}`;
+  return `:root{--primary:${primary};--on-primary:${onColor(primary)}}${BASE_CSS}${fontCss(font)}${highlighting}`;
 }
 
 /**

@@ -12,6 +12,6 @@ export type { CodeToken } from './highlight';
 export type { DocumentLinks, Heading } from './document';
 export { defaultIconSvg, emojiIconSvg, markedExcerpt, renderMessage, renderPage, renderNotFound, renderSearch } from './page';
 export type { FrameInsights, InsightsLocation, NavLink, NavNode, PageContent, SearchHit, SiteFrame } from './page';
-export { documentCss, siteCss, SITE_JS } from './assets';
+export { documentCss, siteCss, SITE_JS, type SiteFont } from './assets';
 export { renderLlmsFullTxt, renderLlmsTxt, renderRobotsTxt, renderSitemap } from './machine';
 export type { ListedGroup, ListedPage } from './machine';

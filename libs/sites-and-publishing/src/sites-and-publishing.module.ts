@@ -21,6 +21,10 @@ import { SiteSearch } from './http/site-search';
 import { SiteFeedback } from './http/site-feedback';
 import { PageFeedbackController } from './http/page-feedback.controller';
 import { StorageController } from './http/storage.controller';
+import { CustomFontsController } from './http/custom-fonts.controller';
+import { CustomFontsService } from './application/custom-fonts.service';
+import { CustomFontRepository } from './domain/custom-fonts';
+import { PgCustomFontRepository } from './infrastructure/custom-fonts.repository';
 import { StorageService } from './application/storage.service';
 import { StorageRepository } from './domain/storage';
 import { PgStorageRepository } from './infrastructure/storage.repository';
@@ -72,6 +76,7 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     CustomHostnamesController,
     PageFeedbackController,
     StorageController,
+    CustomFontsController,
     SiteGitController,
     VisitorSiteController,
     SiteContentSearchController,
@@ -94,10 +99,12 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     SiteFeedback,
     PageFeedbackService,
     StorageService,
+    CustomFontsService,
     SiteRepositoryImport,
     { provide: SiteGitSyncRepository, useClass: SqlSiteGitSyncRepository },
     { provide: PageFeedbackRepository, useClass: PgPageFeedbackRepository },
     { provide: StorageRepository, useClass: PgStorageRepository },
+    { provide: CustomFontRepository, useClass: PgCustomFontRepository },
     VisitorResponses,
     { provide: SiteStateChanges, useClass: PgSiteStateChanges },
     SitePreviews,

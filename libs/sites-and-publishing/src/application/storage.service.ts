@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { Access } from '@app/access';
 import { Actor, ByteLruCache, Clock, ConflictError, IdGenerator, InvalidInputError, NotFoundError } from '@app/shared-kernel';
-import { checkUploadRequest, STORAGE_ORGANIZATION_MAX_BYTES, StorageFile, StorageRepository, UPLOAD_URL_MS } from '../domain/storage';
+import {
+  checkUploadedBytes,
+  checkUploadRequest,
+  STORAGE_ORGANIZATION_MAX_BYTES,
+  StorageFile,
+  StorageRepository,
+  UPLOAD_URL_MS,
+} from '../domain/storage';
 import { SITE_ROLES } from './sites.service';
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -60,6 +67,7 @@ export class StorageService {
     const bytes = await read(file.size);
     if (bytes.length !== file.size)
       throw new InvalidInputError(`The upload must be exactly ${file.size} bytes, as the upload URL was asked for`);
+    checkUploadedBytes(file.contentType, bytes);
     if (!(await this.files.complete(file.key, bytes, this.clock.now())))
       throw new NotFoundError('Upload URL (used, expired or never made)');
     return { ...file, uploadedAt: now };

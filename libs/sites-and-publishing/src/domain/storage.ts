@@ -23,8 +23,12 @@ const ACCEPTED: Record<Exclude<StorageUploadKind, 'import_file'>, { types: strin
     ],
     maxBytes: 2 * 1024 * 1024,
   },
-  customization_font: { types: ['font/woff2', 'font/woff', 'font/ttf', 'font/otf'], maxBytes: 5 * 1024 * 1024 },
+  // The formats a font's faces may have (official `FontSource.format`): every browser Quire's sites support reads them.
+  customization_font: { types: ['font/woff2', 'font/woff'], maxBytes: 5 * 1024 * 1024 },
 };
+
+/** The signature a font file starts with (WOFF 1.0 §3, WOFF 2.0 §3): a file of another kind is refused. */
+const FONT_SIGNATURES: Record<string, string> = { 'font/woff2': 'wOF2', 'font/woff': 'wOFF' };
 
 /** What one organization may keep in uploads (files and URLs still waiting), in bytes. */
 export const STORAGE_ORGANIZATION_MAX_BYTES = 100 * 1024 * 1024;
@@ -64,8 +68,6 @@ export function checkUploadRequest(input: { file: { name: string; type: string; 
   if (!STORAGE_UPLOAD_KINDS.includes(kind)) throw new InvalidInputError(`kind must be one of ${STORAGE_UPLOAD_KINDS.join(', ')}`);
   if (kind === 'import_file')
     throw new InvalidInputError('kind import_file is not kept here: content comes in through Git Sync or the content API');
-  if (kind === 'customization_font')
-    throw new InvalidInputError('kind customization_font is not kept yet: a site cannot use an uploaded font (custom fonts are to come)');
   const accepted = ACCEPTED[kind];
   const contentType = input.file.type.toLowerCase();
   if (!accepted.types.includes(contentType))
@@ -82,6 +84,13 @@ export function checkUploadRequest(input: { file: { name: string; type: string; 
   return { kind, name, contentType, size };
 }
 
+/** The uploaded bytes, checked against the declared type where the type has a signature (fonts). */
+export function checkUploadedBytes(contentType: string, bytes: Buffer): void {
+  const signature = FONT_SIGNATURES[contentType];
+  if (signature && bytes.subarray(0, 4).toString('latin1') !== signature)
+    throw new InvalidInputError(`The file is not a ${contentType} file: it must start with the signature ${signature}`);
+}
+
 export abstract class StorageRepository {
   /**
    * Records a new upload URL, unless the organization's files and live upload URLs would then hold more than
@@ -92,6 +101,8 @@ export abstract class StorageRepository {
   abstract pending(tokenHash: string): Promise<StorageFile | null>;
   /** Stores the bytes of a pending file before it expires; false when it is no longer pending (used, expired, removed). */
   abstract complete(key: string, bytes: Buffer, at: Date): Promise<boolean>;
+  /** The files among `keys` that the organization has uploaded (bytes in), without their bytes. */
+  abstract uploaded(organizationId: string, keys: string[]): Promise<StorageFile[]>;
   /** An uploaded file and its bytes. */
   abstract read(key: string): Promise<{ file: StorageFile; bytes: Buffer } | null>;
 }

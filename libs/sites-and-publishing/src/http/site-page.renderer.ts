@@ -6,6 +6,7 @@ import {
   MermaidDiagrams,
   renderPage,
   siteCss,
+  type SiteFont,
   type FrameInsights,
   type InsightsLocation,
   type NavLink,
@@ -109,9 +110,9 @@ export class SitePageRenderer {
   }
 
   /** The site's stylesheet, restyled by a site space's override (`?s=`). */
-  css(view: VisitorSite, siteSpaceId: string | undefined): string {
+  css(view: VisitorSite, siteSpaceId: string | undefined, links: Links): string {
     const customization = this.customizationOf(view, siteSpaceId);
-    return siteCss(this.primaryColor(customization), this.highlighting, this.font(customization));
+    return siteCss(this.primaryColor(customization), this.highlighting, this.font(customization, view.site.organizationId, links));
   }
 
   /** The customization a site space shows: the site's, with the site space's override over it. */
@@ -120,9 +121,29 @@ export class SitePageRenderer {
     return override ? applyOverride(view.customization, override) : view.customization;
   }
 
-  font(customization: CustomizationSettings): string | undefined {
+  /**
+   * The site's font: an official font name, or a custom font's definition (official
+   * `CustomizationFontDefinitionInput`, as `getCustomFont` answers it) whose files are the site's organization's
+   * own uploads on this instance; a source anywhere else is left out (the stylesheet loads nothing from elsewhere).
+   */
+  font(customization: CustomizationSettings, organizationId: string, links: Links): SiteFont | undefined {
     const font = (customization.styling as { font?: unknown } | undefined)?.font;
-    return typeof font === 'string' ? font : undefined;
+    if (typeof font === 'string') return font;
+    const definition = font as
+      { fontFamily?: unknown; fontFaces?: { weight?: unknown; sources?: { url?: unknown; format?: unknown }[] }[] } | undefined;
+    if (!definition || typeof definition.fontFamily !== 'string' || !Array.isArray(definition.fontFaces)) return undefined;
+    const organizationFile = ownFiles(links, `${organizationId}/`);
+    return {
+      family: definition.fontFamily,
+      faces: definition.fontFaces.map((face) => ({
+        weight: typeof face.weight === 'number' ? face.weight : 0,
+        sources: (Array.isArray(face.sources) ? face.sources : []).flatMap((s) =>
+          typeof s.url === 'string' && organizationFile(s.url) && (s.format === 'woff2' || s.format === 'woff')
+            ? [{ url: new URL(s.url).href, format: s.format }]
+            : [],
+        ),
+      })),
+    };
   }
 
   /** The favicon the site's customization sets (an https image per theme, or an emoji), if any. */
@@ -167,11 +188,7 @@ export class SitePageRenderer {
     const footer = customization.footer as { groups?: { title?: string; links?: LinkSetting[] }[]; copyright?: string } | undefined;
     const styling = customization.styling as { corners?: unknown } | undefined;
     // An https image, or a file uploaded to this instance (its own address, whatever its scheme: 'self').
-    const own = new URL(links.api('/storage/files/'));
-    const ownFile = (v: string) => {
-      const url = URL.canParse(v) ? new URL(v) : null;
-      return !!url && url.origin === own.origin && url.pathname.startsWith(own.pathname) && url.pathname.length > own.pathname.length;
-    };
+    const ownFile = ownFiles(links);
     const image = (v: unknown): v is string => isImageUrl(v) || (typeof v === 'string' && v.length <= 2048 && ownFile(v));
     const themed = (v: { light?: unknown; dark?: unknown } | undefined) =>
       v && image(v.light) && image(v.dark) ? { light: v.light, dark: v.dark } : undefined;
@@ -354,4 +371,19 @@ function variableOf(expression: string, space: Record<string, string>, page: Rec
   if (!m) return null;
   const values = m[1] === 'space' ? space : page;
   return Object.hasOwn(values, m[2]) ? values[m[2]] : null;
+}
+
+/** Whether a URL is a file uploaded to this instance (below `under`, a key prefix, when given): its own address, whatever its scheme. */
+function ownFiles(links: Links, under = ''): (v: string) => boolean {
+  const own = new URL(links.api(`/storage/files/${under}`));
+  return (v) => {
+    const url = URL.canParse(v) ? new URL(v) : null;
+    return (
+      !!url &&
+      !url.search &&
+      url.origin === own.origin &&
+      url.pathname.startsWith(own.pathname) &&
+      url.pathname.length > own.pathname.length
+    );
+  };
 }

@@ -107,6 +107,8 @@ export class StorageController {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    // A font is loaded in CORS mode: a site on its own hostname may use it (the file is public anyway).
+    res.setHeader('Access-Control-Allow-Origin', '*');
     res.end(bytes);
   }
 }

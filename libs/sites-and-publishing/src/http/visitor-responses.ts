@@ -10,11 +10,11 @@ import { SitePageRenderer } from './site-page.renderer';
 
 /**
  * What a published site's pages may do: nothing inline (styles and the script come from the site's own
- * origin), images from anywhere over HTTPS, requests only to the site and the API, no plugins, no base tag,
+ * origin), images from anywhere over HTTPS, fonts from the API's files (custom fonts), requests only to the site and the API, no plugins, no base tag,
  * forms only to the site.
  */
 const csp = (api: string) =>
-  `default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; connect-src 'self' ${api}; ` +
+  `default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; font-src ${api}; connect-src 'self' ${api}; ` +
   "form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
 
 /** ETags remembered by cache key: a warm page is not hashed again on every request. */

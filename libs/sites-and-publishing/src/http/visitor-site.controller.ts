@@ -106,7 +106,7 @@ export class VisitorSiteController {
     const [first, ...rest] = pagePath;
     if (first === '~site.css') {
       // `?s=` names a site space whose override restyles it.
-      const css = this.renderer.css(view, typeof req.query.s === 'string' ? req.query.s : undefined);
+      const css = this.renderer.css(view, typeof req.query.s === 'string' ? req.query.s : undefined, links);
       return this.responses.send(req, res, 'text/css; charset=utf-8', Buffer.from(css, 'utf8'), { warm: view });
     }
     if (first === '~site.js')

@@ -81,6 +81,15 @@ export class PgStorageRepository extends StorageRepository {
     return rows.length === 1;
   }
 
+  async uploaded(organizationId: string, keys: string[]): Promise<StorageFile[]> {
+    if (keys.length === 0) return [];
+    const rows: StorageRow[] = await this.db.query(
+      `SELECT ${COLUMNS} FROM storage_files WHERE organization_id = $1 AND key = ANY($2::text[]) AND uploaded_at IS NOT NULL`,
+      [organizationId, keys],
+    );
+    return rows.map(toFile);
+  }
+
   async read(key: string): Promise<{ file: StorageFile; bytes: Buffer } | null> {
     const rows: (StorageRow & { bytes: Buffer })[] = await this.db.query(
       `SELECT ${COLUMNS}, bytes FROM storage_files WHERE key = $1 AND uploaded_at IS NOT NULL`,

@@ -16,7 +16,6 @@ const TEXT_MAX = 300;
 
 function clean(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  // eslint-disable-next-line no-control-regex
   const out = text
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')
     .replace(/\s+/g, ' ')

@@ -40,6 +40,7 @@ import { StorageFiles1767398400000 } from './1767398400000-storage-files';
 import { SiteInsights1767484800000 } from './1767484800000-site-insights';
 import { TranslationGlossary1767571200000 } from './1767571200000-translation-glossary';
 import { InvitationEmails1767657600000 } from './1767657600000-invitation-emails';
+import { CustomFonts1767744000000 } from './1767744000000-custom-fonts';
 
 /** One timeline for the whole app, in order. Add new migrations at the end. */
 export const MIGRATIONS = [
@@ -85,4 +86,5 @@ export const MIGRATIONS = [
   SiteInsights1767484800000,
   TranslationGlossary1767571200000,
   InvitationEmails1767657600000,
+  CustomFonts1767744000000,
 ];
