@@ -540,6 +540,7 @@ describe('permission matrix', () => {
     ...(
       [
         ['GET …/change-requests/{id}/content/page/{pageId}/rendered', 'read', 'rendered'],
+        ['GET …/change-requests/{id}/content/page/{pageId}/meta-links', 'read', 'meta-links'],
         ['GET …/change-requests/{id}/content/page/{pageId}/diff', 'read', 'diff'],
         ['POST …/change-requests/{id}/content/page/{pageId}/preview', 'edit', 'preview'],
       ] as const
@@ -566,6 +567,19 @@ describe('permission matrix', () => {
         return t.http.get(`/v1/spaces/${p.space}/revisions/${p.revision}/page/${page}/rendered`).set(as(w));
       },
     ],
+    ...(['content', 'revision'] as const).map((where): [string, Role, number, (who: Who) => Promise<Response>] => [
+      where === 'content'
+        ? 'GET /spaces/{id}/content/page/{pageId}/meta-links'
+        : 'GET /spaces/{id}/revisions/{revisionId}/page/{pageId}/meta-links',
+      'read',
+      200,
+      async (w) => {
+        const p = await spaceWithPage();
+        const page = (await t.http.get(`/v1/spaces/${p.space}/content/path/guide`).set(admin.auth).expect(200)).body.id as string;
+        const at = where === 'content' ? `/v1/spaces/${p.space}/content` : `/v1/spaces/${p.space}/revisions/${p.revision}`;
+        return t.http.get(`${at}/page/${page}/meta-links`).set(as(w));
+      },
+    ]),
     [
       'GET /spaces/{id}/revisions/{revisionId}/path/{pagePath}',
       'read',

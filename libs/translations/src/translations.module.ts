@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SpacesAndContentModule } from '@app/spaces-and-content';
+import { PageAlternates, SpacesAndContentModule } from '@app/spaces-and-content';
 import { TranslationEvents, TranslationsService } from './application/translations.service';
 import { TranslationSettings } from './application/translation-settings';
 import { TranslationRepository } from './domain/translation';
@@ -42,4 +42,11 @@ function translatorFrom(settings?: TranslationSettings): Translator {
   ],
   exports: [TranslationsService],
 })
-export class TranslationsModule {}
+export class TranslationsModule {
+  /** A translation keeps its source's page ids: a page's alternates (official meta links) are the same page in the other versions. */
+  constructor(alternates: PageAlternates, translations: TranslationRepository) {
+    alternates.provide(async (space, pageId) =>
+      (await translations.versionsOf(space.organizationId, space.id)).map((spaceId) => ({ spaceId, pageId })),
+    );
+  }
+}

@@ -109,3 +109,18 @@ export function linksResponse(page: LinksPageShape, ctx: LocationContext): Links
 export function backlinksResponse(page: Page<PageLocationShape>, ctx: LocationContext) {
   return listEnvelope(page, (p) => pageLocation(p, ctx));
 }
+
+/** A meta link's target (official `RevisionPageMetaLinkTarget`; Quire answers page references). */
+export class PageMetaLinkTargetDto {
+  @ApiProperty({ enum: ['page', 'url'] }) kind: 'page' | 'url';
+  @ApiPropertyOptional({ description: 'The page (kind page)' }) page?: string;
+  @ApiPropertyOptional({ description: 'The space the page is in (kind page); the current space when absent' }) space?: string;
+  @ApiPropertyOptional({ description: 'The URL (kind url)' }) url?: string;
+}
+
+/** The official `RevisionPageMetaLinks`: the page's canonical link (Quire sets none) and its alternates (translations). */
+export class RevisionPageMetaLinksDto {
+  @ApiPropertyOptional({ type: PageMetaLinkTargetDto }) canonical?: PageMetaLinkTargetDto;
+  @ApiProperty({ type: [PageMetaLinkTargetDto], description: 'The same page in the spaces that translate this one, or that it translates' })
+  alternates: PageMetaLinkTargetDto[];
+}

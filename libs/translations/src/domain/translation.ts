@@ -74,6 +74,11 @@ export abstract class TranslationRepository {
   abstract list(organizationId: string, page: PageRequest): Promise<Page<Translation>>;
   abstract setInstructions(id: string, instructions: JsonDocument, now: Date): Promise<Translation | null>;
   abstract delete(organizationId: string, id: string): Promise<boolean>;
+  /**
+   * The spaces that are versions of this one: the source of a translation it belongs to (as source or target)
+   * and every target of that source that a run has written; the space itself left out.
+   */
+  abstract versionsOf(organizationId: string, spaceId: string): Promise<string[]>;
   /** Marks a run as wanted (status pending unless one is running). */
   abstract request(id: string, now: Date): Promise<boolean>;
   /** Takes a wanted run: status running, requestedAt cleared; null when there is none to take (or one runs and is not stale). */

@@ -127,6 +127,22 @@ export class SqlTranslationRepository extends TranslationRepository {
     return rows.length > 0;
   }
 
+  async versionsOf(organizationId: string, spaceId: string): Promise<string[]> {
+    const rows: { space: string }[] = await this.db.query(
+      `WITH mine AS (
+         SELECT * FROM translations WHERE organization_id = $1
+       ), sources AS (
+         SELECT source_space_id AS s FROM mine WHERE source_space_id = $2 OR target_space_id = $2
+       )
+       SELECT DISTINCT space FROM (
+         SELECT s AS space FROM sources
+         UNION SELECT target_space_id FROM mine WHERE source_space_id IN (SELECT s FROM sources) AND target_space_id IS NOT NULL
+       ) v WHERE space <> $2`,
+      [organizationId, spaceId],
+    );
+    return rows.map((r) => r.space);
+  }
+
   async request(id: string, now: Date): Promise<boolean> {
     const rows: unknown[] = await this.db.query(
       `WITH u AS (UPDATE translations SET requested_at = COALESCE(requested_at, $2), updated_at = $2,
