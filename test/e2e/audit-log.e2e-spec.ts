@@ -210,7 +210,14 @@ describe('Audit log: every write records one event in its own transaction', () =
     ];
     expect(ids.has('generateStorageUploadURL')).toBe(true);
     // POSTs that write nothing (@ReadsOnly(): the editor's live preview) are not actions either.
-    const readsOnly = ['aggregateSiteEvents', 'previewPageInChangeRequest', 'searchSiteContent', 'streamAskInSite'];
+    const readsOnly = [
+      'aggregateSiteEvents',
+      'getComputedDocument',
+      'getComputedRevision',
+      'previewPageInChangeRequest',
+      'searchSiteContent',
+      'streamAskInSite',
+    ];
     const missing = writes.filter((w) => !ids.has(w) && !publicWrites.includes(w) && !readsOnly.includes(w));
     expect(ids.has('previewPageInChangeRequest')).toBe(false);
     expect(missing).toEqual([]);

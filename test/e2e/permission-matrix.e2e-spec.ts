@@ -2,6 +2,7 @@ import type { Response } from 'supertest';
 import { Role, ROLES, roleAtLeast } from '@app/shared-kernel';
 import { readGitbookRepository } from '@app/content-model';
 import { RepositoryImport } from '@app/repository-sync';
+import { TranslationsService } from '@app/translations';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -598,6 +599,40 @@ describe('permission matrix', () => {
         return t.http.get(`/v1/spaces/${p.space}/change-requests/${p.changeRequest}/content/path/guide`).set(as(w));
       },
     ],
+    ...(['document', 'revision'] as const).map((kind): [string, Role, number, (who: Who) => Promise<Response>] => [
+      `POST /spaces/{id}/content/computed/${kind}`,
+      'read',
+      200,
+      async (w) => {
+        // builtin:translation (Apertium, en→es): a page's body translated now; the revision, the translation's run.
+        const s = await space();
+        const cr = (await t.http.post(`/v1/spaces/${s}/change-requests`).set(admin.auth).send({}).expect(201)).body.id as string;
+        await t.http
+          .post(`/v1/spaces/${s}/change-requests/${cr}/content`)
+          .set(admin.auth)
+          .send({ changes: [{ operation: 'insert_page', title: 'Home', document: { markdown: 'The house is red.' } }] })
+          .expect(200);
+        await t.http.post(`/v1/spaces/${s}/change-requests/${cr}/merge`).set(admin.auth).expect(200);
+        const page = (await t.http.get(`/v1/spaces/${s}/content`).set(admin.auth).expect(200)).body.pages[0];
+        const translation = (
+          await t.http
+            .post(`/v1/orgs/${orgId}/translations`)
+            .set(admin.auth)
+            .send({ language: 'es', source: { space: s, language: 'en' } })
+            .expect(201)
+        ).body.id as string;
+        if (kind === 'revision') expect(await t.app.get(TranslationsService).run(translation)).toBe('completed');
+        made(`/v1/spaces/${s}`, s);
+        const props = kind === 'document' ? { space: s, document: page.documentId } : {};
+        return t.http
+          .post(`/v1/spaces/${s}/content/computed/${kind}`)
+          .set(as(w))
+          .send({
+            source: { type: 'builtin:translation', props, dependencies: { translation: { ref: { kind: 'translation', translation } } } },
+            seed: 's',
+          });
+      },
+    ]),
     ['GET /spaces/{id}/search', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/search?query=x`).set(as(w))],
     ['GET /spaces/{id}/pdf', 'read', 200, async (w) => t.http.get(`/v1/spaces/${await space()}/pdf`).set(as(w))],
     [

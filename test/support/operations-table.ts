@@ -34,8 +34,6 @@ const WHY_BY_ID: Record<string, string> = {
   installIntegrationOnSpace: "GitBook's integrations marketplace and its runtime: Quire has none (webhooks and this API take their place)",
   getPublishedContentByUrl: `${PLANNED}: its answer needs an \`apiToken\` that reads the space as the URL's visitor, a kind of token Quire does not have (its tokens are users')`,
   resolvePublishedContentByUrl: `${PLANNED}: its answer needs an \`apiToken\` that reads the space as the URL's visitor, a kind of token Quire does not have (its tokens are users')`,
-  getComputedDocument: `${PLANNED}: it computes from a source (\`builtin:openapi\` pages generated from a spec, \`builtin:translation\`, integrations); Quire generates no pages from specs yet`,
-  getComputedRevision: `${PLANNED}: it computes from a source (\`builtin:openapi\` pages generated from a spec, \`builtin:translation\`, integrations); Quire generates no pages from specs yet`,
   listOrganizationStyleguides: AGENTS,
   listStyleguideTemplates: AGENTS,
   listOrganizationAgentConversations: AGENTS,

@@ -1,3 +1,5 @@
+import { ComputedContentController } from './computed/computed-content.controller';
+import { PageMetaLinksController } from './computed/page-meta-links.controller';
 import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -202,7 +204,7 @@ export class AppModule {
         JobsModule,
         AccessModule,
       ],
-      controllers: [HealthController, ApiInformationController, McpController],
+      controllers: [HealthController, ApiInformationController, McpController, ComputedContentController, PageMetaLinksController],
       providers: [
         InternalHttp,
         { provide: ApiInformation, useValue: apiInformation(config) },

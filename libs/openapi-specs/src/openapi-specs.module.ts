@@ -10,6 +10,7 @@ import { SqlOpenApiSpecRepository } from './infrastructure/openapi-specs.reposit
 import { SafeSpecFetcher } from './infrastructure/safe-spec-fetcher';
 import { WorkerSpecParser } from './infrastructure/worker-spec-parser';
 import { AccessModule } from '@app/access';
+import { ComputedReference } from './application/computed-reference.service';
 
 /** OpenAPI specifications: sources, background processing (jobs on PostgreSQL), versions. */
 @Module({
@@ -20,10 +21,11 @@ import { AccessModule } from '@app/access';
     OpenApiOperations,
     OpenApiProcessing,
     OpenApiEvents,
+    ComputedReference,
     { provide: OpenApiSpecRepository, useClass: SqlOpenApiSpecRepository },
     { provide: SpecFetcher, useClass: SafeSpecFetcher },
     { provide: SpecParser, useClass: WorkerSpecParser },
   ],
-  exports: [OpenApiSpecsService, OpenApiOperations, OpenApiProcessing],
+  exports: [OpenApiSpecsService, OpenApiOperations, OpenApiProcessing, ComputedReference],
 })
 export class OpenApiSpecsModule {}

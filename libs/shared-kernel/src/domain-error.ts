@@ -1,5 +1,6 @@
 /** What went wrong, independent of transport. Only apps/api maps kinds to HTTP status codes. */
-export type DomainErrorKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'precondition' | 'too-large';
+export type DomainErrorKind =
+  'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'precondition' | 'too-large' | 'upstream';
 
 export class DomainError extends Error {
   constructor(
@@ -40,6 +41,13 @@ export class ConflictError extends DomainError {
 export class PreconditionError extends DomainError {
   constructor(message: string) {
     super('precondition', message);
+  }
+}
+
+/** A service Quire depends on for the answer (a translator, a model) failed: the request cannot be answered now. */
+export class UpstreamError extends DomainError {
+  constructor(message: string) {
+    super('upstream', message);
   }
 }
 

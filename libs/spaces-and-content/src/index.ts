@@ -19,7 +19,7 @@ export type { MergeOrigin } from './http/revision-presenter';
 export { RevisionPresenter } from './http/revision-presenter';
 export type { RevisionScope, RenderedPage, RenderedPageDiff } from './http/revision-presenter';
 export { LinksService } from './application/links.service';
-export { PageAlternates, type PageAlternateCandidate } from './application/page-alternates';
+export type { ComputedContext, ComputedRevision, ComputedSource, ComputedSourceHandler } from './application/computed-content';
 export type { LinksPage, LinkUsage, PageLocation } from './application/links.service';
 export type { ContentChangeInput } from './application/content.service';
 export { FilesService, FilesSettings } from './application/files.service';

@@ -1,6 +1,5 @@
 import { EmbedsService } from './application/embeds.service';
 import { EmbedsController } from './http/embeds.controller';
-import { PageAlternates } from './application/page-alternates';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsAndTeamsModule } from '@app/organizations-and-teams';
@@ -58,7 +57,6 @@ export function fileStorageFor(settings: FileStorageSettings, dir: FileStorageDi
     CollectionPermissionsController,
   ],
   providers: [
-    PageAlternates,
     EmbedsService,
     SpacesService,
     CollectionsService,
@@ -85,7 +83,6 @@ export function fileStorageFor(settings: FileStorageSettings, dir: FileStorageDi
     { provide: CollectionRepository, useClass: TypeOrmCollectionRepository },
   ],
   exports: [
-    PageAlternates,
     SpacesService,
     CollectionsService,
     ContentService,

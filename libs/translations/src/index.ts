@@ -9,3 +9,5 @@ export {
 export { TranslationSettings } from './application/translation-settings';
 export { Translator, PairUnavailableError } from './domain/translator';
 export type { LanguagePair } from './domain/translator';
+export { ComputedTranslation } from './application/computed-translation';
+export { TranslationVersions } from './application/translation-versions';

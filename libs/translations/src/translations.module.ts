@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
-import { PageAlternates, SpacesAndContentModule } from '@app/spaces-and-content';
+import { SpacesAndContentModule } from '@app/spaces-and-content';
+import { TranslationVersions } from './application/translation-versions';
+import { ComputedTranslation } from './application/computed-translation';
 import { TranslationEvents, TranslationsService } from './application/translations.service';
 import { TranslationSettings } from './application/translation-settings';
 import { TranslationRepository } from './domain/translation';
@@ -35,18 +37,13 @@ function translatorFrom(settings?: TranslationSettings): Translator {
   providers: [
     TranslationsService,
     TranslationEvents,
+    ComputedTranslation,
+    TranslationVersions,
     GlossaryService,
     { provide: GlossaryRepository, useClass: SqlGlossaryRepository },
     { provide: TranslationRepository, useClass: SqlTranslationRepository },
     { provide: Translator, useFactory: translatorFrom, inject: [{ token: TranslationSettings, optional: true }] },
   ],
-  exports: [TranslationsService],
+  exports: [TranslationsService, ComputedTranslation, TranslationVersions],
 })
-export class TranslationsModule {
-  /** A translation keeps its source's page ids: a page's alternates (official meta links) are the same page in the other versions. */
-  constructor(alternates: PageAlternates, translations: TranslationRepository) {
-    alternates.provide(async (space, pageId) =>
-      (await translations.versionsOf(space.organizationId, space.id)).map((spaceId) => ({ spaceId, pageId })),
-    );
-  }
-}
+export class TranslationsModule {}

@@ -11,6 +11,7 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   conflict: 409,
   precondition: 412,
   'too-large': 413,
+  upstream: 502,
 };
 
 /** Errors of the body parser and the depth check carry `type` and `status` (http-errors). */

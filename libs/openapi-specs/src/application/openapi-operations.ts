@@ -49,6 +49,11 @@ export class OpenApiOperations {
     return doc === undefined ? null : schemasView(doc, names);
   }
 
+  /** The parsed latest version of a spec (undefined: none processed yet, or unreadable). */
+  parsed(specId: string): Promise<unknown> {
+    return this.document(specId);
+  }
+
   private async documentOf(organizationId: string, slug: string): Promise<unknown> {
     const spec = await this.specs.findBySlug(organizationId, slug);
     return spec ? this.document(spec.id) : undefined;

@@ -58,7 +58,6 @@ import {
   PageQueryDto,
   PagesDto,
   RevisionDto,
-  RevisionPageMetaLinksDto,
   RevisionFileDto,
   RevisionReusableContentDto,
   RevisionPageDto,
@@ -366,22 +365,6 @@ export class ChangeRequestsController {
     @RequestLinks() links: Links,
   ) {
     return this.revisions.links(await this.scope(actor, spaceId, ref), q, links, pageId);
-  }
-
-  @Get(':changeRequestId/content/page/:pageId/meta-links')
-  @ApiTags('change-request-content')
-  @ApiOperation({
-    operationId: 'listChangeRequestPageMetaLinks',
-    summary: 'A page’s meta links in a change request: its alternates, the same page in the translations (their current content)',
-  })
-  @ApiOkResponse({ type: RevisionPageMetaLinksDto })
-  async pageMetaLinks(
-    @CurrentActor() actor: Actor,
-    @Param('spaceId') spaceId: string,
-    @Param('changeRequestId') ref: string,
-    @Param('pageId') pageId: string,
-  ): Promise<RevisionPageMetaLinksDto> {
-    return this.revisions.metaLinks(await this.scope(actor, spaceId, ref), pageId);
   }
 
   @Get(':changeRequestId/content/page/:pageId/backlinks')

@@ -17,7 +17,6 @@ import {
   ListContentQueryDto,
   PagesDto,
   RevisionPageDto,
-  RevisionPageMetaLinksDto,
   RevisionHistoryItemDto,
   RevisionReusableContentDto,
 } from '@app/wire';
@@ -147,21 +146,6 @@ export class ContentController {
     @Res() res: Response,
   ): Promise<void> {
     res.type('application/json').send(await this.presenter.pageJson(await this.scope(actor, id, revisionId), pageId, q, links));
-  }
-
-  @Get('revisions/:revisionId/page/:pageId/meta-links')
-  @ApiOperation({
-    operationId: 'listRevisionPageMetaLinks',
-    summary: 'A page’s meta links in a revision: its alternates, the same page in its translations (the current content of each)',
-  })
-  @ApiOkResponse({ type: RevisionPageMetaLinksDto })
-  async revisionPageMetaLinks(
-    @CurrentActor() actor: Actor,
-    @Param('spaceId') id: string,
-    @Param('revisionId') revisionId: string,
-    @Param('pageId') pageId: string,
-  ): Promise<RevisionPageMetaLinksDto> {
-    return this.presenter.metaLinks(await this.scope(actor, id, revisionId), pageId);
   }
 
   @Get('revisions/:revisionId/path/*pagePath')
@@ -336,20 +320,6 @@ export class ContentController {
     @RequestLinks() links: Links,
   ) {
     return this.presenter.links(await this.scope(actor, id), q, links, pageId);
-  }
-
-  @Get('content/page/:pageId/meta-links')
-  @ApiOperation({
-    operationId: 'listSpacePageMetaLinks',
-    summary: 'A page’s meta links: its alternates, the same page in the spaces that translate this one or that it translates',
-  })
-  @ApiOkResponse({ type: RevisionPageMetaLinksDto })
-  async pageMetaLinks(
-    @CurrentActor() actor: Actor,
-    @Param('spaceId') id: string,
-    @Param('pageId') pageId: string,
-  ): Promise<RevisionPageMetaLinksDto> {
-    return this.presenter.metaLinks(await this.scope(actor, id), pageId);
   }
 
   @Get('content/page/:pageId/backlinks')

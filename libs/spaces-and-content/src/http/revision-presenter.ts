@@ -5,8 +5,6 @@ import { Links, ListQueryDto, ReadCacheSettings, RenderedJson } from '@app/http-
 import { ContentService } from '../application/content.service';
 import { FilesService } from '../application/files.service';
 import { LinksService } from '../application/links.service';
-import { PageAlternates } from '../application/page-alternates';
-import { SpacesService } from '../application/spaces.service';
 import { RevisionChanges } from '../application/revision-changes';
 import {
   alignBlocks,
@@ -109,8 +107,6 @@ export class RevisionPresenter {
     private readonly clock: Clock,
     settings: ReadCacheSettings,
     private readonly highlighter: CodeHighlighter,
-    private readonly alternates: PageAlternates,
-    private readonly spaces: SpacesService,
   ) {
     this.rendered = new RenderedJson(settings.maxBytes, 'rendered-content');
   }
@@ -330,39 +326,6 @@ export class RevisionPresenter {
     const title = (ref: ContentRef) => (ref.kind === 'page' ? (locate(revision.tree, ref.page)?.node.title ?? null) : null);
     const renderer = new DocumentRenderer({ href, title }, { markBroken: true, highlighter: this.highlighter });
     return render(h(Fragment, null, renderer.render({ object: 'document', data: {}, nodes })));
-  }
-
-  /**
-   * A page's meta links (the official `RevisionPageMetaLinks`): its alternates, the same page in the other
-   * spaces that are versions of this one (translations), as page references, each in a space the caller reads
-   * whose current content has the page, oldest space first. No page sets a canonical link in Quire: `canonical`
-   * is left out (the page's own URL is canonical). 404 when the page is not in this content.
-   */
-  async metaLinks(s: RevisionScope, pageId: string): Promise<{ alternates: { kind: 'page'; page: string; space: string }[] }> {
-    await this.content.page(s.space, s.revisionId, pageId);
-    const candidates = await this.alternates.of(s.space, pageId);
-    if (candidates.length === 0) return { alternates: [] };
-    const readable = await this.spaces.viewsOf(
-      s.actor,
-      s.space.organizationId,
-      candidates.map((c) => c.spaceId),
-    );
-    const found = await Promise.all(
-      candidates.map(async (c) => {
-        const view = readable.get(c.spaceId);
-        if (!view) return null;
-        const revision = await this.content.revision(view.space.id, view.space.revision);
-        return locate(revision.tree, c.pageId)
-          ? { kind: 'page' as const, page: c.pageId, space: c.spaceId, at: view.space.createdAt }
-          : null;
-      }),
-    );
-    return {
-      alternates: found
-        .filter((f) => f !== null)
-        .sort((a, b) => a.at.getTime() - b.at.getTime() || a.space.localeCompare(b.space))
-        .map(({ kind, page, space }) => ({ kind, page, space })),
-    };
   }
 
   /** A page's body as the official JSONDocument (an empty document for a page without one). */
