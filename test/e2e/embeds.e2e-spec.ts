@@ -152,4 +152,24 @@ describe('embeds', () => {
     expectError(await t.http.get('/v1/urls/embed').set(admin.auth), 400);
     expectError(await t.http.get('/v1/urls/embed').query({ url: `${origin}/plain` }), 401);
   });
+
+  it('a caller may have 30 new URLs fetched a minute (429 beyond); cached answers and other callers are not held back', async () => {
+    const busy = await t.user('busy');
+    const other = await t.user('other');
+    const ask = (who: TestUser, path: string) =>
+      t.http
+        .get('/v1/urls/embed')
+        .query({ url: `${origin}${path}` })
+        .set(who.auth);
+    const before = hits.length;
+    for (let i = 0; i < 30; i++) await ask(busy, `/page-${i}`).expect(200);
+    expect(hits.length - before).toBe(30);
+    expectError(await ask(busy, '/page-30'), 429, /30 new URLs a minute/);
+    expect(hits.length - before).toBe(30);
+    // An answer from the cache costs nothing; another caller has their own count.
+    await ask(busy, '/page-0').expect(200);
+    await ask(other, '/page-30').expect(200);
+    t.clock.advance(60_000);
+    await ask(busy, '/page-31').expect(200);
+  });
 });

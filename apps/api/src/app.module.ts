@@ -110,7 +110,10 @@ export class CoreModule {
         { provide: FrontDoor, useValue: new FrontDoor(Math.floor((config.readCacheMb * 1024 * 1024) / 4)) },
         { provide: DATABASE_URL, useValue: databaseUrl },
         { provide: TranslationSettings, useValue: config.translation },
-        { provide: EmbedSettings, useValue: { privateHostAllowlist: config.embedPrivateHosts, timeoutMs: 10_000 } },
+        {
+          provide: EmbedSettings,
+          useValue: { privateHostAllowlist: config.embedPrivateHosts, timeoutMs: 10_000, fetchesPerMinute: config.embedFetchesPerMinute },
+        },
         {
           provide: MailSettings,
           useValue: { smtpUrl: config.smtp.url, from: config.smtp.from, appUrl: appRoot(config) },

@@ -36,6 +36,8 @@ export interface QuireConfig {
   openApiFetchTimeoutMs: number;
   /** Hosts an embed URL may fetch although they resolve to a private or loopback address (QUIRE_EMBED_URL_ALLOWLIST). */
   embedPrivateHosts: string[];
+  /** URLs one caller may have fetched for embeds per minute (QUIRE_EMBED_FETCHES_PER_MINUTE; 0: no limit). */
+  embedFetchesPerMinute: number;
   /** Search ranking statements run at once per process (0: no limit). */
   searchConcurrency: number;
   /** Search result pages cached per process (0: no cache). */
@@ -273,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
       .split(',')
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
+    embedFetchesPerMinute: int(env, 'QUIRE_EMBED_FETCHES_PER_MINUTE', 30, 0, 100_000)!,
     searchConcurrency: int(env, 'QUIRE_SEARCH_CONCURRENCY', 4, 0, 1000)!,
     searchCacheEntries: int(env, 'QUIRE_SEARCH_CACHE_ENTRIES', 1000, 0, 1_000_000)!,
     translation: {

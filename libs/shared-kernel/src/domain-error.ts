@@ -1,6 +1,6 @@
 /** What went wrong, independent of transport. Only apps/api maps kinds to HTTP status codes. */
 export type DomainErrorKind =
-  'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'precondition' | 'too-large' | 'upstream';
+  'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'precondition' | 'too-large' | 'upstream' | 'too-many';
 
 export class DomainError extends Error {
   constructor(
@@ -41,6 +41,13 @@ export class ConflictError extends DomainError {
 export class PreconditionError extends DomainError {
   constructor(message: string) {
     super('precondition', message);
+  }
+}
+
+/** The caller asked for more of something bounded per caller and time than it may (429). */
+export class TooManyRequestsError extends DomainError {
+  constructor(message: string) {
+    super('too-many', message);
   }
 }
 

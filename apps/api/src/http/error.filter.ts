@@ -12,6 +12,7 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   precondition: 412,
   'too-large': 413,
   upstream: 502,
+  'too-many': 429,
 };
 
 /** Errors of the body parser and the depth check carry `type` and `status` (http-errors). */

@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, Clock, HostResolver, InvalidInputError, safeGet, SafeGetError, TtlCache } from '@app/shared-kernel';
+import {
+  Actor,
+  Clock,
+  FixedWindows,
+  HostResolver,
+  InvalidInputError,
+  safeGet,
+  SafeGetError,
+  TooManyRequestsError,
+  TtlCache,
+} from '@app/shared-kernel';
 import { Embed, embedOf, pageMeta } from '../domain/embed';
 import { SpacesService } from './spaces.service';
 
@@ -7,6 +17,8 @@ import { SpacesService } from './spaces.service';
 export abstract class EmbedSettings {
   abstract readonly privateHostAllowlist: string[];
   abstract readonly timeoutMs: number;
+  /** Pages one caller may have fetched per minute (URLs not in the cache; QUIRE_EMBED_FETCHES_PER_MINUTE, 0: no limit). */
+  abstract readonly fetchesPerMinute: number;
 }
 
 const PAGE_MAX_BYTES = 1024 * 1024;
@@ -19,11 +31,13 @@ const CACHE_ENTRIES = 5_000;
  * its page's head) or its Open Graph tags and title, through the one outbound client (safeGet: http(s) only,
  * every address checked, no private or loopback address unless allowed, bounded in time, size and redirects).
  * Answers are cached an hour per process. A URL that refuses or fails is a plain link embed; one that would reach
- * a private address is a 400.
+ * a private address is a 400. A caller may have at most `fetchesPerMinute` URLs fetched a minute (per process;
+ * answers from the cache are not counted), so the API is no relay for fetching the web: 429 beyond.
  */
 @Injectable()
 export class EmbedsService {
   private readonly cache = new TtlCache<string, Embed>(CACHE_MS, CACHE_ENTRIES);
+  private readonly fetches = new FixedWindows(60_000);
 
   constructor(
     private readonly settings: EmbedSettings,
@@ -34,10 +48,10 @@ export class EmbedsService {
 
   async inSpace(actor: Actor, spaceId: string, url: string): Promise<Embed> {
     await this.spaces.getLive(actor, spaceId);
-    return this.embed(url);
+    return this.embed(actor, url);
   }
 
-  async embed(raw: string): Promise<Embed> {
+  async embed(actor: Actor, raw: string): Promise<Embed> {
     let url: URL;
     try {
       url = new URL(raw);
@@ -50,6 +64,9 @@ export class EmbedsService {
     const now = this.clock.now().getTime();
     const hit = this.cache.get(key, now);
     if (hit) return hit;
+    const limit = this.settings.fetchesPerMinute;
+    if (limit > 0 && this.fetches.hit(`u:${actor.userId}`, now) > limit)
+      throw new TooManyRequestsError(`At most ${limit} new URLs a minute may be embedded per caller; try again in a minute`);
     const embed = await this.resolve(key);
     this.cache.set(key, embed, now);
     return embed;

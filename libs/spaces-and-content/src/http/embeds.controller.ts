@@ -17,11 +17,12 @@ export class EmbedsController {
     summary: 'Resolve a URL to an embed',
     description:
       'What a public URL shows: its oEmbed answer, else its Open Graph tags and title; fetched through the outbound client ' +
-      '(no private or loopback address: 400), cached an hour. A URL that fails is a plain link.',
+      '(no private or loopback address: 400), cached an hour. A URL that fails is a plain link. Each caller may have 30 new URLs ' +
+      'fetched a minute (QUIRE_EMBED_FETCHES_PER_MINUTE; 429 beyond).',
   })
   @ApiOkResponse({ type: EmbedDto })
-  embed(@Query() q: EmbedQueryDto): Promise<EmbedDto> {
-    return this.embeds.embed(q.url);
+  embed(@CurrentActor() actor: Actor, @Query() q: EmbedQueryDto): Promise<EmbedDto> {
+    return this.embeds.embed(actor, q.url);
   }
 
   @Get('spaces/:spaceId/embed')
