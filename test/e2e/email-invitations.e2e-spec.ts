@@ -158,6 +158,14 @@ describe('email invitations', () => {
     await t.http.post(`/v1/orgs/${orgId}/invites/${join![1]}`).set(stranger.auth).expect(200);
     expect((await member(stranger.id)).role).toBe('edit');
     expectError(await t.http.post(`/v1/orgs/${orgId}/invites/${join![1]}`).set(stranger.auth), 404);
+
+    // An invite not accepted within 30 days is as if there were none.
+    const late = await t.user('late');
+    await invite({ emails: [late.email], role: 'read' }).expect(200);
+    const lateJoin = new RegExp(`/join/([\\w-]+)`).exec(bodyOf(await mailTo(late.email)))![1];
+    t.clock.advance(30 * 24 * 60 * 60_000);
+    expectError(await t.http.post(`/v1/orgs/${orgId}/invites/${lateJoin}`).set(late.auth), 404, /expired/);
+    expectError(await t.http.get(`/v1/orgs/${orgId}/members/${late.id}`).set(admin.auth), 404);
   });
 
   it('never lowers a role and sends nothing when nothing changed; a guest invitation makes a guest', async () => {

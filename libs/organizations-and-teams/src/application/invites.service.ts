@@ -11,7 +11,7 @@ import {
   strongestRole,
   reaches,
 } from '@app/shared-kernel';
-import { Invite, InviteRepository } from '../domain/invite';
+import { emailInviteExpired, Invite, InviteRepository } from '../domain/invite';
 import { MemberRepository } from '../domain/member';
 import { UserRepository } from '../domain/user';
 import { OrganizationRepository } from '../domain/organization';
@@ -74,8 +74,9 @@ export class InvitesService {
     const invite = reaches(actor, organizationId) ? await this.invites.find(organizationId, inviteId) : null;
     if (!invite) throw new NotFoundError('Invite', inviteId);
     if (invite.email) {
-      // An email invitation's invite: its addressee's alone (anyone else: as if there were none), used once.
+      // An email invitation's invite: its addressee's alone (anyone else: as if there were none), used once, within 30 days.
       if ((await this.users.findById(actor.userId))?.email !== invite.email) throw new NotFoundError('Invite', inviteId);
+      if (emailInviteExpired(invite, this.clock.now())) throw new NotFoundError('Invite (expired)', inviteId);
       await this.invites.delete(organizationId, invite.id);
     } else await this.requireEnabled(organizationId);
     const existing = await this.members.find(organizationId, actor.userId);

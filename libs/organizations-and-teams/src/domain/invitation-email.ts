@@ -68,7 +68,7 @@ export function invitationMessage(input: {
     input.expiresAt
       ? `Follow this link to sign in (it works once, until ${input.expiresAt.toISOString()}):`
       : input.accept
-        ? 'Follow this link to accept the invitation (sign in first if you are asked to):'
+        ? 'Follow this link to accept the invitation within 30 days (sign in first if you are asked to):'
         : 'Open it here:',
     input.link,
     '',

@@ -10,9 +10,18 @@ export interface Invite {
   createdAt: Date;
   /**
    * An email invitation's invite (inviteUsersToOrganization, for someone who has an account): only the user with
-   * this email may use it, once, whether or not the organization allows invite links; not listed among the links.
+   * this email may use it, once, within 30 days, whether or not the organization allows invite links; not listed
+   * among the links.
    */
   email?: string | null;
+}
+
+/** How long an email invitation's invite may be accepted; older, it is as if there were none. */
+export const EMAIL_INVITE_MS = 30 * 24 * 60 * 60_000;
+
+/** Whether an email invitation's invite can no longer be accepted (link invites do not expire). */
+export function emailInviteExpired(invite: Invite, now: Date): boolean {
+  return !!invite.email && now.getTime() - invite.createdAt.getTime() >= EMAIL_INVITE_MS;
 }
 
 export abstract class InviteRepository {
