@@ -87,12 +87,11 @@ export class GlossaryService {
       });
       if (after.size > GLOSSARY_ENTRIES_MAX) throw new InvalidInputError(`A glossary holds at most ${GLOSSARY_ENTRIES_MAX} entries`);
       checkUniqueTerms([...after.values()]);
-      for (const id of before.keys()) if (!after.has(id)) await this.repo.delete(organizationId, id);
-      for (const [id, entry] of after) {
-        const old = before.get(id);
-        if (!old) await this.repo.insert(entry);
-        else if (old !== entry) await this.repo.update(entry);
-      }
+      await this.repo.write(organizationId, {
+        deleted: [...before.keys()].filter((id) => !after.has(id)),
+        updated: [...after.values()].filter((e) => before.has(e.id) && before.get(e.id) !== e),
+        inserted: [...after.values()].filter((e) => !before.has(e.id)),
+      });
     });
   }
 }

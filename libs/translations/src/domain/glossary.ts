@@ -35,9 +35,11 @@ export abstract class GlossaryRepository {
   /** In the order they were made. */
   abstract all(organizationId: string): Promise<GlossaryEntry[]>;
   abstract find(organizationId: string, id: string): Promise<GlossaryEntry | null>;
-  abstract insert(entry: GlossaryEntry): Promise<void>;
-  abstract update(entry: GlossaryEntry): Promise<void>;
-  abstract delete(organizationId: string, id: string): Promise<void>;
+  /**
+   * Writes one batch's outcome: the entries removed, those changed, and the new ones (in this order, which their
+   * list order follows); one statement each, whatever the batch's size.
+   */
+  abstract write(organizationId: string, batch: { deleted: string[]; updated: GlossaryEntry[]; inserted: GlossaryEntry[] }): Promise<void>;
 }
 
 const LANGUAGE_SET = new Set<string>(LANGUAGES);

@@ -44,23 +44,28 @@ export class SqlGlossaryRepository extends GlossaryRepository {
     return rows[0] ? toEntry(rows[0]) : null;
   }
 
-  async insert(e: GlossaryEntry): Promise<void> {
-    await this.db.query(
-      'INSERT INTO translation_glossary (id, organization_id, translations, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)',
-      [e.id, e.organizationId, JSON.stringify(e.translations), e.createdAt, e.updatedAt],
-    );
-  }
-
-  async update(e: GlossaryEntry): Promise<void> {
-    await this.db.query('UPDATE translation_glossary SET translations = $3, updated_at = $4 WHERE organization_id = $1 AND id = $2', [
-      e.organizationId,
-      e.id,
-      JSON.stringify(e.translations),
-      e.updatedAt,
-    ]);
-  }
-
-  async delete(organizationId: string, id: string): Promise<void> {
-    await this.db.query('DELETE FROM translation_glossary WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+  async write(organizationId: string, batch: { deleted: string[]; updated: GlossaryEntry[]; inserted: GlossaryEntry[] }): Promise<void> {
+    const { deleted, updated, inserted } = batch;
+    if (deleted.length)
+      await this.db.query('DELETE FROM translation_glossary WHERE organization_id = $1 AND id = ANY($2::text[])', [
+        organizationId,
+        deleted,
+      ]);
+    if (updated.length)
+      await this.db.query(
+        `UPDATE translation_glossary g SET translations = u.translations, updated_at = u.updated_at
+           FROM unnest($2::text[], $3::jsonb[], $4::timestamptz[]) AS u(id, translations, updated_at)
+          WHERE g.organization_id = $1 AND g.id = u.id`,
+        [organizationId, updated.map((e) => e.id), updated.map((e) => JSON.stringify(e.translations)), updated.map((e) => e.updatedAt)],
+      );
+    if (inserted.length)
+      // Rows are numbered (seq) in the order given: the list shows entries in the order they were made.
+      await this.db.query(
+        `INSERT INTO translation_glossary (id, organization_id, translations, created_at, updated_at)
+         SELECT u.id, $1, u.translations, u.created_at, u.created_at
+           FROM unnest($2::text[], $3::jsonb[], $4::timestamptz[]) WITH ORDINALITY AS u(id, translations, created_at, n)
+          ORDER BY u.n`,
+        [organizationId, inserted.map((e) => e.id), inserted.map((e) => JSON.stringify(e.translations)), inserted.map((e) => e.createdAt)],
+      );
   }
 }
