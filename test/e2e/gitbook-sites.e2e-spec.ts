@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readGitbookRepository, type RepositoryPage } from '@app/content-model';
 import { RepositoryExport, RepositoryImport, repositoryFolder } from '@app/repository-sync';
+import { putAdaptiveSchema } from '../support/sites';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 
 /**
@@ -54,24 +55,7 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
       .id;
     const base = `/v1/orgs/${orgId}/sites/${siteId}`;
     await t.http.post(`${base}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
-    await t.http
-      .put(`${base}/adaptive-schema`)
-      .set(admin.auth)
-      .send({
-        jsonSchema: {
-          type: 'object',
-          properties: {
-            unsigned: {
-              type: 'object',
-              description: 'Unsigned claims of the site visitor.',
-              properties: { beta: { type: 'boolean', description: 'Beta' } },
-              additionalProperties: false,
-            },
-          },
-          additionalProperties: false,
-        },
-      })
-      .expect(200);
+    await putAdaptiveSchema(t, admin, base, { unsigned: ['beta'] });
     await t.http
       .patch(base)
       .set(admin.auth)

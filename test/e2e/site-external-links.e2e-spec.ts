@@ -1,4 +1,5 @@
 import { GitBookAPI } from '@gitbook/api';
+import { putAdaptiveSchema } from '../support/sites';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { mergeChanges } from '../support/content';
 import { expectError } from '../support/expect';
@@ -115,24 +116,7 @@ describe('site external links', () => {
 
   it('shows the links among the section tabs of the published site, out of the site, hidden by a condition the visitor fails', async () => {
     const { site, base } = await sectionedSite();
-    await t.http
-      .put(`${base}/adaptive-schema`)
-      .set(admin.auth)
-      .send({
-        jsonSchema: {
-          type: 'object',
-          properties: {
-            unsigned: {
-              type: 'object',
-              description: 'Unsigned claims of the site visitor.',
-              properties: { staff: { type: 'boolean', description: 'Staff' } },
-              additionalProperties: false,
-            },
-          },
-          additionalProperties: false,
-        },
-      })
-      .expect(200);
+    await putAdaptiveSchema(t, admin, base, { unsigned: ['staff'] });
     await t.http
       .patch(base)
       .set(admin.auth)

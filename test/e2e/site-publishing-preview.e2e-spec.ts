@@ -1,4 +1,5 @@
 import { GitBookAPI } from '@gitbook/api';
+import { putAdaptiveSchema } from '../support/sites';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { mergeChanges } from '../support/content';
 import { expectError } from '../support/expect';
@@ -53,25 +54,7 @@ describe('getSitePublishingPreviewById', () => {
       .set(admin.auth)
       .send({ hostname: 'docs.example.com', basename: 'help', adaptiveContent: { enabled: true } })
       .expect(200);
-    await t.http
-      .put(`${base()}/adaptive-schema`)
-      .set(admin.auth)
-      .send({
-        jsonSchema: {
-          type: 'object',
-          properties: {
-            isPaid: { type: 'boolean', description: 'Paid' },
-            unsigned: {
-              type: 'object',
-              description: 'Unsigned claims of the site visitor.',
-              properties: { beta: { type: 'boolean', description: 'Beta' } },
-              additionalProperties: false,
-            },
-          },
-          additionalProperties: false,
-        },
-      })
-      .expect(200);
+    await putAdaptiveSchema(t, admin, base(), { signed: ['isPaid'], unsigned: ['beta'] });
     const siteSpaces = (await t.http.get(`${base()}/site-spaces`).set(admin.auth).expect(200)).body.items;
     v2 = siteSpaces[1];
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
 import { DataSource } from 'typeorm';
+import { putAdaptiveSchema } from '../support/sites';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { CodeHighlighter } from '@app/site-renderer';
 import { mergeChanges } from '../support/content';
@@ -467,25 +468,7 @@ describe('published sites for visitors', () => {
       .set(admin.auth)
       .send({ condition: 'visitor.claims.isPaid' })
       .expect(200);
-    await t.http
-      .put(`${base(id)}/adaptive-schema`)
-      .set(admin.auth)
-      .send({
-        jsonSchema: {
-          type: 'object',
-          properties: {
-            isPaid: { type: 'boolean', description: 'Paid' },
-            unsigned: {
-              type: 'object',
-              description: 'Unsigned claims of the site visitor.',
-              properties: { beta: { type: 'boolean', description: 'Beta' } },
-              additionalProperties: false,
-            },
-          },
-          additionalProperties: false,
-        },
-      })
-      .expect(200);
+    await putAdaptiveSchema(t, admin, base(id), { signed: ['isPaid'], unsigned: ['beta'] });
     await t.http
       .patch(base(id))
       .set(admin.auth)
@@ -739,24 +722,7 @@ describe('published sites for visitors', () => {
     ).body.id;
     const base = `/v1/orgs/${orgId}/sites/${id}`;
     await t.http.post(`${base}/site-spaces`).set(admin.auth).send({ spaceId: space }).expect(201);
-    await t.http
-      .put(`${base}/adaptive-schema`)
-      .set(admin.auth)
-      .send({
-        jsonSchema: {
-          type: 'object',
-          properties: {
-            unsigned: {
-              type: 'object',
-              description: 'Unsigned claims of the site visitor.',
-              properties: { beta: { type: 'boolean', description: 'Beta' } },
-              additionalProperties: false,
-            },
-          },
-          additionalProperties: false,
-        },
-      })
-      .expect(200);
+    await putAdaptiveSchema(t, admin, base, { unsigned: ['beta'] });
     await t.http.post(`${base}/publish`).set(admin.auth).expect(200);
     // Adaptive content off: conditions do not apply.
     expect(html(await t.http.get(`/sites/${id}/beta-features`).expect(200))).toContain('The quokka mode.');
