@@ -195,6 +195,24 @@ describe('computed content', () => {
     expect(again.pages.map((p: { id: string }) => p.id)).toEqual(pages.map((p) => p.id));
     const other = (await compute('revision', { source: openapi({ models: true }), seed: 'other' }).expect(200)).body;
     expect(other.pages.map((p: { id: string }) => p.id).filter((id: string) => pages.some((p) => p.id === id))).toEqual([]);
+    // Another spec computed with the same seed gets other ids (both may go into one space).
+    await t.http
+      .post(`/v1/orgs/${orgId}/openapi`)
+      .set(admin.auth)
+      .send({ slug: 'petstore-copy', source: { text: PETSTORE } })
+      .expect(201);
+    const [copy] = await t.app
+      .get(DataSource)
+      .query('SELECT id, source_revision FROM openapi_specs WHERE organization_id = $1 AND slug = $2', [orgId, 'petstore-copy']);
+    await t.app.get(OpenApiProcessing).process(copy.id, Number(copy.source_revision));
+    const copied = (
+      await compute('revision', {
+        source: { ...openapi({ models: true }), dependencies: { spec: { ref: { kind: 'openapi', spec: 'petstore-copy' } } } },
+        seed: 'docs',
+      }).expect(200)
+    ).body;
+    expect(copied.pages.map((p: { title: string }) => p.title)).toEqual(pages.map((p) => p.title));
+    expect(copied.pages.map((p: { id: string }) => p.id).filter((id: string) => pages.some((p) => p.id === id))).toEqual([]);
 
     // By operation: each operation its own page (titled by its summary) under its tag's page; no models page.
     const byOperation = (
@@ -256,12 +274,44 @@ describe('computed content', () => {
     expectError(await ask('document', translated({ space, document: page.documentId })), 400, /source space/);
     expectError(await ask('document', translated({ space: source, document: 'nope' })), 404);
     expectError(await ask('document', translated({ space: source })), 400);
+    // A page too long to translate on request is a 413 (a run translates it).
+    const long = await spaceWithPages(t, admin, orgId, [{ title: 'Long', markdown: 'The house is red. '.repeat(6000) }], {
+      language: 'en',
+    });
+    const longPage = (await t.http.get(`/v1/spaces/${long}/content/pages`).set(admin.auth).expect(200)).body.pages[0];
+    const longTranslation = (
+      await t.http
+        .post(`/v1/orgs/${orgId}/translations`)
+        .set(admin.auth)
+        .send({ language: 'es', source: { space: long, language: 'en' } })
+        .expect(201)
+    ).body.id as string;
+    expectError(
+      await compute(
+        'document',
+        {
+          source: {
+            type: 'builtin:translation',
+            props: { space: long, document: longPage.documentId },
+            dependencies: { translation: { ref: { kind: 'translation', translation: longTranslation } } },
+          },
+          seed: 'x',
+        },
+        admin,
+        long,
+      ),
+      413,
+      /100000 are translated on request/,
+    );
 
     // The revision: 409 until a run completed, then the run's pages (their bodies inline), files and reusable contents.
     expectError(await ask('revision', translated({})), 409, /run it first/);
     expect(await runs.run(translation)).toBe('completed');
     const revision = (await ask('revision', translated({})).expect(200)).body;
     expect(revision.pages.map((p: { id: string }) => p.id)).toEqual([page.id]);
+    // The pages are the target space's: their app URLs say so.
+    const target = (await t.http.get(`/v1/orgs/${orgId}/translations/${translation}`).set(admin.auth).expect(200)).body.result.space;
+    expect(revision.pages[0].urls.app).toContain(`/s/${target}/`);
     expect(textOf(revision.pages[0].document.nodes)).toContain('vivienda');
     expectError(await ask('revision', translated({ extra: true })), 400);
     const unknown = translated({});
@@ -278,5 +328,7 @@ describe('computed content', () => {
     expectError(await compute('document', { source: openapi({ doc: 'models' }), seed: 'x' }, guest), 404);
     expectError(await compute('document', { source: openapi({ doc: 'models' }), seed: 'x' }, outsider), 404);
     expectError(await compute('revision', { source: openapi({ models: true }), seed: 'x' }, outsider), 404);
+    // The space is checked first: what an outsider sends is never judged.
+    expectError(await compute('document', { source: { type: 'integration:github:files', props: {} }, seed: 'x' }, outsider), 404);
   });
 });

@@ -386,6 +386,7 @@ describe('translations through a configured LibreTranslate service', () => {
   let orgId: string;
   let server: Server;
   let served = [{ code: 'en', targets: ['de'] }];
+  let failing = false;
   const requests: { q: string[]; source: string; target: string; format: string }[] = [];
 
   beforeAll(async () => {
@@ -395,6 +396,10 @@ describe('translations through a configured LibreTranslate service', () => {
       req.on('end', () => {
         res.setHeader('content-type', 'application/json');
         if (req.url === '/languages') return res.end(JSON.stringify(served));
+        if (failing) {
+          res.statusCode = 500;
+          return res.end('{"error":"upstream key sk-secret-123 refused"}');
+        }
         const input = JSON.parse(body) as (typeof requests)[number];
         requests.push(input);
         // "Translates" by upper-casing the text between tags.
@@ -452,6 +457,44 @@ describe('translations through a configured LibreTranslate service', () => {
     expect(failed).toMatchObject({ status: 'pending', latestRun: { status: 'failed' }, result: done.result });
     expect(failed.latestRun.error).toMatch(/No translator serves en → de: libretranslate does not translate en → de/);
     expect((await t.http.get(`/v1/spaces/${done.result.space}`).set(admin.auth).expect(200)).body.revision).toBe(done.result.revision);
+  });
+
+  it('a document translated on request: 10 a minute per caller (429 beyond); a failing translator is a 502 that tells nothing of it', async () => {
+    served = [{ code: 'en', targets: ['de'] }];
+    const space = await spaceWithPages(t, admin, orgId, [{ title: 'Intro', markdown: 'Hello there.' }]);
+    const page = (await t.http.get(`/v1/spaces/${space}/content/pages`).set(admin.auth).expect(200)).body.pages[0];
+    const id = (
+      await t.http
+        .post(`/v1/orgs/${orgId}/translations`)
+        .set(admin.auth)
+        .send({ language: 'de', source: { space, language: 'en' } })
+        .expect(201)
+    ).body.id as string;
+    const compute = () =>
+      t.http
+        .post(`/v1/spaces/${space}/content/computed/document`)
+        .set(admin.auth)
+        .send({
+          source: {
+            type: 'builtin:translation',
+            props: { space, document: page.documentId },
+            dependencies: { translation: { ref: { kind: 'translation', translation: id } } },
+          },
+          seed: 's',
+        });
+    failing = true;
+    try {
+      const failed = await compute();
+      expectError(failed, 502, /The translator failed; try again later/);
+      expect(JSON.stringify(failed.body)).not.toMatch(/127\.0\.0\.1|sk-secret|500/);
+    } finally {
+      failing = false;
+    }
+    t.clock.advance(60_000);
+    for (let i = 0; i < 10; i++) expect(JSON.stringify((await compute().expect(200)).body)).toContain('HELLO THERE.');
+    expectError(await compute(), 429, /10 documents a minute/);
+    t.clock.advance(60_000);
+    await compute().expect(200);
   });
 });
 

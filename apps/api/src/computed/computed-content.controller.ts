@@ -56,8 +56,9 @@ export class ComputedContentController {
     @Body() body: ComputeContentDto,
     @RequestLinks() links: Links,
   ) {
+    const context = await this.context(actor, spaceId, body.seed, links);
     const source = sourceOf(body);
-    return this.handler(source).document(await this.context(actor, spaceId, body.seed, links), source);
+    return this.handler(source).document(context, source);
   }
 
   @ReadsOnly()
@@ -75,11 +76,10 @@ export class ComputedContentController {
     @Body() body: ComputeContentDto,
     @RequestLinks() links: Links,
   ): Promise<ComputedRevisionDto> {
-    const source = sourceOf(body);
-    const handler = this.handler(source);
     const context = await this.context(actor, spaceId, body.seed, links);
-    const revision = await handler.revision(context, source);
-    const base = `/s/${context.space.id}`;
+    const source = sourceOf(body);
+    const revision = await this.handler(source).revision(context, source);
+    const base = `/s/${revision.spaceId ?? context.space.id}`;
     const paths = new Map([...pathIndex(revision.tree)].map(([path, id]) => [id, path]));
     const withBodies = (node: PageNode, dto: RevisionPageDto): RevisionPageDto => {
       const document = revision.documents.get(node.id);

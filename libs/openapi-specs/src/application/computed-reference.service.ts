@@ -49,7 +49,7 @@ export class ComputedReference implements ComputedSourceHandler {
     const nodes = (pages: ReferencePage[]): PageNode[] => {
       const slugs = new Set<string>();
       return pages.map((p) => {
-        const id = seededId(context.seed, p.key);
+        const id = seededId(context.seed, `${spec.slug}\n${p.key}`);
         const title = p.title.slice(0, TITLE_MAX);
         let slug = slugify(title, 'page');
         for (let n = 2; slugs.has(slug); n++) slug = `${slugify(title, 'page')}-${n}`;

@@ -69,8 +69,11 @@ export function specTags(doc: unknown): { name: string; description?: string }[]
   for (const t of declared)
     if (typeof t.name === 'string' && t.name.trim()) out.set(t.name, { name: t.name, description: text(t.description) });
   const used = new Set(specOperations(doc).map((o) => o.tag));
-  for (const name of used) if (!out.has(name)) out.set(name, { name });
-  return [...out.values()].filter((t) => used.has(t.name));
+  for (const name of used) if (name !== UNTAGGED && !out.has(name)) out.set(name, { name });
+  const tags = [...out.values()].filter((t) => used.has(t.name) && t.name !== UNTAGGED);
+  // Untagged operations last (a tag the document itself names `default` keeps its description).
+  if (used.has(UNTAGGED)) tags.push(out.get(UNTAGGED) ?? { name: UNTAGGED });
+  return tags;
 }
 
 function schemaNames(doc: unknown): string[] {

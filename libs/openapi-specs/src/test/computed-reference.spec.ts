@@ -32,7 +32,7 @@ describe('computed API reference (builtin:openapi)', () => {
       },
     };
     expect(specOperations(doc).map((o) => `${o.method} ${o.path} ${o.tag}`)).toEqual(['get /ok/{id} default', 'delete /tagged a']);
-    expect(specTags(doc).map((t) => t.name)).toEqual(['default', 'a']);
+    expect(specTags(doc).map((t) => t.name)).toEqual(['a', 'default']);
     const markdown = referenceDocument(doc, 'spec', { doc: 'operations', page: 'default' });
     const [block] = markdownToDocument(markdown).document.nodes;
     expect(block).toMatchObject({ type: 'openapi-operation', data: { path: '/ok/{id}', method: 'get' } });

@@ -77,7 +77,8 @@ export class InvitesService {
       // An email invitation's invite: its addressee's alone (anyone else: as if there were none), used once, within 30 days.
       if ((await this.users.findById(actor.userId))?.email !== invite.email) throw new NotFoundError('Invite', inviteId);
       if (emailInviteExpired(invite, this.clock.now())) throw new NotFoundError('Invite (expired)', inviteId);
-      await this.invites.delete(organizationId, invite.id);
+      // Once: of two accepts at the same moment, the one whose delete found nothing is told there is none.
+      if (!(await this.invites.delete(organizationId, invite.id))) throw new NotFoundError('Invite', inviteId);
     } else await this.requireEnabled(organizationId);
     const existing = await this.members.find(organizationId, actor.userId);
     const role = strongestRole(existing?.role, invite.role);

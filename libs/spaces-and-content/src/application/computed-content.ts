@@ -25,6 +25,8 @@ export interface ComputedContext {
 
 /** A computed revision: its pages (their bodies inline, by page id), files and reusable contents. */
 export interface ComputedRevision {
+  /** The space the pages are in, when they are a space's (a translation's target); else the space asked about. */
+  spaceId?: string;
   tree: PageTree;
   documents: Map<string, JsonDocument>;
   files: FileNode[];

@@ -1,6 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Access } from '@app/access';
-import { ConflictError, InvalidInputError, NotFoundError, UpstreamError } from '@app/shared-kernel';
+import {
+  Clock,
+  ConflictError,
+  DomainError,
+  FixedWindows,
+  InvalidInputError,
+  NotFoundError,
+  TooManyRequestsError,
+  UpstreamError,
+} from '@app/shared-kernel';
 import { documentText, prepareDocument, walk, type JsonDocument } from '@app/content-model';
 import {
   ContentService,
@@ -23,9 +32,18 @@ import { FRAGMENTS_PER_CALL } from './translations.service';
  * (its runs compute it: translating a whole space is a run, not a request). Members of the organization who
  * read the spaces involved may compute.
  */
+/** Documents one caller may have translated a minute (per process): each is calls to a translator, maybe a paid one. */
+export const COMPUTED_TRANSLATIONS_PER_MINUTE = 10;
+/** Characters of text one computed document may send to the translator (a long page is a run's work). */
+export const COMPUTED_TRANSLATION_MAX_CHARS = 100_000;
+
 @Injectable()
 export class ComputedTranslation implements ComputedSourceHandler {
+  private readonly logger = new Logger('ComputedTranslation');
+  private readonly calls = new FixedWindows(60_000);
+
   constructor(
+    private readonly clock: Clock,
     private readonly translations: TranslationRepository,
     private readonly access: Access,
     private readonly spaces: SpacesService,
@@ -45,6 +63,14 @@ export class ComputedTranslation implements ComputedSourceHandler {
     const body = await this.content.documentById(space, documentId);
     const pair = { source: translation.sourceLanguage, target: translation.language };
     const prepared = prepareDocument(body);
+    const chars = prepared.fragments.reduce((n, f) => n + f.length, 0);
+    if (chars > COMPUTED_TRANSLATION_MAX_CHARS)
+      throw new DomainError(
+        'too-large',
+        `The document has ${chars} characters of text to translate; at most ${COMPUTED_TRANSLATION_MAX_CHARS} are translated on request (run the translation instead)`,
+      );
+    if (this.calls.hit(`u:${context.actor.userId}`, this.clock.now().getTime()) > COMPUTED_TRANSLATIONS_PER_MINUTE)
+      throw new TooManyRequestsError(`At most ${COMPUTED_TRANSLATIONS_PER_MINUTE} documents a minute are translated on request per caller`);
     const sent = protectTerms(prepared.fragments, termsFor(await this.glossary.all(translation.organizationId), pair));
     const received: string[] = [];
     try {
@@ -58,12 +84,15 @@ export class ComputedTranslation implements ComputedSourceHandler {
         );
     } catch (e) {
       if (e instanceof PairUnavailableError) throw new InvalidInputError(e.message);
-      throw new UpstreamError(`The translator failed: ${e instanceof Error ? e.message : String(e)}`);
+      // What the translator said (its address, its error text) is logged, never answered.
+      this.logger.warn(`translation ${translation.id}: the translator failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw new UpstreamError('The translator failed; try again later');
     }
     try {
       return prepared.rebuild(sent.restore(received));
     } catch (e) {
-      throw new UpstreamError(`The translator's answer lost markup or a glossary term (${e instanceof Error ? e.message : String(e)})`);
+      this.logger.warn(`translation ${translation.id}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new UpstreamError("The translator's answer lost markup or a glossary term; try again later");
     }
   }
 
@@ -84,7 +113,7 @@ export class ComputedTranslation implements ComputedSourceHandler {
       const body = node.document ? bodies.get(node.document) : undefined;
       if (body) documents.set(node.id, body);
     });
-    return { tree: revision.tree, documents, files: revision.files, reusableContents: revision.reusableContents ?? [] };
+    return { spaceId: space.id, tree: revision.tree, documents, files: revision.files, reusableContents: revision.reusableContents ?? [] };
   }
 
   private async translationOf(context: ComputedContext, source: ComputedSource): Promise<Translation> {
