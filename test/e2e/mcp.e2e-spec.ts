@@ -57,7 +57,8 @@ describe('MCP', () => {
     await t.http
       .post(`/v1/spaces/${spaceId}/permissions`)
       .set(admin.auth)
-      .send({ users: [{ user: guest.id, role: 'read' }] });
+      .send({ role: 'read', users: [guest.id] })
+      .expect(204);
     const cr = (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({ subject: 'Start' }).expect(201)).body.id;
     await t.http
       .post(`/v1/spaces/${spaceId}/change-requests/${cr}/content`)
