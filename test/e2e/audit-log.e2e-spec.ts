@@ -205,6 +205,7 @@ describe('Audit log: every write records one event in its own transaction', () =
       'receiveGitPushWebhook',
       'signIn',
       'signInWithLink',
+      'resolvePublishedContentByUrl',
       'trackEventsInSiteById',
       'uploadStorageFile',
     ];

@@ -21,7 +21,6 @@ interface Op {
 const HOSTED = "GitBook's hosted business";
 const AGENTS =
   "GitBook's hosted AI agent products (findings, questions, channels, styleguides, agent settings); Quire's answers are `~ask` and the site's MCP server (docs/ai-access.md)";
-const PLANNED = 'not yet: listed in issue #52, the official operations clients call next';
 
 /** Why an official operation is not implemented: by operationId first, then by its official tag. */
 const WHY_BY_ID: Record<string, string> = {
@@ -32,8 +31,6 @@ const WHY_BY_ID: Record<string, string> = {
   submitSiteAgentFeedback: 'not yet under this newer path: the same feedback is taken by `submitAgentFeedbackToSite` (docs/insights.md)',
   listSiteVisitorSegments: 'not yet: Quire counts no visitor segments (docs/insights.md says what it keeps)',
   installIntegrationOnSpace: "GitBook's integrations marketplace and its runtime: Quire has none (webhooks and this API take their place)",
-  getPublishedContentByUrl: `${PLANNED}: its answer needs an \`apiToken\` that reads the space as the URL's visitor, a kind of token Quire does not have (its tokens are users')`,
-  resolvePublishedContentByUrl: `${PLANNED}: its answer needs an \`apiToken\` that reads the space as the URL's visitor, a kind of token Quire does not have (its tokens are users')`,
   listOrganizationStyleguides: AGENTS,
   listStyleguideTemplates: AGENTS,
   listOrganizationAgentConversations: AGENTS,

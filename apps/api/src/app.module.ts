@@ -64,7 +64,7 @@ import { CodeHighlighter } from '@app/site-renderer';
 @Module({})
 export class CoreModule {
   static forRoot(config: QuireConfig, databaseUrl: string): DynamicModule {
-    // Signs file download URLs and site preview links. Without QUIRE_FILE_SIGNING_SECRET each process signs
+    // Signs file download URLs, site preview links and visitors' API tokens. Without QUIRE_FILE_SIGNING_SECRET each process signs
     // with its own random secret (fine for one process).
     const urlSigningSecret = config.fileSigningSecret ?? randomBytes(32).toString('hex');
     return {

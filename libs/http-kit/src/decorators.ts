@@ -25,6 +25,14 @@ export const READS_ONLY = 'quire:readsOnly';
  */
 export const ReadsOnly = () => SetMetadata(READS_ONLY, true);
 
+export const VISITOR_READABLE = 'quire:visitorReadable';
+
+/**
+ * Marks a read a published site's visitor may make with the `apiToken` resolvePublishedContentByUrl hands out
+ * (the caller is then an Actor with a `reader` scope). Every other route refuses such a token (403).
+ */
+export const VisitorReadable = () => SetMetadata(VISITOR_READABLE, true);
+
 /** The authenticated caller, set by the Bearer guard. */
 export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor => {
   const req = ctx.switchToHttp().getRequest<{ actor?: Actor }>();

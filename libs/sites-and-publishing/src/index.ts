@@ -5,6 +5,8 @@ export { SitePreviewSettings } from './application/site-previews';
 export { SiteAnswerSettings } from './application/site-answers';
 export { SiteStateSettings } from './application/site-states';
 export { SiteHostnames } from './application/site-hostnames';
+export { VisitorReaders } from './application/visitor-readers';
+export { VISITOR_API_TOKEN_MAX, VISITOR_API_TOKEN_PREFIX } from './application/visitor-api-tokens';
 export { SitePageTexts, pagePassages } from './application/site-page-texts';
 export type { SitePageText, PagePassage } from './application/site-page-texts';
 export type { SiteView } from './application/sites.service';

@@ -14,6 +14,10 @@ import { SiteContentSearchController } from './http/site-content-search.controll
 import { SiteModels } from './application/site-models';
 import { VisitorGate } from './application/visitor-gate';
 import { PageAssembler } from './application/page-assembler';
+import { PublishedUrls } from './application/published-urls';
+import { VisitorApiTokens } from './application/visitor-api-tokens';
+import { VisitorReaders } from './application/visitor-readers';
+import { PublishedUrlsController } from './http/published-urls.controller';
 import { SitePages } from './http/site-pages';
 import { SitePageRenderer } from './http/site-page.renderer';
 import { SiteMachineFiles } from './http/site-machine-files';
@@ -80,6 +84,7 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     SiteGitController,
     VisitorSiteController,
     SiteContentSearchController,
+    PublishedUrlsController,
   ],
   providers: [
     PublishedSitePresenter,
@@ -109,6 +114,9 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     { provide: SiteStateChanges, useClass: PgSiteStateChanges },
     SitePreviews,
     SitePreviewLinks,
+    VisitorApiTokens,
+    VisitorReaders,
+    PublishedUrls,
     RedirectsService,
     SiteHostnames,
     { provide: SiteRedirects, useClass: SqlSiteRedirects },
@@ -126,7 +134,7 @@ import { ChatCompletionsAnswerer } from './infrastructure/chat-completions-answe
     },
     { provide: MermaidDiagrams, useFactory: () => new MermaidDiagrams() },
   ],
-  exports: [SitesService, SiteHostnames, SitePageTexts],
+  exports: [SitesService, SiteHostnames, SitePageTexts, VisitorReaders],
 })
 export class SitesAndPublishingModule implements OnModuleDestroy {
   /** The process's one highlighter (the core module provides it: the content context's app pages use it too). */

@@ -2,8 +2,9 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { IdentityService, SessionsService, sessionSecret } from '@app/organizations-and-teams';
+import { VISITOR_API_TOKEN_MAX, VISITOR_API_TOKEN_PREFIX, VisitorReaders } from '@app/sites-and-publishing';
 import { Actor, ForbiddenError, UnauthenticatedError } from '@app/shared-kernel';
-import { IS_PUBLIC } from '@app/http-kit';
+import { IS_PUBLIC, VISITOR_READABLE } from '@app/http-kit';
 import { AuthFailureLimiter } from './auth-failures';
 import { clientAddress, requestProtocol } from '../http/client-address';
 import type { QuireConfig } from '../config';
@@ -22,6 +23,7 @@ export class Authenticator {
     private readonly identity: IdentityService,
     private readonly sessions: SessionsService,
     private readonly failures: AuthFailureLimiter,
+    private readonly readers: VisitorReaders,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
 
@@ -35,12 +37,23 @@ export class Authenticator {
       }
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) throw new UnauthenticatedError('The Authorization header must be "Bearer <token>"');
+      if (match[1].startsWith(VISITOR_API_TOKEN_PREFIX)) return await this.visitor(match[1]);
       if (match[1].length > 512) throw new UnauthenticatedError('Invalid token');
       return await this.identity.authenticate(match[1]);
     } catch (e) {
       if (e instanceof UnauthenticatedError) this.failed(clientAddress(req) ?? 'unknown', res);
       throw e;
     }
+  }
+
+  /**
+   * A published site's visitor, by the `apiToken` resolvePublishedContentByUrl handed out: no user, a member of
+   * nothing; what they read is what the site shows them (VisitorReaders, checked anew on every request).
+   */
+  private async visitor(token: string): Promise<Actor> {
+    const reader = token.length <= VISITOR_API_TOKEN_MAX ? await this.readers.reader(token) : null;
+    if (!reader) throw new UnauthenticatedError('The visitor token is not valid, has expired, or its site no longer shows it anything');
+    return { userId: '', tokenId: '', reader };
   }
 
   /**
@@ -77,7 +90,7 @@ export class Authenticator {
   }
 }
 
-/** Global guard: every route needs `Authorization: Bearer <token>` unless marked @Public(). */
+/** Global guard: every route needs `Authorization: Bearer <token>` unless marked @Public(); a visitor's token only @VisitorReadable() ones. */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
   constructor(
@@ -90,6 +103,9 @@ export class BearerAuthGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<Request & { actor?: Actor }>();
     req.actor ??= await this.authenticator.authenticate(req, http.getResponse<Response>());
+    // A site visitor's token reads the few content reads marked for it, and nothing else.
+    if (req.actor.reader && !this.reflector.get<boolean>(VISITOR_READABLE, context.getHandler()))
+      throw new ForbiddenError('A visitor token reads only the published content of its site (see docs/published-sites.md)');
     return true;
   }
 }

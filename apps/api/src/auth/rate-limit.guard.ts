@@ -77,7 +77,8 @@ export class RateLimitGuard implements CanActivate, OnModuleDestroy {
     const req = http.getRequest<Request & { actor?: Actor }>();
     // A tool of an MCP call, made by this process: the /mcp request itself was counted.
     if (this.internal.isInternal(req.headers)) return true;
-    const key = req.actor ? `t:${req.actor.tokenId}` : `ip:${clientAddress(req)}`;
+    // A site visitor's tokens cost nothing to get: their calls count against the address, as anonymous ones do.
+    const key = req.actor && !req.actor.reader ? `t:${req.actor.tokenId}` : `ip:${clientAddress(req)}`;
     const now = this.clock.now().getTime();
     let allowed: boolean;
     let remaining: number;

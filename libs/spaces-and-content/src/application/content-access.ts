@@ -71,6 +71,11 @@ export class ContentAccess {
 
   /** The caller's role on a space; 404 when they have none (not a member, a guest without a grant, restricted). */
   async spaceRole(space: Space, actor: Actor, tree?: CollectionTree): Promise<Role> {
+    // A site's visitor reads the spaces the site shows them, and no other.
+    if (actor.reader) {
+      if (!actor.reader.spaces.has(space.id)) throw new NotFoundError('Space', space.id);
+      return 'read';
+    }
     const member = await this.member(space.organizationId, actor, 'Space', space.id);
     const t = space.parentId === null ? null : (tree ?? (await this.collections.tree(space.organizationId)));
     const role = await this.roleOn(space.organizationId, actor.userId, member, spaceChain(space, t));

@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiOkResponse, ApiParam, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Actor } from '@app/shared-kernel';
-import { ApiStandardErrors, CurrentActor, Links, listEnvelope, ListOf, ListQueryDto, RequestLinks } from '@app/http-kit';
+import { Actor, NotFoundError } from '@app/shared-kernel';
+import { ApiStandardErrors, CurrentActor, Links, listEnvelope, ListOf, ListQueryDto, RequestLinks, VisitorReadable } from '@app/http-kit';
 import { SpacesService } from '../application/spaces.service';
 import { ContentService } from '../application/content.service';
 import {
@@ -38,10 +38,14 @@ export class ContentController {
   /** The space's current revision (`revisionId` absent) or the one named, addressed as the space's own content. */
   private async scope(actor: Actor, spaceId: string, revisionId?: string): Promise<RevisionScope> {
     const { space, role } = await this.spaces.getLive(actor, spaceId);
-    return { actor, space, role, revisionId: revisionId ?? space.revision, appBase: `/s/${space.id}` };
+    // A site's visitor reads the revision the site shows them, and only that one.
+    const shown = actor.reader?.spaces.get(space.id);
+    if (shown !== undefined && revisionId !== undefined && revisionId !== shown) throw new NotFoundError('Revision', revisionId);
+    return { actor, space, role, revisionId: revisionId ?? shown ?? space.revision, appBase: `/s/${space.id}` };
   }
 
   @Get('content/pages')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'listPages', summary: 'List the pages of the current revision (tree)' })
   @ApiOkResponse({ type: PagesDto })
   async pages(
@@ -55,6 +59,7 @@ export class ContentController {
   }
 
   @Get('content/page/:pageId')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'getPageById', summary: 'Get a page of the current revision, with its body as a document or markdown' })
   @ApiOkResponse({ type: RevisionPageDto })
   async page(
@@ -84,6 +89,7 @@ export class ContentController {
   }
 
   @Get('content/path/*pagePath')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'getPageByPath', summary: 'Get a page of the current revision by its path (slugs joined by /)' })
   @ApiParam({ name: 'pagePath', type: String, description: 'The page path, e.g. `guide/setup` (or `guide%2Fsetup`)' })
   @ApiOkResponse({ type: RevisionPageDto })

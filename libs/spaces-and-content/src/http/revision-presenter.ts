@@ -9,6 +9,7 @@ import { RevisionChanges } from '../application/revision-changes';
 import {
   alignBlocks,
   documentToMarkdown,
+  evaluateConditions,
   linkResolver,
   locate,
   locateByPath,
@@ -20,7 +21,7 @@ import type { ContentRef } from '@app/content-model';
 import { codeSyntaxes, CodeHighlighter, DocumentRenderer } from '@app/site-renderer';
 import { Fragment, h } from 'preact';
 import { render } from 'preact-render-to-string';
-import type { DocBlock, JsonDocument } from '@app/content-model';
+import type { DocBlock, JsonDocument, PageTree } from '@app/content-model';
 import type { Revision } from '../domain/content/revision';
 import type { FileNode } from '../domain/content/files';
 import type { Space } from '../domain/space';
@@ -147,6 +148,10 @@ export class RevisionPresenter {
 
   /** The page tree as JSON text (cached: a 5,000-page tree is rendered once per revision). */
   async pagesJson(s: RevisionScope, links: Links): Promise<Buffer> {
+    if (s.actor.reader) {
+      const tree = await this.shownTree(s, await this.content.revision(s.space.id, s.revisionId));
+      return Buffer.from(JSON.stringify({ pages: pagesDto(tree, s.appBase, links) }), 'utf8');
+    }
     return this.cached(this.keyOf(s, links, 'pages'), async () => ({
       pages: pagesDto((await this.content.revision(s.space.id, s.revisionId)).tree, s.appBase, links),
     }));
@@ -156,6 +161,17 @@ export class RevisionPresenter {
   async pageJson(s: RevisionScope, pageId: string, q: PageQueryDto, links: Links): Promise<Buffer> {
     const format = q.format ?? 'document';
     const refMode = q['format.markdown.refs'] === 'stable' ? 'stable' : 'relative';
+    const reader = s.actor.reader;
+    if (reader) {
+      // A site's visitor: the page as the site shows it to them (not cached: it depends on their claims).
+      const tree = await this.shownTree(s, await this.content.revision(s.space.id, s.revisionId));
+      const found = locate(tree, pageId);
+      if (!found) throw new NotFoundError('Page', pageId);
+      const { document } = await this.content.page(s.space, s.revisionId, pageId);
+      const shown = document && evaluateConditions(document, (e) => reader.holds(e));
+      const refs = refMode === 'stable' ? refToUrl : relativeRefs(tree, found.path);
+      return Buffer.from(JSON.stringify(pageWithBody(found.node, found.path, s.appBase, links, shown, format, refs)), 'utf8');
+    }
     return this.cached(this.keyOf(s, links, 'page', pageId, format, format === 'markdown' ? refMode : ''), async () => {
       const { revision, node, path, document } = await this.content.page(s.space, s.revisionId, pageId);
       const refs = refMode === 'stable' ? refToUrl : relativeRefs(revision.tree, path);
@@ -171,9 +187,18 @@ export class RevisionPresenter {
   async pageJsonByPath(s: RevisionScope, pagePath: string | string[], q: PageQueryDto, links: Links): Promise<Buffer> {
     const path = (Array.isArray(pagePath) ? pagePath.join('/') : pagePath).replace(/^\/+|\/+$/g, '');
     const revision = await this.content.revision(s.space.id, s.revisionId);
-    const found = path ? locateByPath(revision.tree, path) : null;
+    const found = path ? locateByPath(await this.shownTree(s, revision), path) : null;
     if (!found) throw new NotFoundError('Page', path || '/');
     return this.pageJson(s, found.node.id, q, links);
+  }
+
+  /** The revision's page tree as the caller sees it: all of it, or for a site's visitor the pages their claims leave. */
+  private async shownTree(s: RevisionScope, revision: Revision): Promise<PageTree> {
+    const reader = s.actor.reader;
+    if (!reader) return revision.tree;
+    const shown = await reader.pages(s.space.id);
+    const prune = (nodes: PageTree): PageTree => nodes.flatMap((n) => (shown.has(n.id) ? [{ ...n, pages: prune(n.pages) }] : []));
+    return prune(revision.tree);
   }
 
   /**

@@ -21,6 +21,7 @@ import {
   ListQueryDto,
   RequestLinks,
   setDeleteStatus,
+  VisitorReadable,
   WriteTransaction,
 } from '@app/http-kit';
 import { SpacesService } from '../application/spaces.service';
@@ -102,6 +103,7 @@ export class SpacesController {
   }
 
   @Get('spaces/:spaceId')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'getSpaceById', summary: 'Get a space (a deleted one carries deletedAt while it can be restored)' })
   @ApiOkResponse({ type: SpaceDto })
   async get(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() _query: GetSpaceQueryDto, @RequestLinks() links: Links) {

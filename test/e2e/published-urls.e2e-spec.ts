@@ -1,0 +1,401 @@
+import { GitBookAPI } from '@gitbook/api';
+import { SignJWT } from 'jose';
+import { createTestApp, TestApp, TestUser } from '../support/app';
+import { mergeChanges, spaceWithPages } from '../support/content';
+import { expectError } from '../support/expect';
+import { officialValidator } from '../support/official-schemas';
+import { servedValidator, type ServedDocument } from '../support/served-schemas';
+import { putAdaptiveSchema } from '../support/sites';
+
+/**
+ * Official resolvePublishedContentByUrl (`POST /urls/published`) and its deprecated GET: a URL of a published site
+ * read back as its visitor reads it (site, section, site space, space, page path), with a short-lived `apiToken`
+ * that reads that content as this visitor, and nothing else.
+ */
+describe('resolvePublishedContentByUrl', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let outsider: TestUser;
+  let orgId: string;
+  let spaceId: string;
+  let siteId: string;
+  let betaPageId: string;
+  let notesPageId: string;
+  let served: ReturnType<typeof servedValidator>;
+  const official = officialValidator();
+  const ORIGIN = 'https://quire.test';
+  const HOST = 'docs.acme.test';
+
+  const resolve = (body: object) => t.http.post('/v1/urls/published').send(body);
+  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
+  const sign = (key: string, claims: Record<string, unknown> = {}) =>
+    new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(key));
+  const site = async (fields: object, space = spaceId) => {
+    const id = (
+      await t.http
+        .post(`/v1/orgs/${orgId}/sites`)
+        .set(admin.auth)
+        .send({ title: 'Docs', ...fields })
+        .expect(201)
+    ).body.id;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${id}/site-spaces`).set(admin.auth).send({ spaceId: space }).expect(201);
+    await t.http.post(`/v1/orgs/${orgId}/sites/${id}/publish`).set(admin.auth).expect(200);
+    return id as string;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ PUBLIC_URL: ORIGIN });
+    admin = await t.user('admin');
+    outsider = await t.user('outsider');
+    orgId = await t.organization(admin);
+    await t.organization(outsider, 'Elsewhere');
+    spaceId = (await t.http.post(`/v1/orgs/${orgId}/spaces`).set(admin.auth).send({ title: 'Handbook' }).expect(201)).body.id;
+    const cr = (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({}).expect(201)).body.id;
+    const written = await t.http
+      .post(`/v1/spaces/${spaceId}/change-requests/${cr}/content?compat=false`)
+      .set(admin.auth)
+      .send({
+        changes: [
+          { operation: 'insert_page', title: 'Introduction', document: { markdown: 'Welcome.' } },
+          { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'The guide.' } },
+          { operation: 'insert_page', into: 'guide', title: 'Setup', document: { markdown: 'Install it.' } },
+          {
+            operation: 'insert_page',
+            ref: 'beta',
+            title: 'Beta features',
+            condition: 'visitor.claims.unsigned.beta',
+            document: { markdown: 'The quokka mode.' },
+          },
+          { operation: 'insert_page', into: 'beta', title: 'Beta details', document: { markdown: 'More quokka.' } },
+          {
+            operation: 'insert_page',
+            title: 'Notes',
+            document: {
+              markdown:
+                'Everyone reads this.\n\n{% if visitor.claims.unsigned.beta %}\nSecret beta notes.\n{% else %}\nAsk us for the beta.\n{% endif %}\n',
+            },
+          },
+        ],
+      })
+      .expect(200);
+    betaPageId = written.body.changes[3].page.id;
+    notesPageId = written.body.changes[5].page.id;
+    await t.http.post(`/v1/spaces/${spaceId}/change-requests/${cr}/merge`).set(admin.auth).expect(200);
+    siteId = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Docs', visibility: 'public' }).expect(201)).body
+      .id;
+    const base = `/v1/orgs/${orgId}/sites/${siteId}`;
+    await t.http.post(`${base}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
+    await putAdaptiveSchema(t, admin, base, { unsigned: ['beta'] });
+    await t.http
+      .patch(base)
+      .set(admin.auth)
+      .send({ adaptiveContent: { enabled: true } })
+      .expect(200);
+    await t.http.post(`${base}/publish`).set(admin.auth).expect(200);
+    served = servedValidator((await t.http.get('/docs-json').expect(200)).body as ServedDocument);
+  });
+  afterAll(async () => t.close());
+
+  it('resolves a page URL of a published site to its organization, site, site space, space and path, with no authentication; the answer matches both documents', async () => {
+    const { port } = t.app.getHttpServer().address() as { port: number };
+    const api = new GitBookAPI({ endpoint: `http://127.0.0.1:${port}` });
+    const res = await api.urls.resolvePublishedContentByUrl({ url: `${ORIGIN}/sites/${siteId}/guide/setup?x=1#install` });
+    expect(res.status).toBe(200);
+    const body = res.data as unknown as Record<string, unknown>;
+    expect(official.check('PublishedSiteContent', body)).toBe('');
+    expect(served.check('POST', '/v1/urls/published', 200, body)).toEqual([]);
+    const siteSpace = (await t.http.get(`/v1/orgs/${orgId}/sites/${siteId}/site-spaces`).set(admin.auth).expect(200)).body.items[0];
+    expect(body).toMatchObject({
+      organization: orgId,
+      site: siteId,
+      siteSpace: siteSpace.id,
+      space: spaceId,
+      pathname: 'guide/setup',
+      basePath: `/sites/${siteId}/`,
+      siteBasePath: `/sites/${siteId}/`,
+      complete: true,
+      canonicalUrl: `${ORIGIN}/sites/${siteId}/guide/setup`,
+    });
+    expect(body.apiToken).toEqual(expect.stringMatching(/^qv1\./));
+    expect(body).not.toHaveProperty('preview');
+    expect(body).not.toHaveProperty('shareKey');
+    // The site's root is its first page; the deprecated GET answers the same; a `.md` URL is the page too.
+    const root = (
+      await t.http
+        .get('/v1/urls/published')
+        .query({ url: `${ORIGIN}/sites/${siteId}` })
+        .expect(200)
+    ).body;
+    expect(served.check('GET', '/v1/urls/published', 200, root)).toEqual([]);
+    expect(root).toMatchObject({ space: spaceId, pathname: '', canonicalUrl: `${ORIGIN}/sites/${siteId}/` });
+    expect((await resolve({ url: `${ORIGIN}/sites/${siteId}/guide/setup.md` }).expect(200)).body.pathname).toBe('guide/setup');
+    // Who asks does not matter: a member of another organization gets what any visitor gets.
+    const asOutsider = (
+      await resolve({ url: `${ORIGIN}/sites/${siteId}/guide/setup` })
+        .set(outsider.auth)
+        .expect(200)
+    ).body;
+    expect({ ...asOutsider, apiToken: '' }).toEqual({ ...body, apiToken: '' });
+  });
+
+  it('answers 404 for what the site would not show: no such page, a page the claims hide, an unpublished or unknown site, another origin', async () => {
+    expectError(await resolve({ url: `${ORIGIN}/sites/${siteId}/no-such-page` }), 404);
+    expectError(await resolve({ url: `${ORIGIN}/sites/${siteId}/beta-features` }), 404);
+    expectError(await resolve({ url: `${ORIGIN}/sites/${siteId}/beta-features/beta-details` }), 404);
+    expectError(await resolve({ url: `${ORIGIN}/sites/site_nope/` }), 404);
+    expectError(await resolve({ url: `https://elsewhere.test/sites/${siteId}/` }), 404);
+    expectError(await resolve({ url: `${ORIGIN}/v1/spaces/${spaceId}` }), 404);
+    const draft = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Draft' }).expect(201)).body.id;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${draft}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
+    expectError(await resolve({ url: `${ORIGIN}/sites/${draft}/` }), 404);
+    // With the claim the schema declares, the hidden page resolves.
+    const beta = await resolve({
+      url: `${ORIGIN}/sites/${siteId}/beta-features/beta-details`,
+      visitor: { unsignedClaims: { beta: true } },
+    });
+    expect(beta.status).toBe(200);
+    expect(beta.body).toMatchObject({ pathname: 'beta-features/beta-details', contextId: expect.any(String) });
+    // Equal claims, equal context; other claims, another.
+    const again = await resolve({ url: `${ORIGIN}/sites/${siteId}/`, visitor: { unsignedClaims: { beta: true } } }).expect(200);
+    const other = await resolve({ url: `${ORIGIN}/sites/${siteId}/`, visitor: { unsignedClaims: { beta: false } } }).expect(200);
+    expect(again.body.contextId).toBe(beta.body.contextId);
+    expect(other.body.contextId).not.toBe(beta.body.contextId);
+  });
+
+  it('hostile or malformed input answers 400, never 500', async () => {
+    for (const body of [
+      {},
+      { url: null },
+      { url: 42 },
+      { url: '' },
+      { url: 'not a url' },
+      { url: 'ftp://quire.test/sites/x/' },
+      { url: `${ORIGIN}/sites/${'x'.repeat(2100)}` },
+      { url: `${ORIGIN}/sites/${siteId}/`, redirectOnError: 'true' },
+      { url: `${ORIGIN}/sites/${siteId}/`, visitor: 'human' },
+      { url: `${ORIGIN}/sites/${siteId}/`, visitor: { type: 'robot' } },
+      { url: `${ORIGIN}/sites/${siteId}/`, visitor: { unsignedClaims: [1, 2] } },
+      { url: `${ORIGIN}/sites/${siteId}/`, visitor: { unsignedClaims: { beta: 'x'.repeat(5000) } } },
+      { url: `${ORIGIN}/sites/${siteId}/`, visitor: { jwtToken: 7 } },
+    ])
+      expectError(await resolve(body), 400);
+    expectError(await t.http.get('/v1/urls/published').query({ url: `${ORIGIN}/sites/${siteId}/`, redirectOnError: 'yes' }), 400);
+    // Odd but well-formed URLs are simply not content.
+    expectError(await resolve({ url: `${ORIGIN}/sites/${siteId}/%E0%A4%A` }), 404);
+    expectError(await resolve({ url: `${ORIGIN}/sites/%00/` }), 404);
+  });
+
+  it('the apiToken reads the space as the site shows this visitor: the pages and blocks their claims leave, and nothing else', async () => {
+    const plain = (await resolve({ url: `${ORIGIN}/sites/${siteId}/` }).expect(200)).body.apiToken as string;
+    const withBeta = (await resolve({ url: `${ORIGIN}/sites/${siteId}/`, visitor: { unsignedClaims: { beta: true } } }).expect(200)).body
+      .apiToken as string;
+
+    const space = (await t.http.get(`/v1/spaces/${spaceId}`).set(as(plain)).expect(200)).body;
+    expect(official.check('Space', space)).toBe('');
+    expect(space.id).toBe(spaceId);
+    const titles = (pages: { title: string; pages?: unknown[] }[]): string[] =>
+      pages.flatMap((p) => [p.title, ...titles((p.pages ?? []) as { title: string }[])]);
+    const shown = (await t.http.get(`/v1/spaces/${spaceId}/content/pages`).set(as(plain)).expect(200)).body.pages;
+    expect(titles(shown)).toEqual(['Introduction', 'Guide', 'Setup', 'Notes']);
+    const all = (await t.http.get(`/v1/spaces/${spaceId}/content/pages`).set(as(withBeta)).expect(200)).body.pages;
+    expect(titles(all)).toEqual(['Introduction', 'Guide', 'Setup', 'Beta features', 'Beta details', 'Notes']);
+    // A member still sees every page (the visitor's view is not cached for them, nor theirs for the visitor).
+    expect(titles((await t.http.get(`/v1/spaces/${spaceId}/content/pages`).set(admin.auth).expect(200)).body.pages)).toHaveLength(6);
+
+    expectError(await t.http.get(`/v1/spaces/${spaceId}/content/page/${betaPageId}`).set(as(plain)), 404);
+    expectError(await t.http.get(`/v1/spaces/${spaceId}/content/path/beta-features`).set(as(plain)), 404);
+    expect((await t.http.get(`/v1/spaces/${spaceId}/content/path/beta-features`).set(as(withBeta)).expect(200)).body.id).toBe(betaPageId);
+
+    // Conditional blocks are decided by the visitor's claims, in the document and in markdown alike.
+    const notes = (token: string, format = 'markdown') =>
+      t.http.get(`/v1/spaces/${spaceId}/content/page/${notesPageId}`).query({ format }).set(as(token)).expect(200);
+    const plainNotes = (await notes(plain)).body.markdown as string;
+    expect(plainNotes).toContain('Ask us for the beta.');
+    expect(plainNotes).not.toContain('Secret beta');
+    expect(JSON.stringify((await notes(plain, 'document')).body.document)).not.toContain('Secret beta');
+    const betaNotes = (await notes(withBeta)).body.markdown as string;
+    expect(betaNotes).toContain('Secret beta notes.');
+    expect(betaNotes).not.toContain('Ask us');
+    expect(
+      (await t.http.get(`/v1/spaces/${spaceId}/content/page/${notesPageId}`).query({ format: 'markdown' }).set(admin.auth)).body.markdown,
+    ).toContain('{% if');
+
+    // Nothing else: not the organization, not its other spaces, not a write, not the user, not other revisions.
+    const other = await spaceWithPages(t, admin, orgId, [{ title: 'Private', markdown: 'Internal.' }]);
+    expectError(await t.http.get(`/v1/spaces/${other}`).set(as(plain)), 404);
+    expectError(await t.http.get(`/v1/spaces/${other}/content/pages`).set(as(plain)), 404);
+    expectError(await t.http.get(`/v1/orgs/${orgId}/spaces`).set(as(plain)), 403);
+    expectError(await t.http.get(`/v1/orgs/${orgId}`).set(as(plain)), 403);
+    expectError(await t.http.get('/v1/user').set(as(plain)), 403);
+    expectError(await t.http.patch(`/v1/spaces/${spaceId}`).set(as(plain)).send({ title: 'Mine' }), 403);
+    expectError(await t.http.get(`/v1/spaces/${spaceId}/revisions/${space.revision}`).set(as(plain)), 403);
+    expectError(await t.http.get(`/v1/orgs/${orgId}/sites/${siteId}`).set(as(plain)), 403);
+  });
+
+  it('a forged, expired or outlived token reads nothing (401): the site decides anew on every call', async () => {
+    const token = (await resolve({ url: `${ORIGIN}/sites/${siteId}/` }).expect(200)).body.apiToken as string;
+    const [prefix, payload, signature] = token.split('.');
+    const forgedPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), c: { beta: true } }),
+    ).toString('base64url');
+    expectError(await t.http.get(`/v1/spaces/${spaceId}`).set(as(`${prefix}.${forgedPayload}.${signature}`)), 401);
+    expectError(await t.http.get(`/v1/spaces/${spaceId}`).set(as(`${prefix}.${payload}.${signature.slice(0, -1)}A`)), 401);
+    expectError(await t.http.get(`/v1/spaces/${spaceId}`).set(as(`qv1.${'a'.repeat(13_000)}`)), 401);
+    // Another site's token reads that site's spaces only.
+    const otherSpace = await spaceWithPages(t, admin, orgId, [{ title: 'Elsewhere', markdown: 'Other site.' }]);
+    const otherSite = await site({ visibility: 'public' }, otherSpace);
+    const otherToken = (await resolve({ url: `${ORIGIN}/sites/${otherSite}/` }).expect(200)).body.apiToken as string;
+    await t.http.get(`/v1/spaces/${otherSpace}`).set(as(otherToken)).expect(200);
+    expectError(await t.http.get(`/v1/spaces/${spaceId}`).set(as(otherToken)), 404);
+    // Unpublished: the token reads nothing at once.
+    await t.http.post(`/v1/orgs/${orgId}/sites/${otherSite}/unpublish`).set(admin.auth).expect(200);
+    expectError(await t.http.get(`/v1/spaces/${otherSpace}`).set(as(otherToken)), 401);
+    // After an hour, nothing.
+    await t.http.get(`/v1/spaces/${spaceId}`).set(as(token)).expect(200);
+    t.clock.advance(60 * 60_000 + 1000);
+    expectError(await t.http.get(`/v1/spaces/${spaceId}`).set(as(token)), 401);
+  });
+
+  it('visitors’ tokens cost nothing to get, so their calls count against the address, as anonymous calls do', async () => {
+    // Its own app (and so its own database): the rate limit is counted in the database, per token or address.
+    const limited = await createTestApp({ PUBLIC_URL: ORIGIN, QUIRE_RATE_LIMIT_PER_MINUTE: '12' });
+    try {
+      const owner = await limited.user('owner');
+      const org = await limited.organization(owner);
+      const space = await spaceWithPages(limited, owner, org, [{ title: 'Home', markdown: 'Hello.' }]);
+      const id = (
+        await limited.http.post(`/v1/orgs/${org}/sites`).set(owner.auth).send({ title: 'Docs', visibility: 'public' }).expect(201)
+      ).body.id;
+      await limited.http.post(`/v1/orgs/${org}/sites/${id}/site-spaces`).set(owner.auth).send({ spaceId: space }).expect(201);
+      await limited.http.post(`/v1/orgs/${org}/sites/${id}/publish`).set(owner.auth).expect(200);
+      const token = async () =>
+        (
+          await limited.http
+            .post('/v1/urls/published')
+            .send({ url: `${ORIGIN}/sites/${id}/` })
+            .expect(200)
+        ).body.apiToken;
+      const [a, b] = [await token(), await token()];
+      // Calls with one token until the address is out of its count (setting up spent some of it anonymously)…
+      let calls = 0;
+      while ((await limited.http.get(`/v1/spaces/${space}`).set(as(a))).status === 200) calls++;
+      expect(calls).toBeGreaterThan(0);
+      expect(calls).toBeLessThan(12);
+      // …and another token does not start a new count, nor does asking for one.
+      expectError(await limited.http.get(`/v1/spaces/${space}`).set(as(b)), 429);
+      expectError(await limited.http.post('/v1/urls/published').send({ url: `${ORIGIN}/sites/${id}/` }), 429);
+      // The member's own token has its own count.
+      await limited.http.get(`/v1/spaces/${space}`).set(owner.auth).expect(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('share-link sites need the key in the URL; the token lives as long as the link', async () => {
+    const shared = await site({ visibility: 'share-link' });
+    const link = (await t.http.post(`/v1/orgs/${orgId}/sites/${shared}/share-links`).set(admin.auth).send({ name: 'Partners' }).expect(201))
+      .body;
+    expectError(await resolve({ url: `${ORIGIN}/sites/${shared}/guide` }), 404);
+    expectError(await resolve({ url: `${ORIGIN}/sites/${shared}/guide?shareKey=wrong` }), 404);
+    const found = (await resolve({ url: `${ORIGIN}/sites/${shared}/guide?shareKey=${link.key}` }).expect(200)).body;
+    expect(found).toMatchObject({ site: shared, pathname: 'guide', shareKey: link.key });
+    await t.http.get(`/v1/spaces/${spaceId}/content/pages`).set(as(found.apiToken)).expect(200);
+    await t.http.patch(`/v1/orgs/${orgId}/sites/${shared}/share-links/${link.id}`).set(admin.auth).send({ active: false }).expect(200);
+    expectError(await t.http.get(`/v1/spaces/${spaceId}/content/pages`).set(as(found.apiToken)), 401);
+    expectError(await resolve({ url: `${ORIGIN}/sites/${shared}/guide?shareKey=${link.key}` }), 404);
+  });
+
+  it('visitor-auth sites: the visitor token (in the body, the query or the URL) opens them; without it, 404 or the sign-in with redirectOnError', async () => {
+    const guarded = await site({ visibility: 'visitor-auth' });
+    const base = `/v1/orgs/${orgId}/sites/${guarded}`;
+    const key = (await t.http.get(`${base}/publishing/auth`).set(admin.auth).expect(200)).body.privateKey;
+    const url = `${ORIGIN}/sites/${guarded}/guide/setup`;
+    expectError(await resolve({ url }), 404);
+    expectError(await resolve({ url, redirectOnError: true }), 404); // no fallback URL: nowhere to send them
+    expectError(await resolve({ url, visitor: { jwtToken: await sign('not-the-key') } }), 404);
+    const token = await sign(key);
+    const inBody = (await resolve({ url, visitor: { jwtToken: token } }).expect(200)).body;
+    expect(inBody).toMatchObject({ site: guarded, pathname: 'guide/setup', contextId: expect.any(String) });
+    expect(official.check('PublishedSiteContent', inBody)).toBe('');
+    expect((await t.http.get('/v1/urls/published').query({ url, visitorAuthToken: token }).expect(200)).body.pathname).toBe('guide/setup');
+    expect((await resolve({ url: `${url}?jwt_token=${token}` }).expect(200)).body.site).toBe(guarded);
+    await t.http.get(`/v1/spaces/${spaceId}`).set(as(inBody.apiToken)).expect(200);
+    // A regenerated key ends the visitor's token, and the API token made of it.
+    await t.http
+      .patch(`${base}/publishing/auth`)
+      .set(admin.auth)
+      .send({ backend: 'custom', fallbackURL: 'https://login.acme.example/start?app=docs' })
+      .expect(200);
+    const redirect = (await resolve({ url, redirectOnError: true }).expect(200)).body;
+    expect(official.check('PublishedContentRedirect', redirect)).toBe('');
+    expect(redirect).toEqual({
+      target: 'external',
+      site: guarded,
+      redirect: `https://login.acme.example/start?app=docs&location=%2Fsites%2F${guarded}%2Fguide%2Fsetup`,
+    });
+    expectError(await resolve({ url }), 404);
+    await t.http.post(`${base}/publishing/auth/regenerate`).set(admin.auth).expect(200);
+    expectError(await t.http.get(`/v1/spaces/${spaceId}`).set(as(inBody.apiToken)), 401);
+  });
+
+  it('custom hostnames, site redirects, moved pages and preview links', async () => {
+    const hosted = await site({ visibility: 'public' });
+    const base = `/v1/orgs/${orgId}/sites/${hosted}`;
+    await t.http.patch(base).set(admin.auth).send({ hostname: HOST }).expect(200);
+    const onHost = (await resolve({ url: `https://${HOST}/guide/setup` }).expect(200)).body;
+    expect(onHost).toMatchObject({
+      site: hosted,
+      pathname: 'guide/setup',
+      basePath: '/',
+      siteBasePath: '/',
+      canonicalUrl: `https://${HOST}/guide/setup`,
+    });
+    // Quire's own URL of a site with a hostname names it too; its canonical URL is the hostname's.
+    expect((await resolve({ url: `${ORIGIN}/sites/${hosted}/guide` }).expect(200)).body.canonicalUrl).toBe(`https://${HOST}/guide`);
+    expectError(await resolve({ url: `https://other.${HOST}/guide/setup` }), 404);
+
+    const siteSpaceId = (await t.http.get(`${base}/site-spaces`).set(admin.auth).expect(200)).body.items[0].id;
+    const pages = (await t.http.get(`/v1/spaces/${spaceId}/content`).set(admin.auth).expect(200)).body.pages;
+    const setupId = pages[1].pages[0].id;
+    await t.http
+      .post(`${base}/redirects`)
+      .set(admin.auth)
+      .send({ source: '/old-setup', destination: { kind: 'site-page', siteSpaceId, pageId: setupId }, permanent: true })
+      .expect(201);
+    const redirected = (await resolve({ url: `https://${HOST}/old-setup` }).expect(200)).body;
+    expect(official.check('PublishedContentRedirect', redirected)).toBe('');
+    expect(redirected).toEqual({ target: 'content', redirect: `https://${HOST}/guide/setup` });
+    await t.http
+      .post(`${base}/redirects`)
+      .set(admin.auth)
+      .send({ source: '/status', destination: { kind: 'external', url: 'https://status.acme.example/' }, permanent: false })
+      .expect(201);
+    expect((await resolve({ url: `https://${HOST}/status` }).expect(200)).body).toEqual({
+      target: 'external',
+      site: hosted,
+      redirect: 'https://status.acme.example/',
+    });
+
+    // A page renamed keeps answering at its old path: a redirect to its new one.
+    const moving = await spaceWithPages(t, admin, orgId, [
+      { title: 'Home', markdown: 'Home.' },
+      { title: 'Old name', markdown: 'Renamed soon.' },
+    ]);
+    const movingSite = await site({ visibility: 'public' }, moving);
+    const movingPage = (await t.http.get(`/v1/spaces/${moving}/content`).set(admin.auth).expect(200)).body.pages[1].id;
+    await mergeChanges(t, admin, moving, [{ operation: 'update_page', page: movingPage, title: 'New name', slug: 'new-name' }]);
+    expect((await resolve({ url: `${ORIGIN}/sites/${movingSite}/old-name` }).expect(200)).body).toEqual({
+      target: 'content',
+      redirect: `${ORIGIN}/sites/${movingSite}/new-name`,
+    });
+
+    // A preview link of a site not yet published resolves, as a preview.
+    const draft = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Draft' }).expect(201)).body.id;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${draft}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
+    const previewUrl = (await t.http.get(`/v1/orgs/${orgId}/sites/${draft}/publishing/preview`).set(admin.auth).expect(200)).body.url;
+    const previewed = (await resolve({ url: `${previewUrl}guide/setup` }).expect(200)).body;
+    expect(previewed).toMatchObject({ site: draft, pathname: 'guide/setup', preview: true });
+    await t.http.get(`/v1/spaces/${spaceId}`).set(as(previewed.apiToken)).expect(200);
+    expectError(await resolve({ url: `${ORIGIN}/sites/${draft}/~preview/123.forged/guide/setup` }), 404);
+  });
+});
