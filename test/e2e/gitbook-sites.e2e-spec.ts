@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readGitbookRepository, type RepositoryPage } from '@app/content-model';
 import { RepositoryExport, RepositoryImport, repositoryFolder } from '@app/repository-sync';
-import { putAdaptiveSchema } from '../support/sites';
+import { createSite } from '../support/sites';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 
 /**
@@ -51,17 +51,10 @@ describe('a GitBook site moves to Quire and looks like itself', () => {
       if (Date.now() > deadline) throw new Error(`fluent still ${spec.processingState}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    siteId = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Fluent', visibility: 'public' }).expect(201)).body
-      .id;
-    const base = `/v1/orgs/${orgId}/sites/${siteId}`;
-    await t.http.post(`${base}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
-    await putAdaptiveSchema(t, admin, base, { unsigned: ['beta'] });
-    await t.http
-      .patch(base)
-      .set(admin.auth)
-      .send({ adaptiveContent: { enabled: true } })
-      .expect(200);
-    await t.http.post(`${base}/publish`).set(admin.auth).expect(200);
+    siteId = await createSite(t, admin, orgId, [spaceId], {
+      fields: { title: 'Fluent', visibility: 'public' },
+      adaptive: { unsigned: ['beta'] },
+    });
   });
   afterAll(async () => t.close());
 

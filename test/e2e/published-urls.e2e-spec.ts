@@ -1,11 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RequestMethod } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { DECORATORS } from '@nestjs/swagger';
 import { GitBookAPI } from '@gitbook/api';
+import { VISITOR_READABLE } from '@app/http-kit';
 import { SignJWT } from 'jose';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { mergeChanges, spaceWithPages } from '../support/content';
 import { expectError } from '../support/expect';
 import { officialValidator } from '../support/official-schemas';
 import { servedValidator, type ServedDocument } from '../support/served-schemas';
-import { putAdaptiveSchema } from '../support/sites';
+import { createSite } from '../support/sites';
 
 /**
  * Official resolvePublishedContentByUrl (`POST /urls/published`) and its deprecated GET: a URL of a published site
@@ -30,18 +36,7 @@ describe('resolvePublishedContentByUrl', () => {
   const as = (token: string) => ({ Authorization: `Bearer ${token}` });
   const sign = (key: string, claims: Record<string, unknown> = {}) =>
     new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(key));
-  const site = async (fields: object, space = spaceId) => {
-    const id = (
-      await t.http
-        .post(`/v1/orgs/${orgId}/sites`)
-        .set(admin.auth)
-        .send({ title: 'Docs', ...fields })
-        .expect(201)
-    ).body.id;
-    await t.http.post(`/v1/orgs/${orgId}/sites/${id}/site-spaces`).set(admin.auth).send({ spaceId: space }).expect(201);
-    await t.http.post(`/v1/orgs/${orgId}/sites/${id}/publish`).set(admin.auth).expect(200);
-    return id as string;
-  };
+  const site = (fields: object, space = spaceId) => createSite(t, admin, orgId, [space], { fields });
 
   beforeAll(async () => {
     t = await createTestApp({ PUBLIC_URL: ORIGIN });
@@ -81,17 +76,7 @@ describe('resolvePublishedContentByUrl', () => {
     betaPageId = written.body.changes[3].page.id;
     notesPageId = written.body.changes[5].page.id;
     await t.http.post(`/v1/spaces/${spaceId}/change-requests/${cr}/merge`).set(admin.auth).expect(200);
-    siteId = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Docs', visibility: 'public' }).expect(201)).body
-      .id;
-    const base = `/v1/orgs/${orgId}/sites/${siteId}`;
-    await t.http.post(`${base}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
-    await putAdaptiveSchema(t, admin, base, { unsigned: ['beta'] });
-    await t.http
-      .patch(base)
-      .set(admin.auth)
-      .send({ adaptiveContent: { enabled: true } })
-      .expect(200);
-    await t.http.post(`${base}/publish`).set(admin.auth).expect(200);
+    siteId = await createSite(t, admin, orgId, [spaceId], { fields: { visibility: 'public' }, adaptive: { unsigned: ['beta'] } });
     served = servedValidator((await t.http.get('/docs-json').expect(200)).body as ServedDocument);
   });
   afterAll(async () => t.close());
@@ -220,6 +205,36 @@ describe('resolvePublishedContentByUrl', () => {
       (await t.http.get(`/v1/spaces/${spaceId}/content/page/${notesPageId}`).query({ format: 'markdown' }).set(admin.auth)).body.markdown,
     ).toContain('{% if');
 
+    // The revision the site shows, its pages, page documents, files and reusable contents; no other revision.
+    const current = (await t.http.get(`/v1/spaces/${spaceId}/content`).set(as(plain)).expect(200)).body;
+    expect(served.check('GET', '/v1/spaces/{spaceId}/content', 200, current)).toEqual([]);
+    expect(current.id).toBe(space.revision);
+    expect(titles(current.pages)).toEqual(['Introduction', 'Guide', 'Setup', 'Notes']);
+    expect(JSON.stringify(current)).not.toContain('quokka');
+    expect(
+      titles((await t.http.get(`/v1/spaces/${spaceId}/revisions/${space.revision}`).set(as(plain)).expect(200)).body.pages),
+    ).toHaveLength(4);
+    expect(
+      titles((await t.http.get(`/v1/spaces/${spaceId}/revisions/${space.revision}/pages`).set(as(plain)).expect(200)).body.pages),
+    ).toHaveLength(4);
+    expect(titles((await t.http.get(`/v1/spaces/${spaceId}/content`).set(as(withBeta)).expect(200)).body.pages)).toHaveLength(6);
+    const inRevision = `/v1/spaces/${spaceId}/revisions/${space.revision}`;
+    expectError(await t.http.get(`${inRevision}/page/${betaPageId}`).set(as(plain)), 404);
+    expectError(await t.http.get(`${inRevision}/page/${betaPageId}/document`).set(as(plain)), 404);
+    expectError(await t.http.get(`${inRevision}/path/beta-features/beta-details`).set(as(plain)), 404);
+    const doc = JSON.stringify((await t.http.get(`${inRevision}/page/${notesPageId}/document`).set(as(plain)).expect(200)).body);
+    expect(doc).toContain('Ask us for the beta.');
+    expect(doc).not.toContain('Secret beta');
+    expect(JSON.stringify((await t.http.get(`${inRevision}/page/${notesPageId}/document`).set(as(withBeta)).expect(200)).body)).toContain(
+      'Secret beta',
+    );
+    await t.http.get(`/v1/spaces/${spaceId}/content/files`).set(as(plain)).expect(200);
+    await t.http.get(`${inRevision}/files`).set(as(plain)).expect(200);
+    const earlier = current.parents[0] as string;
+    expectError(await t.http.get(`/v1/spaces/${spaceId}/revisions/${earlier}`).set(as(plain)), 404);
+    expectError(await t.http.get(`/v1/spaces/${spaceId}/revisions/${earlier}/pages`).set(as(plain)), 404);
+    await t.http.get(`/v1/spaces/${spaceId}/revisions/${earlier}`).set(admin.auth).expect(200);
+
     // Nothing else: not the organization, not its other spaces, not a write, not the user, not other revisions.
     const other = await spaceWithPages(t, admin, orgId, [{ title: 'Private', markdown: 'Internal.' }]);
     expectError(await t.http.get(`/v1/spaces/${other}`).set(as(plain)), 404);
@@ -228,8 +243,49 @@ describe('resolvePublishedContentByUrl', () => {
     expectError(await t.http.get(`/v1/orgs/${orgId}`).set(as(plain)), 403);
     expectError(await t.http.get('/v1/user').set(as(plain)), 403);
     expectError(await t.http.patch(`/v1/spaces/${spaceId}`).set(as(plain)).send({ title: 'Mine' }), 403);
-    expectError(await t.http.get(`/v1/spaces/${spaceId}/revisions/${space.revision}`).set(as(plain)), 403);
+    expectError(await t.http.get(`/v1/spaces/${spaceId}/revisions`).set(as(plain)), 403);
+    expectError(await t.http.get(`/v1/spaces/${spaceId}/change-requests`).set(as(plain)), 403);
+    expectError(await t.http.get(`/v1/spaces/${spaceId}/documents/${space.revision}`).set(as(plain)), 403);
     expectError(await t.http.get(`/v1/orgs/${orgId}/sites/${siteId}`).set(as(plain)), 403);
+  });
+
+  it('the reads a visitor token reaches are exactly the documented ones, every one a GET of a space’s content', () => {
+    const reached: string[] = [];
+    for (const wrapper of t.app.get(DiscoveryService).getControllers()) {
+      const proto = (wrapper.metatype as { prototype?: Record<string, unknown> } | undefined)?.prototype;
+      if (!proto) continue;
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        const handler = proto[name];
+        if (typeof handler !== 'function' || !Reflect.getMetadata(VISITOR_READABLE, handler)) continue;
+        expect([name, Reflect.getMetadata('method', handler)]).toEqual([name, RequestMethod.GET]);
+        const path = `${Reflect.getMetadata('path', wrapper.metatype!)}/${Reflect.getMetadata('path', handler)}`.replace(/^\/+/, '');
+        expect([name, path.startsWith('spaces/:spaceId')]).toEqual([name, true]);
+        reached.push((Reflect.getMetadata(DECORATORS.API_OPERATION, handler) as { operationId: string }).operationId);
+      }
+    }
+    const documented = readFileSync(join(process.cwd(), 'docs/published-sites.md'), 'utf8');
+    for (const op of reached) expect([op, documented.includes(`\`${op}\``)]).toEqual([op, true]);
+    expect(reached.sort()).toEqual(
+      [
+        'getCurrentRevision',
+        'getFileById',
+        'getFileInRevisionById',
+        'getPageById',
+        'getPageByPath',
+        'getPageDocumentInRevisionById',
+        'getPageInRevisionById',
+        'getPageInRevisionByPath',
+        'getReusableContentById',
+        'getReusableContentDocumentInRevisionById',
+        'getReusableContentInRevisionById',
+        'getRevisionById',
+        'getSpaceById',
+        'listFiles',
+        'listFilesInRevisionById',
+        'listPages',
+        'listPagesInRevisionById',
+      ].sort(),
+    );
   });
 
   it('a forged, expired or outlived token reads nothing (401): the site decides anew on every call', async () => {
@@ -263,11 +319,7 @@ describe('resolvePublishedContentByUrl', () => {
       const owner = await limited.user('owner');
       const org = await limited.organization(owner);
       const space = await spaceWithPages(limited, owner, org, [{ title: 'Home', markdown: 'Hello.' }]);
-      const id = (
-        await limited.http.post(`/v1/orgs/${org}/sites`).set(owner.auth).send({ title: 'Docs', visibility: 'public' }).expect(201)
-      ).body.id;
-      await limited.http.post(`/v1/orgs/${org}/sites/${id}/site-spaces`).set(owner.auth).send({ spaceId: space }).expect(201);
-      await limited.http.post(`/v1/orgs/${org}/sites/${id}/publish`).set(owner.auth).expect(200);
+      const id = await createSite(limited, owner, org, [space], { fields: { visibility: 'public' } });
       const token = async () =>
         (
           await limited.http

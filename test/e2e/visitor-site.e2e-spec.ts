@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
 import { DataSource } from 'typeorm';
-import { putAdaptiveSchema } from '../support/sites';
+import { createSite, putAdaptiveSchema } from '../support/sites';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { CodeHighlighter } from '@app/site-renderer';
 import { mergeChanges } from '../support/content';
@@ -63,18 +63,8 @@ describe('published sites for visitors', () => {
   });
   afterAll(async () => t.close());
 
-  const site = async (body: object = {}, publish = true) => {
-    const id = (
-      await t.http
-        .post(`/v1/orgs/${orgId}/sites`)
-        .set(admin.auth)
-        .send({ title: 'Handbook site', ...body })
-        .expect(201)
-    ).body.id;
-    await t.http.post(`/v1/orgs/${orgId}/sites/${id}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
-    if (publish) await t.http.post(`/v1/orgs/${orgId}/sites/${id}/publish`).set(admin.auth).expect(200);
-    return id as string;
-  };
+  const site = (body: object = {}, publish = true) =>
+    createSite(t, admin, orgId, [spaceId], { fields: { title: 'Handbook site', ...body }, publish });
 
   it('serves the first page at the root, rendered on the server, with navigation, strict headers and no token needed', async () => {
     const id = await site();

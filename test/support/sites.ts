@@ -32,3 +32,36 @@ export async function putAdaptiveSchema(
     })
     .expect(200);
 }
+
+/**
+ * A new site of the organization (`fields` of its creation: title, visibility…) showing these spaces, one site
+ * space each; with `adaptive`, its adaptive schema put and adaptive content on; published unless `publish` is
+ * false. Its id.
+ */
+export async function createSite(
+  t: TestApp,
+  who: TestUser,
+  organizationId: string,
+  spaceIds: string[],
+  options: { fields?: object; publish?: boolean; adaptive?: { signed?: string[]; unsigned?: string[] } } = {},
+): Promise<string> {
+  const id = (
+    await t.http
+      .post(`/v1/orgs/${organizationId}/sites`)
+      .set(who.auth)
+      .send({ title: 'Docs', ...options.fields })
+      .expect(201)
+  ).body.id as string;
+  const base = `/v1/orgs/${organizationId}/sites/${id}`;
+  for (const spaceId of spaceIds) await t.http.post(`${base}/site-spaces`).set(who.auth).send({ spaceId }).expect(201);
+  if (options.adaptive) {
+    await putAdaptiveSchema(t, who, base, options.adaptive);
+    await t.http
+      .patch(base)
+      .set(who.auth)
+      .send({ adaptiveContent: { enabled: true } })
+      .expect(200);
+  }
+  if (options.publish !== false) await t.http.post(`${base}/publish`).set(who.auth).expect(200);
+  return id;
+}

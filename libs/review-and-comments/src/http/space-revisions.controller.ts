@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Actor } from '@app/shared-kernel';
-import { ApiStandardErrors, CurrentActor, Links, RequestLinks } from '@app/http-kit';
-import { RevisionPresenter, RevisionScope, SpacesService } from '@app/spaces-and-content';
+import { ApiStandardErrors, CurrentActor, Links, RequestLinks, VisitorReadable } from '@app/http-kit';
+import { RevisionPresenter, RevisionScope } from '@app/spaces-and-content';
 import {
   ChangesQueryDto,
   ContentQueryDto,
@@ -24,18 +24,16 @@ import { ChangeRequestOrigins } from './change-request-presenter';
 @Controller('spaces/:spaceId')
 export class SpaceRevisionsController {
   constructor(
-    private readonly spaces: SpacesService,
     private readonly presenter: RevisionPresenter,
     private readonly origins: ChangeRequestOrigins,
   ) {}
 
-  /** The space's current revision (`revisionId` absent) or the one named, addressed as the space's own content. */
-  private async scope(actor: Actor, spaceId: string, revisionId?: string): Promise<RevisionScope> {
-    const { space, role } = await this.spaces.getLive(actor, spaceId);
-    return { actor, space, role, revisionId: revisionId ?? space.revision, appBase: `/s/${space.id}` };
+  private scope(actor: Actor, spaceId: string, revisionId?: string): Promise<RevisionScope> {
+    return this.presenter.spaceScope(actor, spaceId, revisionId);
   }
 
   @Get('content')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'getCurrentRevision', summary: 'Get the current revision of a space' })
   @ApiOkResponse({ type: RevisionDto })
   async current(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() _q: ContentQueryDto, @RequestLinks() links: Links) {
@@ -43,6 +41,7 @@ export class SpaceRevisionsController {
   }
 
   @Get('revisions/:revisionId')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'getRevisionById', summary: 'Get a revision of a space' })
   @ApiOkResponse({ type: RevisionDto })
   async revision(
@@ -56,6 +55,7 @@ export class SpaceRevisionsController {
   }
 
   @Get('revisions/:revisionId/reusable-contents/:reusableContentId')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'getReusableContentInRevisionById', summary: 'A reusable content of a revision' })
   @ApiOkResponse({ type: RevisionReusableContentDto })
   async reusableContent(
@@ -69,6 +69,7 @@ export class SpaceRevisionsController {
   }
 
   @Get('revisions/:revisionId/reusable-contents/:reusableContentId/document')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'getReusableContentDocumentInRevisionById', summary: "A reusable content's document in a revision" })
   @ApiOkResponse({ schema: { type: 'object', additionalProperties: true, description: 'The official JSONDocument' } })
   async reusableContentDocument(

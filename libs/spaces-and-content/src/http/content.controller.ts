@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiOkResponse, ApiParam, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Actor, NotFoundError } from '@app/shared-kernel';
+import { Actor } from '@app/shared-kernel';
 import { ApiStandardErrors, CurrentActor, Links, listEnvelope, ListOf, ListQueryDto, RequestLinks, VisitorReadable } from '@app/http-kit';
 import { SpacesService } from '../application/spaces.service';
 import { ContentService } from '../application/content.service';
@@ -35,13 +35,8 @@ export class ContentController {
     private readonly content: ContentService,
   ) {}
 
-  /** The space's current revision (`revisionId` absent) or the one named, addressed as the space's own content. */
-  private async scope(actor: Actor, spaceId: string, revisionId?: string): Promise<RevisionScope> {
-    const { space, role } = await this.spaces.getLive(actor, spaceId);
-    // A site's visitor reads the revision the site shows them, and only that one.
-    const shown = actor.reader?.spaces.get(space.id);
-    if (shown !== undefined && revisionId !== undefined && revisionId !== shown) throw new NotFoundError('Revision', revisionId);
-    return { actor, space, role, revisionId: revisionId ?? shown ?? space.revision, appBase: `/s/${space.id}` };
+  private scope(actor: Actor, spaceId: string, revisionId?: string): Promise<RevisionScope> {
+    return this.presenter.spaceScope(actor, spaceId, revisionId);
   }
 
   @Get('content/pages')
@@ -126,6 +121,7 @@ export class ContentController {
   }
 
   @Get('revisions/:revisionId/pages')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'listPagesInRevisionById', summary: 'List the pages of a revision' })
   @ApiOkResponse({ type: PagesDto })
   async revisionPages(
@@ -140,6 +136,7 @@ export class ContentController {
   }
 
   @Get('revisions/:revisionId/page/:pageId')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'getPageInRevisionById', summary: 'Get a page of a revision' })
   @ApiOkResponse({ type: RevisionPageDto })
   async revisionPage(
@@ -155,6 +152,7 @@ export class ContentController {
   }
 
   @Get('revisions/:revisionId/path/*pagePath')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'getPageInRevisionByPath', summary: 'Get a page of a revision by its path (slugs joined by /)' })
   @ApiParam({ name: 'pagePath', type: String, description: 'The page path in that revision, e.g. `guide/setup`' })
   @ApiOkResponse({ type: RevisionPageDto })
@@ -209,6 +207,7 @@ export class ContentController {
   }
 
   @Get('revisions/:revisionId/page/:pageId/document')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'getPageDocumentInRevisionById', summary: 'The body of a page in a revision, as a JSON document' })
   @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
   async revisionPageDocument(
@@ -222,6 +221,7 @@ export class ContentController {
   }
 
   @Get('revisions/:revisionId/files')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'listFilesInRevisionById', summary: 'The files of a revision' })
   @ApiOkResponse({ type: ListOf(RevisionFileDto) })
   async revisionFiles(
@@ -235,6 +235,7 @@ export class ContentController {
   }
 
   @Get('revisions/:revisionId/files/:fileId')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'getFileInRevisionById', summary: 'A file of a revision, with a signed download URL' })
   @ApiOkResponse({ type: RevisionFileDto })
   async revisionFile(
@@ -249,6 +250,7 @@ export class ContentController {
   }
 
   @Get('content/files')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'listFiles', summary: 'The files of the current revision' })
   @ApiOkResponse({ type: ListOf(RevisionFileDto) })
   async files(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() q: ListContentQueryDto, @RequestLinks() links: Links) {
@@ -256,6 +258,7 @@ export class ContentController {
   }
 
   @Get('content/files/:fileId')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'getFileById', summary: 'A file of the current revision, with a signed download URL' })
   @ApiOkResponse({ type: RevisionFileDto })
   async file(
@@ -269,6 +272,7 @@ export class ContentController {
   }
 
   @Get('content/reusable-contents/:reusableContentId')
+  @VisitorReadable()
   @ApiOperation({ operationId: 'getReusableContentById', summary: 'A reusable content of the current revision' })
   @ApiOkResponse({ type: RevisionReusableContentDto })
   async reusableContent(

@@ -3,6 +3,7 @@ import { OrganizationsService } from '@app/organizations-and-teams';
 import { Actor, Clock, NotFoundError, Role } from '@app/shared-kernel';
 import { Links, ListQueryDto, ReadCacheSettings, RenderedJson } from '@app/http-kit';
 import { ContentService } from '../application/content.service';
+import { SpacesService } from '../application/spaces.service';
 import { FilesService } from '../application/files.service';
 import { LinksService } from '../application/links.service';
 import { RevisionChanges } from '../application/revision-changes';
@@ -108,8 +109,20 @@ export class RevisionPresenter {
     private readonly clock: Clock,
     settings: ReadCacheSettings,
     private readonly highlighter: CodeHighlighter,
+    private readonly spaces: SpacesService,
   ) {
     this.rendered = new RenderedJson(settings.maxBytes, 'rendered-content');
+  }
+
+  /**
+   * A live space's current revision (`revisionId` absent) or the one named, addressed as the space's own content.
+   * A site's visitor reads the revision the site shows them, and only that one (another is a 404).
+   */
+  async spaceScope(actor: Actor, spaceId: string, revisionId?: string): Promise<RevisionScope> {
+    const { space, role } = await this.spaces.getLive(actor, spaceId);
+    const shown = actor.reader?.spaces.get(space.id);
+    if (shown !== undefined && revisionId !== undefined && revisionId !== shown) throw new NotFoundError('Revision', revisionId);
+    return { actor, space, role, revisionId: revisionId ?? shown ?? space.revision, appBase: `/s/${space.id}` };
   }
 
   /** The response as UTF-8 JSON bytes: encoded once, sent as they are on every hit. */
@@ -142,6 +155,8 @@ export class RevisionPresenter {
 
   async revision(s: RevisionScope, links: Links, origin?: MergeOrigin) {
     const rev = await this.content.revision(s.space.id, s.revisionId);
+    // A site's visitor: the pages their claims leave, and no change request (they see none).
+    if (s.actor.reader) return revisionDto({ ...rev, tree: await this.shownTree(s, rev) }, s.appBase, links, null);
     const mergedFrom = rev.mergedFrom && origin ? await origin(rev.mergedFrom) : null;
     return revisionDto(rev, s.appBase, links, mergedFrom);
   }
@@ -168,7 +183,7 @@ export class RevisionPresenter {
       const found = locate(tree, pageId);
       if (!found) throw new NotFoundError('Page', pageId);
       const { document } = await this.content.page(s.space, s.revisionId, pageId);
-      const shown = document && evaluateConditions(document, (e) => reader.holds(e));
+      const shown = document && this.shownDocument(s, document);
       const refs = refMode === 'stable' ? refToUrl : relativeRefs(tree, found.path);
       return Buffer.from(JSON.stringify(pageWithBody(found.node, found.path, s.appBase, links, shown, format, refs)), 'utf8');
     }
@@ -355,8 +370,17 @@ export class RevisionPresenter {
 
   /** A page's body as the official JSONDocument (an empty document for a page without one). */
   async pageDocument(s: RevisionScope, pageId: string) {
+    const reader = s.actor.reader;
+    if (reader && !locate(await this.shownTree(s, await this.content.revision(s.space.id, s.revisionId)), pageId))
+      throw new NotFoundError('Page', pageId);
     const { document } = await this.content.page(s.space, s.revisionId, pageId);
-    return document ?? { object: 'document', data: {}, nodes: [] };
+    return this.shownDocument(s, document ?? { object: 'document', data: {}, nodes: [] });
+  }
+
+  /** A document as the caller sees it: whole, or for a site's visitor with its conditional blocks decided by their claims. */
+  private shownDocument(s: RevisionScope, document: JsonDocument): JsonDocument {
+    const reader = s.actor.reader;
+    return reader ? evaluateConditions(document, (e) => reader.holds(e)) : document;
   }
 
   async fileList(s: RevisionScope, q: ListQueryDto, links: Links) {
@@ -390,7 +414,7 @@ export class RevisionPresenter {
     const found = await this.findReusable(s, reusableContentId);
     if (!found.document) return { object: 'document', data: {}, nodes: [] };
     const docs = await this.content.documents(s.space.organizationId, [found.document]);
-    return docs.get(found.document) ?? { object: 'document', data: {}, nodes: [] };
+    return this.shownDocument(s, docs.get(found.document) ?? { object: 'document', data: {}, nodes: [] });
   }
 
   async fileBacklinks(s: RevisionScope, fileId: string, q: ListQueryDto, links: Links) {
