@@ -228,8 +228,34 @@ describe('resolvePublishedContentByUrl', () => {
     expect(JSON.stringify((await t.http.get(`${inRevision}/page/${notesPageId}/document`).set(as(withBeta)).expect(200)).body)).toContain(
       'Secret beta',
     );
-    await t.http.get(`/v1/spaces/${spaceId}/content/files`).set(as(plain)).expect(200);
-    await t.http.get(`${inRevision}/files`).set(as(plain)).expect(200);
+    // What the site never lists is not listed: the revision's files, its reusable contents, its Git commit, the
+    // pages' conditions (they name the claims and the rules).
+    expect(current.reusableContents).toEqual([]);
+    expect(current).not.toHaveProperty('git');
+    expect(JSON.stringify((await t.http.get(`/v1/spaces/${spaceId}/content`).set(as(withBeta)).expect(200)).body)).not.toContain(
+      'visitor.claims',
+    );
+    expect((await t.http.get(`/v1/spaces/${spaceId}/content/path/beta-features`).set(as(withBeta)).expect(200)).body).not.toHaveProperty(
+      'condition',
+    );
+    expectError(await t.http.get(`/v1/spaces/${spaceId}/content/files`).set(as(plain)), 403);
+    expectError(await t.http.get(`${inRevision}/files`).set(as(plain)), 403);
+    expectError(await t.http.get(`/v1/spaces/${spaceId}/content/reusable-contents/any`).set(as(plain)), 403);
+    // A large write is refused before its body is read (anyone can get a visitor token): not even parsed.
+    const cr = (await t.http.post(`/v1/spaces/${spaceId}/change-requests`).set(admin.auth).send({}).expect(201)).body.id;
+    const write = () => t.http.post(`/v1/spaces/${spaceId}/change-requests/${cr}/content`).set('Content-Type', 'application/json');
+    expectError(
+      await write()
+        .set(as(plain))
+        .send(`{"changes": [${'"x",'.repeat(50_000)}`),
+      403,
+    );
+    expectError(
+      await write()
+        .set(admin.auth)
+        .send(`{"changes": [${'"x",'.repeat(50_000)}`),
+      400,
+    );
     const earlier = current.parents[0] as string;
     expectError(await t.http.get(`/v1/spaces/${spaceId}/revisions/${earlier}`).set(as(plain)), 404);
     expectError(await t.http.get(`/v1/spaces/${spaceId}/revisions/${earlier}/pages`).set(as(plain)), 404);
@@ -275,13 +301,8 @@ describe('resolvePublishedContentByUrl', () => {
         'getPageDocumentInRevisionById',
         'getPageInRevisionById',
         'getPageInRevisionByPath',
-        'getReusableContentById',
-        'getReusableContentDocumentInRevisionById',
-        'getReusableContentInRevisionById',
         'getRevisionById',
         'getSpaceById',
-        'listFiles',
-        'listFilesInRevisionById',
         'listPages',
         'listPagesInRevisionById',
       ].sort(),
@@ -290,12 +311,11 @@ describe('resolvePublishedContentByUrl', () => {
 
   it('a forged, expired or outlived token reads nothing (401): the site decides anew on every call', async () => {
     const token = (await resolve({ url: `${ORIGIN}/sites/${siteId}/` }).expect(200)).body.apiToken as string;
-    const [prefix, payload, signature] = token.split('.');
-    const forgedPayload = Buffer.from(
-      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), c: { beta: true } }),
-    ).toString('base64url');
-    expectError(await t.http.get(`/v1/spaces/${spaceId}`).set(as(`${prefix}.${forgedPayload}.${signature}`)), 401);
-    expectError(await t.http.get(`/v1/spaces/${spaceId}`).set(as(`${prefix}.${payload}.${signature.slice(0, -1)}A`)), 401);
+    // Sealed: a character changed anywhere is a token that opens nothing.
+    const at = Math.floor(token.length / 2);
+    const changed = `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
+    expectError(await t.http.get(`/v1/spaces/${spaceId}`).set(as(changed)), 401);
+    expectError(await t.http.get(`/v1/spaces/${spaceId}`).set(as(`${token}A`)), 401);
     expectError(await t.http.get(`/v1/spaces/${spaceId}`).set(as(`qv1.${'a'.repeat(13_000)}`)), 401);
     // Another site's token reads that site's spaces only.
     const otherSpace = await spaceWithPages(t, admin, orgId, [{ title: 'Elsewhere', markdown: 'Other site.' }]);
@@ -446,8 +466,19 @@ describe('resolvePublishedContentByUrl', () => {
     await t.http.post(`/v1/orgs/${orgId}/sites/${draft}/site-spaces`).set(admin.auth).send({ spaceId }).expect(201);
     const previewUrl = (await t.http.get(`/v1/orgs/${orgId}/sites/${draft}/publishing/preview`).set(admin.auth).expect(200)).body.url;
     const previewed = (await resolve({ url: `${previewUrl}guide/setup` }).expect(200)).body;
-    expect(previewed).toMatchObject({ site: draft, pathname: 'guide/setup', preview: true });
+    const previewToken = new URL(previewUrl).pathname.split('/')[4];
+    expect(previewed).toMatchObject({
+      site: draft,
+      pathname: 'guide/setup',
+      preview: true,
+      siteBasePath: `/sites/${draft}/~preview/${previewToken}/`,
+      basePath: `/sites/${draft}/~preview/${previewToken}/`,
+    });
     await t.http.get(`/v1/spaces/${spaceId}`).set(as(previewed.apiToken)).expect(200);
     expectError(await resolve({ url: `${ORIGIN}/sites/${draft}/~preview/123.forged/guide/setup` }), 404);
+    // A forged preview of a published site is no way in either: the plain 404, as the site answers it.
+    expectError(await resolve({ url: `${ORIGIN}/sites/${siteId}/~preview/123.forged/guide/setup` }), 404);
+    // A port on a site's hostname is not the site (its hostname is served on the default port).
+    expectError(await resolve({ url: `https://${HOST}:8443/guide/setup` }), 404);
   });
 });

@@ -99,6 +99,11 @@ export function configureApp(app: NestExpressApplication, config: QuireConfig, l
     authenticator.authenticate(req, res).then(
       (actor) => {
         req.actor = actor;
+        // A site visitor's token (anyone may get one) writes nothing: it is not worth parsing 32 MB for.
+        if (actor.reader)
+          return void res
+            .status(403)
+            .json({ error: { code: 403, message: 'A visitor token reads only the published content of its site' } });
         contentJson(req, res, next);
       },
       (e: unknown) => {

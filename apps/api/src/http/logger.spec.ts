@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { requestLogger } from './logger';
+import { redactSecrets, requestLogger } from './logger';
 
 /** One JSON line per finished request, with what an operator filters on. */
 describe('request log lines', () => {
@@ -58,5 +58,15 @@ describe('request log lines', () => {
     await new Promise((r) => setImmediate(r));
     expect(lines[0].url).toBe('/v1/storage/uploads/[redacted]?x=1');
     expect(JSON.stringify(lines)).not.toContain('sEcReT');
+  });
+
+  it('never logs a credential a URL carries: a visitor token, a share key, also inside the URL being resolved', () => {
+    expect(
+      redactSecrets('/v1/urls/published?url=https%3A%2F%2Fq.test%2Fsites%2Fs1%2F%3FshareKey%3Dk1%26x%3D1&visitorAuthToken=eyJ.a.b'),
+    ).toBe('/v1/urls/published?url=https%3A%2F%2Fq.test%2Fsites%2Fs1%2F%3FshareKey%3D[redacted]%26x%3D1&visitorAuthToken=[redacted]');
+    expect(redactSecrets('/v1/orgs/o/sites/s/published?visitorToken=abc&shareKey=k&share=z&jwt_token=t#f')).toBe(
+      '/v1/orgs/o/sites/s/published?visitorToken=[redacted]&shareKey=[redacted]&share=[redacted]&jwt_token=[redacted]#f',
+    );
+    expect(redactSecrets('/v1/spaces/abc?shared=1&x=share')).toBe('/v1/spaces/abc?shared=1&x=share');
   });
 });

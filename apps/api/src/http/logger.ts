@@ -69,7 +69,13 @@ export function requestLogger(logger: Logger) {
   };
 }
 
-/** A URL as logged: the secrets some paths carry (an upload URL's token) replaced, so a log never holds one that works. */
+/** Query parameters that carry a credential (a visitor token, a share key), also inside an encoded URL parameter. */
+const SECRET_PARAMS = /(?<=[?&]|%3F|%26)(visitorAuthToken|visitorToken|shareKey|share|jwt_token)(=|%3D)(?:(?!%26)[^&#])*/gi;
+
+/**
+ * A URL as logged: the secrets some URLs carry (an upload URL's token, a visitor token, a share key, also in the
+ * URL a resolvePublishedContentByUrl GET names) replaced, so a log never holds one that works.
+ */
 export function redactSecrets(url: string): string {
-  return url.replace(/(\/storage\/uploads\/)[^/?#]+/, '$1[redacted]');
+  return url.replace(/(\/storage\/uploads\/)[^/?#]+/, '$1[redacted]').replace(SECRET_PARAMS, '$1$2[redacted]');
 }

@@ -55,7 +55,6 @@ export class SpaceRevisionsController {
   }
 
   @Get('revisions/:revisionId/reusable-contents/:reusableContentId')
-  @VisitorReadable()
   @ApiOperation({ operationId: 'getReusableContentInRevisionById', summary: 'A reusable content of a revision' })
   @ApiOkResponse({ type: RevisionReusableContentDto })
   async reusableContent(
@@ -69,7 +68,6 @@ export class SpaceRevisionsController {
   }
 
   @Get('revisions/:revisionId/reusable-contents/:reusableContentId/document')
-  @VisitorReadable()
   @ApiOperation({ operationId: 'getReusableContentDocumentInRevisionById', summary: "A reusable content's document in a revision" })
   @ApiOkResponse({ schema: { type: 'object', additionalProperties: true, description: 'The official JSONDocument' } })
   async reusableContentDocument(

@@ -68,6 +68,11 @@ export class PublishedUrls {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidInputError('url must be an http(s) URL');
     const none = new NotFoundError('Content at URL', target);
+    try {
+      new URL(origin); // the request's own origin (a Host header) when PUBLIC_URL is not set: it may be anything
+    } catch {
+      throw none;
+    }
     const found = await this.siteOf(url, origin);
     if (!found) throw none;
     const { site, hostname } = found;
@@ -79,6 +84,8 @@ export class PublishedUrls {
     const below = url.pathname.startsWith(served) ? url.pathname.slice(served.length) : '';
     const previewMatch = /^~preview\/([^/]+)(?:\/(.*))?$/.exec(below);
     if (previewMatch) {
+      // A forged or expired preview token is the plain 404, as on the site itself.
+      if (this.sites.previewExpiry(site.id, previewMatch[1]) === null) throw none;
       preview = previewMatch[1];
       inSite = previewMatch[2] ?? '';
     } else inSite = pathInSite(target, site, origin);
@@ -105,6 +112,8 @@ export class PublishedUrls {
       return { target: 'external', site: site.id, redirect: signIn.toString() };
     }
     const root = siteRoot(base, site.basename);
+    // The site's root as the URL writes it: a preview link's is below its token.
+    const urlRoot = preview !== undefined ? `${base}~preview/${preview}/` : root;
     const page = await this.assembler.find(view, path.replace(/\/+$/, ''));
     if (page.kind === 'not-found') throw none;
     if (page.kind === 'redirect') {
@@ -112,7 +121,7 @@ export class PublishedUrls {
       return to.startsWith(root) ? { target: 'content', redirect: to } : { target: 'external', site: site.id, redirect: to };
     }
     const { location, page: shown } = page.page;
-    const siteBasePath = new URL(root).pathname;
+    const siteBasePath = new URL(urlRoot).pathname;
     const pathname = location.rest ? shown.path : '';
     return {
       organization: site.organizationId,
@@ -123,7 +132,8 @@ export class PublishedUrls {
       pathname,
       basePath: `${siteBasePath}${location.prefix}`,
       siteBasePath,
-      apiToken: this.tokens.issue(site.id, credentials),
+      // Sealed with only the unsigned claims the site's schema took (what else was given counts for nothing).
+      apiToken: this.tokens.issue(site.id, { ...credentials, claims: unsignedOf(view.claims) }),
       ...(view.site.visibility === 'share-link' && credentials.shareKey ? { shareKey: credentials.shareKey } : {}),
       complete: true,
       // The site's version and the visitor's claims, which decide what they are shown: equal ids, equal content.
@@ -152,10 +162,18 @@ export class PublishedUrls {
       const site = m ? await this.sites.siteOf(m[1]) : null;
       return site ? { site, hostname: null } : null;
     }
+    // A site's hostname is served on the default port (TLS ends at the reverse proxy), as pathInSite reads it.
+    if (url.port) return null;
     const siteId = await this.hostnames.siteFor(url.hostname.toLowerCase());
     const site = siteId ? await this.sites.siteOf(siteId) : null;
     return site ? { site, hostname: url.hostname.toLowerCase() } : null;
   }
+}
+
+/** The unsigned claims among a visitor's checked claims (`unsigned`), or undefined when there are none. */
+function unsignedOf(claims: Record<string, unknown>): Record<string, unknown> | undefined {
+  const unsigned = claims.unsigned;
+  return unsigned && typeof unsigned === 'object' && !Array.isArray(unsigned) ? (unsigned as Record<string, unknown>) : undefined;
 }
 
 /** JSON with every object's keys in order: equal claims, equal text. */

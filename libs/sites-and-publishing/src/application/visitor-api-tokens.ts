@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { Clock } from '@app/shared-kernel';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { Clock, InvalidInputError } from '@app/shared-kernel';
 import { SitePreviewSettings } from './site-previews';
 import type { VisitorCredentials } from './visitor-gate';
 
@@ -20,64 +20,66 @@ export interface SealedVisitor {
 }
 
 /**
- * The short-lived `apiToken` of resolvePublishedContentByUrl: `qv1.{payload}.{HMAC(payload)}`, the payload the site
- * and what its visitor presented (share key, visitor token, preview token, unsigned claims), signed with the
- * secret of preview links. Nothing is stored: each use passes the site's gate again with what it holds, so an
- * unpublished site, a revoked share link, an expired visitor token or a regenerated signing key ends it at once;
- * otherwise time does, after an hour. It carries what the caller already had, nothing more.
+ * The short-lived `apiToken` of resolvePublishedContentByUrl: `qv1.{iv | ciphertext | tag}`, the site and what its
+ * visitor presented (share key, visitor token, preview token, the unsigned claims the site's schema took) sealed
+ * with AES-256-GCM under a key derived from the secret of preview links: nobody can read what it holds (a visitor
+ * token may live far longer than an hour) or change it. Nothing is stored: each use passes the site's gate again
+ * with what it holds, so an unpublished site, a revoked share link, an expired visitor token or a regenerated
+ * signing key ends it (in every process within a second); otherwise time does, after an hour.
  */
 @Injectable()
 export class VisitorApiTokens {
-  constructor(
-    private readonly settings: SitePreviewSettings,
-    private readonly clock: Clock,
-  ) {}
+  private readonly key: Buffer;
 
+  constructor(
+    settings: SitePreviewSettings,
+    private readonly clock: Clock,
+  ) {
+    this.key = createHmac('sha256', settings.signingSecret).update('visitor-api-token key').digest();
+  }
+
+  /** A token for this visitor of the site; a 400 when what they presented is too large to carry in one. */
   issue(siteId: string, credentials: VisitorCredentials): string {
     const expires = Math.floor((this.clock.now().getTime() + VISITOR_API_TOKEN_TTL_MS) / 1000);
-    const payload = Buffer.from(
-      JSON.stringify({
-        s: siteId,
-        e: expires,
-        ...(credentials.shareKey !== undefined ? { k: credentials.shareKey } : {}),
-        ...(credentials.token !== undefined ? { t: credentials.token } : {}),
-        ...(credentials.preview !== undefined ? { p: credentials.preview } : {}),
-        ...(credentials.claims !== undefined ? { c: credentials.claims } : {}),
-      }),
-      'utf8',
-    ).toString('base64url');
-    return `${VISITOR_API_TOKEN_PREFIX}${payload}.${this.sign(payload)}`;
+    const payload = JSON.stringify({
+      s: siteId,
+      e: expires,
+      ...(credentials.shareKey !== undefined ? { k: credentials.shareKey } : {}),
+      ...(credentials.token !== undefined ? { t: credentials.token } : {}),
+      ...(credentials.preview !== undefined ? { p: credentials.preview } : {}),
+      ...(credentials.claims !== undefined ? { c: credentials.claims } : {}),
+    });
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const sealed = Buffer.concat([iv, cipher.update(payload, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    const token = `${VISITOR_API_TOKEN_PREFIX}${sealed.toString('base64url')}`;
+    if (token.length > VISITOR_API_TOKEN_MAX)
+      throw new InvalidInputError('The visitor (its token, share key and claims) is too large to carry in an API token');
+    return token;
   }
 
   /** The token's content when it is one of these, untouched and unexpired; null otherwise. */
   open(token: string): SealedVisitor | null {
     if (token.length > VISITOR_API_TOKEN_MAX || !token.startsWith(VISITOR_API_TOKEN_PREFIX)) return null;
-    const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(token.slice(VISITOR_API_TOKEN_PREFIX.length));
-    if (!match) return null;
-    const expected = Buffer.from(this.sign(match[1]));
-    const given = Buffer.from(match[2]);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    const text = token.slice(VISITOR_API_TOKEN_PREFIX.length);
+    if (!/^[A-Za-z0-9_-]+$/.test(text)) return null;
+    const sealed = Buffer.from(text, 'base64url');
+    if (sealed.length < 12 + 16 + 2) return null;
     let body: { s?: unknown; e?: unknown; k?: unknown; t?: unknown; p?: unknown; c?: unknown };
     try {
-      body = JSON.parse(Buffer.from(match[1], 'base64url').toString('utf8')) as typeof body;
+      const decipher = createDecipheriv('aes-256-gcm', this.key, sealed.subarray(0, 12));
+      decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+      const plain = Buffer.concat([decipher.update(sealed.subarray(12, sealed.length - 16)), decipher.final()]).toString('utf8');
+      body = JSON.parse(plain) as typeof body;
     } catch {
-      return null;
+      return null; // altered, forged, or sealed under another secret
     }
     if (typeof body.s !== 'string' || typeof body.e !== 'number' || body.e * 1000 <= this.clock.now().getTime()) return null;
-    const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
     return {
       siteId: body.s,
       expires: body.e * 1000,
-      credentials: {
-        shareKey: text(body.k),
-        token: text(body.t),
-        preview: text(body.p),
-        ...(body.c !== undefined ? { claims: body.c } : {}),
-      },
+      credentials: { shareKey: str(body.k), token: str(body.t), preview: str(body.p), ...(body.c !== undefined ? { claims: body.c } : {}) },
     };
-  }
-
-  private sign(payload: string): string {
-    return createHmac('sha256', this.settings.signingSecret).update(`visitor-api-token\n${payload}`).digest('base64url');
   }
 }

@@ -221,7 +221,6 @@ export class ContentController {
   }
 
   @Get('revisions/:revisionId/files')
-  @VisitorReadable()
   @ApiOperation({ operationId: 'listFilesInRevisionById', summary: 'The files of a revision' })
   @ApiOkResponse({ type: ListOf(RevisionFileDto) })
   async revisionFiles(
@@ -250,7 +249,6 @@ export class ContentController {
   }
 
   @Get('content/files')
-  @VisitorReadable()
   @ApiOperation({ operationId: 'listFiles', summary: 'The files of the current revision' })
   @ApiOkResponse({ type: ListOf(RevisionFileDto) })
   async files(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() q: ListContentQueryDto, @RequestLinks() links: Links) {
@@ -272,7 +270,6 @@ export class ContentController {
   }
 
   @Get('content/reusable-contents/:reusableContentId')
-  @VisitorReadable()
   @ApiOperation({ operationId: 'getReusableContentById', summary: 'A reusable content of the current revision' })
   @ApiOkResponse({ type: RevisionReusableContentDto })
   async reusableContent(

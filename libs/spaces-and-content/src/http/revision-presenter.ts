@@ -156,7 +156,10 @@ export class RevisionPresenter {
   async revision(s: RevisionScope, links: Links, origin?: MergeOrigin) {
     const rev = await this.content.revision(s.space.id, s.revisionId);
     // A site's visitor: the pages their claims leave, and no change request (they see none).
-    if (s.actor.reader) return revisionDto({ ...rev, tree: await this.shownTree(s, rev) }, s.appBase, links, null);
+    // A site's visitor: the pages their claims leave; no change request, Git commit or reusable contents (the site
+    // shows none of them as such).
+    if (s.actor.reader)
+      return revisionDto({ ...rev, tree: await this.shownTree(s, rev), git: undefined, reusableContents: [] }, s.appBase, links, null);
     const mergedFrom = rev.mergedFrom && origin ? await origin(rev.mergedFrom) : null;
     return revisionDto(rev, s.appBase, links, mergedFrom);
   }
@@ -212,7 +215,9 @@ export class RevisionPresenter {
     const reader = s.actor.reader;
     if (!reader) return revision.tree;
     const shown = await reader.pages(s.space.id);
-    const prune = (nodes: PageTree): PageTree => nodes.flatMap((n) => (shown.has(n.id) ? [{ ...n, pages: prune(n.pages) }] : []));
+    // Their conditions are left out too: they name the claims and the rules that decide what visitors see.
+    const prune = (nodes: PageTree): PageTree =>
+      nodes.flatMap(({ condition: _condition, ...n }) => (shown.has(n.id) ? [{ ...n, pages: prune(n.pages) }] : []));
     return prune(revision.tree);
   }
 
