@@ -410,6 +410,66 @@ describe('resolvePublishedContentByUrl', () => {
     expectError(await t.http.get(`/v1/spaces/${spaceId}`).set(as(inBody.apiToken)), 401);
   });
 
+  it('sections, site spaces with paths and conditions, and a basename: each part of the URL in its place', async () => {
+    const reference = await spaceWithPages(t, admin, orgId, [
+      { title: 'API', markdown: 'The API.' },
+      { title: 'Errors', markdown: 'Error codes.' },
+    ]);
+    const beta = await spaceWithPages(t, admin, orgId, [{ title: 'Preview', markdown: 'Beta only.' }]);
+    const id = await createSite(t, admin, orgId, [spaceId], {
+      fields: { visibility: 'public' },
+      adaptive: { unsigned: ['beta'] },
+      publish: false,
+    });
+    const base = `/v1/orgs/${orgId}/sites/${id}`;
+    // The first section adopts the site space at the root (the handbook, its default) beside the beta space.
+    const start = (await t.http.post(`${base}/sections`).set(admin.auth).send({ spaceId: beta, title: 'Start' }).expect(201)).body;
+    const betaSiteSpace = start.siteSpaces.find((x: { space: { id: string } }) => x.space.id === beta);
+    await t.http
+      .patch(`${base}/site-spaces/${betaSiteSpace.id}`)
+      .set(admin.auth)
+      .send({ path: 'beta', condition: 'visitor.claims.unsigned.beta' })
+      .expect(200);
+    const section = (await t.http.post(`${base}/sections`).set(admin.auth).send({ spaceId: reference, title: 'Reference' }).expect(201))
+      .body;
+    await t.http.patch(base).set(admin.auth).send({ hostname: 'help.acme.test', basename: 'help' }).expect(200);
+    await t.http.post(`${base}/publish`).set(admin.auth).expect(200);
+    const refSiteSpace = section.siteSpaces[0];
+
+    const api = (await resolve({ url: `https://help.acme.test/help/${section.path}/errors` }).expect(200)).body;
+    expect(official.check('PublishedSiteContent', api)).toBe('');
+    expect(api).toMatchObject({
+      site: id,
+      siteSection: section.id,
+      siteSpace: refSiteSpace.id,
+      space: reference,
+      pathname: 'errors',
+      basePath: `/help/${section.path}/`,
+      siteBasePath: '/help/',
+      canonicalUrl: `https://help.acme.test/help/${section.path}/errors`,
+    });
+    // The default section, on Quire's own URL of the site (its basename too).
+    expect((await resolve({ url: `${ORIGIN}/sites/${id}/help/guide/setup` }).expect(200)).body).toMatchObject({
+      siteSection: start.id,
+      space: spaceId,
+      pathname: 'guide/setup',
+      basePath: `/sites/${id}/help/`,
+      canonicalUrl: 'https://help.acme.test/help/guide/setup',
+    });
+    expectError(await resolve({ url: `https://help.acme.test/guide/setup` }), 404); // below the basename only
+    // A site space whose condition fails is not there for this visitor; with the claim it is.
+    expectError(await resolve({ url: `https://help.acme.test/help/beta/preview` }), 404);
+    const shown = (
+      await resolve({ url: `https://help.acme.test/help/beta/preview`, visitor: { unsignedClaims: { beta: true } } }).expect(200)
+    ).body;
+    expect(shown).toMatchObject({ siteSpace: betaSiteSpace.id, space: beta, basePath: '/help/beta/', pathname: 'preview' });
+    // And its token reads that space only with the claim it was given.
+    const plainToken = (await resolve({ url: `https://help.acme.test/help/guide` }).expect(200)).body.apiToken;
+    expectError(await t.http.get(`/v1/spaces/${beta}`).set(as(plainToken)), 404);
+    await t.http.get(`/v1/spaces/${beta}`).set(as(shown.apiToken)).expect(200);
+    await t.http.get(`/v1/spaces/${reference}/content/pages`).set(as(plainToken)).expect(200);
+  });
+
   it('custom hostnames, site redirects, moved pages and preview links', async () => {
     const hosted = await site({ visibility: 'public' });
     const base = `/v1/orgs/${orgId}/sites/${hosted}`;
