@@ -18,7 +18,7 @@ import { markdownToDocument } from '@app/content-model';
 import { ChangeRequestsService, type ChangeRequestView } from '@app/review-and-comments';
 import { AggregationPlan, planAggregation, rangeOf, type RangePreset } from '../domain/aggregation';
 import { buildTopics, LookedFor, NextPage, Topic, TOPIC_QUERIES_MAX, topicDescription } from '../domain/topics';
-import { byRarity, nextPagesContext, PageIndex, Passage } from '../domain/page-context';
+import { byRarity, identifierWords, nextPagesContext, PageIndex, Passage } from '../domain/page-context';
 import { checkEvents, checkOfficial, InsightsEvent, OfficialEvent, toInsightsEvent } from '../domain/insights-event';
 import { AgentFeedbackStore, ColumnValues, DailySalts, InsightsEventStore } from '../domain/insights-ports';
 
@@ -256,7 +256,7 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     let clusters = cached?.from === made ? cached.clusters : null;
     if (!clusters) {
       clusters = await this.clustering.cluster(
-        queries.map((q) => q.text),
+        queries.map((q) => identifierWords(q.text)),
         contexts,
       );
       this.topicsCache.set(key, { from: made, clusters }, to.getTime());
@@ -277,7 +277,7 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     for (const [i, q] of queries.entries()) {
       // A turn for the event loop every 20 queries (2,000 at most: a search of the index each).
       if (i % 20 === 19) await new Promise((r) => setImmediate(r));
-      const found = index ? index.context(await this.clustering.terms(q.text)) : {};
+      const found = index ? index.context(await this.clustering.terms(identifierWords(q.text))) : {};
       const opened = nextPagesContext(nextOf.get(q.text) ?? []);
       for (const [term, weight] of Object.entries(opened)) found[term] = (found[term] ?? 0) + weight;
       contexts.push(found);
@@ -303,8 +303,8 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
             id: `${p.space} ${p.page}#${n}`,
             page: `${p.space} ${p.page}`,
             group: p.group,
-            titleTerms: await this.clustering.terms(passage.title),
-            textTerms: await this.clustering.terms(passage.text),
+            titleTerms: await this.clustering.terms(identifierWords(passage.title)),
+            textTerms: await this.clustering.terms(identifierWords(passage.text)),
           });
         }
       }

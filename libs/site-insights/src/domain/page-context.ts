@@ -93,3 +93,18 @@ export function byRarity(contexts: readonly Readonly<Record<string, number>>[]):
   const n = contexts.length;
   return contexts.map((c) => Object.fromEntries(Object.entries(c).map(([t, w]) => [t, w * Math.sqrt(Math.log(1 + n / df.get(t)!))])));
 }
+
+/** A word whose letters turn from lowercase to uppercase: an identifier written in camelCase or PascalCase. */
+const CAMEL = /[A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*/g;
+
+/**
+ * A visitor's query or a site's passage with each camelCase or PascalCase identifier followed by its words
+ * (`setErrorHandler` → `setErrorHandler set Error Handler`, `PowerShell` → `PowerShell Power Shell`): an API name a
+ * visitor types meets the prose and the other names that share its words, and a name typed in lowercase
+ * (`powershell`) still meets it whole. Acronyms are not split (`JWTs`, `OAuth2`, `HTTPServer`); hyphens, dots and
+ * underscores already separate words. Applied to the texts of site insights' topics only: the clustering of
+ * conversations reads its texts as they are.
+ */
+export function identifierWords(text: string): string {
+  return text.replace(CAMEL, (word) => `${word} ${word.split(/(?<=[a-z0-9])(?=[A-Z])/).join(' ')}`);
+}

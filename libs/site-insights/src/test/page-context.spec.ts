@@ -1,4 +1,4 @@
-import { byRarity, PageIndex } from '../domain/page-context';
+import { byRarity, identifierWords, PageIndex } from '../domain/page-context';
 
 describe('byRarity: context terms weighted by how rare they are among the queries', () => {
   it('weighs a term few queries share above one most share, and keeps some weight for a term all share', () => {
@@ -48,5 +48,17 @@ describe('PageIndex', () => {
     expect(context['passage 2']).toBeUndefined();
     expect(index.context(['nothing'])).toEqual({});
     expect(index.context([])).toEqual({});
+  });
+});
+
+describe('identifierWords: API names read as the words they are made of', () => {
+  it('follows a camelCase or PascalCase name with its words, split at each lowercase-to-uppercase turn; leaves everything else as it is', () => {
+    expect(identifierWords('setErrorHandler')).toBe('setErrorHandler set Error Handler');
+    expect(identifierWords('Add-PodeAuth -Name Login')).toBe('Add-PodeAuth Pode Auth -Name Login');
+    expect(identifierWords('fastify.decorateRequest("user")')).toBe('fastify.decorateRequest decorate Request("user")');
+    expect(identifierWords('onRequest')).toBe('onRequest on Request');
+    // Acronyms and words without a turn stay whole.
+    for (const whole of ['JWTs', 'OAuth2', 'HTTPServer', 'HTTPS', 'FST_ERR_PLUGIN_TIMEOUT', 'json-schema-to-ts', 'plain words', ''])
+      expect(identifierWords(whole)).toBe(whole);
   });
 });

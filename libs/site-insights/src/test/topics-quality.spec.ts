@@ -7,8 +7,9 @@ import { VISITOR_QUERIES, type VisitorQuery } from '../../../../test/fixtures/vi
 import { VISITOR_QUERIES_2 } from '../../../../test/fixtures/visitor-queries-2';
 import { VISITOR_QUERIES_3 } from '../../../../test/fixtures/visitor-queries-3';
 import { VISITOR_QUERIES_4 } from '../../../../test/fixtures/visitor-queries-4';
+import { VISITOR_QUERIES_5 } from '../../../../test/fixtures/visitor-queries-5';
 import { clusterFigures, shuffled } from '../../../../test/fixtures/cluster-figures';
-import { byRarity, PageIndex, Passage } from '../domain/page-context';
+import { byRarity, identifierWords, PageIndex, Passage } from '../domain/page-context';
 
 /**
  * Site insights' topics (#51) as the service computes them: the conversations' clustering with each query's
@@ -16,12 +17,14 @@ import { byRarity, PageIndex, Passage } from '../domain/page-context';
  * queries), on corpora of visitor queries and the sites they were written for, each written before what it
  * measures. Corpora 1 (the Fluentd docs) and 2 (Quire's own docs as of 337369e) chose the context's weights and
  * corpus 3 (the Brighter docs) measured them once; the three chose the rarity weighting, which corpus 4 (the Pode
- * docs) measured once. The figures are in docs/insights.md.
+ * docs) measured once; corpora 1 to 4 chose to read identifiers as words, which corpus 5 (the Fastify docs) measured
+ * once. The figures are in docs/insights.md.
  */
 const clustering = standaloneTextClustering();
 
 /** A Git Sync repository's pages as SitePageTexts gives a site's (title, top-level group, passages), as passages. */
-async function sitePassages(dir: string): Promise<Passage[]> {
+async function sitePassages(dir: string, words = true): Promise<Passage[]> {
+  const read = words ? identifierWords : (text: string) => text;
   const paths: string[] = [];
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
@@ -49,8 +52,8 @@ async function sitePassages(dir: string): Promise<Passage[]> {
             id: `${page}#${n}`,
             page,
             group: inGroup,
-            titleTerms: await clustering.terms(passage.title),
-            textTerms: await clustering.terms(passage.text),
+            titleTerms: await clustering.terms(read(passage.title)),
+            textTerms: await clustering.terms(read(passage.text)),
           });
       }
       await visit(node.pages, inGroup, false);
@@ -60,15 +63,15 @@ async function sitePassages(dir: string): Promise<Passage[]> {
   return passages;
 }
 
-/** 49 and 56 of the 64 queries in a cluster whose majority is their topic. */
+/** 49 and 55 of the 64 queries in a cluster whose majority is their topic. */
 const PURITY_2 = 49 / 64;
-const PURITY_3 = 56 / 64;
+const PURITY_3 = 55 / 64;
 
-async function figures(queries: readonly VisitorQuery[], index: PageIndex | null, label: string, rarity = true) {
+async function figures(queries: readonly VisitorQuery[], index: PageIndex | null, label: string, rarity = true, words = true) {
   const all = [];
   for (const seed of [0, 7, 42]) {
     const order = seed === 0 ? queries.map((_, i) => i) : shuffled(queries.length, seed);
-    const texts = order.map((i) => queries[i].text);
+    const texts = order.map((i) => (words ? identifierWords(queries[i].text) : queries[i].text));
     const contexts = [];
     for (const text of texts) contexts.push(index ? index.context(await clustering.terms(text)) : {});
     const assigned = await clustering.cluster(texts, index && rarity ? byRarity(contexts) : contexts);
@@ -94,24 +97,24 @@ describe('topics of visitor queries with the site’s passages as context (held-
   it('corpus 1 (Fluentd, 192 short pages in groups): the places a query leads to group it with its topic', async () => {
     const index = PageIndex.of(await sitePassages('test/fixtures/corpora/fluentd-docs-gitbook'));
     const f = await figures(VISITOR_QUERIES, index, 'corpus 1 with its site');
-    // The conversations' purity, recovery and mix targets, met (the algorithm alone: purity 0.81, 6 of 8, 2.38
-    // clusters a topic, a 33 % mix); 1.75 clusters a topic misses 1.5.
-    expect(f.purity).toBeGreaterThanOrEqual(57 / 64);
+    // The conversations' purity and recovery targets, met (the algorithm alone: purity 0.81, 6 of 8, 2.38 clusters
+    // a topic, a 33 % mix). Identifiers read as words cost two queries (57 → 55 of 64) and the mix target (18 → 29 %).
+    expect(f.purity).toBeGreaterThanOrEqual(55 / 64);
     expect(f.recovered).toBe(8);
-    expect(f.perProblem).toBeLessThanOrEqual(14 / 8);
-    expect(f.worstMix).toBeLessThanOrEqual(0.2);
+    expect(f.perProblem).toBeLessThanOrEqual(13 / 8);
+    expect(f.worstMix).toBeLessThanOrEqual(0.29);
   }, 120_000);
 
   it('corpus 2 (Quire’s docs, 17 long pages): better than the algorithm alone', async () => {
     const index = PageIndex.of(await sitePassages('test/fixtures/corpora/quire-docs'));
     const f = await figures(VISITOR_QUERIES_2, index, 'corpus 2 with its site');
-    const bare = await figures(VISITOR_QUERIES_2, null, 'corpus 2 alone');
+    const bare = await figures(VISITOR_QUERIES_2, null, 'corpus 2 alone', true, false);
     expect(f.purity).toBeGreaterThan(bare.purity);
     expect(f.recovered).toBeGreaterThan(bare.recovered);
     expect(f.perProblem).toBeLessThan(bare.perProblem);
     expect(f.worstMix).toBeLessThanOrEqual(bare.worstMix);
     expect(f.purity).toBeGreaterThanOrEqual(PURITY_2);
-    expect(f.recovered).toBeGreaterThanOrEqual(7);
+    expect(f.recovered).toBe(8);
     expect(f.perProblem).toBeLessThanOrEqual(16 / 8);
     expect(f.worstMixOfThree).toBeLessThanOrEqual(0.38);
     expect(f.worstMix).toBeLessThanOrEqual(0.5);
@@ -120,29 +123,57 @@ describe('topics of visitor queries with the site’s passages as context (held-
   it('corpus 3 (Brighter): found and pure where the algorithm alone splits its topics', async () => {
     const index = PageIndex.of(await sitePassages('test/fixtures/corpora/brighter-docs'));
     const f = await figures(VISITOR_QUERIES_3, index, 'corpus 3 with its site');
-    const bare = await figures(VISITOR_QUERIES_3, null, 'corpus 3 alone');
+    const bare = await figures(VISITOR_QUERIES_3, null, 'corpus 3 alone', true, false);
+    // Identifiers read as words (its pages name many types): one query less with its topic (56 → 55), in 13
+    // clusters instead of 16.
     expect(f.purity).toBeGreaterThanOrEqual(PURITY_3);
     expect(f.recovered).toBe(8);
-    expect(f.perProblem).toBeLessThanOrEqual(16 / 8);
-    expect(f.worstMixOfThree).toBeLessThanOrEqual(0.29);
+    expect(f.perProblem).toBeLessThanOrEqual(13 / 8);
+    expect(f.worstMixOfThree).toBeLessThanOrEqual(0.34);
     expect(f.worstMix).toBeLessThanOrEqual(0.5);
     expect(bare.purity).toBeLessThan(f.purity);
     expect(bare.recovered).toBeLessThan(f.recovered);
   }, 120_000);
 
-  it('corpus 4 (Pode, held out: measured once)', async () => {
+  it('corpus 4 (Pode, held out when the rarity weighting was measured; then used to choose identifiers as words)', async () => {
     const index = PageIndex.of(await sitePassages('test/fixtures/corpora/pode-docs'));
     const f = await figures(VISITOR_QUERIES_4, index, 'corpus 4 with its site, by rarity');
     const unweighted = await figures(VISITOR_QUERIES_4, index, 'corpus 4 with its site, unweighted', false);
-    const bare = await figures(VISITOR_QUERIES_4, null, 'corpus 4 alone');
+    const bare = await figures(VISITOR_QUERIES_4, null, 'corpus 4 alone', true, false);
     // Measured once, held out (docs/insights.md): 6 of 8 topics in 10 clusters, purity 0.67 (43 of 64); without
     // the rarity weighting the site's one large group ("Tutorials") pulled everything into 4 clusters (purity
-    // 0.36); the algorithm alone: 4 of 8 in 21, purity 0.63. Purity, recovery and mix miss their targets.
-    expect(f.purity).toBeGreaterThanOrEqual(43 / 64);
+    // 0.36). With its cmdlet names read as words too (`Add-PodeAuth` → add-podeauth, pode, auth): 6 of 8 in 10,
+    // purity 0.75 (48 of 64), a 40 % mix. Purity, recovery and mix still miss their targets.
+    expect(f.purity).toBeGreaterThanOrEqual(48 / 64);
     expect(f.recovered).toBeGreaterThanOrEqual(6);
     expect(f.perProblem).toBeLessThanOrEqual(10 / 8);
-    expect(f.worstMix).toBeLessThanOrEqual(0.37);
+    expect(f.worstMix).toBeLessThanOrEqual(0.4);
     expect(unweighted.purity).toBeLessThan(f.purity);
     expect(bare.recovered).toBeLessThan(f.recovered);
+  }, 120_000);
+
+  it('corpus 5 (Fastify, held out: measured once)', async () => {
+    const index = PageIndex.of(await sitePassages('test/fixtures/corpora/fastify-docs'));
+    const f = await figures(VISITOR_QUERIES_5, index, 'corpus 5 with its site, identifiers as words');
+    const before = await figures(
+      VISITOR_QUERIES_5,
+      PageIndex.of(await sitePassages('test/fixtures/corpora/fastify-docs', false)),
+      'corpus 5 with its site, identifiers whole',
+      true,
+      false,
+    );
+    const bare = await figures(VISITOR_QUERIES_5, null, 'corpus 5 alone', true, false);
+    // Held out (docs/insights.md says how it was measured twice): identifiers read as words found 6 of the 8 topics
+    // in 12 clusters where the site's passages with identifiers whole found 4 in 15, at purity 0.61 (39 of 64)
+    // against 0.59. Fastify's long reference pages, each on many subjects, lead unrelated queries to the same
+    // passages: purity is below the algorithm alone (0.66, though it finds 3 topics in 26 clusters), as on corpus 2.
+    // Purity, recovery and mix miss their targets; clusters a topic (1.5) meets it.
+    expect(f.purity).toBeGreaterThanOrEqual(39 / 64);
+    expect(f.recovered).toBeGreaterThanOrEqual(6);
+    expect(f.perProblem).toBeLessThanOrEqual(12 / 8);
+    expect(f.worstMix).toBeLessThanOrEqual(0.5);
+    expect(before.recovered).toBeLessThan(f.recovered);
+    expect(before.perProblem).toBeGreaterThan(f.perProblem);
+    expect(bare.purity).toBeGreaterThan(f.purity);
   }, 120_000);
 });
