@@ -155,7 +155,6 @@ export class RevisionPresenter {
 
   async revision(s: RevisionScope, links: Links, origin?: MergeOrigin) {
     const rev = await this.content.revision(s.space.id, s.revisionId);
-    // A site's visitor: the pages their claims leave, and no change request (they see none).
     // A site's visitor: the pages their claims leave; no change request, Git commit or reusable contents (the site
     // shows none of them as such).
     if (s.actor.reader)
@@ -175,26 +174,24 @@ export class RevisionPresenter {
     }));
   }
 
-  /** A page with its body (document or markdown), as JSON text; cached per revision, page, format and ref mode. */
+  /**
+   * A page with its body (document or markdown), as JSON text; cached per revision, page, format and ref mode. A
+   * site's visitor gets the page as the site shows it to them (from the tree their claims leave, its conditional
+   * blocks decided by their claims), not cached: it depends on their claims.
+   */
   async pageJson(s: RevisionScope, pageId: string, q: PageQueryDto, links: Links): Promise<Buffer> {
     const format = q.format ?? 'document';
     const refMode = q['format.markdown.refs'] === 'stable' ? 'stable' : 'relative';
-    const reader = s.actor.reader;
-    if (reader) {
-      // A site's visitor: the page as the site shows it to them (not cached: it depends on their claims).
-      const tree = await this.shownTree(s, await this.content.revision(s.space.id, s.revisionId));
-      const found = locate(tree, pageId);
-      if (!found) throw new NotFoundError('Page', pageId);
-      const { document } = await this.content.page(s.space, s.revisionId, pageId);
-      const shown = document && this.shownDocument(s, document);
-      const refs = refMode === 'stable' ? refToUrl : relativeRefs(tree, found.path);
-      return Buffer.from(JSON.stringify(pageWithBody(found.node, found.path, s.appBase, links, shown, format, refs)), 'utf8');
-    }
-    return this.cached(this.keyOf(s, links, 'page', pageId, format, format === 'markdown' ? refMode : ''), async () => {
+    const body = async () => {
       const { revision, node, path, document } = await this.content.page(s.space, s.revisionId, pageId);
-      const refs = refMode === 'stable' ? refToUrl : relativeRefs(revision.tree, path);
-      return pageWithBody(node, path, s.appBase, links, document, format, refs);
-    });
+      const tree = await this.shownTree(s, revision);
+      const shown = s.actor.reader ? locate(tree, pageId) : { node, path };
+      if (!shown) throw new NotFoundError('Page', pageId);
+      const refs = refMode === 'stable' ? refToUrl : relativeRefs(tree, shown.path);
+      return pageWithBody(shown.node, shown.path, s.appBase, links, document && this.shownDocument(s, document), format, refs);
+    };
+    if (s.actor.reader) return Buffer.from(JSON.stringify(await body()), 'utf8');
+    return this.cached(this.keyOf(s, links, 'page', pageId, format, format === 'markdown' ? refMode : ''), body);
   }
 
   /**
@@ -414,12 +411,12 @@ export class RevisionPresenter {
     return found;
   }
 
-  /** A reusable content's document (an empty document when it has none). */
+  /** A reusable content's document (an empty document when it has none). A site's visitor reaches none (docs/published-sites.md). */
   async reusableContentDocument(s: RevisionScope, reusableContentId: string): Promise<JsonDocument> {
     const found = await this.findReusable(s, reusableContentId);
     if (!found.document) return { object: 'document', data: {}, nodes: [] };
     const docs = await this.content.documents(s.space.organizationId, [found.document]);
-    return this.shownDocument(s, docs.get(found.document) ?? { object: 'document', data: {}, nodes: [] });
+    return docs.get(found.document) ?? { object: 'document', data: {}, nodes: [] };
   }
 
   async fileBacklinks(s: RevisionScope, fileId: string, q: ListQueryDto, links: Links) {
