@@ -17,3 +17,4 @@ export * from './job-queue';
 export * from './secret-box';
 export * from './official-values';
 export * from './chat-completions';
+export * from './time-slices';

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
-import { Clock, IdGenerator, JobQueue, UnitOfWork } from '@app/shared-kernel';
+import { Clock, IdGenerator, JobQueue, stepwise, turn, UnitOfWork } from '@app/shared-kernel';
 import { ConversationEvents } from './conversation-events';
 import {
   centered,
@@ -398,25 +398,4 @@ export class ConversationProcessing implements OnModuleInit {
 /** With word vectors (an issue's or a cluster's embedding), `CLUSTERING`; without, term overlap alone. */
 function parametersFor(points: IssuePoint[], live: { embedding: number[] }[]) {
   return points.some((p) => p.embedding.length) || live.some((c) => c.embedding.length) ? CLUSTERING : TERMS_ONLY;
-}
-
-/** A turn of the event loop for the process's other work (requests), between steps of processing. */
-function turn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** The event loop's longest hold by a computation in steps (`stepwise`): requests wait at most about this long. */
-const SLICE_MS = 15;
-
-/** Runs a computation in steps (`widening`, `clustering`), giving the event loop a turn every `SLICE_MS`. */
-export async function stepwise<T>(steps: Generator<void, T>): Promise<T> {
-  let since = performance.now();
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    if (performance.now() - since >= SLICE_MS) {
-      await turn();
-      since = performance.now();
-    }
-  }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { stepwise } from '@app/shared-kernel';
 import {
   centered,
   CLUSTERING,
@@ -12,7 +13,6 @@ import {
   widening,
   type ClusterPoint,
 } from '../domain/clustering';
-import { stepwise } from './conversation-processing.service';
 
 /**
  * The conversations' clustering algorithm (docs/conversations-clustering.md) for another context's texts, in one

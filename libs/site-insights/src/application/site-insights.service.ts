@@ -9,6 +9,8 @@ import {
   InvalidInputError,
   JobQueue,
   NotFoundError,
+  stepwise,
+  timeSlices,
   TtlCache,
   UnitOfWork,
 } from '@app/shared-kernel';
@@ -18,7 +20,7 @@ import { markdownToDocument } from '@app/content-model';
 import { ChangeRequestsService, type ChangeRequestView } from '@app/review-and-comments';
 import { AggregationPlan, planAggregation, rangeOf, type RangePreset } from '../domain/aggregation';
 import { buildTopics, LookedFor, NextPage, Topic, TOPIC_QUERIES_MAX, topicDescription } from '../domain/topics';
-import { byRarity, identifierWords, nextPagesContext, PageIndex, Passage } from '../domain/page-context';
+import { byRarity, identifierWords, indexesToDrop, nextPagesContext, PageIndex, Passage } from '../domain/page-context';
 import { checkEvents, checkOfficial, InsightsEvent, OfficialEvent, toInsightsEvent } from '../domain/insights-event';
 import { AgentFeedbackStore, ColumnValues, DailySalts, InsightsEventStore } from '../domain/insights-ports';
 
@@ -71,6 +73,26 @@ export const RECOMMENDED_MIN_VISITORS = 2;
  * Agents give feedback through submitAgentFeedbackToSite and the site MCP's send_feedback. A job deletes
  * events past the retention and the salts of days that are over.
  */
+/** A site's passages indexed for topics (null: too few to rank), and where query texts led in them. */
+interface SiteIndex {
+  key: string;
+  index: Promise<PageIndex | null>;
+  led: BoundedMap<string, Readonly<Record<string, number>>>;
+  /** How many passages it holds, once built. */
+  passages: number;
+}
+
+/**
+ * Passages the sites' indexes kept in a process hold together, at most: about 5 KB each, so a few hundred MB
+ * (bench/topics.mjs: a 2,000-page site of real documentation has 18,000 passages, its index about 100 MB).
+ */
+const PASSAGES_KEPT = 60_000;
+/** Sites whose index a process keeps, at most. */
+const SITES_KEPT = 100;
+
+/** Query texts whose context a site's index keeps: the most topics read (TOPIC_QUERIES_MAX) in two ranges. */
+const CONTEXTS_KEPT = 2 * TOPIC_QUERIES_MAX;
+
 @Injectable()
 export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('SiteInsights');
@@ -99,8 +121,11 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
 
   /** Topics computed, by site and range, with what they were computed from: the same queries give them again without clustering. */
   private readonly topicsCache = new TtlCache<string, { from: string; clusters: number[] }>(10 * 60_000, 1000);
-  /** Each site's pages indexed for topics, with the key of what they were read from (SitePageTexts). */
-  private readonly pageIndexes = new BoundedMap<string, { key: string; index: Promise<PageIndex | null> }>(100);
+  /**
+   * Each site's pages indexed for topics, with the key of what they were read from (SitePageTexts) and where each
+   * query text led in it (a read of topics searches only the queries that are new since the last).
+   */
+  private readonly pageIndexes = new Map<string, SiteIndex>();
 
   onModuleInit(): void {
     this.jobs.work(INSIGHTS_PURGE_QUEUE, async () => {
@@ -270,14 +295,21 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
    * each is among the queries.
    */
   private async contexts(siteId: string, queries: LookedFor[], next: NextPage[]): Promise<Record<string, number>[]> {
-    const index = await this.pageIndex(siteId);
+    const site = await this.pageIndex(siteId);
+    const index = site && (await site.index);
     const nextOf = new Map<string, NextPage[]>();
     for (const n of next) nextOf.set(n.text, [...(nextOf.get(n.text) ?? []), n]);
     const contexts: Record<string, number>[] = [];
-    for (const [i, q] of queries.entries()) {
-      // A turn for the event loop every 20 queries (2,000 at most: a search of the index each).
-      if (i % 20 === 19) await new Promise((r) => setImmediate(r));
-      const found = index ? index.context(await this.clustering.terms(identifierWords(q.text))) : {};
+    // A search of a large site's index takes milliseconds: requests get a turn between them.
+    const slice = timeSlices();
+    for (const q of queries) {
+      let led = site?.led.get(q.text);
+      if (!led) {
+        await slice();
+        led = index ? index.context(await this.clustering.terms(identifierWords(q.text))) : {};
+        site?.led.set(q.text, led);
+      }
+      const found = { ...led };
       const opened = nextPagesContext(nextOf.get(q.text) ?? []);
       for (const [term, weight] of Object.entries(opened)) found[term] = (found[term] ?? 0) + weight;
       contexts.push(found);
@@ -286,19 +318,26 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
   }
 
   /** The site's passages indexed for `contexts`, built once per version of what the site shows. */
-  private async pageIndex(siteId: string): Promise<PageIndex | null> {
+  private async pageIndex(siteId: string): Promise<SiteIndex | null> {
     const key = await this.pageTexts.key(siteId);
     if (!key) return null;
     const kept = this.pageIndexes.get(siteId);
-    if (kept?.key === key) return kept.index;
-    const index = (async () => {
+    if (kept?.key === key) {
+      // The most recently read last: the first to go is the one read longest ago.
+      this.pageIndexes.delete(siteId);
+      this.pageIndexes.set(siteId, kept);
+      return kept;
+    }
+    const site: SiteIndex = { key, index: Promise.resolve(null), led: new BoundedMap(CONTEXTS_KEPT), passages: 0 };
+    site.index = (async () => {
       const read = await this.pageTexts.pages(siteId);
       if (!read) return null;
       const passages: Passage[] = [];
+      // Requests get a turn between passages, once a slice (a page's text is up to 200,000 characters in all).
+      const slice = timeSlices();
       for (const p of read.pages) {
         for (const [n, passage] of p.passages.entries()) {
-          // A turn for the event loop at each passage (a page's text is up to 200,000 characters in all).
-          await new Promise((r) => setImmediate(r));
+          await slice();
           passages.push({
             id: `${p.space} ${p.page}#${n}`,
             page: `${p.space} ${p.page}`,
@@ -308,12 +347,23 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
           });
         }
       }
-      return PageIndex.of(passages);
+      const built = await stepwise(PageIndex.building(passages));
+      site.passages = passages.length;
+      this.keepWithin(site);
+      return built;
     })();
-    this.pageIndexes.set(siteId, { key, index });
+    this.pageIndexes.delete(siteId);
+    this.pageIndexes.set(siteId, site);
+    this.keepWithin(site);
     // A failed build is not kept.
-    index.catch(() => this.pageIndexes.get(siteId)?.index === index && this.pageIndexes.delete(siteId));
-    return index;
+    site.index.catch(() => this.pageIndexes.get(siteId) === site && this.pageIndexes.delete(siteId));
+    return site;
+  }
+
+  /** Drops the indexes read longest ago, but not `site`'s, beyond what a process keeps (`indexesToDrop`). */
+  private keepWithin(site: SiteIndex): void {
+    const kept = [...this.pageIndexes].map(([id, k]) => ({ id, passages: k.passages, keep: k === site }));
+    for (const id of indexesToDrop(kept, { passages: PASSAGES_KEPT, sites: SITES_KEPT })) this.pageIndexes.delete(id);
   }
 
   /**

@@ -43,13 +43,25 @@ export class PageIndex {
 
   /** The index of these passages, or null when there are too few to rank (`CONTEXT_PASSAGES_MIN`). */
   static of(passages: readonly Passage[]): PageIndex | null {
+    const steps = PageIndex.building(passages);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /** `of` in steps, one a passage: a large site's index is built between the requests its process answers. */
+  static *building(passages: readonly Passage[]): Generator<void, PageIndex | null> {
     const withTerms = passages.filter((p) => p.titleTerms.length + p.textTerms.length > 0);
     if (withTerms.length < CONTEXT_PASSAGES_MIN) return null;
     const engine = bm25();
     engine.defineConfig({ fldWeights: { title: TITLE_WEIGHT, text: 1 } });
     // The terms are analyzed already: a space between each.
     engine.definePrepTasks([(text) => text.split(' ').filter(Boolean)]);
-    for (const p of withTerms) engine.addDoc({ title: p.titleTerms.join(' '), text: p.textTerms.join(' ') }, p.id);
+    for (const p of withTerms) {
+      engine.addDoc({ title: p.titleTerms.join(' '), text: p.textTerms.join(' ') }, p.id);
+      yield;
+    }
     engine.consolidate();
     // Only where each passage sits is kept; its terms are the engine's.
     return new PageIndex(engine, new Map(withTerms.map((p) => [p.id, { page: p.page, group: p.group }])));
@@ -70,6 +82,28 @@ export class PageIndex {
     }
     return context;
   }
+}
+
+/**
+ * Which of the sites' indexes a process keeps (oldest read first) to drop so that those left hold at most
+ * `limits.passages` passages and are at most `limits.sites`, the oldest first; one marked `keep` (the site being
+ * read) stays, however large.
+ */
+export function indexesToDrop(
+  kept: readonly { id: string; passages: number; keep: boolean }[],
+  limits: { passages: number; sites: number },
+): string[] {
+  let held = kept.reduce((sum, k) => sum + k.passages, 0);
+  let sites = kept.length;
+  const dropped: string[] = [];
+  for (const k of kept) {
+    if (held <= limits.passages && sites <= limits.sites) break;
+    if (k.keep) continue;
+    held -= k.passages;
+    sites -= 1;
+    dropped.push(k.id);
+  }
+  return dropped;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { byRarity, identifierWords, PageIndex } from '../domain/page-context';
+import { indexesToDrop, byRarity, identifierWords, PageIndex } from '../domain/page-context';
 
 describe('byRarity: context terms weighted by how rare they are among the queries', () => {
   it('weighs a term few queries share above one most share, and keeps some weight for a term all share', () => {
@@ -49,6 +49,16 @@ describe('PageIndex', () => {
     expect(index.context(['nothing'])).toEqual({});
     expect(index.context([])).toEqual({});
   });
+
+  it('is built in steps, a passage each, into the same index', () => {
+    const passages = [passage('1', ['outbox', 'sweeper']), passage('2', ['inbox']), passage('3', []), passage('4', ['kafka', 'outbox'])];
+    const steps = PageIndex.building(passages);
+    let taken = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) taken += 1;
+    expect(taken).toBe(3); // the passage without terms is not indexed
+    expect(step.value!.context(['outbox'])).toEqual(PageIndex.of(passages)!.context(['outbox']));
+  });
 });
 
 describe('identifierWords: API names read as the words they are made of', () => {
@@ -60,5 +70,23 @@ describe('identifierWords: API names read as the words they are made of', () => 
     // Acronyms and words without a turn stay whole.
     for (const whole of ['JWTs', 'OAuth2', 'HTTPServer', 'HTTPS', 'FST_ERR_PLUGIN_TIMEOUT', 'json-schema-to-ts', 'plain words', ''])
       expect(identifierWords(whole)).toBe(whole);
+  });
+});
+
+describe('indexesToDrop: the sites’ indexes a process keeps stay bounded', () => {
+  const limits = { passages: 100, sites: 3 };
+  const k = (id: string, passages: number, keep = false) => ({ id, passages, keep });
+
+  it('drops nothing within the limits, and the oldest read first beyond the passages', () => {
+    expect(indexesToDrop([k('a', 40), k('b', 60)], limits)).toEqual([]);
+    expect(indexesToDrop([k('a', 40), k('b', 30), k('c', 50, true)], limits)).toEqual(['a']);
+    expect(indexesToDrop([k('a', 10), k('b', 30), k('c', 90, true)], limits)).toEqual(['a', 'b']);
+  });
+
+  it('keeps the site being read however large, and drops the oldest beyond the number of sites', () => {
+    expect(indexesToDrop([k('a', 10), k('big', 500, true)], limits)).toEqual(['a']);
+    expect(indexesToDrop([k('a', 1), k('b', 1), k('c', 1), k('d', 0, true)], limits)).toEqual(['a']);
+    // One being built (no passages yet) counts as a site.
+    expect(indexesToDrop([k('a', 1, true), k('b', 1), k('c', 0), k('d', 0)], limits)).toEqual(['b']);
   });
 });
