@@ -63,7 +63,7 @@ export function Insights(props: { org: string; site: string }) {
     const type = (t: string) => ({ column: 'eventType', values: [t] }) as never;
     const top = (column: string, where: never[]) =>
       aggregate({ where, groupBy: [{ column }] as never, order: { by: { column: 'eventsCount' }, direction: 'desc' } as never, limit: 10 });
-    const [site, totals, views, pages, searches, unfound, comments, topics, spaces] = await Promise.all([
+    const [site, totals, views, pages, searches, unfound, comments, spaces] = await Promise.all([
       api.orgs.getSiteById(props.org, props.site),
       aggregate({
         groupBy: [{ column: 'eventType' }] as never,
@@ -78,7 +78,6 @@ export function Insights(props: { org: string; site: string }) {
         'GET',
         `/orgs/${props.org}/sites/${props.site}/page-feedback?commented=true&limit=50`,
       ),
-      call<{ items: Topic[] }>('GET', `/orgs/${props.org}/sites/${props.site}/insights/topics?range=${range}&limit=50`),
       api.orgs.listSiteSpaces(props.org, props.site, { limit: 100 }).catch(() => null),
     ]);
     const values = (columns: { column: string; values: unknown[] }[], name: string) => columns.find((c) => c.column === name)?.values ?? [];
@@ -113,10 +112,16 @@ export function Insights(props: { org: string; site: string }) {
           empty: 'No comment yet.',
         },
       ] satisfies Table[],
-      topics: topics.items,
       spaces: (spaces?.data.items ?? []).map((s) => ({ id: s.space.id, title: s.space.title })),
     };
   }, [props.org, props.site, range]);
+  // Apart from the rest: the first read of a large site's topics indexes its pages (up to a minute for 2,000 pages,
+  // docs/insights.md), and the counts should not wait for it.
+  const topics = useLoad(
+    async () =>
+      (await call<{ items: Topic[] }>('GET', `/orgs/${props.org}/sites/${props.site}/insights/topics?range=${range}&limit=50`)).items,
+    [props.org, props.site, range],
+  );
 
   return (
     <>
@@ -156,7 +161,20 @@ export function Insights(props: { org: string; site: string }) {
               <TableSection key={t.title} table={t} />
             ))}
           </div>
-          <Topics org={props.org} site={props.site} range={range} topics={data.topics} spaces={data.spaces} />
+          {topics.data ? (
+            <Topics org={props.org} site={props.site} range={range} topics={topics.data} spaces={data.spaces} />
+          ) : (
+            <section aria-labelledby="topics-title" aria-busy={topics.error ? undefined : true}>
+              <h2 id="topics-title">Topics visitors did not find</h2>
+              {topics.error ? (
+                <p className="error" role="alert">
+                  {topics.error}
+                </p>
+              ) : (
+                <p role="status">Grouping what visitors did not find…</p>
+              )}
+            </section>
+          )}
         </>
       ) : (
         <Loading error={error} />
