@@ -178,6 +178,16 @@ describe('resolvePublishedContentByUrl', () => {
     const space = (await t.http.get(`/v1/spaces/${spaceId}`).set(as(plain)).expect(200)).body;
     expect(official.check('Space', space)).toBe('');
     expect(space.id).toBe(spaceId);
+    // None of the team's work: the space's change requests and comments are not counted for a visitor.
+    expect((await t.http.get(`/v1/spaces/${spaceId}`).set(admin.auth).expect(200)).body.changeRequests).toBeGreaterThan(0);
+    expect(space).toMatchObject({
+      comments: 0,
+      changeRequests: 0,
+      changeRequestsOpen: 0,
+      changeRequestsDraft: 0,
+      mergeRules: { type: 'inherit' },
+    });
+    expect(space.parent).toBeUndefined();
     const titles = (pages: { title: string; pages?: unknown[] }[]): string[] =>
       pages.flatMap((p) => [p.title, ...titles((p.pages ?? []) as { title: string }[])]);
     const shown = (await t.http.get(`/v1/spaces/${spaceId}/content/pages`).set(as(plain)).expect(200)).body.pages;

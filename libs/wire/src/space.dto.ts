@@ -120,6 +120,16 @@ export function toSpaceDto(space: SpaceShape, role: Role | null, links: Links): 
   return dto;
 }
 
+/**
+ * A space as a site's visitor reads it with the token the site's URL gave them (docs/published-sites.md): what the
+ * site shows, none of its team's work. The official schema requires the counts and the merge rules: they answer
+ * none and the default; the collection it sits in is left out.
+ */
+export function visitorSpaceDto(dto: SpaceDto): SpaceDto {
+  const { parent: _parent, ...shown } = dto;
+  return { ...shown, mergeRules: { type: 'inherit' }, comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 };
+}
+
 export class CollectionPermissionsDto implements CollectionPermissions {
   view: boolean;
   admin: boolean;

@@ -34,7 +34,7 @@ import {
   TransferDto,
   UpdateSpaceDto,
 } from './content.dto';
-import { MemberContentPermissionDto, SpaceDto, toSpaceDto } from '@app/wire';
+import { MemberContentPermissionDto, SpaceDto, toSpaceDto, visitorSpaceDto } from '@app/wire';
 
 @ApiTags('spaces')
 @ApiStandardErrors()
@@ -108,7 +108,8 @@ export class SpacesController {
   @ApiOkResponse({ type: SpaceDto })
   async get(@CurrentActor() actor: Actor, @Param('spaceId') id: string, @Query() _query: GetSpaceQueryDto, @RequestLinks() links: Links) {
     const view = await this.spaces.get(actor, id);
-    return toSpaceDto(view.space, view.role, links);
+    const dto = toSpaceDto(view.space, view.role, links);
+    return actor.reader ? visitorSpaceDto(dto) : dto;
   }
 
   @WriteTransaction()
