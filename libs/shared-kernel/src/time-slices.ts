@@ -1,6 +1,7 @@
 /**
  * Long computations in the API's process (clustering, indexing a site's pages) run in slices, so that the requests
- * arriving meanwhile are answered: the event loop's longest hold by such a computation, about.
+ * arriving meanwhile are answered: the event loop's longest hold by one of their steps, about (a step that a
+ * library runs in one piece holds it as long as it takes).
  */
 export const SLICE_MS = 15;
 

@@ -164,7 +164,7 @@ export function Insights(props: { org: string; site: string }) {
           {topics.data ? (
             <Topics org={props.org} site={props.site} range={range} topics={topics.data} spaces={data.spaces} />
           ) : (
-            <section aria-labelledby="topics-title" aria-busy={topics.error ? undefined : true}>
+            <section aria-labelledby="topics-title">
               <h2 id="topics-title">Topics visitors did not find</h2>
               {topics.error ? (
                 <p className="error" role="alert">

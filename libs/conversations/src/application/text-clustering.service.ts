@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { stepwise } from '@app/shared-kernel';
+import { stepwise, timeSlices } from '@app/shared-kernel';
 import {
   centered,
   CLUSTERING,
@@ -40,10 +40,11 @@ export class TextClustering {
     const vectors = await this.analyzer.vectors();
     const params = vectors ? CLUSTERING : TERMS_ONLY;
     const analyzed = [];
-    for (const [i, text] of texts.entries()) {
+    // Requests get a turn between texts, once a slice.
+    const slice = timeSlices();
+    for (const text of texts) {
+      await slice();
       analyzed.push(await this.analyzer.analyze(text));
-      // A turn for the event loop every 20 texts, as processing gives.
-      if (i % 20 === 19) await new Promise((r) => setImmediate(r));
     }
     const df = new Map<string, number>();
     for (const a of analyzed) for (const t of new Set(a.terms)) df.set(t, (df.get(t) ?? 0) + 1);

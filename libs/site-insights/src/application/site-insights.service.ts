@@ -66,6 +66,29 @@ const DAY_MS = 86_400_000;
 export const RECOMMENDED_QUESTIONS = 5;
 export const RECOMMENDED_MIN_VISITORS = 2;
 
+/** A site's passages indexed for topics (null: too few to rank), and where query texts led in them. */
+interface SiteIndex {
+  /** The version of what the site shows that it was read from (SitePageTexts). */
+  key: string;
+  index: Promise<PageIndex | null>;
+  /** Done building (or failed): until then, a read of the site waits for it whatever the site's version. */
+  built: boolean;
+  led: BoundedMap<string, Readonly<Record<string, number>>>;
+  /** How many passages it holds, counted as soon as its pages are read (0 before). */
+  passages: number;
+}
+
+/**
+ * Passages the sites' indexes kept in a process hold together, at most: bench/topics.mjs measured a 2,000-page
+ * site of real documentation (18,000 passages) at 100 to 200 MB more resident memory, so a few hundred MB.
+ */
+const PASSAGES_KEPT = 60_000;
+/** Sites whose index a process keeps, at most (each with up to `CONTEXTS_KEPT` queries' contexts, a few MB). */
+const SITES_KEPT = 20;
+
+/** Query texts whose context a site's index keeps: the most topics read (TOPIC_QUERIES_MAX) in two ranges. */
+const CONTEXTS_KEPT = 2 * TOPIC_QUERIES_MAX;
+
 /**
  * Site insights (docs/insights.md): visitors' events come in through the official trackEventsInSiteById (the
  * site's own script sends them), are checked against the official schema, stripped of everything that names
@@ -73,26 +96,6 @@ export const RECOMMENDED_MIN_VISITORS = 2;
  * Agents give feedback through submitAgentFeedbackToSite and the site MCP's send_feedback. A job deletes
  * events past the retention and the salts of days that are over.
  */
-/** A site's passages indexed for topics (null: too few to rank), and where query texts led in them. */
-interface SiteIndex {
-  key: string;
-  index: Promise<PageIndex | null>;
-  led: BoundedMap<string, Readonly<Record<string, number>>>;
-  /** How many passages it holds, once built. */
-  passages: number;
-}
-
-/**
- * Passages the sites' indexes kept in a process hold together, at most: about 5 KB each, so a few hundred MB
- * (bench/topics.mjs: a 2,000-page site of real documentation has 18,000 passages, its index about 100 MB).
- */
-const PASSAGES_KEPT = 60_000;
-/** Sites whose index a process keeps, at most. */
-const SITES_KEPT = 100;
-
-/** Query texts whose context a site's index keeps: the most topics read (TOPIC_QUERIES_MAX) in two ranges. */
-const CONTEXTS_KEPT = 2 * TOPIC_QUERIES_MAX;
-
 @Injectable()
 export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('SiteInsights');
@@ -317,47 +320,60 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     return byRarity(contexts);
   }
 
-  /** The site's passages indexed for `contexts`, built once per version of what the site shows. */
+  /**
+   * The site's passages indexed for `contexts`, built once per version of what the site shows. One build a site at
+   * a time: while one is under way, reads wait for it, even if the site has changed since it began (the next read
+   * after it builds the new version).
+   */
   private async pageIndex(siteId: string): Promise<SiteIndex | null> {
     const key = await this.pageTexts.key(siteId);
     if (!key) return null;
     const kept = this.pageIndexes.get(siteId);
-    if (kept?.key === key) {
+    if (kept && (kept.key === key || !kept.built)) {
       // The most recently read last: the first to go is the one read longest ago.
       this.pageIndexes.delete(siteId);
       this.pageIndexes.set(siteId, kept);
       return kept;
     }
-    const site: SiteIndex = { key, index: Promise.resolve(null), led: new BoundedMap(CONTEXTS_KEPT), passages: 0 };
-    site.index = (async () => {
-      const read = await this.pageTexts.pages(siteId);
-      if (!read) return null;
-      const passages: Passage[] = [];
-      // Requests get a turn between passages, once a slice (a page's text is up to 200,000 characters in all).
-      const slice = timeSlices();
-      for (const p of read.pages) {
-        for (const [n, passage] of p.passages.entries()) {
-          await slice();
-          passages.push({
-            id: `${p.space} ${p.page}#${n}`,
-            page: `${p.space} ${p.page}`,
-            group: p.group,
-            titleTerms: await this.clustering.terms(identifierWords(passage.title)),
-            textTerms: await this.clustering.terms(identifierWords(passage.text)),
-          });
-        }
-      }
-      const built = await stepwise(PageIndex.building(passages));
-      site.passages = passages.length;
-      this.keepWithin(site);
-      return built;
-    })();
+    const site: SiteIndex = { key, index: Promise.resolve(null), built: false, led: new BoundedMap(CONTEXTS_KEPT), passages: 0 };
+    site.index = this.buildIndex(siteId, site).finally(() => (site.built = true));
     this.pageIndexes.delete(siteId);
     this.pageIndexes.set(siteId, site);
     this.keepWithin(site);
     // A failed build is not kept.
     site.index.catch(() => this.pageIndexes.get(siteId) === site && this.pageIndexes.delete(siteId));
     return site;
+  }
+
+  private async buildIndex(siteId: string, site: SiteIndex): Promise<PageIndex | null> {
+    const passages = await this.analyzedPassages(siteId, site);
+    return passages && stepwise(PageIndex.building(passages));
+  }
+
+  /** The site's pages as passages with their terms (null: the site shows nothing); `site` learns its key and size. */
+  private async analyzedPassages(siteId: string, site: SiteIndex): Promise<Passage[] | null> {
+    const read = await this.pageTexts.pages(siteId);
+    if (!read) return null;
+    // What was read may be newer than the key asked for.
+    site.key = read.key;
+    site.passages = read.pages.reduce((n, p) => n + p.passages.length, 0);
+    this.keepWithin(site);
+    const passages: Passage[] = [];
+    // Requests get a turn between passages, once a slice (a page's text is up to 200,000 characters in all).
+    const slice = timeSlices();
+    for (const p of read.pages) {
+      for (const [n, passage] of p.passages.entries()) {
+        await slice();
+        passages.push({
+          id: `${p.space} ${p.page}#${n}`,
+          page: `${p.space} ${p.page}`,
+          group: p.group,
+          titleTerms: await this.clustering.terms(identifierWords(passage.title)),
+          textTerms: await this.clustering.terms(identifierWords(passage.text)),
+        });
+      }
+    }
+    return passages;
   }
 
   /** Drops the indexes read longest ago, but not `site`'s, beyond what a process keeps (`indexesToDrop`). */

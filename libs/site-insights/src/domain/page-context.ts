@@ -87,7 +87,7 @@ export class PageIndex {
 /**
  * Which of the sites' indexes a process keeps (oldest read first) to drop so that those left hold at most
  * `limits.passages` passages and are at most `limits.sites`, the oldest first; one marked `keep` (the site being
- * read) stays, however large.
+ * read) stays, however large, and one that holds no passage yet (its pages not read) goes only for its place.
  */
 export function indexesToDrop(
   kept: readonly { id: string; passages: number; keep: boolean }[],
@@ -97,8 +97,10 @@ export function indexesToDrop(
   let sites = kept.length;
   const dropped: string[] = [];
   for (const k of kept) {
-    if (held <= limits.passages && sites <= limits.sites) break;
-    if (k.keep) continue;
+    const tooMany = sites > limits.sites;
+    if (held <= limits.passages && !tooMany) break;
+    // One whose pages are not read yet holds nothing to free but its place.
+    if (k.keep || (k.passages === 0 && !tooMany)) continue;
     held -= k.passages;
     sites -= 1;
     dropped.push(k.id);

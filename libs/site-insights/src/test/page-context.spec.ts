@@ -86,7 +86,8 @@ describe('indexesToDrop: the sites’ indexes a process keeps stay bounded', () 
   it('keeps the site being read however large, and drops the oldest beyond the number of sites', () => {
     expect(indexesToDrop([k('a', 10), k('big', 500, true)], limits)).toEqual(['a']);
     expect(indexesToDrop([k('a', 1), k('b', 1), k('c', 1), k('d', 0, true)], limits)).toEqual(['a']);
-    // One being built (no passages yet) counts as a site.
+    // One being built (no passages yet) counts as a site, but frees no passages.
     expect(indexesToDrop([k('a', 1, true), k('b', 1), k('c', 0), k('d', 0)], limits)).toEqual(['b']);
+    expect(indexesToDrop([k('a', 0), k('b', 80), k('c', 50, true)], limits)).toEqual(['b']);
   });
 });

@@ -183,10 +183,11 @@ export class RevisionPresenter {
     const format = q.format ?? 'document';
     const refMode = q['format.markdown.refs'] === 'stable' ? 'stable' : 'relative';
     const body = async () => {
-      const { revision, node, path, document } = await this.content.page(s.space, s.revisionId, pageId);
-      const tree = await this.shownTree(s, revision);
-      const shown = s.actor.reader ? locate(tree, pageId) : { node, path };
+      // The page in the tree the caller sees, before its document is read.
+      const tree = await this.shownTree(s, await this.content.revision(s.space.id, s.revisionId));
+      const shown = locate(tree, pageId);
       if (!shown) throw new NotFoundError('Page', pageId);
+      const { document } = await this.content.page(s.space, s.revisionId, pageId);
       const refs = refMode === 'stable' ? refToUrl : relativeRefs(tree, shown.path);
       return pageWithBody(shown.node, shown.path, s.appBase, links, document && this.shownDocument(s, document), format, refs);
     };
