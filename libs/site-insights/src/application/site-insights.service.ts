@@ -86,7 +86,7 @@ const PASSAGES_KEPT = 60_000;
 /** Sites whose index a process keeps, at most (each with up to `CONTEXTS_KEPT` queries' contexts, a few MB). */
 const SITES_KEPT = 20;
 
-/** Query texts whose context a site's index keeps: the most topics read (TOPIC_QUERIES_MAX) in two ranges. */
+/** Query texts whose context a site's index keeps, those read longest ago dropped first: the most topics read (TOPIC_QUERIES_MAX) in two ranges. */
 const CONTEXTS_KEPT = 2 * TOPIC_QUERIES_MAX;
 
 /**
@@ -307,11 +307,14 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     const slice = timeSlices();
     for (const q of queries) {
       let led = site?.led.get(q.text);
-      if (!led) {
+      if (led) {
+        // Read last, dropped last: the texts of the ranges read lately stay.
+        site!.led.delete(q.text);
+      } else {
         await slice();
         led = index ? index.context(await this.clustering.terms(identifierWords(q.text))) : {};
-        site?.led.set(q.text, led);
       }
+      site?.led.set(q.text, led);
       const found = { ...led };
       const opened = nextPagesContext(nextOf.get(q.text) ?? []);
       for (const [term, weight] of Object.entries(opened)) found[term] = (found[term] ?? 0) + weight;
