@@ -60,6 +60,13 @@ export function cpuOf(pid) {
   }
 }
 
+/** Resident memory of a process, in MB: now (VmRSS) and at its peak (VmHWM). */
+export function memoryOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)[1]);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
 /** autocannon as a promise. */
 export function load(opts) {
   return new Promise((resolve, reject) => autocannon(opts, (err, r) => (err ? reject(err) : resolve(r))));

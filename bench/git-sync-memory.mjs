@@ -6,11 +6,11 @@
 // BENCH_GIT_MB=… makes the repository smaller (or larger) while working on it.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiStarter } from './api.mjs';
+import { apiStarter, memoryOf } from './api.mjs';
 
 const { startEmbeddedPostgres } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
@@ -107,13 +107,6 @@ function serve(root) {
     cgi.stderr.resume();
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-/** Resident memory of a process, in MB: now (VmRSS) and at its peak (VmHWM). */
-function memoryOf(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)[1]);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

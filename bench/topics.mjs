@@ -14,7 +14,7 @@ import { readdirSync, readFileSync, statSync, mkdtempSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { apiStarter, load } from './api.mjs';
+import { apiStarter, load, memoryOf } from './api.mjs';
 
 const { startEmbeddedPostgres } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
@@ -63,12 +63,6 @@ async function visitorQueries() {
       out.add(a.startsWith(' ') ? `${t}${a}` : `${a}${t}`);
     }
   return [...out];
-}
-
-function memory(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (k) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)[1]);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-topics-'));
@@ -157,7 +151,7 @@ try {
   await served(3); // warm-up
   const quiet = await served(10);
   if (quiet.non2xx + quiet.errors) throw new Error(`${pagePath}: ${quiet.non2xx + quiet.errors} answers not 200`);
-  const before = memory(child.pid);
+  const before = memoryOf(child.pid);
   // The first read, with the page served meanwhile: the load runs until the read is done.
   let instance;
   const loading = new Promise((resolve, reject) => {
@@ -172,7 +166,7 @@ try {
     instance.stop();
   }
   const busy = await loading;
-  const after = memory(child.pid);
+  const after = memoryOf(child.pid);
   const again = await timed();
   const res = await fetch(`${base}/v1/orgs/${org}/sites/${site}/insights/events`, {
     method: 'POST',
@@ -181,7 +175,7 @@ try {
   });
   if (res.status !== 204) throw new Error(`events: ${res.status}`);
   const more = await timed();
-  const settled = memory(child.pid);
+  const settled = memoryOf(child.pid);
 
   const count = first.topics.reduce((s, t) => s + t.queries.length, 0);
   if (more.topics.reduce((s, t) => s + t.queries.length, 0) < count) throw new Error('a query more, fewer queries in topics');

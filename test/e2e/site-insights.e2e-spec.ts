@@ -1,5 +1,7 @@
+import { jest } from '@jest/globals';
 import { Db } from '@app/persistence';
 import { SiteInsightsService } from '@app/site-insights';
+import { SitePageTexts } from '@app/sites-and-publishing';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
 import { mergeChanges, spaceWithPages } from '../support/content';
@@ -571,6 +573,53 @@ describe('site insights', () => {
     const topicOf = (text: string) => after.find((queries) => queries.includes(text));
     expect(topicOf('helm chart')).not.toContain('daemonset yaml');
     expect(topicOf('msi')).not.toContain('powershell');
+  });
+
+  it('reads and indexes a site’s pages once for reads at the same time, and again once the site’s pages change', async () => {
+    const docs = await spaceWithPages(t, admin, orgId, [
+      { title: 'Proxies', markdown: 'Route requests through a proxy agent with its own dispatcher.' },
+      { title: 'Timeouts', markdown: 'The headers timeout and the body timeout end a request that waits too long.' },
+    ]);
+    const site = (await t.http.post(`/v1/orgs/${orgId}/sites`).set(admin.auth).send({ title: 'Client' }).expect(201)).body.id as string;
+    await t.http.post(`/v1/orgs/${orgId}/sites/${site}/site-spaces`).set(admin.auth).send({ spaceId: docs }).expect(201);
+    await t.http.post(`/v1/orgs/${orgId}/sites/${site}/publish`).set(admin.auth).expect(200);
+    await track(
+      ['corporate proxy', 'dispatcher agent', 'headers timeout', 'request hangs'].map((query) =>
+        event('search_type_query', { query, resultsCount: 0 }),
+      ),
+      site,
+    ).expect(204);
+    const reads = jest.spyOn(t.app.get(SitePageTexts), 'pages');
+    try {
+      const topics = () => t.http.get(`/v1/orgs/${orgId}/sites/${site}/insights/topics`).set(reader.auth).expect(200);
+      const [a, b, c] = await Promise.all([topics(), topics(), topics()]);
+      expect(reads).toHaveBeenCalledTimes(1);
+      expect(b.body.items).toEqual(a.body.items);
+      expect(c.body.items).toEqual(a.body.items);
+      expect(a.body.items.flatMap((x: { queries: { text: string }[] }) => x.queries.map((q) => q.text)).sort()).toEqual([
+        'corporate proxy',
+        'dispatcher agent',
+        'headers timeout',
+        'request hangs',
+      ]);
+      await topics();
+      expect(reads).toHaveBeenCalledTimes(1); // the same version of the pages: the index kept
+      const pages = (await t.http.get(`/v1/spaces/${docs}/content`).set(admin.auth).expect(200)).body.pages as {
+        id: string;
+        title: string;
+      }[];
+      await mergeChanges(t, admin, docs, [
+        {
+          operation: 'update_page',
+          page: pages.find((p) => p.title === 'Timeouts')!.id,
+          document: { markdown: 'A request that hangs ends.' },
+        },
+      ]);
+      await Promise.all([topics(), topics()]);
+      expect(reads).toHaveBeenCalledTimes(2);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it('drops the waiting events of a site deleted before they were written, and writes the others', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import {
   DomainError,
@@ -278,8 +279,11 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     );
     const contexts = await this.contexts(siteId, queries, next);
     const key = `${siteId} ${range}`;
-    // The clusters depend on the texts and where they lead alone (not how often).
-    const made = JSON.stringify([queries.map((q) => [q.kind, q.text]), contexts]);
+    // The clusters depend on the texts and where they lead alone (not how often); kept by a hash of them (the texts
+    // of 2,000 queries and their contexts are megabytes).
+    const made = createHash('sha256')
+      .update(JSON.stringify([queries.map((q) => [q.kind, q.text]), contexts]))
+      .digest('base64');
     const cached = this.topicsCache.get(key, to.getTime());
     let clusters = cached?.from === made ? cached.clusters : null;
     if (!clusters) {

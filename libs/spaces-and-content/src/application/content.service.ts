@@ -201,10 +201,13 @@ export class ContentService {
     const revision = await this.revision(space.id, revisionId);
     const found = locate(revision.tree, pageId);
     if (!found) throw new NotFoundError('Page', pageId);
-    const docs = found.node.document
-      ? await this.revisions.documents(space.organizationId, [found.node.document])
-      : new Map<string, JsonDocument>();
-    return { revision, node: found.node, path: found.path, document: found.node.document ? (docs.get(found.node.document) ?? null) : null };
+    return { revision, node: found.node, path: found.path, document: await this.pageDocument(space, found.node) };
+  }
+
+  /** A page's document, read from its revision's stored documents; null for a page without one. */
+  async pageDocument(space: Space, node: PageNode): Promise<JsonDocument | null> {
+    if (!node.document) return null;
+    return (await this.revisions.documents(space.organizationId, [node.document])).get(node.document) ?? null;
   }
 
   /**

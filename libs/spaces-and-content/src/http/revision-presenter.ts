@@ -187,7 +187,7 @@ export class RevisionPresenter {
       const tree = await this.shownTree(s, await this.content.revision(s.space.id, s.revisionId));
       const shown = locate(tree, pageId);
       if (!shown) throw new NotFoundError('Page', pageId);
-      const { document } = await this.content.page(s.space, s.revisionId, pageId);
+      const document = await this.content.pageDocument(s.space, shown.node);
       const refs = refMode === 'stable' ? refToUrl : relativeRefs(tree, shown.path);
       return pageWithBody(shown.node, shown.path, s.appBase, links, document && this.shownDocument(s, document), format, refs);
     };
