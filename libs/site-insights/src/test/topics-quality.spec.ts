@@ -9,6 +9,7 @@ import { VISITOR_QUERIES_3 } from '../../../../test/fixtures/visitor-queries-3';
 import { VISITOR_QUERIES_4 } from '../../../../test/fixtures/visitor-queries-4';
 import { VISITOR_QUERIES_5 } from '../../../../test/fixtures/visitor-queries-5';
 import { VISITOR_QUERIES_6 } from '../../../../test/fixtures/visitor-queries-6';
+import { VISITOR_QUERIES_7 } from '../../../../test/fixtures/visitor-queries-7';
 import { clusterFigures, shuffled } from '../../../../test/fixtures/cluster-figures';
 import { byRarity, identifierWords, PageIndex, Passage } from '../domain/page-context';
 
@@ -19,7 +20,8 @@ import { byRarity, identifierWords, PageIndex, Passage } from '../domain/page-co
  * measures. Corpora 1 (the Fluentd docs) and 2 (Quire's own docs as of 337369e) chose the context's weights and
  * corpus 3 (the Brighter docs) measured them once; the three chose the rarity weighting, which corpus 4 (the Pode
  * docs) measured once; corpora 1 to 4 chose to read identifiers as words, which corpus 5 (the Fastify docs) measured
- * once; corpus 6 (the undici docs) measured the method as it then stood, once. The figures are in docs/insights.md.
+ * once; corpus 6 (the undici docs) measured the method as it then stood, once, and corpus 7 (the same site, real
+ * people's reports retold) measured it again, once. The figures are in docs/insights.md.
  */
 const clustering = standaloneTextClustering();
 
@@ -193,5 +195,20 @@ describe('topics of visitor queries with the site’s passages as context (held-
     expect(f.worstMix).toBeLessThanOrEqual(0.5);
     expect(bare.recovered).toBeLessThan(f.recovered);
     expect(bare.perProblem).toBeGreaterThan(2 * f.perProblem);
+  }, 120_000);
+
+  it('corpus 7 (undici, real people’s words, held out: measured once, with the method as corpus 6 measured it)', async () => {
+    const index = PageIndex.of(await sitePassages('test/fixtures/corpora/undici-docs'));
+    const f = await figures(VISITOR_QUERIES_7, index, 'corpus 7 with its site');
+    const bare = await figures(VISITOR_QUERIES_7, null, 'corpus 7 alone', true, false);
+    // Held out, and under a rule committed with the corpus (test/fixtures/visitor-queries-7.ts): 6 of 8 topics in
+    // 10 clusters, purity 0.77 (49 of 64), a 50 % mix. Clusters a topic (1.25) meets its target; purity (by six
+    // queries), recovery (by one topic: pooling and fetch scatter) and the mix do not, so #51 stays open. The
+    // algorithm alone finds as many topics in 17 clusters, at purity 0.75.
+    expect(f.purity).toBeGreaterThanOrEqual(49 / 64);
+    expect(f.recovered).toBeGreaterThanOrEqual(6);
+    expect(f.perProblem).toBeLessThanOrEqual(10 / 8);
+    expect(f.worstMix).toBeLessThanOrEqual(0.5);
+    expect(bare.perProblem).toBeGreaterThan(1.5 * f.perProblem);
   }, 120_000);
 });
