@@ -7,9 +7,9 @@
 // - the API's resident memory before and after the first read (what an index of such a site adds, garbage
 //   included), and its peak over the process's life (VmHWM, the import of the pages included);
 // - a warm published page served (c=10) while the first read works, against the same page served before: the
-//   topics are computed in the API's process, in slices of 15 ms (timeSlices), so pages go on being answered.
-//   Target: no page waits longer than 1 s, and every page is answered. The page's rate meanwhile is recorded:
-//   the computation takes most of the process's one thread while it runs.
+//   topics are computed in the built server's worker thread (WorkerTopicsEngine), so the API's thread goes on
+//   answering pages. Target: no page waits longer than 1 s, and every page is answered. The page's rate meanwhile
+//   is recorded: the worker and the pages share the machine's cores.
 import { readdirSync, readFileSync, statSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { Db } from '@app/persistence';
-import { SiteInsightsService } from '@app/site-insights';
+import { SiteInsightsService, TopicsEngine } from '@app/site-insights';
 import { SitePageTexts } from '@app/sites-and-publishing';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
@@ -604,6 +604,12 @@ describe('site insights', () => {
       ]);
       await topics();
       expect(reads).toHaveBeenCalledTimes(1); // the same version of the pages: the index kept
+      // The engine loses the index (a worker that ended): a read with a new query indexes the site again, once.
+      await t.app.get(TopicsEngine).drop(site);
+      await track([event('search_type_query', { query: 'proxy tunnel', resultsCount: 0 })], site).expect(204);
+      const again = (await topics()).body.items as { queries: { text: string }[] }[];
+      expect(reads).toHaveBeenCalledTimes(2);
+      expect(again.flatMap((x) => x.queries.map((q) => q.text))).toContain('proxy tunnel');
       const pages = (await t.http.get(`/v1/spaces/${docs}/content`).set(admin.auth).expect(200)).body.pages as {
         id: string;
         title: string;
@@ -616,7 +622,7 @@ describe('site insights', () => {
         },
       ]);
       await Promise.all([topics(), topics()]);
-      expect(reads).toHaveBeenCalledTimes(2);
+      expect(reads).toHaveBeenCalledTimes(3);
     } finally {
       reads.mockRestore();
     }

@@ -1,11 +1,24 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Module } from '@nestjs/common';
 import { SitesAndPublishingModule } from '@app/sites-and-publishing';
-import { ConversationsModule } from '@app/conversations';
+import { ConversationsModule, TextClustering } from '@app/conversations';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';
 import { SiteInsightsService } from './application/site-insights.service';
 import { AgentFeedbackStore, DailySalts, InsightsEventStore } from './domain/insights-ports';
 import { InsightsController } from './http/insights.controller';
 import { SqlAgentFeedbackStore, SqlDailySalts, SqlInsightsEventStore } from './infrastructure/insights.repository';
+import { LocalTopicsEngine, TopicsEngine } from './application/topics-engine';
+import { WorkerTopicsEngine } from './infrastructure/worker-topics-engine';
+
+/**
+ * Where topics are computed: in a worker thread when the worker's script is built next to this module (the built
+ * server, `dist/`), else in the caller's thread (the sources under Jest, which run no TypeScript in a worker).
+ */
+export function topicsEngine(clustering: TextClustering): TopicsEngine {
+  const worker = typeof __dirname === 'string' ? join(__dirname, 'infrastructure', 'topics.worker.js') : null;
+  return worker && existsSync(worker) ? new WorkerTopicsEngine(worker) : new LocalTopicsEngine(clustering);
+}
 
 /**
  * Site insights: what a site's visitors read, search for and do not find, and what agents say of it
@@ -19,6 +32,7 @@ import { SqlAgentFeedbackStore, SqlDailySalts, SqlInsightsEventStore } from './i
     { provide: InsightsEventStore, useClass: SqlInsightsEventStore },
     { provide: DailySalts, useClass: SqlDailySalts },
     { provide: AgentFeedbackStore, useClass: SqlAgentFeedbackStore },
+    { provide: TopicsEngine, useFactory: topicsEngine, inject: [TextClustering] },
   ],
   exports: [SiteInsightsService],
 })

@@ -10,18 +10,16 @@ import {
   InvalidInputError,
   JobQueue,
   NotFoundError,
-  stepwise,
-  timeSlices,
   TtlCache,
   UnitOfWork,
 } from '@app/shared-kernel';
 import { SitePageTexts, SitesService } from '@app/sites-and-publishing';
-import { TextClustering } from '@app/conversations';
 import { markdownToDocument } from '@app/content-model';
 import { ChangeRequestsService, type ChangeRequestView } from '@app/review-and-comments';
 import { AggregationPlan, planAggregation, rangeOf, type RangePreset } from '../domain/aggregation';
 import { buildTopics, LookedFor, NextPage, Topic, TOPIC_QUERIES_MAX, topicDescription } from '../domain/topics';
-import { byRarity, identifierWords, indexesToDrop, nextPagesContext, PageIndex, Passage } from '../domain/page-context';
+import { byRarity, identifierWords, indexesToDrop, nextPagesContext } from '../domain/page-context';
+import { TopicsEngine, TopicsIndexLost } from './topics-engine';
 import { checkEvents, checkOfficial, InsightsEvent, OfficialEvent, toInsightsEvent } from '../domain/insights-event';
 import { AgentFeedbackStore, ColumnValues, DailySalts, InsightsEventStore } from '../domain/insights-ports';
 
@@ -67,11 +65,12 @@ const DAY_MS = 86_400_000;
 export const RECOMMENDED_QUESTIONS = 5;
 export const RECOMMENDED_MIN_VISITORS = 2;
 
-/** A site's passages indexed for topics (null: too few to rank), and where query texts led in them. */
+/** A site's passages indexed for topics (in the `TopicsEngine`), and where query texts led in them. */
 interface SiteIndex {
   /** The version of what the site shows that it was read from (SitePageTexts). */
   key: string;
-  index: Promise<PageIndex | null>;
+  /** Resolves once the engine holds the site's index (rejects: the build failed, and the entry is dropped). */
+  ready: Promise<void>;
   /** Done building (or failed): until then, a read of the site waits for it whatever the site's version. */
   built: boolean;
   led: BoundedMap<string, Readonly<Record<string, number>>>;
@@ -118,9 +117,9 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     private readonly ids: IdGenerator,
     private readonly jobs: JobQueue,
     private readonly uow: UnitOfWork,
-    private readonly clustering: TextClustering,
     private readonly changeRequests: ChangeRequestsService,
     private readonly pageTexts: SitePageTexts,
+    private readonly engine: TopicsEngine,
   ) {}
 
   /** Topics computed, by site and range, with what they were computed from: the same queries give them again without clustering. */
@@ -142,6 +141,7 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
   /** Nothing accepted is lost on a clean stop: what waits is written before the process ends. */
   async onApplicationShutdown(): Promise<void> {
     await this.flush();
+    await this.engine.close();
   }
 
   /** trackEventsInSiteById: the events, all checked (or none kept); how many were kept (0 for a visitor who opted out). */
@@ -287,7 +287,7 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     const cached = this.topicsCache.get(key, to.getTime());
     let clusters = cached?.from === made ? cached.clusters : null;
     if (!clusters) {
-      clusters = await this.clustering.cluster(
+      clusters = await this.engine.cluster(
         queries.map((q) => identifierWords(q.text)),
         contexts,
       );
@@ -302,35 +302,53 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
    * each is among the queries.
    */
   private async contexts(siteId: string, queries: LookedFor[], next: NextPage[]): Promise<Record<string, number>[]> {
-    const site = await this.pageIndex(siteId);
-    const index = site && (await site.index);
+    let led: Map<string, Readonly<Record<string, number>>>;
+    try {
+      led = await this.ledTo(siteId, queries);
+    } catch (e) {
+      if (!(e instanceof TopicsIndexLost)) throw e;
+      // The engine lost the site's index (its worker ended): built again, once.
+      this.pageIndexes.delete(siteId);
+      led = await this.ledTo(siteId, queries);
+    }
     const nextOf = new Map<string, NextPage[]>();
     for (const n of next) nextOf.set(n.text, [...(nextOf.get(n.text) ?? []), n]);
-    const contexts: Record<string, number>[] = [];
-    // A search of a large site's index takes milliseconds: requests get a turn between them.
-    const slice = timeSlices();
-    for (const q of queries) {
-      let led = site?.led.get(q.text);
-      if (led) {
-        // Read last, dropped last: the texts of the ranges read lately stay.
-        site!.led.delete(q.text);
-      } else {
-        await slice();
-        led = index ? index.context(await this.clustering.terms(identifierWords(q.text))) : {};
-      }
-      site?.led.set(q.text, led);
-      const found = { ...led };
-      const opened = nextPagesContext(nextOf.get(q.text) ?? []);
-      for (const [term, weight] of Object.entries(opened)) found[term] = (found[term] ?? 0) + weight;
-      contexts.push(found);
+    return byRarity(
+      queries.map((q) => {
+        const found = { ...led.get(q.text) };
+        for (const [term, weight] of Object.entries(nextPagesContext(nextOf.get(q.text) ?? []))) found[term] = (found[term] ?? 0) + weight;
+        return found;
+      }),
+    );
+  }
+
+  /** Where each query text led in the site's passages: kept ones from the site's memo, the others asked of the engine at once. */
+  private async ledTo(siteId: string, queries: LookedFor[]): Promise<Map<string, Readonly<Record<string, number>>>> {
+    const site = await this.pageIndex(siteId);
+    const led = new Map<string, Readonly<Record<string, number>>>();
+    if (!site) {
+      for (const q of queries) led.set(q.text, {});
+      return led;
     }
-    return byRarity(contexts);
+    await site.ready;
+    const texts = [...new Set(queries.map((q) => q.text))];
+    const unknown = texts.filter((text) => !site.led.has(text));
+    const found = unknown.length ? await this.engine.contexts(siteId, unknown) : [];
+    unknown.forEach((text, i) => site.led.set(text, found[i]));
+    for (const text of texts) {
+      const context = site.led.get(text) ?? {};
+      // Read last, dropped last: the texts of the ranges read lately stay.
+      site.led.delete(text);
+      site.led.set(text, context);
+      led.set(text, context);
+    }
+    return led;
   }
 
   /**
-   * The site's passages indexed for `contexts`, built once per version of what the site shows. One build a site at
-   * a time: while one is under way, reads wait for it, even if the site has changed since it began (the next read
-   * after it builds the new version).
+   * The site's passages indexed for `contexts` (in the engine), built once per version of what the site shows.
+   * One build a site at a time: while one is under way, reads wait for it, even if the site has changed since it
+   * began (the next read after it builds the new version).
    */
   private async pageIndex(siteId: string): Promise<SiteIndex | null> {
     const key = await this.pageTexts.key(siteId);
@@ -342,51 +360,35 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
       this.pageIndexes.set(siteId, kept);
       return kept;
     }
-    const site: SiteIndex = { key, index: Promise.resolve(null), built: false, led: new BoundedMap(CONTEXTS_KEPT), passages: 0 };
-    site.index = this.buildIndex(siteId, site).finally(() => (site.built = true));
+    const site: SiteIndex = { key, ready: Promise.resolve(), built: false, led: new BoundedMap(CONTEXTS_KEPT), passages: 0 };
+    site.ready = this.buildIndex(siteId, site).finally(() => (site.built = true));
     this.pageIndexes.delete(siteId);
     this.pageIndexes.set(siteId, site);
     this.keepWithin(site);
     // A failed build is not kept.
-    site.index.catch(() => this.pageIndexes.get(siteId) === site && this.pageIndexes.delete(siteId));
+    site.ready.catch(() => this.pageIndexes.get(siteId) === site && this.pageIndexes.delete(siteId));
     return site;
   }
 
-  private async buildIndex(siteId: string, site: SiteIndex): Promise<PageIndex | null> {
-    const passages = await this.analyzedPassages(siteId, site);
-    return passages && stepwise(PageIndex.building(passages));
-  }
-
-  /** The site's pages as passages with their terms (null: the site shows nothing); `site` learns its key and size. */
-  private async analyzedPassages(siteId: string, site: SiteIndex): Promise<Passage[] | null> {
+  /** Reads the site's pages and has the engine index them; `site` learns its key and size as soon as they are read. */
+  private async buildIndex(siteId: string, site: SiteIndex): Promise<void> {
     const read = await this.pageTexts.pages(siteId);
-    if (!read) return null;
     // What was read may be newer than the key asked for.
-    site.key = read.key;
-    site.passages = read.pages.reduce((n, p) => n + p.passages.length, 0);
+    if (read) site.key = read.key;
+    site.passages = read ? read.pages.reduce((n, p) => n + p.passages.length, 0) : 0;
     this.keepWithin(site);
-    const passages: Passage[] = [];
-    // Requests get a turn between passages, once a slice (a page's text is up to 200,000 characters in all).
-    const slice = timeSlices();
-    for (const p of read.pages) {
-      for (const [n, passage] of p.passages.entries()) {
-        await slice();
-        passages.push({
-          id: `${p.space} ${p.page}#${n}`,
-          page: `${p.space} ${p.page}`,
-          group: p.group,
-          titleTerms: await this.clustering.terms(identifierWords(passage.title)),
-          textTerms: await this.clustering.terms(identifierWords(passage.text)),
-        });
-      }
-    }
-    return passages;
+    await this.engine.index(siteId, read?.pages ?? []);
+    // Dropped while it was built (other sites read meanwhile): the engine does not keep it either.
+    if (!this.pageIndexes.has(siteId)) await this.engine.drop(siteId);
   }
 
   /** Drops the indexes read longest ago, but not `site`'s, beyond what a process keeps (`indexesToDrop`). */
   private keepWithin(site: SiteIndex): void {
     const kept = [...this.pageIndexes].map(([id, k]) => ({ id, passages: k.passages, keep: k === site }));
-    for (const id of indexesToDrop(kept, { passages: PASSAGES_KEPT, sites: SITES_KEPT })) this.pageIndexes.delete(id);
+    for (const id of indexesToDrop(kept, { passages: PASSAGES_KEPT, sites: SITES_KEPT })) {
+      this.pageIndexes.delete(id);
+      void this.engine.drop(id).catch((e: Error) => this.logger.warn(`topics index of ${id} not dropped: ${e.message}`));
+    }
   }
 
   /**

@@ -1,0 +1,102 @@
+import { stepwise, timeSlices } from '@app/shared-kernel';
+import type { TextClustering } from '@app/conversations';
+import type { SitePageText } from '@app/sites-and-publishing';
+import { identifierWords, PageIndex, Passage } from '../domain/page-context';
+
+/**
+ * What topics compute, and nothing else (no database, no bookkeeping): a site's pages indexed as passages, where
+ * query texts lead in them, the clusters of the queries. Its work holds a CPU for seconds on a large site
+ * (docs/insights.md), so the built server runs it in a worker thread (`WorkerTopicsEngine`) and the API's thread
+ * keeps answering pages; `LocalTopicsEngine` runs it in the caller's thread, in time slices.
+ */
+export abstract class TopicsEngine {
+  /**
+   * Indexes a site's pages (as passages with their terms; no index when there are too few to rank), replacing what
+   * it held for the site. Until it resolves, the site's earlier index (if any) is what `contexts` reads.
+   */
+  abstract index(siteId: string, pages: readonly SitePageText[]): Promise<void>;
+  /** Forgets a site's index. */
+  abstract drop(siteId: string): Promise<void>;
+  /**
+   * Where each query text leads in the site's index (`PageIndex.context`), in order; empty contexts for a site
+   * with none. A site it does not hold (never indexed, dropped, or lost with a worker) is a `TopicsIndexLost`.
+   */
+  abstract contexts(siteId: string, texts: readonly string[]): Promise<Record<string, number>[]>;
+  /** The clusters of the texts with their contexts (`TextClustering.cluster`): each text's cluster, as an index. */
+  abstract cluster(texts: readonly string[], contexts: readonly Readonly<Record<string, number>>[]): Promise<number[]>;
+  /** Stops what it runs (a worker); nothing to do in the caller's thread. */
+  abstract close(): Promise<void>;
+}
+
+/** The engine no longer holds the site's index (its worker ended): index the site again. */
+export class TopicsIndexLost extends Error {
+  override readonly name = 'TopicsIndexLost';
+
+  constructor(readonly siteId: string) {
+    super(`The topics index of site "${siteId}" is not held: index it again`);
+  }
+}
+
+/**
+ * The engine in the caller's thread: requests get a turn once a time slice (15 ms) between its steps, but for
+ * one (BM25's consolidation of the whole index, about 0.7 s on 18,000 passages).
+ */
+export class LocalTopicsEngine extends TopicsEngine {
+  private readonly indexes = new Map<string, PageIndex | null>();
+
+  constructor(private readonly clustering: TextClustering) {
+    super();
+  }
+
+  async index(siteId: string, pages: readonly SitePageText[]): Promise<void> {
+    const index = await stepwise(PageIndex.building(await this.analyzed(pages)));
+    this.indexes.set(siteId, index);
+  }
+
+  drop(siteId: string): Promise<void> {
+    this.indexes.delete(siteId);
+    return Promise.resolve();
+  }
+
+  async contexts(siteId: string, texts: readonly string[]): Promise<Record<string, number>[]> {
+    if (!this.indexes.has(siteId)) throw new TopicsIndexLost(siteId);
+    const index = this.indexes.get(siteId);
+    const contexts: Record<string, number>[] = [];
+    // A search of a large site's index takes milliseconds: requests get a turn between them.
+    const slice = timeSlices();
+    for (const text of texts) {
+      await slice();
+      contexts.push(index ? index.context(await this.clustering.terms(identifierWords(text))) : {});
+    }
+    return contexts;
+  }
+
+  cluster(texts: readonly string[], contexts: readonly Readonly<Record<string, number>>[]): Promise<number[]> {
+    return this.clustering.cluster(texts, contexts);
+  }
+
+  close(): Promise<void> {
+    this.indexes.clear();
+    return Promise.resolve();
+  }
+
+  /** The pages as passages with their terms. */
+  private async analyzed(pages: readonly SitePageText[]): Promise<Passage[]> {
+    const passages: Passage[] = [];
+    // Requests get a turn between passages, once a slice (a page's text is up to 200,000 characters in all).
+    const slice = timeSlices();
+    for (const p of pages) {
+      for (const [n, passage] of p.passages.entries()) {
+        await slice();
+        passages.push({
+          id: `${p.space} ${p.page}#${n}`,
+          page: `${p.space} ${p.page}`,
+          group: p.group,
+          titleTerms: await this.clustering.terms(identifierWords(passage.title)),
+          textTerms: await this.clustering.terms(identifierWords(passage.text)),
+        });
+      }
+    }
+    return passages;
+  }
+}

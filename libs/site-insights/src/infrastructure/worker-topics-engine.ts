@@ -1,0 +1,117 @@
+import { Worker } from 'node:worker_threads';
+import { Logger } from '@nestjs/common';
+import type { SitePageText } from '@app/sites-and-publishing';
+import { TopicsEngine, TopicsIndexLost } from '../application/topics-engine';
+
+/** A site's pages go to the worker this many at a time (a message of a few MB at most: the API's thread copies it). */
+const PAGES_A_MESSAGE = 100;
+
+/** A message to the worker (topics.worker.ts), answered by a `TopicsReply` with the same id. */
+export type TopicsCall =
+  | { id: number; op: 'add'; build: number; pages: readonly SitePageText[] }
+  | { id: number; op: 'index'; build: number; siteId: string }
+  | { id: number; op: 'drop'; siteId: string }
+  | { id: number; op: 'contexts'; siteId: string; texts: readonly string[] }
+  | { id: number; op: 'cluster'; texts: readonly string[]; contexts: readonly Readonly<Record<string, number>>[] };
+
+export type TopicsReply = { id: number; result: unknown } | { id: number; error: { name: string; message: string } };
+
+/**
+ * The topics engine in a worker thread (topics.worker.js, next to this file once built): the API's thread only
+ * copies a site's pages to it, a chunk at a time, and the queries and their contexts; indexing, searching and
+ * clustering hold the worker's thread, not the one that answers pages. The worker starts at the first call and
+ * stays (its word vectors and the sites' indexes are what it is for); if it ends, the calls waiting on it fail
+ * (a site's `contexts` with `TopicsIndexLost`, so the caller indexes the site again) and the next call starts
+ * another.
+ */
+export class WorkerTopicsEngine extends TopicsEngine {
+  private readonly logger = new Logger('SiteInsights');
+  /** The worker running, and the calls waiting on it. */
+  private current: { worker: Worker; waiting: Map<number, Waiting> } | null = null;
+  private calls = 0;
+  private builds = 0;
+
+  constructor(private readonly file: string) {
+    super();
+  }
+
+  async index(siteId: string, pages: readonly SitePageText[]): Promise<void> {
+    const build = ++this.builds;
+    for (let i = 0; i < pages.length; i += PAGES_A_MESSAGE)
+      await this.call({ op: 'add', build, pages: pages.slice(i, i + PAGES_A_MESSAGE) });
+    await this.call({ op: 'index', build, siteId });
+  }
+
+  async drop(siteId: string): Promise<void> {
+    // A worker not running holds nothing.
+    if (this.current) await this.call({ op: 'drop', siteId });
+  }
+
+  contexts(siteId: string, texts: readonly string[]): Promise<Record<string, number>[]> {
+    // A worker started since the site was indexed does not hold it.
+    if (!this.current) return Promise.reject(new TopicsIndexLost(siteId));
+    return this.call({ op: 'contexts', siteId, texts }, siteId) as Promise<Record<string, number>[]>;
+  }
+
+  cluster(texts: readonly string[], contexts: readonly Readonly<Record<string, number>>[]): Promise<number[]> {
+    return this.call({ op: 'cluster', texts, contexts }) as Promise<number[]>;
+  }
+
+  /** Ends the worker; the calls waiting on it fail. */
+  async close(): Promise<void> {
+    const current = this.current;
+    this.current = null;
+    if (current) await current.worker.terminate();
+  }
+
+  private call(message: DistributiveOmit<TopicsCall, 'id'>, siteId?: string): Promise<unknown> {
+    const { worker, waiting } = this.started();
+    const id = ++this.calls;
+    return new Promise((resolve, reject) => {
+      waiting.set(id, { resolve, reject, siteId });
+      worker.postMessage({ ...message, id });
+    });
+  }
+
+  private started(): { worker: Worker; waiting: Map<number, Waiting> } {
+    if (this.current) return this.current;
+    const worker = new Worker(this.file);
+    const waiting = new Map<number, Waiting>();
+    // The process may end while it works (a shutdown does not wait for topics).
+    worker.unref();
+    worker.on('message', (reply: TopicsReply) => {
+      const call = waiting.get(reply.id);
+      if (!call) return;
+      waiting.delete(reply.id);
+      if ('result' in reply) call.resolve(reply.result);
+      else if (reply.error.name === 'TopicsIndexLost' && call.siteId) call.reject(new TopicsIndexLost(call.siteId));
+      else call.reject(new Error(reply.error.message));
+    });
+    let ended = false;
+    const end = (why: string) => {
+      if (ended) return;
+      ended = true;
+      if (this.current?.worker === worker) {
+        this.current = null;
+        this.logger.error(`The topics worker ended: ${why}`);
+      }
+      for (const call of waiting.values())
+        call.reject(call.siteId ? new TopicsIndexLost(call.siteId) : new Error(`The topics worker ended: ${why}`));
+      waiting.clear();
+    };
+    worker.on('error', (e) => end(e.message));
+    worker.on('exit', (code) => end(`exit code ${code}`));
+    this.current = { worker, waiting };
+    this.logger.log('Topics are computed in a worker thread');
+    return this.current;
+  }
+}
+
+interface Waiting {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  /** The site a `contexts` call reads: its index is lost if the worker ends. */
+  siteId?: string;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
