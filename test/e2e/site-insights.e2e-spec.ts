@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { Db } from '@app/persistence';
-import { SiteInsightsService, TopicsEngine } from '@app/site-insights';
+import { SiteInsightsService, TopicsEngine, TopicsIndexLost } from '@app/site-insights';
 import { SitePageTexts } from '@app/sites-and-publishing';
 import { createTestApp, TestApp, TestUser } from '../support/app';
 import { expectError } from '../support/expect';
@@ -610,6 +610,17 @@ describe('site insights', () => {
       const again = (await topics()).body.items as { queries: { text: string }[] }[];
       expect(reads).toHaveBeenCalledTimes(2);
       expect(again.flatMap((x) => x.queries.map((q) => q.text))).toContain('proxy tunnel');
+      // The worker ends during a search: the read builds the site's index again and answers.
+      const lost = jest.spyOn(t.app.get(TopicsEngine), 'contexts').mockRejectedValueOnce(new TopicsIndexLost(site));
+      try {
+        await track([event('search_type_query', { query: 'tunnel timeout', resultsCount: 0 })], site).expect(204);
+        const rebuilt = (await topics()).body.items as { queries: { text: string }[] }[];
+        expect(rebuilt.flatMap((x) => x.queries.map((q) => q.text))).toContain('tunnel timeout');
+        expect(lost).toHaveBeenCalledTimes(2);
+        expect(reads).toHaveBeenCalledTimes(3);
+      } finally {
+        lost.mockRestore();
+      }
       const pages = (await t.http.get(`/v1/spaces/${docs}/content`).set(admin.auth).expect(200)).body.pages as {
         id: string;
         title: string;
@@ -622,7 +633,7 @@ describe('site insights', () => {
         },
       ]);
       await Promise.all([topics(), topics()]);
-      expect(reads).toHaveBeenCalledTimes(3);
+      expect(reads).toHaveBeenCalledTimes(4);
     } finally {
       reads.mockRestore();
     }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { SitesAndPublishingModule } from '@app/sites-and-publishing';
 import { ConversationsModule, TextClustering } from '@app/conversations';
 import { ReviewAndCommentsModule } from '@app/review-and-comments';
@@ -16,8 +16,12 @@ import { WorkerTopicsEngine } from './infrastructure/worker-topics-engine';
  * server, `dist/`), else in the caller's thread (the sources under Jest, which run no TypeScript in a worker).
  */
 export function topicsEngine(clustering: TextClustering): TopicsEngine {
-  const worker = typeof __dirname === 'string' ? join(__dirname, 'infrastructure', 'topics.worker.js') : null;
-  return worker && existsSync(worker) ? new WorkerTopicsEngine(worker) : new LocalTopicsEngine(clustering);
+  // The sources under Jest are ES modules: no __dirname, and no worker to run.
+  if (typeof __dirname !== 'string') return new LocalTopicsEngine(clustering);
+  const worker = join(__dirname, 'infrastructure', 'topics.worker.js');
+  if (existsSync(worker)) return new WorkerTopicsEngine(worker);
+  new Logger('SiteInsights').warn(`No topics worker at ${worker}: topics are computed in the API's thread`);
+  return new LocalTopicsEngine(clustering);
 }
 
 /**

@@ -18,7 +18,7 @@ import { markdownToDocument } from '@app/content-model';
 import { ChangeRequestsService, type ChangeRequestView } from '@app/review-and-comments';
 import { AggregationPlan, planAggregation, rangeOf, type RangePreset } from '../domain/aggregation';
 import { buildTopics, LookedFor, NextPage, Topic, TOPIC_QUERIES_MAX, topicDescription } from '../domain/topics';
-import { byRarity, identifierWords, indexesToDrop, nextPagesContext } from '../domain/page-context';
+import { byRarity, identifierWords, indexesToDrop, nextPagesContext, recall, remember } from '../domain/page-context';
 import { TopicsEngine, TopicsIndexLost } from './topics-engine';
 import { checkEvents, checkOfficial, InsightsEvent, OfficialEvent, toInsightsEvent } from '../domain/insights-event';
 import { AgentFeedbackStore, ColumnValues, DailySalts, InsightsEventStore } from '../domain/insights-ports';
@@ -76,6 +76,8 @@ interface SiteIndex {
   led: BoundedMap<string, Readonly<Record<string, number>>>;
   /** How many passages it holds, counted as soon as its pages are read (0 before). */
   passages: number;
+  /** Reads of topics using it now: it is not dropped under them. */
+  readers: number;
 }
 
 /**
@@ -302,14 +304,14 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
    * each is among the queries.
    */
   private async contexts(siteId: string, queries: LookedFor[], next: NextPage[]): Promise<Record<string, number>[]> {
+    const texts = queries.map((q) => q.text);
     let led: Map<string, Readonly<Record<string, number>>>;
     try {
-      led = await this.ledTo(siteId, queries);
+      led = await this.ledTo(siteId, texts);
     } catch (e) {
       if (!(e instanceof TopicsIndexLost)) throw e;
       // The engine lost the site's index (its worker ended): built again, once.
-      this.pageIndexes.delete(siteId);
-      led = await this.ledTo(siteId, queries);
+      led = await this.ledTo(siteId, texts);
     }
     const nextOf = new Map<string, NextPage[]>();
     for (const n of next) nextOf.set(n.text, [...(nextOf.get(n.text) ?? []), n]);
@@ -322,27 +324,28 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     );
   }
 
-  /** Where each query text led in the site's passages: kept ones from the site's memo, the others asked of the engine at once. */
-  private async ledTo(siteId: string, queries: LookedFor[]): Promise<Map<string, Readonly<Record<string, number>>>> {
+  /**
+   * Where each query text led in the site's passages: those the site's memo holds, the others asked of the engine
+   * at once. A `TopicsIndexLost` leaves the site's entry dropped (the next read builds it again).
+   */
+  private async ledTo(siteId: string, texts: readonly string[]): Promise<Map<string, Readonly<Record<string, number>>>> {
     const site = await this.pageIndex(siteId);
-    const led = new Map<string, Readonly<Record<string, number>>>();
-    if (!site) {
-      for (const q of queries) led.set(q.text, {});
-      return led;
+    if (!site) return new Map(texts.map((text) => [text, {}]));
+    site.readers += 1;
+    try {
+      await site.ready;
+      const { known, unknown } = recall(site.led, texts);
+      const found = unknown.length ? await this.engine.contexts(siteId, unknown) : [];
+      unknown.forEach((text, i) => known.set(text, found[i]));
+      remember(site.led, known);
+      return known;
+    } catch (e) {
+      // Not this entry again (a newer one another read made stays).
+      if (e instanceof TopicsIndexLost && this.pageIndexes.get(siteId) === site) this.pageIndexes.delete(siteId);
+      throw e;
+    } finally {
+      site.readers -= 1;
     }
-    await site.ready;
-    const texts = [...new Set(queries.map((q) => q.text))];
-    const unknown = texts.filter((text) => !site.led.has(text));
-    const found = unknown.length ? await this.engine.contexts(siteId, unknown) : [];
-    unknown.forEach((text, i) => site.led.set(text, found[i]));
-    for (const text of texts) {
-      const context = site.led.get(text) ?? {};
-      // Read last, dropped last: the texts of the ranges read lately stay.
-      site.led.delete(text);
-      site.led.set(text, context);
-      led.set(text, context);
-    }
-    return led;
   }
 
   /**
@@ -360,7 +363,7 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
       this.pageIndexes.set(siteId, kept);
       return kept;
     }
-    const site: SiteIndex = { key, ready: Promise.resolve(), built: false, led: new BoundedMap(CONTEXTS_KEPT), passages: 0 };
+    const site: SiteIndex = { key, ready: Promise.resolve(), built: false, led: new BoundedMap(CONTEXTS_KEPT), passages: 0, readers: 0 };
     site.ready = this.buildIndex(siteId, site).finally(() => (site.built = true));
     this.pageIndexes.delete(siteId);
     this.pageIndexes.set(siteId, site);
@@ -378,13 +381,14 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     site.passages = read ? read.pages.reduce((n, p) => n + p.passages.length, 0) : 0;
     this.keepWithin(site);
     await this.engine.index(siteId, read?.pages ?? []);
-    // Dropped while it was built (other sites read meanwhile): the engine does not keep it either.
-    if (!this.pageIndexes.has(siteId)) await this.engine.drop(siteId);
   }
 
-  /** Drops the indexes read longest ago, but not `site`'s, beyond what a process keeps (`indexesToDrop`). */
+  /**
+   * Drops the indexes read longest ago beyond what a process keeps (`indexesToDrop`), but not `site`'s, one still
+   * being built or one a read is using: while several large sites are read at once, the bound is passed.
+   */
   private keepWithin(site: SiteIndex): void {
-    const kept = [...this.pageIndexes].map(([id, k]) => ({ id, passages: k.passages, keep: k === site }));
+    const kept = [...this.pageIndexes].map(([id, k]) => ({ id, passages: k.passages, keep: k === site || !k.built || k.readers > 0 }));
     for (const id of indexesToDrop(kept, { passages: PASSAGES_KEPT, sites: SITES_KEPT })) {
       this.pageIndexes.delete(id);
       void this.engine.drop(id).catch((e: Error) => this.logger.warn(`topics index of ${id} not dropped: ${e.message}`));

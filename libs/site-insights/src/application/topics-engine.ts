@@ -12,10 +12,11 @@ import { identifierWords, PageIndex, Passage } from '../domain/page-context';
 export abstract class TopicsEngine {
   /**
    * Indexes a site's pages (as passages with their terms; no index when there are too few to rank), replacing what
-   * it held for the site. Until it resolves, the site's earlier index (if any) is what `contexts` reads.
+   * it held for the site. Until it resolves, the site's earlier index (if any) is what `contexts` reads; of two
+   * builds of a site at once, the one asked for last is kept. A `TopicsIndexLost` if the engine ends meanwhile.
    */
   abstract index(siteId: string, pages: readonly SitePageText[]): Promise<void>;
-  /** Forgets a site's index. */
+  /** Forgets a site's index, and a build of it under way. */
   abstract drop(siteId: string): Promise<void>;
   /**
    * Where each query text leads in the site's index (`PageIndex.context`), in order; empty contexts for a site
@@ -43,18 +44,25 @@ export class TopicsIndexLost extends Error {
  */
 export class LocalTopicsEngine extends TopicsEngine {
   private readonly indexes = new Map<string, PageIndex | null>();
+  /** The last build asked for each site (a number that grows), or its drop. */
+  private readonly builds = new Map<string, number>();
+  private asks = 0;
 
   constructor(private readonly clustering: TextClustering) {
     super();
   }
 
   async index(siteId: string, pages: readonly SitePageText[]): Promise<void> {
+    const build = this.asked(siteId);
     const index = await stepwise(PageIndex.building(await this.analyzed(pages)));
-    this.indexes.set(siteId, index);
+    // Two builds of a site at once: the one asked for last is kept, whichever ends last.
+    if (this.builds.get(siteId) === build) this.indexes.set(siteId, index);
   }
 
   drop(siteId: string): Promise<void> {
     this.indexes.delete(siteId);
+    // A build under way is not kept either.
+    this.asked(siteId);
     return Promise.resolve();
   }
 
@@ -78,6 +86,11 @@ export class LocalTopicsEngine extends TopicsEngine {
   close(): Promise<void> {
     this.indexes.clear();
     return Promise.resolve();
+  }
+
+  private asked(siteId: string): number {
+    this.builds.set(siteId, ++this.asks);
+    return this.asks;
   }
 
   /** The pages as passages with their terms. */

@@ -109,6 +109,32 @@ export function indexesToDrop(
 }
 
 /**
+ * What a memo of where query texts led holds of `texts` (`known`), and the texts it does not (`unknown`, to be
+ * searched). Read whole before anything is put back, so that putting back cannot push out a text of the same read.
+ */
+export function recall<V>(memo: ReadonlyMap<string, V>, texts: readonly string[]): { known: Map<string, V>; unknown: string[] } {
+  const known = new Map<string, V>();
+  const unknown: string[] = [];
+  for (const text of new Set(texts)) {
+    const value = memo.get(text);
+    if (value === undefined) unknown.push(text);
+    else known.set(text, value);
+  }
+  return { known, unknown };
+}
+
+/**
+ * Puts a read's texts back in a memo kept read-last-dropped-last (a map whose first entries go first when it is
+ * full, as `BoundedMap`'s): each moved to the end, so the texts of the ranges read lately stay.
+ */
+export function remember<V>(memo: Map<string, V>, entries: Iterable<[string, V]>): void {
+  for (const [text, value] of entries) {
+    memo.delete(text);
+    memo.set(text, value);
+  }
+}
+
+/**
  * The pages visitors opened next after a query, as context: a `page {spaceId} {pageId}` term for each, at full
  * weight (which pages, not how often: a visit more does not cluster the queries again).
  */

@@ -11,6 +11,8 @@ import type { TopicsCall, TopicsReply } from './worker-topics-engine';
  */
 const engine = new LocalTopicsEngine(standaloneTextClustering());
 const arriving = new Map<number, SitePageText[]>();
+/** The newest build (or drop) of each site that reached `index` (or `drop`). */
+const newest = new Map<string, number>();
 const port = parentPort!;
 
 async function answer(call: TopicsCall): Promise<unknown> {
@@ -21,9 +23,13 @@ async function answer(call: TopicsCall): Promise<unknown> {
     case 'index': {
       const pages = arriving.get(call.build) ?? [];
       arriving.delete(call.build);
+      // A newer build or a drop of the site was asked for already: this one is not kept.
+      if ((newest.get(call.siteId) ?? 0) > call.build) return null;
+      newest.set(call.siteId, call.build);
       return engine.index(call.siteId, pages);
     }
     case 'drop':
+      newest.set(call.siteId, call.build);
       return engine.drop(call.siteId);
     case 'contexts':
       return engine.contexts(call.siteId, call.texts);

@@ -7,10 +7,14 @@ import { TopicsEngine, TopicsIndexLost } from '../application/topics-engine';
 const PAGES_A_MESSAGE = 100;
 
 /** A message to the worker (topics.worker.ts), answered by a `TopicsReply` with the same id. */
+/**
+ * `build` numbers a site's builds and drops in the order they are asked for here (a large site's pages arrive in
+ * many messages, so the worker may get a newer build's `index` before an older one's).
+ */
 export type TopicsCall =
   | { id: number; op: 'add'; build: number; pages: readonly SitePageText[] }
   | { id: number; op: 'index'; build: number; siteId: string }
-  | { id: number; op: 'drop'; siteId: string }
+  | { id: number; op: 'drop'; build: number; siteId: string }
   | { id: number; op: 'contexts'; siteId: string; texts: readonly string[] }
   | { id: number; op: 'cluster'; texts: readonly string[]; contexts: readonly Readonly<Record<string, number>>[] };
 
@@ -21,8 +25,8 @@ export type TopicsReply = { id: number; result: unknown } | { id: number; error:
  * copies a site's pages to it, a chunk at a time, and the queries and their contexts; indexing, searching and
  * clustering hold the worker's thread, not the one that answers pages. The worker starts at the first call and
  * stays (its word vectors and the sites' indexes are what it is for); if it ends, the calls waiting on it fail
- * (a site's `contexts` with `TopicsIndexLost`, so the caller indexes the site again) and the next call starts
- * another.
+ * (those that need a site's index, `index` and `contexts`, with `TopicsIndexLost`, so the caller indexes the site
+ * again; a clustering with an error) and the next call starts another.
  */
 export class WorkerTopicsEngine extends TopicsEngine {
   private readonly logger = new Logger('SiteInsights');
@@ -30,6 +34,7 @@ export class WorkerTopicsEngine extends TopicsEngine {
   private current: { worker: Worker; waiting: Map<number, Waiting> } | null = null;
   private calls = 0;
   private builds = 0;
+  private closed = false;
 
   constructor(private readonly file: string) {
     super();
@@ -38,18 +43,18 @@ export class WorkerTopicsEngine extends TopicsEngine {
   async index(siteId: string, pages: readonly SitePageText[]): Promise<void> {
     const build = ++this.builds;
     for (let i = 0; i < pages.length; i += PAGES_A_MESSAGE)
-      await this.call({ op: 'add', build, pages: pages.slice(i, i + PAGES_A_MESSAGE) });
-    await this.call({ op: 'index', build, siteId });
+      await this.call({ op: 'add', build, pages: pages.slice(i, i + PAGES_A_MESSAGE) }, siteId);
+    await this.call({ op: 'index', build, siteId }, siteId);
   }
 
   async drop(siteId: string): Promise<void> {
     // A worker not running holds nothing.
-    if (this.current) await this.call({ op: 'drop', siteId });
+    if (this.current) await this.call({ op: 'drop', build: ++this.builds, siteId });
   }
 
   contexts(siteId: string, texts: readonly string[]): Promise<Record<string, number>[]> {
     // A worker started since the site was indexed does not hold it.
-    if (!this.current) return Promise.reject(new TopicsIndexLost(siteId));
+    if (!this.current && !this.closed) return Promise.reject(new TopicsIndexLost(siteId));
     return this.call({ op: 'contexts', siteId, texts }, siteId) as Promise<Record<string, number>[]>;
   }
 
@@ -57,14 +62,17 @@ export class WorkerTopicsEngine extends TopicsEngine {
     return this.call({ op: 'cluster', texts, contexts }) as Promise<number[]>;
   }
 
-  /** Ends the worker; the calls waiting on it fail. */
+  /** Ends the worker for good (the application stops): the calls waiting on it and any later call fail. */
   async close(): Promise<void> {
+    this.closed = true;
     const current = this.current;
     this.current = null;
     if (current) await current.worker.terminate();
   }
 
+  /** A call of the worker; `siteId`: the call needs the site's index, which a worker that ends loses (`TopicsIndexLost`). */
   private call(message: DistributiveOmit<TopicsCall, 'id'>, siteId?: string): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error('The topics engine is closed'));
     const { worker, waiting } = this.started();
     const id = ++this.calls;
     return new Promise((resolve, reject) => {
@@ -96,10 +104,15 @@ export class WorkerTopicsEngine extends TopicsEngine {
         this.logger.error(`The topics worker ended: ${why}`);
       }
       for (const call of waiting.values())
-        call.reject(call.siteId ? new TopicsIndexLost(call.siteId) : new Error(`The topics worker ended: ${why}`));
+        call.reject(call.siteId && !this.closed ? new TopicsIndexLost(call.siteId) : new Error(`The topics worker ended: ${why}`));
       waiting.clear();
     };
     worker.on('error', (e) => end(e.message));
+    // A reply that cannot be read: no call knows it was its own, so none may wait for ever.
+    worker.on('messageerror', (e) => {
+      end(`a reply could not be read (${e.message})`);
+      void worker.terminate();
+    });
     worker.on('exit', (code) => end(`exit code ${code}`));
     this.current = { worker, waiting };
     this.logger.log('Topics are computed in a worker thread');

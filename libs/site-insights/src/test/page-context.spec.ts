@@ -1,4 +1,5 @@
-import { indexesToDrop, byRarity, identifierWords, PageIndex } from '../domain/page-context';
+import { BoundedMap } from '@app/shared-kernel';
+import { indexesToDrop, byRarity, identifierWords, PageIndex, recall, remember } from '../domain/page-context';
 
 describe('byRarity: context terms weighted by how rare they are among the queries', () => {
   it('weighs a term few queries share above one most share, and keeps some weight for a term all share', () => {
@@ -89,5 +90,32 @@ describe('indexesToDrop: the sites’ indexes a process keeps stay bounded', () 
     // One being built (no passages yet) counts as a site, but frees no passages.
     expect(indexesToDrop([k('a', 1, true), k('b', 1), k('c', 0), k('d', 0)], limits)).toEqual(['b']);
     expect(indexesToDrop([k('a', 0), k('b', 80), k('c', 50, true)], limits)).toEqual(['b']);
+  });
+});
+
+describe('recall and remember: where query texts led, kept read-last-dropped-last', () => {
+  it('reads a whole read before putting it back, so that a full memo loses none of the texts it held for that read', () => {
+    const memo = new BoundedMap<string, number>(3);
+    remember(memo, [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ]);
+    // A read of a, d and e: a is known, d and e are searched; putting the three back must not lose a.
+    const { known, unknown } = recall(memo, ['a', 'd', 'e', 'd']);
+    expect([...known]).toEqual([['a', 1]]);
+    expect(unknown).toEqual(['d', 'e']);
+    known.set('d', 4).set('e', 5);
+    remember(memo, known);
+    expect([...memo]).toEqual([
+      ['a', 1],
+      ['d', 4],
+      ['e', 5],
+    ]);
+    // The texts read last stay: reading b again after a full memo brings b back and drops the oldest (a).
+    const again = recall(memo, ['b']);
+    expect(again.unknown).toEqual(['b']);
+    remember(memo, [['b', 2]]);
+    expect([...memo.keys()]).toEqual(['d', 'e', 'b']);
   });
 });

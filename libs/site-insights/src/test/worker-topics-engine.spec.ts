@@ -45,10 +45,12 @@ describe('the topics worker: what its engine answers when the worker ends', () =
       await engine.drop('site-1');
       await expect(engine.contexts('site-1', ['helm'])).rejects.toBeInstanceOf(TopicsIndexLost);
 
-      // Closed: nothing held; the next call starts another worker.
-      await engine.close();
-      await expect(engine.contexts('site-1', ['helm chart'])).rejects.toBeInstanceOf(TopicsIndexLost);
-      await engine.index('site-1', pages);
+      // Of two builds of a site at once, the one asked for last is kept.
+      // (The older is the larger: it ends last.)
+      const filler = Array.from({ length: 400 }, (_, n) => page(100 + n, `Filler passage ${n} of the older version.`));
+      const older = engine.index('site-1', [page(9, 'Nothing about charts here, only the older text.'), ...filler, ...pages.slice(1)]);
+      const newer = engine.index('site-1', pages);
+      await Promise.all([older, newer]);
       expect(Object.keys((await engine.contexts('site-1', ['helm chart']))[0])).toContain('page space page-1');
     } finally {
       await engine.close();
@@ -66,6 +68,16 @@ describe('the topics worker: what its engine answers when the worker ends', () =
       await expect(engine.contexts('site-1', ['helm chart'])).rejects.toBeInstanceOf(TopicsIndexLost);
       await engine.index('site-1', pages); // a worker again
       await expect(engine.cluster(['msi'], [{}])).rejects.toThrow(/exit code 3/);
+      // Ends while it indexes: the site's index is lost, not a plain error (the caller builds it again).
+      await expect(engine.index('dies', pages)).rejects.toBeInstanceOf(TopicsIndexLost);
+      // Closed: every call fails, none as TopicsIndexLost (nothing is built again while the application stops).
+      await engine.index('site-1', pages);
+      const waiting = engine.contexts('site-1', ['msi']);
+      await engine.close();
+      await expect(waiting).rejects.toThrow(/topics worker ended/);
+      await expect(waiting).rejects.not.toBeInstanceOf(TopicsIndexLost);
+      await expect(engine.contexts('site-1', ['msi'])).rejects.toThrow(/closed/);
+      await expect(engine.index('site-1', pages)).rejects.toThrow(/closed/);
     } finally {
       await engine.close();
     }
