@@ -489,7 +489,7 @@ describe('change requests: authoring, reads, merge and update', () => {
     ).expect(200);
     const [aId, bId] = res.body.changes.map((c: { page: { id: string } }) => c.page.id);
     const content = t.app.get(ContentService);
-    const renders = jest.spyOn(content, 'page');
+    const renders = jest.spyOn(content, 'pageDocument');
     const read = (pageId: string, query: string) =>
       t.http.get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${pageId}${query}`).set(admin.auth).expect(200);
     const first = await read(aId, '?format=markdown');
