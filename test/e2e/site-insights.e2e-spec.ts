@@ -621,6 +621,24 @@ describe('site insights', () => {
       } finally {
         lost.mockRestore();
       }
+      // It ends again while the read builds it: the read answers 503 (try again), and the next read is whole.
+      const twice = jest
+        .spyOn(t.app.get(TopicsEngine), 'contexts')
+        .mockRejectedValueOnce(new TopicsIndexLost(site))
+        .mockRejectedValueOnce(new TopicsIndexLost(site));
+      try {
+        await track([event('search_type_query', { query: 'tunnel reset', resultsCount: 0 })], site).expect(204);
+        const unavailable = await t.http.get(`/v1/orgs/${orgId}/sites/${site}/insights/topics`).set(reader.auth).expect(503);
+        expect(unavailable.body).toEqual({
+          error: { code: 503, message: expect.stringMatching(/^Topics cannot be computed now .*try again/) },
+        });
+        expect(reads).toHaveBeenCalledTimes(4); // built again once, then given up
+        const whole = (await topics()).body.items as { queries: { text: string }[] }[];
+        expect(whole.flatMap((x) => x.queries.map((q) => q.text))).toContain('tunnel reset');
+        expect(reads).toHaveBeenCalledTimes(5);
+      } finally {
+        twice.mockRestore();
+      }
       const pages = (await t.http.get(`/v1/spaces/${docs}/content`).set(admin.auth).expect(200)).body.pages as {
         id: string;
         title: string;
@@ -633,7 +651,7 @@ describe('site insights', () => {
         },
       ]);
       await Promise.all([topics(), topics()]);
-      expect(reads).toHaveBeenCalledTimes(4);
+      expect(reads).toHaveBeenCalledTimes(6);
     } finally {
       reads.mockRestore();
     }

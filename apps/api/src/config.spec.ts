@@ -67,4 +67,13 @@ describe('QUIRE_SMTP_URL and QUIRE_SMTP_FROM', () => {
     expect(() => loadConfig({ QUIRE_SMTP_FROM: 'not an address' })).toThrow(/QUIRE_SMTP_FROM/);
     expect(() => loadConfig({ QUIRE_SMTP_FROM: 'Docs\r\nBcc: x@example.com <docs@example.com>' })).toThrow(/QUIRE_SMTP_FROM/);
   });
+
+  it('bounds the topics worker’s heap at 2,048 MB unless told; a size out of range stops the start', () => {
+    expect(loadConfig({}).insights.topicsMemoryMb).toBe(2048);
+    expect(loadConfig({ QUIRE_INSIGHTS_TOPICS_MEMORY_MB: '512' }).insights.topicsMemoryMb).toBe(512);
+    for (const wrong of ['64', '1.5', 'lots', '-1', '2000000'])
+      expect(() => loadConfig({ QUIRE_INSIGHTS_TOPICS_MEMORY_MB: wrong })).toThrow(
+        /QUIRE_INSIGHTS_TOPICS_MEMORY_MB must be an integer from 128/,
+      );
+  });
 });

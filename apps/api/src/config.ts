@@ -57,7 +57,7 @@ export interface QuireConfig {
   /** Days audit events are kept (null: forever, the default). */
   auditRetentionDays: number | null;
   /** Site insights: days events are kept, events per minute from one address, the longest an event waits in memory. */
-  insights: { retentionDays: number; eventsPerMinute: number; flushMs: number };
+  insights: { retentionDays: number; eventsPerMinute: number; flushMs: number; topicsMemoryMb: number };
   /** The collector: hours a body or file's bytes stay once nothing references them, and how many go per run. */
   gcGraceHours: number;
   gcBatch: number;
@@ -291,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QuireConfig {
       retentionDays: int(env, 'QUIRE_INSIGHTS_RETENTION_DAYS', 395, 1, 36_500)!,
       eventsPerMinute: int(env, 'QUIRE_INSIGHTS_EVENTS_PER_MINUTE', 1200, 1, 10_000_000)!,
       flushMs: int(env, 'QUIRE_INSIGHTS_FLUSH_MS', 1000, 10, 60_000)!,
+      topicsMemoryMb: int(env, 'QUIRE_INSIGHTS_TOPICS_MEMORY_MB', 2048, 128, 1_048_576)!,
     },
     gcGraceHours: int(env, 'QUIRE_GC_GRACE_HOURS', 24, 1, 87_600)!,
     gcBatch: int(env, 'QUIRE_GC_BATCH', 1000, 1, 1_000_000)!,

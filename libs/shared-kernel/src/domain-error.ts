@@ -1,6 +1,15 @@
 /** What went wrong, independent of transport. Only apps/api maps kinds to HTTP status codes. */
 export type DomainErrorKind =
-  'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'precondition' | 'too-large' | 'upstream' | 'too-many';
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'precondition'
+  | 'too-large'
+  | 'upstream'
+  | 'too-many'
+  | 'unavailable';
 
 export class DomainError extends Error {
   constructor(

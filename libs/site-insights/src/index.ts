@@ -2,4 +2,4 @@
 export { SiteInsightsModule } from './site-insights.module';
 export { SiteInsightsService, InsightsSettings, INSIGHTS_PURGE_QUEUE, TooManyEvents } from './application/site-insights.service';
 export type { AgentFeedbackReceipt } from './application/site-insights.service';
-export { TopicsEngine, TopicsIndexLost } from './application/topics-engine';
+export { TopicsEngine, TopicsIndexLost, TopicsUnavailable } from './application/topics-engine';

@@ -13,6 +13,7 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   'too-large': 413,
   upstream: 502,
   'too-many': 429,
+  unavailable: 503,
 };
 
 /** Errors of the body parser and the depth check carry `type` and `status` (http-errors). */

@@ -19,7 +19,7 @@ import { ChangeRequestsService, type ChangeRequestView } from '@app/review-and-c
 import { AggregationPlan, planAggregation, rangeOf, type RangePreset } from '../domain/aggregation';
 import { buildTopics, LookedFor, NextPage, Topic, TOPIC_QUERIES_MAX, topicDescription } from '../domain/topics';
 import { byRarity, identifierWords, indexesToDrop, nextPagesContext, recall, remember } from '../domain/page-context';
-import { TopicsEngine, TopicsIndexLost } from './topics-engine';
+import { TopicsEngine, TopicsIndexLost, TopicsUnavailable } from './topics-engine';
 import { checkEvents, checkOfficial, InsightsEvent, OfficialEvent, toInsightsEvent } from '../domain/insights-event';
 import { AgentFeedbackStore, ColumnValues, DailySalts, InsightsEventStore } from '../domain/insights-ports';
 
@@ -31,6 +31,8 @@ export abstract class InsightsSettings {
   abstract readonly eventsPerMinute: number;
   /** How long an accepted event may wait in memory before its batch is written. */
   abstract readonly flushMs: number;
+  /** The topics worker's heap at most, in MB (it holds the indexes of the sites read). */
+  abstract readonly topicsMemoryMb: number;
 }
 
 export const INSIGHTS_PURGE_QUEUE = 'site-insights-purge';
@@ -311,7 +313,12 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     } catch (e) {
       if (!(e instanceof TopicsIndexLost)) throw e;
       // The engine lost the site's index (its worker ended): built again, once.
-      led = await this.ledTo(siteId, texts);
+      try {
+        led = await this.ledTo(siteId, texts);
+      } catch (again) {
+        if (again instanceof TopicsIndexLost) throw new TopicsUnavailable('the topics worker ended twice while it read the site');
+        throw again;
+      }
     }
     const nextOf = new Map<string, NextPage[]>();
     for (const n of next) nextOf.set(n.text, [...(nextOf.get(n.text) ?? []), n]);

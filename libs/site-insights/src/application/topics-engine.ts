@@ -1,4 +1,4 @@
-import { stepwise, timeSlices } from '@app/shared-kernel';
+import { DomainError, stepwise, timeSlices } from '@app/shared-kernel';
 import type { TextClustering } from '@app/conversations';
 import type { SitePageText } from '@app/sites-and-publishing';
 import { identifierWords, PageIndex, Passage } from '../domain/page-context';
@@ -23,10 +23,20 @@ export abstract class TopicsEngine {
    * with none. A site it does not hold (never indexed, dropped, or lost with a worker) is a `TopicsIndexLost`.
    */
   abstract contexts(siteId: string, texts: readonly string[]): Promise<Record<string, number>[]>;
-  /** The clusters of the texts with their contexts (`TextClustering.cluster`): each text's cluster, as an index. */
+  /**
+   * The clusters of the texts with their contexts (`TextClustering.cluster`): each text's cluster, as an index. A
+   * `TopicsUnavailable` if the engine ends meanwhile.
+   */
   abstract cluster(texts: readonly string[], contexts: readonly Readonly<Record<string, number>>[]): Promise<number[]>;
   /** Stops what it runs (a worker); nothing to do in the caller's thread. */
   abstract close(): Promise<void>;
+}
+
+/** The engine cannot compute topics now (its worker ended, out of memory for one): a read may be tried again (503). */
+export class TopicsUnavailable extends DomainError {
+  constructor(why: string) {
+    super('unavailable', `Topics cannot be computed now (${why}): try again later`);
+  }
 }
 
 /** The engine no longer holds the site's index (its worker ended): index the site again. */
@@ -44,8 +54,11 @@ export class TopicsIndexLost extends Error {
  */
 export class LocalTopicsEngine extends TopicsEngine {
   private readonly indexes = new Map<string, PageIndex | null>();
-  /** The last build asked for each site (a number that grows), or its drop. */
-  private readonly builds = new Map<string, number>();
+  /**
+   * The builds under way: each site's last one asked for (a number that grows). An entry lives only while that build
+   * runs: one that ends finding another number, or none (a drop, or a later build that ended first), is not kept.
+   */
+  private readonly building = new Map<string, number>();
   private asks = 0;
 
   constructor(private readonly clustering: TextClustering) {
@@ -53,16 +66,21 @@ export class LocalTopicsEngine extends TopicsEngine {
   }
 
   async index(siteId: string, pages: readonly SitePageText[]): Promise<void> {
-    const build = this.asked(siteId);
-    const index = await stepwise(PageIndex.building(await this.analyzed(pages)));
-    // Two builds of a site at once: the one asked for last is kept, whichever ends last.
-    if (this.builds.get(siteId) === build) this.indexes.set(siteId, index);
+    const build = ++this.asks;
+    this.building.set(siteId, build);
+    try {
+      const index = await stepwise(PageIndex.building(await this.analyzed(pages)));
+      // Two builds of a site at once: the one asked for last is kept, whichever ends last.
+      if (this.building.get(siteId) === build) this.indexes.set(siteId, index);
+    } finally {
+      if (this.building.get(siteId) === build) this.building.delete(siteId);
+    }
   }
 
   drop(siteId: string): Promise<void> {
     this.indexes.delete(siteId);
     // A build under way is not kept either.
-    this.asked(siteId);
+    this.building.delete(siteId);
     return Promise.resolve();
   }
 
@@ -86,11 +104,6 @@ export class LocalTopicsEngine extends TopicsEngine {
   close(): Promise<void> {
     this.indexes.clear();
     return Promise.resolve();
-  }
-
-  private asked(siteId: string): number {
-    this.builds.set(siteId, ++this.asks);
-    return this.asks;
   }
 
   /** The pages as passages with their terms. */

@@ -8,6 +8,7 @@ import {
   ApiOperation,
   ApiProduces,
   ApiTags,
+  ApiServiceUnavailableResponse,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -171,6 +172,7 @@ export class InsightsController {
       'What visitors looked for and did not find (searches with no result, questions), grouped into topics, the largest first (role read on the site; a Quire extension)',
   })
   @ApiOkResponse({ type: ListOf(TopicDto) })
+  @ApiServiceUnavailableResponse({ description: 'The topics worker ended while it computed them (docs/insights.md): try again' })
   async topics(
     @CurrentActor() actor: Actor,
     @Param('organizationId') organizationId: string,
@@ -197,6 +199,7 @@ export class InsightsController {
     description: 'The change request (the official ChangeRequest)',
     schema: { $ref: '#/components/schemas/ChangeRequestDto' },
   })
+  @ApiServiceUnavailableResponse({ description: 'The topics worker ended while it computed them (docs/insights.md): try again' })
   async topicChangeRequest(
     @CurrentActor() actor: Actor,
     @Param('organizationId') organizationId: string,

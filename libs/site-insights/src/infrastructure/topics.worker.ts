@@ -7,29 +7,30 @@ import type { TopicsCall, TopicsReply } from './worker-topics-engine';
 /**
  * The worker thread of `WorkerTopicsEngine`: a `LocalTopicsEngine` of its own (the same analyzer and word vectors
  * the API's clustering has), answering the API's thread's calls. A site's pages arrive in chunks (`add`), then
- * `index` indexes them.
+ * `index` indexes them (the engine keeps the last build asked for) or `discard` forgets them.
  */
 const engine = new LocalTopicsEngine(standaloneTextClustering());
+/** The pages of each build being sent. */
 const arriving = new Map<number, SitePageText[]>();
-/** The newest build (or drop) of each site that reached `index` (or `drop`). */
-const newest = new Map<string, number>();
 const port = parentPort!;
 
 async function answer(call: TopicsCall): Promise<unknown> {
   switch (call.op) {
-    case 'add':
-      arriving.set(call.build, (arriving.get(call.build) ?? []).concat(call.pages));
+    case 'add': {
+      const pages = arriving.get(call.build) ?? [];
+      for (const page of call.pages) pages.push(page);
+      arriving.set(call.build, pages);
       return null;
+    }
     case 'index': {
       const pages = arriving.get(call.build) ?? [];
       arriving.delete(call.build);
-      // A newer build or a drop of the site was asked for already: this one is not kept.
-      if ((newest.get(call.siteId) ?? 0) > call.build) return null;
-      newest.set(call.siteId, call.build);
       return engine.index(call.siteId, pages);
     }
+    case 'discard':
+      arriving.delete(call.build);
+      return null;
     case 'drop':
-      newest.set(call.siteId, call.build);
       return engine.drop(call.siteId);
     case 'contexts':
       return engine.contexts(call.siteId, call.texts);

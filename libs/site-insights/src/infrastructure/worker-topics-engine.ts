@@ -1,20 +1,21 @@
 import { Worker } from 'node:worker_threads';
 import { Logger } from '@nestjs/common';
 import type { SitePageText } from '@app/sites-and-publishing';
-import { TopicsEngine, TopicsIndexLost } from '../application/topics-engine';
+import { TopicsEngine, TopicsIndexLost, TopicsUnavailable } from '../application/topics-engine';
 
 /** A site's pages go to the worker this many at a time (a message of a few MB at most: the API's thread copies it). */
 const PAGES_A_MESSAGE = 100;
 
-/** A message to the worker (topics.worker.ts), answered by a `TopicsReply` with the same id. */
 /**
- * `build` numbers a site's builds and drops in the order they are asked for here (a large site's pages arrive in
- * many messages, so the worker may get a newer build's `index` before an older one's).
+ * A message to the worker (topics.worker.ts), answered by a `TopicsReply` with the same id. A build's pages arrive
+ * in `add`s numbered by `build`; then `index` indexes them, or `discard` forgets them (a later build, or a drop, was
+ * asked for meanwhile). A site's `index`es reach the worker in the order their builds were asked for.
  */
 export type TopicsCall =
   | { id: number; op: 'add'; build: number; pages: readonly SitePageText[] }
   | { id: number; op: 'index'; build: number; siteId: string }
-  | { id: number; op: 'drop'; build: number; siteId: string }
+  | { id: number; op: 'discard'; build: number }
+  | { id: number; op: 'drop'; siteId: string }
   | { id: number; op: 'contexts'; siteId: string; texts: readonly string[] }
   | { id: number; op: 'cluster'; texts: readonly string[]; contexts: readonly Readonly<Record<string, number>>[] };
 
@@ -24,9 +25,10 @@ export type TopicsReply = { id: number; result: unknown } | { id: number; error:
  * The topics engine in a worker thread (topics.worker.js, next to this file once built): the API's thread only
  * copies a site's pages to it, a chunk at a time, and the queries and their contexts; indexing, searching and
  * clustering hold the worker's thread, not the one that answers pages. The worker starts at the first call and
- * stays (its word vectors and the sites' indexes are what it is for); if it ends, the calls waiting on it fail
- * (those that need a site's index, `index` and `contexts`, with `TopicsIndexLost`, so the caller indexes the site
- * again; a clustering with an error) and the next call starts another.
+ * stays (its word vectors and the sites' indexes are what it is for); if it ends (out of its memory, `memoryMb`, for
+ * one), the calls waiting on it fail (those that need a site's index, `index` and `contexts`, with
+ * `TopicsIndexLost`, so the caller indexes the site again; a clustering with `TopicsUnavailable`) and the next call
+ * starts another.
  */
 export class WorkerTopicsEngine extends TopicsEngine {
   private readonly logger = new Logger('SiteInsights');
@@ -34,22 +36,37 @@ export class WorkerTopicsEngine extends TopicsEngine {
   private current: { worker: Worker; waiting: Map<number, Waiting> } | null = null;
   private calls = 0;
   private builds = 0;
+  /** Each site's build sending its pages, the last one asked for (an entry lives while that build runs). */
+  private readonly building = new Map<string, number>();
   private closed = false;
 
-  constructor(private readonly file: string) {
+  /** `memoryMb`: the worker's heap at most (its old generation, where the indexes live). */
+  constructor(
+    private readonly file: string,
+    private readonly memoryMb: number,
+  ) {
     super();
   }
 
   async index(siteId: string, pages: readonly SitePageText[]): Promise<void> {
     const build = ++this.builds;
-    for (let i = 0; i < pages.length; i += PAGES_A_MESSAGE)
-      await this.call({ op: 'add', build, pages: pages.slice(i, i + PAGES_A_MESSAGE) }, siteId);
-    await this.call({ op: 'index', build, siteId }, siteId);
+    this.building.set(siteId, build);
+    const last = () => this.building.get(siteId) === build;
+    try {
+      // A large site's pages take many messages: a build asked for later, or a drop, stops this one sending them,
+      // so the worker gets a site's `index`es in the order they were asked for (and keeps the last).
+      for (let i = 0; i < pages.length && last(); i += PAGES_A_MESSAGE)
+        await this.call({ op: 'add', build, pages: pages.slice(i, i + PAGES_A_MESSAGE) }, siteId);
+      await this.call(last() ? { op: 'index', build, siteId } : { op: 'discard', build }, siteId);
+    } finally {
+      if (last()) this.building.delete(siteId);
+    }
   }
 
   async drop(siteId: string): Promise<void> {
+    this.building.delete(siteId);
     // A worker not running holds nothing.
-    if (this.current) await this.call({ op: 'drop', build: ++this.builds, siteId });
+    if (this.current) await this.call({ op: 'drop', siteId });
   }
 
   contexts(siteId: string, texts: readonly string[]): Promise<Record<string, number>[]> {
@@ -83,7 +100,7 @@ export class WorkerTopicsEngine extends TopicsEngine {
 
   private started(): { worker: Worker; waiting: Map<number, Waiting> } {
     if (this.current) return this.current;
-    const worker = new Worker(this.file);
+    const worker = new Worker(this.file, { resourceLimits: { maxOldGenerationSizeMb: this.memoryMb } });
     const waiting = new Map<number, Waiting>();
     // The process may end while it works (a shutdown does not wait for topics).
     worker.unref();
@@ -104,7 +121,13 @@ export class WorkerTopicsEngine extends TopicsEngine {
         this.logger.error(`The topics worker ended: ${why}`);
       }
       for (const call of waiting.values())
-        call.reject(call.siteId && !this.closed ? new TopicsIndexLost(call.siteId) : new Error(`The topics worker ended: ${why}`));
+        call.reject(
+          this.closed
+            ? new Error(`The topics worker ended: ${why}`)
+            : call.siteId
+              ? new TopicsIndexLost(call.siteId)
+              : new TopicsUnavailable(`the topics worker ended: ${why}`),
+        );
       waiting.clear();
     };
     worker.on('error', (e) => end(e.message));
