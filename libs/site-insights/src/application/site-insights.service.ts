@@ -18,7 +18,7 @@ import { markdownToDocument } from '@app/content-model';
 import { ChangeRequestsService, type ChangeRequestView } from '@app/review-and-comments';
 import { AggregationPlan, planAggregation, rangeOf, type RangePreset } from '../domain/aggregation';
 import { buildTopics, LookedFor, NextPage, Topic, TOPIC_QUERIES_MAX, topicDescription } from '../domain/topics';
-import { byRarity, identifierWords, indexesToDrop, nextPagesContext, recall, remember } from '../domain/page-context';
+import { byRarity, identifierWords, indexesToDrop, nextPagesContext, recall, remember, withinPassages } from '../domain/page-context';
 import { TopicsEngine, TopicsIndexLost, TopicsUnavailable } from './topics-engine';
 import { checkEvents, checkOfficial, InsightsEvent, OfficialEvent, toInsightsEvent } from '../domain/insights-event';
 import { AgentFeedbackStore, ColumnValues, DailySalts, InsightsEventStore } from '../domain/insights-ports';
@@ -87,6 +87,11 @@ interface SiteIndex {
  * site of real documentation (18,000 passages) at 100 to 200 MB more resident memory, so a few hundred MB.
  */
 const PASSAGES_KEPT = 60_000;
+/**
+ * Passages one site's index holds, at most (its first, in the site's order): an index takes about 9 KB of the
+ * topics worker's heap a passage (bench/topics-memory.mjs), so 150,000 take 1.35 GB of its 2 GB by default.
+ */
+const PASSAGES_A_SITE = 150_000;
 /** Sites whose index a process keeps, at most (each with up to `CONTEXTS_KEPT` queries' contexts, a few MB). */
 const SITES_KEPT = 20;
 
@@ -385,9 +390,11 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
     const read = await this.pageTexts.pages(siteId);
     // What was read may be newer than the key asked for.
     if (read) site.key = read.key;
-    site.passages = read ? read.pages.reduce((n, p) => n + p.passages.length, 0) : 0;
+    const all = read ? read.pages.reduce((n, p) => n + p.passages.length, 0) : 0;
+    site.passages = Math.min(all, PASSAGES_A_SITE);
+    if (all > PASSAGES_A_SITE) this.logger.warn(`Site ${siteId}: topics index its first ${PASSAGES_A_SITE} passages of ${all}`);
     this.keepWithin(site);
-    await this.engine.index(siteId, read?.pages ?? []);
+    await this.engine.index(siteId, withinPassages(read?.pages ?? [], PASSAGES_A_SITE));
   }
 
   /**

@@ -85,6 +85,21 @@ export class PageIndex {
 }
 
 /**
+ * A site's pages as far as `max` passages, in the site's order (the last one kept cut to its first passages): what
+ * one site's index holds at most.
+ */
+export function withinPassages<P extends { passages: readonly unknown[] }>(pages: readonly P[], max: number): P[] {
+  const kept: P[] = [];
+  let room = max;
+  for (const page of pages) {
+    if (room <= 0) break;
+    kept.push(page.passages.length <= room ? page : { ...page, passages: page.passages.slice(0, room) });
+    room -= Math.min(room, page.passages.length);
+  }
+  return kept;
+}
+
+/**
  * Which of the sites' indexes a process keeps (oldest read first) to drop so that those left hold at most
  * `limits.passages` passages and are at most `limits.sites`, the oldest first; one marked `keep` (the site being
  * read) stays, however large, and one that holds no passage yet (its pages not read) goes only for its place.

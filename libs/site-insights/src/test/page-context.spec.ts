@@ -1,5 +1,5 @@
 import { BoundedMap } from '@app/shared-kernel';
-import { indexesToDrop, byRarity, identifierWords, PageIndex, recall, remember } from '../domain/page-context';
+import { indexesToDrop, byRarity, withinPassages, identifierWords, PageIndex, recall, remember } from '../domain/page-context';
 
 describe('byRarity: context terms weighted by how rare they are among the queries', () => {
   it('weighs a term few queries share above one most share, and keeps some weight for a term all share', () => {
@@ -71,6 +71,25 @@ describe('identifierWords: API names read as the words they are made of', () => 
     // Acronyms and words without a turn stay whole.
     for (const whole of ['JWTs', 'OAuth2', 'HTTPServer', 'HTTPS', 'FST_ERR_PLUGIN_TIMEOUT', 'json-schema-to-ts', 'plain words', ''])
       expect(identifierWords(whole)).toBe(whole);
+  });
+});
+
+describe('withinPassages: one site’s index holds at most so many passages, its first', () => {
+  const page = (name: string, passages: number) => ({ name, passages: Array.from({ length: passages }, (_, n) => `${name}${n}`) });
+
+  it('keeps every page of a site within the bound, and none of an empty one', () => {
+    const pages = [page('a', 2), page('b', 3)];
+    expect(withinPassages(pages, 5)).toEqual(pages);
+    expect(withinPassages(pages, 6)).toEqual(pages);
+    expect(withinPassages([], 5)).toEqual([]);
+  });
+
+  it('keeps a larger site’s first passages, in its order, the last page cut, and no page after it', () => {
+    const pages = [page('a', 2), page('b', 3), page('c', 1)];
+    expect(withinPassages(pages, 4)).toEqual([page('a', 2), page('b', 2)]);
+    expect(withinPassages(pages, 2)).toEqual([page('a', 2)]);
+    expect(withinPassages(pages, 0)).toEqual([]);
+    expect(pages[1].passages).toHaveLength(3); // the site's pages themselves are left whole
   });
 });
 
