@@ -1,6 +1,6 @@
 // Shared by the bench scripts: start the built API on a bench database and wait until it is ready.
 import { fork, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -114,4 +114,28 @@ export async function bareBytesCeiling(bytes, connections = 50) {
     child.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The five corpora under test/fixtures/corpora the topics figures in docs/benchmarks.md were measured with
+ * (undici-docs came after).
+ */
+export const TOPICS_CORPORA = ['brighter-docs', 'fastify-docs', 'fluentd-docs-gitbook', 'pode-docs', 'quire-docs'];
+
+/** Every markdown page of the corpora, with its title (its first heading, else its file name). */
+export function corpusPages(corpora) {
+  const pages = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.md') && name !== 'SUMMARY.md') {
+        const markdown = readFileSync(p, 'utf8');
+        const heading = /^#\s+(.+)$/m.exec(markdown);
+        pages.push({ title: (heading ? heading[1] : name.replace(/\.md$/, '')).slice(0, 100), markdown });
+      }
+    }
+  };
+  for (const corpus of corpora) walk(join('test/fixtures/corpora', corpus));
+  return pages;
 }

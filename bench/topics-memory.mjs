@@ -7,9 +7,10 @@
 // - two sites of 60,000 passages indexed at once (two large sites read together).
 // Measured: the worker's heap in use, at its highest while it indexes (sampled every 200 ms) and once the index is
 // built, and the time it took. Target: the highest heap at PASSAGES_A_SITE is at most 75 % of the default limit.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { corpusPages } from './api.mjs';
 
 const require = createRequire(import.meta.url);
 const { markdownToDocument } = require('../dist/libs/content-model/src/index.js');
@@ -19,22 +20,10 @@ const WORKER = join(import.meta.dirname, '../dist/libs/site-insights/src/infrast
 const LIMIT_MB = 2048;
 
 /** Every markdown page of the corpora as a site's page: its title and passages. */
-function corpusPages() {
-  const pages = [];
-  const walk = (dir) => {
-    for (const name of readdirSync(dir).sort()) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name.endsWith('.md') && name !== 'SUMMARY.md') {
-        const markdown = readFileSync(p, 'utf8');
-        const title = (/^#\s+(.+)$/m.exec(markdown)?.[1] ?? name.replace(/\.md$/, '')).slice(0, 100);
-        const passages = pagePassages(title, markdownToDocument(markdown).document);
-        if (passages.length) pages.push({ title, passages });
-      }
-    }
-  };
-  walk('test/fixtures/corpora');
-  return pages;
+function corpusPassages() {
+  return corpusPages(readdirSync('test/fixtures/corpora').filter((name) => statSync(join('test/fixtures/corpora', name)).isDirectory()))
+    .map(({ title, markdown }) => ({ title, passages: pagePassages(title, markdownToDocument(markdown).document) }))
+    .filter((p) => p.passages.length);
 }
 
 /** A site of `passages` passages: the corpora's pages again and again, each time under other names. */
@@ -77,7 +66,7 @@ async function measure(sites) {
   }
 }
 
-const corpus = corpusPages();
+const corpus = corpusPassages();
 console.log(
   `topics worker memory: ${corpus.length} pages of real documentation, ${corpus.reduce((n, p) => n + p.passages.length, 0)} passages`,
 );

@@ -10,37 +10,17 @@
 //   topics are computed in the built server's worker thread (WorkerTopicsEngine), so the API's thread goes on
 //   answering pages. Target: no page waits longer than 1 s, and every page is answered. The page's rate meanwhile
 //   is recorded: the worker and the pages share the machine's cores.
-import { readdirSync, readFileSync, statSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { apiStarter, load, memoryOf } from './api.mjs';
+import { apiStarter, corpusPages, load, memoryOf, TOPICS_CORPORA } from './api.mjs';
 
 const { startEmbeddedPostgres } = await import('../dist/apps/api/src/database/embedded-postgres.js');
 const TOKEN = 'bench-token-0123456789abcdefghijklmnopqr';
 const PAGES = Number(process.env.BENCH_TOPIC_PAGES || 2000);
 const QUERIES = 2000;
 const PER_CHANGE = 50; // a content write takes at most 50 changes
-
-/** Every markdown page of the corpora, with its title (its first heading, else its file name). */
-function corpusPages() {
-  const pages = [];
-  const walk = (dir) => {
-    for (const name of readdirSync(dir).sort()) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name.endsWith('.md') && name !== 'SUMMARY.md') {
-        const markdown = readFileSync(p, 'utf8');
-        const heading = /^#\s+(.+)$/m.exec(markdown);
-        pages.push({ title: (heading ? heading[1] : name.replace(/\.md$/, '')).slice(0, 100), markdown });
-      }
-    }
-  };
-  // The five corpora the figures in docs/benchmarks.md were measured with (undici-docs came after).
-  for (const corpus of ['brighter-docs', 'fastify-docs', 'fluentd-docs-gitbook', 'pode-docs', 'quire-docs'])
-    walk(join('test/fixtures/corpora', corpus));
-  return pages;
-}
 
 /** QUERIES distinct texts: the corpora of visitor queries, each also with a few words of how people ask around it. */
 async function visitorQueries() {
@@ -80,7 +60,7 @@ try {
   };
   const org = (await call('GET', '/v1/orgs')).items[0].id;
   const space = (await call('POST', `/v1/orgs/${org}/spaces`, { title: 'Docs' })).id;
-  const corpus = corpusPages();
+  const corpus = corpusPages(TOPICS_CORPORA);
   let characters = 0;
   for (let from = 0; from < PAGES; from += PER_CHANGE) {
     const cr = (await call('POST', `/v1/spaces/${space}/change-requests`, {})).id;
