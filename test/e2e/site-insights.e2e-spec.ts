@@ -643,6 +643,10 @@ describe('site insights', () => {
         id: string;
         title: string;
       }[];
+      // The pages change: the engine forgets the site's earlier index as the new one's build begins (never both).
+      const engine = t.app.get(TopicsEngine);
+      const drops = jest.spyOn(engine, 'drop');
+      const builds = jest.spyOn(engine, 'index');
       await mergeChanges(t, admin, docs, [
         {
           operation: 'update_page',
@@ -652,6 +656,11 @@ describe('site insights', () => {
       ]);
       await Promise.all([topics(), topics()]);
       expect(reads).toHaveBeenCalledTimes(6);
+      expect(drops).toHaveBeenCalledWith(site);
+      expect(builds).toHaveBeenCalledTimes(1);
+      expect(drops.mock.invocationCallOrder[0]).toBeLessThan(builds.mock.invocationCallOrder[0]);
+      drops.mockRestore();
+      builds.mockRestore();
     } finally {
       reads.mockRestore();
     }

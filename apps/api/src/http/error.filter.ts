@@ -71,7 +71,12 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<Response>();
     const { status, message } = this.describe(exception);
     const details = exception instanceof DomainError ? exception.details : undefined;
-    if (status === 503) this.logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+    if (status === 503)
+      this.logger.warn(
+        exception instanceof DomainError
+          ? `unavailable: ${exception.message}`
+          : `database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`,
+      );
     else if (status >= 500) this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     if (res.headersSent) {
       res.end();

@@ -375,6 +375,9 @@ export class SiteInsightsService implements OnModuleInit, OnApplicationShutdown 
       this.pageIndexes.set(siteId, kept);
       return kept;
     }
+    // The site's earlier version goes before the new one is built: the engine never holds both (a large site's two
+    // indexes could pass the worker's memory). Reads wait for the new one.
+    if (kept) void this.engine.drop(siteId).catch((e: Error) => this.logger.warn(`topics index of ${siteId} not dropped: ${e.message}`));
     const site: SiteIndex = { key, ready: Promise.resolve(), built: false, led: new BoundedMap(CONTEXTS_KEPT), passages: 0, readers: 0 };
     site.ready = this.buildIndex(siteId, site).finally(() => (site.built = true));
     this.pageIndexes.delete(siteId);

@@ -32,10 +32,13 @@ export abstract class TopicsEngine {
   abstract close(): Promise<void>;
 }
 
-/** The engine cannot compute topics now (its worker ended, out of memory for one): a read may be tried again (503). */
+/**
+ * The engine cannot compute topics now (its worker ended, out of memory for one): a read may be tried again (503).
+ * The caller is told no more; `why` is for the logs.
+ */
 export class TopicsUnavailable extends DomainError {
-  constructor(why: string) {
-    super('unavailable', `Topics cannot be computed now (${why}): try again later`);
+  constructor(readonly why: string) {
+    super('unavailable', 'Topics cannot be computed now (the topics worker stopped): try again later');
   }
 }
 
@@ -103,6 +106,8 @@ export class LocalTopicsEngine extends TopicsEngine {
 
   close(): Promise<void> {
     this.indexes.clear();
+    // A build under way is not kept either.
+    this.building.clear();
     return Promise.resolve();
   }
 

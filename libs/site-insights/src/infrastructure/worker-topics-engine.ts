@@ -49,15 +49,24 @@ export class WorkerTopicsEngine extends TopicsEngine {
   }
 
   async index(siteId: string, pages: readonly SitePageText[]): Promise<void> {
+    if (this.closed) throw new Error('The topics engine is closed');
     const build = ++this.builds;
     this.building.set(siteId, build);
     const last = () => this.building.get(siteId) === build;
+    // Every message of a build goes to one worker: another holds none of the pages sent before.
+    const worker = this.current ?? this.started();
+    const call = (message: DistributiveOmit<TopicsCall, 'id'>) =>
+      this.current === worker ? this.call(message, siteId) : Promise.reject(new TopicsIndexLost(siteId));
     try {
       // A large site's pages take many messages: a build asked for later, or a drop, stops this one sending them,
       // so the worker gets a site's `index`es in the order they were asked for (and keeps the last).
       for (let i = 0; i < pages.length && last(); i += PAGES_A_MESSAGE)
-        await this.call({ op: 'add', build, pages: pages.slice(i, i + PAGES_A_MESSAGE) }, siteId);
-      await this.call(last() ? { op: 'index', build, siteId } : { op: 'discard', build }, siteId);
+        await call({ op: 'add', build, pages: pages.slice(i, i + PAGES_A_MESSAGE) });
+      await call(last() ? { op: 'index', build, siteId } : { op: 'discard', build });
+    } catch (e) {
+      // The pages sent are not left in a worker that goes on.
+      if (this.current === worker) void this.call({ op: 'discard', build }).catch(() => undefined);
+      throw e;
     } finally {
       if (last()) this.building.delete(siteId);
     }
@@ -94,7 +103,13 @@ export class WorkerTopicsEngine extends TopicsEngine {
     const id = ++this.calls;
     return new Promise((resolve, reject) => {
       waiting.set(id, { resolve, reject, siteId });
-      worker.postMessage({ ...message, id });
+      try {
+        worker.postMessage({ ...message, id });
+      } catch (e) {
+        // Not sent (a value that cannot be copied): no reply will come.
+        waiting.delete(id);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
     });
   }
 

@@ -58,23 +58,38 @@ describe('the topics worker: what its engine answers when the worker ends', () =
       await Promise.all([older, newer]);
       expect(Object.keys((await engine.contexts('site-1', ['helm chart']))[0])).toContain('page space page-1');
 
-      // The older build's pages all sent, and its `index` too, when the newer is asked: the worker keeps the newer.
-      const sends = engine as unknown as { call(message: { op: string }, siteId?: string): Promise<unknown> };
+      // What reaches the worker itself: a newer build, or a drop, asked once the older build's `index` is sent (the
+      // worker is indexing it, a slice at a time: the older is large). The worker keeps the newer, and after a drop
+      // nothing, though the older ends last.
+      const large = Array.from({ length: 3000 }, (_, n) => page(1000 + n, `Filler passage ${n} of a large older version.`));
+      const largeOlder = [page(9, 'Nothing about charts here, only the older text.'), ...large];
+      const sends = engine as unknown as { call(message: { op: string; siteId?: string }, siteId?: string): Promise<unknown> };
       const send = sends.call.bind(engine);
-      let later: Promise<void> | undefined;
-      jest.spyOn(sends, 'call').mockImplementation((message, siteId) => {
+      const onIndex = new Map<string, () => Promise<void>>();
+      const asked: Promise<void>[] = [];
+      const spy = jest.spyOn(sends, 'call').mockImplementation((message, siteId) => {
         const sent = send(message, siteId);
-        if (message.op === 'index' && !later) later = engine.index('site-2', pages);
+        const then = message.op === 'index' ? onIndex.get(message.siteId ?? '') : undefined;
+        if (then) {
+          onIndex.delete(message.siteId ?? '');
+          asked.push(then());
+        }
         return sent;
       });
-      await engine.index('site-2', [page(9, 'Nothing about charts here, only the older text.'), ...filler]);
-      await later;
-      expect(Object.keys((await engine.contexts('site-2', ['helm chart']))[0])).toContain('page space page-1');
-      // A drop while a build runs: the build is not kept.
-      const dropped = engine.index('site-3', pages);
-      await engine.drop('site-3');
-      await dropped;
-      await expect(engine.contexts('site-3', ['helm'])).rejects.toBeInstanceOf(TopicsIndexLost);
+      try {
+        onIndex.set('site-2', () => engine.index('site-2', pages));
+        await engine.index('site-2', largeOlder);
+        await Promise.all(asked);
+        expect(asked).toHaveLength(1);
+        expect(Object.keys((await engine.contexts('site-2', ['helm chart']))[0])).toContain('page space page-1');
+        onIndex.set('site-3', () => engine.drop('site-3'));
+        await engine.index('site-3', largeOlder);
+        await Promise.all(asked);
+        expect(asked).toHaveLength(2);
+        await expect(engine.contexts('site-3', ['helm'])).rejects.toBeInstanceOf(TopicsIndexLost);
+      } finally {
+        spy.mockRestore();
+      }
     } finally {
       await engine.close();
     }
@@ -87,11 +102,12 @@ describe('the topics worker: what its engine answers when the worker ends', () =
       const searching = engine.contexts('site-1', ['helm chart']); // never answered by this worker
       const clustering = engine.cluster(['helm chart'], [{}]); // ends it
       await expect(clustering).rejects.toBeInstanceOf(TopicsUnavailable);
-      await expect(clustering).rejects.toThrow(/topics worker ended: exit code 3/);
+      await expect(clustering).rejects.toMatchObject({ why: 'the topics worker ended: exit code 3' });
+      await expect(clustering).rejects.toThrow('Topics cannot be computed now (the topics worker stopped): try again later');
       await expect(searching).rejects.toBeInstanceOf(TopicsIndexLost);
       await expect(engine.contexts('site-1', ['helm chart'])).rejects.toBeInstanceOf(TopicsIndexLost);
       await engine.index('site-1', pages); // a worker again
-      await expect(engine.cluster(['msi'], [{}])).rejects.toThrow(/exit code 3/);
+      await expect(engine.cluster(['msi'], [{}])).rejects.toMatchObject({ why: 'the topics worker ended: exit code 3' });
       // Ends while it indexes: the site's index is lost, not a plain error (the caller builds it again).
       await expect(engine.index('dies', pages)).rejects.toBeInstanceOf(TopicsIndexLost);
       // Closed: every call fails, none as TopicsIndexLost (nothing is built again while the application stops).
